@@ -1,0 +1,5 @@
+"""`python -m memgraph` runs the CLI."""
+
+from memgraph.cli import app
+
+app()

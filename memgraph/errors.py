@@ -1,0 +1,58 @@
+"""Typed errors. Every failure a caller can cause is a `MemgraphError` with a message that says what to do."""
+
+from __future__ import annotations
+
+
+class MemgraphError(Exception):
+    """Base class of every error memgraph raises on purpose."""
+
+
+class ValidationError(MemgraphError, ValueError):
+    """Input is malformed: empty or oversized content, bad ids, NaN embeddings, unknown relation names."""
+
+
+class MissingOwnerError(ValidationError):
+    """A call had no `user_id`. Memory is never written to or read from a shared default owner."""
+
+
+class EmbeddingDimensionError(ValidationError):
+    """An embedding does not have the store's dimension, or holds NaN/inf."""
+
+
+class SecretDetectedError(ValidationError):
+    """Text holds a secret and the policy is `reject`. The message names the kind of secret, never its value."""
+
+
+class NotFoundError(MemgraphError, KeyError):
+    """No memory (or tag, cluster) with that id for that user."""
+
+    def __str__(self) -> str:  # KeyError quotes its argument; we want the plain message.
+        return str(self.args[0]) if self.args else ""
+
+
+class StoreError(MemgraphError):
+    """The store failed in a way the caller cannot fix by changing the input."""
+
+
+class TransientStoreError(StoreError):
+    """A retryable failure (lock, leader switch, connection reset). Raised only after retries ran out."""
+
+
+class UnsupportedOperationError(MemgraphError):
+    """This store cannot do that (e.g. Cypher on the SQLite store)."""
+
+
+class ModelMismatchError(MemgraphError):
+    """The store was built with another embedding model or dimension."""
+
+
+class EmbedderUnavailableError(MemgraphError):
+    """The embedding model could not be loaded (missing package or path)."""
+
+
+class JobLockedError(MemgraphError):
+    """Another maintenance job holds the store's job lock."""
+
+
+class ExportFormatError(ValidationError):
+    """An export file is truncated, corrupt, or from a newer format version."""

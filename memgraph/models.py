@@ -1,0 +1,332 @@
+"""The public data types: what goes into the graph and what comes back out.
+
+These pydantic models are the boundary of the library. Stores convert to and from them; nothing else
+leaks out of `memgraph` (store rows, numpy arrays, driver records stay internal).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import unicodedata
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from memgraph.errors import MissingOwnerError, ValidationError
+
+MAX_ID_LEN = 256
+
+
+def utcnow() -> datetime:
+    """Timezone-aware now; every timestamp memgraph writes is UTC."""
+    return datetime.now(UTC)
+
+
+class MemoryKind(StrEnum):
+    """What a memory is. Unifies the seeds' type lists (DESIGN.md "Memory kinds")."""
+
+    FACT = "fact"
+    PREFERENCE = "preference"
+    PROCEDURE = "procedure"
+    CORRECTION = "correction"
+    CONSTRAINT = "constraint"  # negative/policy/pitfall: "never do X", surfaced by trigger patterns
+    DECISION = "decision"
+    EVENT = "event"  # an episodic turn or episode
+    SUMMARY = "summary"  # compressed episodes, always DerivedFrom its evidence
+
+
+class Layer(StrEnum):
+    WORKING = "working"
+    EPISODIC = "episodic"
+    SEMANTIC = "semantic"
+    PROCEDURAL = "procedural"
+
+
+class Scope(StrEnum):
+    GLOBAL = "global"
+    PROJECT = "project"  # file_paths hold glob patterns matched against the caller's files
+    SESSION = "session"
+
+
+class Provenance(StrEnum):
+    USER_STATED = "user_stated"
+    USER_CORRECTED = "user_corrected"
+    OBSERVED = "observed"
+    INFERRED = "inferred"
+    EXTRACTED = "extracted"
+
+
+class Relation(StrEnum):
+    """The graph's relationship vocabulary (DESIGN.md "Relationships"); names are kept as in the graph."""
+
+    HAS_TAG = "HasTag"
+    IN_CLUSTER = "InCluster"
+    RELATES_TO = "RelatesTo"
+    SUPERSEDES = "Supersedes"
+    CONTRADICTS = "Contradicts"
+    DERIVED_FROM = "DerivedFrom"
+
+    @classmethod
+    def parse(cls, value: str | Relation) -> Relation:
+        """Accept `RelatesTo`, `relates_to` or `relates-to`; anything else is a typed error."""
+        if isinstance(value, Relation):
+            return value
+        key = str(value).replace("-", "").replace("_", "").lower()
+        for rel in cls:
+            if rel.value.lower() == key:
+                return rel
+        names = ", ".join(r.value for r in MEMORY_RELATIONS)
+        raise ValidationError(f"unknown relation {value!r}; use one of: {names}")
+
+
+#: Relations that join two memories (HasTag and InCluster point at Tag and Cluster nodes).
+MEMORY_RELATIONS = (Relation.RELATES_TO, Relation.SUPERSEDES, Relation.CONTRADICTS, Relation.DERIVED_FROM)
+
+
+class LinkSource(StrEnum):
+    EXPLICIT = "explicit"
+    DISCOVERED = "discovered"
+    CO_RECALL = "co_recall"
+
+
+# --- identifiers ------------------------------------------------------------------------------------------
+
+
+def validate_owner(user_id: object) -> str:
+    """Every call is scoped by a user; a missing or blank owner is an error, never a shared default."""
+    if user_id is None:
+        raise MissingOwnerError("user_id is required: every memory belongs to exactly one user")
+    if not isinstance(user_id, str):
+        raise MissingOwnerError(f"user_id must be a string, got {type(user_id).__name__}")
+    return validate_identifier(user_id, "user_id", error=MissingOwnerError)
+
+
+def validate_identifier(value: object, what: str, *, error: type[ValidationError] = ValidationError) -> str:
+    """Ids are opaque strings: non-empty, bounded, no control characters. They are data, never query text."""
+    if not isinstance(value, str):
+        raise error(f"{what} must be a string, got {type(value).__name__}")
+    if not value.strip():
+        raise error(f"{what} must not be empty")
+    if len(value) > MAX_ID_LEN:
+        raise error(f"{what} is longer than {MAX_ID_LEN} characters")
+    if any(unicodedata.category(ch) in ("Cc", "Cs") for ch in value):
+        raise error(f"{what} contains control or surrogate characters")
+    return value
+
+
+def memory_id_for(user_id: str, content: str) -> str:
+    """Stable, content-hash based id: re-ingesting the same text for the same user is idempotent."""
+    digest = hashlib.blake2b(f"{user_id}\x00{content}".encode(), digest_size=16).hexdigest()
+    return f"m_{digest}"
+
+
+def content_hash(text: str) -> str:
+    """Key of the embedding cache (model name is added by the cache)."""
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def normalize_tag(name: str) -> str:
+    """Tags are lowercase, NFC, single-spaced; `#` and surrounding punctuation are dropped."""
+    if not isinstance(name, str):
+        raise ValidationError(f"tag must be a string, got {type(name).__name__}")
+    norm = " ".join(unicodedata.normalize("NFC", name).strip().lower().split())
+    norm = norm.strip("#.,;:!?\"'`")
+    if not norm:
+        raise ValidationError(f"tag {name!r} is empty after normalisation")
+    if len(norm) > 128:
+        raise ValidationError("tag is longer than 128 characters")
+    if any(unicodedata.category(ch) in ("Cc", "Cs") for ch in norm):
+        raise ValidationError("tag contains control or surrogate characters")
+    return norm
+
+
+def check_embedding(vector: Any, dim: int) -> list[float]:
+    """A caller-supplied embedding must have the store's dimension and only finite numbers."""
+    try:
+        values = [float(x) for x in vector]
+    except (TypeError, ValueError) as exc:
+        raise ValidationError(f"embedding must be a sequence of numbers: {exc}") from None
+    from memgraph.errors import EmbeddingDimensionError
+
+    if len(values) != dim:
+        raise EmbeddingDimensionError(f"embedding has {len(values)} dimensions, the store uses {dim}")
+    if not all(math.isfinite(v) for v in values):
+        raise EmbeddingDimensionError("embedding holds NaN or infinite values")
+    return values
+
+
+# --- nodes ----------------------------------------------------------------------------------------------
+
+UnitFloat = Annotated[float, Field(ge=0.0, le=1.0)]
+
+
+class Memory(BaseModel):
+    """A `:Memory` node. `tags` is the set of its HasTag targets, filled in by the store on read."""
+
+    model_config = ConfigDict(use_enum_values=False, validate_assignment=False)
+
+    id: str
+    user_id: str
+    content: str
+    kind: MemoryKind = MemoryKind.FACT
+    layer: Layer = Layer.SEMANTIC
+    scope: Scope = Scope.GLOBAL
+    session_id: str | None = None
+    created_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow)
+    last_accessed: datetime = Field(default_factory=utcnow)
+    access_count: int = 0
+    strength: int = 1
+    importance: UnitFloat = 0.5
+    confidence: UnitFloat = 1.0
+    trust: UnitFloat = 1.0
+    provenance: Provenance = Provenance.USER_STATED
+    active: bool = True
+    archived: bool = False
+    pinned: bool = False
+    compressed: bool = False
+    file_paths: list[str] = Field(default_factory=list)
+    trigger_patterns: list[str] = Field(default_factory=list)
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    tags: list[str] = Field(default_factory=list)
+    embedding_model: str | None = None
+    embedding: list[float] | None = Field(default=None, repr=False)
+
+    @field_validator("created_at", "updated_at", "last_accessed")
+    @classmethod
+    def _aware(cls, value: datetime) -> datetime:
+        return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
+class Tag(BaseModel):
+    """A `:Tag` node, unique per (user_id, name)."""
+
+    name: str
+    user_id: str
+    description: str | None = None
+    count: int = 0
+
+
+class Cluster(BaseModel):
+    """A `:Cluster` node found by HDBSCAN; its id is stable across runs."""
+
+    id: str
+    user_id: str
+    size: int = 0
+    label: str = ""
+    centroid: list[float] | None = Field(default=None, repr=False)
+    updated_at: datetime = Field(default_factory=utcnow)
+
+
+class Gap(BaseModel):
+    """A `:Gap` node: a context where recall found nothing useful (deduplicated by similarity)."""
+
+    id: str
+    user_id: str
+    query: str
+    count: int = 1
+    first_seen: datetime = Field(default_factory=utcnow)
+    last_seen: datetime = Field(default_factory=utcnow)
+    embedding: list[float] | None = Field(default=None, repr=False)
+
+
+# --- relationships --------------------------------------------------------------------------------------
+
+
+class Link(BaseModel):
+    """A relationship between two memories (RelatesTo, Supersedes, Contradicts, DerivedFrom)."""
+
+    src: str
+    dst: str
+    relation: Relation
+    weight: UnitFloat = 1.0
+    source: LinkSource = LinkSource.EXPLICIT
+    reason: str | None = None
+    created_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow)
+
+
+class HasTag(BaseModel):
+    memory_id: str
+    tag: str
+
+
+class InCluster(BaseModel):
+    memory_id: str
+    cluster_id: str
+    probability: UnitFloat = 1.0
+
+
+# --- read-side results ------------------------------------------------------------------------------------
+
+
+class SearchHit(BaseModel):
+    """One hit of `search`: the memory and the fused score with its parts."""
+
+    memory: Memory
+    score: float
+    vector_score: float | None = None
+    text_score: float | None = None
+
+
+class TraceStep(BaseModel):
+    """One edge on the path by which the cascade reached a memory."""
+
+    relation: str
+    via: str  # the node passed through: memory id, `tag:<name>` or `cluster:<id>`
+    weight: float
+
+
+class RecallTrace(BaseModel):
+    """How one recalled memory was found and scored."""
+
+    memory_id: str
+    seed_rank: int | None = None
+    seed_score: float | None = None
+    vector_score: float | None = None
+    text_score: float | None = None
+    depth: int = 0
+    path: list[TraceStep] = Field(default_factory=list)
+    cascade_score: float = 0.0
+    confidence: float = 1.0
+    recency_boost: float = 1.0
+    importance: float = 0.5
+    final_score: float = 0.0
+    layer: str = "contextual"
+    notes: list[str] = Field(default_factory=list)
+
+
+class RecallResult(BaseModel):
+    """What `recall` returns: memories in prompt order, the tokens they cost and why each is there."""
+
+    memories: list[Memory] = Field(default_factory=list)
+    total_tokens: int = 0
+    budget_used: float = 0.0
+    trace: list[RecallTrace] = Field(default_factory=list)
+    mode: str = "cascade"
+    warnings: list[str] = Field(default_factory=list)
+
+    def to_prompt(self) -> str:
+        """Render seed 000's `<memory>` block exactly: one `[KIND] content` line per memory."""
+        lines = ["<memory>"]
+        lines += [f"[{m.kind.value.upper()}] {m.content}" for m in self.memories]
+        lines.append("</memory>")
+        return "\n".join(lines)
+
+
+class StoreStats(BaseModel):
+    """Counts for one user (or the whole store when user_id is None)."""
+
+    user_id: str | None = None
+    memories: int = 0
+    active: int = 0
+    archived: int = 0
+    by_kind: dict[str, int] = Field(default_factory=dict)
+    tags: int = 0
+    clusters: int = 0
+    gaps: int = 0
+    edges: dict[str, int] = Field(default_factory=dict)
+    users: int = 0

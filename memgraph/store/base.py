@@ -1,0 +1,241 @@
+"""The `GraphStore` protocol: the one seam between the engine and SQLite, Neo4j and FalkorDB.
+
+Every method takes the owner first and is scoped by it; a store never returns, links to or counts a memory of
+another user. Writes that belong together go through `write` (one transaction). Graph traversal (`expand`)
+runs inside the store (SQL or Cypher), never by loading the graph into Python.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal, Protocol, runtime_checkable
+
+import numpy as np
+from pydantic import BaseModel, Field
+
+from memgraph.models import (
+    Cluster,
+    Gap,
+    HasTag,
+    InCluster,
+    Link,
+    Memory,
+    MemoryKind,
+    Relation,
+    StoreStats,
+    Tag,
+    TraceStep,
+    utcnow,
+)
+
+#: Memory fields a `MemoryUpdate` may set. Anything else is refused (ids and owners never change).
+UPDATABLE_FIELDS = frozenset(
+    {
+        "content",
+        "kind",
+        "layer",
+        "scope",
+        "updated_at",
+        "last_accessed",
+        "access_count",
+        "strength",
+        "importance",
+        "confidence",
+        "trust",
+        "provenance",
+        "active",
+        "archived",
+        "pinned",
+        "compressed",
+        "file_paths",
+        "trigger_patterns",
+        "metadata",
+    }
+)
+#: Numeric fields a `MemoryUpdate` may increment.
+INCREMENTABLE_FIELDS = frozenset({"access_count", "strength", "confidence", "importance"})
+
+
+class MemoryFilter(BaseModel):
+    """Filters applied inside the store query. Defaults select what recall may serve."""
+
+    kinds: list[MemoryKind] | None = None
+    active: bool | None = True  # None: active and inactive
+    include_archived: bool = False
+    include_compressed: bool = False
+    session_id: str | None = None
+    tag: str | None = None
+    min_importance: float | None = None
+    files: list[str] | None = None  # project-scoped memories match when a file_paths glob matches one of these
+
+    @classmethod
+    def everything(cls) -> MemoryFilter:
+        """No filter at all: jobs and exports see inactive, archived and compressed memories too."""
+        return cls(active=None, include_archived=True, include_compressed=True)
+
+
+class MemoryUpdate(BaseModel):
+    """Set some fields of one memory and/or add to numeric ones; confidence/importance clamp to [0, 1]."""
+
+    id: str
+    set: dict[str, Any] = Field(default_factory=dict)
+    inc: dict[str, float] = Field(default_factory=dict)
+
+
+@dataclass
+class WriteBatch:
+    """Everything one ingest/remember call writes, applied in one transaction.
+
+    `embeddings` rows align with `memories` (float32, n x dim). Memories are upserted by id (MERGE): a rerun
+    of the same batch after a crash writes nothing twice.
+    """
+
+    memories: list[Memory] = field(default_factory=list)
+    embeddings: np.ndarray | None = None
+    tags: list[HasTag] = field(default_factory=list)
+    links: list[Link] = field(default_factory=list)
+    updates: list[MemoryUpdate] = field(default_factory=list)
+
+    def is_empty(self) -> bool:
+        return not (self.memories or self.tags or self.links or self.updates)
+
+
+class Expansion(BaseModel):
+    """One memory reached by the cascade: from which seed, how deep, along which edges."""
+
+    memory_id: str
+    seed_id: str
+    depth: int
+    path: list[TraceStep]
+
+
+class JobRun(BaseModel):
+    """A record of one applied maintenance job (`memgraph history`)."""
+
+    id: str
+    job: str
+    user_id: str | None = None
+    started_at: datetime = Field(default_factory=utcnow)
+    finished_at: datetime | None = None
+    applied: bool = True
+    counts: dict[str, Any] = Field(default_factory=dict)
+
+
+Direction = Literal["out", "in", "both"]
+
+
+@runtime_checkable
+class GraphStore(Protocol):
+    """What every backend implements. See tests/conformance for the behaviour each method must have."""
+
+    name: str
+    embedding_dim: int
+
+    # -- lifecycle and store metadata ---------------------------------------------------------------------
+    def close(self) -> None: ...
+    def get_meta(self, key: str) -> str | None: ...
+    def set_meta(self, key: str, value: str) -> None: ...
+
+    # -- writes -----------------------------------------------------------------------------------------------
+    def write(self, user_id: str, batch: WriteBatch) -> None:
+        """Apply a whole batch atomically: memories (upsert by id) + embeddings, tags, links, updates."""
+        ...
+
+    def update_memories(self, user_id: str, updates: Sequence[MemoryUpdate]) -> int:
+        """Set-based update of many memories in one transaction; returns how many matched."""
+        ...
+
+    def delete_memories(self, user_id: str, ids: Sequence[str]) -> int:
+        """Hard delete (prune with --apply only): the memories, their embeddings and all their edges."""
+        ...
+
+    def add_tags(self, user_id: str, pairs: Sequence[HasTag]) -> int: ...
+    def remove_tags(self, user_id: str, pairs: Sequence[HasTag]) -> int: ...
+    def upsert_links(self, user_id: str, links: Sequence[Link]) -> None:
+        """MERGE on (src, dst, relation): an existing edge gets the new weight/source/reason/updated_at."""
+        ...
+
+    def delete_links(self, user_id: str, keys: Sequence[tuple[str, str, Relation]]) -> int: ...
+
+    # -- reads ------------------------------------------------------------------------------------------------
+    def get_memories(self, user_id: str, ids: Sequence[str], *, with_embeddings: bool = False) -> list[Memory]:
+        """Memories in the order of `ids`; unknown ids (or another user's) are left out."""
+        ...
+
+    def list_memories(
+        self, user_id: str, flt: MemoryFilter | None = None, *, limit: int = 100, offset: int = 0
+    ) -> list[Memory]:
+        """Newest first."""
+        ...
+
+    def count_memories(self, user_id: str, flt: MemoryFilter | None = None) -> int: ...
+    def get_links(
+        self,
+        user_id: str,
+        ids: Sequence[str] | None = None,
+        *,
+        relations: Sequence[Relation] | None = None,
+        direction: Direction = "both",
+    ) -> list[Link]:
+        """Memory-to-memory edges touching `ids` (all of the user's when None)."""
+        ...
+
+    def list_tags(self, user_id: str) -> list[Tag]: ...
+    def embeddings(self, user_id: str, flt: MemoryFilter | None = None) -> tuple[list[str], np.ndarray]:
+        """All (filtered) embeddings of a user as one float32 matrix, for jobs and novelty."""
+        ...
+
+    def vector_search(
+        self,
+        user_id: str,
+        vector: np.ndarray,
+        k: int,
+        *,
+        min_similarity: float = -1.0,
+        flt: MemoryFilter | None = None,
+    ) -> list[tuple[str, float]]:
+        """Cosine-similarity kNN (higher is closer), best first."""
+        ...
+
+    def text_search(
+        self, user_id: str, query: str, k: int, *, flt: MemoryFilter | None = None
+    ) -> list[tuple[str, float]]:
+        """Full-text (BM25-style) hits, best first; scores are positive, higher is better."""
+        ...
+
+    def expand(
+        self,
+        user_id: str,
+        seeds: Sequence[str],
+        *,
+        max_depth: int,
+        fanout_cap: int,
+        weights: dict[str, float],
+        flt: MemoryFilter | None = None,
+    ) -> list[Expansion]:
+        """Breadth-first from the seeds over every edge type, up to `max_depth` hops (Memory-Tag-Memory is
+        two hops). Each reachable memory (not a seed) appears once per seed with its shortest path. Each step
+        carries the relation's weight from `weights`, RelatesTo its own. At most `fanout_cap` neighbours are
+        followed from any one node per hop, so hub tags cannot flood the result."""
+        ...
+
+    # -- clusters, gaps, job runs ------------------------------------------------------------------------
+    def list_clusters(self, user_id: str) -> list[Cluster]: ...
+    def cluster_members(self, user_id: str) -> list[InCluster]: ...
+    def replace_clusters(self, user_id: str, clusters: Sequence[Cluster], members: Sequence[InCluster]) -> None:
+        """Atomically replace a user's clusters and InCluster edges."""
+        ...
+
+    def upsert_gap(self, gap: Gap) -> None: ...
+    def list_gaps(self, user_id: str) -> list[Gap]: ...
+    def record_job(self, run: JobRun) -> None: ...
+    def list_jobs(self, limit: int = 50) -> list[JobRun]: ...
+
+    # -- whole store -----------------------------------------------------------------------------------------
+    def users(self) -> list[str]: ...
+    def stats(self, user_id: str | None = None) -> StoreStats: ...
+    def query(self, statement: str, params: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        """Run a read-only Cypher statement (Cypher stores); SQLite raises UnsupportedOperationError."""
+        ...

@@ -1,0 +1,1042 @@
+"""SQLite store: the embedded default. One file per data directory, no server.
+
+Why SQLite (DESIGN.md "Stores"): the embeddable Cypher engines measured here reopen slowly, corrupt indexes
+or lack offline vector search. Layout: `memories` (embedding as a float32 blob), `tags`, `clusters`, `gaps`,
+`job_runs`, `meta`, and one typed `edges` table indexed both ways. Full text is FTS5 (BM25) over our own
+Unicode tokens. Vector search is exact cosine over an in-memory float32 matrix per user, loaded lazily on
+first use and kept in sync with this connection's writes; `PRAGMA data_version` tells when another process
+has written, and the matrix is then reloaded.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TypeVar
+
+import numpy as np
+
+from memgraph.errors import StoreError, TransientStoreError, UnsupportedOperationError, ValidationError
+from memgraph.models import (
+    MEMORY_RELATIONS,
+    Cluster,
+    Gap,
+    HasTag,
+    InCluster,
+    Layer,
+    Link,
+    LinkSource,
+    Memory,
+    MemoryKind,
+    Provenance,
+    Relation,
+    Scope,
+    StoreStats,
+    Tag,
+    TraceStep,
+)
+from memgraph.store.base import (
+    INCREMENTABLE_FIELDS,
+    UPDATABLE_FIELDS,
+    Direction,
+    Expansion,
+    JobRun,
+    MemoryFilter,
+    MemoryUpdate,
+    WriteBatch,
+)
+from memgraph.text import content_tokens, fts_document
+
+SCHEMA_VERSION = "1"
+DB_FILE = "memgraph.sqlite3"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS memories (
+    rid INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    user_id TEXT NOT NULL,
+    content TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    layer TEXT NOT NULL,
+    scope TEXT NOT NULL,
+    session_id TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    last_accessed TEXT NOT NULL,
+    access_count INTEGER NOT NULL DEFAULT 0,
+    strength INTEGER NOT NULL DEFAULT 1,
+    importance REAL NOT NULL,
+    confidence REAL NOT NULL,
+    trust REAL NOT NULL,
+    provenance TEXT NOT NULL,
+    active INTEGER NOT NULL DEFAULT 1,
+    archived INTEGER NOT NULL DEFAULT 0,
+    pinned INTEGER NOT NULL DEFAULT 0,
+    compressed INTEGER NOT NULL DEFAULT 0,
+    file_paths TEXT NOT NULL DEFAULT '[]',
+    trigger_patterns TEXT NOT NULL DEFAULT '[]',
+    metadata TEXT NOT NULL DEFAULT '{}',
+    embedding BLOB,
+    embedding_model TEXT
+);
+CREATE INDEX IF NOT EXISTS memories_user ON memories(user_id, active, archived, kind);
+CREATE INDEX IF NOT EXISTS memories_user_created ON memories(user_id, created_at);
+CREATE INDEX IF NOT EXISTS memories_session ON memories(user_id, session_id);
+CREATE VIRTUAL TABLE IF NOT EXISTS memories_fts USING fts5(doc, tokenize = "unicode61 remove_diacritics 0");
+CREATE TABLE IF NOT EXISTS tags (
+    user_id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    description TEXT,
+    PRIMARY KEY (user_id, name)
+);
+CREATE TABLE IF NOT EXISTS edges (
+    user_id TEXT NOT NULL,
+    type TEXT NOT NULL,
+    src TEXT NOT NULL,
+    dst TEXT NOT NULL,
+    weight REAL NOT NULL DEFAULT 1.0,
+    source TEXT,
+    reason TEXT,
+    created_at TEXT,
+    updated_at TEXT,
+    PRIMARY KEY (user_id, type, src, dst)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS edges_in ON edges(user_id, type, dst, src);
+CREATE INDEX IF NOT EXISTS edges_src ON edges(src);
+CREATE INDEX IF NOT EXISTS edges_dst ON edges(dst);
+CREATE TABLE IF NOT EXISTS clusters (
+    id TEXT PRIMARY KEY,
+    user_id TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    label TEXT NOT NULL,
+    centroid BLOB,
+    updated_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS clusters_user ON clusters(user_id);
+CREATE TABLE IF NOT EXISTS gaps (
+    id TEXT PRIMARY KEY,
+    user_id TEXT NOT NULL,
+    query TEXT NOT NULL,
+    count INTEGER NOT NULL,
+    first_seen TEXT NOT NULL,
+    last_seen TEXT NOT NULL,
+    embedding BLOB
+);
+CREATE INDEX IF NOT EXISTS gaps_user ON gaps(user_id);
+CREATE TABLE IF NOT EXISTS job_runs (
+    id TEXT PRIMARY KEY,
+    job TEXT NOT NULL,
+    user_id TEXT,
+    started_at TEXT NOT NULL,
+    finished_at TEXT,
+    applied INTEGER NOT NULL,
+    counts TEXT NOT NULL
+);
+"""
+
+_MEMORY_COLUMNS = (
+    "id, user_id, content, kind, layer, scope, session_id, created_at, updated_at, last_accessed, "
+    "access_count, strength, importance, confidence, trust, provenance, active, archived, pinned, compressed, "
+    "file_paths, trigger_patterns, metadata, embedding_model"
+)
+_JSON_FIELDS = {"file_paths", "trigger_patterns", "metadata"}
+_BOOL_FIELDS = {"active", "archived", "pinned", "compressed"}
+_CLAMPED = {"confidence", "importance"}
+
+T = TypeVar("T")
+
+
+def _ts(value: datetime) -> str:
+    """Timestamps are stored as fixed-width UTC ISO strings, so text order is time order."""
+    return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f+00:00")
+
+
+def _parse_ts(value: str) -> datetime:
+    return datetime.fromisoformat(value)
+
+
+def _db_value(field: str, value: Any) -> Any:
+    if field in _JSON_FIELDS:
+        return json.dumps(value, ensure_ascii=False, sort_keys=True)
+    if field in _BOOL_FIELDS:
+        return int(bool(value))
+    if isinstance(value, datetime):
+        return _ts(value)
+    if hasattr(value, "value"):  # enums
+        return value.value
+    return value
+
+
+def _glob_any(patterns_json: str, files_json: str) -> int:
+    patterns = json.loads(patterns_json)
+    files = json.loads(files_json)
+    return int(any(fnmatch.fnmatchcase(f, p) for p in patterns for f in files))
+
+
+class _UserVectors:
+    """One user's embeddings as a normalised float32 matrix with amortised appends."""
+
+    def __init__(self, dim: int, ids: list[str], matrix: np.ndarray) -> None:
+        self.dim = dim
+        self.ids = list(ids)
+        self.index = {mid: i for i, mid in enumerate(self.ids)}
+        self.valid = np.ones(len(self.ids), dtype=bool)
+        cap = max(64, len(self.ids))
+        self.buf = np.zeros((cap, dim), dtype=np.float32)
+        self.buf[: len(self.ids)] = _normalise(matrix) if len(self.ids) else matrix
+        self.valid = np.ones(cap, dtype=bool)
+        self.valid[len(self.ids) :] = False
+
+    def upsert(self, ids: Sequence[str], matrix: np.ndarray) -> None:
+        matrix = _normalise(matrix.astype(np.float32, copy=False))
+        for mid, row in zip(ids, matrix, strict=True):
+            pos = self.index.get(mid)
+            if pos is None:
+                pos = len(self.ids)
+                if pos >= len(self.buf):
+                    grow = np.zeros((len(self.buf) * 2, self.dim), dtype=np.float32)
+                    grow[: len(self.buf)] = self.buf
+                    valid = np.zeros(len(self.buf) * 2, dtype=bool)
+                    valid[: len(self.valid)] = self.valid
+                    self.buf, self.valid = grow, valid
+                self.ids.append(mid)
+                self.index[mid] = pos
+            self.buf[pos] = row
+            self.valid[pos] = True
+
+    def remove(self, ids: Sequence[str]) -> None:
+        for mid in ids:
+            pos = self.index.get(mid)
+            if pos is not None:
+                self.valid[pos] = False
+
+    def scores(self, query: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(row positions, cosine scores) of every valid row."""
+        n = len(self.ids)
+        q = _normalise(query.reshape(1, -1).astype(np.float32))[0]
+        sims = self.buf[:n] @ q
+        rows = np.nonzero(self.valid[:n])[0]
+        return rows, sims[rows]
+
+
+def _normalise(matrix: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return (matrix / norms).astype(np.float32, copy=False)
+
+
+class SQLiteStore:
+    """The embedded `GraphStore`. Thread-safe (one connection behind a lock); safe across processes (WAL)."""
+
+    name = "sqlite"
+
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        embedding_dim: int = 384,
+        busy_timeout_ms: int = 5000,
+        retry_attempts: int = 5,
+        retry_base_delay: float = 0.05,
+    ) -> None:
+        self.embedding_dim = embedding_dim
+        self._retry_attempts = retry_attempts
+        self._retry_base_delay = retry_base_delay
+        self._lock = threading.RLock()
+        self.path: Path | None
+        if str(path) == ":memory:":
+            self.path = None
+            target = ":memory:"
+        else:
+            directory = Path(path).expanduser()
+            directory.mkdir(parents=True, exist_ok=True)
+            self.path = directory / DB_FILE
+            target = str(self.path)
+        self._conn = sqlite3.connect(
+            target, timeout=busy_timeout_ms / 1000, check_same_thread=False, isolation_level=None
+        )
+        self._conn.row_factory = sqlite3.Row
+        self._conn.create_function("mg_glob_any", 2, _glob_any, deterministic=True)
+        self._conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+        if self.path is not None:
+            self._conn.execute("PRAGMA journal_mode = WAL")
+            self._conn.execute("PRAGMA synchronous = NORMAL")
+        self._conn.execute("PRAGMA foreign_keys = OFF")
+        self._retry(lambda: self._conn.executescript(_SCHEMA))
+        self._vectors: dict[str, _UserVectors] = {}
+        self._data_version = self._current_data_version()
+        with self._tx():
+            if self._get_meta("schema_version") is None:
+                self._set_meta("schema_version", SCHEMA_VERSION)
+                self._set_meta("embedding_dim", str(embedding_dim))
+        stored_dim = int(self.get_meta("embedding_dim") or embedding_dim)
+        if stored_dim != embedding_dim:
+            from memgraph.errors import ModelMismatchError
+
+            raise ModelMismatchError(
+                f"store was built with {stored_dim}-dimensional embeddings, this engine uses {embedding_dim}"
+            )
+
+    # -- plumbing ---------------------------------------------------------------------------------------
+
+    def _retry(self, fn: Callable[[], T]) -> T:
+        """Bounded retries on 'database is locked/busy' (another process holds the write lock)."""
+        delay = self._retry_base_delay
+        for attempt in range(self._retry_attempts):
+            try:
+                return fn()
+            except sqlite3.OperationalError as exc:
+                msg = str(exc).lower()
+                if "locked" not in msg and "busy" not in msg:
+                    raise StoreError(f"sqlite: {exc}") from exc
+                if attempt == self._retry_attempts - 1:
+                    raise TransientStoreError(f"sqlite stayed locked after {attempt + 1} attempts") from exc
+                time.sleep(delay)
+                delay *= 2
+        raise AssertionError("unreachable")
+
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        """One IMMEDIATE transaction: all or nothing; vector-cache changes are applied only after commit."""
+        with self._lock:
+            self._retry(lambda: self._conn.execute("BEGIN IMMEDIATE"))
+            self._pending_vectors: list[tuple[str, str, np.ndarray | None]] = []
+            try:
+                yield self._conn
+                self._retry(lambda: self._conn.execute("COMMIT"))
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                self._pending_vectors = []
+                raise
+            pending, self._pending_vectors = self._pending_vectors, []
+            for user_id, mid, vec in pending:
+                cache = self._vectors.get(user_id)
+                if cache is None:
+                    continue
+                if vec is None:
+                    cache.remove([mid])
+                else:
+                    cache.upsert([mid], vec.reshape(1, -1))
+
+    def _read(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        with self._lock:
+            return self._retry(lambda: self._conn.execute(sql, params).fetchall())
+
+    def _current_data_version(self) -> int:
+        return int(self._conn.execute("PRAGMA data_version").fetchone()[0])
+
+    def _check_external_writes(self) -> None:
+        """Drop cached matrices when another connection (process) has committed since we last looked."""
+        version = self._current_data_version()
+        if version != self._data_version:
+            self._vectors.clear()
+            self._data_version = version
+
+    def close(self) -> None:
+        with self._lock:
+            try:
+                self._conn.close()
+            except sqlite3.Error:
+                pass
+
+    def get_meta(self, key: str) -> str | None:
+        rows = self._read("SELECT value FROM meta WHERE key = ?", (key,))
+        return rows[0][0] if rows else None
+
+    def _get_meta(self, key: str) -> str | None:
+        row = self._conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def _set_meta(self, key: str, value: str) -> None:
+        self._conn.execute(
+            "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            (key, value),
+        )
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self._tx():
+            self._set_meta(key, value)
+
+    # -- filters ----------------------------------------------------------------------------------------
+
+    def _where(self, flt: MemoryFilter | None, alias: str = "m") -> tuple[str, list[Any]]:
+        flt = flt or MemoryFilter()
+        clauses: list[str] = []
+        params: list[Any] = []
+        if flt.active is not None:
+            clauses.append(f"{alias}.active = ?")
+            params.append(int(flt.active))
+        if not flt.include_archived:
+            clauses.append(f"{alias}.archived = 0")
+        if not flt.include_compressed:
+            clauses.append(f"{alias}.compressed = 0")
+        if flt.kinds:
+            clauses.append(f"{alias}.kind IN ({','.join('?' * len(flt.kinds))})")
+            params += [k.value for k in flt.kinds]
+        if flt.session_id is not None:
+            clauses.append(f"{alias}.session_id = ?")
+            params.append(flt.session_id)
+        if flt.min_importance is not None:
+            clauses.append(f"({alias}.importance >= ? OR {alias}.pinned = 1)")
+            params.append(flt.min_importance)
+        if flt.tag is not None:
+            clauses.append(
+                f"EXISTS (SELECT 1 FROM edges t WHERE t.user_id = {alias}.user_id AND t.type = 'HasTag' "
+                f"AND t.src = {alias}.id AND t.dst = ?)"
+            )
+            params.append(flt.tag)
+        if flt.files is not None:
+            clauses.append(f"({alias}.scope != 'project' OR mg_glob_any({alias}.file_paths, ?) = 1)")
+            params.append(json.dumps(flt.files))
+        return (" AND ".join(clauses) or "1=1"), params
+
+    # -- writes -----------------------------------------------------------------------------------------
+
+    def write(self, user_id: str, batch: WriteBatch) -> None:
+        if batch.embeddings is not None and len(batch.embeddings) != len(batch.memories):
+            raise ValidationError("embeddings rows must align with memories")
+        with self._tx() as conn:
+            for i, mem in enumerate(batch.memories):
+                if mem.user_id != user_id:
+                    raise ValidationError("a batch may only hold memories of its own user")
+                vec = None if batch.embeddings is None else np.asarray(batch.embeddings[i], dtype=np.float32)
+                self._upsert_memory(conn, mem, vec)
+                if mem.tags:
+                    self._add_tags(conn, user_id, [HasTag(memory_id=mem.id, tag=t) for t in mem.tags])
+            if batch.tags:
+                self._add_tags(conn, user_id, batch.tags)
+            if batch.links:
+                self._upsert_links(conn, user_id, batch.links)
+            if batch.updates:
+                self._update(conn, user_id, batch.updates)
+
+    def _upsert_memory(self, conn: sqlite3.Connection, mem: Memory, vec: np.ndarray | None) -> None:
+        if vec is not None and vec.shape != (self.embedding_dim,):
+            raise ValidationError(f"embedding has shape {vec.shape}, store uses {self.embedding_dim}")
+        row = conn.execute("SELECT rid, user_id FROM memories WHERE id = ?", (mem.id,)).fetchone()
+        values = [_db_value(f, getattr(mem, f)) for f in _MEMORY_COLUMNS.split(", ")]
+        blob = None if vec is None else vec.astype(np.float32).tobytes()
+        if row is None:
+            cur = conn.execute(
+                f"INSERT INTO memories ({_MEMORY_COLUMNS}, embedding) "
+                f"VALUES ({','.join('?' * (len(values) + 1))})",
+                [*values, blob],
+            )
+            rid = cur.lastrowid
+        else:
+            if row["user_id"] != mem.user_id:
+                raise ValidationError("memory id belongs to another user")
+            rid = row["rid"]
+            sets = ", ".join(f"{f} = ?" for f in _MEMORY_COLUMNS.split(", ")[1:])
+            conn.execute(f"UPDATE memories SET {sets} WHERE rid = ?", [*values[1:], rid])
+            if blob is not None:
+                conn.execute("UPDATE memories SET embedding = ? WHERE rid = ?", (blob, rid))
+            conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (rid,))
+        conn.execute("INSERT INTO memories_fts(rowid, doc) VALUES (?, ?)", (rid, fts_document(mem.content)))
+        if vec is not None:
+            self._pending_vectors.append((mem.user_id, mem.id, vec))
+
+    def update_memories(self, user_id: str, updates: Sequence[MemoryUpdate]) -> int:
+        with self._tx() as conn:
+            return self._update(conn, user_id, updates)
+
+    def _update(self, conn: sqlite3.Connection, user_id: str, updates: Sequence[MemoryUpdate]) -> int:
+        matched = 0
+        for upd in updates:
+            bad = (set(upd.set) - UPDATABLE_FIELDS) | (set(upd.inc) - INCREMENTABLE_FIELDS)
+            if bad:
+                raise ValidationError(f"cannot update field(s): {', '.join(sorted(bad))}")
+            parts: list[str] = []
+            params: list[Any] = []
+            for f, v in upd.set.items():
+                parts.append(f"{f} = ?")
+                params.append(_db_value(f, v))
+            for f, v in upd.inc.items():
+                expr = f"{f} + ?"
+                if f in _CLAMPED:
+                    expr = f"MIN(1.0, MAX(0.0, {f} + ?))"
+                parts.append(f"{f} = {expr}")
+                params.append(v)
+            if not parts:
+                continue
+            cur = conn.execute(
+                f"UPDATE memories SET {', '.join(parts)} WHERE id = ? AND user_id = ?",
+                [*params, upd.id, user_id],
+            )
+            matched += cur.rowcount
+            if "content" in upd.set and cur.rowcount:
+                rid = conn.execute("SELECT rid FROM memories WHERE id = ?", (upd.id,)).fetchone()[0]
+                conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (rid,))
+                conn.execute(
+                    "INSERT INTO memories_fts(rowid, doc) VALUES (?, ?)", (rid, fts_document(upd.set["content"]))
+                )
+        return matched
+
+    def delete_memories(self, user_id: str, ids: Sequence[str]) -> int:
+        deleted = 0
+        with self._tx() as conn:
+            for mid in ids:
+                row = conn.execute(
+                    "SELECT rid FROM memories WHERE id = ? AND user_id = ?", (mid, user_id)
+                ).fetchone()
+                if row is None:
+                    continue
+                conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (row[0],))
+                conn.execute("DELETE FROM memories WHERE rid = ?", (row[0],))
+                conn.execute(
+                    "DELETE FROM edges WHERE user_id = ? AND (src = ? OR (dst = ? AND type != 'HasTag'))",
+                    (user_id, mid, mid),
+                )
+                self._pending_vectors.append((user_id, mid, None))
+                deleted += 1
+        return deleted
+
+    def _add_tags(self, conn: sqlite3.Connection, user_id: str, pairs: Sequence[HasTag]) -> int:
+        added = 0
+        for pair in pairs:
+            owner = conn.execute("SELECT user_id FROM memories WHERE id = ?", (pair.memory_id,)).fetchone()
+            if owner is None or owner[0] != user_id:
+                continue
+            conn.execute("INSERT OR IGNORE INTO tags(user_id, name) VALUES (?, ?)", (user_id, pair.tag))
+            cur = conn.execute(
+                "INSERT OR IGNORE INTO edges(user_id, type, src, dst, weight, created_at, updated_at) "
+                "VALUES (?, 'HasTag', ?, ?, 1.0, ?, ?)",
+                (user_id, pair.memory_id, pair.tag, _ts(datetime.now(UTC)), _ts(datetime.now(UTC))),
+            )
+            added += cur.rowcount
+        return added
+
+    def add_tags(self, user_id: str, pairs: Sequence[HasTag]) -> int:
+        with self._tx() as conn:
+            return self._add_tags(conn, user_id, pairs)
+
+    def remove_tags(self, user_id: str, pairs: Sequence[HasTag]) -> int:
+        with self._tx() as conn:
+            removed = 0
+            for pair in pairs:
+                cur = conn.execute(
+                    "DELETE FROM edges WHERE user_id = ? AND type = 'HasTag' AND src = ? AND dst = ?",
+                    (user_id, pair.memory_id, pair.tag),
+                )
+                removed += cur.rowcount
+            return removed
+
+    def _upsert_links(self, conn: sqlite3.Connection, user_id: str, links: Sequence[Link]) -> None:
+        for link in links:
+            if link.relation not in MEMORY_RELATIONS:
+                raise ValidationError(f"{link.relation.value} does not join two memories")
+            owners = conn.execute(
+                "SELECT COUNT(*) FROM memories WHERE user_id = ? AND id IN (?, ?)", (user_id, link.src, link.dst)
+            ).fetchone()[0]
+            if owners != (1 if link.src == link.dst else 2):
+                raise ValidationError(f"link {link.src} -> {link.dst}: both memories must belong to the user")
+            conn.execute(
+                "INSERT INTO edges(user_id, type, src, dst, weight, source, reason, created_at, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(user_id, type, src, dst) DO UPDATE SET "
+                "weight = excluded.weight, source = excluded.source, reason = excluded.reason, "
+                "updated_at = excluded.updated_at",
+                (
+                    user_id,
+                    link.relation.value,
+                    link.src,
+                    link.dst,
+                    link.weight,
+                    link.source.value,
+                    link.reason,
+                    _ts(link.created_at),
+                    _ts(link.updated_at),
+                ),
+            )
+
+    def upsert_links(self, user_id: str, links: Sequence[Link]) -> None:
+        with self._tx() as conn:
+            self._upsert_links(conn, user_id, links)
+
+    def delete_links(self, user_id: str, keys: Sequence[tuple[str, str, Relation]]) -> int:
+        with self._tx() as conn:
+            removed = 0
+            for src, dst, rel in keys:
+                cur = conn.execute(
+                    "DELETE FROM edges WHERE user_id = ? AND type = ? AND src = ? AND dst = ?",
+                    (user_id, Relation.parse(rel).value, src, dst),
+                )
+                removed += cur.rowcount
+            return removed
+
+    # -- reads -------------------------------------------------------------------------------------------
+
+    def _row_to_memory(self, row: sqlite3.Row, tags: list[str], with_embedding: bool) -> Memory:
+        emb = None
+        if with_embedding and row["embedding"] is not None:
+            emb = np.frombuffer(row["embedding"], dtype=np.float32).tolist()
+        return Memory(
+            id=row["id"],
+            user_id=row["user_id"],
+            content=row["content"],
+            kind=MemoryKind(row["kind"]),
+            layer=Layer(row["layer"]),
+            scope=Scope(row["scope"]),
+            session_id=row["session_id"],
+            created_at=_parse_ts(row["created_at"]),
+            updated_at=_parse_ts(row["updated_at"]),
+            last_accessed=_parse_ts(row["last_accessed"]),
+            access_count=row["access_count"],
+            strength=row["strength"],
+            importance=row["importance"],
+            confidence=row["confidence"],
+            trust=row["trust"],
+            provenance=Provenance(row["provenance"]),
+            active=bool(row["active"]),
+            archived=bool(row["archived"]),
+            pinned=bool(row["pinned"]),
+            compressed=bool(row["compressed"]),
+            file_paths=json.loads(row["file_paths"]),
+            trigger_patterns=json.loads(row["trigger_patterns"]),
+            metadata=json.loads(row["metadata"]),
+            tags=tags,
+            embedding_model=row["embedding_model"],
+            embedding=emb,
+        )
+
+    def _tags_for(self, user_id: str, ids: Sequence[str]) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        for chunk in _chunks(list(ids), 500):
+            rows = self._read(
+                f"SELECT src, dst FROM edges WHERE user_id = ? AND type = 'HasTag' "
+                f"AND src IN ({','.join('?' * len(chunk))}) ORDER BY dst",
+                [user_id, *chunk],
+            )
+            for r in rows:
+                out.setdefault(r[0], []).append(r[1])
+        return out
+
+    def _memories_from_rows(self, user_id: str, rows: list[sqlite3.Row], with_embeddings: bool) -> list[Memory]:
+        tags = self._tags_for(user_id, [r["id"] for r in rows])
+        return [self._row_to_memory(r, tags.get(r["id"], []), with_embeddings) for r in rows]
+
+    def get_memories(self, user_id: str, ids: Sequence[str], *, with_embeddings: bool = False) -> list[Memory]:
+        found: dict[str, sqlite3.Row] = {}
+        cols = f"{_MEMORY_COLUMNS}, embedding" if with_embeddings else f"{_MEMORY_COLUMNS}, NULL AS embedding"
+        for chunk in _chunks(list(dict.fromkeys(ids)), 500):
+            for r in self._read(
+                f"SELECT {cols} FROM memories WHERE user_id = ? AND id IN ({','.join('?' * len(chunk))})",
+                [user_id, *chunk],
+            ):
+                found[r["id"]] = r
+        rows = [found[i] for i in dict.fromkeys(ids) if i in found]
+        return self._memories_from_rows(user_id, rows, with_embeddings)
+
+    def list_memories(
+        self, user_id: str, flt: MemoryFilter | None = None, *, limit: int = 100, offset: int = 0
+    ) -> list[Memory]:
+        where, params = self._where(flt)
+        rows = self._read(
+            f"SELECT {_MEMORY_COLUMNS}, NULL AS embedding FROM memories m WHERE m.user_id = ? AND {where} "
+            "ORDER BY m.created_at DESC, m.id LIMIT ? OFFSET ?",
+            [user_id, *params, limit, offset],
+        )
+        return self._memories_from_rows(user_id, rows, False)
+
+    def count_memories(self, user_id: str, flt: MemoryFilter | None = None) -> int:
+        where, params = self._where(flt)
+        return int(self._read(f"SELECT COUNT(*) FROM memories m WHERE m.user_id = ? AND {where}", [user_id, *params])[0][0])
+
+    def get_links(
+        self,
+        user_id: str,
+        ids: Sequence[str] | None = None,
+        *,
+        relations: Sequence[Relation] | None = None,
+        direction: Direction = "both",
+    ) -> list[Link]:
+        rels = [r.value for r in (relations or MEMORY_RELATIONS)]
+        sql = (
+            "SELECT type, src, dst, weight, source, reason, created_at, updated_at FROM edges "
+            f"WHERE user_id = ? AND type IN ({','.join('?' * len(rels))})"
+        )
+        params: list[Any] = [user_id, *rels]
+        rows: list[sqlite3.Row] = []
+        if ids is None:
+            rows = self._read(sql + " ORDER BY type, src, dst", params)
+        else:
+            for chunk in _chunks(list(ids), 400):
+                marks = ",".join("?" * len(chunk))
+                cond = {"out": f"src IN ({marks})", "in": f"dst IN ({marks})"}.get(
+                    direction, f"(src IN ({marks}) OR dst IN ({marks}))"
+                )
+                extra = chunk if direction != "both" else [*chunk, *chunk]
+                rows += self._read(f"{sql} AND {cond}", [*params, *extra])
+        seen: set[tuple[str, str, str]] = set()
+        out: list[Link] = []
+        for r in rows:
+            key = (r["type"], r["src"], r["dst"])
+            if key in seen:
+                continue
+            seen.add(key)
+            out.append(
+                Link(
+                    src=r["src"],
+                    dst=r["dst"],
+                    relation=Relation(r["type"]),
+                    weight=r["weight"],
+                    source=LinkSource(r["source"] or "explicit"),
+                    reason=r["reason"],
+                    created_at=_parse_ts(r["created_at"]),
+                    updated_at=_parse_ts(r["updated_at"]),
+                )
+            )
+        return out
+
+    def list_tags(self, user_id: str) -> list[Tag]:
+        rows = self._read(
+            "SELECT t.name, t.description, "
+            "(SELECT COUNT(*) FROM edges e WHERE e.user_id = t.user_id AND e.type = 'HasTag' AND e.dst = t.name) "
+            "FROM tags t WHERE t.user_id = ? ORDER BY t.name",
+            (user_id,),
+        )
+        return [Tag(name=r[0], user_id=user_id, description=r[1], count=r[2]) for r in rows]
+
+    def _user_vectors(self, user_id: str) -> _UserVectors:
+        with self._lock:
+            self._check_external_writes()
+            cache = self._vectors.get(user_id)
+            if cache is None:
+                rows = self._conn.execute(
+                    "SELECT id, embedding FROM memories WHERE user_id = ? AND embedding IS NOT NULL ORDER BY rid",
+                    (user_id,),
+                ).fetchall()
+                ids = [r[0] for r in rows]
+                if rows:
+                    matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(
+                        len(rows), self.embedding_dim
+                    )
+                else:
+                    matrix = np.zeros((0, self.embedding_dim), dtype=np.float32)
+                cache = _UserVectors(self.embedding_dim, ids, matrix)
+                self._vectors[user_id] = cache
+            return cache
+
+    def embeddings(self, user_id: str, flt: MemoryFilter | None = None) -> tuple[list[str], np.ndarray]:
+        where, params = self._where(flt)
+        rows = self._read(
+            f"SELECT m.id, m.embedding FROM memories m WHERE m.user_id = ? AND m.embedding IS NOT NULL "
+            f"AND {where} ORDER BY m.rid",
+            [user_id, *params],
+        )
+        if not rows:
+            return [], np.zeros((0, self.embedding_dim), dtype=np.float32)
+        matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1)
+        return [r[0] for r in rows], matrix.copy()
+
+    def vector_search(
+        self,
+        user_id: str,
+        vector: np.ndarray,
+        k: int,
+        *,
+        min_similarity: float = -1.0,
+        flt: MemoryFilter | None = None,
+    ) -> list[tuple[str, float]]:
+        vector = np.asarray(vector, dtype=np.float32)
+        if vector.shape != (self.embedding_dim,) or not np.all(np.isfinite(vector)):
+            raise ValidationError(f"query vector must be {self.embedding_dim} finite floats")
+        if k <= 0:
+            return []
+        with self._lock:
+            cache = self._user_vectors(user_id)
+            rows, sims = cache.scores(vector)
+            keep = sims >= min_similarity
+            rows, sims = rows[keep], sims[keep]
+            order = np.argsort(-sims, kind="stable")
+            ids = cache.ids
+        where, params = self._where(flt)
+        out: list[tuple[str, float]] = []
+        # Walk the exact ranking in windows and let SQL apply the filter to each window.
+        window = max(4 * k, 256)
+        for start in range(0, len(order), window):
+            part = order[start : start + window]
+            cand = [ids[rows[i]] for i in part]
+            score = {ids[rows[i]]: float(sims[i]) for i in part}
+            ok: set[str] = set()
+            for chunk in _chunks(cand, 500):
+                ok |= {
+                    r[0]
+                    for r in self._read(
+                        f"SELECT m.id FROM memories m WHERE m.user_id = ? AND {where} "
+                        f"AND m.id IN ({','.join('?' * len(chunk))})",
+                        [user_id, *params, *chunk],
+                    )
+                }
+            for mid in cand:
+                if mid in ok:
+                    out.append((mid, score[mid]))
+                    if len(out) >= k:
+                        return out
+        return out
+
+    def text_search(
+        self, user_id: str, query: str, k: int, *, flt: MemoryFilter | None = None
+    ) -> list[tuple[str, float]]:
+        tokens = list(dict.fromkeys(content_tokens(query)))
+        if not tokens or k <= 0:
+            return []
+        # Tokens are \w runs, quoted: FTS5 syntax in user text can never reach the parser.
+        match = " OR ".join('"' + t.replace('"', '""') + '"' for t in tokens[:64])
+        where, params = self._where(flt)
+        rows = self._read(
+            "SELECT m.id, -bm25(memories_fts) AS score FROM memories_fts JOIN memories m ON m.rid = memories_fts.rowid "
+            f"WHERE memories_fts MATCH ? AND m.user_id = ? AND {where} ORDER BY bm25(memories_fts) LIMIT ?",
+            [match, user_id, *params, k],
+        )
+        return [(r[0], float(r[1])) for r in rows]
+
+    def expand(
+        self,
+        user_id: str,
+        seeds: Sequence[str],
+        *,
+        max_depth: int,
+        fanout_cap: int,
+        weights: dict[str, float],
+        flt: MemoryFilter | None = None,
+    ) -> list[Expansion]:
+        """Breadth-first, one SQL query per hop; bookkeeping of paths in Python (small: capped fan-out)."""
+        where, wparams = self._where(flt, alias="m")
+        seed_set = list(dict.fromkeys(seeds))
+        # state: (seed, node) -> path; nodes are ("m", id) | ("t", tag) | ("c", cluster)
+        frontier: dict[tuple[str, tuple[str, str]], list[TraceStep]] = {(s, ("m", s)): [] for s in seed_set}
+        visited: set[tuple[str, tuple[str, str]]] = set(frontier)
+        found: dict[tuple[str, str], Expansion] = {}
+        for depth in range(1, max_depth + 1):
+            nodes = {node for (_, node) in frontier}
+            neighbours = self._neighbours(user_id, nodes, fanout_cap, where, wparams)
+            nxt: dict[tuple[str, tuple[str, str]], list[TraceStep]] = {}
+            for (seed, node), path in frontier.items():
+                for rel, other, weight in neighbours.get(node, []):
+                    state = (seed, other)
+                    if state in visited:
+                        continue
+                    visited.add(state)
+                    w = weight if rel == Relation.RELATES_TO.value else weights.get(rel, 0.3)
+                    via = other[1] if other[0] == "m" else f"{'tag' if other[0] == 't' else 'cluster'}:{other[1]}"
+                    step_path = [*path, TraceStep(relation=rel, via=via, weight=w)]
+                    nxt[state] = step_path
+                    if other[0] == "m" and other[1] not in seed_set:
+                        found.setdefault(
+                            (seed, other[1]),
+                            Expansion(memory_id=other[1], seed_id=seed, depth=depth, path=step_path),
+                        )
+            frontier = nxt
+            if not frontier:
+                break
+        return list(found.values())
+
+    def _neighbours(
+        self,
+        user_id: str,
+        nodes: set[tuple[str, str]],
+        cap: int,
+        where: str,
+        wparams: list[Any],
+    ) -> dict[tuple[str, str], list[tuple[str, tuple[str, str], float]]]:
+        mem_ids = [n[1] for n in nodes if n[0] == "m"]
+        tag_names = [n[1] for n in nodes if n[0] == "t"]
+        cluster_ids = [n[1] for n in nodes if n[0] == "c"]
+        out: dict[tuple[str, str], list[tuple[str, tuple[str, str], float]]] = {}
+
+        def add(src: tuple[str, str], rel: str, dst: tuple[str, str], w: float) -> None:
+            out.setdefault(src, []).append((rel, dst, w))
+
+        # Memory -> tags / clusters / memories. Memories reached must pass the filter; tags and clusters are
+        # hubs and are capped on the way out of them.
+        for chunk in _chunks(mem_ids, 300):
+            marks = ",".join("?" * len(chunk))
+            rows = self._read(
+                f"SELECT src, type, dst, weight FROM ("
+                f"  SELECT e.src, e.type, e.dst, e.weight, ROW_NUMBER() OVER ("
+                f"    PARTITION BY e.src ORDER BY e.weight DESC, e.dst) AS rn"
+                f"  FROM edges e WHERE e.user_id = ? AND e.type IN ('HasTag', 'InCluster') AND e.src IN ({marks})"
+                f") WHERE rn <= ?",
+                [user_id, *chunk, cap],
+            )
+            for r in rows:
+                add(("m", r[0]), r[1], ("t" if r[1] == "HasTag" else "c", r[2]), r[3])
+            rows = self._read(
+                f"SELECT node, type, other, weight FROM ("
+                f"  SELECT x.node, x.type, x.other, x.weight, ROW_NUMBER() OVER ("
+                f"    PARTITION BY x.node ORDER BY x.weight DESC, m.importance DESC, x.other) AS rn"
+                f"  FROM (SELECT e.src AS node, e.type, e.dst AS other, e.weight FROM edges e"
+                f"        WHERE e.user_id = ? AND e.type NOT IN ('HasTag', 'InCluster') AND e.src IN ({marks})"
+                f"        UNION ALL"
+                f"        SELECT e.dst AS node, e.type, e.src AS other, e.weight FROM edges e"
+                f"        WHERE e.user_id = ? AND e.type NOT IN ('HasTag', 'InCluster') AND e.dst IN ({marks})) x"
+                f"  JOIN memories m ON m.id = x.other AND m.user_id = ? AND {where}"
+                f") WHERE rn <= ?",
+                [user_id, *chunk, user_id, *chunk, user_id, *wparams, cap],
+            )
+            for r in rows:
+                add(("m", r[0]), r[1], ("m", r[2]), r[3])
+        for kind, names, rel in (("t", tag_names, "HasTag"), ("c", cluster_ids, "InCluster")):
+            for chunk in _chunks(names, 300):
+                marks = ",".join("?" * len(chunk))
+                rows = self._read(
+                    f"SELECT dst, src, weight FROM ("
+                    f"  SELECT e.dst, e.src, e.weight, ROW_NUMBER() OVER ("
+                    f"    PARTITION BY e.dst ORDER BY m.importance DESC, m.last_accessed DESC, e.src) AS rn"
+                    f"  FROM edges e JOIN memories m ON m.id = e.src AND m.user_id = e.user_id AND {where}"
+                    f"  WHERE e.user_id = ? AND e.type = ? AND e.dst IN ({marks})"
+                    f") WHERE rn <= ?",
+                    [*wparams, user_id, rel, *chunk, cap],
+                )
+                for r in rows:
+                    add((kind, r[0]), rel, ("m", r[1]), r[2])
+        return out
+
+    # -- clusters, gaps, jobs ----------------------------------------------------------------------------
+
+    def list_clusters(self, user_id: str) -> list[Cluster]:
+        rows = self._read(
+            "SELECT id, size, label, centroid, updated_at FROM clusters WHERE user_id = ? ORDER BY id", (user_id,)
+        )
+        return [
+            Cluster(
+                id=r[0],
+                user_id=user_id,
+                size=r[1],
+                label=r[2],
+                centroid=None if r[3] is None else np.frombuffer(r[3], dtype=np.float32).tolist(),
+                updated_at=_parse_ts(r[4]),
+            )
+            for r in rows
+        ]
+
+    def cluster_members(self, user_id: str) -> list[InCluster]:
+        rows = self._read(
+            "SELECT src, dst, weight FROM edges WHERE user_id = ? AND type = 'InCluster' ORDER BY dst, src",
+            (user_id,),
+        )
+        return [InCluster(memory_id=r[0], cluster_id=r[1], probability=r[2]) for r in rows]
+
+    def replace_clusters(self, user_id: str, clusters: Sequence[Cluster], members: Sequence[InCluster]) -> None:
+        now = _ts(datetime.now(UTC))
+        with self._tx() as conn:
+            conn.execute("DELETE FROM edges WHERE user_id = ? AND type = 'InCluster'", (user_id,))
+            conn.execute("DELETE FROM clusters WHERE user_id = ?", (user_id,))
+            for c in clusters:
+                blob = None if c.centroid is None else np.asarray(c.centroid, dtype=np.float32).tobytes()
+                conn.execute(
+                    "INSERT INTO clusters(id, user_id, size, label, centroid, updated_at) VALUES (?,?,?,?,?,?)",
+                    (c.id, user_id, c.size, c.label, blob, _ts(c.updated_at)),
+                )
+            conn.executemany(
+                "INSERT OR REPLACE INTO edges(user_id, type, src, dst, weight, created_at, updated_at) "
+                "SELECT ?, 'InCluster', ?, ?, ?, ?, ? WHERE EXISTS "
+                "(SELECT 1 FROM memories WHERE id = ? AND user_id = ?)",
+                [(user_id, m.memory_id, m.cluster_id, m.probability, now, now, m.memory_id, user_id) for m in members],
+            )
+
+    def upsert_gap(self, gap: Gap) -> None:
+        blob = None if gap.embedding is None else np.asarray(gap.embedding, dtype=np.float32).tobytes()
+        with self._tx() as conn:
+            conn.execute(
+                "INSERT INTO gaps(id, user_id, query, count, first_seen, last_seen, embedding) "
+                "VALUES (?,?,?,?,?,?,?) ON CONFLICT(id) DO UPDATE SET count = excluded.count, "
+                "last_seen = excluded.last_seen, query = excluded.query",
+                (gap.id, gap.user_id, gap.query, gap.count, _ts(gap.first_seen), _ts(gap.last_seen), blob),
+            )
+
+    def list_gaps(self, user_id: str) -> list[Gap]:
+        rows = self._read(
+            "SELECT id, query, count, first_seen, last_seen, embedding FROM gaps WHERE user_id = ? "
+            "ORDER BY count DESC, last_seen DESC",
+            (user_id,),
+        )
+        return [
+            Gap(
+                id=r[0],
+                user_id=user_id,
+                query=r[1],
+                count=r[2],
+                first_seen=_parse_ts(r[3]),
+                last_seen=_parse_ts(r[4]),
+                embedding=None if r[5] is None else np.frombuffer(r[5], dtype=np.float32).tolist(),
+            )
+            for r in rows
+        ]
+
+    def record_job(self, run: JobRun) -> None:
+        with self._tx() as conn:
+            conn.execute(
+                "INSERT OR REPLACE INTO job_runs(id, job, user_id, started_at, finished_at, applied, counts) "
+                "VALUES (?,?,?,?,?,?,?)",
+                (
+                    run.id,
+                    run.job,
+                    run.user_id,
+                    _ts(run.started_at),
+                    None if run.finished_at is None else _ts(run.finished_at),
+                    int(run.applied),
+                    json.dumps(run.counts, sort_keys=True, default=str),
+                ),
+            )
+
+    def list_jobs(self, limit: int = 50) -> list[JobRun]:
+        rows = self._read(
+            "SELECT id, job, user_id, started_at, finished_at, applied, counts FROM job_runs "
+            "ORDER BY started_at DESC LIMIT ?",
+            (limit,),
+        )
+        return [
+            JobRun(
+                id=r[0],
+                job=r[1],
+                user_id=r[2],
+                started_at=_parse_ts(r[3]),
+                finished_at=None if r[4] is None else _parse_ts(r[4]),
+                applied=bool(r[5]),
+                counts=json.loads(r[6]),
+            )
+            for r in rows
+        ]
+
+    # -- whole store ----------------------------------------------------------------------------------------
+
+    def users(self) -> list[str]:
+        return [r[0] for r in self._read("SELECT DISTINCT user_id FROM memories ORDER BY user_id")]
+
+    def stats(self, user_id: str | None = None) -> StoreStats:
+        cond, params = ("WHERE user_id = ?", [user_id]) if user_id is not None else ("", [])
+        rows = self._read(
+            f"SELECT kind, COUNT(*), SUM(active), SUM(archived) FROM memories {cond} GROUP BY kind", params
+        )
+        st = StoreStats(user_id=user_id)
+        for kind, n, active, archived in rows:
+            st.by_kind[kind] = n
+            st.memories += n
+            st.active += active or 0
+            st.archived += archived or 0
+        st.tags = int(self._read(f"SELECT COUNT(*) FROM tags {cond}", params)[0][0])
+        st.clusters = int(self._read(f"SELECT COUNT(*) FROM clusters {cond}", params)[0][0])
+        st.gaps = int(self._read(f"SELECT COUNT(*) FROM gaps {cond}", params)[0][0])
+        st.edges = {r[0]: r[1] for r in self._read(f"SELECT type, COUNT(*) FROM edges {cond} GROUP BY type", params)}
+        st.users = int(self._read(f"SELECT COUNT(DISTINCT user_id) FROM memories {cond}", params)[0][0])
+        return st
+
+    def query(self, statement: str, params: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        raise UnsupportedOperationError(
+            "Cypher needs a graph database: the SQLite store does not run Cypher. Open a Neo4j store "
+            "(--store bolt://localhost:7687, see `docker compose up -d`) or FalkorDB (--store falkordb://...)."
+        )
+
+
+def _chunks(items: list[T], size: int) -> Iterator[list[T]]:
+    for i in range(0, len(items), size):
+        yield items[i : i + size]

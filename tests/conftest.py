@@ -1,0 +1,40 @@
+"""Shared fixtures. The real all-MiniLM-L6-v2 model is loaded once per test session and shared."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+from memgraph import MemoryEngine, Settings  # noqa: E402
+from memgraph.embed import CachedEmbedder, SentenceTransformerEmbedder  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def embedder() -> CachedEmbedder:
+    """The real default model, with an in-process cache shared by every test."""
+    return CachedEmbedder(SentenceTransformerEmbedder())
+
+
+@pytest.fixture
+def engine(embedder: CachedEmbedder) -> Iterator[MemoryEngine]:
+    """An incognito (in-memory SQLite) engine with the real embedder."""
+    eng = MemoryEngine(
+        __import__("memgraph.store.sqlite", fromlist=["SQLiteStore"]).SQLiteStore(":memory:"),
+        Settings(store=":memory:"),
+        embedder,
+    )
+    yield eng
+    eng.store.close()
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path) -> Path:
+    return tmp_path / "store"
