@@ -251,8 +251,10 @@ class MemoryEngine:
             if isinstance(item, Memory) and item.user_id != owner:
                 raise ValidationError("remember_many: a Memory of another user was passed")
             vec = data.pop("embedding", None)
-            keep = {k: v for k, v in data.items() if k in _BUILD_ARGS and v is not None}
-            memories.append(self._build_memory(user_id=owner, **keep))
+            if "content" not in data:
+                raise ValidationError("remember_many: every item needs 'content'")
+            keep = {k: v for k, v in data.items() if k in _BUILD_ARGS and v is not None and k != "content"}
+            memories.append(self._build_memory(data["content"], user_id=owner, **keep))
             given.append(None if vec is None else check_embedding(vec, self.settings.embedding_dim))
         if not memories:
             return []

@@ -13,8 +13,8 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
-from memgraph import MemoryEngine, Settings  # noqa: E402
-from memgraph.embed import CachedEmbedder, SentenceTransformerEmbedder  # noqa: E402
+from memgraph import MemoryEngine, Settings
+from memgraph.embed import CachedEmbedder, SentenceTransformerEmbedder
 
 
 @pytest.fixture(scope="session")

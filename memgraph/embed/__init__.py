@@ -95,7 +95,7 @@ class SentenceTransformerEmbedder:
         self._lock = threading.Lock()
         self._counter: TokenCounter | None = None
 
-    def _load(self):  # noqa: ANN202 - sentence_transformers type is imported lazily
+    def _load(self):
         with self._lock:
             if self._model is None:
                 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -106,7 +106,7 @@ class SentenceTransformerEmbedder:
                     raise EmbedderUnavailableError(f"sentence-transformers is not installed: {exc}") from exc
                 try:
                     model = SentenceTransformer(str(self.model_path), device=self.device)
-                except Exception as exc:  # noqa: BLE001 - any load failure means "unavailable"
+                except Exception as exc:
                     raise EmbedderUnavailableError(f"could not load {self.model_path}: {exc}") from exc
                 got = model.get_embedding_dimension() if hasattr(model, "get_embedding_dimension") else None
                 if got is None and hasattr(model, "get_sentence_embedding_dimension"):
@@ -198,7 +198,10 @@ class CachedEmbedder:
                     self._db.execute("BEGIN")
                     self._db.executemany(
                         "INSERT OR REPLACE INTO embedding_cache(model, hash, vector) VALUES (?, ?, ?)",
-                        [(self.model_name, k, v.astype(np.float32).tobytes()) for k, v in zip(order, vecs)],
+                        [
+                            (self.model_name, k, v.astype(np.float32).tobytes())
+                            for k, v in zip(order, vecs, strict=True)
+                        ],
                     )
                     self._db.execute("COMMIT")
                 for key, vec in zip(order, vecs, strict=True):

@@ -647,7 +647,8 @@ class SQLiteStore:
 
     def count_memories(self, user_id: str, flt: MemoryFilter | None = None) -> int:
         where, params = self._where(flt)
-        return int(self._read(f"SELECT COUNT(*) FROM memories m WHERE m.user_id = ? AND {where}", [user_id, *params])[0][0])
+        rows = self._read(f"SELECT COUNT(*) FROM memories m WHERE m.user_id = ? AND {where}", [user_id, *params])
+        return int(rows[0][0])
 
     def get_links(
         self,

@@ -1,0 +1,211 @@
+"""MemoryEngine on the embedded default: the public API and its bad-input contract (issue #2)."""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from memgraph import (
+    MemoryEngine,
+    MemoryKind,
+    MissingOwnerError,
+    NotFoundError,
+    Relation,
+    Settings,
+    ValidationError,
+)
+from memgraph.errors import EmbeddingDimensionError, MemgraphError
+
+
+def _snapshot(engine: MemoryEngine, user: str) -> tuple:
+    st = engine.stats(user_id=user)
+    mems = engine.list(user_id=user, include_inactive=True, include_archived=True, limit=10_000)
+    return (st.model_dump(), sorted((m.id, m.content, tuple(m.tags), m.active) for m in mems))
+
+
+def test_remember_get_and_search_roundtrip(engine: MemoryEngine) -> None:
+    mem = engine.remember(
+        "Ada prefers tabs over spaces in Python code",
+        user_id="ada",
+        kind="preference",
+        tags=["Style", "#python"],
+        metadata={"source": "chat", "nested": {"n": 1, "list": [1, "two"]}},
+    )
+    got = engine.get(mem.id, user_id="ada")
+    assert got.content == "Ada prefers tabs over spaces in Python code"
+    assert got.kind is MemoryKind.PREFERENCE
+    assert got.tags == ["python", "style"]
+    assert got.metadata == {"source": "chat", "nested": {"n": 1, "list": [1, "two"]}}
+    hits = engine.search("which indentation does Ada like in Python?", user_id="ada")
+    assert hits and hits[0].memory.id == mem.id
+    assert hits[0].vector_score is not None and hits[0].vector_score > 0.4
+
+
+def test_remember_is_idempotent_by_content(engine: MemoryEngine) -> None:
+    a = engine.remember("The deploy script lives in ops/deploy.sh", user_id="u")
+    b = engine.remember("The deploy script lives in ops/deploy.sh", user_id="u")
+    assert a.id == b.id
+    assert engine.stats(user_id="u").memories == 1
+
+
+def test_users_are_isolated(engine: MemoryEngine) -> None:
+    a = engine.remember("Bob's cat is called Miso", user_id="bob")
+    engine.remember("Carol's dog is called Rex", user_id="carol")
+    hits = engine.search("what is the pet called? cat or dog", user_id="carol")
+    assert [h.memory.user_id for h in hits] == ["carol"]
+    with pytest.raises(NotFoundError):
+        engine.get(a.id, user_id="carol")
+    with pytest.raises(NotFoundError):
+        engine.forget(a.id, user_id="carol")
+    c = engine.list(user_id="carol")[0]
+    with pytest.raises(NotFoundError):
+        engine.link(a.id, c.id, user_id="bob")
+    assert engine.stats(user_id="bob").memories == 1
+
+
+@pytest.mark.parametrize("user", [None, "", "   ", 42, "a\x00b", "x" * 300])
+def test_missing_or_bad_owner_is_a_typed_error(engine: MemoryEngine, user: object) -> None:
+    with pytest.raises(MissingOwnerError):
+        engine.remember("some fact", user_id=user)  # type: ignore[arg-type]
+    assert engine.stats().memories == 0
+
+
+@pytest.mark.parametrize(
+    "content",
+    ["", "   \n\t ", None, 123, "bad \ud800 surrogate", "x" * 20_001],
+)
+def test_bad_content_is_refused_and_nothing_written(engine: MemoryEngine, content: object) -> None:
+    with pytest.raises(ValidationError):
+        engine.remember(content, user_id="u")  # type: ignore[arg-type]
+    assert engine.stats().memories == 0
+
+
+def test_bad_embeddings_are_refused(engine: MemoryEngine) -> None:
+    with pytest.raises(EmbeddingDimensionError):
+        engine.remember("short vector", user_id="u", embedding=[0.1] * 10)
+    with pytest.raises(EmbeddingDimensionError):
+        engine.remember("nan vector", user_id="u", embedding=[math.nan] + [0.0] * 383)
+    with pytest.raises(EmbeddingDimensionError):
+        engine.remember("inf vector", user_id="u", embedding=[math.inf] + [0.0] * 383)
+    assert engine.stats().memories == 0
+
+
+def test_batch_with_one_bad_item_writes_nothing(engine: MemoryEngine) -> None:
+    items = [{"content": f"fact number {i}"} for i in range(5)] + [{"content": ""}]
+    with pytest.raises(ValidationError):
+        engine.remember_many(items, user_id="u")
+    assert engine.stats().memories == 0
+
+
+def test_unknown_ids_and_relations(engine: MemoryEngine) -> None:
+    a = engine.remember("first", user_id="u")
+    with pytest.raises(NotFoundError):
+        engine.get("m_doesnotexist", user_id="u")
+    with pytest.raises(NotFoundError):
+        engine.link(a.id, "m_doesnotexist", user_id="u")
+    b = engine.remember("second", user_id="u")
+    with pytest.raises(ValidationError, match="unknown relation"):
+        engine.link(a.id, b.id, "LOVES", user_id="u")
+    with pytest.raises(ValidationError):
+        engine.link(a.id, b.id, user_id="u", weight=3.0)
+    with pytest.raises(ValidationError):
+        engine.list(user_id="u", kind="not-a-kind")
+    assert engine.stats(user_id="u").edges == {}
+
+
+INJECTIONS = [
+    "'); DROP TABLE memories; --",
+    '"}) DETACH DELETE n //',
+    "`x` MATCH (n) DETACH DELETE n",
+    "Robert'); DELETE FROM edges WHERE ('1'='1",
+    "$param ${user} {{x}}",
+]
+
+
+@pytest.mark.parametrize("payload", INJECTIONS)
+def test_injection_strings_are_stored_as_data(engine: MemoryEngine, payload: str) -> None:
+    keep = engine.remember("an unrelated memory that must survive", user_id="victim")
+    mem = engine.remember(
+        f"note about {payload}", user_id="u", tags=[payload], metadata={payload: payload, "k": [payload]}
+    )
+    got = engine.get(mem.id, user_id="u")
+    assert got.metadata == {payload: payload, "k": [payload]}
+    assert payload.lower().strip("#.,;:!?\"'`") in got.tags
+    assert engine.get(keep.id, user_id="victim").content == keep.content
+    assert engine.stats().memories == 2
+    assert engine.search(payload, user_id="u")  # full-text query with the payload does not break
+
+
+def test_forget_restore_and_supersede(engine: MemoryEngine) -> None:
+    old = engine.remember("The office is in Berlin", user_id="u")
+    new = engine.remember("The office moved to Munich", user_id="u")
+    assert not engine.forget(old.id, user_id="u").active
+    assert old.id not in [m.id for m in engine.list(user_id="u")]
+    assert engine.restore(old.id, user_id="u").active
+    engine.link(new.id, old.id, Relation.SUPERSEDES, user_id="u")
+    assert not engine.get(old.id, user_id="u").active
+    assert engine.stats(user_id="u").edges == {"Supersedes": 1}
+
+
+def test_tag_and_list_by_tag(engine: MemoryEngine) -> None:
+    a = engine.remember("Use ruff for linting", user_id="u")
+    engine.remember("Use pytest for tests", user_id="u")
+    engine.tag(a.id, ["Tooling", " LINT "], user_id="u")
+    assert [m.id for m in engine.list(user_id="u", tag="tooling")] == [a.id]
+    assert {t.name: t.count for t in engine.tags(user_id="u")} == {"lint": 1, "tooling": 1}
+    with pytest.raises(ValidationError):
+        engine.tag(a.id, ["   "], user_id="u")
+
+
+def test_persistent_store_across_processes(tmp_path: Path) -> None:
+    """`memgraph remember` in one process, `memgraph search` in another, same data directory."""
+    env = {"HF_HUB_OFFLINE": "1", "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    import os
+
+    env = {**os.environ, **env}
+    store = str(tmp_path / "data")
+    out = subprocess.run(
+        [sys.executable, "-m", "memgraph", "remember", "Grace keeps her bees on the roof", "--user", "g",
+         "--store", store],
+        capture_output=True, text=True, env=env, timeout=300,
+    )
+    assert out.returncode == 0, out.stderr
+    out = subprocess.run(
+        [sys.executable, "-m", "memgraph", "search", "where are the bees kept", "--user", "g", "--store", store,
+         "--json"],
+        capture_output=True, text=True, env=env, timeout=300,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "Grace keeps her bees on the roof" in out.stdout
+
+
+def test_cli_reports_typed_errors_cleanly(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from memgraph.cli import app
+
+    res = CliRunner().invoke(app, ["cypher", "MATCH (n) RETURN n", "--store", str(tmp_path / "d")])
+    assert res.exit_code == 1
+    assert "SQLite store does not run Cypher" in res.output.replace("\n", " ")
+
+
+def test_errors_are_memgraph_errors() -> None:
+    for err in (ValidationError, MissingOwnerError, NotFoundError, EmbeddingDimensionError):
+        assert issubclass(err, MemgraphError)
+
+
+def test_settings_from_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMGRAPH_SIMILARITY_THRESHOLD", "0.55")
+    assert Settings().similarity_threshold == 0.55
+    assert Settings(similarity_threshold=0.3).similarity_threshold == 0.3
+
+
+def test_cli_does_not_import_torch() -> None:
+    """Commands that do not embed must not pay the ~8 s sentence-transformers import."""
+    code = "import sys, memgraph.cli; print('torch' in sys.modules, 'sentence_transformers' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.stdout.strip() == "False False"
