@@ -184,8 +184,9 @@ def _glob_any(patterns_json: str, files_json: str) -> int:
 class _UserVectors:
     """One user's embeddings as a normalised float32 matrix with amortised appends."""
 
-    def __init__(self, dim: int, ids: list[str], matrix: np.ndarray) -> None:
+    def __init__(self, dim: int, ids: list[str], matrix: np.ndarray, max_rid: int = 0) -> None:
         self.dim = dim
+        self.max_rid = max_rid  # highest rowid loaded: another process's inserts are read incrementally
         self.ids = list(ids)
         self.index = {mid: i for i, mid in enumerate(self.ids)}
         self.valid = np.ones(len(self.ids), dtype=bool)
@@ -234,7 +235,8 @@ def _normalise(matrix: np.ndarray) -> np.ndarray:
 
 
 class SQLiteStore:
-    """The embedded `GraphStore`. Thread-safe (one connection behind a lock); safe across processes (WAL)."""
+    """The embedded `GraphStore`. Thread-safe: writes go through one connection behind a lock, reads through a
+    connection per thread (WAL lets them run beside a writer). Safe across processes (WAL + busy retries)."""
 
     name = "sqlite"
 
@@ -271,8 +273,15 @@ class SQLiteStore:
             self._conn.execute("PRAGMA synchronous = NORMAL")
         self._conn.execute("PRAGMA foreign_keys = OFF")
         self._retry(lambda: self._conn.executescript(_SCHEMA))
+        self._target = target
+        self._busy_timeout_ms = busy_timeout_ms
+        self._local = threading.local()
+        self._readers: list[sqlite3.Connection] = []
+        self._readers_lock = threading.Lock()
+        self._closed = False
         self._vectors: dict[str, _UserVectors] = {}
-        self._data_version = self._current_data_version()
+        self._vec_lock = threading.RLock()  # guards the vector cache; taken after _lock when both are needed
+        self._vectors_epoch = self._get_meta("vectors_epoch")
         with self._tx():
             if self._get_meta("schema_version") is None:
                 self._set_meta("schema_version", SCHEMA_VERSION)
@@ -308,7 +317,7 @@ class SQLiteStore:
         """One IMMEDIATE transaction: all or nothing; vector-cache changes are applied only after commit."""
         with self._lock:
             self._retry(lambda: self._conn.execute("BEGIN IMMEDIATE"))
-            self._pending_vectors: list[tuple[str, str, np.ndarray | None]] = []
+            self._pending_vectors: list[tuple[str, str, np.ndarray | None, int]] = []
             try:
                 yield self._conn
                 self._retry(lambda: self._conn.execute("COMMIT"))
@@ -317,35 +326,103 @@ class SQLiteStore:
                 self._pending_vectors = []
                 raise
             pending, self._pending_vectors = self._pending_vectors, []
-            for user_id, mid, vec in pending:
-                cache = self._vectors.get(user_id)
-                if cache is None:
-                    continue
-                if vec is None:
-                    cache.remove([mid])
-                else:
-                    cache.upsert([mid], vec.reshape(1, -1))
+            with self._vec_lock:
+                self._apply_pending(pending)
+
+    def _apply_pending(self, pending: list[tuple[str, str, np.ndarray | None, int]]) -> None:
+        """Mirror this connection's committed embedding writes into the cached matrices."""
+        for user_id, mid, vec, rid in pending:
+            cache = self._vectors.get(user_id)
+            if cache is None:
+                continue
+            if vec is None:
+                cache.remove([mid])
+            else:
+                cache.upsert([mid], vec.reshape(1, -1))
+                cache.max_rid = max(cache.max_rid, rid)
+
+    def _reader(self) -> sqlite3.Connection:
+        """This thread's read connection (file stores); `:memory:` has only the one connection."""
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(
+                self._target, timeout=self._busy_timeout_ms / 1000, check_same_thread=False, isolation_level=None
+            )
+            conn.row_factory = sqlite3.Row
+            conn.create_function("mg_glob_any", 2, _glob_any, deterministic=True)
+            conn.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout_ms)}")
+            conn.execute("PRAGMA query_only = 1")
+            self._local.conn = conn
+            with self._readers_lock:  # not _lock: a reader may hold _vec_lock here (lock order)
+                self._readers.append(conn)
+        return conn
 
     def _read(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        with self._lock:
-            return self._retry(lambda: self._conn.execute(sql, params).fetchall())
+        if self.path is None:
+            with self._lock:
+                return self._retry(lambda: self._conn.execute(sql, params).fetchall())
+        conn = self._reader()
+        return self._retry(lambda: conn.execute(sql, params).fetchall())
 
-    def _current_data_version(self) -> int:
-        return int(self._conn.execute("PRAGMA data_version").fetchone()[0])
+    @contextmanager
+    def _vector_guard(self) -> Iterator[None]:
+        """Readers of a file store only need the cache lock; `:memory:` shares the writer's connection."""
+        if self.path is None:
+            with self._lock, self._vec_lock:
+                yield
+        else:
+            with self._vec_lock:
+                yield
 
-    def _check_external_writes(self) -> None:
-        """Drop cached matrices when another connection (process) has committed since we last looked."""
-        version = self._current_data_version()
-        if version != self._data_version:
+    def _vector_conn(self) -> sqlite3.Connection:
+        """The connection the vector cache reads through: this thread's reader (the only one for :memory:)."""
+        return self._conn if self.path is None else self._reader()
+
+    def _bump_vectors_epoch(self, conn: sqlite3.Connection) -> None:
+        """Called inside a write that replaces or deletes existing embeddings: other processes must reload."""
+        conn.execute(
+            "INSERT INTO meta(key, value) VALUES ('vectors_epoch', '1') "
+            "ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1"
+        )
+
+    def _check_external_writes(self, conn: sqlite3.Connection) -> None:
+        """Catch up with commits this reader has not seen yet (caller holds _vec_lock).
+
+        `PRAGMA data_version` of a connection changes when any other connection commits (other processes, and
+        this store's writer). Inserts are read incrementally (rowid > the highest loaded, idempotent with the
+        writer's own cache updates); an embedding replaced or deleted bumps `vectors_epoch`, and then the cached
+        matrices are dropped and reloaded on demand.
+        """
+        version = int(conn.execute("PRAGMA data_version").fetchone()[0])
+        if version == getattr(self._local, "data_version", None):
+            return
+        self._local.data_version = version
+        row = conn.execute("SELECT value FROM meta WHERE key = 'vectors_epoch'").fetchone()
+        epoch = row[0] if row else None
+        if epoch != self._vectors_epoch:
+            self._vectors_epoch = epoch
             self._vectors.clear()
-            self._data_version = version
+            return
+        for user_id, cache in self._vectors.items():
+            rows = conn.execute(
+                "SELECT rid, id, embedding FROM memories WHERE user_id = ? AND rid > ? AND embedding IS NOT NULL",
+                (user_id, cache.max_rid),
+            ).fetchall()
+            if rows:
+                matrix = np.frombuffer(b"".join(r[2] for r in rows), dtype=np.float32).reshape(len(rows), -1)
+                cache.upsert([r[1] for r in rows], matrix)
+                cache.max_rid = max(r[0] for r in rows)
 
     def close(self) -> None:
         with self._lock:
-            try:
-                self._conn.close()
-            except sqlite3.Error:
-                pass
+            if self._closed:
+                return
+            self._closed = True
+            for conn in [*self._readers, self._conn]:
+                try:
+                    conn.close()
+                except sqlite3.Error:
+                    pass
 
     def get_meta(self, key: str) -> str | None:
         rows = self._read("SELECT value FROM meta WHERE key = ?", (key,))
@@ -421,7 +498,7 @@ class SQLiteStore:
     def _upsert_memory(self, conn: sqlite3.Connection, mem: Memory, vec: np.ndarray | None) -> None:
         if vec is not None and vec.shape != (self.embedding_dim,):
             raise ValidationError(f"embedding has shape {vec.shape}, store uses {self.embedding_dim}")
-        row = conn.execute("SELECT rid, user_id FROM memories WHERE id = ?", (mem.id,)).fetchone()
+        row = conn.execute("SELECT rid, user_id, embedding FROM memories WHERE id = ?", (mem.id,)).fetchone()
         values = [_db_value(f, getattr(mem, f)) for f in _MEMORY_COLUMNS.split(", ")]
         blob = None if vec is None else vec.astype(np.float32).tobytes()
         if row is None:
@@ -437,12 +514,14 @@ class SQLiteStore:
             rid = row["rid"]
             sets = ", ".join(f"{f} = ?" for f in _MEMORY_COLUMNS.split(", ")[1:])
             conn.execute(f"UPDATE memories SET {sets} WHERE rid = ?", [*values[1:], rid])
-            if blob is not None:
+            if blob is not None and blob != row["embedding"]:
                 conn.execute("UPDATE memories SET embedding = ? WHERE rid = ?", (blob, rid))
+                if row["embedding"] is not None:
+                    self._bump_vectors_epoch(conn)
             conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (rid,))
         conn.execute("INSERT INTO memories_fts(rowid, doc) VALUES (?, ?)", (rid, fts_document(mem.content)))
         if vec is not None:
-            self._pending_vectors.append((mem.user_id, mem.id, vec))
+            self._pending_vectors.append((mem.user_id, mem.id, vec, int(rid or 0)))
 
     def update_memories(self, user_id: str, updates: Sequence[MemoryUpdate]) -> int:
         with self._tx() as conn:
@@ -495,7 +574,8 @@ class SQLiteStore:
                     "DELETE FROM edges WHERE user_id = ? AND (src = ? OR (dst = ? AND type != 'HasTag'))",
                     (user_id, mid, mid),
                 )
-                self._pending_vectors.append((user_id, mid, None))
+                self._pending_vectors.append((user_id, mid, None, 0))
+                self._bump_vectors_epoch(conn)
                 deleted += 1
         return deleted
 
@@ -706,24 +786,27 @@ class SQLiteStore:
         return [Tag(name=r[0], user_id=user_id, description=r[1], count=r[2]) for r in rows]
 
     def _user_vectors(self, user_id: str) -> _UserVectors:
-        with self._lock:
-            self._check_external_writes()
-            cache = self._vectors.get(user_id)
-            if cache is None:
-                rows = self._conn.execute(
-                    "SELECT id, embedding FROM memories WHERE user_id = ? AND embedding IS NOT NULL ORDER BY rid",
-                    (user_id,),
-                ).fetchall()
-                ids = [r[0] for r in rows]
-                if rows:
-                    matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(
-                        len(rows), self.embedding_dim
-                    )
-                else:
-                    matrix = np.zeros((0, self.embedding_dim), dtype=np.float32)
-                cache = _UserVectors(self.embedding_dim, ids, matrix)
-                self._vectors[user_id] = cache
-            return cache
+        """The user's cached matrix, loaded on first use (caller holds _vec_lock)."""
+        conn = self._vector_conn()
+        self._check_external_writes(conn)
+        cache = self._vectors.get(user_id)
+        if cache is None:
+            rows = conn.execute(
+                "SELECT id, embedding, rid FROM memories WHERE user_id = ? AND embedding IS NOT NULL "
+                "ORDER BY rid",
+                (user_id,),
+            ).fetchall()
+            ids = [r[0] for r in rows]
+            max_rid = rows[-1][2] if rows else 0
+            if rows:
+                matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(
+                    len(rows), self.embedding_dim
+                )
+            else:
+                matrix = np.zeros((0, self.embedding_dim), dtype=np.float32)
+            cache = _UserVectors(self.embedding_dim, ids, matrix, max_rid)
+            self._vectors[user_id] = cache
+        return cache
 
     def embeddings(self, user_id: str, flt: MemoryFilter | None = None) -> tuple[list[str], np.ndarray]:
         where, params = self._where(flt)
@@ -751,7 +834,7 @@ class SQLiteStore:
             raise ValidationError(f"query vector must be {self.embedding_dim} finite floats")
         if k <= 0:
             return []
-        with self._lock:
+        with self._vector_guard():
             cache = self._user_vectors(user_id)
             rows, sims = cache.scores(vector)
             keep = sims >= min_similarity
