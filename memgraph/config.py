@@ -82,6 +82,9 @@ class Settings(BaseSettings):
     salience_rarity_threshold: float = Field(
         0.6, description="Average WordPiece rarity (0..1) from which a word counts as a technical term."
     )
+    salience_rarity_whole_word_weight: float = Field(
+        0.5, description="Rarity of a word the vocabulary holds whole = this x its frequency rank (0..1)."
+    )
     salience_rarity_min_chars: int = Field(4, description="Words shorter than this are not judged for rarity.")
     explicit_min_importance: float = Field(
         0.5, description="Importance floor of explicit memories (remember): they stay above recall's cut."

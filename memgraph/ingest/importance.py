@@ -6,8 +6,10 @@ salience = named entity +0.3, number or date +0.2, preference signal +0.4, techn
 
 "Technical term by average token rarity": WordPiece vocabularies (the model's own `tokenizer.json`) list whole
 words roughly by corpus frequency after the special tokens, and split rare words into `##` pieces. A word's
-rarity is the mean of its pieces' rarities (a whole word: its rank / vocabulary size; a `##` continuation: 1.0);
-"kubernetes" (ku ##ber ##net ##es) scores 0.87, "camping" 0.43. A chunk holds a technical term when one of
+rarity is the mean of its pieces' rarities (a whole word: `salience_rarity_whole_word_weight` x its rank among
+whole words / their number, since any word the vocabulary holds whole is a known word; a `##` continuation: 1.0,
+except inflections like `##s`, which are left out);
+"kubernetes" (ku ##ber ##net ##es) scores 0.74, "roast" 0.40, "camping" 0.20. A chunk holds a technical term when one of
 its words reaches `salience_rarity_threshold`.
 """
 
@@ -43,7 +45,7 @@ class Salience:
 class TokenRarity:
     """Word rarity from the model's WordPiece vocabulary (offline: reads tokenizer.json only, no torch)."""
 
-    def __init__(self, model_path: str | Path | None = None) -> None:
+    def __init__(self, model_path: str | Path | None = None, whole_word_weight: float = 0.5) -> None:
         from tokenizers import Tokenizer
 
         from memgraph.embed import default_model_path
@@ -53,6 +55,9 @@ class TokenRarity:
         self._tok.no_padding()
         self._tok.no_truncation()
         self._size = float(self._tok.get_vocab_size())
+        # whole words start after the special tokens and single characters ("the" is the first, in BERT)
+        self._first = float(self._tok.token_to_id("the") or 0)
+        self._whole = whole_word_weight
         self._lock = threading.Lock()
         self.word_rarity = lru_cache(maxsize=65536)(self._word_rarity)
 
@@ -61,18 +66,26 @@ class TokenRarity:
             enc = self._tok.encode(word, add_special_tokens=False)
         if not enc.ids:
             return 0.0
-        parts = [1.0 if tok.startswith("##") else min(1.0, i / self._size) for tok, i in zip(enc.tokens, enc.ids)]
-        return sum(parts) / len(parts)
+        parts = [
+            1.0 if tok.startswith("##")
+            else self._whole * min(1.0, max(0.0, i - self._first) / (self._size - self._first))
+            for tok, i in zip(enc.tokens, enc.ids, strict=True)
+            if tok not in _INFLECTIONS  # "tabs" = tab ##s is a common word, not a rare one
+        ]
+        return sum(parts) / len(parts) if parts else 0.0
 
     def max_rarity(self, words: list[str]) -> float:
         return max((self.word_rarity(w) for w in words), default=0.0)
 
 
+_INFLECTIONS = frozenset({"##s", "##es", "##ed", "##d", "##ing", "##er", "##ers", "##ly", "##'s"})
+
+
 @lru_cache(maxsize=4)
-def rarity_for(model_path: str | None) -> TokenRarity | None:
+def rarity_for(model_path: str | None, whole_word_weight: float = 0.5) -> TokenRarity | None:
     """One shared rarity table per model directory; None when the tokenizer cannot be read."""
     try:
-        return TokenRarity(model_path)
+        return TokenRarity(model_path, whole_word_weight)
     except Exception:  # noqa: BLE001 - salience then simply has no technical-term signal
         return None
 

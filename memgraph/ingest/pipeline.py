@@ -416,7 +416,9 @@ class IngestPipeline:
 
     def rarity(self) -> imp.TokenRarity | None:
         if self._rarity is False:
-            self._rarity = imp.rarity_for(self.settings.embedding_model_path)
+            self._rarity = imp.rarity_for(
+                self.settings.embedding_model_path, self.settings.salience_rarity_whole_word_weight
+            )
         return self._rarity  # type: ignore[return-value]
 
     # -- stage 7: reconcile, then one write ------------------------------------------------------------------

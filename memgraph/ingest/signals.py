@@ -156,19 +156,19 @@ def entities(text: str) -> list[str]:
         if not cand:
             i += 1
             continue
+        strong = (
+            not initial
+            or (len(w) > 1 and (w.isupper() or any(c.isupper() for c in w[1:])))
+            or w in mid_sentence_caps
+            or text[end : end + 1] == ":"  # a speaker label "Caroline: ..."
+        )
+        if not strong:  # "Deployed FastAPI": the sentence's first word is not part of the name
+            i += 1
+            continue
         j = i + 1
         while j < len(words) and marks[j][0] and not marks[j][1] and words[j][1] - words[j - 1][2] <= 1:
             j += 1
-        run = [x[0] for x in words[i:j]]
-        strong = (
-            not initial
-            or j - i > 1
-            or (len(w) > 1 and (w.isupper() or any(c.isupper() for c in w[1:])))
-            or w in mid_sentence_caps
-            or (initial and j == i + 1 and text[end : end + 1] == ":")  # a speaker label "Caroline: ..."
-        )
-        if strong:
-            out.append(" ".join(run).rstrip(".'’"))
+        out.append(" ".join(x[0] for x in words[i:j]).rstrip(".'’"))
         i = j
     return list(dict.fromkeys(out))
 
