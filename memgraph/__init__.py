@@ -5,6 +5,8 @@ The public API is `MemoryEngine` and the models below; everything else is intern
 
 from memgraph.config import Settings
 from memgraph.engine import MemoryEngine
+from memgraph.ingest.reconcile import Reconciler
+from memgraph.ingest.report import IngestReport
 from memgraph.errors import (
     EmbedderUnavailableError,
     MemgraphError,
@@ -41,6 +43,7 @@ __all__ = [
     "Cluster",
     "EmbedderUnavailableError",
     "Gap",
+    "IngestReport",
     "Layer",
     "Link",
     "LinkSource",
@@ -54,6 +57,7 @@ __all__ = [
     "Provenance",
     "RecallResult",
     "RecallTrace",
+    "Reconciler",
     "Relation",
     "Scope",
     "SearchHit",

@@ -105,6 +105,90 @@ def remember(
 
 
 @app.command()
+def ingest(
+    source: Annotated[
+        str, typer.Argument(help="A file to read, or '-' for standard input. Plain text or JSON Lines of turns.")
+    ],
+    user: UserOpt,
+    session: Annotated[
+        str | None, typer.Option(help="Session id for the text (JSON Lines turns may carry their own).")
+    ] = None,
+    kind: Annotated[
+        str | None,
+        typer.Option(help="Kind (or layer) for every chunk, e.g. fact, preference, event; default: classified."),
+    ] = None,
+    tag: Annotated[list[str] | None, typer.Option("--tag", "-t", help="A tag for every memory (repeatable).")] = None,
+    fmt: Annotated[
+        str, typer.Option("--format", help="auto, text or jsonl. JSON Lines: one turn a line, "
+                          '{"text", "speaker"?, "session_id"?, "timestamp"?, "tags"?}.')
+    ] = "auto",
+    batch: Annotated[
+        int | None, typer.Option(help="Turns per ingest call (one embed batch and one transaction each).")
+    ] = None,
+    speaker_prefix: Annotated[
+        bool, typer.Option(help="Prefix a turn's text with its speaker ('Caroline: ...').")
+    ] = True,
+    store: StoreOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Run text through the write path: clean, secret filter, chunk, embed, score, classify, tag, reconcile.
+
+    Prints what was created, reinforced, superseded, contradicted or dropped (and why). Secrets are redacted
+    (MEMGRAPH_SECRET_POLICY=reject refuses them: under reject, a turn holding one is left out and reported).
+    """
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from memgraph.ingest.report import IngestReport
+    from memgraph.ingest.sources import looks_like_jsonl, split_plain_text, turns_from_jsonl
+
+    if fmt not in ("auto", "text", "jsonl"):
+        err_console.print("[red]error:[/red] --format must be auto, text or jsonl")
+        raise typer.Exit(2)
+    try:
+        if source == "-":
+            raw = sys.stdin.read()
+        else:
+            with open(source, encoding="utf-8", errors="strict") as fh:
+                raw = fh.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        err_console.print(f"[red]error:[/red] cannot read {source}: {exc}")
+        raise typer.Exit(1) from None
+    with open_engine(store) as engine:
+        settings = engine.settings
+        try:
+            if fmt == "jsonl" or (fmt == "auto" and looks_like_jsonl(raw[:10_000])):
+                items = list(turns_from_jsonl(raw.splitlines(), session_id=session, speaker_prefix=speaker_prefix))
+                size = batch or settings.ingest_batch_items
+                batches = [items[i : i + size] for i in range(0, len(items), size)]
+            else:
+                parts = split_plain_text(raw, settings.max_ingest_chars)
+                batches = [[{"text": p, "session_id": session}] for p in parts if p.strip()]
+            for group in batches:
+                for item in group:
+                    if kind is not None:
+                        item["kind"] = kind
+                    if tag:
+                        item["tags"] = [*(item.get("tags") or []), *tag]
+            report = IngestReport(user_id=user)
+            with Progress(
+                TextColumn("[bold]ingest[/bold]"), BarColumn(), MofNCompleteColumn(), TextColumn("batches"),
+                TimeElapsedColumn(), console=err_console, transient=as_json, disable=not batches,
+            ) as progress:
+                task = progress.add_task("ingest", total=len(batches))
+                for group in batches:
+                    part = engine.ingest_many(group, user_id=user, on_secret_reject="drop")
+                    report = report.merge(part)
+                    progress.advance(task)
+        except MemgraphError as exc:
+            err_console.print(f"[red]error:[/red] {exc}")
+            raise typer.Exit(1) from None
+        if as_json:
+            _print_json(report.model_dump(mode="json"))
+        else:
+            console.print(report.summary())
+
+
+@app.command()
 def search(
     query: Annotated[str, typer.Argument(help="What to look for.")],
     user: UserOpt,

@@ -68,8 +68,48 @@ class Settings(BaseSettings):
     dedup_jaccard: float = Field(0.85, description="Token Jaccard at or above which it is a duplicate.")
     reconcile_neighbours: int = Field(5, description="Nearest memories checked when reconciling a write.")
     reconcile_subject_cosine: float = Field(
-        0.75, description="Cosine above which two statements are taken to be about the same subject."
+        0.8, description="Cosine above which two statements are taken to be about the same subject."
     )
+
+    # --- write path: ingest pipeline details (issue 3; memgraph/ingest/) -------------------------------------
+    chunk_code_max_tokens: int = Field(
+        2000, description="A fenced code block stays one chunk up to this many tokens, then splits at line ends."
+    )
+    secret_entropy_min: float = Field(
+        3.5, description="Shannon bits/char from which an .env value with a neutral key name counts as a secret."
+    )
+    secret_entropy_min_len: int = Field(20, description="... and at least this many characters.")
+    salience_rarity_threshold: float = Field(
+        0.6, description="Average WordPiece rarity (0..1) from which a word counts as a technical term."
+    )
+    salience_rarity_whole_word_weight: float = Field(
+        0.5, description="Rarity of a word the vocabulary holds whole = this x its frequency rank (0..1)."
+    )
+    salience_rarity_min_chars: int = Field(4, description="Words shorter than this are not judged for rarity.")
+    explicit_min_importance: float = Field(
+        0.5, description="Importance floor of explicit memories (remember): they stay above recall's cut."
+    )
+    constraint_max_triggers: int = Field(5, description="Trigger patterns extracted from one constraint at most.")
+    tag_infer_projects: bool = Field(True, description="Infer project:<name> tags (and file_paths) from paths.")
+    tag_infer_hashtags: bool = Field(True, description="Infer tags from #hashtags.")
+    tag_infer_entities: bool = Field(True, description="Infer tags from capitalised entities (FastAPI, Berlin).")
+    max_inferred_tags: int = Field(8, description="Inferred tags per memory at most.")
+    remember_infer_tags: bool = Field(
+        False, description="Also infer tags on remember() (off: explicit memories keep exactly the tags given)."
+    )
+    reconcile_slot_cosine: float = Field(
+        0.4, description="Cosine from which two statements sharing a frame ('I live in X') are the same subject."
+    )
+    reconcile_max_changed_terms: int = Field(
+        3, description="Content words that may differ on each side for two statements to share a frame."
+    )
+    reconcile_frame_jaccard: float = Field(
+        0.25, description="Shared/total content words (values excluded) for two statements to share a frame."
+    )
+    reinforcement_breadcrumbs_max: int = Field(
+        50, description="Reinforcement breadcrumbs (session, time) kept in a memory's metadata at most."
+    )
+    ingest_batch_items: int = Field(256, description="Turns per ingest call when the CLI imports JSON Lines.")
 
     # --- read path (cascade retrieval) -----------------------------------------------------------------------
     similarity_threshold: float = Field(0.4, description="Minimum cosine similarity for a vector seed.")

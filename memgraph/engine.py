@@ -17,22 +17,22 @@ import numpy as np
 from memgraph.config import Settings
 from memgraph.embed import CachedEmbedder, Embedder, SentenceTransformerEmbedder
 from memgraph.errors import EmbedderUnavailableError, ModelMismatchError, NotFoundError, ValidationError
+from memgraph.ingest.classify import KIND_LAYER
+from memgraph.ingest.pipeline import IngestItem, IngestPipeline, as_str_list, check_json
+from memgraph.ingest.reconcile import Reconciler
+from memgraph.ingest.report import IngestReport
 from memgraph.models import (
     MEMORY_RELATIONS,
     HasTag,
-    Layer,
     Link,
     LinkSource,
     Memory,
     MemoryKind,
-    Provenance,
     Relation,
     Scope,
     SearchHit,
     StoreStats,
     Tag,
-    check_embedding,
-    memory_id_for,
     normalize_tag,
     utcnow,
     validate_identifier,
@@ -41,16 +41,7 @@ from memgraph.models import (
 from memgraph.store import GraphStore, MemoryFilter, MemoryUpdate, WriteBatch, open_store
 
 #: Kind -> layer when the caller gives no layer (DESIGN.md: kinds and layers).
-DEFAULT_LAYER = {
-    MemoryKind.FACT: Layer.SEMANTIC,
-    MemoryKind.PREFERENCE: Layer.PROCEDURAL,
-    MemoryKind.PROCEDURE: Layer.PROCEDURAL,
-    MemoryKind.CORRECTION: Layer.SEMANTIC,
-    MemoryKind.CONSTRAINT: Layer.PROCEDURAL,
-    MemoryKind.DECISION: Layer.SEMANTIC,
-    MemoryKind.EVENT: Layer.EPISODIC,
-    MemoryKind.SUMMARY: Layer.EPISODIC,
-}
+DEFAULT_LAYER = KIND_LAYER
 
 
 def clean_text(text: object, *, max_chars: int, what: str = "content") -> str:
@@ -75,11 +66,20 @@ def clean_text(text: object, *, max_chars: int, what: str = "content") -> str:
 class MemoryEngine:
     """Long-term memory for agents, scoped per user, on SQLite (embedded), Neo4j or FalkorDB."""
 
-    def __init__(self, store: GraphStore, settings: Settings, embedder: Embedder | None = None) -> None:
+    def __init__(
+        self,
+        store: GraphStore,
+        settings: Settings,
+        embedder: Embedder | None = None,
+        *,
+        reconciler: Reconciler | None = None,
+    ) -> None:
         self.store = store
         self.settings = settings
         self._embedder = embedder
         self._check_model()
+        #: The write path (memgraph/ingest); `reconciler` replaces the rule-based dedup/conflict decisions.
+        self.pipeline = IngestPipeline(store, settings, lambda: self.embedder, reconciler)
 
     # -- lifecycle ----------------------------------------------------------------------------------------
 
@@ -90,6 +90,7 @@ class MemoryEngine:
         *,
         settings: Settings | None = None,
         embedder: Embedder | None = None,
+        reconciler: Reconciler | None = None,
         **overrides: Any,
     ) -> MemoryEngine:
         """Open a store: a directory (SQLite), ":memory:" (incognito), bolt:// / neo4j:// (Neo4j),
@@ -100,7 +101,7 @@ class MemoryEngine:
         if target is not None:
             settings = settings.model_copy(update={"store": str(target)})
         store = open_store(settings.store, settings)
-        return cls(store, settings, embedder)
+        return cls(store, settings, embedder, reconciler=reconciler)
 
     def close(self) -> None:
         """Close the store (and the embedding cache file)."""
@@ -153,60 +154,6 @@ class MemoryEngine:
 
     # -- writes -------------------------------------------------------------------------------------------
 
-    def _build_memory(
-        self,
-        content: object,
-        *,
-        user_id: str,
-        kind: MemoryKind | str = MemoryKind.FACT,
-        layer: Layer | str | None = None,
-        tags: Iterable[str] | None = None,
-        scope: Scope | str = Scope.GLOBAL,
-        session_id: str | None = None,
-        metadata: Mapping[str, Any] | None = None,
-        pinned: bool = False,
-        file_paths: Iterable[str] | None = None,
-        trigger_patterns: Iterable[str] | None = None,
-        importance: float = 0.5,
-        provenance: Provenance | str = Provenance.USER_STATED,
-        created_at: Any = None,
-    ) -> Memory:
-        text = clean_text(content, max_chars=self.settings.max_content_chars)
-        if session_id is not None:
-            validate_identifier(session_id, "session_id")
-        try:
-            kind_v = MemoryKind(kind)
-            scope_v = Scope(scope)
-            layer_v = Layer(layer) if layer is not None else DEFAULT_LAYER[kind_v]
-            prov_v = Provenance(provenance)
-        except ValueError as exc:
-            raise ValidationError(str(exc)) from None
-        if metadata is not None and not isinstance(metadata, Mapping):
-            raise ValidationError("metadata must be a JSON object (a mapping)")
-        meta = _check_json(dict(metadata or {}))
-        tag_list = sorted({normalize_tag(t) for t in _as_list(tags, "tags")})
-        now = utcnow()
-        return Memory(
-            id=memory_id_for(user_id, text),
-            user_id=user_id,
-            content=text,
-            kind=kind_v,
-            layer=layer_v,
-            scope=scope_v,
-            session_id=session_id,
-            created_at=created_at or now,
-            updated_at=now,
-            last_accessed=now,
-            importance=importance,
-            provenance=prov_v,
-            pinned=bool(pinned),
-            file_paths=_as_list(file_paths, "file_paths"),
-            trigger_patterns=_as_list(trigger_patterns, "trigger_patterns"),
-            metadata=meta,
-            tags=tag_list,
-            embedding_model=self.settings.embedding_model,
-        )
-
     def remember(
         self,
         content: str,
@@ -221,8 +168,13 @@ class MemoryEngine:
         file_paths: Iterable[str] | None = None,
         trigger_patterns: Iterable[str] | None = None,
         embedding: Sequence[float] | None = None,
+        reconcile: bool = True,
     ) -> Memory:
-        """Store one memory now (explicit: never dropped for low importance). Returns it as stored."""
+        """Store one memory now (explicit: never dropped for low importance). Returns it as stored.
+
+        It goes through the write path: secrets are redacted (or rejected), and a near-duplicate of an existing
+        memory reinforces that memory, which is then what is returned. `reconcile=False` skips the
+        near-neighbour step (dedup, supersede, contradict); the exact same text is still one memory."""
         return self.remember_many(
             [
                 {
@@ -239,40 +191,108 @@ class MemoryEngine:
                 }
             ],
             user_id=user_id,
+            reconcile=reconcile,
         )[0]
 
-    def remember_many(self, items: Sequence[Mapping[str, Any] | Memory], *, user_id: str) -> list[Memory]:
-        """Many memories in one batched embed and one atomic write: all are stored or none is."""
+    def remember_many(
+        self, items: Sequence[Mapping[str, Any] | Memory], *, user_id: str, reconcile: bool = True
+    ) -> list[Memory]:
+        """Many memories in one batched embed and one atomic write: all are stored or none is.
+
+        Items are dicts with `content` and optionally kind, layer, tags, scope, session_id, metadata, pinned,
+        file_paths, trigger_patterns, embedding (skips the model), created_at, importance, provenance. Returns
+        the resulting memories in input order, each once (a duplicate resolves to the memory it reinforced)."""
+        result = self._remember(items, user_id=user_id, reconcile=reconcile)
+        return result[0]
+
+    def _remember(
+        self, items: Sequence[Mapping[str, Any] | Memory], *, user_id: str, reconcile: bool = True
+    ) -> tuple[list[Memory], IngestReport]:
         owner = validate_owner(user_id)
-        memories: list[Memory] = []
-        given: list[list[float] | None] = []
+        if isinstance(items, str | bytes) or not isinstance(items, Sequence):
+            raise ValidationError("remember_many takes a list of memory dicts")
+        parsed: list[IngestItem] = []
         for item in items:
-            data = item.model_dump() if isinstance(item, Memory) else dict(item)
-            if isinstance(item, Memory) and item.user_id != owner:
-                raise ValidationError("remember_many: a Memory of another user was passed")
-            vec = data.pop("embedding", None)
-            if "content" not in data:
-                raise ValidationError("remember_many: every item needs 'content'")
-            keep = {k: v for k, v in data.items() if k in _BUILD_ARGS and v is not None and k != "content"}
-            memories.append(self._build_memory(data["content"], user_id=owner, **keep))
-            given.append(None if vec is None else check_embedding(vec, self.settings.embedding_dim))
-        if not memories:
-            return []
-        # Same content twice in one batch is one memory (the id is the content hash).
-        unique: dict[str, int] = {}
-        for i, mem in enumerate(memories):
-            unique.setdefault(mem.id, i)
-        memories = [memories[i] for i in unique.values()]
-        given = [given[i] for i in unique.values()]
-        matrix = np.zeros((len(memories), self.settings.embedding_dim), dtype=np.float32)
-        todo = [i for i, g in enumerate(given) if g is None]
-        for i, g in enumerate(given):
-            if g is not None:
-                matrix[i] = np.asarray(g, dtype=np.float32)
-        if todo:
-            matrix[todo] = self.embed([memories[i].content for i in todo])
-        self.store.write(owner, WriteBatch(memories=memories, embeddings=matrix))
-        return self.store.get_memories(owner, [m.id for m in memories])
+            if isinstance(item, Memory):
+                if item.user_id != owner:
+                    raise ValidationError("remember_many: a Memory of another user was passed")
+                data = item.model_dump(
+                    include={"content", "kind", "layer", "tags", "scope", "session_id", "metadata", "pinned",
+                             "file_paths", "trigger_patterns", "created_at", "importance", "provenance",
+                             "embedding"}
+                )
+            elif isinstance(item, Mapping):
+                data = dict(item)
+            else:
+                raise ValidationError(f"remember_many items must be dicts, got {type(item).__name__}")
+            data.pop("id", None)
+            data.pop("user_id", None)
+            if data.get("kind") is None:
+                data["kind"] = MemoryKind.FACT
+            parsed.append(IngestItem.from_mapping(data))
+        if not parsed:
+            return [], IngestReport(user_id=owner)
+        res = self.pipeline.run(owner, parsed, explicit=True, reconcile=reconcile, source="remember")
+        ids = list(dict.fromkeys(mid for per_item in res.item_ids for mid in per_item))
+        return self.store.get_memories(owner, ids), res.report
+
+    def ingest(
+        self,
+        text: str,
+        *,
+        user_id: str,
+        session_id: str | None,
+        kind_hint: MemoryKind | str | None = None,
+        tags: Iterable[str] | None = None,
+        scope: Scope | str = Scope.GLOBAL,
+        files: Iterable[str] | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        created_at: Any = None,
+    ) -> IngestReport:
+        """Run text through the write path (seed 000 §1): clean, secret filter, chunk, embed (one batch,
+        cached), importance, classify, tag, reconcile, one atomic write. Chunks below the importance floor are
+        dropped; the report says what was created, reinforced, superseded, contradicted or dropped, and why."""
+        return self.ingest_many(
+            [
+                {
+                    "text": text,
+                    "session_id": session_id,
+                    "kind": kind_hint,
+                    "tags": tags,
+                    "scope": scope,
+                    "files": files,
+                    "metadata": metadata,
+                    "created_at": created_at,
+                }
+            ],
+            user_id=user_id,
+        )
+
+    def ingest_many(
+        self,
+        items: Sequence[Mapping[str, Any]],
+        *,
+        user_id: str,
+        on_secret_reject: str = "raise",
+    ) -> IngestReport:
+        """Several texts (e.g. conversation turns, each chunked on its own) in one embed batch and one write.
+
+        Items are dicts with `text` and optionally session_id, kind, tags, scope, files, metadata, created_at.
+        Under the `reject` secret policy an item holding a secret raises SecretDetectedError (nothing stored),
+        or with `on_secret_reject="drop"` is left out and reported."""
+        owner = validate_owner(user_id)
+        if on_secret_reject not in ("raise", "drop"):
+            raise ValidationError("on_secret_reject must be 'raise' or 'drop'")
+        if isinstance(items, str | bytes) or not isinstance(items, Sequence):
+            raise ValidationError("ingest_many takes a list of dicts with a 'text' key")
+        parsed = []
+        for item in items:
+            if not isinstance(item, Mapping):
+                raise ValidationError(f"ingest_many items must be dicts, got {type(item).__name__}")
+            parsed.append(IngestItem.from_mapping(item))
+        if not parsed:
+            return IngestReport(user_id=owner)
+        return self.pipeline.run(owner, parsed, explicit=False, on_secret_reject=on_secret_reject).report  # type: ignore[arg-type]
 
     def get(self, memory_id: str, *, user_id: str, with_embedding: bool = False) -> Memory:
         """One memory of this user; NotFoundError when it does not exist (or is another user's)."""
@@ -316,6 +336,10 @@ class MemoryEngine:
             raise ValidationError(f"{rel.value} joins a memory to a tag/cluster; use tag() or the cluster job")
         if src == dst:
             raise ValidationError("a memory cannot be linked to itself")
+        if reason is not None:
+            if not isinstance(reason, str):
+                raise ValidationError("reason must be a string")
+            reason = self.pipeline.secrets.text(reason, what="link reason").text
         if not isinstance(weight, int | float) or not 0.0 <= float(weight) <= 1.0:
             raise ValidationError("weight must be a number between 0 and 1")
         found = {m.id for m in self.store.get_memories(owner, [src, dst])}
@@ -332,10 +356,14 @@ class MemoryEngine:
     def tag(self, memory_id: str, tags: Iterable[str], *, user_id: str) -> Memory:
         """Add tags (normalised: lowercase, trimmed) to a memory."""
         owner = validate_owner(user_id)
-        names = sorted({normalize_tag(t) for t in _as_list(tags, "tags")})
+        names = sorted({normalize_tag(t) for t in _as_list(tags, "tags") if not self._secret_tag(t)})
         self.get(memory_id, user_id=owner)
         self.store.add_tags(owner, [HasTag(memory_id=memory_id, tag=n) for n in names])
         return self.get(memory_id, user_id=owner)
+
+    def _secret_tag(self, tag: str) -> bool:
+        """A tag holding a secret is refused (reject policy: SecretDetectedError) or left out (redact)."""
+        return self.pipeline.secrets.text(tag, what="a tag").found
 
     # -- reads --------------------------------------------------------------------------------------------
 
@@ -377,6 +405,7 @@ class MemoryEngine:
         """Vector + full-text search fused by reciprocal rank (no graph expansion; see `recall`)."""
         owner = validate_owner(user_id)
         text = clean_text(query, max_chars=self.settings.max_content_chars, what="query")
+        text = self.redact(text)
         try:
             flt = MemoryFilter(kinds=[MemoryKind(x) for x in kinds] if kinds else None)
         except ValueError as exc:
@@ -400,31 +429,22 @@ class MemoryEngine:
             if mid in mems
         ]
 
+    def redact(self, text: str) -> str:
+        """`text` with secrets replaced by `[REDACTED:type]`, whatever the policy: for queries, which are
+        embedded (and cached) but never stored, so refusing them would help nobody."""
+        findings = self.pipeline.secrets.scanner.scan(text)
+        if not findings:
+            return text
+        from memgraph.ingest.secrets import redact
+
+        return redact(text, findings)
+
     def stats(self, *, user_id: str | None = None) -> StoreStats:
         """Counts for one user, or for the whole store when user_id is None."""
         return self.store.stats(validate_owner(user_id) if user_id is not None else None)
 
     def users(self) -> list[str]:
         return self.store.users()
-
-
-_BUILD_ARGS = frozenset(
-    {
-        "content",
-        "kind",
-        "layer",
-        "tags",
-        "scope",
-        "session_id",
-        "metadata",
-        "pinned",
-        "file_paths",
-        "trigger_patterns",
-        "importance",
-        "provenance",
-        "created_at",
-    }
-)
 
 
 def rrf_fuse(rankings: Sequence[Sequence[tuple[str, float]]], k: int) -> list[tuple[str, float]]:
@@ -436,26 +456,5 @@ def rrf_fuse(rankings: Sequence[Sequence[tuple[str, float]]], k: int) -> list[tu
     return sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
 
 
-def _as_list(values: Iterable[str] | str | None, what: str) -> list[str]:
-    if values is None:
-        return []
-    if isinstance(values, str):
-        values = [values]
-    out = list(values)
-    for v in out:
-        if not isinstance(v, str):
-            raise ValidationError(f"{what} must be strings, got {type(v).__name__}")
-    return out
-
-
-def _check_json(meta: dict[str, Any]) -> dict[str, Any]:
-    """Metadata must be a JSON object that round-trips (string keys, finite numbers)."""
-    import json
-
-    try:
-        text = json.dumps(meta, ensure_ascii=False, allow_nan=False)
-    except (TypeError, ValueError) as exc:
-        raise ValidationError(f"metadata must be JSON-serialisable with finite numbers: {exc}") from None
-    if len(text) > 64_000:
-        raise ValidationError("metadata is larger than 64 KB")
-    return json.loads(text)
+_as_list = as_str_list
+_check_json = check_json

@@ -1,0 +1,196 @@
+"""Step 7: reconcile a new memory with the nearest existing ones of the same user (seed 002 Phase 7.5, seed 004).
+
+No LLM. For each neighbour, most similar first, the first rule that applies decides:
+
+1. near-duplicate: cosine >= `dedup_cosine` or token Jaccard >= `dedup_jaccard`, with no differing value and
+   no correction cue -> **reinforce** the existing memory (strength+1, last_accessed, a breadcrumb).
+2. same subject, and the new text is a correction ("actually", "no,", "not X but Y") or a newer statement
+   ("now", "no longer", "switched to") with a different value -> **supersede** the old memory.
+3. same subject, a different value and no cue, neither being an episode -> **contradict** (both kept, flagged).
+   Episodes (`event` memories) accumulate rather than conflict: "went hiking" and "went camping" both happened.
+4. otherwise -> **create**.
+
+"Same subject" (no parser): cosine >= `reconcile_subject_cosine`, or the two texts share a frame: cosine
+>= `reconcile_slot_cosine` and their content words differ by at most `reconcile_max_changed_terms` on each
+side with at least one shared ("I live in Berlin" / "I live in Paris now": frame {live}, Berlin -> Paris).
+"A different value": numbers, dates (weekdays, months), named entities or negation differ, or (for a cue or a
+state statement) a word of the frame was replaced. Every decision carries its reason and scores.
+
+A `Reconciler` is pluggable (`MemoryEngine(..., reconciler=...)`), e.g. an LLM judge; `RuleReconciler` is the
+deterministic default.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Protocol, runtime_checkable
+
+from memgraph.config import Settings
+from memgraph.ingest import signals
+from memgraph.models import Memory, MemoryKind
+from memgraph.text import jaccard, stop_words, tokenize
+
+
+class Action(StrEnum):
+    CREATE = "create"
+    REINFORCE = "reinforce"
+    SUPERSEDE = "supersede"
+    CONTRADICT = "contradict"
+
+
+@dataclass(frozen=True)
+class Neighbour:
+    """An existing (or earlier-in-this-batch) memory near the new one."""
+
+    memory: Memory
+    similarity: float
+    in_batch: bool = False
+
+
+@dataclass(frozen=True)
+class Decision:
+    action: Action
+    target_id: str | None
+    reason: str
+    scores: dict[str, float] = field(default_factory=dict)
+
+
+@runtime_checkable
+class Reconciler(Protocol):
+    """Decides what a new memory does to its neighbours. Neighbours come most similar first."""
+
+    def decide(self, new: Memory, neighbours: Sequence[Neighbour]) -> Decision: ...
+
+
+# Words that mark a correction or an update; they are not part of what a statement says.
+_CUE_TOKENS = frozenset(
+    "actually correction scratch meant wait no nope now nowadays anymore longer instead switched changed "
+    "moved days since today wrong incorrect".split()
+)
+_EPISODIC = frozenset({MemoryKind.EVENT, MemoryKind.SUMMARY})
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """What differs between a new text and an old one (lexically) and how much they share."""
+
+    cosine: float
+    jaccard: float
+    shared: int
+    only_new: int
+    only_old: int
+    numbers: bool
+    dates: bool
+    entities: bool
+    negation: bool
+
+    @property
+    def frame_jaccard(self) -> float:
+        union = self.shared + self.only_new + self.only_old
+        return self.shared / union if union else 1.0
+
+    @property
+    def replaced(self) -> bool:
+        return self.only_new > 0 and self.only_old > 0
+
+    def value_changes(self) -> list[str]:
+        return [n for n in ("numbers", "dates", "entities", "negation") if getattr(self, n)]
+
+    def scores(self) -> dict[str, float]:
+        return {
+            "cosine": round(self.cosine, 4),
+            "jaccard": round(self.jaccard, 4),
+            "frame_jaccard": round(self.frame_jaccard, 4),
+        }
+
+
+def _words(text: str) -> set[str]:
+    stops = stop_words()
+    return {t for t in tokenize(text) if t not in stops and t not in _CUE_TOKENS}
+
+
+def _strip_cue(text: str) -> str:
+    """Text without its leading correction cue, so "No, I live in Paris" is not read as a negation."""
+    m = signals.CORRECTION.search(text)
+    if m and m.start() <= 2:
+        return text[m.end() - 1 :] if text[m.end() - 1 : m.end()].isalnum() else text[m.end() :]
+    return text
+
+
+def compare(new: str, old: str, cosine: float) -> Comparison:
+    nw, ow = _words(new), _words(old)
+    ne = {e.lower() for e in signals.entities(new)}
+    oe = {e.lower() for e in signals.entities(old)}
+    ent_words = {w for e in ne | oe for w in tokenize(e)}
+    nn, on = signals.numbers(new), signals.numbers(old)
+    nd, od = signals.dates(new), signals.dates(old)
+    value_words = ent_words | nn | on | {w for d in nd | od for w in d.split()}
+    fn, fo = nw - value_words, ow - value_words
+    return Comparison(
+        cosine=cosine,
+        jaccard=jaccard(new, old),
+        shared=len(nw & ow),
+        only_new=len(fn - fo),
+        only_old=len(fo - fn),
+        numbers=bool(nn and on and nn != on),
+        dates=bool(nd and od and nd != od),
+        entities=bool(ne - oe and oe - ne),
+        negation=signals.is_negated(_strip_cue(new)) != signals.is_negated(_strip_cue(old)),
+    )
+
+
+class RuleReconciler:
+    """The deterministic default (see the module docstring); thresholds come from `Settings`."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.s = settings
+
+    def same_subject(self, c: Comparison) -> str | None:
+        if c.cosine >= self.s.reconcile_subject_cosine:
+            return "similar meaning"
+        if (
+            c.cosine >= self.s.reconcile_slot_cosine
+            and c.shared >= 1
+            and c.only_new <= self.s.reconcile_max_changed_terms
+            and c.only_old <= self.s.reconcile_max_changed_terms
+            and c.frame_jaccard >= self.s.reconcile_frame_jaccard
+        ):
+            return "same frame"
+        return None
+
+    def decide(self, new: Memory, neighbours: Sequence[Neighbour]) -> Decision:
+        correction = new.kind is MemoryKind.CORRECTION or signals.has_correction(new.content)
+        update = signals.has_update_cue(new.content)
+        for nb in neighbours:
+            old = nb.memory
+            c = compare(new.content, old.content, nb.similarity)
+            scores = c.scores()
+            changes = c.value_changes()
+            near = c.cosine >= self.s.dedup_cosine or c.jaccard >= self.s.dedup_jaccard
+            old_correction = signals.has_correction(old.content)
+            if near and not changes and (not correction or old_correction):
+                what = "cosine" if c.cosine >= self.s.dedup_cosine else "token Jaccard"
+                return Decision(Action.REINFORCE, old.id, f"near-duplicate ({what})", scores)
+            subject = self.same_subject(c)
+            if subject is None:
+                continue
+            differs = bool(changes) or c.replaced
+            if correction and (differs or c.cosine >= self.s.reconcile_subject_cosine):
+                detail = ", ".join(changes) or ("replaced terms" if c.replaced else "restated")
+                return Decision(Action.SUPERSEDE, old.id, f"correction of the same subject ({subject}; {detail})", scores)
+            if update and differs:
+                detail = ", ".join(changes) or "replaced terms"
+                return Decision(
+                    Action.SUPERSEDE, old.id, f"newer statement of the same subject ({subject}; {detail})", scores
+                )
+            state = new.kind not in _EPISODIC and old.kind not in _EPISODIC
+            if state and (changes or (c.replaced and c.only_new <= 1 and c.only_old <= 1)):
+                detail = ", ".join(changes) or "replaced term"
+                return Decision(
+                    Action.CONTRADICT, old.id, f"conflicting statement, not clearly newer ({subject}; {detail})", scores
+                )
+        best = neighbours[0] if neighbours else None
+        scores = {"cosine": round(best.similarity, 4)} if best else {}
+        return Decision(Action.CREATE, None, "new" if best is None else "no duplicate or conflict", scores)

@@ -1,0 +1,112 @@
+"""`IngestReport`: what one ingest (or remember) call did, and why. Public (exported from `memgraph`).
+
+It never holds a secret: redactions are counted by type, and dropped chunks carry a short preview of their
+already-filtered text (or none, for a chunk rejected because of a secret).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from enum import StrEnum
+
+from pydantic import BaseModel, Field
+
+
+class DropReason(StrEnum):
+    LOW_IMPORTANCE = "low_importance"
+    SECRET_REJECTED = "secret_rejected"
+    ONLY_SECRETS = "only_secrets"
+    DUPLICATE_IN_BATCH = "duplicate_in_batch"
+    EMPTY = "empty"
+
+
+class Dropped(BaseModel):
+    """A chunk (or item) that was not stored."""
+
+    item: int  # index of the input item (0 for a single `ingest` text)
+    chunk: int | None = None  # index of the chunk inside the item, when chunking had run
+    reason: DropReason
+    detail: str = ""
+    importance: float | None = None
+    preview: str = ""
+
+
+class Decision(BaseModel):
+    """One reconcile decision: what happened to a chunk, against which memory, why, with which scores."""
+
+    item: int
+    chunk: int
+    action: str  # created | reinforced | superseded | contradicted | unchanged
+    memory_id: str
+    target_id: str | None = None
+    reason: str
+    kind: str | None = None
+    rule: str | None = None  # the classification rule that chose the kind
+    importance: float | None = None
+    novelty: float | None = None
+    salience: float | None = None
+    signals: list[str] = Field(default_factory=list)
+    scores: dict[str, float] = Field(default_factory=dict)
+    tags: list[str] = Field(default_factory=list)
+
+
+class IngestReport(BaseModel):
+    """Which memories were created, reinforced, superseded, contradicted or dropped, and why."""
+
+    user_id: str
+    items: int = 0
+    chunks: int = 0
+    created: list[str] = Field(default_factory=list)
+    reinforced: list[str] = Field(default_factory=list)
+    superseded: list[str] = Field(default_factory=list, description="ids of memories that became inactive")
+    contradicted: list[str] = Field(default_factory=list, description="ids of memories flagged by a new one")
+    unchanged: list[str] = Field(default_factory=list, description="already stored (idempotent re-ingest)")
+    dropped: list[Dropped] = Field(default_factory=list)
+    redactions: dict[str, int] = Field(default_factory=dict, description="secrets redacted, by type")
+    decisions: list[Decision] = Field(default_factory=list)
+    embedded: int = Field(0, description="texts the model embedded in this call (cache misses)")
+    cache_hits: int = Field(0, description="texts served from the embedding cache")
+
+    @property
+    def stored(self) -> bool:
+        """True when the call changed the store (created, reinforced, superseded or contradicted)."""
+        return bool(self.created or self.reinforced or self.superseded or self.contradicted)
+
+    def merge(self, other: IngestReport) -> IngestReport:
+        """Combine two reports of the same user (the CLI ingests in batches); item indexes are offset."""
+        offset = self.items
+        red = Counter(self.redactions)
+        red.update(other.redactions)
+        return IngestReport(
+            user_id=self.user_id,
+            items=self.items + other.items,
+            chunks=self.chunks + other.chunks,
+            created=self.created + other.created,
+            reinforced=self.reinforced + other.reinforced,
+            superseded=self.superseded + other.superseded,
+            contradicted=self.contradicted + other.contradicted,
+            unchanged=self.unchanged + other.unchanged,
+            dropped=self.dropped + [d.model_copy(update={"item": d.item + offset}) for d in other.dropped],
+            redactions=dict(red),
+            decisions=self.decisions + [d.model_copy(update={"item": d.item + offset}) for d in other.decisions],
+            embedded=self.embedded + other.embedded,
+            cache_hits=self.cache_hits + other.cache_hits,
+        )
+
+    def summary(self) -> str:
+        """One line for people: counts of each outcome."""
+        drops = Counter(d.reason.value for d in self.dropped)
+        parts = [
+            f"{self.items} item(s), {self.chunks} chunk(s)",
+            f"created {len(self.created)}",
+            f"reinforced {len(self.reinforced)}",
+            f"superseded {len(self.superseded)}",
+            f"contradicted {len(self.contradicted)}",
+            f"unchanged {len(self.unchanged)}",
+            f"dropped {len(self.dropped)}" + (f" ({', '.join(f'{k} {v}' for k, v in sorted(drops.items()))})"
+                                              if drops else ""),
+        ]
+        if self.redactions:
+            parts.append("redacted " + ", ".join(f"{k} {v}" for k, v in sorted(self.redactions.items())))
+        parts.append(f"embedded {self.embedded} (cache hits {self.cache_hits})")
+        return "; ".join(parts)

@@ -1,0 +1,153 @@
+"""Importance (seed 000 §1.5), classification (§1.6 + seed 001 auto-capture) and tag inference, on real text."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from memgraph import MemoryEngine, Settings
+from memgraph.ingest import importance as imp
+from memgraph.ingest.classify import classify
+from memgraph.ingest.tags import find_paths, infer_tags, project_of
+from memgraph.models import Layer, MemoryKind, Provenance
+from memgraph.store.sqlite import SQLiteStore
+
+S = Settings(store=":memory:")
+
+
+@pytest.fixture(scope="module")
+def rarity() -> imp.TokenRarity:
+    r = imp.rarity_for(None)
+    assert r is not None
+    return r
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "signals"),
+    [
+        ("the weather was nice", 0.0, []),
+        ("I prefer tabs over spaces", 0.4, ["preference"]),
+        ("We met on 12 May", 0.2, ["number"]),
+        ("She moved to Berlin last spring", 0.3, ["entity"]),
+        ("the kubernetes cluster restarted", 0.1, ["technical"]),
+        ("My favorite database is PostgreSQL since 2019", 1.0, ["entity", "number", "preference", "technical"]),
+    ],
+)
+def test_salience_signals_and_weights(rarity: imp.TokenRarity, text: str, expected: float,
+                                      signals: list[str]) -> None:
+    sal = imp.salience(text, S, rarity)
+    assert sal.signals() == signals
+    assert sal.score == pytest.approx(expected)
+
+
+def test_rarity_is_average_wordpiece_rarity(rarity: imp.TokenRarity) -> None:
+    assert rarity.word_rarity("kubernetes") > 0.7  # ku ##ber ##net ##es
+    assert rarity.word_rarity("tabs") < 0.5  # tab ##s: an inflection, not a rare word
+    assert rarity.word_rarity("camping") < 0.5  # one common whole word
+    assert rarity.word_rarity("the") < 0.01
+
+
+def test_importance_formula_exactly_as_seed_000() -> None:
+    assert imp.importance(1.0, 0.0, S) == pytest.approx(0.6)
+    assert imp.importance(0.5, 0.5, S) == pytest.approx(0.5)
+    assert imp.importance(0.2, 0.3, S) == pytest.approx(0.24)
+    v = np.array([1.0, 0.0], dtype=np.float32)
+    assert imp.novelty(v, None) == 1.0  # a new user
+    assert imp.novelty(v, np.array([1.0, 0.0], dtype=np.float32)) == pytest.approx(0.0)
+    assert imp.novelty(v, np.array([-1.0, 0.0], dtype=np.float32)) == 1.0  # distance 2 clamps to 1
+
+
+class CountingStore(SQLiteStore):
+    """The real SQLite store, counting how often every embedding of a user is read."""
+
+    loads = 0
+
+    def embeddings(self, user_id, flt=None):  # type: ignore[no-untyped-def]
+        CountingStore.loads += 1
+        return super().embeddings(user_id, flt)
+
+
+def test_centroid_is_cached_and_updated_incrementally(embedder) -> None:  # type: ignore[no-untyped-def]
+    store = CountingStore(":memory:")
+    engine = MemoryEngine(store, Settings(store=":memory:"), embedder)
+    first = engine.ingest("I prefer dark roast coffee from Ethiopia.", user_id="u", session_id="s")
+    assert first.decisions[0].novelty == 1.0  # new user
+    loads = CountingStore.loads
+    for i, text in enumerate(["My sister Anna lives in Lisbon.", "We adopted a cat called Miso in 2021.",
+                              "The kubernetes upgrade is scheduled for Friday."]):
+        engine.ingest(text, user_id="u", session_id=f"s{i}")
+    assert CountingStore.loads == loads  # no reload: the centroid was updated in place
+    _, matrix = store.embeddings("u")
+    loads += 1  # that read was the test's own
+    cached = engine.pipeline.centroids.centroid(store, "u")
+    exact = matrix.mean(axis=0)
+    assert np.allclose(cached, exact / np.linalg.norm(exact), atol=1e-5)
+    engine.forget(engine.list(user_id="u")[0].id, user_id="u")  # forget keeps the row: still no reload
+    engine.ingest("Grace keeps bees on the roof of the office.", user_id="u", session_id="s9")
+    assert CountingStore.loads == loads
+    store.delete_memories("u", [engine.list(user_id="u")[0].id])  # a delete changes the count: reload
+    engine.ingest("The quarterly report is due on the 3rd of June.", user_id="u", session_id="s10")
+    assert CountingStore.loads == loads + 1
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "layer"),
+    [
+        ("I prefer tabs over spaces.", MemoryKind.PREFERENCE, Layer.PROCEDURAL),
+        ("Always use ruff for linting.", MemoryKind.PREFERENCE, Layer.PROCEDURAL),
+        ("I hate meetings before 10am.", MemoryKind.PREFERENCE, Layer.PROCEDURAL),
+        ("Actually, the meeting is on Tuesday.", MemoryKind.CORRECTION, Layer.SEMANTIC),
+        ("No, it's Lisbon, not Porto.", MemoryKind.CORRECTION, Layer.SEMANTIC),
+        ("It's not Postgres but MySQL in production.", MemoryKind.CORRECTION, Layer.SEMANTIC),
+        ("Never commit secrets to the repository.", MemoryKind.CONSTRAINT, Layer.PROCEDURAL),
+        ("Deploys must go through CI.", MemoryKind.CONSTRAINT, Layer.PROCEDURAL),
+        ("Don't ever use the ORM for bulk inserts.", MemoryKind.CONSTRAINT, Layer.PROCEDURAL),
+        ("We decided to use SQLite as the embedded store.", MemoryKind.DECISION, Layer.SEMANTIC),
+        ("1. Build the image\n2. Push it\n3. Roll out", MemoryKind.PROCEDURE, Layer.PROCEDURAL),
+        ("Right now I'm debugging the login page.", MemoryKind.EVENT, Layer.WORKING),
+        ("User is a backend engineer specializing in Python and PostgreSQL.", MemoryKind.FACT, Layer.SEMANTIC),
+        ("Hey Mel! Good to see you! How have you been?", MemoryKind.EVENT, Layer.EPISODIC),
+        ("I must say, that was a great hike.", MemoryKind.EVENT, Layer.EPISODIC),
+    ],
+)
+def test_routing_table(text: str, kind: MemoryKind, layer: Layer) -> None:
+    c = classify(text)
+    assert (c.kind, c.layer) == (kind, layer), c.rule
+    assert (c.provenance is Provenance.USER_CORRECTED) == (kind is MemoryKind.CORRECTION)
+
+
+def test_hint_wins_and_layer_hints_work() -> None:
+    assert classify("I prefer tabs", "fact").kind is MemoryKind.FACT
+    c = classify("Hey, how are you?", "procedural")
+    assert c.layer is Layer.PROCEDURAL and c.kind is MemoryKind.PROCEDURE
+    with pytest.raises(ValueError):
+        classify("x", "nonsense")
+
+
+def test_constraint_trigger_patterns() -> None:
+    c = classify("Never run database migrations on Fridays without a backup.")
+    assert c.kind is MemoryKind.CONSTRAINT
+    assert c.trigger_patterns[:4] == ["run", "database", "migrations", "fridays"]
+    cjk = classify("不要在周五部署", "constraint")  # CJK: one trigger per character
+    assert cjk.trigger_patterns == ["不", "要", "在", "周", "五"]
+
+
+def test_paths_become_project_tags() -> None:
+    text = "The bug is in /home/ada/projects/billing/api/invoice.py and src/memgraph/ingest/chunk.py, see #urgent"
+    assert find_paths(text) == ["/home/ada/projects/billing/api/invoice.py", "src/memgraph/ingest/chunk.py"]
+    assert project_of("/home/ada/projects/billing/api/invoice.py") == "billing"
+    res = infer_tags(text, S, explicit=["Bugs"])
+    assert res.tags[0] == "bugs"
+    assert {"project:billing", "project:memgraph", "urgent"} <= set(res.tags)
+    assert res.file_paths == find_paths(text)
+
+
+def test_hashtags_entities_and_switches() -> None:
+    text = "Deployed FastAPI to Fly.io for New York users #release #2024\n```c\n#include <stdio.h>\n```"
+    res = infer_tags(text, S)
+    assert "release" in res.tags and "2024" not in res.tags and "include" not in res.tags
+    assert {"fastapi", "fly.io", "new york"} <= set(res.tags) and "deployed fastapi" not in res.tags
+    off = infer_tags(text, Settings(store=":memory:", tag_infer_entities=False, tag_infer_hashtags=False))
+    assert off.tags == []
+    capped = infer_tags(" ".join(f"#tag{i}" for i in range(30)), S)
+    assert len(capped.tags) == S.max_inferred_tags
