@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,11 @@ from memgraph.models import (
     validate_identifier,
     validate_owner,
 )
+from memgraph.ingest.episodes import plan_episode
+from memgraph.models import RecallResult
+from memgraph.retrieve.fusion import rrf_fuse
+from memgraph.retrieve.maintenance import Maintainer
+from memgraph.retrieve.pipeline import Recaller, RecallRequest, check_mode, memory_kinds
 from memgraph.store import GraphStore, MemoryFilter, MemoryUpdate, WriteBatch, open_store
 
 #: Kind -> layer when the caller gives no layer (DESIGN.md: kinds and layers).
@@ -80,6 +86,8 @@ class MemoryEngine:
         self.settings = settings
         self._embedder = embedder
         self._check_model()
+        self._maintainer = Maintainer(store, settings)
+        self._recaller = Recaller(store, settings, lambda: self.embedder, self._maintainer)
 
     # -- lifecycle ----------------------------------------------------------------------------------------
 
@@ -103,7 +111,8 @@ class MemoryEngine:
         return cls(store, settings, embedder)
 
     def close(self) -> None:
-        """Close the store (and the embedding cache file)."""
+        """Finish background maintenance, then close the store (and the embedding cache file)."""
+        self._maintainer.close()
         if isinstance(self._embedder, CachedEmbedder):
             self._embedder.close()
         self.store.close()
@@ -244,6 +253,16 @@ class MemoryEngine:
     def remember_many(self, items: Sequence[Mapping[str, Any] | Memory], *, user_id: str) -> list[Memory]:
         """Many memories in one batched embed and one atomic write: all are stored or none is."""
         owner = validate_owner(user_id)
+        memories, matrix, _ = self._prepare(items, owner)
+        if not memories:
+            return []
+        self.store.write(owner, WriteBatch(memories=memories, embeddings=matrix))
+        return self.store.get_memories(owner, [m.id for m in memories])
+
+    def _prepare(
+        self, items: Sequence[Mapping[str, Any] | Memory], owner: str
+    ) -> tuple[list[Memory], np.ndarray, list[str]]:
+        """Validate and embed items; returns unique memories, their embeddings, and each item's memory id."""
         memories: list[Memory] = []
         given: list[list[float] | None] = []
         for item in items:
@@ -254,12 +273,13 @@ class MemoryEngine:
             keep = {k: v for k, v in data.items() if k in _BUILD_ARGS and v is not None}
             memories.append(self._build_memory(user_id=owner, **keep))
             given.append(None if vec is None else check_embedding(vec, self.settings.embedding_dim))
-        if not memories:
-            return []
-        # Same content twice in one batch is one memory (the id is the content hash).
+        item_ids = [m.id for m in memories]
+        # Same content twice in one batch is one memory (the id is the content hash); tags are merged.
         unique: dict[str, int] = {}
         for i, mem in enumerate(memories):
-            unique.setdefault(mem.id, i)
+            first = unique.setdefault(mem.id, i)
+            if first != i:
+                memories[first].tags = sorted(set(memories[first].tags) | set(mem.tags))
         memories = [memories[i] for i in unique.values()]
         given = [given[i] for i in unique.values()]
         matrix = np.zeros((len(memories), self.settings.embedding_dim), dtype=np.float32)
@@ -269,8 +289,45 @@ class MemoryEngine:
                 matrix[i] = np.asarray(g, dtype=np.float32)
         if todo:
             matrix[todo] = self.embed([memories[i].content for i in todo])
-        self.store.write(owner, WriteBatch(memories=memories, embeddings=matrix))
-        return self.store.get_memories(owner, [m.id for m in memories])
+        return memories, matrix, item_ids
+
+    def remember_conversation(
+        self,
+        turns: Sequence[Mapping[str, Any] | str],
+        *,
+        user_id: str,
+        session_id: str,
+        session_date: datetime | None = None,
+        tags: Iterable[str] | None = None,
+        link_sequence: bool = True,
+    ) -> list[Memory]:
+        """Store one session of a conversation: a memory per turn (`{"speaker", "text", "metadata"?}`),
+        tagged `session:`, `speaker:`, `date:` and `month:`, neighbouring turns joined by
+        `RelatesTo {source: sequence}`. One atomic write. Returns the memories in turn order."""
+        owner = validate_owner(user_id)
+        validate_identifier(session_id, "session_id")
+        plan = plan_episode(turns, session_id=session_id, session_date=session_date, tags=_as_list(tags, "tags"))
+        memories, matrix, item_ids = self._prepare(plan.items, owner)
+        if not memories:
+            return []
+        links: list[Link] = []
+        if link_sequence:
+            pairs = dict.fromkeys((item_ids[a], item_ids[b]) for a, b in plan.sequence)
+            links = [
+                Link(
+                    src=a,
+                    dst=b,
+                    relation=Relation.RELATES_TO,
+                    weight=self.settings.sequence_link_weight,
+                    source=LinkSource.SEQUENCE,
+                    reason=f"next turn in session {session_id}",
+                )
+                for a, b in pairs
+                if a != b
+            ]
+        self.store.write(owner, WriteBatch(memories=memories, embeddings=matrix, links=links))
+        by_id = {m.id: m for m in self.store.get_memories(owner, list(dict.fromkeys(item_ids)))}
+        return [by_id[i] for i in dict.fromkeys(item_ids) if i in by_id]
 
     def get(self, memory_id: str, *, user_id: str, with_embedding: bool = False) -> Memory:
         """One memory of this user; NotFoundError when it does not exist (or is another user's)."""
@@ -398,6 +455,72 @@ class MemoryEngine:
             if mid in mems
         ]
 
+    def recall(
+        self,
+        query: str,
+        *,
+        user_id: str,
+        top_k: int = 5,
+        token_budget: int | None = None,
+        kinds: Sequence[MemoryKind | str] | None = None,
+        scope: Sequence[str] | str | None = None,
+        mode: str = "cascade",
+        files: Sequence[str] | str | None = None,
+        include_archived: bool = False,
+    ) -> RecallResult:
+        """Cascade retrieval: seeds from vector + full-text search (and the tags the query names), spread
+        through the graph, ranked by relevance x confidence x recency x importance, then placed by layer
+        (triggered constraints, baseline, contextual, procedures) within `top_k` and `token_budget` tokens.
+
+        `files` (or `scope`, its alias) are the caller's current file paths: project-scoped memories are
+        served only when one of their glob patterns matches one of them. `mode`: cascade | hybrid |
+        semantic | lexical. Without a usable embedder recall runs lexically and says so in `warnings`.
+        Access counts, co-recall links and gaps are updated afterwards in the background (`flush()` waits).
+        """
+        owner = validate_owner(user_id)
+        text = clean_text(query, max_chars=self.settings.max_content_chars, what="query")
+        check_mode(mode)
+        if not isinstance(top_k, int) or isinstance(top_k, bool) or top_k < 1:
+            raise ValidationError("top_k must be a positive integer")
+        budget = self.settings.token_budget if token_budget is None else token_budget
+        if not isinstance(budget, int) or isinstance(budget, bool) or budget < 1:
+            raise ValidationError("token_budget must be a positive integer")
+        if scope is not None and files is not None:
+            raise ValidationError("give files or scope, not both (scope is an alias of files)")
+        paths = files if files is not None else scope
+        file_list = _as_list(paths, "files") if paths is not None else None
+        return self._recaller.recall(
+            RecallRequest(
+                user_id=owner,
+                query=text,
+                top_k=top_k,
+                token_budget=budget,
+                kinds=memory_kinds(kinds),
+                scope_files=file_list,
+                mode=mode,
+                include_archived=bool(include_archived),
+            )
+        )
+
+    def feedback(self, memory_id: str, helpful: bool, *, user_id: str) -> Memory:
+        """Explicit feedback on a recalled memory (seed 002 "Feedback Loops"): helpful -> strength + 1 and
+        confidence + feedback_boost; not helpful -> confidence - feedback_penalty. Applied at once."""
+        owner = validate_owner(user_id)
+        if not isinstance(helpful, bool):
+            raise ValidationError("helpful must be True or False")
+        self.get(memory_id, user_id=owner)
+        s = self.settings
+        inc = {"strength": 1, "confidence": s.feedback_boost} if helpful else {"confidence": -s.feedback_penalty}
+        self.store.update_memories(
+            owner,
+            [MemoryUpdate(id=memory_id, set={"last_accessed": utcnow()}, inc=inc)],
+        )
+        return self.get(memory_id, user_id=owner)
+
+    def flush(self, timeout: float | None = None) -> None:
+        """Wait until background post-recall maintenance has been written."""
+        self._maintainer.flush(timeout)
+
     def stats(self, *, user_id: str | None = None) -> StoreStats:
         """Counts for one user, or for the whole store when user_id is None."""
         return self.store.stats(validate_owner(user_id) if user_id is not None else None)
@@ -423,15 +546,6 @@ _BUILD_ARGS = frozenset(
         "created_at",
     }
 )
-
-
-def rrf_fuse(rankings: Sequence[Sequence[tuple[str, float]]], k: int) -> list[tuple[str, float]]:
-    """Reciprocal rank fusion: score(d) = sum over rankings of 1 / (k + rank)."""
-    scores: dict[str, float] = {}
-    for ranking in rankings:
-        for rank, (mid, _) in enumerate(ranking, start=1):
-            scores[mid] = scores.get(mid, 0.0) + 1.0 / (k + rank)
-    return sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
 
 
 def _as_list(values: Iterable[str] | str | None, what: str) -> list[str]:
