@@ -73,7 +73,7 @@ class Settings(BaseSettings):
 
     # --- read path (cascade retrieval) -----------------------------------------------------------------------
     similarity_threshold: float = Field(0.4, description="Minimum cosine similarity for a vector seed.")
-    max_initial_hits: int = Field(10, description="Seeds that start the cascade.")
+    max_initial_hits: int = Field(10, description="Seeds that start the cascade (at least top_k).")
     max_depth: int = Field(2, description="Breadth-first traversal depth.")
     max_results: int = Field(10, description="Results a recall returns at most.")
     edge_decay: float = Field(0.7, description="Score decay per hop.")
@@ -96,6 +96,9 @@ class Settings(BaseSettings):
     # read path, added by retrieve/ (issue 4): ranking blend, query cues, layers, post-serve maintenance
     reranker_model_path: str | None = Field(
         None, description="Local cross-encoder directory for reranking; none is shipped (blend is used)."
+    )
+    pool_multiplier: int = Field(
+        3, description="Candidates scored in full per recall = top_k * candidate_multiplier * this."
     )
     rerank_candidates: int = Field(30, description="Candidates the cross-encoder rescores when configured.")
     importance_weight: float = Field(

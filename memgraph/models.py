@@ -291,6 +291,7 @@ class RecallTrace(BaseModel):
     vector_score: float | None = None
     text_score: float | None = None
     depth: int = 0
+    from_seed: str | None = None  # the seed at the start of `path`
     path: list[TraceStep] = Field(default_factory=list)
     cascade_score: float = 0.0  # activation summed over every seed's path (the path shown is the strongest)
     confidence: float = 1.0  # effective: stored confidence decayed by the kind's half-life

@@ -63,9 +63,13 @@ def cascade(
     seeds: list[Seed],
     flt: MemoryFilter,
     settings: Settings,
+    strengths: dict[str, float] | None = None,
 ) -> dict[str, Activation]:
-    """Expand from the seeds in the store and score every path; seeds reached from other seeds count too."""
+    """Expand from the seeds in the store and score every path; seeds reached from other seeds count too.
+    `strengths` (default: from `seeds`) scales each seed's contribution."""
     strength = seed_strengths(seeds)
+    if strengths is not None:
+        strength = {sid: strengths.get(sid, 0.0) for sid in strength}
     if not strength or settings.max_depth <= 0:
         return {}
     expansions = store.expand(

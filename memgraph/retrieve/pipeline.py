@@ -130,12 +130,17 @@ class Recaller:
 
         activations: dict[str, Activation] = {}
         if mode == "cascade" and seeds:
-            activations = cascade(self.store, req.user_id, seeds, flt, s)
+            # the strongest seeds start the cascade; the others still pass activation on if reached
+            starters = seeds[: max(s.max_initial_hits, req.top_k)]
+            activations = cascade(self.store, req.user_id, starters, flt, s, strengths=seed_strengths(seeds))
 
         strength = seed_strengths(seeds)
         relevance = dict(strength)
         for mid, act in activations.items():
             relevance[mid] = relevance.get(mid, 0.0) + act.total
+        # Only the most relevant candidates are loaded and scored in full.
+        pool = sorted(relevance, key=lambda mid: -relevance[mid])[: n * s.pool_multiplier]
+        relevance = {mid: relevance[mid] for mid in pool}
 
         # Constraints whose trigger patterns match are surfaced whatever their similarity.
         triggered = [
@@ -236,6 +241,7 @@ class Recaller:
             t_notes.append("found by: " + ", ".join(f"{k}#{v}" for k, v in seed.lists.items()))
         return RecallTrace(
             memory_id=sc.memory.id,
+            from_seed=act.seed_id if act else None,
             seed_rank=seed.rank if seed else None,
             seed_score=seed.score if seed else None,
             vector_score=seed.vector_score if seed else None,

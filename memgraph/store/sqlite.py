@@ -846,17 +846,20 @@ class SQLiteStore:
                         continue
                     visited.add(state)
                     w = weight if rel == Relation.RELATES_TO.value else weights.get(rel, other_weight)
+                    # model_construct: these are built by the thousand per recall from trusted values
                     if other[0] == "m":
-                        step = TraceStep(relation=rel, via=other[1], weight=w)
+                        step = TraceStep.model_construct(relation=rel, via=other[1], weight=w, degree=None)
                     else:
                         label = "tag" if other[0] == "t" else "cluster"
-                        step = TraceStep(relation=rel, via=f"{label}:{other[1]}", weight=w, degree=degrees.get(other))
+                        step = TraceStep.model_construct(
+                            relation=rel, via=f"{label}:{other[1]}", weight=w, degree=degrees.get(other)
+                        )
                     step_path = [*path, step]
                     nxt[state] = step_path
                     if other[0] == "m" and other[1] != seed:
                         found.setdefault(
                             (seed, other[1]),
-                            Expansion(memory_id=other[1], seed_id=seed, depth=depth, path=step_path),
+                            Expansion.model_construct(memory_id=other[1], seed_id=seed, depth=depth, path=step_path),
                         )
             frontier = nxt
             if not frontier:
