@@ -113,7 +113,7 @@ class Settings(BaseSettings):
 
     # --- read path (cascade retrieval) -----------------------------------------------------------------------
     similarity_threshold: float = Field(0.4, description="Minimum cosine similarity for a vector seed.")
-    max_initial_hits: int = Field(10, description="Seeds that start the cascade.")
+    max_initial_hits: int = Field(10, description="Seeds that start the cascade (at least top_k).")
     max_depth: int = Field(2, description="Breadth-first traversal depth.")
     max_results: int = Field(10, description="Results a recall returns at most.")
     edge_decay: float = Field(0.7, description="Score decay per hop.")
@@ -133,6 +133,36 @@ class Settings(BaseSettings):
     feedback_penalty: float = Field(0.1, description="Confidence removed by unhelpful feedback.")
     co_recall_increment: float = Field(0.1, description="RelatesTo weight added when memories co-recall.")
     gap_dedup_cosine: float = Field(0.9, description="A new recall miss this similar to a Gap bumps it.")
+    # read path, added by retrieve/ (issue 4): ranking blend, query cues, layers, post-serve maintenance
+    reranker_model_path: str | None = Field(
+        None, description="Local cross-encoder directory for reranking; none is shipped (blend is used)."
+    )
+    pool_multiplier: int = Field(
+        3, description="Candidates scored in full per recall = top_k * candidate_multiplier * this."
+    )
+    rerank_candidates: int = Field(30, description="Candidates the cross-encoder rescores when configured.")
+    importance_weight: float = Field(
+        0.3, description="Blend: score *= (1 - w) + w * importance (w = this)."
+    )
+    hub_damping_size: int = Field(
+        5, description="A tag/cluster with more members than this passes on size/members of the activation."
+    )
+    cue_boost: float = Field(
+        1.0, description="A candidate carrying a tag the query names (speaker, date, entity) scores x(1+this)."
+    )
+    max_cue_tags: int = Field(3, description="Query-matched tags searched as extra seed lists at most.")
+    baseline_importance: float = Field(
+        0.8, description="Constraints/preferences at or above this importance are baseline (always first)."
+    )
+    max_baseline: int = Field(5, description="Baseline (pinned / high-priority) memories per recall at most.")
+    max_triggered_scan: int = Field(500, description="Constraints scanned for trigger patterns per recall.")
+    co_recall_top: int = Field(3, description="Top memories of a recall whose RelatesTo links are strengthened.")
+    recall_maintenance: bool = Field(
+        True, description="Run post-recall maintenance (access counts, co-recall links, gaps) in the background."
+    )
+    sequence_link_weight: float = Field(
+        0.7, description="RelatesTo weight between neighbouring turns of a conversation (source=sequence)."
+    )
 
     # --- confidence decay -----------------------------------------------------------------------------------
     half_life_correction: float = Field(365, description="Confidence half-life of corrections (days).")
@@ -185,4 +215,5 @@ class Settings(BaseSettings):
             "Supersedes": self.weight_supersedes,
             "Contradicts": self.weight_other,
             "DerivedFrom": self.weight_other,
+            "other": self.weight_other,
         }

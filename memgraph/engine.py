@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ from memgraph.config import Settings
 from memgraph.embed import CachedEmbedder, Embedder, SentenceTransformerEmbedder
 from memgraph.errors import EmbedderUnavailableError, ModelMismatchError, NotFoundError, ValidationError
 from memgraph.ingest.classify import KIND_LAYER
+from memgraph.ingest.episodes import plan_episode
 from memgraph.ingest.pipeline import IngestItem, IngestPipeline, as_str_list, check_json
 from memgraph.ingest.reconcile import Reconciler
 from memgraph.ingest.report import IngestReport
@@ -28,6 +30,7 @@ from memgraph.models import (
     LinkSource,
     Memory,
     MemoryKind,
+    RecallResult,
     Relation,
     Scope,
     SearchHit,
@@ -38,6 +41,9 @@ from memgraph.models import (
     validate_identifier,
     validate_owner,
 )
+from memgraph.retrieve.fusion import rrf_fuse
+from memgraph.retrieve.maintenance import Maintainer
+from memgraph.retrieve.pipeline import Recaller, RecallRequest, check_mode, memory_kinds
 from memgraph.store import GraphStore, MemoryFilter, MemoryUpdate, WriteBatch, open_store
 
 #: Kind -> layer when the caller gives no layer (DESIGN.md: kinds and layers).
@@ -80,6 +86,8 @@ class MemoryEngine:
         self._check_model()
         #: The write path (memgraph/ingest); `reconciler` replaces the rule-based dedup/conflict decisions.
         self.pipeline = IngestPipeline(store, settings, lambda: self.embedder, reconciler)
+        self._maintainer = Maintainer(store, settings)
+        self._recaller = Recaller(store, settings, lambda: self.embedder, self._maintainer)
 
     # -- lifecycle ----------------------------------------------------------------------------------------
 
@@ -104,7 +112,8 @@ class MemoryEngine:
         return cls(store, settings, embedder, reconciler=reconciler)
 
     def close(self) -> None:
-        """Close the store (and the embedding cache file)."""
+        """Finish background maintenance, then close the store (and the embedding cache file)."""
+        self._maintainer.close()
         if isinstance(self._embedder, CachedEmbedder):
             self._embedder.close()
         self.store.close()
@@ -294,6 +303,54 @@ class MemoryEngine:
             return IngestReport(user_id=owner)
         return self.pipeline.run(owner, parsed, explicit=False, on_secret_reject=on_secret_reject).report  # type: ignore[arg-type]
 
+    def remember_conversation(
+        self,
+        turns: Sequence[Mapping[str, Any] | str],
+        *,
+        user_id: str,
+        session_id: str,
+        session_date: datetime | None = None,
+        tags: Iterable[str] | None = None,
+        link_sequence: bool = True,
+    ) -> list[Memory]:
+        """Store one session of a conversation: a memory per turn (`{"speaker", "text", "metadata"?}`),
+        tagged `session:`, `speaker:`, `date:` and `month:`, neighbouring turns joined by
+        `RelatesTo {source: sequence}`. One atomic write. Returns the memories in turn order."""
+        owner = validate_owner(user_id)
+        validate_identifier(session_id, "session_id")
+        plan = plan_episode(turns, session_id=session_id, session_date=session_date, tags=_as_list(tags, "tags"))
+        parsed = [
+            IngestItem.from_mapping({**item, "kind": item.get("kind") or MemoryKind.EVENT}) for item in plan.items
+        ]
+        if not parsed:
+            return []
+
+        def sequence_links(item_ids: list[list[str]]) -> list[Link]:
+            if not link_sequence:
+                return []
+            pairs = dict.fromkeys(
+                (item_ids[a][0], item_ids[b][0]) for a, b in plan.sequence if item_ids[a] and item_ids[b]
+            )
+            return [
+                Link(
+                    src=x,
+                    dst=y,
+                    relation=Relation.RELATES_TO,
+                    weight=self.settings.sequence_link_weight,
+                    source=LinkSource.SEQUENCE,
+                    reason=f"next turn in session {session_id}",
+                )
+                for x, y in pairs
+                if x != y
+            ]
+
+        # Explicit (turns are never dropped for low importance), still secret-filtered and deduplicated;
+        # the sequence links go into the same atomic write.
+        res = self.pipeline.run(owner, parsed, explicit=True, source="conversation", extra_links=sequence_links)
+        ids = list(dict.fromkeys(mid for per_item in res.item_ids for mid in per_item[:1]))
+        return self.store.get_memories(owner, ids)
+
+
     def get(self, memory_id: str, *, user_id: str, with_embedding: bool = False) -> Memory:
         """One memory of this user; NotFoundError when it does not exist (or is another user's)."""
         owner = validate_owner(user_id)
@@ -439,21 +496,78 @@ class MemoryEngine:
 
         return redact(text, findings)
 
+    def recall(
+        self,
+        query: str,
+        *,
+        user_id: str,
+        top_k: int = 5,
+        token_budget: int | None = None,
+        kinds: Sequence[MemoryKind | str] | None = None,
+        scope: Sequence[str] | str | None = None,
+        mode: str = "cascade",
+        files: Sequence[str] | str | None = None,
+        include_archived: bool = False,
+    ) -> RecallResult:
+        """Cascade retrieval: seeds from vector + full-text search (and the tags the query names), spread
+        through the graph, ranked by relevance x confidence x recency x importance, then placed by layer
+        (triggered constraints, baseline, contextual, procedures) within `top_k` and `token_budget` tokens.
+
+        `files` (or `scope`, its alias) are the caller's current file paths: project-scoped memories are
+        served only when one of their glob patterns matches one of them. `mode`: cascade | hybrid |
+        semantic | lexical. Without a usable embedder recall runs lexically and says so in `warnings`.
+        Access counts, co-recall links and gaps are updated afterwards in the background (`flush()` waits).
+        """
+        owner = validate_owner(user_id)
+        text = clean_text(query, max_chars=self.settings.max_content_chars, what="query")
+        check_mode(mode)
+        if not isinstance(top_k, int) or isinstance(top_k, bool) or top_k < 1:
+            raise ValidationError("top_k must be a positive integer")
+        budget = self.settings.token_budget if token_budget is None else token_budget
+        if not isinstance(budget, int) or isinstance(budget, bool) or budget < 1:
+            raise ValidationError("token_budget must be a positive integer")
+        if scope is not None and files is not None:
+            raise ValidationError("give files or scope, not both (scope is an alias of files)")
+        paths = files if files is not None else scope
+        file_list = _as_list(paths, "files") if paths is not None else None
+        return self._recaller.recall(
+            RecallRequest(
+                user_id=owner,
+                query=text,
+                top_k=top_k,
+                token_budget=budget,
+                kinds=memory_kinds(kinds),
+                scope_files=file_list,
+                mode=mode,
+                include_archived=bool(include_archived),
+            )
+        )
+
+    def feedback(self, memory_id: str, helpful: bool, *, user_id: str) -> Memory:
+        """Explicit feedback on a recalled memory (seed 002 "Feedback Loops"): helpful -> strength + 1 and
+        confidence + feedback_boost; not helpful -> confidence - feedback_penalty. Applied at once."""
+        owner = validate_owner(user_id)
+        if not isinstance(helpful, bool):
+            raise ValidationError("helpful must be True or False")
+        self.get(memory_id, user_id=owner)
+        s = self.settings
+        inc = {"strength": 1, "confidence": s.feedback_boost} if helpful else {"confidence": -s.feedback_penalty}
+        self.store.update_memories(
+            owner,
+            [MemoryUpdate(id=memory_id, set={"last_accessed": utcnow()}, inc=inc)],
+        )
+        return self.get(memory_id, user_id=owner)
+
+    def flush(self, timeout: float | None = None) -> None:
+        """Wait until background post-recall maintenance has been written."""
+        self._maintainer.flush(timeout)
+
     def stats(self, *, user_id: str | None = None) -> StoreStats:
         """Counts for one user, or for the whole store when user_id is None."""
         return self.store.stats(validate_owner(user_id) if user_id is not None else None)
 
     def users(self) -> list[str]:
         return self.store.users()
-
-
-def rrf_fuse(rankings: Sequence[Sequence[tuple[str, float]]], k: int) -> list[tuple[str, float]]:
-    """Reciprocal rank fusion: score(d) = sum over rankings of 1 / (k + rank)."""
-    scores: dict[str, float] = {}
-    for ranking in rankings:
-        for rank, (mid, _) in enumerate(ranking, start=1):
-            scores[mid] = scores.get(mid, 0.0) + 1.0 / (k + rank)
-    return sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
 
 
 _as_list = as_str_list

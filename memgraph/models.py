@@ -90,6 +90,7 @@ class LinkSource(StrEnum):
     EXPLICIT = "explicit"
     DISCOVERED = "discovered"
     CO_RECALL = "co_recall"
+    SEQUENCE = "sequence"  # neighbouring turns of one conversation (ingest/episodes.py)
 
 
 # --- identifiers ------------------------------------------------------------------------------------------
@@ -278,6 +279,7 @@ class TraceStep(BaseModel):
     relation: str
     via: str  # the node passed through: memory id, `tag:<name>` or `cluster:<id>`
     weight: float
+    degree: int | None = None  # members of the tag/cluster passed through (hub damping); None for memories
 
 
 class RecallTrace(BaseModel):
@@ -289,13 +291,17 @@ class RecallTrace(BaseModel):
     vector_score: float | None = None
     text_score: float | None = None
     depth: int = 0
+    from_seed: str | None = None  # the seed at the start of `path`
     path: list[TraceStep] = Field(default_factory=list)
-    cascade_score: float = 0.0
-    confidence: float = 1.0
+    cascade_score: float = 0.0  # activation summed over every seed's path (the path shown is the strongest)
+    confidence: float = 1.0  # effective: stored confidence decayed by the kind's half-life
     recency_boost: float = 1.0
     importance: float = 0.5
+    cue_boost: float = 1.0  # (1 + cue_boost) per query-named tag this memory carries
+    matched_tags: list[str] = Field(default_factory=list)
     final_score: float = 0.0
-    layer: str = "contextual"
+    layer: str = "contextual"  # triggered | baseline | contextual | procedural
+    tokens: int = 0
     notes: list[str] = Field(default_factory=list)
 
 
@@ -308,6 +314,7 @@ class RecallResult(BaseModel):
     trace: list[RecallTrace] = Field(default_factory=list)
     mode: str = "cascade"
     warnings: list[str] = Field(default_factory=list)
+    cue_tags: list[str] = Field(default_factory=list)  # tags the query named (cascade mode)
 
     def to_prompt(self) -> str:
         """Render seed 000's `<memory>` block exactly: one `[KIND] content` line per memory."""

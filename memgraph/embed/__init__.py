@@ -102,6 +102,9 @@ class SentenceTransformerEmbedder:
                 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
                 try:
                     from sentence_transformers import SentenceTransformer
+                    from transformers.utils import logging as hf_logging
+
+                    hf_logging.disable_progress_bar()  # a library must not draw bars on the caller's terminal
                 except ImportError as exc:
                     raise EmbedderUnavailableError(f"sentence-transformers is not installed: {exc}") from exc
                 try:

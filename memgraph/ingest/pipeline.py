@@ -175,8 +175,12 @@ class IngestPipeline:
         reconcile: bool = True,
         on_secret_reject: Literal["raise", "drop"] = "raise",
         source: str = "ingest",
+        extra_links: Callable[[list[list[str]]], list[Link]] | None = None,
     ) -> IngestResult:
-        """Validate everything first (typed errors, nothing written), then run the stages and write once."""
+        """Validate everything first (typed errors, nothing written), then run the stages and write once.
+
+        `extra_links` gets the memory ids each item resolved to and returns links to add to the same atomic
+        write (e.g. the turn-order edges of a conversation)."""
         report = IngestReport(user_id=user_id, items=len(items))
         item_ids: list[list[str]] = [[] for _ in items]
         redactions: Counter[str] = Counter()
@@ -198,6 +202,8 @@ class IngestPipeline:
         batch = WriteBatch()
         self._reconcile(user_id, candidates, batch, report, item_ids, explicit=explicit, reconcile=reconcile,
                         source=source)
+        if extra_links is not None:
+            batch.links.extend(extra_links(item_ids))
         if not batch.is_empty():
             self.store.write(user_id, batch)
             if batch.memories and batch.embeddings is not None:

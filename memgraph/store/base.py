@@ -66,6 +66,7 @@ class MemoryFilter(BaseModel):
     include_archived: bool = False
     include_compressed: bool = False
     session_id: str | None = None
+    pinned: bool | None = None  # True: only pinned memories (recall's baseline layer)
     tag: str | None = None
     min_importance: float | None = None
     files: list[str] | None = None  # project-scoped memories match when a file_paths glob matches one of these
@@ -183,6 +184,11 @@ class GraphStore(Protocol):
         ...
 
     def list_tags(self, user_id: str) -> list[Tag]: ...
+    def find_tags(self, user_id: str, names: Sequence[str]) -> list[Tag]:
+        """Tags (with member counts) whose name is one of `names`, or whose value after a `facet:` prefix is:
+        `find_tags(u, ["ada"])` finds `ada` and `speaker:ada`. Recall uses it to match query terms to tags."""
+        ...
+
     def embeddings(self, user_id: str, flt: MemoryFilter | None = None) -> tuple[list[str], np.ndarray]:
         """All (filtered) embeddings of a user as one float32 matrix, for jobs and novelty."""
         ...
@@ -216,9 +222,13 @@ class GraphStore(Protocol):
         flt: MemoryFilter | None = None,
     ) -> list[Expansion]:
         """Breadth-first from the seeds over every edge type, up to `max_depth` hops (Memory-Tag-Memory is
-        two hops). Each reachable memory (not a seed) appears once per seed with its shortest path. Each step
-        carries the relation's weight from `weights`, RelatesTo its own. At most `fanout_cap` neighbours are
-        followed from any one node per hop, so hub tags cannot flood the result."""
+        two hops); memory-to-memory edges are followed both ways. Each memory reachable from a seed (other
+        than that seed itself; another seed counts) appears once per seed with its shortest path, and only if
+        it passes `flt`. Each step carries the relation's weight from `weights` (key "other" for relations not
+        named there), RelatesTo its own weight; a step through a tag or cluster also carries `degree`, the
+        number of memories with that tag / in that cluster. At most `fanout_cap` neighbours are followed from
+        any one node per hop (memory neighbours by weight, tag/cluster members by importance then
+        last_accessed), so hub tags cannot flood the result."""
         ...
 
     # -- clusters, gaps, job runs ------------------------------------------------------------------------

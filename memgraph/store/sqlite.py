@@ -90,7 +90,7 @@ CREATE TABLE IF NOT EXISTS memories (
 CREATE INDEX IF NOT EXISTS memories_user ON memories(user_id, active, archived, kind);
 CREATE INDEX IF NOT EXISTS memories_user_created ON memories(user_id, created_at);
 CREATE INDEX IF NOT EXISTS memories_session ON memories(user_id, session_id);
-CREATE VIRTUAL TABLE IF NOT EXISTS memories_fts USING fts5(doc, tokenize = "unicode61 remove_diacritics 0");
+CREATE VIRTUAL TABLE IF NOT EXISTS memories_fts USING fts5(doc, tokenize = "porter unicode61 remove_diacritics 0");
 CREATE TABLE IF NOT EXISTS tags (
     user_id TEXT NOT NULL,
     name TEXT NOT NULL,
@@ -458,6 +458,9 @@ class SQLiteStore:
         if flt.kinds:
             clauses.append(f"{alias}.kind IN ({','.join('?' * len(flt.kinds))})")
             params += [k.value for k in flt.kinds]
+        if flt.pinned is not None:
+            clauses.append(f"{alias}.pinned = ?")
+            params.append(int(flt.pinned))
         if flt.session_id is not None:
             clauses.append(f"{alias}.session_id = ?")
             params.append(flt.session_id)
@@ -785,6 +788,21 @@ class SQLiteStore:
         )
         return [Tag(name=r[0], user_id=user_id, description=r[1], count=r[2]) for r in rows]
 
+    def find_tags(self, user_id: str, names: Sequence[str]) -> list[Tag]:
+        names = list(dict.fromkeys(n for n in names if n))
+        out: list[Tag] = []
+        for chunk in _chunks(names, 300):
+            marks = ",".join("?" * len(chunk))
+            rows = self._read(
+                "SELECT t.name, t.description, "
+                "(SELECT COUNT(*) FROM edges e WHERE e.user_id = t.user_id AND e.type = 'HasTag' AND e.dst = t.name) "
+                f"FROM tags t WHERE t.user_id = ? AND (t.name IN ({marks}) OR (instr(t.name, ':') > 0 AND "
+                f"substr(t.name, instr(t.name, ':') + 1) IN ({marks}))) ORDER BY t.name",
+                [user_id, *chunk, *chunk],
+            )
+            out += [Tag(name=r[0], user_id=user_id, description=r[1], count=r[2]) for r in rows]
+        return sorted({t.name: t for t in out}.values(), key=lambda t: t.name)
+
     def _user_vectors(self, user_id: str) -> _UserVectors:
         """The user's cached matrix, loaded on first use (caller holds _vec_lock)."""
         conn = self._vector_conn()
@@ -892,16 +910,18 @@ class SQLiteStore:
         weights: dict[str, float],
         flt: MemoryFilter | None = None,
     ) -> list[Expansion]:
-        """Breadth-first, one SQL query per hop; bookkeeping of paths in Python (small: capped fan-out)."""
+        """Breadth-first, one SQL query per hop for all seeds at once; path bookkeeping in Python (small:
+        the fan-out is capped per node, so the frontier is at most seeds x cap^depth)."""
         where, wparams = self._where(flt, alias="m")
-        seed_set = list(dict.fromkeys(seeds))
+        seed_list = list(dict.fromkeys(seeds))
         # state: (seed, node) -> path; nodes are ("m", id) | ("t", tag) | ("c", cluster)
-        frontier: dict[tuple[str, tuple[str, str]], list[TraceStep]] = {(s, ("m", s)): [] for s in seed_set}
+        frontier: dict[tuple[str, tuple[str, str]], list[TraceStep]] = {(s, ("m", s)): [] for s in seed_list}
         visited: set[tuple[str, tuple[str, str]]] = set(frontier)
         found: dict[tuple[str, str], Expansion] = {}
+        other_weight = weights.get("other", 0.3)
         for depth in range(1, max_depth + 1):
             nodes = {node for (_, node) in frontier}
-            neighbours = self._neighbours(user_id, nodes, fanout_cap, where, wparams)
+            neighbours, degrees = self._neighbours(user_id, nodes, fanout_cap, where, wparams)
             nxt: dict[tuple[str, tuple[str, str]], list[TraceStep]] = {}
             for (seed, node), path in frontier.items():
                 for rel, other, weight in neighbours.get(node, []):
@@ -909,14 +929,21 @@ class SQLiteStore:
                     if state in visited:
                         continue
                     visited.add(state)
-                    w = weight if rel == Relation.RELATES_TO.value else weights.get(rel, 0.3)
-                    via = other[1] if other[0] == "m" else f"{'tag' if other[0] == 't' else 'cluster'}:{other[1]}"
-                    step_path = [*path, TraceStep(relation=rel, via=via, weight=w)]
+                    w = weight if rel == Relation.RELATES_TO.value else weights.get(rel, other_weight)
+                    # model_construct: these are built by the thousand per recall from trusted values
+                    if other[0] == "m":
+                        step = TraceStep.model_construct(relation=rel, via=other[1], weight=w, degree=None)
+                    else:
+                        label = "tag" if other[0] == "t" else "cluster"
+                        step = TraceStep.model_construct(
+                            relation=rel, via=f"{label}:{other[1]}", weight=w, degree=degrees.get(other)
+                        )
+                    step_path = [*path, step]
                     nxt[state] = step_path
-                    if other[0] == "m" and other[1] not in seed_set:
+                    if other[0] == "m" and other[1] != seed:
                         found.setdefault(
                             (seed, other[1]),
-                            Expansion(memory_id=other[1], seed_id=seed, depth=depth, path=step_path),
+                            Expansion.model_construct(memory_id=other[1], seed_id=seed, depth=depth, path=step_path),
                         )
             frontier = nxt
             if not frontier:
@@ -930,7 +957,9 @@ class SQLiteStore:
         cap: int,
         where: str,
         wparams: list[Any],
-    ) -> dict[tuple[str, str], list[tuple[str, tuple[str, str], float]]]:
+    ) -> tuple[dict[tuple[str, str], list[tuple[str, tuple[str, str], float]]], dict[tuple[str, str], int]]:
+        """Capped neighbours of each frontier node, and the member count (degree) of each tag/cluster reached:
+        the cascade passes less activation through hubs."""
         mem_ids = [n[1] for n in nodes if n[0] == "m"]
         tag_names = [n[1] for n in nodes if n[0] == "t"]
         cluster_ids = [n[1] for n in nodes if n[0] == "c"]
@@ -982,7 +1011,21 @@ class SQLiteStore:
                 )
                 for r in rows:
                     add((kind, r[0]), rel, ("m", r[1]), r[2])
-        return out
+        degrees: dict[tuple[str, str], int] = {}
+        reached: dict[str, set[str]] = {"t": set(), "c": set()}
+        for targets in out.values():
+            for _, dst, _ in targets:
+                if dst[0] != "m":
+                    reached[dst[0]].add(dst[1])
+        for kind, rel in (("t", "HasTag"), ("c", "InCluster")):
+            for chunk in _chunks(sorted(reached[kind]), 300):
+                rows = self._read(
+                    f"SELECT dst, COUNT(*) FROM edges WHERE user_id = ? AND type = ? "
+                    f"AND dst IN ({','.join('?' * len(chunk))}) GROUP BY dst",
+                    [user_id, rel, *chunk],
+                )
+                degrees.update({(kind, r[0]): int(r[1]) for r in rows})
+        return out, degrees
 
     # -- clusters, gaps, jobs ----------------------------------------------------------------------------
 

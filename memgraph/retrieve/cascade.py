@@ -1,0 +1,97 @@
+"""Stage 2 of recall: spread activation from the seeds through the graph (seed 002 "Cascade Retrieval").
+
+The traversal itself runs in the store (`GraphStore.expand`: SQL per hop on SQLite, Cypher on Neo4j and
+FalkorDB); this module only scores the paths it returns. A path from a seed contributes
+
+    seed_strength x product over steps of (edge weight x hub damping) x edge_decay ^ depth
+
+where edge weights are HasTag 0.8, InCluster 0.6, Supersedes 0.9, RelatesTo its own weight, others 0.3, the
+decay is 0.7 per hop, and a step through a tag or cluster with more members than `hub_damping_size` passes on
+only size/members of it (a tag on every memory says nothing about any one). Unlike the seed's sketch, the
+contribution is scaled by the seed's own strength, and contributions from several seeds add up (spreading
+activation): a memory next to many good seeds is a good memory.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from memgraph.config import Settings
+from memgraph.models import TraceStep
+from memgraph.retrieve.seeds import Seed
+from memgraph.store.base import GraphStore, MemoryFilter
+
+
+@dataclass
+class Activation:
+    """What the cascade gave one memory: summed activation and the strongest single path."""
+
+    memory_id: str
+    total: float = 0.0
+    best: float = 0.0
+    seed_id: str | None = None
+    depth: int = 0
+    path: list[TraceStep] = field(default_factory=list)
+
+
+def hub_damping(degree: int | None, size: int) -> float:
+    """1 for a tag/cluster of at most `size` members, size/members above that."""
+    if degree is None or degree <= size or size <= 0:
+        return 1.0
+    return size / degree
+
+
+def path_factor(path: list[TraceStep], settings: Settings) -> float:
+    """Product of (weight x hub damping) over the steps, times edge_decay per hop."""
+    factor = 1.0
+    for step in path:
+        factor *= step.weight * hub_damping(step.degree, settings.hub_damping_size) * settings.edge_decay
+    return factor
+
+
+def seed_strengths(seeds: list[Seed]) -> dict[str, float]:
+    """Seed scores scaled to (0, 1]: the best seed is 1 (RRF scores are only comparable within one query)."""
+    if not seeds:
+        return {}
+    top = max(s.score for s in seeds) or 1.0
+    return {s.id: s.score / top for s in seeds}
+
+
+def cascade(
+    store: GraphStore,
+    user_id: str,
+    seeds: list[Seed],
+    flt: MemoryFilter,
+    settings: Settings,
+    strengths: dict[str, float] | None = None,
+) -> dict[str, Activation]:
+    """Expand from the seeds in the store and score every path; seeds reached from other seeds count too.
+    `strengths` (default: from `seeds`) scales each seed's contribution."""
+    strength = seed_strengths(seeds)
+    if strengths is not None:
+        strength = {sid: strengths.get(sid, 0.0) for sid in strength}
+    if not strength or settings.max_depth <= 0:
+        return {}
+    expansions = store.expand(
+        user_id,
+        list(strength),
+        max_depth=settings.max_depth,
+        fanout_cap=settings.fanout_cap,
+        weights=settings.relation_weights(),
+        flt=flt,
+    )
+    out: dict[str, Activation] = {}
+    for exp in expansions:
+        contribution = strength.get(exp.seed_id, 0.0) * path_factor(exp.path, settings)
+        if contribution <= 0.0:
+            continue
+        act = out.get(exp.memory_id)
+        if act is None:
+            act = out[exp.memory_id] = Activation(memory_id=exp.memory_id)
+        act.total += contribution
+        if contribution > act.best:
+            act.best = contribution
+            act.seed_id = exp.seed_id
+            act.depth = exp.depth
+            act.path = exp.path
+    return out

@@ -1,0 +1,95 @@
+"""What a query names that the graph has a node for: tags (speakers, entities, topics) and dates.
+
+A query like "What did Caroline paint on 13 October, 2023?" names two things the graph knows as tags:
+`speaker:caroline` and `date:2023-10-13` (ingest/episodes.py writes such facet tags for conversations; users
+and tag inference write plain ones). Recall searches inside each named tag as extra seed lists and boosts
+candidates that carry it. Matching is exact on normalised tag names (or the value after a `facet:` prefix);
+nothing here knows any particular data set.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from memgraph.models import Tag
+from memgraph.store.base import GraphStore
+from memgraph.text import stop_words, tokenize
+
+_MONTHS = (
+    "january", "february", "march", "april", "may", "june",
+    "july", "august", "september", "october", "november", "december",
+)  # fmt: skip
+_MONTH_NUM = {m: i + 1 for i, m in enumerate(_MONTHS)} | {m[:3]: i + 1 for i, m in enumerate(_MONTHS)}
+_M = "|".join(sorted(_MONTH_NUM, key=len, reverse=True))
+_DAY_MONTH_YEAR = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_M})\.?,?\s+(\d{{4}})\b", re.I)
+_MONTH_DAY_YEAR = re.compile(rf"\b({_M})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b", re.I)
+_ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+_MONTH_YEAR = re.compile(rf"\b({_M})\.?,?\s+(\d{{4}})\b", re.I)
+
+
+@dataclass
+class QueryCues:
+    """Tags the query names, the query with those names removed (for searching inside the tags)."""
+
+    tags: list[Tag] = field(default_factory=list)
+    stripped_query: str = ""
+    date_phrases: list[str] = field(default_factory=list)
+
+    @property
+    def tag_names(self) -> list[str]:
+        return [t.name for t in self.tags]
+
+
+def date_tag_names(query: str) -> tuple[list[str], list[str]]:
+    """Date facet tags a query names (`date:YYYY-MM-DD`, `month:YYYY-MM`) and the phrases that named them."""
+    names: list[str] = []
+    phrases: list[str] = []
+
+    def day(y: str, mo: int, d: str, phrase: str) -> None:
+        if 1 <= mo <= 12 and 1 <= int(d) <= 31:
+            names.append(f"date:{int(y):04d}-{mo:02d}-{int(d):02d}")
+            phrases.append(phrase)
+
+    for m in _DAY_MONTH_YEAR.finditer(query):
+        day(m[3], _MONTH_NUM[m[2].lower()], m[1], m[0])
+    for m in _MONTH_DAY_YEAR.finditer(query):
+        day(m[3], _MONTH_NUM[m[1].lower()], m[2], m[0])
+    for m in _ISO_DATE.finditer(query):
+        day(m[1], int(m[2]), m[3], m[0])
+    if not names:  # a month is only a cue when no full date was given
+        for m in _MONTH_YEAR.finditer(query):
+            names.append(f"month:{int(m[2]):04d}-{_MONTH_NUM[m[1].lower()]:02d}")
+            phrases.append(m[0])
+    return names, phrases
+
+
+def _terms(query: str) -> list[str]:
+    """Candidate tag names from the query: content words and word pairs; possessives reduced ("ada's")."""
+    stops = stop_words()
+    words = [re.sub(r"'s$", "", t) for t in tokenize(query)]
+    singles = [w for w in words if w not in stops and len(w) > 1]
+    pairs = [f"{a} {b}" for a, b in zip(words, words[1:], strict=False) if a not in stops and b not in stops]
+    return list(dict.fromkeys(singles + pairs))
+
+
+def find_cues(store: GraphStore, user_id: str, query: str, *, max_tags: int) -> QueryCues:
+    """Look the query's terms and dates up among the user's tags (one store query)."""
+    dates, phrases = date_tag_names(query)
+    terms = _terms(query)
+    if max_tags <= 0 or not (terms or dates):
+        return QueryCues(stripped_query=query)
+    found = [t for t in store.find_tags(user_id, [*dates, *terms]) if t.count > 0]
+    # Most specific first: a tag on few memories says more than one on half of them.
+    found.sort(key=lambda t: (t.count, t.name))
+    tags = found[:max_tags]
+    stripped = query
+    for phrase in phrases:
+        stripped = stripped.replace(phrase, " ")
+    for tag in tags:
+        value = tag.name.split(":", 1)[1] if ":" in tag.name else tag.name
+        if tag.name.startswith(("date:", "month:")):
+            continue
+        stripped = re.sub(rf"(?i)\b{re.escape(value)}(?:'s|’s)?\b", " ", stripped)
+    stripped = " ".join(stripped.split())
+    return QueryCues(tags=tags, stripped_query=stripped or query, date_phrases=phrases)

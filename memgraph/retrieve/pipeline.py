@@ -1,0 +1,285 @@
+"""Recall, end to end: seeds -> cascade -> rank -> layers and budget -> result with a trace per memory.
+
+Modes (seed 003): `cascade` (default: vector + full text + the tags the query names, then the graph),
+`hybrid` (vector + full text fused, no graph), `semantic` (vector only), `lexical` (full text only). If the
+embedder cannot be loaded, recall runs in lexical mode and says so in `RecallResult.warnings`; it never fails
+for that reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from memgraph.config import Settings
+from memgraph.embed import Embedder
+from memgraph.errors import EmbedderUnavailableError
+from memgraph.models import Memory, MemoryKind, RecallResult, RecallTrace, utcnow
+from memgraph.retrieve import layers as layer_mod
+from memgraph.retrieve.cascade import Activation, cascade, seed_strengths
+from memgraph.retrieve.cues import QueryCues, find_cues
+from memgraph.retrieve.maintenance import Maintainer, ServedRecall
+from memgraph.retrieve.rank import Scored, rank, score
+from memgraph.retrieve.rerank import RerankerUnavailable, rerank_scores
+from memgraph.retrieve.seeds import Seed, fuse, resolve_superseded, search_lists
+from memgraph.store.base import GraphStore, MemoryFilter
+from memgraph.text import tokenize
+
+Mode = Literal["cascade", "hybrid", "semantic", "lexical"]
+MODES: tuple[str, ...] = ("cascade", "hybrid", "semantic", "lexical")
+
+
+@dataclass
+class RecallRequest:
+    user_id: str
+    query: str
+    top_k: int
+    token_budget: int
+    kinds: list[MemoryKind] | None
+    scope_files: list[str] | None
+    mode: str
+    include_archived: bool
+
+
+class Recaller:
+    """Runs recalls against one store; the engine owns it (and its maintenance thread)."""
+
+    def __init__(
+        self,
+        store: GraphStore,
+        settings: Settings,
+        embedder: Callable[[], Embedder],
+        maintainer: Maintainer,
+    ) -> None:
+        self.store = store
+        self.settings = settings
+        self._embedder = embedder
+        self.maintainer = maintainer
+
+    # -- helpers --------------------------------------------------------------------------------------------
+
+    def _embed(self, texts: Sequence[str]) -> np.ndarray:
+        return self._embedder().encode(list(texts))
+
+    def _count_tokens(self, warnings: list[str]) -> Callable[[str], int]:
+        try:
+            emb = self._embedder()
+            emb.count_tokens("probe")
+            return emb.count_tokens
+        except EmbedderUnavailableError:
+            if "token counts are approximate (model tokenizer unavailable)" not in warnings:
+                warnings.append("token counts are approximate (model tokenizer unavailable)")
+            # ~1.3 word pieces per word for English under WordPiece
+            return lambda text: max(1, round(len(tokenize(text)) * 1.3))
+
+    # -- the pipeline ----------------------------------------------------------------------------------------
+
+    def recall(self, req: RecallRequest) -> RecallResult:
+        s = self.settings
+        warnings: list[str] = []
+        mode = req.mode
+        now = utcnow()
+        flt = MemoryFilter(
+            kinds=req.kinds,
+            include_archived=req.include_archived,
+            min_importance=s.min_importance_retrieved,
+            files=req.scope_files,
+        )
+        # Seeds are searched over inactive memories too: a superseded hit resolves to its successor.
+        seed_flt = flt.model_copy(update={"active": None})
+        n = max(1, req.top_k) * s.candidate_multiplier
+
+        cues = QueryCues(stripped_query=req.query)
+        if mode == "cascade":
+            cues = find_cues(self.store, req.user_id, req.query, max_tags=s.max_cue_tags)
+
+        qvec: np.ndarray | None = None
+        scoped_vecs: list[np.ndarray | None] = [None] * len(cues.tags)
+        if mode != "lexical":
+            try:
+                texts = [req.query]
+                if cues.tags:
+                    texts.append(cues.stripped_query)
+                vecs = self._embed(texts)
+                qvec = vecs[0]
+                scoped_vecs = [vecs[-1]] * len(cues.tags)
+            except EmbedderUnavailableError as exc:
+                warnings.append(f"embedder unavailable ({exc}); recalled in lexical mode")
+                mode = "lexical"
+                cues = QueryCues(stripped_query=req.query)
+                scoped_vecs = []
+
+        lists = search_lists(
+            self.store,
+            req.user_id,
+            query=req.query,
+            qvec=qvec,
+            n=n,
+            flt=seed_flt,
+            min_similarity=s.similarity_threshold,
+            use_vector=mode in ("cascade", "hybrid", "semantic"),
+            use_text=mode in ("cascade", "hybrid", "lexical"),
+            scoped=[(t.name, cues.stripped_query, v) for t, v in zip(cues.tags, scoped_vecs, strict=True)],
+        )
+        seeds = resolve_superseded(self.store, req.user_id, fuse(lists, s.rrf_k), flt)
+        vector_hits = len(lists.get("vector", []))
+        gap = qvec is not None and vector_hits == 0
+
+        activations: dict[str, Activation] = {}
+        if mode == "cascade" and seeds:
+            # the strongest seeds start the cascade; the others still pass activation on if reached
+            starters = seeds[: max(s.max_initial_hits, req.top_k)]
+            activations = cascade(self.store, req.user_id, starters, flt, s, strengths=seed_strengths(seeds))
+
+        strength = seed_strengths(seeds)
+        relevance = dict(strength)
+        for mid, act in activations.items():
+            relevance[mid] = relevance.get(mid, 0.0) + act.total
+        # Only the most relevant candidates are loaded and scored in full.
+        pool = sorted(relevance, key=lambda mid: -relevance[mid])[: n * s.pool_multiplier]
+        relevance = {mid: relevance[mid] for mid in pool}
+
+        # Constraints whose trigger patterns match are surfaced whatever their similarity.
+        triggered = [
+            m
+            for m in self.store.list_memories(
+                req.user_id,
+                flt.model_copy(update={"kinds": [MemoryKind.CONSTRAINT]}),
+                limit=s.max_triggered_scan,
+            )
+            if (req.kinds is None or MemoryKind.CONSTRAINT in req.kinds)
+            and layer_mod.is_triggered(m, req.query)
+        ]
+        pinned = self.store.list_memories(
+            req.user_id, flt.model_copy(update={"pinned": True}), limit=s.max_baseline
+        )
+        pool_ids = list(relevance)
+        mems = {m.id: m for m in self.store.get_memories(req.user_id, pool_ids)}
+        for m in (*triggered, *pinned):
+            mems.setdefault(m.id, m)
+            relevance.setdefault(m.id, 0.0)
+
+        cue_names = set(cues.tag_names)
+        scored = [score(m, relevance[mid], now, s, cue_names) for mid, m in mems.items() if m.active]
+        notes_all: list[str] = []
+        if s.reranker_model_path:
+            scored, note = self._rerank(req.query, scored)
+            notes_all.append(note)
+        else:
+            notes_all.append("rerank: weighted blend (no cross-encoder configured)")
+        ranked = rank(scored)
+        placed = layer_mod.assemble(
+            ranked,
+            query=req.query,
+            top_k=max(0, req.top_k),
+            token_budget=max(0, req.token_budget),
+            count_tokens=self._count_tokens(warnings),
+            max_procedures=s.max_procedures,
+            baseline_importance=s.baseline_importance,
+            max_baseline=s.max_baseline,
+        )
+        seed_by_id = {sd.id: sd for sd in seeds}
+        traces = [
+            self._trace(p, seed_by_id.get(p.scored.memory.id), activations.get(p.scored.memory.id), notes_all)
+            for p in placed
+        ]
+        total = sum(p.tokens for p in placed)
+        result = RecallResult(
+            memories=[p.scored.memory for p in placed],
+            total_tokens=total,
+            budget_used=(total / req.token_budget) if req.token_budget > 0 else 0.0,
+            trace=traces,
+            mode=mode,
+            warnings=warnings,
+            cue_tags=sorted(cue_names),
+        )
+        if s.recall_maintenance:
+            self.maintainer.submit(
+                ServedRecall(
+                    user_id=req.user_id,
+                    query=req.query,
+                    served=[m.id for m in result.memories],
+                    ranked=[p.scored.memory.id for p in placed if p.layer == layer_mod.CONTEXTUAL],
+                    gap=gap,
+                    query_vector=qvec,
+                )
+            )
+        return result
+
+    def _rerank(self, query: str, scored: list[Scored]) -> tuple[list[Scored], str]:
+        """Replace the relevance of the top candidates by cross-encoder scores, or keep the blend."""
+        s = self.settings
+        assert s.reranker_model_path is not None
+        top = rank(scored)[: s.rerank_candidates]
+        try:
+            ce = rerank_scores(s.reranker_model_path, query, [x.memory.content for x in top])
+        except RerankerUnavailable as exc:
+            return scored, f"rerank: weighted blend ({exc})"
+        now = utcnow()
+        new = {
+            x.memory.id: score(x.memory, c, now, s, set(x.matched_tags) or None)
+            for x, c in zip(top, ce, strict=True)
+        }
+        # candidates outside the reranked top keep their order below the reranked ones
+        floor = min((v.final for v in new.values()), default=0.0)
+        rest = [x for x in scored if x.memory.id not in new]
+        for x in rest:
+            x.final = min(x.final, floor * 0.999)
+        return [*new.values(), *rest], "rerank: cross-encoder"
+
+    def _trace(
+        self, p: layer_mod.Placed, seed: Seed | None, act: Activation | None, notes: list[str]
+    ) -> RecallTrace:
+        sc = p.scored
+        t_notes = list(notes)
+        if seed is not None and seed.resolved_from:
+            t_notes.append(f"resolved from superseded memory {seed.resolved_from}")
+        if seed is not None:
+            t_notes.append("found by: " + ", ".join(f"{k}#{v}" for k, v in seed.lists.items()))
+        return RecallTrace(
+            memory_id=sc.memory.id,
+            from_seed=act.seed_id if act else None,
+            seed_rank=seed.rank if seed else None,
+            seed_score=seed.score if seed else None,
+            vector_score=seed.vector_score if seed else None,
+            text_score=seed.text_score if seed else None,
+            depth=act.depth if (act and seed is None) else 0,
+            path=act.path if act else [],
+            cascade_score=act.total if act else 0.0,
+            confidence=sc.confidence,
+            recency_boost=sc.recency,
+            importance=sc.memory.importance,
+            cue_boost=sc.cue_factor,
+            matched_tags=sc.matched_tags,
+            final_score=sc.final,
+            layer=p.layer,
+            tokens=p.tokens,
+            notes=t_notes,
+        )
+
+
+def check_mode(mode: str) -> str:
+    from memgraph.errors import ValidationError
+
+    if mode not in MODES:
+        raise ValidationError(f"unknown recall mode {mode!r}; use one of: {', '.join(MODES)}")
+    return mode
+
+
+def memory_kinds(kinds: Sequence[MemoryKind | str] | None) -> list[MemoryKind] | None:
+    from memgraph.errors import ValidationError
+
+    if kinds is None:
+        return None
+    if isinstance(kinds, str | MemoryKind):
+        kinds = [kinds]
+    try:
+        return [MemoryKind(k) for k in kinds]
+    except ValueError as exc:
+        raise ValidationError(str(exc)) from None
+
+
+__all__ = ["MODES", "Memory", "RecallRequest", "Recaller", "check_mode", "memory_kinds"]

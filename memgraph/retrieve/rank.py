@@ -1,0 +1,76 @@
+"""Stage 3 of recall: order candidates by relevance x confidence x recency x importance (seed 002).
+
+    final = relevance x effective_confidence x recency_boost x ((1 - w) + w x importance) x cue_factor
+
+relevance is the seed strength plus the cascade activation (or a cross-encoder score when one is
+configured); effective confidence decays the stored confidence by the kind's half-life since the memory was
+last touched (pinned memories never decay); recency_boost = 1 + 0.5 e^(-hours_since_access / 24); cue_factor
+is (1 + cue_boost) for every tag the query names that the memory carries.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from memgraph.config import Settings
+from memgraph.models import Memory
+
+
+@dataclass
+class Scored:
+    memory: Memory
+    relevance: float
+    confidence: float
+    recency: float
+    importance_factor: float
+    cue_factor: float
+    final: float
+    matched_tags: list[str] = field(default_factory=list)
+
+
+def effective_confidence(memory: Memory, now: datetime, settings: Settings) -> float:
+    """Stored confidence decayed by e^(-days since last touch / half-life of its kind)."""
+    if memory.pinned:
+        return memory.confidence
+    touched = max(memory.last_accessed, memory.updated_at)
+    days = max(0.0, (now - touched).total_seconds() / 86400.0)
+    half_life = settings.half_life_days(memory.kind.value, memory.provenance.value)
+    return memory.confidence * math.exp(-days / half_life) if half_life > 0 else memory.confidence
+
+
+def recency_boost(memory: Memory, now: datetime, settings: Settings) -> float:
+    """1 + amplitude x e^(-hours since last access / recency_hours)."""
+    hours = max(0.0, (now - memory.last_accessed).total_seconds() / 3600.0)
+    return 1.0 + settings.recency_amplitude * math.exp(-hours / settings.recency_hours)
+
+
+def score(
+    memory: Memory,
+    relevance: float,
+    now: datetime,
+    settings: Settings,
+    cue_tags: set[str] | None = None,
+) -> Scored:
+    conf = effective_confidence(memory, now, settings)
+    rec = recency_boost(memory, now, settings)
+    w = settings.importance_weight
+    imp = (1.0 - w) + w * memory.importance
+    matched = sorted(set(memory.tags) & cue_tags) if cue_tags else []
+    cue = (1.0 + settings.cue_boost) ** len(matched)
+    return Scored(
+        memory=memory,
+        relevance=relevance,
+        confidence=conf,
+        recency=rec,
+        importance_factor=imp,
+        cue_factor=cue,
+        final=relevance * conf * rec * imp * cue,
+        matched_tags=matched,
+    )
+
+
+def rank(scored: list[Scored]) -> list[Scored]:
+    """Best first; ties by newer, then id (stable across stores)."""
+    return sorted(scored, key=lambda s: (-s.final, -s.memory.created_at.timestamp(), s.memory.id))

@@ -1,0 +1,150 @@
+"""Stage 1 of recall: seed memories from vector kNN and full-text hits, fused by reciprocal rank.
+
+Every list is filtered inside the store query (user, active, archived, kinds, project-scope globs, minimum
+importance). In cascade mode each tag the query names (see cues.py) adds a vector and a full-text list run
+inside that tag, with the naming words removed from the query, so "what did Ada paint" searches Ada's
+memories for "paint". A hit on a superseded memory resolves to the memory that superseded it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from memgraph.models import Relation
+from memgraph.retrieve.fusion import rrf_fuse
+from memgraph.store.base import GraphStore, MemoryFilter
+
+#: How many Supersedes hops a resolution follows (a chain old -> newer -> newest).
+MAX_SUPERSEDE_CHAIN = 5
+
+
+@dataclass
+class Seed:
+    """One fused seed: its rank and RRF score, and the raw scores of the lists that found it."""
+
+    id: str
+    rank: int
+    score: float
+    vector_score: float | None = None
+    text_score: float | None = None
+    lists: dict[str, int] = field(default_factory=dict)  # list name -> rank in that list
+    resolved_from: str | None = None  # the superseded memory this seed replaced
+
+
+@dataclass
+class SeedSet:
+    seeds: list[Seed]
+    vector_hits: int  # vector hits that passed the similarity threshold (0 means: nothing similar)
+    text_hits: int
+
+
+def search_lists(
+    store: GraphStore,
+    user_id: str,
+    *,
+    query: str,
+    qvec: np.ndarray | None,
+    n: int,
+    flt: MemoryFilter,
+    min_similarity: float,
+    use_vector: bool,
+    use_text: bool,
+    scoped: list[tuple[str, str, np.ndarray | None]] | None = None,
+) -> dict[str, list[tuple[str, float]]]:
+    """Named ranked lists: `vector`, `text`, and `vector@<tag>` / `text@<tag>` per scoped (tag, query, vec)."""
+    lists: dict[str, list[tuple[str, float]]] = {}
+    if use_vector and qvec is not None:
+        lists["vector"] = store.vector_search(user_id, qvec, n, min_similarity=min_similarity, flt=flt)
+    if use_text:
+        lists["text"] = store.text_search(user_id, query, n, flt=flt)
+    for tag, squery, svec in scoped or []:
+        tflt = flt.model_copy(update={"tag": tag})
+        if use_vector and svec is not None:
+            lists[f"vector@{tag}"] = store.vector_search(
+                user_id, svec, n, min_similarity=min_similarity, flt=tflt
+            )
+        if use_text:
+            lists[f"text@{tag}"] = store.text_search(user_id, squery, n, flt=tflt)
+    return lists
+
+
+def fuse(lists: dict[str, list[tuple[str, float]]], rrf_k: int) -> list[Seed]:
+    """RRF over the named lists; each seed keeps its per-list ranks and the global lists' raw scores."""
+    names = list(lists)
+    fused = rrf_fuse([lists[n] for n in names], rrf_k)
+    ranks = {n: {mid: r for r, (mid, _) in enumerate(lists[n], start=1)} for n in names}
+    vec = dict(lists.get("vector", []))
+    txt = dict(lists.get("text", []))
+    seeds = []
+    for rank, (mid, score) in enumerate(fused, start=1):
+        seeds.append(
+            Seed(
+                id=mid,
+                rank=rank,
+                score=score,
+                vector_score=vec.get(mid),
+                text_score=txt.get(mid),
+                lists={n: ranks[n][mid] for n in names if mid in ranks[n]},
+            )
+        )
+    return seeds
+
+
+def resolve_superseded(store: GraphStore, user_id: str, seeds: list[Seed], flt: MemoryFilter) -> list[Seed]:
+    """Replace inactive seeds by their newest active successor (Supersedes: newer -> older); drop the rest.
+
+    The lists were searched over inactive memories too, so a query phrased like an old statement still finds
+    the statement that replaced it. A successor that is already a seed keeps the better rank.
+    """
+    mems = {m.id: m for m in store.get_memories(user_id, [s.id for s in seeds])}
+    newer_of: dict[str, str] = {}
+    frontier = [s.id for s in seeds if s.id in mems and not mems[s.id].active]
+    for _ in range(MAX_SUPERSEDE_CHAIN):
+        if not frontier:
+            break
+        links = store.get_links(user_id, frontier, relations=[Relation.SUPERSEDES], direction="in")
+        nxt = []
+        for link in sorted(links, key=lambda lk: lk.updated_at, reverse=True):
+            if link.dst not in newer_of and link.src not in newer_of:  # the most recent supersede wins
+                newer_of[link.dst] = link.src
+                nxt.append(link.src)
+        frontier = nxt
+    succ_ids = [mid for mid in set(newer_of.values()) if mid not in mems]
+    mems.update({m.id: m for m in store.get_memories(user_id, succ_ids)})
+
+    def newest(mid: str) -> str | None:
+        cur = mid
+        for _ in range(MAX_SUPERSEDE_CHAIN):
+            if cur not in newer_of:
+                break
+            cur = newer_of[cur]
+        m = mems.get(cur)
+        if cur == mid or m is None or not m.active or (m.archived and not flt.include_archived):
+            return None
+        return None if flt.kinds and m.kind not in flt.kinds else cur
+
+    out: list[Seed] = []
+    seen: set[str] = set()
+    for seed in seeds:
+        if seed.id in mems and not mems[seed.id].active:
+            new = newest(seed.id)
+            if new is None:
+                continue
+            seed = Seed(
+                id=new,
+                rank=seed.rank,
+                score=seed.score,
+                vector_score=seed.vector_score,
+                text_score=seed.text_score,
+                lists=seed.lists,
+                resolved_from=seed.id,
+            )
+        if seed.id in seen:
+            continue
+        seen.add(seed.id)
+        out.append(seed)
+    for rank, seed in enumerate(out, start=1):
+        seed.rank = rank
+    return out

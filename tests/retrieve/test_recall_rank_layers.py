@@ -1,0 +1,144 @@
+"""Stages 3-5: ranking factors, layers and their order, trigger patterns, the token budget, the result."""
+
+from __future__ import annotations
+
+import math
+from datetime import timedelta
+
+import pytest
+
+from memgraph import MemoryEngine, Settings
+from memgraph.models import Memory, MemoryKind, RecallResult, utcnow
+from memgraph.retrieve.layers import trigger_matches
+from memgraph.retrieve.rank import effective_confidence, recency_boost, score
+
+
+def test_confidence_decays_by_kind_half_life() -> None:
+    s = Settings()
+    now = utcnow()
+    then = now - timedelta(days=30)
+    fact = Memory(id="a", user_id="u", content="x", kind=MemoryKind.FACT, last_accessed=then, updated_at=then)
+    pref = fact.model_copy(update={"kind": MemoryKind.PREFERENCE})
+    pinned = fact.model_copy(update={"pinned": True})
+    assert effective_confidence(fact, now, s) == pytest.approx(math.exp(-30 / 30))
+    assert effective_confidence(pref, now, s) == pytest.approx(math.exp(-30 / 90))
+    assert effective_confidence(pinned, now, s) == pytest.approx(1.0)
+
+
+def test_recency_boost_formula() -> None:
+    s = Settings()
+    now = utcnow()
+    fresh = Memory(id="a", user_id="u", content="x", last_accessed=now)
+    day_old = fresh.model_copy(update={"last_accessed": now - timedelta(hours=24)})
+    assert recency_boost(fresh, now, s) == pytest.approx(1.5)
+    assert recency_boost(day_old, now, s) == pytest.approx(1 + 0.5 * math.exp(-1))
+
+
+def test_score_blends_importance_and_cues() -> None:
+    s = Settings()
+    now = utcnow()
+    m = Memory(id="a", user_id="u", content="x", importance=1.0, tags=["speaker:ada"], last_accessed=now)
+    sc = score(m, 2.0, now, s, {"speaker:ada", "date:2024-01-01"})
+    assert sc.matched_tags == ["speaker:ada"]
+    assert sc.cue_factor == pytest.approx(2.0)
+    assert sc.final == pytest.approx(2.0 * sc.confidence * 1.5 * 1.0 * 2.0)
+
+
+def test_trigger_pattern_matching() -> None:
+    assert trigger_matches("println!", "should I use PRINTLN! here")
+    assert not trigger_matches("println!", "use the log crate")
+    assert trigger_matches("*.env", "open config.env please")
+    assert trigger_matches(r"re:\bdrop\s+table\b", "DROP   TABLE users")
+    assert not trigger_matches("re:(", "anything")  # a broken regex never matches
+
+
+def test_triggered_constraint_comes_first_even_when_unrelated(quiet: MemoryEngine) -> None:
+    quiet.remember_many(
+        [{"content": f"Rust logging note {i}: the log crate writes to stderr", "kind": "fact"} for i in range(4)],
+        user_id="u",
+    )
+    neg = quiet.remember(
+        "Never commit secrets to the repository", user_id="u", kind="constraint", trigger_patterns=["git push"]
+    )
+    res = quiet.recall("rust logging before I git push", user_id="u", top_k=3)
+    assert res.memories[0].id == neg.id and res.trace[0].layer == "triggered"
+    plain = quiet.recall("rust logging", user_id="u", top_k=3)
+    assert neg.id not in [m.id for m in plain.memories]
+
+
+def test_layer_order_and_procedure_cap(quiet: MemoryEngine) -> None:
+    pinned = quiet.remember("Answer in British English", user_id="u", kind="preference", pinned=True)
+    ctx = quiet.remember("The deploy runs on Fridays after the standup", user_id="u", kind="fact")
+    procs = quiet.remember_many(
+        [{"content": f"To deploy step {i}: run make deploy-{i} on the build host", "kind": "procedure"}
+         for i in range(5)],
+        user_id="u",
+    )
+    res = quiet.recall("how do we deploy", user_id="u", top_k=10)
+    layers = [t.layer for t in res.trace]
+    assert res.memories[0].id == pinned.id and layers[0] == "baseline"
+    assert layers == sorted(layers, key=["triggered", "baseline", "contextual", "procedural"].index)
+    assert ctx.id in [m.id for m in res.memories]
+    assert layers.count("procedural") == 3
+    assert {m.id for m in res.memories if m.kind is MemoryKind.PROCEDURE} <= {p.id for p in procs}
+
+
+def test_token_budget_and_top_k(quiet: MemoryEngine) -> None:
+    quiet.remember_many(
+        [{"content": f"Gardening tip {i}: water tomatoes deeply but rarely, mulch well, and prune suckers"}
+         for i in range(8)],
+        user_id="u",
+    )
+    full = quiet.recall("tomato gardening tips", user_id="u", top_k=8)
+    assert len(full.memories) == 8
+    per = [quiet.embedder.count_tokens(m.content) for m in full.memories]
+    assert full.total_tokens == sum(per) == sum(t.tokens for t in full.trace)
+    budget = per[0] + per[1] + per[2] // 2
+    tight = quiet.recall("tomato gardening tips", user_id="u", top_k=8, token_budget=budget)
+    assert len(tight.memories) == 2 and tight.total_tokens <= budget
+    assert tight.budget_used == pytest.approx(tight.total_tokens / budget)
+    assert len(quiet.recall("tomato gardening tips", user_id="u", top_k=3).memories) == 3
+
+
+def test_trace_explains_every_memory(quiet: MemoryEngine) -> None:
+    mems = quiet.remember_conversation(
+        [{"speaker": "Ada", "text": "Which bakery did you like?"}, {"speaker": "Bob", "text": "Tartine, by far."}],
+        user_id="u",
+        session_id="s",
+    )
+    res = quiet.recall("which bakery did Bob like", user_id="u", top_k=2)
+    assert len(res.trace) == len(res.memories) == 2
+    for mem, tr in zip(res.memories, res.trace, strict=True):
+        assert tr.memory_id == mem.id and tr.final_score > 0 and tr.tokens > 0
+        assert tr.seed_rank is not None or tr.path
+        assert any(n.startswith("rerank:") for n in tr.notes)
+    seeded = [t for t in res.trace if t.seed_rank is not None]
+    assert seeded and all(t.seed_score and (t.vector_score or t.text_score) for t in seeded)
+    assert any(st.relation == "RelatesTo" for t in res.trace for st in t.path)
+    assert {m.id for m in res.memories} == {m.id for m in mems}
+
+
+def test_to_prompt_is_seed_000_format() -> None:
+    res = RecallResult(
+        memories=[
+            Memory(id="1", user_id="u", content="User is a backend engineer.", kind=MemoryKind.FACT),
+            Memory(id="2", user_id="u", content="Communication style: direct.", kind=MemoryKind.PREFERENCE),
+        ]
+    )
+    assert res.to_prompt() == (
+        "<memory>\n[FACT] User is a backend engineer.\n[PREFERENCE] Communication style: direct.\n</memory>"
+    )
+    assert RecallResult().to_prompt() == "<memory>\n</memory>"
+
+
+def test_reranker_path_that_does_not_exist_falls_back(embedder) -> None:  # noqa: ANN001
+    from tests.retrieve.conftest import make_engine
+
+    eng = make_engine(embedder, recall_maintenance=False, reranker_model_path="/nonexistent/cross-encoder")
+    try:
+        eng.remember("The cat sleeps on the radiator", user_id="u")
+        res = eng.recall("where does the cat sleep", user_id="u")
+        assert res.memories and "weighted blend" in res.trace[0].notes[0]
+        assert "not found" in res.trace[0].notes[0]
+    finally:
+        eng.store.close()
