@@ -3,10 +3,9 @@
 The public API is `MemoryEngine` and the models below; everything else is internal.
 """
 
+from memgraph.aio import AsyncMemoryEngine
 from memgraph.config import Settings
 from memgraph.engine import MemoryEngine
-from memgraph.ingest.reconcile import Reconciler
-from memgraph.ingest.report import IngestReport
 from memgraph.errors import (
     EmbedderUnavailableError,
     MemgraphError,
@@ -19,6 +18,8 @@ from memgraph.errors import (
     UnsupportedOperationError,
     ValidationError,
 )
+from memgraph.ingest.reconcile import Reconciler
+from memgraph.ingest.report import IngestReport
 from memgraph.models import (
     Cluster,
     Gap,
@@ -40,6 +41,7 @@ from memgraph.models import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "AsyncMemoryEngine",
     "Cluster",
     "EmbedderUnavailableError",
     "Gap",

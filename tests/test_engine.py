@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,46 @@ from memgraph import (
     ValidationError,
 )
 from memgraph.errors import EmbeddingDimensionError, MemgraphError
+
+
+class _BlockingAsync:
+    """Runs the AsyncMemoryEngine through the same test cases as the sync engine (one event loop per test)."""
+
+    def __init__(self, engine: MemoryEngine) -> None:
+        import asyncio
+
+        from memgraph import AsyncMemoryEngine
+
+        self._loop = asyncio.new_event_loop()
+        self._aengine = AsyncMemoryEngine(engine)
+        self.store = engine.store
+        self.settings = engine.settings
+
+    def __getattr__(self, name: str):  # noqa: ANN204 - mirrors MemoryEngine's methods
+        coro_fn = getattr(self._aengine, name)
+
+        def call(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+            return self._loop.run_until_complete(coro_fn(*args, **kwargs))
+
+        return call
+
+    def close_loop(self) -> None:
+        self._loop.close()
+
+
+@pytest.fixture(params=["sync", "async"])
+def engine(request: pytest.FixtureRequest, embedder) -> Iterator[MemoryEngine]:  # noqa: ANN001
+    """Every case here runs on MemoryEngine and on AsyncMemoryEngine (incognito SQLite, real model)."""
+    from memgraph.store.sqlite import SQLiteStore
+
+    eng = MemoryEngine(SQLiteStore(":memory:"), Settings(store=":memory:"), embedder)
+    if request.param == "sync":
+        yield eng
+    else:
+        view = _BlockingAsync(eng)
+        yield view  # type: ignore[misc]
+        view.close_loop()
+    eng.close()
 
 
 def _snapshot(engine: MemoryEngine, user: str) -> tuple:
@@ -209,3 +250,9 @@ def test_cli_does_not_import_torch() -> None:
     code = "import sys, memgraph.cli; print('torch' in sys.modules, 'sentence_transformers' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.stdout.strip() == "False False"
+
+
+def test_every_public_engine_method_has_an_async_twin() -> None:
+    from memgraph.aio import missing_async_methods
+
+    assert missing_async_methods() == []
