@@ -1,0 +1,54 @@
+"""The people's side: README, configuration table, docker compose and --help stay true to the code."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from memgraph.cli import app
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_readme_config_table_is_generated_from_config() -> None:
+    out = subprocess.run(
+        [sys.executable, "tools/gen_config_table.py", "--check"], cwd=ROOT, capture_output=True, text=True
+    )
+    assert out.returncode == 0, out.stderr
+
+
+def test_readme_has_the_two_commands_and_ci_runs_the_test_one() -> None:
+    readme = (ROOT / "README.md").read_text()
+    assert "make demo" in readme and "make test" in readme
+    assert "make test" in (ROOT / ".ci" / "run").read_text()
+
+
+def test_docker_compose_runs_neo4j_with_browser_bolt_volume_healthcheck_and_no_password() -> None:
+    spec = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    neo4j = spec["services"]["neo4j"]
+    assert neo4j["image"].startswith("neo4j:5")
+    assert {"7474:7474", "7687:7687"} <= {str(p).split()[0] for p in neo4j["ports"]}
+    assert "healthcheck" in neo4j and any(v.startswith("neo4j-data:") for v in neo4j["volumes"])
+    assert "neo4j-data" in spec["volumes"]
+    auth = neo4j["environment"]["NEO4J_AUTH"]
+    assert "${NEO4J_PASSWORD" in auth, "the password must come from .env, never the repo"
+    assert (ROOT / ".env.example").exists()
+
+
+def _commands() -> list[str]:
+    return sorted(c.name or c.callback.__name__ for c in app.registered_commands)  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("command", [[]] + [[c] for c in _commands()])
+def test_every_command_explains_itself(command: list[str]) -> None:
+    res = CliRunner().invoke(app, [*command, "--help"])
+    assert res.exit_code == 0, res.output
+    assert "Usage" in res.output
+    # Every option has help text.
+    assert not re.search(r"^\s+--[\w-]+\s+(TEXT|INTEGER|FLOAT)?\s*$", res.output, re.M), res.output
