@@ -68,6 +68,140 @@ QUICKSTART = [
     new_code_cell("mem.flush()\nprint(mem.stats(user_id='ada'))\nmem.close()"),
 ]
 
+SETUP = (
+    "import os, tempfile\n"
+    "os.environ.setdefault('HF_HUB_OFFLINE', '1')\n"
+    "import matplotlib\nmatplotlib.use('Agg')\n"
+    "import matplotlib.pyplot as plt\n"
+    "from IPython.display import display\n"
+    "from memgraph import MemoryEngine\n\n"
+    "store_dir = os.environ.get('MEMGRAPH_NOTEBOOK_STORE') or tempfile.mkdtemp(prefix='memgraph-')\n"
+    "mem = MemoryEngine.open(store_dir)"
+)
+
+TOPICS = (
+    "TOPICS = {\n"
+    "    'cooking': ['I bake sourdough bread every Sunday morning', 'My lasagna recipe uses fresh basil and ricotta',\n"
+    "                'We grilled salmon with lemon and dill for dinner', 'The risotto needs constant stirring for twenty minutes',\n"
+    "                'I roast vegetables with olive oil, garlic and rosemary', 'Homemade pasta dough is flour, eggs and salt',\n"
+    "                'The curry simmered with coconut milk and lemongrass', 'I prefer cast iron pans for searing steak',\n"
+    "                'Our pancake batter rests overnight in the fridge', 'The chocolate cake recipe calls for dark cocoa'],\n"
+    "    'running': ['I ran a half marathon in 1 hour 52 minutes', 'My long run on Saturday was 18 kilometres',\n"
+    "                'Interval training on the track improves my pace', 'New running shoes reduced my knee pain',\n"
+    "                'I stretch my calves after every morning run', 'The city marathon route crosses three bridges',\n"
+    "                'Hill repeats make my legs stronger for races', 'I log every run and its heart rate in Strava',\n"
+    "                'Easy recovery runs keep my mileage consistent', 'I am training for a trail ultramarathon in May'],\n"
+    "    'databases': ['The billing service runs on PostgreSQL 16', 'We added a GIN index to speed up JSONB queries',\n"
+    "                  'Nightly backups of the ledger database go to S3', 'Replication lag on the read replica hit 30 seconds',\n"
+    "                  'We vacuum the largest tables every weekend', 'Connection pooling with PgBouncer cut latency',\n"
+    "                  'The migration added a foreign key on invoices', 'Slow queries are logged above 200 milliseconds',\n"
+    "                  'Partitioning the events table by month helped', 'We tested failover of the primary database'],\n"
+    "    'gardening': ['The tomatoes in the greenhouse ripened in August', 'I planted tulip bulbs along the fence in October',\n"
+    "                  'Compost from kitchen scraps feeds the vegetable beds', 'Aphids attacked the roses after the rain',\n"
+    "                  'We water the garden early to avoid evaporation', 'The apple tree needs pruning every winter',\n"
+    "                  'Basil and mint grow well on the sunny balcony', 'I mulch the strawberry bed with straw',\n"
+    "                  'Slugs ate half of the lettuce seedlings', 'The raised beds were filled with fresh soil'],\n"
+    "}\n"
+    "items = [{'content': text, 'tags': [topic]} for topic, texts in TOPICS.items() for text in texts]\n"
+    "stored = mem.remember_many(items, user_id='ada')\n"
+    "print(len(stored), 'memories stored')"
+)
+
+CLUSTER_MAP = [
+    new_markdown_cell(
+        "# Cluster map\n\nHDBSCAN over PCA-reduced embeddings (`memgraph cluster`) finds the topics in a "
+        "user's memories without being told; cluster ids stay stable across runs and labels come from the most "
+        "distinctive member terms (TF-IDF)."
+    ),
+    new_code_cell(SETUP),
+    new_code_cell(TOPICS),
+    new_code_cell(
+        "report = mem.jobs.cluster('ada', apply=True)\n"
+        "for c in report.clusters:\n"
+        "    print(f'{c.id}  size {c.size:3d}  label: {c.label}')\n"
+        "print('noise points:', report.noise)"
+    ),
+    new_markdown_cell("## The map\nEmbeddings projected to 2-D (PCA) and coloured by cluster; noise is grey."),
+    new_code_cell(
+        "import numpy as np\n"
+        "from sklearn.decomposition import PCA\n"
+        "ids, matrix = mem.store.embeddings('ada')\n"
+        "member = {m.memory_id: m.cluster_id for m in mem.store.cluster_members('ada')}\n"
+        "labels = {c.id: c.label for c in mem.store.list_clusters('ada')}\n"
+        "xy = PCA(n_components=2, random_state=0).fit_transform(matrix)\n"
+        "fig, ax = plt.subplots(figsize=(8, 6))\n"
+        "clusters = sorted(set(member.values()))\n"
+        "noise = [i for i, mid in enumerate(ids) if mid not in member]\n"
+        "ax.scatter(xy[noise, 0], xy[noise, 1], c='lightgrey', s=25, label='noise')\n"
+        "for n, cid in enumerate(clusters):\n"
+        "    idx = [i for i, mid in enumerate(ids) if member.get(mid) == cid]\n"
+        "    ax.scatter(xy[idx, 0], xy[idx, 1], s=40, color=plt.cm.tab10(n), label=labels[cid][:40])\n"
+        "    cx, cy = xy[idx].mean(axis=0)\n"
+        "    ax.annotate(labels[cid][:30], (cx, cy), fontsize=9, weight='bold')\n"
+        "ax.set_title('memories of ada, by HDBSCAN cluster')\n"
+        "ax.legend(fontsize=8, loc='best')\n"
+        "plt.show()\ndisplay(fig)"
+    ),
+    new_markdown_cell("## Stable ids\nA second run on unchanged memories is skipped; with `force=True` the same "
+                      "clusters keep their ids."),
+    new_code_cell(
+        "again = mem.jobs.cluster('ada', apply=True, force=True)\n"
+        "print(sorted(c.id for c in again.clusters) == sorted(c.id for c in report.clusters))\n"
+        "mem.close()"
+    ),
+]
+
+MAINTENANCE = [
+    new_markdown_cell(
+        "# Maintenance\n\nConfidence decay by kind, gaps, link discovery and the consolidation plan. Jobs that "
+        "change data return a plan unless `apply=True` (`--apply` on the CLI)."
+    ),
+    new_code_cell(SETUP),
+    new_markdown_cell("## Decay curves\n`confidence = c0 · e^(−age/half_life[kind]) · (1 + 0.1·ln(access+1)) · "
+                      "trust`; below 0.1 a memory is archived."),
+    new_code_cell(
+        "import numpy as np\n"
+        "from memgraph.jobs import decayed_confidence\n"
+        "days = np.linspace(0, 365, 200)\n"
+        "fig, ax = plt.subplots(figsize=(8, 5))\n"
+        "for kind in ['correction', 'preference', 'procedure', 'fact']:\n"
+        "    hl = mem.settings.half_life_days(kind)\n"
+        "    ax.plot(days, [decayed_confidence(1.0, d, hl, 0, 1.0) for d in days], label=f'{kind} ({hl:.0f} d)')\n"
+        "hl = mem.settings.half_life_days('fact', 'inferred')\n"
+        "ax.plot(days, [decayed_confidence(1.0, d, hl, 0, 1.0) for d in days], label=f'inferred ({hl:.0f} d)')\n"
+        "ax.plot(days, [decayed_confidence(1.0, d, 30, 20, 1.0) for d in days], '--', label='fact, 20 accesses')\n"
+        "ax.axhline(mem.settings.archive_threshold, color='grey', lw=0.8, ls=':', label='archive threshold')\n"
+        "ax.set_xlabel('days since last reinforcement'); ax.set_ylabel('confidence'); ax.legend()\n"
+        "plt.show()\ndisplay(fig)"
+    ),
+    new_code_cell(TOPICS),
+    new_code_cell(
+        "from datetime import timedelta\n"
+        "from memgraph.models import utcnow\n"
+        "plan = mem.jobs.decay('ada', now=utcnow() + timedelta(days=120))\n"
+        "print('evaluated', plan.evaluated, 'would archive', plan.archived, '(plan only: applied =', plan.applied, ')')"
+    ),
+    new_markdown_cell("## Gaps\nRecall records a Gap when nothing relevant is found; repeated misses are topics "
+                      "to capture."),
+    new_code_cell(
+        "for q in ['what is my passport number?', 'what is my passport number', 'when is the dentist appointment?']:\n"
+        "    mem.recall(q, user_id='ada')\n"
+        "mem.flush()\n"
+        "gaps = mem.jobs.gaps('ada')\n"
+        "for g in gaps.misses: print(g)\n"
+        "print('orphan tags:', gaps.orphan_tags, ' unconnected memories:', gaps.unconnected_total)"
+    ),
+    new_markdown_cell("## Links and consolidation plans"),
+    new_code_cell(
+        "links = mem.jobs.links('ada')\n"
+        "print('would create', links.created, 'RelatesTo links; components after:', links.graph)\n"
+        "mem.remember('I bake sourdough bread every Sunday morning!', user_id='ada', tags=['Cooking'])\n"
+        "plan = mem.jobs.consolidate('ada')\n"
+        "print('merge groups:', len(plan.groups), ' tag merges:', plan.tag_merges)\n"
+        "mem.close()"
+    ),
+]
+
 
 def write(name: str, cells: list) -> None:
     nb = new_notebook(cells=cells, metadata={"kernelspec": {"name": "python3", "display_name": "Python 3",
@@ -77,6 +211,8 @@ def write(name: str, cells: list) -> None:
 
 def main() -> None:
     write("01-quickstart.ipynb", QUICKSTART)
+    write("02-cluster-map.ipynb", CLUSTER_MAP)
+    write("03-maintenance.ipynb", MAINTENANCE)
 
 
 if __name__ == "__main__":
