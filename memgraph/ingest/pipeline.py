@@ -132,6 +132,7 @@ class _Candidate:
     novelty: float = 1.0
     salience: imp.Salience | None = None
     importance: float = 0.0
+    low: bool = False  # below min_importance_stored: dropped unless it reconciles with an existing memory
     inferred: list[str] = field(default_factory=list)
 
 
@@ -234,7 +235,10 @@ class IngestPipeline:
                 f"{where}content has {len(text)} characters; the maximum is {s.max_content_chars} "
                 "(use ingest() to chunk long text, or raise MEMGRAPH_MAX_CONTENT_CHARS)"
             )
-        session_id = None if item.session_id is None else validate_identifier(item.session_id, "session_id")
+        try:
+            session_id = None if item.session_id is None else validate_identifier(item.session_id, "session_id")
+        except ValidationError as exc:
+            raise ValidationError(f"{where}{exc}") from None
         try:
             kind_hint, layer_hint = parse_hint(item.kind)
             if item.layer is not None:
@@ -379,14 +383,10 @@ class IngestPipeline:
                 value = p.importance if p.importance is not None else max(c.importance, s.explicit_min_importance)
             else:
                 value = p.importance if p.importance is not None else c.importance
-                if value < s.min_importance_stored and kind not in ALWAYS_KEEP:
-                    report.dropped.append(Dropped(
-                        item=p.index, chunk=c.chunk, reason=DropReason.LOW_IMPORTANCE, importance=round(value, 4),
-                        detail=f"importance {value:.3f} < {s.min_importance_stored} (novelty {c.novelty:.3f}, "
-                               f"salience {c.salience.score:.2f})",
-                        preview=_preview(c.text),
-                    ))
-                    continue
+                # Below the floor a chunk is not stored as a new memory; it may still reinforce, supersede or
+                # contradict an existing one (a restatement has low novelty by definition), so the drop is
+                # decided after reconcile.
+                c.low = value < s.min_importance_stored and kind not in ALWAYS_KEEP
             if explicit and not s.remember_infer_tags:
                 tags, files, c.inferred = p.tags, p.files, []
             else:
@@ -519,6 +519,15 @@ class IngestPipeline:
                     report.decisions.append(Decision(action="reinforced", target_id=target.memory.id, reason=reason,
                                                      scores=scores, **decision_base))
                 item_ids[idx].append(target.memory.id)
+                continue
+            if action is Action.CREATE and c.low:
+                s_ = c.salience.score if c.salience else 0.0
+                report.dropped.append(Dropped(
+                    item=idx, chunk=c.chunk, reason=DropReason.LOW_IMPORTANCE, importance=round(mem.importance, 4),
+                    detail=f"importance {mem.importance:.3f} < {s.min_importance_stored} "
+                           f"(novelty {c.novelty:.3f}, salience {s_:.2f})",
+                    preview=_preview(mem.content),
+                ))
                 continue
             # the new memory is created in every remaining case
             created.append(c)

@@ -7,7 +7,10 @@ No LLM. For each neighbour, most similar first, the first rule that applies deci
 2. same subject, and the new text is a correction ("actually", "no,", "not X but Y") or a newer statement
    ("now", "no longer", "switched to") with a different value -> **supersede** the old memory.
 3. same subject, a different value and no cue, neither being an episode -> **contradict** (both kept, flagged).
-   Episodes (`event` memories) accumulate rather than conflict: "went hiking" and "went camping" both happened.
+   Episodes (`event` memories) accumulate rather than conflict: "went hiking" and "went camping" both happened,
+   and an update cue ("now") in a chat turn does not supersede another turn; only an explicit correction does.
+   Statements of two different speakers (metadata["speaker"] or a "Name: " prefix) never supersede or
+   contradict each other.
 4. otherwise -> **create**.
 
 "Same subject" (no parser): cosine >= `reconcile_subject_cosine`, or the two texts share a frame: cosine
@@ -161,36 +164,49 @@ class RuleReconciler:
         return None
 
     def decide(self, new: Memory, neighbours: Sequence[Neighbour]) -> Decision:
+        s = self.s
         correction = new.kind is MemoryKind.CORRECTION or signals.has_correction(new.content)
         update = signals.has_update_cue(new.content)
+        who = _speaker(new)
         for nb in neighbours:
             old = nb.memory
             c = compare(new.content, old.content, nb.similarity)
             scores = c.scores()
             changes = c.value_changes()
-            near = c.cosine >= self.s.dedup_cosine or c.jaccard >= self.s.dedup_jaccard
+            near = c.cosine >= s.dedup_cosine or c.jaccard >= s.dedup_jaccard
             old_correction = signals.has_correction(old.content)
             if near and not changes and (not correction or old_correction):
-                what = "cosine" if c.cosine >= self.s.dedup_cosine else "token Jaccard"
+                what = "cosine" if c.cosine >= s.dedup_cosine else "token Jaccard"
                 return Decision(Action.REINFORCE, old.id, f"near-duplicate ({what})", scores)
+            other = _speaker(old)
+            if who and other and who != other:
+                continue  # one person's statement does not correct or contradict another's
             subject = self.same_subject(c)
-            if subject is None:
+            if subject is None or c.frame_jaccard < s.reconcile_frame_jaccard:
                 continue
-            differs = bool(changes) or c.replaced
-            if correction and (differs or c.cosine >= self.s.reconcile_subject_cosine):
-                detail = ", ".join(changes) or ("replaced terms" if c.replaced else "restated")
-                return Decision(Action.SUPERSEDE, old.id, f"correction of the same subject ({subject}; {detail})", scores)
-            if update and differs:
-                detail = ", ".join(changes) or "replaced terms"
-                return Decision(
-                    Action.SUPERSEDE, old.id, f"newer statement of the same subject ({subject}; {detail})", scores
-                )
-            state = new.kind not in _EPISODIC and old.kind not in _EPISODIC
-            if state and (changes or (c.replaced and c.only_new <= 1 and c.only_old <= 1)):
-                detail = ", ".join(changes) or "replaced term"
-                return Decision(
-                    Action.CONTRADICT, old.id, f"conflicting statement, not clearly newer ({subject}; {detail})", scores
-                )
+            small = c.only_new <= s.reconcile_max_changed_terms and c.only_old <= s.reconcile_max_changed_terms
+            slot = bool(changes) or (c.replaced and small)
+            detail = ", ".join(changes) or ("replaced terms" if c.replaced else "restated")
+            if correction and (slot or (c.cosine >= s.reconcile_subject_cosine and small)):
+                return Decision(Action.SUPERSEDE, old.id, f"correction of the same subject ({subject}; {detail})",
+                                scores)
+            # Episodes (conversation turns, events) accumulate: "now" in a chat turn does not replace another.
+            if new.kind in _EPISODIC or old.kind in _EPISODIC:
+                continue
+            if update and slot:
+                return Decision(Action.SUPERSEDE, old.id, f"newer statement of the same subject ({subject}; "
+                                f"{detail})", scores)
+            if changes or (c.replaced and c.only_new <= 1 and c.only_old <= 1):
+                return Decision(Action.CONTRADICT, old.id, f"conflicting statement, not clearly newer ({subject}; "
+                                f"{detail})", scores)
         best = neighbours[0] if neighbours else None
         scores = {"cosine": round(best.similarity, 4)} if best else {}
         return Decision(Action.CREATE, None, "new" if best is None else "no duplicate or conflict", scores)
+
+
+def _speaker(m: Memory) -> str | None:
+    """Who said it: metadata["speaker"] (set by the CLI for turns), else a "Name: " prefix of the text."""
+    value = m.metadata.get("speaker") if isinstance(m.metadata, dict) else None
+    if isinstance(value, str) and value.strip():
+        return value.strip().lower()
+    return (signals.speaker(m.content) or "").lower() or None

@@ -83,6 +83,11 @@ _SENSITIVE_KEY = (
 _VALUE = r"(?:\"(?P<dq>[^\"\n]{4,200})\"|'(?P<sq>[^'\n]{4,200})'|(?P<bare>[^\s\"',;}{)\]]{4,200}))"
 _CONTEXT_RULES: list[tuple[str, re.Pattern[str], str]] = [
     # (type, pattern, check): check names how the value is judged (see `_value_ok`).
+    (
+        "aws_secret_key",
+        re.compile(r"(?i)(?:aws_?)?secret_?access_?key[\"']?\s*[:=]\s*[\"']?(?P<v>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])"),
+        "any",
+    ),
     ("basic_auth", re.compile(r"(?i)\bauthorization\s*[:=]\s*[\"']?basic\s+(?P<v>[A-Za-z0-9+/]{12,}={0,2})"), "any"),
     ("bearer_token", re.compile(r"(?i)\bbearer\s+(?P<v>[A-Za-z0-9\-._~+/]{16,}=*)"), "token"),
     (
@@ -228,7 +233,11 @@ class SecretScanner:
                     continue
                 value = value.rstrip(".,;:!?)")
                 if _value_ok(value, check):
-                    found.append(Finding(type_, start, start + len(value)))
+                    key = (m.groupdict().get("key") or "").lower()
+                    kind = type_
+                    if type_ == "password" and key and not re.search(r"pass|pwd|pin", key):
+                        kind = "credential"  # api_key=..., client_secret: ..., token: ...
+                    found.append(Finding(kind, start, start + len(value)))
         for m in _ENV_LINE.finditer(text):
             value, start, end = _value_of(m)
             if value is None or _is_placeholder(value):

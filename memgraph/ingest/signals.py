@@ -25,9 +25,9 @@ PREFERENCE = re.compile(
 )
 # seed 001 corrections: "actually X", "no, X", "not X but Y"
 CORRECTION = re.compile(
-    r"(?i)(?:^|[.!?]\s+|\n|,\s*)\s*(?:actually|correction|to\s+correct\s+(?:that|myself)|scratch\s+that|"
+    r"(?i)(?:^|[.!?:]\s+|\n|,\s*)\s*(?:actually|correction|to\s+correct\s+(?:that|myself)|scratch\s+that|"
     r"i\s+meant|sorry,\s+i\s+meant|wait,?\s+no)\b"
-    r"|(?:^|[.!?]\s+|\n)\s*(?:no|nope)\s*[,!.:;—-]\s*\S"
+    r"|(?:^|[.!?:]\s+|\n)\s*(?:no|nope)\s*[,.:;—-]\s*(?!problem\b|worries\b|way\b|doubt\b)\S"
     r"|\bnot\s+(?!only\b)[\w'.-]+(?:\s+[\w'.-]+){0,4}\s*,?\s+but\s+(?:rather\s+)?\w"
     r"|\bthat(?:'s|\s+is|\s+was)\s+(?:wrong|incorrect|not\s+(?:right|true|correct))\b"
     r"|\bi\s+was\s+wrong\b",
@@ -65,7 +65,8 @@ FACT = re.compile(
     r"(?i)^(?:my|our|the|his|her|their|[A-Z][\w-]+)\s+(?:[\w'-]+\s+){0,5}?"
     r"(?:is|are|was|were|has|have|uses|runs|lives|works|contains|costs|equals|means|belongs)\b\s+\S"
     r"|\b(?:i|we)\s+(?:am|'m|work|live|use|have|own|study|studied|was\s+born|grew\s+up|speak|drive)\b\s+\S"
-    r"|\b(?:is|are)\s+(?:located|based|called|named|made|written|built)\b",
+    r"|\b(?:is|are)\s+(?:located|based|called|named|made|written|built)\b"
+    r"|\b(?:i|we|they|he|she)\s+(?:have\s+|'ve\s+)?(?:switched|migrated|moved|changed)\b(?:\s+[\w'-]+){0,5}\s+to\b",
 )
 NEGATION = re.compile(
     r"(?i)\b(?:not|no|never|none|nothing|nobody|neither|nor|without|cannot|can't|won't|don't|doesn't|didn't|"
@@ -85,6 +86,13 @@ _DATE_WORDS = re.compile(
 _NUMBER = re.compile(r"(?<![\w])[-+]?\d+(?:[.,:/]\d+)*(?:%|st|nd|rd|th|k|m|s|h|ms|gb|mb|kb)?(?![\w])", re.I)
 _DIGIT = re.compile(r"\d")
 _REDACTED = re.compile(r"\[REDACTED:[a-z0-9_]+\]")
+_SPEAKER = re.compile(r"^\s*([A-Z][\w.'’ -]{0,40}?):\s")
+
+
+def speaker(text: str) -> str | None:
+    """The speaker label of a conversation turn ("Caroline: ..."), if the text starts with one."""
+    m = _SPEAKER.match(text)
+    return m.group(1).strip() if m else None
 
 # Capitalised words that are not names.
 _NOT_ENTITIES = frozenset(

@@ -217,7 +217,7 @@ many("password", lambda: rnd(ALNUM, 6) + R.choice("!@#$%&*") + rnd(DIG, 3), [
     "PASSWORD: {s}",
     "mysql -u root --password={s} shop",
 ])
-many("password", lambda: rnd(ALNUM, 32), [
+many("credential", lambda: rnd(ALNUM, 32), [
     "api_key: {s}",
     "client_secret = \"{s}\"",
     "secret_key => '{s}'",
