@@ -453,6 +453,7 @@ class IngestPipeline:
         else:
             neighbours = {}
         edits: dict[str, _Edit] = {}  # changes to stored memories, merged into one update each
+        batch_units = np.zeros((len(candidates), s.embedding_dim), dtype=np.float32)  # unit rows of `created`
         created: list[_Candidate] = []
         deactivated: set[str] = set()
 
@@ -484,10 +485,8 @@ class IngestPipeline:
                     if mid in neighbours and mid not in deactivated:
                         cands.append(Neighbour(neighbours[mid], float(sim)))
                 if created:
-                    mat = np.stack([x.vector for x in created])
-                    sims = mat @ c.vector / max(float(np.linalg.norm(c.vector)), 1e-12)
-                    norms = np.linalg.norm(mat, axis=1)
-                    sims = sims / np.where(norms == 0, 1.0, norms)
+                    unit = c.vector / max(float(np.linalg.norm(c.vector)), 1e-12)
+                    sims = batch_units[: len(created)] @ unit
                     for x, sim in zip(created, sims, strict=True):
                         if sim >= s.reconcile_slot_cosine and x.memory.active:
                             cands.append(Neighbour(x.memory, float(sim), in_batch=True))
@@ -530,6 +529,7 @@ class IngestPipeline:
                 ))
                 continue
             # the new memory is created in every remaining case
+            batch_units[len(created)] = c.vector / max(float(np.linalg.norm(c.vector)), 1e-12)
             created.append(c)
             item_ids[idx].append(mem.id)
             report.created.append(mem.id)

@@ -139,6 +139,12 @@ def has_number_or_date(text: str) -> bool:
 
 
 def entities(text: str) -> list[str]:
+    """Named entities by capitalisation (cached: salience, tags and reconcile all ask for the same texts)."""
+    return list(_entities(text))
+
+
+@lru_cache(maxsize=16384)
+def _entities(text: str) -> tuple[str, ...]:
     """Named entities by capitalisation: runs of capitalised words ("New York", "FastAPI", "Caroline").
 
     A capitalised word mid-sentence is a name. At the start of a sentence it counts only when it looks like a
@@ -178,7 +184,7 @@ def entities(text: str) -> list[str]:
             j += 1
         out.append(" ".join(x[0] for x in words[i:j]).rstrip(".'’"))
         i = j
-    return list(dict.fromkeys(out))
+    return tuple(dict.fromkeys(out))
 
 
 @lru_cache(maxsize=4096)
