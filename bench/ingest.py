@@ -65,8 +65,11 @@ def load_turns(path: Path, limit: int | None) -> list[tuple[str, dict]]:
         sessions = sorted(int(k.split("_")[1]) for k in c if k.startswith("session_") and not k.endswith("time"))
         for s in sessions:
             for turn in c[f"session_{s}"]:
-                item = {"text": f"{turn['speaker']}: {turn['text']}", "session_id": f"session_{s}",
-                        "metadata": {"speaker": turn["speaker"], "dia_id": turn["dia_id"]}}
+                item = {
+                    "text": f"{turn['speaker']}: {turn['text']}",
+                    "session_id": f"session_{s}",
+                    "metadata": {"speaker": turn["speaker"], "dia_id": turn["dia_id"]},
+                }
                 out.append((conv["sample_id"], item))
     return out[:limit] if limit else out
 
@@ -97,8 +100,11 @@ def machine(device: str) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data", default=str(ROOT.parent / "shared" / "data" / "locomo_dev.json"),
-                    help="LoCoMo JSON (default: ../shared/data/locomo_dev.json from the repo root)")
+    ap.add_argument(
+        "--data",
+        default=str(ROOT.parent / "shared" / "data" / "locomo_dev.json"),
+        help="LoCoMo JSON (default: ../shared/data/locomo_dev.json from the repo root)",
+    )
     ap.add_argument("--limit", type=int, default=None, help="Use only the first N turns.")
     ap.add_argument("--batch", type=int, default=None, help="Turns per ingest call (default: Settings).")
     ap.add_argument("--device", default=None, help="torch device (default: cuda if present, else cpu)")
@@ -112,8 +118,10 @@ def main() -> None:
     model = SentenceTransformerEmbedder(batch_size=settings.embed_batch_size, device=args.device)
     model.encode(["warm up the model", "and its kernels"] * 16)
     device = str(model._load().device)  # noqa: SLF001 - report where it ran
-    print(f"{len(texts)} turns of {args.data}, ingest batch {batch}, embed batch {settings.embed_batch_size}, "
-          f"device {device}")
+    print(
+        f"{len(texts)} turns of {args.data}, ingest batch {batch}, embed batch {settings.embed_batch_size}, "
+        f"device {device}"
+    )
 
     raw_before = raw_embed(model, texts, batch)
 
@@ -149,8 +157,7 @@ def main() -> None:
     lines = [
         f"texts {n}, embedded in the pipeline {timed.texts}, created {created}, dropped {dropped}",
         f"raw embedder: {n / raw:.1f} sentences/s (before {n / raw_before:.1f}, after {n / raw_after:.1f})",
-        f"pipeline end to end: {n / pipeline:.1f} memories/s (texts in per second), "
-        f"{created / pipeline:.1f} created/s",
+        f"pipeline end to end: {n / pipeline:.1f} memories/s (texts in per second), {created / pipeline:.1f} created/s",
         f"per ingest call ({batch} turns): median {statistics.median(per_call) * 1000:.0f} ms, "
         f"p95 {np.percentile(per_call, 95) * 1000:.0f} ms",
         f"time inside the model during the pipeline {inside:.2f} s of {pipeline:.2f} s",
@@ -163,8 +170,11 @@ def main() -> None:
         text = results.read_text() if results.exists() else "# Benchmark results\n"
         if "## Ingest" not in text:
             text = text.rstrip() + "\n\n## Ingest\n\n`python bench/ingest.py` (LoCoMo dev turns; see the script).\n"
-        entry = (f"\n### {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {machine(device)}\n\n"
-                 + "\n".join(f"- {ln}" for ln in lines) + "\n")
+        entry = (
+            f"\n### {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {machine(device)}\n\n"
+            + "\n".join(f"- {ln}" for ln in lines)
+            + "\n"
+        )
         head, sep, rest = text.partition("## Ingest")
         nxt = rest.find("\n## ", 1)
         section, tail = (rest, "") if nxt == -1 else (rest[:nxt], rest[nxt:])

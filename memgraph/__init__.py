@@ -5,8 +5,6 @@ The public API is `MemoryEngine` and the models below; everything else is intern
 
 from memgraph.config import Settings
 from memgraph.engine import MemoryEngine
-from memgraph.ingest.reconcile import Reconciler
-from memgraph.ingest.report import IngestReport
 from memgraph.errors import (
     EmbedderUnavailableError,
     MemgraphError,
@@ -19,6 +17,8 @@ from memgraph.errors import (
     UnsupportedOperationError,
     ValidationError,
 )
+from memgraph.ingest.reconcile import Reconciler
+from memgraph.ingest.report import IngestReport
 from memgraph.models import (
     Cluster,
     Gap,

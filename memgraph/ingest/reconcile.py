@@ -151,9 +151,9 @@ def _strip_cue(text: str) -> str:
 
 def compare(new: str, old: str, cosine: float) -> Comparison:
     n, o = _features(new), _features(old)
-    value_words = n.entity_words | o.entity_words | n.numbers | o.numbers | {
-        w for d in n.dates | o.dates for w in d.split()
-    }
+    value_words = (
+        n.entity_words | o.entity_words | n.numbers | o.numbers | {w for d in n.dates | o.dates for w in d.split()}
+    )
     fn, fo = n.words - value_words, o.words - value_words
     union = n.tokens | o.tokens
     return Comparison(
@@ -213,17 +213,26 @@ class RuleReconciler:
             slot = bool(changes) or (c.replaced and small)
             detail = ", ".join(changes) or ("replaced terms" if c.replaced else "restated")
             if correction and (slot or (c.cosine >= s.reconcile_subject_cosine and small)):
-                return Decision(Action.SUPERSEDE, old.id, f"correction of the same subject ({subject}; {detail})",
-                                scores)
+                return Decision(
+                    Action.SUPERSEDE, old.id, f"correction of the same subject ({subject}; {detail})", scores
+                )
             # Episodes (conversation turns, events) accumulate: "now" in a chat turn does not replace another.
             if new.kind in _EPISODIC or old.kind in _EPISODIC:
                 continue
             if update and slot:
-                return Decision(Action.SUPERSEDE, old.id, f"newer statement of the same subject ({subject}; "
-                                f"{detail})", scores)
+                return Decision(
+                    Action.SUPERSEDE,
+                    old.id,
+                    f"newer statement of the same subject ({subject}; {detail})",
+                    scores,
+                )
             if changes or (c.replaced and c.only_new <= 1 and c.only_old <= 1):
-                return Decision(Action.CONTRADICT, old.id, f"conflicting statement, not clearly newer ({subject}; "
-                                f"{detail})", scores)
+                return Decision(
+                    Action.CONTRADICT,
+                    old.id,
+                    f"conflicting statement, not clearly newer ({subject}; {detail})",
+                    scores,
+                )
         best = neighbours[0] if neighbours else None
         scores = {"cosine": round(best.similarity, 4)} if best else {}
         return Decision(Action.CREATE, None, "new" if best is None else "no duplicate or conflict", scores)

@@ -94,11 +94,16 @@ def speaker(text: str) -> str | None:
     m = _SPEAKER.match(text)
     return m.group(1).strip() if m else None
 
+
 # Capitalised words that are not names.
-_NOT_ENTITIES = frozenset(
-    "i i'm i've i'd i'll im ok okay yes no hey hi hello thanks thank please sorry oh wow yeah yep nope lol "
-    "mr mrs ms dr sir madam dear btw fyi note todo user assistant the a an".split()
-) | frozenset(MONTHS) | frozenset(WEEKDAYS)
+_NOT_ENTITIES = (
+    frozenset(
+        "i i'm i've i'd i'll im ok okay yes no hey hi hello thanks thank please sorry oh wow yeah yep nope lol "
+        "mr mrs ms dr sir madam dear btw fyi note todo user assistant the a an".split()
+    )
+    | frozenset(MONTHS)
+    | frozenset(WEEKDAYS)
+)
 _WORD = re.compile(r"[^\W\d_][\w'’&.-]*[\w]|[^\W\d_]", re.UNICODE)
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*|[\"“(]\s*)$")
 

@@ -13,10 +13,19 @@ from memgraph.cli import app
 from .conftest import SEED_EXAMPLES
 
 TURNS = [
-    {"speaker": "Caroline", "text": "I went to a LGBTQ support group yesterday and it was so powerful.",
-     "session_id": "s1", "timestamp": "1:56 pm on 8 May, 2023"},
-    {"speaker": "Melanie", "text": "I painted a sunrise over the lake last weekend, my favorite piece so far.",
-     "session_id": "s1", "timestamp": "2023-05-08T14:01:00Z", "tags": ["art"]},
+    {
+        "speaker": "Caroline",
+        "text": "I went to a LGBTQ support group yesterday and it was so powerful.",
+        "session_id": "s1",
+        "timestamp": "1:56 pm on 8 May, 2023",
+    },
+    {
+        "speaker": "Melanie",
+        "text": "I painted a sunrise over the lake last weekend, my favorite piece so far.",
+        "session_id": "s1",
+        "timestamp": "2023-05-08T14:01:00Z",
+        "tags": ["art"],
+    },
     {"content": "The API key is sk_live_" + "51HxYzAbCdEfGhIjKlMnOpQr" + " for billing.", "session_id": "s2"},
 ]
 
@@ -28,10 +37,22 @@ def _jsonl(path: Path) -> Path:
 
 def test_ingest_jsonl_turns(tmp_path: Path, embedder) -> None:  # type: ignore[no-untyped-def]
     store = str(tmp_path / "data")
-    res = CliRunner().invoke(app, ["ingest", str(_jsonl(tmp_path / "turns.jsonl")), "--user", "ada", "--store",
-                                   store, "--json", "--batch", "2"])
+    res = CliRunner().invoke(
+        app,
+        [
+            "ingest",
+            str(_jsonl(tmp_path / "turns.jsonl")),
+            "--user",
+            "ada",
+            "--store",
+            store,
+            "--json",
+            "--batch",
+            "2",
+        ],
+    )
     assert res.exit_code == 0, res.output
-    report = json.loads(res.stdout[res.stdout.index("{"):])
+    report = json.loads(res.stdout[res.stdout.index("{") :])
     assert report["items"] == 3 and len(report["created"]) == 3
     assert report["redactions"] == {"stripe_key": 1}
     with MemoryEngine.open(store, embedder=embedder) as engine:
@@ -48,8 +69,9 @@ def test_ingest_plain_text_from_stdin_is_idempotent(tmp_path: Path) -> None:
     store = str(tmp_path / "data")
     text = "\n\n".join(SEED_EXAMPLES)
     runner = CliRunner()
-    first = runner.invoke(app, ["ingest", "-", "--user", "u", "--session", "s", "--store", store, "--tag", "seed"],
-                          input=text)
+    first = runner.invoke(
+        app, ["ingest", "-", "--user", "u", "--session", "s", "--store", store, "--tag", "seed"], input=text
+    )
     assert first.exit_code == 0, first.output
     assert "created 1" in first.stdout
     again = runner.invoke(app, ["ingest", "-", "--user", "u", "--session", "s", "--store", store], input=text)

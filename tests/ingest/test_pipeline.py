@@ -63,8 +63,12 @@ def test_reingesting_a_conversation_changes_nothing(engine: MemoryEngine) -> Non
 
 def test_low_importance_chunks_are_dropped_and_reported(engine: MemoryEngine) -> None:
     engine.ingest_many(_conversation(2), user_id="u")
-    chatter = ["Thanks, Caroline! That's great to hear.", "Haha, yeah, that's so true!",
-               "Aww, that's so sweet of you, Mel!", "Wow, that sounds amazing!"]
+    chatter = [
+        "Thanks, Caroline! That's great to hear.",
+        "Haha, yeah, that's so true!",
+        "Aww, that's so sweet of you, Mel!",
+        "Wow, that sounds amazing!",
+    ]
     report = engine.ingest_many([{"text": t, "session_id": "later"} for t in chatter], user_id="u")
     dropped = [d for d in report.dropped if d.reason is DropReason.LOW_IMPORTANCE]
     assert dropped, report.decisions
@@ -82,9 +86,20 @@ def test_remember_keeps_its_contract(engine: MemoryEngine) -> None:
     before = engine.embedder.misses  # type: ignore[attr-defined]
     mems = engine.remember_many(
         [
-            {"content": "Precomputed vector memory", "embedding": vec.tolist(), "kind": "fact", "pinned": True,
-             "file_paths": ["src/*.py"], "trigger_patterns": ["deploy"], "importance": 0.9, "tags": ["a"],
-             "metadata": {"k": 1}, "scope": "project", "session_id": "s", "created_at": "2024-01-02T03:04:05Z"},
+            {
+                "content": "Precomputed vector memory",
+                "embedding": vec.tolist(),
+                "kind": "fact",
+                "pinned": True,
+                "file_paths": ["src/*.py"],
+                "trigger_patterns": ["deploy"],
+                "importance": 0.9,
+                "tags": ["a"],
+                "metadata": {"k": 1},
+                "scope": "project",
+                "session_id": "s",
+                "created_at": "2024-01-02T03:04:05Z",
+            },
             {"content": "Precomputed vector memory", "embedding": vec.tolist()},  # same text: one memory
         ],
         user_id="u",
@@ -104,8 +119,7 @@ def test_remember_near_duplicate_returns_existing(engine: MemoryEngine) -> None:
     a = engine.remember("The staging database runs on port 5433", user_id="u", session_id="s1")
     b = engine.remember("The staging database runs on port 5433.", user_id="u", session_id="s2")
     assert b.id == a.id and b.strength == 2
-    c = engine.remember("The staging database runs on port 5433.", user_id="u", session_id="s2",
-                        reconcile=False)
+    c = engine.remember("The staging database runs on port 5433.", user_id="u", session_id="s2", reconcile=False)
     assert c.id != a.id  # reconcile=False: only the exact text is deduplicated
 
 
@@ -120,8 +134,9 @@ def test_remember_near_duplicate_returns_existing(engine: MemoryEngine) -> None:
         ("x" * 2_000_001, ValidationError),
     ],
 )
-def test_bad_text_is_a_typed_error_and_writes_nothing(engine: MemoryEngine, text: object,
-                                                      error: type[Exception]) -> None:
+def test_bad_text_is_a_typed_error_and_writes_nothing(
+    engine: MemoryEngine, text: object, error: type[Exception]
+) -> None:
     with pytest.raises(error):
         engine.ingest(text, user_id="u", session_id="s")  # type: ignore[arg-type]
     assert engine.stats().memories == 0
@@ -152,8 +167,9 @@ def test_control_characters_are_cleaned(engine: MemoryEngine) -> None:
 
 
 def test_only_secrets_is_reported_not_stored(engine: MemoryEngine) -> None:
-    report = engine.ingest("AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", user_id="u",
-                           session_id="s")
+    report = engine.ingest(
+        "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", user_id="u", session_id="s"
+    )
     assert [d.reason for d in report.dropped] == [DropReason.ONLY_SECRETS]
     assert report.redactions == {"aws_secret_key": 1}
     assert engine.stats().memories == 0
@@ -200,8 +216,9 @@ SECRETS = {
 
 
 @pytest.mark.parametrize("policy", ["redact", "reject"])
-def test_secrets_never_reach_store_cache_logs_or_errors(tmp_path: Path, policy: str,
-                                                        caplog: pytest.LogCaptureFixture) -> None:
+def test_secrets_never_reach_store_cache_logs_or_errors(
+    tmp_path: Path, policy: str, caplog: pytest.LogCaptureFixture
+) -> None:
     caplog.set_level(logging.DEBUG)
     settings = Settings(store=str(tmp_path / "data"), secret_policy=policy)
     inner = SentenceTransformerEmbedder()
@@ -213,10 +230,19 @@ def test_secrets_never_reach_store_cache_logs_or_errors(tmp_path: Path, policy: 
     )
     errors: list[str] = []
     try:
-        report = engine.ingest(text, user_id="u", session_id="s", tags=["billing", SECRETS["github"]],
-                               metadata={"note": f"key {SECRETS['stripe']}", SECRETS["aws"]: "x"})
-        engine.remember(f"Rotate {SECRETS['github']} monthly", user_id="u", tags=["ops"],
-                        metadata={"pw": f"password={SECRETS['password']}"})
+        report = engine.ingest(
+            text,
+            user_id="u",
+            session_id="s",
+            tags=["billing", SECRETS["github"]],
+            metadata={"note": f"key {SECRETS['stripe']}", SECRETS["aws"]: "x"},
+        )
+        engine.remember(
+            f"Rotate {SECRETS['github']} monthly",
+            user_id="u",
+            tags=["ops"],
+            metadata={"pw": f"password={SECRETS['password']}"},
+        )
         engine.search(f"what is {SECRETS['stripe']} used for", user_id="u")
         assert policy == "redact"
         assert set(report.redactions) >= {"github_token", "stripe_key", "password", "aws_access_key"}
@@ -236,3 +262,41 @@ def test_secrets_never_reach_store_cache_logs_or_errors(tmp_path: Path, policy: 
         assert value.encode() not in blobs, "secret found in the SQLite store or the embedding cache"
         assert value not in logs
         assert all(value not in e for e in errors)
+
+
+def test_every_entry_point_filters_secrets(engine: MemoryEngine) -> None:
+    token = SECRETS["github"]
+    mem = engine.remember(
+        "Deploys go through the CI pipeline",
+        user_id="u",
+        tags=["ci", f"tok {token}"],
+        metadata={"note": f"use {token}"},
+        trigger_patterns=[f"push {token}"],
+    )
+    assert mem.tags == ["ci"]  # a tag holding a secret is dropped, not stored
+    assert token not in json.dumps(mem.metadata) and token not in " ".join(mem.trigger_patterns)
+    tagged = engine.tag(mem.id, ["release", token], user_id="u")
+    assert tagged.tags == ["ci", "release"]
+    other = engine.remember("Releases are cut on Thursdays", user_id="u")
+    link = engine.link(mem.id, other.id, user_id="u", reason=f"both need {token}")
+    assert token not in (link.reason or "") and "[REDACTED:github_token]" in (link.reason or "")
+    assert engine.redact(f"what is {token}") == "what is [REDACTED:github_token]"
+
+
+def test_reject_policy_on_every_entry_point(embedder) -> None:  # type: ignore[no-untyped-def]
+    engine = MemoryEngine.open(":memory:", embedder=embedder, secret_policy="reject")
+    token = SECRETS["stripe"]
+    for call in (
+        lambda: engine.ingest(f"billing uses {token}", user_id="u", session_id="s"),
+        lambda: engine.remember("fine text", user_id="u", metadata={"k": token}),
+        lambda: engine.remember("fine text", user_id="u", tags=[token]),
+    ):
+        with pytest.raises(SecretDetectedError) as info:
+            call()
+        assert token not in str(info.value) and "stripe_key" in str(info.value)
+    assert engine.stats().memories == 0
+    report = engine.ingest_many(
+        [{"text": "I prefer tabs"}, {"text": f"key {token}"}], user_id="u", on_secret_reject="drop"
+    )
+    assert [d.reason for d in report.dropped] == [DropReason.SECRET_REJECTED] and len(report.created) == 1
+    engine.close()

@@ -23,26 +23,43 @@ def _mem(text: str) -> Memory:
     [
         # near-duplicates
         ("I prefer tabs over spaces", "I prefer tabs over spaces.", Action.REINFORCE),
-        ("User prefers dark mode in the editor", "The user prefers dark mode in their editor", Action.REINFORCE),
+        (
+            "User prefers dark mode in the editor",
+            "The user prefers dark mode in their editor",
+            Action.REINFORCE,
+        ),
         # corrections and newer statements
         ("My flight is on Monday", "Actually, my flight is on Tuesday", Action.SUPERSEDE),
         ("I prefer tabs", "Actually, I prefer spaces", Action.SUPERSEDE),
         ("I prefer tabs over spaces", "Actually, I prefer spaces over tabs", Action.SUPERSEDE),
         ("I live in Berlin", "I live in Paris now", Action.SUPERSEDE),
         ("I like coffee", "I don't like coffee anymore", Action.SUPERSEDE),
-        ("We use PostgreSQL for the main database", "We switched the main database to MySQL", Action.SUPERSEDE),
+        (
+            "We use PostgreSQL for the main database",
+            "We switched the main database to MySQL",
+            Action.SUPERSEDE,
+        ),
         ("I am vegetarian", "I am not vegetarian anymore, I eat fish now", Action.SUPERSEDE),
         # conflicts that are not clearly newer
-        ("The API rate limit is 100 requests per minute", "The API rate limit is 1000 requests per minute",
-         Action.CONTRADICT),
+        (
+            "The API rate limit is 100 requests per minute",
+            "The API rate limit is 1000 requests per minute",
+            Action.CONTRADICT,
+        ),
         ("I like coffee", "I don't like coffee", Action.CONTRADICT),
         ("My favorite color is blue", "My favorite color is green", Action.CONTRADICT),
         # neither
         ("I went hiking on the weekend", "I went camping on the weekend", Action.CREATE),
-        ("Caroline went to a LGBTQ support group yesterday", "Caroline went to the support group with Melanie",
-         Action.CREATE),
-        ("Hey Mel! Good to see you! How have you been?", "Hey Caroline! Good to see you! How have you been?",
-         Action.CREATE),
+        (
+            "Caroline went to a LGBTQ support group yesterday",
+            "Caroline went to the support group with Melanie",
+            Action.CREATE,
+        ),
+        (
+            "Hey Mel! Good to see you! How have you been?",
+            "Hey Caroline! Good to see you! How have you been?",
+            Action.CREATE,
+        ),
         ("My sister's name is Anna", "The deploy runs on Fridays", Action.CREATE),
     ],
 )
@@ -60,8 +77,7 @@ def _active(engine: MemoryEngine, user: str) -> dict[str, Memory]:
 def test_correction_supersedes_and_restore_reverses_it(engine: MemoryEngine) -> None:
     engine.ingest("My dentist appointment is on Monday at 3pm.", user_id="ada", session_id="s1")
     old = _active(engine, "ada")["My dentist appointment is on Monday at 3pm."]
-    report = engine.ingest("Actually, my dentist appointment is on Tuesday at 3pm.", user_id="ada",
-                           session_id="s2")
+    report = engine.ingest("Actually, my dentist appointment is on Tuesday at 3pm.", user_id="ada", session_id="s2")
     assert report.superseded == [old.id]
     new_id = report.created[0]
     d = report.decisions[0]
