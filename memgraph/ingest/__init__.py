@@ -3,7 +3,7 @@
 
 from memgraph.ingest.pipeline import IngestItem, IngestPipeline, IngestResult
 from memgraph.ingest.reconcile import Decision, Neighbour, Reconciler, RuleReconciler
-from memgraph.ingest.report import DropReason, Dropped, IngestReport
+from memgraph.ingest.report import Dropped, DropReason, IngestReport
 
 __all__ = [
     "Decision",

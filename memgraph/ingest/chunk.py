@@ -167,11 +167,11 @@ def _merge(text: str, units: list[Chunk], count: CountTokens, max_tokens: int, m
     for unit in units:
         if out and (out[-1].tokens < min_tokens or unit.tokens < min_tokens):
             prev = out[-1]
-            if prev.tokens + unit.tokens <= max_tokens:
-                merged = text[prev.start : unit.end]
-                tokens = count(merged)
-                if tokens <= max_tokens:
-                    out[-1] = Chunk(merged, prev.start, unit.end, tokens, prev.code or unit.code)
-                    continue
+            # recount the merged text: counts add up between words, not across a cut inside one
+            merged = text[prev.start : unit.end]
+            tokens = count(merged)
+            if tokens <= max_tokens:
+                out[-1] = Chunk(merged, prev.start, unit.end, tokens, prev.code or unit.code)
+                continue
         out.append(unit)
     return out

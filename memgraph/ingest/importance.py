@@ -67,7 +67,8 @@ class TokenRarity:
         if not enc.ids:
             return 0.0
         parts = [
-            1.0 if tok.startswith("##")
+            1.0
+            if tok.startswith("##")
             else self._whole * min(1.0, max(0.0, i - self._first) / (self._size - self._first))
             for tok, i in zip(enc.tokens, enc.ids, strict=True)
             if tok not in _INFLECTIONS  # "tabs" = tab ##s is a common word, not a rare one
@@ -98,7 +99,8 @@ def salience(text: str, settings: Settings, rarity: TokenRarity | None) -> Salie
     if rarity is not None:
         stops = stop_words()
         words = [
-            t for t in dict.fromkeys(tokenize(text))
+            t
+            for t in dict.fromkeys(tokenize(text))
             if len(t) >= settings.salience_rarity_min_chars and t.isascii() and t.isalpha() and t not in stops
         ]
         technical = rarity.max_rarity(words) >= settings.salience_rarity_threshold

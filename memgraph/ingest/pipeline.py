@@ -95,8 +95,23 @@ class IngestItem:
 
 
 _ITEM_FIELDS = frozenset(
-    {"session_id", "kind", "layer", "tags", "scope", "files", "metadata", "pinned", "trigger_patterns",
-     "created_at", "importance", "provenance", "embedding", "id", "user_id"}
+    {
+        "session_id",
+        "kind",
+        "layer",
+        "tags",
+        "scope",
+        "files",
+        "metadata",
+        "pinned",
+        "trigger_patterns",
+        "created_at",
+        "importance",
+        "provenance",
+        "embedding",
+        "id",
+        "user_id",
+    }
 )
 
 
@@ -132,6 +147,7 @@ class _Candidate:
     novelty: float = 1.0
     salience: imp.Salience | None = None
     importance: float = 0.0
+    low: bool = False  # below min_importance_stored: dropped unless it reconciles with an existing memory
     inferred: list[str] = field(default_factory=list)
 
 
@@ -186,8 +202,15 @@ class IngestPipeline:
         redactions: Counter[str] = Counter()
         prepared: list[_Prepared] = []
         for i, item in enumerate(items):
-            p = self._prepare(i, item, explicit=explicit, redactions=redactions, report=report,
-                              on_secret_reject=on_secret_reject, many=len(items) > 1)
+            p = self._prepare(
+                i,
+                item,
+                explicit=explicit,
+                redactions=redactions,
+                report=report,
+                on_secret_reject=on_secret_reject,
+                many=len(items) > 1,
+            )
             if p is not None:
                 prepared.append(p)
         report.redactions = dict(redactions)
@@ -200,8 +223,16 @@ class IngestPipeline:
         self._score(user_id, candidates, explicit=explicit, report=report)
         candidates = [c for c in candidates if c.memory is not None]
         batch = WriteBatch()
-        self._reconcile(user_id, candidates, batch, report, item_ids, explicit=explicit, reconcile=reconcile,
-                        source=source)
+        self._reconcile(
+            user_id,
+            candidates,
+            batch,
+            report,
+            item_ids,
+            explicit=explicit,
+            reconcile=reconcile,
+            source=source,
+        )
         if extra_links is not None:
             batch.links.extend(extra_links(item_ids))
         if not batch.is_empty():
@@ -210,8 +241,14 @@ class IngestPipeline:
                 self.centroids.add(user_id, batch.embeddings, len(batch.memories))
         log.debug(
             "ingest user=%s items=%d chunks=%d created=%d reinforced=%d superseded=%d dropped=%d redacted=%d",
-            user_id, report.items, report.chunks, len(report.created), len(report.reinforced),
-            len(report.superseded), len(report.dropped), sum(report.redactions.values()),
+            user_id,
+            report.items,
+            report.chunks,
+            len(report.created),
+            len(report.reinforced),
+            len(report.superseded),
+            len(report.dropped),
+            sum(report.redactions.values()),
         )
         return IngestResult(report, item_ids)
 
@@ -231,7 +268,11 @@ class IngestPipeline:
         s = self.settings
         where = f"item {index}: " if many else ""
         what = "content" if explicit else "text"
-        raw = check_text(item.text, what=f"{where}{what}", max_chars=s.max_content_chars if explicit else s.max_ingest_chars)
+        raw = check_text(
+            item.text,
+            what=f"{where}{what}",
+            max_chars=s.max_content_chars if explicit else s.max_ingest_chars,
+        )
         text = clean(raw)
         if not text:
             raise ValidationError(f"{where}{what} is empty")
@@ -240,7 +281,10 @@ class IngestPipeline:
                 f"{where}content has {len(text)} characters; the maximum is {s.max_content_chars} "
                 "(use ingest() to chunk long text, or raise MEMGRAPH_MAX_CONTENT_CHARS)"
             )
-        session_id = None if item.session_id is None else validate_identifier(item.session_id, "session_id")
+        try:
+            session_id = None if item.session_id is None else validate_identifier(item.session_id, "session_id")
+        except ValidationError as exc:
+            raise ValidationError(f"{where}{exc}") from None
         try:
             kind_hint, layer_hint = parse_hint(item.kind)
             if item.layer is not None:
@@ -281,8 +325,9 @@ class IngestPipeline:
         except SecretDetectedError:
             if on_secret_reject == "raise":
                 raise
-            report.dropped.append(Dropped(item=index, reason=DropReason.SECRET_REJECTED,
-                                          detail="secret found; policy is reject"))
+            report.dropped.append(
+                Dropped(item=index, reason=DropReason.SECRET_REJECTED, detail="secret found; policy is reject")
+            )
             return None
         redactions.update(found)
         if found and only_redactions(text):
@@ -290,11 +335,31 @@ class IngestPipeline:
                 raise SecretDetectedError(
                     f"{where}content consists only of secrets ({', '.join(sorted(found))}); nothing was stored"
                 )
-            report.dropped.append(Dropped(item=index, reason=DropReason.ONLY_SECRETS,
-                                          detail=f"only secrets: {', '.join(sorted(found))}"))
+            report.dropped.append(
+                Dropped(
+                    item=index,
+                    reason=DropReason.ONLY_SECRETS,
+                    detail=f"only secrets: {', '.join(sorted(found))}",
+                )
+            )
             return None
-        return _Prepared(index, text, session_id, kind_hint, layer_hint, scope, tags, files, metadata,
-                         item.pinned, triggers, created_at, importance, provenance, embedding)
+        return _Prepared(
+            index,
+            text,
+            session_id,
+            kind_hint,
+            layer_hint,
+            scope,
+            tags,
+            files,
+            metadata,
+            item.pinned,
+            triggers,
+            created_at,
+            importance,
+            provenance,
+            embedding,
+        )
 
     # -- stage 2: chunk -------------------------------------------------------------------------------------
 
@@ -306,14 +371,25 @@ class IngestPipeline:
                 out.append(_Candidate(p, 0, p.text))
                 continue
             count = self._embedder().count_tokens
-            chunks = chunk_text(p.text, count, max_tokens=s.chunk_max_tokens, min_tokens=s.chunk_min_tokens,
-                                code_max_tokens=s.chunk_code_max_tokens)
+            chunks = chunk_text(
+                p.text,
+                count,
+                max_tokens=s.chunk_max_tokens,
+                min_tokens=s.chunk_min_tokens,
+                code_max_tokens=s.chunk_code_max_tokens,
+            )
             if p.embedding is not None and len(chunks) > 1:
                 raise ValidationError(f"item {p.index}: a precomputed embedding needs text that is one chunk")
             for j, ch in enumerate(chunks):
                 if only_redactions(ch.text):
-                    report.dropped.append(Dropped(item=p.index, chunk=j, reason=DropReason.ONLY_SECRETS,
-                                                  detail="chunk holds only redacted secrets"))
+                    report.dropped.append(
+                        Dropped(
+                            item=p.index,
+                            chunk=j,
+                            reason=DropReason.ONLY_SECRETS,
+                            detail="chunk holds only redacted secrets",
+                        )
+                    )
                     continue
                 if len(ch.text) > s.max_content_chars:
                     raise ValidationError(
@@ -332,8 +408,15 @@ class IngestPipeline:
         for c in candidates:
             mid = memory_id_for(user_id, c.text)
             if mid in seen:
-                report.dropped.append(Dropped(item=c.item.index, chunk=c.chunk, reason=DropReason.DUPLICATE_IN_BATCH,
-                                              detail=f"same text as {mid}", preview=_preview(c.text)))
+                report.dropped.append(
+                    Dropped(
+                        item=c.item.index,
+                        chunk=c.chunk,
+                        reason=DropReason.DUPLICATE_IN_BATCH,
+                        detail=f"same text as {mid}",
+                        preview=_preview(c.text),
+                    )
+                )
                 item_ids[c.item.index].append(mid)
                 continue
             seen[mid] = c
@@ -385,14 +468,10 @@ class IngestPipeline:
                 value = p.importance if p.importance is not None else max(c.importance, s.explicit_min_importance)
             else:
                 value = p.importance if p.importance is not None else c.importance
-                if value < s.min_importance_stored and kind not in ALWAYS_KEEP:
-                    report.dropped.append(Dropped(
-                        item=p.index, chunk=c.chunk, reason=DropReason.LOW_IMPORTANCE, importance=round(value, 4),
-                        detail=f"importance {value:.3f} < {s.min_importance_stored} (novelty {c.novelty:.3f}, "
-                               f"salience {c.salience.score:.2f})",
-                        preview=_preview(c.text),
-                    ))
-                    continue
+                # Below the floor a chunk is not stored as a new memory; it may still reinforce, supersede or
+                # contradict an existing one (a restatement has low novelty by definition), so the drop is
+                # decided after reconcile.
+                c.low = value < s.min_importance_stored and kind not in ALWAYS_KEEP
             if explicit and not s.remember_infer_tags:
                 tags, files, c.inferred = p.tags, p.files, []
             else:
@@ -451,7 +530,10 @@ class IngestPipeline:
                 if c.memory.id in existing:
                     continue
                 store_hits[c.memory.id] = self.store.vector_search(
-                    user_id, c.vector, s.reconcile_neighbours, min_similarity=s.reconcile_slot_cosine,
+                    user_id,
+                    c.vector,
+                    s.reconcile_neighbours,
+                    min_similarity=s.reconcile_slot_cosine,
                     flt=MemoryFilter(),
                 )
             wanted = {mid for hits in store_hits.values() for mid, _ in hits}
@@ -459,6 +541,7 @@ class IngestPipeline:
         else:
             neighbours = {}
         edits: dict[str, _Edit] = {}  # changes to stored memories, merged into one update each
+        batch_units = np.zeros((len(candidates), s.embedding_dim), dtype=np.float32)  # unit rows of `created`
         created: list[_Candidate] = []
         deactivated: set[str] = set()
 
@@ -470,15 +553,22 @@ class IngestPipeline:
             assert mem is not None and c.vector is not None and c.klass is not None
             idx = c.item.index
             decision_base = dict(
-                item=idx, chunk=c.chunk, memory_id=mem.id, kind=mem.kind.value, rule=c.klass.rule,
-                importance=mem.importance, novelty=round(c.novelty, 4),
+                item=idx,
+                chunk=c.chunk,
+                memory_id=mem.id,
+                kind=mem.kind.value,
+                rule=c.klass.rule,
+                importance=mem.importance,
+                novelty=round(c.novelty, 4),
                 salience=round(c.salience.score, 4) if c.salience else None,
-                signals=c.salience.signals() if c.salience else [], tags=c.inferred,
+                signals=c.salience.signals() if c.salience else [],
+                tags=c.inferred,
             )
             old = existing.get(mem.id)
             if old is not None:
-                self._same_text(old, c, edit, report, item_ids, decision_base, explicit=explicit, now=now,
-                                source=source)
+                self._same_text(
+                    old, c, edit, report, item_ids, decision_base, explicit=explicit, now=now, source=source
+                )
                 if explicit:  # remembering it again may add tags or pin it
                     batch.tags += [HasTag(memory_id=old.id, tag=t) for t in mem.tags if t not in old.tags]
                     if mem.pinned and not old.pinned:
@@ -490,10 +580,8 @@ class IngestPipeline:
                     if mid in neighbours and mid not in deactivated:
                         cands.append(Neighbour(neighbours[mid], float(sim)))
                 if created:
-                    mat = np.stack([x.vector for x in created])
-                    sims = mat @ c.vector / max(float(np.linalg.norm(c.vector)), 1e-12)
-                    norms = np.linalg.norm(mat, axis=1)
-                    sims = sims / np.where(norms == 0, 1.0, norms)
+                    unit = c.vector / max(float(np.linalg.norm(c.vector)), 1e-12)
+                    sims = batch_units[: len(created)] @ unit
                     for x, sim in zip(created, sims, strict=True):
                         if sim >= s.reconcile_slot_cosine and x.memory.active:
                             cands.append(Neighbour(x.memory, float(sim), in_batch=True))
@@ -513,45 +601,104 @@ class IngestPipeline:
             scores = {} if decision is None else dict(decision.scores)
             if action is Action.REINFORCE and target is not None:
                 if target.in_batch:
-                    report.dropped.append(Dropped(
-                        item=idx, chunk=c.chunk, reason=DropReason.DUPLICATE_IN_BATCH,
-                        detail=f"{reason} of {target.memory.id} (cosine {target.similarity:.3f})",
-                        importance=mem.importance, preview=_preview(mem.content),
-                    ))
+                    report.dropped.append(
+                        Dropped(
+                            item=idx,
+                            chunk=c.chunk,
+                            reason=DropReason.DUPLICATE_IN_BATCH,
+                            detail=f"{reason} of {target.memory.id} (cosine {target.similarity:.3f})",
+                            importance=mem.importance,
+                            preview=_preview(mem.content),
+                        )
+                    )
                 else:
                     e = edit(target.memory.id, target.memory)
                     e.reinforce(c.item.session_id, now, target.similarity, source)
                     report.reinforced.append(target.memory.id)
-                    report.decisions.append(Decision(action="reinforced", target_id=target.memory.id, reason=reason,
-                                                     scores=scores, **decision_base))
+                    report.decisions.append(
+                        Decision(
+                            action="reinforced",
+                            target_id=target.memory.id,
+                            reason=reason,
+                            scores=scores,
+                            **decision_base,
+                        )
+                    )
                 item_ids[idx].append(target.memory.id)
                 continue
+            if action is Action.CREATE and c.low:
+                s_ = c.salience.score if c.salience else 0.0
+                report.dropped.append(
+                    Dropped(
+                        item=idx,
+                        chunk=c.chunk,
+                        reason=DropReason.LOW_IMPORTANCE,
+                        importance=round(mem.importance, 4),
+                        detail=f"importance {mem.importance:.3f} < {s.min_importance_stored} "
+                        f"(novelty {c.novelty:.3f}, salience {s_:.2f})",
+                        preview=_preview(mem.content),
+                    )
+                )
+                continue
             # the new memory is created in every remaining case
+            batch_units[len(created)] = c.vector / max(float(np.linalg.norm(c.vector)), 1e-12)
             created.append(c)
             item_ids[idx].append(mem.id)
             report.created.append(mem.id)
             if action is Action.SUPERSEDE and target is not None:
-                batch.links.append(Link(src=mem.id, dst=target.memory.id, relation=Relation.SUPERSEDES,
-                                        source=LinkSource.DISCOVERED, reason=reason, created_at=now, updated_at=now))
+                batch.links.append(
+                    Link(
+                        src=mem.id,
+                        dst=target.memory.id,
+                        relation=Relation.SUPERSEDES,
+                        source=LinkSource.DISCOVERED,
+                        reason=reason,
+                        created_at=now,
+                        updated_at=now,
+                    )
+                )
                 deactivated.add(target.memory.id)
                 if target.in_batch:
                     target.memory.active = False
                 else:
                     edit(target.memory.id, target.memory).deactivate()
                 report.superseded.append(target.memory.id)
-                report.decisions.append(Decision(action="superseded", target_id=target.memory.id, reason=reason,
-                                                 scores=scores, **decision_base))
+                report.decisions.append(
+                    Decision(
+                        action="superseded",
+                        target_id=target.memory.id,
+                        reason=reason,
+                        scores=scores,
+                        **decision_base,
+                    )
+                )
             elif action is Action.CONTRADICT and target is not None:
-                batch.links.append(Link(src=mem.id, dst=target.memory.id, relation=Relation.CONTRADICTS,
-                                        source=LinkSource.DISCOVERED, reason=reason, created_at=now, updated_at=now))
+                batch.links.append(
+                    Link(
+                        src=mem.id,
+                        dst=target.memory.id,
+                        relation=Relation.CONTRADICTS,
+                        source=LinkSource.DISCOVERED,
+                        reason=reason,
+                        created_at=now,
+                        updated_at=now,
+                    )
+                )
                 mem.metadata.setdefault("contradicts", []).append(target.memory.id)
                 if target.in_batch:
                     target.memory.metadata.setdefault("contradicted_by", []).append(mem.id)
                 else:
                     edit(target.memory.id, target.memory).flag_contradiction(mem.id)
                 report.contradicted.append(target.memory.id)
-                report.decisions.append(Decision(action="contradicted", target_id=target.memory.id, reason=reason,
-                                                 scores=scores, **decision_base))
+                report.decisions.append(
+                    Decision(
+                        action="contradicted",
+                        target_id=target.memory.id,
+                        reason=reason,
+                        scores=scores,
+                        **decision_base,
+                    )
+                )
             else:
                 report.decisions.append(Decision(action="created", reason=reason, scores=scores, **decision_base))
         if created:
@@ -585,25 +732,50 @@ class IngestPipeline:
                 e.reactivate()
                 e.reinforce(session, now, 1.0, source)
                 report.reinforced.append(old.id)
-                report.decisions.append(Decision(action="reinforced", target_id=old.id, scores={"cosine": 1.0},
-                                                 reason="remembered again: reactivated", **base))
+                report.decisions.append(
+                    Decision(
+                        action="reinforced",
+                        target_id=old.id,
+                        scores={"cosine": 1.0},
+                        reason="remembered again: reactivated",
+                        **base,
+                    )
+                )
                 return
             report.unchanged.append(old.id)
-            report.decisions.append(Decision(
-                action="unchanged", target_id=old.id, scores={"cosine": 1.0},
-                reason="identical to an inactive memory (superseded or forgotten); engine.restore() revives it",
-                **base,
-            ))
+            report.decisions.append(
+                Decision(
+                    action="unchanged",
+                    target_id=old.id,
+                    scores={"cosine": 1.0},
+                    reason="identical to an inactive memory (superseded or forgotten); engine.restore() revives it",
+                    **base,
+                )
+            )
             return
         if seen:
             report.unchanged.append(old.id)
-            report.decisions.append(Decision(action="unchanged", target_id=old.id, scores={"cosine": 1.0},
-                                             reason="already stored from this session", **base))
+            report.decisions.append(
+                Decision(
+                    action="unchanged",
+                    target_id=old.id,
+                    scores={"cosine": 1.0},
+                    reason="already stored from this session",
+                    **base,
+                )
+            )
             return
         edit(old.id, old).reinforce(session, now, 1.0, source)
         report.reinforced.append(old.id)
-        report.decisions.append(Decision(action="reinforced", target_id=old.id, scores={"cosine": 1.0},
-                                         reason="same text from another session", **base))
+        report.decisions.append(
+            Decision(
+                action="reinforced",
+                target_id=old.id,
+                scores={"cosine": 1.0},
+                reason="same text from another session",
+                **base,
+            )
+        )
 
 
 @dataclass
@@ -621,8 +793,14 @@ class _Edit:
     def reinforce(self, session_id: str | None, now: datetime, similarity: float, source: str) -> None:
         self.strength += 1
         self.touched = now
-        self.crumbs.append({"session_id": session_id, "at": now.isoformat(), "similarity": round(similarity, 4),
-                            "source": source})
+        self.crumbs.append(
+            {
+                "session_id": session_id,
+                "at": now.isoformat(),
+                "similarity": round(similarity, 4),
+                "source": source,
+            }
+        )
 
     def pin(self) -> None:
         self.pinned = True
@@ -648,8 +826,7 @@ class _Edit:
             if self.crumbs:
                 meta["reinforcements"] = [*meta.get("reinforcements", []), *self.crumbs][-max_crumbs:]
             if self.contradicted_by:
-                meta["contradicted_by"] = list(dict.fromkeys([*meta.get("contradicted_by", []),
-                                                              *self.contradicted_by]))
+                meta["contradicted_by"] = list(dict.fromkeys([*meta.get("contradicted_by", []), *self.contradicted_by]))
             sets["metadata"] = meta
         if self.pinned:
             sets["pinned"] = True

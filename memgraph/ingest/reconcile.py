@@ -7,7 +7,10 @@ No LLM. For each neighbour, most similar first, the first rule that applies deci
 2. same subject, and the new text is a correction ("actually", "no,", "not X but Y") or a newer statement
    ("now", "no longer", "switched to") with a different value -> **supersede** the old memory.
 3. same subject, a different value and no cue, neither being an episode -> **contradict** (both kept, flagged).
-   Episodes (`event` memories) accumulate rather than conflict: "went hiking" and "went camping" both happened.
+   Episodes (`event` memories) accumulate rather than conflict: "went hiking" and "went camping" both happened,
+   and an update cue ("now") in a chat turn does not supersede another turn; only an explicit correction does.
+   Statements of two different speakers (metadata["speaker"] or a "Name: " prefix) never supersede or
+   contradict each other.
 4. otherwise -> **create**.
 
 "Same subject" (no parser): cosine >= `reconcile_subject_cosine`, or the two texts share a frame: cosine
@@ -25,12 +28,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import lru_cache
 from typing import Protocol, runtime_checkable
 
 from memgraph.config import Settings
 from memgraph.ingest import signals
 from memgraph.models import Memory, MemoryKind
-from memgraph.text import jaccard, stop_words, tokenize
+from memgraph.text import stop_words, tokenize
 
 
 class Action(StrEnum):
@@ -106,9 +110,35 @@ class Comparison:
         }
 
 
-def _words(text: str) -> set[str]:
+@dataclass(frozen=True)
+class _Features:
+    """What `compare` reads from one text, computed once per text (neighbours recur across a batch)."""
+
+    tokens: frozenset[str]  # every token: the dedup Jaccard of seed 004 (memgraph.text.jaccard)
+    words: frozenset[str]  # content words without cue words: the frame
+    entities: frozenset[str]
+    entity_words: frozenset[str]
+    numbers: frozenset[str]
+    dates: frozenset[str]
+    negated: bool
+    correction: bool
+
+
+@lru_cache(maxsize=16384)
+def _features(text: str) -> _Features:
     stops = stop_words()
-    return {t for t in tokenize(text) if t not in stops and t not in _CUE_TOKENS}
+    ents = frozenset(e.lower() for e in signals.entities(text))
+    tokens = tokenize(text)
+    return _Features(
+        tokens=frozenset(tokens),
+        words=frozenset(t for t in tokens if t not in stops and t not in _CUE_TOKENS),
+        entities=ents,
+        entity_words=frozenset(w for e in ents for w in tokenize(e)),
+        numbers=frozenset(signals.numbers(text)),
+        dates=frozenset(signals.dates(text)),
+        negated=signals.is_negated(_strip_cue(text)),
+        correction=signals.has_correction(text),
+    )
 
 
 def _strip_cue(text: str) -> str:
@@ -120,24 +150,22 @@ def _strip_cue(text: str) -> str:
 
 
 def compare(new: str, old: str, cosine: float) -> Comparison:
-    nw, ow = _words(new), _words(old)
-    ne = {e.lower() for e in signals.entities(new)}
-    oe = {e.lower() for e in signals.entities(old)}
-    ent_words = {w for e in ne | oe for w in tokenize(e)}
-    nn, on = signals.numbers(new), signals.numbers(old)
-    nd, od = signals.dates(new), signals.dates(old)
-    value_words = ent_words | nn | on | {w for d in nd | od for w in d.split()}
-    fn, fo = nw - value_words, ow - value_words
+    n, o = _features(new), _features(old)
+    value_words = (
+        n.entity_words | o.entity_words | n.numbers | o.numbers | {w for d in n.dates | o.dates for w in d.split()}
+    )
+    fn, fo = n.words - value_words, o.words - value_words
+    union = n.tokens | o.tokens
     return Comparison(
         cosine=cosine,
-        jaccard=jaccard(new, old),
-        shared=len(nw & ow),
+        jaccard=(len(n.tokens & o.tokens) / len(union)) if union else 1.0,  # == memgraph.text.jaccard
+        shared=len(n.words & o.words),
         only_new=len(fn - fo),
         only_old=len(fo - fn),
-        numbers=bool(nn and on and nn != on),
-        dates=bool(nd and od and nd != od),
-        entities=bool(ne - oe and oe - ne),
-        negation=signals.is_negated(_strip_cue(new)) != signals.is_negated(_strip_cue(old)),
+        numbers=bool(n.numbers and o.numbers and n.numbers != o.numbers),
+        dates=bool(n.dates and o.dates and n.dates != o.dates),
+        entities=bool(n.entities - o.entities and o.entities - n.entities),
+        negation=n.negated != o.negated,
     )
 
 
@@ -161,36 +189,58 @@ class RuleReconciler:
         return None
 
     def decide(self, new: Memory, neighbours: Sequence[Neighbour]) -> Decision:
-        correction = new.kind is MemoryKind.CORRECTION or signals.has_correction(new.content)
+        s = self.s
+        correction = new.kind is MemoryKind.CORRECTION or _features(new.content).correction
         update = signals.has_update_cue(new.content)
+        who = _speaker(new)
         for nb in neighbours:
             old = nb.memory
             c = compare(new.content, old.content, nb.similarity)
             scores = c.scores()
             changes = c.value_changes()
-            near = c.cosine >= self.s.dedup_cosine or c.jaccard >= self.s.dedup_jaccard
-            old_correction = signals.has_correction(old.content)
+            near = c.cosine >= s.dedup_cosine or c.jaccard >= s.dedup_jaccard
+            old_correction = _features(old.content).correction
             if near and not changes and (not correction or old_correction):
-                what = "cosine" if c.cosine >= self.s.dedup_cosine else "token Jaccard"
+                what = "cosine" if c.cosine >= s.dedup_cosine else "token Jaccard"
                 return Decision(Action.REINFORCE, old.id, f"near-duplicate ({what})", scores)
+            other = _speaker(old)
+            if who and other and who != other:
+                continue  # one person's statement does not correct or contradict another's
             subject = self.same_subject(c)
-            if subject is None:
+            if subject is None or c.frame_jaccard < s.reconcile_frame_jaccard:
                 continue
-            differs = bool(changes) or c.replaced
-            if correction and (differs or c.cosine >= self.s.reconcile_subject_cosine):
-                detail = ", ".join(changes) or ("replaced terms" if c.replaced else "restated")
-                return Decision(Action.SUPERSEDE, old.id, f"correction of the same subject ({subject}; {detail})", scores)
-            if update and differs:
-                detail = ", ".join(changes) or "replaced terms"
+            small = c.only_new <= s.reconcile_max_changed_terms and c.only_old <= s.reconcile_max_changed_terms
+            slot = bool(changes) or (c.replaced and small)
+            detail = ", ".join(changes) or ("replaced terms" if c.replaced else "restated")
+            if correction and (slot or (c.cosine >= s.reconcile_subject_cosine and small)):
                 return Decision(
-                    Action.SUPERSEDE, old.id, f"newer statement of the same subject ({subject}; {detail})", scores
+                    Action.SUPERSEDE, old.id, f"correction of the same subject ({subject}; {detail})", scores
                 )
-            state = new.kind not in _EPISODIC and old.kind not in _EPISODIC
-            if state and (changes or (c.replaced and c.only_new <= 1 and c.only_old <= 1)):
-                detail = ", ".join(changes) or "replaced term"
+            # Episodes (conversation turns, events) accumulate: "now" in a chat turn does not replace another.
+            if new.kind in _EPISODIC or old.kind in _EPISODIC:
+                continue
+            if update and slot:
                 return Decision(
-                    Action.CONTRADICT, old.id, f"conflicting statement, not clearly newer ({subject}; {detail})", scores
+                    Action.SUPERSEDE,
+                    old.id,
+                    f"newer statement of the same subject ({subject}; {detail})",
+                    scores,
+                )
+            if changes or (c.replaced and c.only_new <= 1 and c.only_old <= 1):
+                return Decision(
+                    Action.CONTRADICT,
+                    old.id,
+                    f"conflicting statement, not clearly newer ({subject}; {detail})",
+                    scores,
                 )
         best = neighbours[0] if neighbours else None
         scores = {"cosine": round(best.similarity, 4)} if best else {}
         return Decision(Action.CREATE, None, "new" if best is None else "no duplicate or conflict", scores)
+
+
+def _speaker(m: Memory) -> str | None:
+    """Who said it: metadata["speaker"] (set by the CLI for turns), else a "Name: " prefix of the text."""
+    value = m.metadata.get("speaker") if isinstance(m.metadata, dict) else None
+    if isinstance(value, str) and value.strip():
+        return value.strip().lower()
+    return (signals.speaker(m.content) or "").lower() or None

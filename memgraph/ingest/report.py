@@ -103,8 +103,8 @@ class IngestReport(BaseModel):
             f"superseded {len(self.superseded)}",
             f"contradicted {len(self.contradicted)}",
             f"unchanged {len(self.unchanged)}",
-            f"dropped {len(self.dropped)}" + (f" ({', '.join(f'{k} {v}' for k, v in sorted(drops.items()))})"
-                                              if drops else ""),
+            f"dropped {len(self.dropped)}"
+            + (f" ({', '.join(f'{k} {v}' for k, v in sorted(drops.items()))})" if drops else ""),
         ]
         if self.redactions:
             parts.append("redacted " + ", ".join(f"{k} {v}" for k, v in sorted(self.redactions.items())))

@@ -5,9 +5,10 @@ redact a multi-line PEM block; it reports the secret value but not its span, and
 its hex/base64 high-entropy plugins flag git SHAs, sha256 digests and base64 image data (our near-miss corpus
 must stay clean: measured on that corpus, its ad-hoc `scan_line` found 98.4 % of the secrets but flagged 99 % of
 the near misses, entropy plugins included); and its plugins are configured through a process-wide settings
-singleton, which does not fit two engines with different policies in one process. The rules below are vendor token formats (public, fixed
-prefixes and lengths), key=value assignments judged by the key's name, and `.env` lines judged by key name or
-by the value's Shannon entropy. `tests/data/secrets_corpus.json` measures them (detection and false positives).
+singleton, which does not fit two engines with different policies in one process. The rules below are vendor
+token formats (public, fixed prefixes and lengths), key=value assignments judged by the key's name, and `.env`
+lines judged by key name or by the value's Shannon entropy. `tests/data/secrets_corpus.json` measures them
+(detection and false positives).
 
 A finding names its type only. `SecretDetectedError` and every report carry types and counts, never a value.
 """
@@ -39,9 +40,15 @@ class Finding:
 # --- vendor formats: the whole match is the secret ----------------------------------------------------------
 # (type, pattern). Order matters only for overlaps: earlier, then longer, wins.
 _TOKEN_RULES: list[tuple[str, str]] = [
-    ("private_key", r"-----BEGIN[A-Z0-9 ]{0,40} PRIVATE KEY(?: BLOCK)?-----.*?"
-     r"(?:-----END[A-Z0-9 ]{0,40} PRIVATE KEY(?: BLOCK)?-----|\Z)"),
-    ("aws_access_key", r"(?<![A-Z0-9])(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Z0-9])"),
+    (
+        "private_key",
+        r"-----BEGIN[A-Z0-9 ]{0,40} PRIVATE KEY(?: BLOCK)?-----.*?"
+        r"(?:-----END[A-Z0-9 ]{0,40} PRIVATE KEY(?: BLOCK)?-----|\Z)",
+    ),
+    (
+        "aws_access_key",
+        r"(?<![A-Z0-9])(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Z0-9])",
+    ),
     ("gcp_api_key", r"(?<![\w-])AIza[0-9A-Za-z_\-]{35}(?![\w-])"),
     ("gcp_oauth_secret", r"(?<![\w-])GOCSPX-[A-Za-z0-9_\-]{28}(?![\w-])"),
     ("gcp_oauth_token", r"(?<![\w.-])ya29\.[0-9A-Za-z_\-]{20,}"),
@@ -54,12 +61,21 @@ _TOKEN_RULES: list[tuple[str, str]] = [
     ("slack_token", r"(?<![\w-])xox[abposre]-[A-Za-z0-9\-]{10,}(?![\w-])"),
     ("slack_token", r"(?<![\w-])xapp-\d-[A-Z0-9]+-\d+-[a-f0-9]{20,}(?![\w-])"),
     ("slack_webhook", r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_\-]{20,}"),
-    ("discord_webhook", r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_\-]{40,}"),
-    ("discord_token", r"(?<![\w.-])[MNO][A-Za-z0-9_\-]{23,27}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,40}(?![\w.-])"),
+    (
+        "discord_webhook",
+        r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_\-]{40,}",
+    ),
+    (
+        "discord_token",
+        r"(?<![\w.-])[MNO][A-Za-z0-9_\-]{23,27}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,40}(?![\w.-])",
+    ),
     ("stripe_key", r"(?<![\w])(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,247}(?![\w])"),
     ("stripe_webhook_secret", r"(?<![\w])whsec_[A-Za-z0-9]{24,}(?![\w])"),
     ("anthropic_key", r"(?<![\w-])sk-ant-(?:api|admin)\d\d-[A-Za-z0-9_\-]{40,}(?![\w-])"),
-    ("openai_key", r"(?<![\w-])sk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_\-]*T3BlbkFJ[A-Za-z0-9_\-]{16,}(?![\w-])"),
+    (
+        "openai_key",
+        r"(?<![\w-])sk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_\-]*T3BlbkFJ[A-Za-z0-9_\-]{16,}(?![\w-])",
+    ),
     ("openai_key", r"(?<![\w-])sk-(?:proj-|svcacct-|admin-)[A-Za-z0-9_\-]{40,}(?![\w-])"),
     ("openai_key", r"(?<![\w-])sk-[A-Za-z0-9]{48}(?![\w-])"),
     ("huggingface_token", r"(?<![\w])hf_[A-Za-z]{34}(?![\w])"),
@@ -83,7 +99,18 @@ _SENSITIVE_KEY = (
 _VALUE = r"(?:\"(?P<dq>[^\"\n]{4,200})\"|'(?P<sq>[^'\n]{4,200})'|(?P<bare>[^\s\"',;}{)\]]{4,200}))"
 _CONTEXT_RULES: list[tuple[str, re.Pattern[str], str]] = [
     # (type, pattern, check): check names how the value is judged (see `_value_ok`).
-    ("basic_auth", re.compile(r"(?i)\bauthorization\s*[:=]\s*[\"']?basic\s+(?P<v>[A-Za-z0-9+/]{12,}={0,2})"), "any"),
+    (
+        "aws_secret_key",
+        re.compile(
+            r"(?i)(?:aws_?)?secret_?access_?key[\"']?\s*[:=]\s*[\"']?(?P<v>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])"
+        ),
+        "any",
+    ),
+    (
+        "basic_auth",
+        re.compile(r"(?i)\bauthorization\s*[:=]\s*[\"']?basic\s+(?P<v>[A-Za-z0-9+/]{12,}={0,2})"),
+        "any",
+    ),
     ("bearer_token", re.compile(r"(?i)\bbearer\s+(?P<v>[A-Za-z0-9\-._~+/]{16,}=*)"), "token"),
     (
         "connection_string",
@@ -120,8 +147,10 @@ _ENV_SENSITIVE = re.compile(
     r"(?i)(?:^|_)(?:KEY|SECRET|TOKEN|PASSWORD|PASSWD|PASS|PWD|CREDENTIALS?|AUTH|PRIVATE|SIGNATURE|SALT|"
     r"DSN|APIKEY|SESSION|COOKIE|WEBHOOK)(?:_|$)"
 )
-_ENV_NOT_SECRET_KEY = re.compile(r"(?i)(?:_|^)(?:PUBLIC|PUBLISHABLE|ID|NAME|USER|USERNAME|URL|HOST|PORT|PATH|FILE|"
-                                 r"REGION|ALGORITHM|LENGTH|TTL|EXPIRY|EXPIRES|TIMEOUT|ENABLED|VERSION)$")
+_ENV_NOT_SECRET_KEY = re.compile(
+    r"(?i)(?:_|^)(?:PUBLIC|PUBLISHABLE|ID|NAME|USER|USERNAME|URL|HOST|PORT|PATH|FILE|"
+    r"REGION|ALGORITHM|LENGTH|TTL|EXPIRY|EXPIRES|TIMEOUT|ENABLED|VERSION)$"
+)
 
 #: Values that only stand in for a secret: templates, env references, code expressions, type names.
 _PLACEHOLDER = re.compile(
@@ -228,7 +257,11 @@ class SecretScanner:
                     continue
                 value = value.rstrip(".,;:!?)")
                 if _value_ok(value, check):
-                    found.append(Finding(type_, start, start + len(value)))
+                    key = (m.groupdict().get("key") or "").lower()
+                    kind = type_
+                    if type_ == "password" and key and not re.search(r"pass|pwd|pin", key):
+                        kind = "credential"  # api_key=..., client_secret: ..., token: ...
+                    found.append(Finding(kind, start, start + len(value)))
         for m in _ENV_LINE.finditer(text):
             value, start, end = _value_of(m)
             if value is None or _is_placeholder(value):

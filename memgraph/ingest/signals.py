@@ -25,9 +25,9 @@ PREFERENCE = re.compile(
 )
 # seed 001 corrections: "actually X", "no, X", "not X but Y"
 CORRECTION = re.compile(
-    r"(?i)(?:^|[.!?]\s+|\n|,\s*)\s*(?:actually|correction|to\s+correct\s+(?:that|myself)|scratch\s+that|"
+    r"(?i)(?:^|[.!?:]\s+|\n|,\s*)\s*(?:actually|correction|to\s+correct\s+(?:that|myself)|scratch\s+that|"
     r"i\s+meant|sorry,\s+i\s+meant|wait,?\s+no)\b"
-    r"|(?:^|[.!?]\s+|\n)\s*(?:no|nope)\s*[,!.:;—-]\s*\S"
+    r"|(?:^|[.!?:]\s+|\n)\s*(?:no|nope)\s*[,.:;—-]\s*(?!problem\b|worries\b|way\b|doubt\b)\S"
     r"|\bnot\s+(?!only\b)[\w'.-]+(?:\s+[\w'.-]+){0,4}\s*,?\s+but\s+(?:rather\s+)?\w"
     r"|\bthat(?:'s|\s+is|\s+was)\s+(?:wrong|incorrect|not\s+(?:right|true|correct))\b"
     r"|\bi\s+was\s+wrong\b",
@@ -65,7 +65,8 @@ FACT = re.compile(
     r"(?i)^(?:my|our|the|his|her|their|[A-Z][\w-]+)\s+(?:[\w'-]+\s+){0,5}?"
     r"(?:is|are|was|were|has|have|uses|runs|lives|works|contains|costs|equals|means|belongs)\b\s+\S"
     r"|\b(?:i|we)\s+(?:am|'m|work|live|use|have|own|study|studied|was\s+born|grew\s+up|speak|drive)\b\s+\S"
-    r"|\b(?:is|are)\s+(?:located|based|called|named|made|written|built)\b",
+    r"|\b(?:is|are)\s+(?:located|based|called|named|made|written|built)\b"
+    r"|\b(?:i|we|they|he|she)\s+(?:have\s+|'ve\s+)?(?:switched|migrated|moved|changed)\b(?:\s+[\w'-]+){0,5}\s+to\b",
 )
 NEGATION = re.compile(
     r"(?i)\b(?:not|no|never|none|nothing|nobody|neither|nor|without|cannot|can't|won't|don't|doesn't|didn't|"
@@ -85,12 +86,24 @@ _DATE_WORDS = re.compile(
 _NUMBER = re.compile(r"(?<![\w])[-+]?\d+(?:[.,:/]\d+)*(?:%|st|nd|rd|th|k|m|s|h|ms|gb|mb|kb)?(?![\w])", re.I)
 _DIGIT = re.compile(r"\d")
 _REDACTED = re.compile(r"\[REDACTED:[a-z0-9_]+\]")
+_SPEAKER = re.compile(r"^\s*([A-Z][\w.'’ -]{0,40}?):\s")
+
+
+def speaker(text: str) -> str | None:
+    """The speaker label of a conversation turn ("Caroline: ..."), if the text starts with one."""
+    m = _SPEAKER.match(text)
+    return m.group(1).strip() if m else None
+
 
 # Capitalised words that are not names.
-_NOT_ENTITIES = frozenset(
-    "i i'm i've i'd i'll im ok okay yes no hey hi hello thanks thank please sorry oh wow yeah yep nope lol "
-    "mr mrs ms dr sir madam dear btw fyi note todo user assistant the a an".split()
-) | frozenset(MONTHS) | frozenset(WEEKDAYS)
+_NOT_ENTITIES = (
+    frozenset(
+        "i i'm i've i'd i'll im ok okay yes no hey hi hello thanks thank please sorry oh wow yeah yep nope lol "
+        "mr mrs ms dr sir madam dear btw fyi note todo user assistant the a an".split()
+    )
+    | frozenset(MONTHS)
+    | frozenset(WEEKDAYS)
+)
 _WORD = re.compile(r"[^\W\d_][\w'’&.-]*[\w]|[^\W\d_]", re.UNICODE)
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*|[\"“(]\s*)$")
 
@@ -131,6 +144,12 @@ def has_number_or_date(text: str) -> bool:
 
 
 def entities(text: str) -> list[str]:
+    """Named entities by capitalisation (cached: salience, tags and reconcile all ask for the same texts)."""
+    return list(_entities(text))
+
+
+@lru_cache(maxsize=16384)
+def _entities(text: str) -> tuple[str, ...]:
     """Named entities by capitalisation: runs of capitalised words ("New York", "FastAPI", "Caroline").
 
     A capitalised word mid-sentence is a name. At the start of a sentence it counts only when it looks like a
@@ -170,7 +189,7 @@ def entities(text: str) -> list[str]:
             j += 1
         out.append(" ".join(x[0] for x in words[i:j]).rstrip(".'’"))
         i = j
-    return list(dict.fromkeys(out))
+    return tuple(dict.fromkeys(out))
 
 
 @lru_cache(maxsize=4096)

@@ -34,8 +34,10 @@ def parse_timestamp(value: Any) -> datetime | None:
             raise ValidationError(f"timestamp {value[:40]!r} is not ISO 8601") from None
         hour, minute, ampm, day, month, year = m.groups()
         try:
-            ts = datetime.strptime(f"{int(hour) % 12 + (12 if ampm.lower() == 'pm' else 0)}:{minute} {day} "
-                                   f"{month[:3]} {year}", "%H:%M %d %b %Y")
+            ts = datetime.strptime(
+                f"{int(hour) % 12 + (12 if ampm.lower() == 'pm' else 0)}:{minute} {day} {month[:3]} {year}",
+                "%H:%M %d %b %Y",
+            )
         except ValueError:
             raise ValidationError(f"timestamp {value[:40]!r} is not a date") from None
     return ts if ts.tzinfo else ts.replace(tzinfo=UTC)

@@ -26,8 +26,10 @@ def rnd(alphabet: str, n: int) -> str:
     while True:
         s = "".join(R.choice(alphabet) for _ in range(n))
         # real tokens mix classes; make sure the fake ones do too when the alphabet allows it
-        if alphabet in (ALNUM, URLSAFE, B64) and n >= 8 and not (
-            any(c.isupper() for c in s) and any(c.islower() for c in s) and any(c.isdigit() for c in s)
+        if (
+            alphabet in (ALNUM, URLSAFE, B64)
+            and n >= 8
+            and not (any(c.isupper() for c in s) and any(c.islower() for c in s) and any(c.isdigit() for c in s))
         ):
             continue
         return s
@@ -57,132 +59,240 @@ def many(type_: str, make, contexts: list[str]) -> None:
 
 
 AWS_PREFIX = ["AKIA", "ASIA", "AKIA", "AROA", "AKIA", "AIDA"]
-many("aws_access_key", lambda: R.choice(AWS_PREFIX) + rnd(UP + "234567", 16), [
-    "aws_access_key_id = {s}",
-    "Use {s} for the deploy user in the staging account.",
-    "export AWS_ACCESS_KEY_ID={s}",
-    "I pasted the key {s} into the CI settings yesterday",
-    "[default]\naws_access_key_id={s}\nregion=eu-west-1",
-    "The IAM user ci-bot has access key {s}, rotate it monthly.",
-])
-many("aws_secret_key", lambda: rnd(B64, 40), [
-    "aws_secret_access_key = {s}",
-    "AWS_SECRET_ACCESS_KEY={s}",
-    '"SecretAccessKey": "{s}"',
-    "aws_secret_access_key: {s}",
-    "export AWS_SECRET_ACCESS_KEY=\"{s}\"",
-])
-many("gcp_api_key", lambda: "AIza" + rnd(URLSAFE, 35), [
-    "The Maps key is {s}",
-    "GOOGLE_API_KEY={s}",
-    "curl 'https://maps.googleapis.com/maps/api/geocode/json?address=Berlin&key={s}'",
-    "firebase config: apiKey: \"{s}\"",
-    "Use {s} for the YouTube Data API quota project.",
-])
-many("gcp_oauth_secret", lambda: "GOCSPX-" + rnd(URLSAFE, 28), [
-    "client_secret: {s}",
-    "The OAuth client secret {s} belongs to the web app.",
-    '{{"web": {{"client_id": "1234-abc.apps.googleusercontent.com", "client_secret": "{s}"}}}}',
-])
-many("gcp_oauth_token", lambda: "ya29." + rnd(URLSAFE, 120), [
-    "access token {s} expires in an hour",
-    "curl -H 'Authorization: Bearer {s}' https://www.googleapis.com/drive/v3/files",
-])
-many("private_key", lambda: pem("PRIVATE KEY", 6).replace("\n", "\\n"), [
-    '{{"type": "service_account", "project_id": "demo-123", "private_key": "{s}\\n"}}',
-    'GCP key file: "private_key": "{s}"',
-])
-many("azure_storage_key", lambda: "AccountKey=" + rnd(B64, 86) + "==", [
-    "DefaultEndpointsProtocol=https;AccountName=stdemo01;{s};EndpointSuffix=core.windows.net",
-    "the storage connection uses {s}",
-    "AZURE_STORAGE_CONNECTION_STRING=\"DefaultEndpointsProtocol=https;AccountName=logs;{s}\"",
-])
-many("azure_client_secret", lambda: rnd(ALNUM, 3) + R.choice(DIG) + "Q~" + rnd(ALNUM + "_~.-", 34), [
-    "The app registration secret is {s}",
-    "AZURE_CLIENT_SECRET={s}",
-    "client secret value: {s} (expires 2025-06-01)",
-])
-many("azure_sas_token", lambda: "sig=" + rnd(ALNUM, 43) + "%3D", [
-    "https://stdemo.blob.core.windows.net/backups/db.bak?sv=2022-11-02&ss=b&srt=o&sp=r&se=2025-01-01T00:00:00Z&{s}",
-    "SAS URL: https://acct.blob.core.windows.net/c?sp=racwdl&st=2024-01-01&{s}",
-])
-many("github_token", lambda: R.choice(["ghp_", "gho_", "ghs_", "ghu_"]) + rnd(ALNUM, 36), [
-    "GITHUB_TOKEN={s}",
-    "my github token is {s}",
-    "git clone https://{s}@github.com/acme/private-repo.git",
-    "Use {s} to push to the fork.",
-    "token: {s}",
-    "The Actions bot installation token {s} expired at noon.",
-])
-many("github_token", lambda: "github_pat_" + rnd(ALNUM, 22) + "_" + rnd(ALNUM, 59), [
-    "Fine-grained PAT: {s}",
-    "gh auth login --with-token <<< {s}",
-])
-many("gitlab_token", lambda: "glpat-" + rnd(URLSAFE, 20), [
-    "GITLAB_TOKEN={s}",
-    "The gitlab personal access token {s} has api scope",
-    "curl --header 'PRIVATE-TOKEN: {s}' https://gitlab.example.com/api/v4/projects",
-    "Runner registration: glrt-{s}".replace("glrt-{s}", "{s}"),
-])
-many("slack_token", lambda: R.choice(["xoxb-", "xoxp-", "xoxa-"]) + "-".join(rnd(DIG, 12) for _ in range(2)) + "-" + rnd(ALNUM, 24), [
-    "SLACK_BOT_TOKEN={s}",
-    "The bot token is {s}",
-    "slack = WebClient(token=\"{s}\")",
-    "Post alerts with {s} to #ops",
-])
-many("slack_webhook", lambda: "https://hooks.slack.com/services/T" + rnd(UP + DIG, 10) + "/B" + rnd(UP + DIG, 10) + "/" + rnd(ALNUM, 24), [
-    "Alerts go to {s}",
-    "SLACK_WEBHOOK_URL={s}",
-])
-many("discord_token", lambda: R.choice("MNO") + rnd(URLSAFE, 25) + "." + rnd(URLSAFE, 6) + "." + rnd(URLSAFE, 38), [
-    "DISCORD_BOT_TOKEN={s}",
-    "client.run('{s}')",
-])
-many("discord_webhook", lambda: "https://discord.com/api/webhooks/" + rnd(DIG, 18) + "/" + rnd(URLSAFE, 68), [
-    "Send build results to {s}",
-])
-many("stripe_key", lambda: R.choice(["sk_live_", "rk_live_", "sk_test_"]) + rnd(ALNUM, 24), [
-    "STRIPE_SECRET_KEY={s}",
-    "stripe.api_key = \"{s}\"",
-    "The live key {s} must never be in the repo",
-    "Billing uses {s} for refunds",
-    "restricted key for reporting: {s}",
-])
-many("stripe_webhook_secret", lambda: "whsec_" + rnd(ALNUM, 32), [
-    "STRIPE_WEBHOOK_SECRET={s}",
-    "endpoint secret {s}",
-])
-many("openai_key", lambda: "sk-proj-" + rnd(URLSAFE, 74) + "T3BlbkFJ" + rnd(URLSAFE, 74), [
-    "OPENAI_API_KEY={s}",
-    "client = OpenAI(api_key=\"{s}\")",
-    "here is the key {s} for the eval run",
-])
-many("openai_key", lambda: "sk-" + rnd(ALNUM, 20) + "T3BlbkFJ" + rnd(ALNUM, 20), [
-    "openai.api_key = '{s}'",
-    "legacy key {s}",
-])
-many("anthropic_key", lambda: "sk-ant-api03-" + rnd(URLSAFE, 93) + "AA", [
-    "ANTHROPIC_API_KEY={s}",
-    "anthropic.Anthropic(api_key=\"{s}\")",
-    "The Claude key for the eval harness is {s}",
-])
-many("huggingface_token", lambda: "hf_" + rnd(UP + LOW, 34), ["HF_TOKEN={s}", "huggingface-cli login --token {s}"])
-many("npm_token", lambda: "npm_" + rnd(ALNUM, 36), ["//registry.npmjs.org/:_authToken={s}", "NPM publish token {s}"])
-many("pypi_token", lambda: "pypi-AgEIcHlwaS5vcmc" + rnd(URLSAFE, 70), ["password = {s}", "twine upload -p {s} dist/*"])
-many("sendgrid_key", lambda: "SG." + rnd(URLSAFE, 22) + "." + rnd(URLSAFE, 43), ["SENDGRID_API_KEY={s}", "mail key {s}"])
+many(
+    "aws_access_key",
+    lambda: R.choice(AWS_PREFIX) + rnd(UP + "234567", 16),
+    [
+        "aws_access_key_id = {s}",
+        "Use {s} for the deploy user in the staging account.",
+        "export AWS_ACCESS_KEY_ID={s}",
+        "I pasted the key {s} into the CI settings yesterday",
+        "[default]\naws_access_key_id={s}\nregion=eu-west-1",
+        "The IAM user ci-bot has access key {s}, rotate it monthly.",
+    ],
+)
+many(
+    "aws_secret_key",
+    lambda: rnd(B64, 40),
+    [
+        "aws_secret_access_key = {s}",
+        "AWS_SECRET_ACCESS_KEY={s}",
+        '"SecretAccessKey": "{s}"',
+        "aws_secret_access_key: {s}",
+        'export AWS_SECRET_ACCESS_KEY="{s}"',
+    ],
+)
+many(
+    "gcp_api_key",
+    lambda: "AIza" + rnd(URLSAFE, 35),
+    [
+        "The Maps key is {s}",
+        "GOOGLE_API_KEY={s}",
+        "curl 'https://maps.googleapis.com/maps/api/geocode/json?address=Berlin&key={s}'",
+        'firebase config: apiKey: "{s}"',
+        "Use {s} for the YouTube Data API quota project.",
+    ],
+)
+many(
+    "gcp_oauth_secret",
+    lambda: "GOCSPX-" + rnd(URLSAFE, 28),
+    [
+        "client_secret: {s}",
+        "The OAuth client secret {s} belongs to the web app.",
+        '{{"web": {{"client_id": "1234-abc.apps.googleusercontent.com", "client_secret": "{s}"}}}}',
+    ],
+)
+many(
+    "gcp_oauth_token",
+    lambda: "ya29." + rnd(URLSAFE, 120),
+    [
+        "access token {s} expires in an hour",
+        "curl -H 'Authorization: Bearer {s}' https://www.googleapis.com/drive/v3/files",
+    ],
+)
+many(
+    "private_key",
+    lambda: pem("PRIVATE KEY", 6).replace("\n", "\\n"),
+    [
+        '{{"type": "service_account", "project_id": "demo-123", "private_key": "{s}\\n"}}',
+        'GCP key file: "private_key": "{s}"',
+    ],
+)
+many(
+    "azure_storage_key",
+    lambda: "AccountKey=" + rnd(B64, 86) + "==",
+    [
+        "DefaultEndpointsProtocol=https;AccountName=stdemo01;{s};EndpointSuffix=core.windows.net",
+        "the storage connection uses {s}",
+        'AZURE_STORAGE_CONNECTION_STRING="DefaultEndpointsProtocol=https;AccountName=logs;{s}"',
+    ],
+)
+many(
+    "azure_client_secret",
+    lambda: rnd(ALNUM, 3) + R.choice(DIG) + "Q~" + rnd(ALNUM + "_~.-", 34),
+    [
+        "The app registration secret is {s}",
+        "AZURE_CLIENT_SECRET={s}",
+        "client secret value: {s} (expires 2025-06-01)",
+    ],
+)
+many(
+    "azure_sas_token",
+    lambda: "sig=" + rnd(ALNUM, 43) + "%3D",
+    [
+        "https://stdemo.blob.core.windows.net/backups/db.bak?sv=2022-11-02&ss=b&srt=o&sp=r&se=2025-01-01T00:00:00Z&{s}",
+        "SAS URL: https://acct.blob.core.windows.net/c?sp=racwdl&st=2024-01-01&{s}",
+    ],
+)
+many(
+    "github_token",
+    lambda: R.choice(["ghp_", "gho_", "ghs_", "ghu_"]) + rnd(ALNUM, 36),
+    [
+        "GITHUB_TOKEN={s}",
+        "my github token is {s}",
+        "git clone https://{s}@github.com/acme/private-repo.git",
+        "Use {s} to push to the fork.",
+        "token: {s}",
+        "The Actions bot installation token {s} expired at noon.",
+    ],
+)
+many(
+    "github_token",
+    lambda: "github_pat_" + rnd(ALNUM, 22) + "_" + rnd(ALNUM, 59),
+    [
+        "Fine-grained PAT: {s}",
+        "gh auth login --with-token <<< {s}",
+    ],
+)
+many(
+    "gitlab_token",
+    lambda: "glpat-" + rnd(URLSAFE, 20),
+    [
+        "GITLAB_TOKEN={s}",
+        "The gitlab personal access token {s} has api scope",
+        "curl --header 'PRIVATE-TOKEN: {s}' https://gitlab.example.com/api/v4/projects",
+        "Runner registration: glrt-{s}".replace("glrt-{s}", "{s}"),
+    ],
+)
+many(
+    "slack_token",
+    lambda: R.choice(["xoxb-", "xoxp-", "xoxa-"]) + "-".join(rnd(DIG, 12) for _ in range(2)) + "-" + rnd(ALNUM, 24),
+    [
+        "SLACK_BOT_TOKEN={s}",
+        "The bot token is {s}",
+        'slack = WebClient(token="{s}")',
+        "Post alerts with {s} to #ops",
+    ],
+)
+many(
+    "slack_webhook",
+    lambda: "https://hooks.slack.com/services/T" + rnd(UP + DIG, 10) + "/B" + rnd(UP + DIG, 10) + "/" + rnd(ALNUM, 24),
+    [
+        "Alerts go to {s}",
+        "SLACK_WEBHOOK_URL={s}",
+    ],
+)
+many(
+    "discord_token",
+    lambda: R.choice("MNO") + rnd(URLSAFE, 25) + "." + rnd(URLSAFE, 6) + "." + rnd(URLSAFE, 38),
+    [
+        "DISCORD_BOT_TOKEN={s}",
+        "client.run('{s}')",
+    ],
+)
+many(
+    "discord_webhook",
+    lambda: "https://discord.com/api/webhooks/" + rnd(DIG, 18) + "/" + rnd(URLSAFE, 68),
+    [
+        "Send build results to {s}",
+    ],
+)
+many(
+    "stripe_key",
+    lambda: R.choice(["sk_live_", "rk_live_", "sk_test_"]) + rnd(ALNUM, 24),
+    [
+        "STRIPE_SECRET_KEY={s}",
+        'stripe.api_key = "{s}"',
+        "The live key {s} must never be in the repo",
+        "Billing uses {s} for refunds",
+        "restricted key for reporting: {s}",
+    ],
+)
+many(
+    "stripe_webhook_secret",
+    lambda: "whsec_" + rnd(ALNUM, 32),
+    [
+        "STRIPE_WEBHOOK_SECRET={s}",
+        "endpoint secret {s}",
+    ],
+)
+many(
+    "openai_key",
+    lambda: "sk-proj-" + rnd(URLSAFE, 74) + "T3BlbkFJ" + rnd(URLSAFE, 74),
+    [
+        "OPENAI_API_KEY={s}",
+        'client = OpenAI(api_key="{s}")',
+        "here is the key {s} for the eval run",
+    ],
+)
+many(
+    "openai_key",
+    lambda: "sk-" + rnd(ALNUM, 20) + "T3BlbkFJ" + rnd(ALNUM, 20),
+    [
+        "openai.api_key = '{s}'",
+        "legacy key {s}",
+    ],
+)
+many(
+    "anthropic_key",
+    lambda: "sk-ant-api03-" + rnd(URLSAFE, 93) + "AA",
+    [
+        "ANTHROPIC_API_KEY={s}",
+        'anthropic.Anthropic(api_key="{s}")',
+        "The Claude key for the eval harness is {s}",
+    ],
+)
+many(
+    "huggingface_token",
+    lambda: "hf_" + rnd(UP + LOW, 34),
+    ["HF_TOKEN={s}", "huggingface-cli login --token {s}"],
+)
+many(
+    "npm_token",
+    lambda: "npm_" + rnd(ALNUM, 36),
+    ["//registry.npmjs.org/:_authToken={s}", "NPM publish token {s}"],
+)
+many(
+    "pypi_token",
+    lambda: "pypi-AgEIcHlwaS5vcmc" + rnd(URLSAFE, 70),
+    ["password = {s}", "twine upload -p {s} dist/*"],
+)
+many(
+    "sendgrid_key",
+    lambda: "SG." + rnd(URLSAFE, 22) + "." + rnd(URLSAFE, 43),
+    ["SENDGRID_API_KEY={s}", "mail key {s}"],
+)
 many("twilio_key", lambda: "SK" + rnd(HEX, 32), ["Twilio API key SID {s} with its secret in the vault"])
 many("mailgun_key", lambda: "key-" + rnd(HEX + "ghijklmnopqrstuvwxyz", 32), ["MAILGUN_API_KEY={s}"])
-many("telegram_bot_token", lambda: rnd(DIG, 10) + ":AA" + rnd(URLSAFE, 33), ["bot = telebot.TeleBot(\"{s}\")"])
-many("bearer_token", lambda: rnd(URLSAFE, 40), [
-    "Authorization: Bearer {s}",
-    "curl -H \"Authorization: Bearer {s}\" https://api.example.com/v1/users",
-    "send the header bearer {s} with each call",
-    "headers = {{'Authorization': 'Bearer {s}'}}",
-])
-many("basic_auth", lambda: base64.b64encode(f"admin:{rnd(ALNUM, 14)}".encode()).decode(), [
-    "Authorization: Basic {s}",
-    "-H 'authorization: basic {s}'",
-])
+many("telegram_bot_token", lambda: rnd(DIG, 10) + ":AA" + rnd(URLSAFE, 33), ['bot = telebot.TeleBot("{s}")'])
+many(
+    "bearer_token",
+    lambda: rnd(URLSAFE, 40),
+    [
+        "Authorization: Bearer {s}",
+        'curl -H "Authorization: Bearer {s}" https://api.example.com/v1/users',
+        "send the header bearer {s} with each call",
+        "headers = {{'Authorization': 'Bearer {s}'}}",
+    ],
+)
+many(
+    "basic_auth",
+    lambda: base64.b64encode(f"admin:{rnd(ALNUM, 14)}".encode()).decode(),
+    [
+        "Authorization: Basic {s}",
+        "-H 'authorization: basic {s}'",
+    ],
+)
 
 
 def jwt() -> str:
@@ -191,91 +301,137 @@ def jwt() -> str:
     return f"{header}.{payload}.{rnd(URLSAFE, 43)}"
 
 
-many("jwt", jwt, [
-    "the session cookie was {s}",
-    "id_token={s}",
-    "Decoded this JWT: {s}",
-    "localStorage.setItem('token', '{s}')",
-    "{s}",
-])
-many("private_key", lambda: pem(R.choice(["RSA PRIVATE KEY", "EC PRIVATE KEY", "OPENSSH PRIVATE KEY", "PRIVATE KEY", "ENCRYPTED PRIVATE KEY"])), [
-    "Here is the deploy key:\n{s}\nAdd it to ~/.ssh/id_deploy.",
-    "{s}",
-    "```\n{s}\n```",
-    "server.key:\n{s}",
-    "PGP: " + "{s}",
-])
-many("password", lambda: rnd(ALNUM, 6) + R.choice("!@#$%&*") + rnd(DIG, 3), [
-    "password = '{s}'",
-    "password: {s}",
-    '{{"username": "admin", "password": "{s}"}}',
-    "my password is {s}",
-    "passwd={s}",
-    "The wifi password is {s}",
-    "db_password := \"{s}\"",
-    "login with user root and password={s}",
-    "PASSWORD: {s}",
-    "mysql -u root --password={s} shop",
-])
-many("password", lambda: rnd(ALNUM, 32), [
-    "api_key: {s}",
-    "client_secret = \"{s}\"",
-    "secret_key => '{s}'",
-    "\"access_token\": \"{s}\"",
-])
-many("connection_string", lambda: rnd(ALNUM, 16), [
-    "DATABASE_URL=postgres://app:{s}@db.internal:5432/app",
-    "connect to postgresql://analytics:{s}@10.0.3.7/warehouse",
-    "mongodb+srv://admin:{s}@cluster0.ab1cd.mongodb.net/prod?retryWrites=true",
-    "REDIS_URL=redis://default:{s}@redis-12345.c1.us-east-1-2.ec2.cloud.redislabs.com:12345",
-    "amqp://guest:{s}@rabbit:5672/",
-    "mysql://root:{s}@localhost:3306/shop",
-    "Server=tcp:sql1.database.windows.net,1433;Database=crm;User ID=crm;Password={s};Encrypt=true;",
-    "The broker URL is amqps://worker:{s}@mq.example.com/vhost",
-])
-many("env_secret", lambda: rnd(ALNUM, 50), [
-    "SECRET_KEY={s}",
-    "SESSION_SECRET=\"{s}\"",
-    "JWT_SIGNING_KEY={s}",
-    "export APP_ENCRYPTION_KEY='{s}'",
-    "NEXTAUTH_SECRET={s}",
-    "DJANGO_SECRET_KEY={s}",
-    "COOKIE_SECRET={s}",
-    "INTERNAL_SERVICE_TOKEN={s}",
-    "WEBHOOK_SIGNING={s}",
-    "DATADOG_APP_KEY={s}",
-])
+many(
+    "jwt",
+    jwt,
+    [
+        "the session cookie was {s}",
+        "id_token={s}",
+        "Decoded this JWT: {s}",
+        "localStorage.setItem('token', '{s}')",
+        "{s}",
+    ],
+)
+many(
+    "private_key",
+    lambda: pem(
+        R.choice(
+            [
+                "RSA PRIVATE KEY",
+                "EC PRIVATE KEY",
+                "OPENSSH PRIVATE KEY",
+                "PRIVATE KEY",
+                "ENCRYPTED PRIVATE KEY",
+            ]
+        )
+    ),
+    [
+        "Here is the deploy key:\n{s}\nAdd it to ~/.ssh/id_deploy.",
+        "{s}",
+        "```\n{s}\n```",
+        "server.key:\n{s}",
+        "PGP: " + "{s}",
+    ],
+)
+many(
+    "password",
+    lambda: rnd(ALNUM, 6) + R.choice("!@#$%&*") + rnd(DIG, 3),
+    [
+        "password = '{s}'",
+        "password: {s}",
+        '{{"username": "admin", "password": "{s}"}}',
+        "my password is {s}",
+        "passwd={s}",
+        "The wifi password is {s}",
+        'db_password := "{s}"',
+        "login with user root and password={s}",
+        "PASSWORD: {s}",
+        "mysql -u root --password={s} shop",
+    ],
+)
+many(
+    "credential",
+    lambda: rnd(ALNUM, 32),
+    [
+        "api_key: {s}",
+        'client_secret = "{s}"',
+        "secret_key => '{s}'",
+        '"access_token": "{s}"',
+    ],
+)
+many(
+    "connection_string",
+    lambda: rnd(ALNUM, 16),
+    [
+        "DATABASE_URL=postgres://app:{s}@db.internal:5432/app",
+        "connect to postgresql://analytics:{s}@10.0.3.7/warehouse",
+        "mongodb+srv://admin:{s}@cluster0.ab1cd.mongodb.net/prod?retryWrites=true",
+        "REDIS_URL=redis://default:{s}@redis-12345.c1.us-east-1-2.ec2.cloud.redislabs.com:12345",
+        "amqp://guest:{s}@rabbit:5672/",
+        "mysql://root:{s}@localhost:3306/shop",
+        "Server=tcp:sql1.database.windows.net,1433;Database=crm;User ID=crm;Password={s};Encrypt=true;",
+        "The broker URL is amqps://worker:{s}@mq.example.com/vhost",
+    ],
+)
+many(
+    "env_secret",
+    lambda: rnd(ALNUM, 50),
+    [
+        "SECRET_KEY={s}",
+        'SESSION_SECRET="{s}"',
+        "JWT_SIGNING_KEY={s}",
+        "export APP_ENCRYPTION_KEY='{s}'",
+        "NEXTAUTH_SECRET={s}",
+        "DJANGO_SECRET_KEY={s}",
+        "COOKIE_SECRET={s}",
+        "INTERNAL_SERVICE_TOKEN={s}",
+        "WEBHOOK_SIGNING={s}",
+        "DATADOG_APP_KEY={s}",
+    ],
+)
 
 # --- near misses: must not be flagged -------------------------------------------------------------------------
 near: list[str] = []
 for _ in range(10):
     sha = rnd(HEX, 40)
-    near.append(R.choice([
-        f"Fixed in commit {sha}, see the changelog.",
-        f"git cherry-pick {sha}",
-        f"GIT_SHA={sha}",
-        f"Deployed revision {sha[:12]} to staging at 14:02.",
-        f"The merge base is {sha}.",
-    ]))
+    near.append(
+        R.choice(
+            [
+                f"Fixed in commit {sha}, see the changelog.",
+                f"git cherry-pick {sha}",
+                f"GIT_SHA={sha}",
+                f"Deployed revision {sha[:12]} to staging at 14:02.",
+                f"The merge base is {sha}.",
+            ]
+        )
+    )
 for _ in range(8):
     h = rnd(HEX, 64)
-    near.append(R.choice([
-        f"sha256sum: {h}  model.safetensors",
-        f"IMAGE_DIGEST=sha256:{h}",
-        f"The checksum of the release tarball is {h}.",
-        f"docker pull ghcr.io/acme/api@sha256:{h}",
-    ]))
+    near.append(
+        R.choice(
+            [
+                f"sha256sum: {h}  model.safetensors",
+                f"IMAGE_DIGEST=sha256:{h}",
+                f"The checksum of the release tarball is {h}.",
+                f"docker pull ghcr.io/acme/api@sha256:{h}",
+            ]
+        )
+    )
 for _ in range(8):
     u = "-".join(rnd(HEX, n) for n in (8, 4, 4, 4, 12))
-    near.append(R.choice([
-        f"Request id {u} failed with a 502.",
-        f"REQUEST_ID={u}",
-        f"The tenant uuid is {u}",
-        f"user_id: {u}",
-    ]))
+    near.append(
+        R.choice(
+            [
+                f"Request id {u} failed with a 502.",
+                f"REQUEST_ID={u}",
+                f"The tenant uuid is {u}",
+                f"user_id: {u}",
+            ]
+        )
+    )
 for _ in range(5):
     png = base64.b64encode(bytes(R.randrange(256) for _ in range(60))).decode()
-    near.append(f"<img src=\"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAA{png}\" alt=\"logo\">")
+    near.append(f'<img src="data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAA{png}" alt="logo">')
 near += [
     "I forgot my password again, can you help me reset it?",
     "password reset link sent",
@@ -301,7 +457,7 @@ near += [
     "The key is to stay consistent with the tests.",
     "password_min_length: 12",
     "password: ********",
-    "password = \"<your-password>\"",
+    'password = "<your-password>"',
     "api_key: ${API_KEY}",
     "SECRET_KEY=${SECRET_KEY}",
     "API_KEY=changeme",
@@ -334,11 +490,11 @@ near += [
     "S3_BUCKET_NAME=acme-prod-uploads-eu",
 ]
 near += [
-    "password = os.environ[\"DB_PASSWORD\"]",
+    'password = os.environ["DB_PASSWORD"]',
     "def login(username: str, password: str) -> Session:",
     "password: str = Field(..., min_length=12)",
     "if password == confirm_password:",
-    "token = request.headers.get(\"Authorization\")",
+    'token = request.headers.get("Authorization")',
     "api_key = settings.api_key",
     "const password = await prompt('Password: ')",
     "secret = getpass()",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from memgraph.embed import TokenCounter
@@ -36,7 +36,12 @@ def test_clean_keeps_code_blocks_verbatim() -> None:
 
 @pytest.mark.parametrize(
     ("value", "message"),
-    [(None, "must be a string"), (42, "must be a string"), ("bad \ud800 x", "surrogate"), ("x" * 101, "maximum")],
+    [
+        (None, "must be a string"),
+        (42, "must be a string"),
+        ("bad \ud800 x", "surrogate"),
+        ("x" * 101, "maximum"),
+    ],
 )
 def test_check_text_typed_errors(value: object, message: str) -> None:
     with pytest.raises(ValidationError, match=message):
@@ -97,25 +102,47 @@ def test_cjk_text_chunks(counter: TokenCounter) -> None:
 # -- property tests ----------------------------------------------------------------------------------------
 
 _word = st.one_of(
-    st.sampled_from(["memory", "graph", "Neo4j", "SQLite", "embedding", "user", "prefers", "tabs", "42", "2024-05-01",
-                     "café", "naïve", "東京", "😀", "e.g.", "Dr.", "U.S.", "x" * 40, "https://example.com/a?b=c"]),
+    st.sampled_from(
+        [
+            "memory",
+            "graph",
+            "Neo4j",
+            "SQLite",
+            "embedding",
+            "user",
+            "prefers",
+            "tabs",
+            "42",
+            "2024-05-01",
+            "café",
+            "naïve",
+            "東京",
+            "😀",
+            "e.g.",
+            "Dr.",
+            "U.S.",
+            "x" * 40,
+            "https://example.com/a?b=c",
+        ]
+    ),
     st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=12),
 )
 _sentence = st.builds(
-    lambda ws, end: " ".join(ws).capitalize() + end, st.lists(_word, min_size=1, max_size=25),
+    lambda ws, end: " ".join(ws).capitalize() + end,
+    st.lists(_word, min_size=1, max_size=25),
     st.sampled_from([".", "!", "?", "", "。"]),
 )
 _paragraph = st.builds(" ".join, st.lists(_sentence, min_size=1, max_size=12))
 _code = st.builds(lambda body: f"```\n{body}\n```", st.text(alphabet="abc =()\n\t", max_size=200))
-_document = st.builds(
-    "\n\n".join, st.lists(st.one_of(_paragraph, _paragraph, _code), min_size=1, max_size=8)
-)
+_document = st.builds("\n\n".join, st.lists(st.one_of(_paragraph, _paragraph, _code), min_size=1, max_size=8))
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@example(doc="Memory. Memory https://example.com/a?b=c.", max_tokens=8, frac=0.5)  # a cut inside a URL
 @given(doc=_document, max_tokens=st.integers(min_value=8, max_value=120), frac=st.floats(0.0, 0.9))
-def test_chunking_loses_nothing_and_respects_bounds(counter: TokenCounter, doc: str, max_tokens: int,
-                                                    frac: float) -> None:
+def test_chunking_loses_nothing_and_respects_bounds(
+    counter: TokenCounter, doc: str, max_tokens: int, frac: float
+) -> None:
     text = clean(doc)
     min_tokens = int(max_tokens * frac)
     chunks = chunk_text(text, counter.count, max_tokens=max_tokens, min_tokens=min_tokens, code_max_tokens=400)

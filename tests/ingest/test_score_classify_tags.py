@@ -30,11 +30,14 @@ def rarity() -> imp.TokenRarity:
         ("We met on 12 May", 0.2, ["number"]),
         ("She moved to Berlin last spring", 0.3, ["entity"]),
         ("the kubernetes cluster restarted", 0.1, ["technical"]),
-        ("My favorite database is PostgreSQL since 2019", 1.0, ["entity", "number", "preference", "technical"]),
+        (
+            "My favorite database is PostgreSQL since 2019",
+            1.0,
+            ["entity", "number", "preference", "technical"],
+        ),
     ],
 )
-def test_salience_signals_and_weights(rarity: imp.TokenRarity, text: str, expected: float,
-                                      signals: list[str]) -> None:
+def test_salience_signals_and_weights(rarity: imp.TokenRarity, text: str, expected: float, signals: list[str]) -> None:
     sal = imp.salience(text, S, rarity)
     assert sal.signals() == signals
     assert sal.score == pytest.approx(expected)
@@ -73,8 +76,13 @@ def test_centroid_is_cached_and_updated_incrementally(embedder) -> None:  # type
     first = engine.ingest("I prefer dark roast coffee from Ethiopia.", user_id="u", session_id="s")
     assert first.decisions[0].novelty == 1.0  # new user
     loads = CountingStore.loads
-    for i, text in enumerate(["My sister Anna lives in Lisbon.", "We adopted a cat called Miso in 2021.",
-                              "The kubernetes upgrade is scheduled for Friday."]):
+    for i, text in enumerate(
+        [
+            "My sister Anna lives in Lisbon.",
+            "We adopted a cat called Miso in 2021.",
+            "The kubernetes upgrade is scheduled for Friday.",
+        ]
+    ):
         engine.ingest(text, user_id="u", session_id=f"s{i}")
     assert CountingStore.loads == loads  # no reload: the centroid was updated in place
     _, matrix = store.embeddings("u")
@@ -105,7 +113,11 @@ def test_centroid_is_cached_and_updated_incrementally(embedder) -> None:  # type
         ("We decided to use SQLite as the embedded store.", MemoryKind.DECISION, Layer.SEMANTIC),
         ("1. Build the image\n2. Push it\n3. Roll out", MemoryKind.PROCEDURE, Layer.PROCEDURAL),
         ("Right now I'm debugging the login page.", MemoryKind.EVENT, Layer.WORKING),
-        ("User is a backend engineer specializing in Python and PostgreSQL.", MemoryKind.FACT, Layer.SEMANTIC),
+        (
+            "User is a backend engineer specializing in Python and PostgreSQL.",
+            MemoryKind.FACT,
+            Layer.SEMANTIC,
+        ),
         ("Hey Mel! Good to see you! How have you been?", MemoryKind.EVENT, Layer.EPISODIC),
         ("I must say, that was a great hike.", MemoryKind.EVENT, Layer.EPISODIC),
     ],

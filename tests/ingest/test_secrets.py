@@ -69,8 +69,14 @@ def test_reject_names_the_type_never_the_value() -> None:
 def test_nested_values_and_keys_are_filtered() -> None:
     f = SecretFilter("redact")
     counts: Counter[str] = Counter()
-    out = f.value({"auth": {"header": "Authorization: Bearer abcDEF123456ghiJKL789"},
-                   "list": ["fine", "AKIAIOSFODNN7EXAMPL3"]}, counts, what="metadata")
+    out = f.value(
+        {
+            "auth": {"header": "Authorization: Bearer abcDEF123456ghiJKL789"},
+            "list": ["fine", "AKIAIOSFODNN7EXAMPL3"],
+        },
+        counts,
+        what="metadata",
+    )
     assert json.dumps(out).count("REDACTED") == 2
     assert counts == Counter({"bearer_token": 1, "aws_access_key": 1})
 

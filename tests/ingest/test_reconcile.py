@@ -1,0 +1,151 @@
+"""Reconcile: near-duplicates reinforce, corrections supersede, conflicts contradict; real sentences, real model."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from memgraph import MemoryEngine, MemoryKind, Relation, Settings
+from memgraph.ingest.classify import classify
+from memgraph.ingest.reconcile import Action, Decision, Neighbour, RuleReconciler
+from memgraph.models import Memory, memory_id_for
+
+S = Settings(store=":memory:")
+
+
+def _mem(text: str) -> Memory:
+    return Memory(id=memory_id_for("u", text), user_id="u", content=text, kind=classify(text).kind)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "action"),
+    [
+        # near-duplicates
+        ("I prefer tabs over spaces", "I prefer tabs over spaces.", Action.REINFORCE),
+        (
+            "User prefers dark mode in the editor",
+            "The user prefers dark mode in their editor",
+            Action.REINFORCE,
+        ),
+        # corrections and newer statements
+        ("My flight is on Monday", "Actually, my flight is on Tuesday", Action.SUPERSEDE),
+        ("I prefer tabs", "Actually, I prefer spaces", Action.SUPERSEDE),
+        ("I prefer tabs over spaces", "Actually, I prefer spaces over tabs", Action.SUPERSEDE),
+        ("I live in Berlin", "I live in Paris now", Action.SUPERSEDE),
+        ("I like coffee", "I don't like coffee anymore", Action.SUPERSEDE),
+        (
+            "We use PostgreSQL for the main database",
+            "We switched the main database to MySQL",
+            Action.SUPERSEDE,
+        ),
+        ("I am vegetarian", "I am not vegetarian anymore, I eat fish now", Action.SUPERSEDE),
+        # conflicts that are not clearly newer
+        (
+            "The API rate limit is 100 requests per minute",
+            "The API rate limit is 1000 requests per minute",
+            Action.CONTRADICT,
+        ),
+        ("I like coffee", "I don't like coffee", Action.CONTRADICT),
+        ("My favorite color is blue", "My favorite color is green", Action.CONTRADICT),
+        # neither
+        ("I went hiking on the weekend", "I went camping on the weekend", Action.CREATE),
+        (
+            "Caroline went to a LGBTQ support group yesterday",
+            "Caroline went to the support group with Melanie",
+            Action.CREATE,
+        ),
+        (
+            "Hey Mel! Good to see you! How have you been?",
+            "Hey Caroline! Good to see you! How have you been?",
+            Action.CREATE,
+        ),
+        ("My sister's name is Anna", "The deploy runs on Fridays", Action.CREATE),
+    ],
+)
+def test_rule_reconciler_on_real_sentences(embedder, old: str, new: str, action: Action) -> None:  # type: ignore[no-untyped-def]
+    va, vb = embedder.encode([old, new])
+    decision = RuleReconciler(S).decide(_mem(new), [Neighbour(_mem(old), float(va @ vb))])
+    assert decision.action is action, decision
+    assert decision.reason and "cosine" in decision.scores
+
+
+def _active(engine: MemoryEngine, user: str) -> dict[str, Memory]:
+    return {m.content: m for m in engine.list(user_id=user)}
+
+
+def test_correction_supersedes_and_restore_reverses_it(engine: MemoryEngine) -> None:
+    engine.ingest("My dentist appointment is on Monday at 3pm.", user_id="ada", session_id="s1")
+    old = _active(engine, "ada")["My dentist appointment is on Monday at 3pm."]
+    report = engine.ingest("Actually, my dentist appointment is on Tuesday at 3pm.", user_id="ada", session_id="s2")
+    assert report.superseded == [old.id]
+    new_id = report.created[0]
+    d = report.decisions[0]
+    assert d.action == "superseded" and d.target_id == old.id and "correction" in d.reason
+    assert d.scores["cosine"] > 0.8
+    new = engine.get(new_id, user_id="ada")
+    assert new.kind is MemoryKind.CORRECTION and new.provenance.value == "user_corrected"
+    assert not engine.get(old.id, user_id="ada").active  # kept, inactive
+    links = engine.store.get_links("ada", [old.id])
+    assert [(ln.src, ln.dst, ln.relation) for ln in links] == [(new_id, old.id, Relation.SUPERSEDES)]
+    # recall no longer returns the old fact as active
+    hits = engine.search("when is the dentist appointment", user_id="ada")
+    assert [h.memory.id for h in hits] == [new_id]
+    assert engine.restore(old.id, user_id="ada").active
+
+
+def test_near_duplicate_reinforces_with_breadcrumb(engine: MemoryEngine) -> None:
+    engine.ingest("I prefer dark roast coffee from Ethiopia.", user_id="u", session_id="monday")
+    report = engine.ingest("I prefer dark roast coffee from Ethiopia!", user_id="u", session_id="friday")
+    assert report.created == [] and len(report.reinforced) == 1
+    mem = engine.get(report.reinforced[0], user_id="u")
+    assert mem.strength == 2
+    crumbs = mem.metadata["reinforcements"]
+    assert [c["session_id"] for c in crumbs] == ["friday"] and crumbs[0]["similarity"] >= 0.95
+    assert engine.stats(user_id="u").memories == 1
+
+
+def test_contradiction_flags_both(engine: MemoryEngine) -> None:
+    engine.ingest("The API rate limit is 100 requests per minute.", user_id="u", session_id="a")
+    report = engine.ingest("The API rate limit is 1000 requests per minute.", user_id="u", session_id="b")
+    assert len(report.contradicted) == 1 and len(report.created) == 1
+    old = engine.get(report.contradicted[0], user_id="u")
+    new = engine.get(report.created[0], user_id="u")
+    assert old.active and new.active  # both kept
+    assert old.metadata["contradicted_by"] == [new.id] and new.metadata["contradicts"] == [old.id]
+    assert engine.stats(user_id="u").edges.get("Contradicts") == 1
+
+
+def test_in_batch_reconciliation(engine: MemoryEngine) -> None:
+    report = engine.ingest_many(
+        [
+            {"text": "I live in Berlin.", "session_id": "s1"},
+            {"text": "I live in Berlin!", "session_id": "s1"},
+            {"text": "I live in Paris now.", "session_id": "s2"},
+        ],
+        user_id="u",
+    )
+    assert [d.reason.value for d in report.dropped] == ["duplicate_in_batch"]
+    assert len(report.created) == 2 and len(report.superseded) == 1
+    active = [m.content for m in engine.list(user_id="u")]
+    assert active == ["I live in Paris now."]
+
+
+class KeepEverything:
+    """A user-supplied reconciler (where an LLM would plug in): never merges, always creates."""
+
+    calls = 0
+
+    def decide(self, new: Memory, neighbours: Sequence[Neighbour]) -> Decision:
+        KeepEverything.calls += 1
+        return Decision(Action.CREATE, None, "custom reconciler keeps everything")
+
+
+def test_pluggable_reconciler(embedder) -> None:  # type: ignore[no-untyped-def]
+    engine = MemoryEngine.open(":memory:", embedder=embedder, reconciler=KeepEverything(), min_importance_stored=0.0)
+    engine.ingest("I prefer tabs over spaces.", user_id="u", session_id="a")
+    report = engine.ingest("I prefer tabs over spaces!", user_id="u", session_id="b")
+    assert KeepEverything.calls == 1
+    assert report.decisions[0].reason == "custom reconciler keeps everything"
+    assert engine.stats(user_id="u").memories == 2
+    engine.close()
