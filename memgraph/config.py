@@ -106,6 +106,9 @@ class Settings(BaseSettings):
     reconcile_frame_jaccard: float = Field(
         0.25, description="Shared/total content words (values excluded) for two statements to share a frame."
     )
+    reconcile_min_frame_terms: int = Field(
+        2, description="Shared content words needed before a single swapped word counts as a contradiction."
+    )
     reinforcement_breadcrumbs_max: int = Field(
         50, description="Reinforcement breadcrumbs (session, time) kept in a memory's metadata at most."
     )

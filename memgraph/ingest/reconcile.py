@@ -226,7 +226,10 @@ class RuleReconciler:
                     f"newer statement of the same subject ({subject}; {detail})",
                     scores,
                 )
-            if changes or (c.replaced and c.only_new <= 1 and c.only_old <= 1):
+            # A swapped word alone is a conflict only inside a real frame (subject + predicate shared):
+            # "alpha memory" / "beta memory" share one word and are simply two different things.
+            swapped = c.replaced and c.only_new <= 1 and c.only_old <= 1 and c.shared >= s.reconcile_min_frame_terms
+            if changes or swapped:
                 return Decision(
                     Action.CONTRADICT,
                     old.id,
