@@ -3,11 +3,12 @@
 The public API is `MemoryEngine` and the models below; everything else is internal.
 """
 
+from memgraph.agent import AgentStats, AsyncMemoryAgent, MemoryAgent, MemoryMode, SessionEndReport
 from memgraph.config import Settings
 from memgraph.engine import MemoryEngine
-from memgraph.ingest.reconcile import Reconciler
-from memgraph.ingest.report import IngestReport
 from memgraph.errors import (
+    AgentAlreadyRunningError,
+    AgentClosedError,
     EmbedderUnavailableError,
     MemgraphError,
     MissingOwnerError,
@@ -19,6 +20,8 @@ from memgraph.errors import (
     UnsupportedOperationError,
     ValidationError,
 )
+from memgraph.ingest.reconcile import Reconciler
+from memgraph.ingest.report import IngestReport
 from memgraph.models import (
     Cluster,
     Gap,
@@ -36,10 +39,22 @@ from memgraph.models import (
     StoreStats,
     Tag,
 )
+from memgraph.tools import ToolDefinition, ToolError, ToolResult, ToolSet
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "AgentAlreadyRunningError",
+    "AgentClosedError",
+    "AgentStats",
+    "AsyncMemoryAgent",
+    "MemoryAgent",
+    "MemoryMode",
+    "SessionEndReport",
+    "ToolDefinition",
+    "ToolError",
+    "ToolResult",
+    "ToolSet",
     "Cluster",
     "EmbedderUnavailableError",
     "Gap",
