@@ -84,11 +84,29 @@ class Decision:
     reason: str
 
 
+#: Words after which a period does not end a sentence ("Dr. Okafor", "e.g. this").
+_ABBREVIATIONS = frozenset(
+    "mr mrs ms dr prof sr jr st mt ft no nr vs etc e.g i.e eg ie approx dept est inc ltd co corp av ave "
+    "jan feb mar apr jun jul aug sep sept oct nov dec mon tue wed thu fri sat sun fig vol ch p pp".split()
+)
+_LAST_WORD = re.compile(r"([\w.]+)\.$")
+
+
 def sentences(text: str) -> list[str]:
     """Sentences of a turn; a turn holding a fenced code block stays one unit (code is never split)."""
     if any(is_code for is_code, _ in split_code(text)):
         return [text.strip()] if text.strip() else []
-    return [s.strip() for s in _SENTENCE.split(text) if s and s.strip()]
+    out: list[str] = []
+    start = 0
+    for m in _SENTENCE.finditer(text):
+        piece = text[start:m.start()]
+        word = _LAST_WORD.search(piece)
+        if word and (word.group(1).lower() in _ABBREVIATIONS or len(word.group(1)) == 1):
+            continue  # "Dr." or an initial ("J."): the sentence goes on
+        out.append(piece)
+        start = m.end()
+    out.append(text[start:])
+    return [s.strip() for s in out if s and s.strip()]
 
 
 def is_safety_conflict(text: str) -> bool:
@@ -126,6 +144,8 @@ class WritePolicy:
                 kind = self._kind(body, default=MemoryKind.PREFERENCE if standing else MemoryKind.FACT)
                 return Decision(Action.COMMIT, body, kind, "explicit cue", "explicitly asked to remember")
         if len(content_tokens(s)) < self.min_words:
+            if IMPLICIT_PREFERENCE.search(s):  # "way too verbose": short, but about how to answer
+                return self._implicit_preference(s)
             return Decision(Action.SKIP, s, MemoryKind.EVENT, "short", "too short to be a memory")
         if signals.has_correction(s):
             return Decision(Action.COMMIT, s, MemoryKind.CORRECTION, "correction cue", "a correction is durable")
@@ -137,8 +157,7 @@ class WritePolicy:
         if is_question(s):
             return Decision(Action.SKIP, s, MemoryKind.EVENT, "question", "a question is recall context")
         if IMPLICIT_PREFERENCE.search(s):
-            return Decision(Action.REQUIRE_REPETITION, s, MemoryKind.PREFERENCE, "implicit preference",
-                            "an implicit preference becomes durable only when repeated")
+            return self._implicit_preference(s)
         klass = classify(s, max_triggers=self.max_triggers)
         if klass.rule == "working":
             return Decision(Action.REQUIRE_REPETITION, s, MemoryKind.EVENT, "session-only",
@@ -150,6 +169,10 @@ class WritePolicy:
             return Decision(Action.HOLD, s, MemoryKind.EVENT, "salient statement",
                             "names an entity/number/date: kept if repeated or supported")
         return Decision(Action.SKIP, s, MemoryKind.EVENT, "chit-chat", "no durable statement")
+
+    def _implicit_preference(self, s: str) -> Decision:
+        return Decision(Action.REQUIRE_REPETITION, s, MemoryKind.PREFERENCE, "implicit preference",
+                        "an implicit preference becomes durable only when repeated")
 
     def _kind(self, text: str, *, default: MemoryKind) -> MemoryKind:
         kind = classify(text, max_triggers=self.max_triggers).kind
