@@ -374,6 +374,7 @@ class MemoryAgent:
         if rejected:
             decisions = []
             buf.dropped += 1
+            buf.dropped_turns.append(index)
             with self._cv:
                 self._stats.candidates_dropped += 1
         else:
@@ -397,6 +398,8 @@ class MemoryAgent:
             elif d.action is Action.DROP:
                 buf.dropped += 1
                 counts["dropped"] += 1
+                if index not in buf.dropped_turns:
+                    buf.dropped_turns.append(index)
             elif d.action is Action.SKIP:
                 counts["skipped"] += 1
         self._buffers.save(buf)  # the acknowledgement: from here on a crash loses nothing of this turn

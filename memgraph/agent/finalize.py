@@ -147,17 +147,25 @@ class SessionFinalizer:
         if buf.user_turns < s.agent_summary_min_turns:
             return
         written = [*report.committed, *report.promoted]
-        evidence_turns = self._key_turns(buf.transcript, self._written_texts(buf.user_id, written))
-        if not evidence_turns and not written:
+        # never quote or store what the policy refused: turns with a dropped statement stay out of the summary
+        dropped_texts = {c.text for c in report.candidates if c.outcome == "dropped"}
+        refused = set(buf.dropped_turns) | {i for c in buf.held if c.text in dropped_texts for i in c.turns}
+        eligible = [t for t in buf.transcript if t.index not in refused]
+        written_texts = self._written_texts(buf.user_id, written, report)
+        evidence_turns = self._key_turns(eligible, written_texts)
+        if not evidence_turns and not written_texts:
             return  # provenance rule: no summary without evidence
         start, end = buf.started_at, buf.last_activity
-        quotes = [_clip(t.text, s.agent_summary_turn_chars) for t in evidence_turns]
+        n = max(1, s.compress_sentences)
         parts = [f"Session {buf.session_id} on {start:%Y-%m-%d} ({buf.user_turns} user turns, "
                  f"{start:%H:%M}-{end:%H:%M} UTC)."]
-        if quotes:
-            parts.append("Discussed: " + " | ".join(quotes))
-        if written:
-            parts.append(f"Remembered {len(written)} memor{'y' if len(written) == 1 else 'ies'} from it.")
+        if evidence_turns:
+            parts.append("Discussed: " + " | ".join(_clip(t.text, s.agent_summary_turn_chars)
+                                                    for t in evidence_turns))
+        if written_texts:
+            more = f" (+{len(written_texts) - n} more)" if len(written_texts) > n else ""
+            parts.append("Remembered: " + " | ".join(_clip(t, s.agent_summary_turn_chars)
+                                                     for t in written_texts[:n]) + more)
         content = " ".join(parts)
         report.summary = content
         if not self.persist:
@@ -206,8 +214,11 @@ class SessionFinalizer:
         report.summary_id = chosen.get("summary", [None])[0]
         report.evidence = chosen.get("evidence", [])
 
-    def _written_texts(self, user_id: str, ids: list[str]) -> list[str]:
-        if not ids or not self.persist:
+    def _written_texts(self, user_id: str, ids: list[str], report: SessionEndReport) -> list[str]:
+        """What the session remembered: the stored contents (local), or what would have been (incognito)."""
+        if not self.persist:
+            return [c.text for c in report.candidates if c.outcome in ("promoted", "committed")]
+        if not ids:
             return []
         return [m.content for m in self.engine.store.get_memories(user_id, ids)]  # type: ignore[attr-defined]
 

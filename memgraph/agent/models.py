@@ -82,6 +82,7 @@ class SessionBuffer(BaseModel):
     held: list[HeldCandidate] = Field(default_factory=list)
     written: list[str] = Field(default_factory=list)  # memory ids committed by this session
     dropped: int = 0
+    dropped_turns: list[int] = Field(default_factory=list)  # turns with a statement the policy refused
     misses: int = 0  # turns whose recall prepared nothing
 
 
