@@ -51,7 +51,7 @@ PRIORITY_IMPORTANCE: dict[str, float] = {"critical": 1.0, "high": 0.85, "medium"
 class ToolInput(BaseModel):
     """Base of every tool's arguments: unknown keys and wrong JSON types are errors, not guesses."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class RememberInput(ToolInput):
