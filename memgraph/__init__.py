@@ -3,7 +3,6 @@
 The public API is `MemoryEngine` and the models below; everything else is internal.
 """
 
-from memgraph.agent import AgentStats, AsyncMemoryAgent, MemoryAgent, MemoryMode, SessionEndReport
 from memgraph.config import Settings
 from memgraph.engine import MemoryEngine
 from memgraph.errors import (
@@ -39,9 +38,33 @@ from memgraph.models import (
     StoreStats,
     Tag,
 )
-from memgraph.tools import ToolDefinition, ToolError, ToolResult, ToolSet
 
 __version__ = "0.1.0"
+
+#: Imported on first use (`from memgraph import MemoryAgent` works): commands that never run an agent or the
+#: tools do not pay for building their models and regexes at start-up.
+_LAZY = {
+    "AgentStats": "memgraph.agent",
+    "AsyncMemoryAgent": "memgraph.agent",
+    "MemoryAgent": "memgraph.agent",
+    "MemoryMode": "memgraph.agent",
+    "SessionEndReport": "memgraph.agent",
+    "ToolDefinition": "memgraph.tools",
+    "ToolError": "memgraph.tools",
+    "ToolResult": "memgraph.tools",
+    "ToolSet": "memgraph.tools",
+}
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'memgraph' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
 
 __all__ = [
     "AgentAlreadyRunningError",
@@ -86,3 +109,7 @@ __all__ = [
     "ValidationError",
     "__version__",
 ]
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
