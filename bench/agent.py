@@ -65,7 +65,8 @@ def machine() -> str:
         model = next(line.split(":", 1)[1].strip() for line in out.splitlines() if line.startswith("Model name"))
     except (OSError, subprocess.CalledProcessError, StopIteration):
         model = platform.processor() or "unknown CPU"
-    return f"{model}, {os.cpu_count()} cores, Python {platform.python_version()}"
+    load = f", load average {os.getloadavg()[0]:.1f}" if hasattr(os, "getloadavg") else ""
+    return f"{model}, {os.cpu_count()} cores{load}, Python {platform.python_version()}"
 
 
 def main() -> None:
@@ -156,6 +157,7 @@ def main() -> None:
         entry += [f"- {line}" for line in lines]
         if "## Agent" not in text:
             text = text.rstrip("\n") + "\n\n## Agent\n"
+        entry[0] = entry[0].lstrip("\n") if text.endswith("## Agent\n") else entry[0]
         head, sep, rest = text.partition("## Agent\n")
         nxt = rest.find("\n## ")
         section, tail = (rest, "") if nxt < 0 else (rest[:nxt + 1], rest[nxt + 1:])
