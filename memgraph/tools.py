@@ -28,6 +28,9 @@ from memgraph.models import Memory, RecallResult, validate_identifier, validate_
 log = logging.getLogger("memgraph.tools")
 
 KindName = Literal["fact", "preference", "procedure", "correction", "constraint", "decision", "event", "summary"]
+#: Kinds a tool may write: a `summary` needs DerivedFrom evidence (the provenance rule), which session end and
+#: the compress job provide; a model cannot write one from nothing.
+WritableKind = Literal["fact", "preference", "procedure", "correction", "constraint", "decision", "event"]
 ScopeName = Literal["global", "project", "session"]
 RelationName = Literal["relates_to", "supersedes", "contradicts", "derived_from"]
 
@@ -56,8 +59,8 @@ class ToolInput(BaseModel):
 
 class RememberInput(ToolInput):
     content: str = Field(min_length=1, description="What to remember, as one self-contained statement.")
-    kind: KindName = Field("fact", description="fact | preference | correction | constraint | decision | "
-                                               "procedure | event | summary (seed 002 'category').")
+    kind: WritableKind = Field("fact", description="fact | preference | correction | constraint | decision | "
+                                                   "procedure | event (seed 002 'category').")
     scope: ScopeName = Field("global", description="global (everywhere), project (with file_paths globs), "
                                                    "or session.")
     tags: list[str] = Field(default_factory=list, description="Tags to attach (lowercased).")

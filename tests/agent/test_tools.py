@@ -65,6 +65,7 @@ BAD: list[tuple[str, Any, str]] = [
     ("memory_remember", {"content": "x", "user_id": "bob"}, "user_id"),  # extra (and an owner!)
     ("memory_remember", {"content": 42}, "content"),  # ill-typed
     ("memory_remember", {"content": "x", "kind": "gossip"}, "kind"),  # not a kind
+    ("memory_remember", {"content": "x", "kind": "summary"}, "kind"),  # a summary needs evidence
     ("memory_remember", {"content": "x", "tags": "ui"}, "tags"),  # a string is not a list
     ("memory_recall", {"query": "x", "top_k": "5"}, "top_k"),
     ("memory_recall", {"query": "x", "top_k": 0}, "top_k"),
