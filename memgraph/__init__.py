@@ -7,6 +7,8 @@ from memgraph.aio import AsyncMemoryEngine
 from memgraph.config import Settings
 from memgraph.engine import MemoryEngine
 from memgraph.errors import (
+    AgentAlreadyRunningError,
+    AgentClosedError,
     EmbedderUnavailableError,
     MemgraphError,
     MissingOwnerError,
@@ -40,8 +42,44 @@ from memgraph.models import (
 
 __version__ = "0.1.0"
 
+#: Imported on first use (`from memgraph import MemoryAgent` works): commands that never run an agent or the
+#: tools do not pay for building their models and regexes at start-up.
+_LAZY = {
+    "AgentStats": "memgraph.agent",
+    "AsyncMemoryAgent": "memgraph.agent",
+    "MemoryAgent": "memgraph.agent",
+    "MemoryMode": "memgraph.agent",
+    "SessionEndReport": "memgraph.agent",
+    "ToolDefinition": "memgraph.tools",
+    "ToolError": "memgraph.tools",
+    "ToolResult": "memgraph.tools",
+    "ToolSet": "memgraph.tools",
+}
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'memgraph' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
 __all__ = [
     "AsyncMemoryEngine",
+    "AgentAlreadyRunningError",
+    "AgentClosedError",
+    "AgentStats",
+    "AsyncMemoryAgent",
+    "MemoryAgent",
+    "MemoryMode",
+    "SessionEndReport",
+    "ToolDefinition",
+    "ToolError",
+    "ToolResult",
+    "ToolSet",
     "Cluster",
     "EmbedderUnavailableError",
     "Gap",
@@ -73,3 +111,7 @@ __all__ = [
     "ValidationError",
     "__version__",
 ]
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))

@@ -194,6 +194,44 @@ class Settings(BaseSettings):
     compress_after_days: float = Field(30, description="Episodic sessions older than this are compressed.")
     compress_sentences: int = Field(3, description="Sentences an extractive session summary keeps.")
 
+    # --- memory agent (issue 8; memgraph/agent/): background turns, write policy, session end -----------------
+    agent_queue_size: int = Field(
+        256, description="Turns an agent queues at most; when full, the oldest queued turn is dropped (counted)."
+    )
+    agent_inactivity_timeout: float = Field(
+        1200.0, description="Seconds without a turn after which a session ends on its own (seed 004: 20 min)."
+    )
+    agent_poll_interval: float = Field(0.5, description="Seconds an idle agent worker waits between timeout checks.")
+    agent_close_timeout: float = Field(120.0, description="Seconds close() waits for the queue and session ends.")
+    agent_topic_change_cosine: float = Field(
+        0.3, description="Consecutive contexts less similar than this are a topic change: the surfaced set resets."
+    )
+    agent_top_k: int = Field(5, description="Memories the agent prepares per turn at most.")
+    agent_token_budget: int = Field(800, description="Token budget of the memories prepared per turn (seed 001).")
+    agent_min_candidate_words: int = Field(
+        3, description="Sentences with fewer content words are never memory candidates (\"ok thanks\")."
+    )
+    agent_repeat_cosine: float = Field(
+        0.8, description="Cosine from which two held statements of a session are mentions of the same thing."
+    )
+    agent_repeat_jaccard: float = Field(0.6, description="... or token Jaccard from which they are.")
+    agent_repeat_min: int = Field(2, description="Mentions that promote a held candidate at session end.")
+    agent_support_cosine: float = Field(
+        0.75, description="A held candidate this similar to an existing memory is supported (promoted at end)."
+    )
+    agent_support_turn_cosine: float = Field(
+        0.6, description="... or this similar to another turn of the same session (e.g. the assistant's reply)."
+    )
+    agent_max_held: int = Field(200, description="Held candidates per session at most (oldest single mentions go).")
+    agent_max_transcript: int = Field(
+        200, description="Turns of a session kept (persisted, secret-filtered) for support and the summary."
+    )
+    agent_transcript_chars: int = Field(1000, description="Characters of one turn kept in the session transcript.")
+    agent_summary_min_turns: int = Field(
+        3, description="User turns a session needs before session end writes its episodic summary."
+    )
+    agent_summary_turn_chars: int = Field(240, description="Characters of one evidence turn quoted in a summary.")
+
     # --- misc ---------------------------------------------------------------------------------------------------
     job_batch_size: int = Field(5000, description="Rows per set-based statement in batch jobs.")
 

@@ -56,3 +56,11 @@ class JobLockedError(MemgraphError):
 
 class ExportFormatError(ValidationError):
     """An export file is truncated, corrupt, or from a newer format version."""
+
+
+class AgentAlreadyRunningError(MemgraphError):
+    """A `MemoryAgent` already runs on this store (one agent per store: two would race on session buffers)."""
+
+
+class AgentClosedError(MemgraphError):
+    """The `MemoryAgent` was closed; create a new one to observe more turns."""

@@ -1,0 +1,116 @@
+"""`memgraph mcp` driven by the official MCP SDK client over a real stdio subprocess."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import anyio
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+
+from memgraph import ToolSet
+
+from .conftest import USER
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def server_env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMGRAPH_")}
+    return {**env, "PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false", **extra}
+
+
+def with_server(store: Path, user: str, scenario: Callable[[Client], Awaitable[Any]], **env: str) -> Any:
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "memgraph", "mcp", "--store", str(store), "--user", user],
+        env=server_env(**env),
+        cwd=str(ROOT),
+    )
+    out: dict[str, Any] = {}
+
+    async def main() -> None:
+        async with Client(params, read_timeout_seconds=300) as client:
+            out["value"] = await scenario(client)
+
+    anyio.run(main)
+    return out["value"]
+
+
+def test_lists_the_tools_and_answers_bad_calls_with_structured_errors(open_engine, tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    engine = open_engine(store)
+    expected = {d.name: d for d in ToolSet(engine, user_id=USER).definitions()}
+
+    async def scenario(client: Client) -> dict[str, Any]:
+        listed = await client.list_tools()
+        bad_type = await client.call_tool("memory_recall", {"query": "x", "top_k": "five"})
+        missing = await client.call_tool("memory_remember", {})
+        extra = await client.call_tool("memory_remember", {"content": "hello", "user_id": "bob"})
+        unknown = await client.call_tool("memory_drop_database", {})
+        stats = await client.call_tool("memory_stats", {})  # the server is still fine afterwards
+        return {"tools": listed.tools, "bad": [bad_type, missing, extra, unknown], "stats": stats}
+
+    got = with_server(store, USER, scenario)
+    assert {t.name: t.input_schema for t in got["tools"]} == {n: d.input_schema for n, d in expected.items()}
+    assert all(t.description == expected[t.name].description for t in got["tools"])
+    types_ = []
+    for result in got["bad"]:
+        assert result.is_error
+        payload = result.structured_content
+        assert payload["ok"] is False and json.loads(result.content[0].text) == payload
+        types_.append(payload["error"]["type"])
+    assert types_ == ["InvalidArguments", "InvalidArguments", "InvalidArguments", "UnknownTool"]
+    assert "user_id" in got["bad"][2].structured_content["error"]["message"]
+    assert not got["stats"].is_error and got["stats"].structured_content["result"]["memories"] == 0
+
+
+def test_recall_through_mcp_returns_what_the_python_api_returns(open_engine, tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    engine = open_engine(store, recall_maintenance=False)
+    engine.remember_many(
+        [
+            {"content": "Ada prefers dark mode in every editor", "kind": "preference", "tags": ["ui"]},
+            {"content": "The team uses the Solarized Dark theme in VS Code", "tags": ["ui"]},
+            {"content": "The staging database is db-stage-02 on port 5433"},
+            {"content": "Never deploy on Fridays", "kind": "constraint"},
+        ],
+        user_id=USER,
+    )
+    engine.remember("Bob likes light themes", user_id="bob")
+    query = "which editor theme should I configure?"
+    expected = engine.recall(query, user_id=USER, top_k=3)
+    assert expected.memories
+
+    async def scenario(client: Client) -> Any:
+        recall = await client.call_tool("memory_recall", {"query": query, "top_k": 3})
+        remembered = await client.call_tool("memory_remember", {"content": "Ada's terminal font is Iosevka"})
+        listed = await client.call_tool("memory_list", {"limit": 50})
+        return recall, remembered, listed
+
+    recall, remembered, listed = with_server(store, USER, scenario, MEMGRAPH_RECALL_MAINTENANCE="false")
+    assert not recall.is_error, recall.structured_content
+    result = recall.structured_content["result"]
+    assert [m["id"] for m in result["memories"]] == [m.id for m in expected.memories]
+    assert result["prompt"] == expected.to_prompt()
+    assert result["total_tokens"] == expected.total_tokens
+    # writes through MCP land in the same store, owned by the configured user
+    mem = remembered.structured_content["result"]["memory"]
+    assert engine.get(mem["id"], user_id=USER).content == "Ada's terminal font is Iosevka"
+    assert all(m["user_id"] == USER for m in listed.structured_content["result"]["memories"])
+    assert "Bob likes light themes" not in json.dumps(listed.structured_content)
+
+
+def test_the_server_needs_a_user(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "memgraph", "mcp", "--store", str(tmp_path / "s")],
+        capture_output=True, text=True, env=server_env(), cwd=ROOT, timeout=120, stdin=subprocess.DEVNULL,
+    )
+    assert proc.returncode != 0
+    assert "--user" in proc.stderr or "MEMGRAPH_USER" in proc.stderr
