@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import threading
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
@@ -83,6 +84,7 @@ class MemoryEngine:
         self.store = store
         self.settings = settings
         self._embedder = embedder
+        self._embedder_lock = threading.Lock()
         self._check_model()
         #: The write path (memgraph/ingest); `reconciler` replaces the rule-based dedup/conflict decisions.
         self.pipeline = IngestPipeline(store, settings, lambda: self.embedder, reconciler)
@@ -126,8 +128,12 @@ class MemoryEngine:
 
     @property
     def embedder(self) -> Embedder:
-        """The embedder, created on first use (importing sentence-transformers only then)."""
-        if self._embedder is None:
+        """The embedder, created on first use (importing sentence-transformers only then); thread-safe."""
+        if self._embedder is not None:
+            return self._embedder
+        with self._embedder_lock:
+            if self._embedder is not None:
+                return self._embedder
             s = self.settings
             inner = SentenceTransformerEmbedder(
                 s.embedding_model_path,
