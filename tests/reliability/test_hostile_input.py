@@ -44,6 +44,7 @@ def hostile_engine(embedder):  # noqa: ANN001, ANN201 - fixtures
 
 
 def _fingerprint(engine: MemoryEngine) -> tuple:
+    engine.flush()  # earlier successful recalls update access counts and gaps in the background
     st_ = engine.stats()
     canary = engine.list(user_id="canary", include_inactive=True)
     return st_.model_dump(), [(m.id, m.content, m.active, tuple(m.tags)) for m in canary]
