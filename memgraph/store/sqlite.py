@@ -55,6 +55,8 @@ from memgraph.store.base import (
 from memgraph.text import content_tokens, fts_document
 
 SCHEMA_VERSION = "1"
+#: Bound parameters per statement (SQLite >= 3.32 allows 32766).
+_MAX_SQL_VARIABLES = 30_000
 DB_FILE = "memgraph.sqlite3"
 
 _SCHEMA = """
@@ -365,6 +367,16 @@ class SQLiteStore:
         with self._tx():
             self._set_meta(key, value)
 
+    def compare_and_set_meta(self, key: str, expected: str | None, value: str | None) -> bool:
+        with self._tx() as conn:
+            if self._get_meta(key) != expected:
+                return False
+            if value is None:
+                conn.execute("DELETE FROM meta WHERE key = ?", (key,))
+            else:
+                self._set_meta(key, value)
+            return True
+
     # -- filters ----------------------------------------------------------------------------------------
 
     def _where(self, flt: MemoryFilter | None, alias: str = "m") -> tuple[str, list[Any]]:
@@ -417,6 +429,10 @@ class SQLiteStore:
                 self._upsert_links(conn, user_id, batch.links)
             if batch.updates:
                 self._update(conn, user_id, batch.updates)
+            if batch.remove_tags:
+                self._remove_tags(conn, user_id, batch.remove_tags)
+            if batch.delete_links:
+                self._delete_links(conn, user_id, batch.delete_links)
 
     def _upsert_memory(self, conn: sqlite3.Connection, mem: Memory, vec: np.ndarray | None) -> None:
         if vec is not None and vec.shape != (self.embedding_dim,):
@@ -449,100 +465,168 @@ class SQLiteStore:
             return self._update(conn, user_id, updates)
 
     def _update(self, conn: sqlite3.Connection, user_id: str, updates: Sequence[MemoryUpdate]) -> int:
-        matched = 0
+        """Set-based: updates of the same shape (same fields set / incremented) go out as one
+        `UPDATE ... FROM (VALUES ...)` statement per chunk, the SQL twin of Cypher's UNWIND. Two updates of
+        one id in a batch are applied in order (separate rounds), as if run one after the other."""
+        groups: dict[tuple[tuple[str, ...], tuple[str, ...]], list[list[MemoryUpdate]]] = {}
+        seen: dict[tuple[tuple[str, ...], tuple[str, ...], str], int] = {}
         for upd in updates:
             bad = (set(upd.set) - UPDATABLE_FIELDS) | (set(upd.inc) - INCREMENTABLE_FIELDS)
             if bad:
                 raise ValidationError(f"cannot update field(s): {', '.join(sorted(bad))}")
-            parts: list[str] = []
-            params: list[Any] = []
-            for f, v in upd.set.items():
-                parts.append(f"{f} = ?")
-                params.append(_db_value(f, v))
-            for f, v in upd.inc.items():
-                expr = f"{f} + ?"
-                if f in _CLAMPED:
-                    expr = f"MIN(1.0, MAX(0.0, {f} + ?))"
-                parts.append(f"{f} = {expr}")
-                params.append(v)
-            if not parts:
+            if not upd.set and not upd.inc:
                 continue
-            cur = conn.execute(
-                f"UPDATE memories SET {', '.join(parts)} WHERE id = ? AND user_id = ?",
-                [*params, upd.id, user_id],
-            )
-            matched += cur.rowcount
-            if "content" in upd.set and cur.rowcount:
-                rid = conn.execute("SELECT rid FROM memories WHERE id = ?", (upd.id,)).fetchone()[0]
-                conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (rid,))
-                conn.execute(
-                    "INSERT INTO memories_fts(rowid, doc) VALUES (?, ?)", (rid, fts_document(upd.set["content"]))
-                )
+            shape = (tuple(sorted(upd.set)), tuple(sorted(upd.inc)))
+            rnd = seen.get((*shape, upd.id), 0)
+            seen[(*shape, upd.id)] = rnd + 1
+            rounds = groups.setdefault(shape, [])
+            while len(rounds) <= rnd:
+                rounds.append([])
+            rounds[rnd].append(upd)
+        matched = 0
+        for (set_fields, inc_fields), rounds in groups.items():
+            ncols = 1 + len(set_fields) + len(inc_fields)
+            parts = [f"{f} = v.column{i + 2}" for i, f in enumerate(set_fields)]
+            for j, f in enumerate(inc_fields):
+                col = f"v.column{len(set_fields) + j + 2}"
+                expr = f"MIN(1.0, MAX(0.0, {f} + {col}))" if f in _CLAMPED else f"{f} + {col}"
+                parts.append(f"{f} = {expr}")
+            per_statement = max(1, (_MAX_SQL_VARIABLES - 1) // ncols)
+            row_marks = "(" + ",".join("?" * ncols) + ")"
+            for rnd in rounds:
+                for chunk in _chunks(rnd, per_statement):
+                    params: list[Any] = []
+                    for upd in chunk:
+                        params.append(upd.id)
+                        params += [_db_value(f, upd.set[f]) for f in set_fields]
+                        params += [upd.inc[f] for f in inc_fields]
+                    cur = conn.execute(
+                        f"UPDATE memories SET {', '.join(parts)} "
+                        f"FROM (VALUES {','.join([row_marks] * len(chunk))}) AS v "
+                        "WHERE memories.id = v.column1 AND memories.user_id = ?",
+                        [*params, user_id],
+                    )
+                    matched += cur.rowcount
+                    if "content" in set_fields:
+                        for upd in chunk:
+                            row = conn.execute(
+                                "SELECT rid FROM memories WHERE id = ? AND user_id = ?", (upd.id, user_id)
+                            ).fetchone()
+                            if row is None:
+                                continue
+                            conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (row[0],))
+                            conn.execute(
+                                "INSERT INTO memories_fts(rowid, doc) VALUES (?, ?)",
+                                (row[0], fts_document(upd.set["content"])),
+                            )
         return matched
 
     def delete_memories(self, user_id: str, ids: Sequence[str]) -> int:
         deleted = 0
         with self._tx() as conn:
-            for mid in ids:
-                row = conn.execute(
-                    "SELECT rid FROM memories WHERE id = ? AND user_id = ?", (mid, user_id)
-                ).fetchone()
-                if row is None:
+            for chunk in _chunks(list(dict.fromkeys(ids)), 400):
+                marks = ",".join("?" * len(chunk))
+                rows = conn.execute(
+                    f"SELECT rid, id FROM memories WHERE user_id = ? AND id IN ({marks})", [user_id, *chunk]
+                ).fetchall()
+                if not rows:
                     continue
-                conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (row[0],))
-                conn.execute("DELETE FROM memories WHERE rid = ?", (row[0],))
+                rids = [r[0] for r in rows]
+                found = [r[1] for r in rows]
+                rmarks = ",".join("?" * len(rids))
+                fmarks = ",".join("?" * len(found))
+                conn.execute(f"DELETE FROM memories_fts WHERE rowid IN ({rmarks})", rids)
+                conn.execute(f"DELETE FROM memories WHERE rid IN ({rmarks})", rids)
                 conn.execute(
-                    "DELETE FROM edges WHERE user_id = ? AND (src = ? OR (dst = ? AND type != 'HasTag'))",
-                    (user_id, mid, mid),
+                    f"DELETE FROM edges WHERE user_id = ? AND (src IN ({fmarks}) "
+                    f"OR (dst IN ({fmarks}) AND type != 'HasTag'))",
+                    [user_id, *found, *found],
                 )
-                self._pending_vectors.append((user_id, mid, None))
-                deleted += 1
+                self._pending_vectors += [(user_id, mid, None) for mid in found]
+                deleted += len(found)
         return deleted
 
+    def _owned(self, conn: sqlite3.Connection, user_id: str, ids: Sequence[str]) -> set[str]:
+        """Which of `ids` are memories of `user_id` (one query per chunk, not per id)."""
+        owned: set[str] = set()
+        for chunk in _chunks(list(set(ids)), 500):
+            owned |= {
+                r[0]
+                for r in conn.execute(
+                    f"SELECT id FROM memories WHERE user_id = ? AND id IN ({','.join('?' * len(chunk))})",
+                    [user_id, *chunk],
+                )
+            }
+        return owned
+
     def _add_tags(self, conn: sqlite3.Connection, user_id: str, pairs: Sequence[HasTag]) -> int:
-        added = 0
-        for pair in pairs:
-            owner = conn.execute("SELECT user_id FROM memories WHERE id = ?", (pair.memory_id,)).fetchone()
-            if owner is None or owner[0] != user_id:
-                continue
-            conn.execute("INSERT OR IGNORE INTO tags(user_id, name) VALUES (?, ?)", (user_id, pair.tag))
-            cur = conn.execute(
-                "INSERT OR IGNORE INTO edges(user_id, type, src, dst, weight, created_at, updated_at) "
-                "VALUES (?, 'HasTag', ?, ?, 1.0, ?, ?)",
-                (user_id, pair.memory_id, pair.tag, _ts(datetime.now(UTC)), _ts(datetime.now(UTC))),
-            )
-            added += cur.rowcount
-        return added
+        owned = self._owned(conn, user_id, [p.memory_id for p in pairs])
+        pairs = [p for p in pairs if p.memory_id in owned]
+        if not pairs:
+            return 0
+        now = _ts(datetime.now(UTC))
+        conn.executemany(
+            "INSERT OR IGNORE INTO tags(user_id, name) VALUES (?, ?)",
+            [(user_id, n) for n in {p.tag for p in pairs}],
+        )
+        before = conn.total_changes
+        conn.executemany(
+            "INSERT OR IGNORE INTO edges(user_id, type, src, dst, weight, created_at, updated_at) "
+            "VALUES (?, 'HasTag', ?, ?, 1.0, ?, ?)",
+            [(user_id, p.memory_id, p.tag, now, now) for p in pairs],
+        )
+        return conn.total_changes - before
 
     def add_tags(self, user_id: str, pairs: Sequence[HasTag]) -> int:
         with self._tx() as conn:
             return self._add_tags(conn, user_id, pairs)
 
+    def _remove_tags(self, conn: sqlite3.Connection, user_id: str, pairs: Sequence[HasTag]) -> int:
+        before = conn.total_changes
+        conn.executemany(
+            "DELETE FROM edges WHERE user_id = ? AND type = 'HasTag' AND src = ? AND dst = ?",
+            [(user_id, p.memory_id, p.tag) for p in pairs],
+        )
+        return conn.total_changes - before
+
     def remove_tags(self, user_id: str, pairs: Sequence[HasTag]) -> int:
         with self._tx() as conn:
-            removed = 0
-            for pair in pairs:
-                cur = conn.execute(
-                    "DELETE FROM edges WHERE user_id = ? AND type = 'HasTag' AND src = ? AND dst = ?",
-                    (user_id, pair.memory_id, pair.tag),
-                )
-                removed += cur.rowcount
-            return removed
+            return self._remove_tags(conn, user_id, pairs)
+
+    def upsert_tags(self, user_id: str, tags: Sequence[Tag]) -> int:
+        with self._tx() as conn:
+            before = conn.total_changes
+            conn.executemany(
+                "INSERT INTO tags(user_id, name, description) VALUES (?, ?, ?) ON CONFLICT(user_id, name) "
+                "DO UPDATE SET description = COALESCE(excluded.description, tags.description)",
+                [(user_id, t.name, t.description) for t in tags],
+            )
+            return conn.total_changes - before
+
+    def delete_tags(self, user_id: str, names: Sequence[str]) -> int:
+        with self._tx() as conn:
+            conn.executemany(
+                "DELETE FROM edges WHERE user_id = ? AND type = 'HasTag' AND dst = ?",
+                [(user_id, n) for n in names],
+            )
+            before = conn.total_changes
+            conn.executemany("DELETE FROM tags WHERE user_id = ? AND name = ?", [(user_id, n) for n in names])
+            return conn.total_changes - before
 
     def _upsert_links(self, conn: sqlite3.Connection, user_id: str, links: Sequence[Link]) -> None:
         for link in links:
             if link.relation not in MEMORY_RELATIONS:
                 raise ValidationError(f"{link.relation.value} does not join two memories")
-            owners = conn.execute(
-                "SELECT COUNT(*) FROM memories WHERE user_id = ? AND id IN (?, ?)", (user_id, link.src, link.dst)
-            ).fetchone()[0]
-            if owners != (1 if link.src == link.dst else 2):
+        owned = self._owned(conn, user_id, [x for ln in links for x in (ln.src, ln.dst)])
+        for link in links:
+            if link.src not in owned or link.dst not in owned:
                 raise ValidationError(f"link {link.src} -> {link.dst}: both memories must belong to the user")
-            conn.execute(
-                "INSERT INTO edges(user_id, type, src, dst, weight, source, reason, created_at, updated_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(user_id, type, src, dst) DO UPDATE SET "
-                "weight = excluded.weight, source = excluded.source, reason = excluded.reason, "
-                "updated_at = excluded.updated_at",
+        conn.executemany(
+            "INSERT INTO edges(user_id, type, src, dst, weight, source, reason, created_at, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(user_id, type, src, dst) DO UPDATE SET "
+            "weight = excluded.weight, source = excluded.source, reason = excluded.reason, "
+            "updated_at = excluded.updated_at",
+            [
                 (
                     user_id,
                     link.relation.value,
@@ -553,23 +637,45 @@ class SQLiteStore:
                     link.reason,
                     _ts(link.created_at),
                     _ts(link.updated_at),
-                ),
-            )
+                )
+                for link in links
+            ],
+        )
 
     def upsert_links(self, user_id: str, links: Sequence[Link]) -> None:
         with self._tx() as conn:
             self._upsert_links(conn, user_id, links)
 
+    def _delete_links(
+        self, conn: sqlite3.Connection, user_id: str, keys: Sequence[tuple[str, str, Relation]]
+    ) -> int:
+        before = conn.total_changes
+        conn.executemany(
+            "DELETE FROM edges WHERE user_id = ? AND type = ? AND src = ? AND dst = ?",
+            [(user_id, Relation.parse(rel).value, src, dst) for src, dst, rel in keys],
+        )
+        return conn.total_changes - before
+
     def delete_links(self, user_id: str, keys: Sequence[tuple[str, str, Relation]]) -> int:
         with self._tx() as conn:
-            removed = 0
-            for src, dst, rel in keys:
-                cur = conn.execute(
-                    "DELETE FROM edges WHERE user_id = ? AND type = ? AND src = ? AND dst = ?",
-                    (user_id, Relation.parse(rel).value, src, dst),
-                )
-                removed += cur.rowcount
-            return removed
+            return self._delete_links(conn, user_id, keys)
+
+    def set_embeddings(self, user_id: str, ids: Sequence[str], matrix: np.ndarray, model: str) -> int:
+        matrix = np.asarray(matrix, dtype=np.float32)
+        if matrix.shape != (len(ids), self.embedding_dim):
+            raise ValidationError(f"embeddings must be {len(ids)} x {self.embedding_dim}, got {matrix.shape}")
+        with self._tx() as conn:
+            before = conn.total_changes
+            conn.executemany(
+                "UPDATE memories SET embedding = ?, embedding_model = ? WHERE id = ? AND user_id = ?",
+                [(row.tobytes(), model, mid, user_id) for mid, row in zip(ids, matrix, strict=True)],
+            )
+            changed = conn.total_changes - before
+            owned = self._owned(conn, user_id, ids)
+            self._pending_vectors += [
+                (user_id, mid, row) for mid, row in zip(ids, matrix, strict=True) if mid in owned
+            ]
+            return changed
 
     # -- reads -------------------------------------------------------------------------------------------
 
