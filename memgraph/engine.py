@@ -10,7 +10,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -39,6 +39,9 @@ from memgraph.models import (
     validate_owner,
 )
 from memgraph.store import GraphStore, MemoryFilter, MemoryUpdate, WriteBatch, open_store
+
+if TYPE_CHECKING:
+    from memgraph.jobs import Jobs
 
 #: Kind -> layer when the caller gives no layer (DESIGN.md: kinds and layers).
 DEFAULT_LAYER = {
@@ -75,11 +78,20 @@ def clean_text(text: object, *, max_chars: int, what: str = "content") -> str:
 class MemoryEngine:
     """Long-term memory for agents, scoped per user, on SQLite (embedded), Neo4j or FalkorDB."""
 
-    def __init__(self, store: GraphStore, settings: Settings, embedder: Embedder | None = None) -> None:
+    def __init__(
+        self,
+        store: GraphStore,
+        settings: Settings,
+        embedder: Embedder | None = None,
+        *,
+        check_model: bool = True,
+    ) -> None:
         self.store = store
         self.settings = settings
         self._embedder = embedder
-        self._check_model()
+        self._jobs: Any = None
+        if check_model:
+            self._check_model()
 
     # -- lifecycle ----------------------------------------------------------------------------------------
 
@@ -90,17 +102,19 @@ class MemoryEngine:
         *,
         settings: Settings | None = None,
         embedder: Embedder | None = None,
+        check_model: bool = True,
         **overrides: Any,
     ) -> MemoryEngine:
         """Open a store: a directory (SQLite), ":memory:" (incognito), bolt:// / neo4j:// (Neo4j),
-        falkordb://host:port or falkordb+dir:///path (FalkorDB). Keyword overrides go to `Settings`."""
+        falkordb://host:port or falkordb+dir:///path (FalkorDB). Keyword overrides go to `Settings`.
+        `check_model=False` opens a store built with another embedding model (only for `jobs.reindex`)."""
         settings = settings or Settings(**overrides)
         if overrides and settings is not None:
             settings = settings.model_copy(update=overrides)
         if target is not None:
             settings = settings.model_copy(update={"store": str(target)})
         store = open_store(settings.store, settings)
-        return cls(store, settings, embedder)
+        return cls(store, settings, embedder, check_model=check_model)
 
     def close(self) -> None:
         """Close the store (and the embedding cache file)."""
@@ -113,6 +127,15 @@ class MemoryEngine:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    @property
+    def jobs(self) -> Jobs:
+        """The maintenance jobs (cluster, decay, links, gaps, consolidate, compress, reindex, export/import)."""
+        if self._jobs is None:
+            from memgraph.jobs import Jobs
+
+            self._jobs = Jobs(self)
+        return self._jobs
 
     @property
     def embedder(self) -> Embedder:
