@@ -17,6 +17,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from memgraph.cli_jobs import register as register_job_commands
 from memgraph.config import Settings
 from memgraph.errors import MemgraphError
 
@@ -262,6 +263,9 @@ def cypher(
             table.add_row(*(json.dumps(r[c], default=str, ensure_ascii=False) for c in cols))
         console.print(table)
         console.print(f"{len(rows)} row(s)")
+
+
+register_job_commands(app)  # cluster, decay, links, gaps, consolidate, compress, reindex, export, import, history
 
 
 def main() -> None:  # pragma: no cover - console script entry
