@@ -85,7 +85,7 @@ def singular(word: str) -> str:
 
 def tag_key(name: str) -> str:
     """Same key, same tag: case, separators and plurals are ignored; symbols (c++, c#) are kept."""
-    words = [w for w in _SEPARATORS.split(name.casefold().strip("#'\"` ")) if w]
+    words = [w for w in _SEPARATORS.split(name.casefold().strip("'\"` ").lstrip("#")) if w]
     return "".join(singular(w) for w in words)
 
 
