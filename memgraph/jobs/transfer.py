@@ -416,7 +416,9 @@ def _scalar(value: Any) -> Any:
 
 def export_graphml(ctx: JobContext, users: list[str], path: str | Path) -> ExportReport:
     """Nodes Memory / Tag / Cluster (every property but embeddings and centroids) and typed edges, for
-    Gephi, yEd or Cytoscape. Node ids: `memory:<id>`, `tag:<user>:<name>`, `cluster:<id>`."""
+    Gephi, yEd or Cytoscape. Node ids: `memory:<id>`, `tag:<user>:<name>`, `cluster:<id>`; the node kind is
+    the `type` attribute, `label` is what a viewer displays (content start, tag name, cluster label); an
+    edge's `type` is its relationship."""
     import networkx as nx
 
     store = ctx.store
@@ -427,18 +429,19 @@ def export_graphml(ctx: JobContext, users: list[str], path: str | Path) -> Expor
             attrs = {
                 k: _scalar(v) for k, v in m.model_dump(exclude={"embedding", "tags"}).items() if v is not None
             }
-            g.add_node(f"memory:{m.id}", label="Memory", **attrs)
+            g.add_node(f"memory:{m.id}", type="Memory", label=m.content[:60], **attrs)
             counts["memory"] += 1
             for t in m.tags:
                 g.add_edge(f"memory:{m.id}", f"tag:{user}:{t}", key="HasTag", type="HasTag")
                 counts["edge"] += 1
         for t in store.list_tags(user):
             attrs = {k: v for k, v in t.model_dump().items() if v is not None}
-            g.add_node(f"tag:{user}:{t.name}", label="Tag", **attrs)
+            g.add_node(f"tag:{user}:{t.name}", type="Tag", label=t.name, **attrs)
             counts["tag"] += 1
         for c in store.list_clusters(user):
             attrs = {k: _scalar(v) for k, v in c.model_dump(exclude={"centroid"}).items() if v is not None}
-            g.add_node(f"cluster:{c.id}", label="Cluster", **attrs)
+            attrs["label"] = attrs.get("label") or c.id
+            g.add_node(f"cluster:{c.id}", type="Cluster", **attrs)
             counts["cluster"] += 1
         for mem in store.cluster_members(user):
             g.add_edge(

@@ -24,7 +24,9 @@ def test_clusters_recover_planted_topics(corpus_engine):
     pred, lab = _assignment(engine, ids)
     truth = [i.topic for i in items]
     ari = adjusted_rand_score(truth, pred)
-    print(f"\nclusters={len(report.clusters)} noise={report.noise} ARI={ari:.3f} (noise counted as singletons)")
+    print(
+        f"\nclusters={len(report.clusters)} noise={report.noise} ARI={ari:.3f} (noise counted as singletons)"
+    )
     assert ari >= 0.8
     assert report.noise <= len(ids) * 0.1
     # every cluster is dominated by one topic, and its label names that topic's words
@@ -75,8 +77,15 @@ def test_ids_stable_across_runs_and_an_added_topic(corpus_engine, embedder):
     assert len(kept) / len(before) >= 0.9
     new_clusters = [c for c in grown.clusters if c.id not in old_ids]
     assert len(new_clusters) >= 1
-    assert any("piano" in c.label or "practice" in c.label or "instrument" in c.label or "cello" in c.label
-               or "violin" in c.label or "guitar" in c.label for c in new_clusters)
+    assert any(
+        "piano" in c.label
+        or "practice" in c.label
+        or "instrument" in c.label
+        or "cello" in c.label
+        or "violin" in c.label
+        or "guitar" in c.label
+        for c in new_clusters
+    )
 
 
 def test_dry_run_changes_nothing(corpus_engine):
@@ -99,6 +108,8 @@ def test_tiny_user_unknown_user_and_nan(engine):
         engine.jobs.cluster("")
     # NaN embeddings are skipped and reported, never clustered
     bad = Memory(id="m_nan", user_id="solo", content="broken vector")
-    engine.store.write("solo", WriteBatch(memories=[bad], embeddings=np.full((1, 384), np.nan, dtype=np.float32)))
+    engine.store.write(
+        "solo", WriteBatch(memories=[bad], embeddings=np.full((1, 384), np.nan, dtype=np.float32))
+    )
     report = engine.jobs.cluster("solo")
     assert report.invalid_embeddings == ["m_nan"]

@@ -8,7 +8,13 @@ from datetime import timedelta
 import pytest
 
 from memgraph.errors import ProvenanceError
-from memgraph.jobs.compress import ExtractiveSummarizer, SessionPlan, split_sentences, summary_id, write_summary
+from memgraph.jobs.compress import (
+    ExtractiveSummarizer,
+    SessionPlan,
+    split_sentences,
+    summary_id,
+    write_summary,
+)
 from memgraph.models import MemoryKind, Relation, utcnow
 from memgraph.store.base import MemoryFilter
 from tests.jobs.conftest import checksum
@@ -60,7 +66,9 @@ def test_old_sessions_are_summarised_with_evidence(engine):
     # originals kept but compressed: not listed for recall unless asked
     default = {m.id for m in engine.store.list_memories("u", MemoryFilter(), limit=100)}
     assert not default & {m.id for m in old} and sid in default and recent[0].id in default
-    with_compressed = {m.id for m in engine.store.list_memories("u", MemoryFilter(include_compressed=True), limit=100)}
+    with_compressed = {
+        m.id for m in engine.store.list_memories("u", MemoryFilter(include_compressed=True), limit=100)
+    }
     assert {m.id for m in old} <= with_compressed
     # idempotent
     again = engine.jobs.compress("u", apply=True)
@@ -104,8 +112,15 @@ def test_pluggable_summarizer_and_no_summary_without_evidence(engine):
     silent = engine.jobs.compress("v", apply=True, summarizer=Silent())
     assert silent.summaries_written == 0 and silent.warnings
     assert all(not m.compressed for m in engine.list(user_id="v"))
-    plan = SessionPlan(session_id="x", events=0, new_events=0, first_at=utcnow(), last_at=utcnow(),
-                       summary_id="m_x", summary="something")
+    plan = SessionPlan(
+        session_id="x",
+        events=0,
+        new_events=0,
+        first_at=utcnow(),
+        last_at=utcnow(),
+        summary_id="m_x",
+        summary="something",
+    )
     with pytest.raises(ProvenanceError):
         write_summary(engine.store, "v", plan, [], [], None, "t", "m", utcnow())
     assert engine.store.get_memories("v", ["m_x"]) == []

@@ -9,7 +9,10 @@ from tests.jobs.conftest import checksum
 
 DUPES = [
     ("I prefer dark roast coffee in the morning.", "I prefer dark roast coffee in the mornings."),
-    ("My sister Anna lives in Berlin and works as a nurse.", "My sister Anna lives in Berlin, she works as a nurse."),
+    (
+        "My sister Anna lives in Berlin and works as a nurse.",
+        "My sister Anna lives in Berlin, she works as a nurse.",
+    ),
     ("We use PostgreSQL 16 for the billing database.", "We use PostgreSQL 16 for our billing database."),
 ]
 
@@ -54,7 +57,9 @@ def test_merges_near_duplicates_into_the_strongest(engine):
         assert any(ln.dst == m for ln in derived)
     rel = engine.store.get_links(user, [other.id], relations=[Relation.RELATES_TO])
     assert [(ln.src, ln.dst, ln.weight) for ln in rel] == [(kept[0], other.id, 0.7)]  # moved to the keeper
-    evidence = {ln.dst for ln in engine.store.get_links(user, [summary.id], relations=[Relation.DERIVED_FROM])}
+    evidence = {
+        ln.dst for ln in engine.store.get_links(user, [summary.id], relations=[Relation.DERIVED_FROM])
+    }
     assert evidence == {merged[0], kept[0]}  # evidence kept, and copied to the keeper
     assert everything[c1.id].active and everything[c2.id].active
     # idempotent

@@ -42,9 +42,16 @@ def test_confidence_matches_the_formula(engine):
     mems = []
     for i, c in enumerate(cases):
         mems.append(
-            _mem(i, kind=c["kind"], access_count=c["access"], trust=c["trust"], confidence=c["conf"],
-                 provenance=c.get("prov", Provenance.USER_STATED),
-                 last_accessed=NOW - timedelta(days=c["age"]), created_at=NOW - timedelta(days=400))
+            _mem(
+                i,
+                kind=c["kind"],
+                access_count=c["access"],
+                trust=c["trust"],
+                confidence=c["conf"],
+                provenance=c.get("prov", Provenance.USER_STATED),
+                last_accessed=NOW - timedelta(days=c["age"]),
+                created_at=NOW - timedelta(days=400),
+            )
         )
     _write(engine, mems)
     report = engine.jobs.decay("u", apply=True, now=NOW)
@@ -62,7 +69,7 @@ def test_confidence_matches_the_formula(engine):
     # (the JobRun record is the only difference)
     assert len(engine.jobs.history()) == 2
     assert before != checksum(engine.store)
-    for i, c in enumerate(cases):
+    for i in range(len(cases)):
         assert engine.store.get_memories("u", [f"m{i:03d}"])[0].confidence == got[f"m{i:03d}"].confidence
     # later, it keeps decaying from c0 (no compounding on its own output)
     later = NOW + timedelta(days=30)

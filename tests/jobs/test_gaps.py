@@ -19,12 +19,39 @@ def test_gaps_report(corpus_engine):
     q3 = "Which vaccine do dogs need every year?"
     vecs = engine.embed([q1, q2, q3])
     past = utcnow() - timedelta(days=5)
-    engine.store.upsert_gap(Gap(id="g1", user_id="ada", query=q1, count=3, embedding=vecs[0].tolist(),
-                                first_seen=past, last_seen=past))
-    engine.store.upsert_gap(Gap(id="g2", user_id="ada", query=q2, count=4, embedding=vecs[1].tolist(),
-                                first_seen=past, last_seen=past))
-    engine.store.upsert_gap(Gap(id="g3", user_id="ada", query=q3, count=1, embedding=vecs[2].tolist(),
-                                first_seen=past, last_seen=past))
+    engine.store.upsert_gap(
+        Gap(
+            id="g1",
+            user_id="ada",
+            query=q1,
+            count=3,
+            embedding=vecs[0].tolist(),
+            first_seen=past,
+            last_seen=past,
+        )
+    )
+    engine.store.upsert_gap(
+        Gap(
+            id="g2",
+            user_id="ada",
+            query=q2,
+            count=4,
+            embedding=vecs[1].tolist(),
+            first_seen=past,
+            last_seen=past,
+        )
+    )
+    engine.store.upsert_gap(
+        Gap(
+            id="g3",
+            user_id="ada",
+            query=q3,
+            count=1,
+            embedding=vecs[2].tolist(),
+            first_seen=past,
+            last_seen=past,
+        )
+    )
     # g2 is answered by a memory written after the miss
     engine.remember("The best coffee grinder for espresso is a flat burr grinder.", user_id="ada")
     engine.store.upsert_tags("ada", [Tag(name="unused-tag", user_id="ada")])

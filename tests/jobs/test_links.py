@@ -56,8 +56,22 @@ def test_explicit_links_untouched_and_stale_links_age(corpus_engine):
     victim = discovered[0]
     # a co-recall edge recall wrote long ago, never refreshed since
     old = utcnow() - timedelta(days=10)
-    engine.store.write("ada", WriteBatch(links=[Link(src=b, dst=far, relation=Relation.RELATES_TO, weight=0.21,
-                                                     source=LinkSource.CO_RECALL, created_at=old, updated_at=old)]))
+    engine.store.write(
+        "ada",
+        WriteBatch(
+            links=[
+                Link(
+                    src=b,
+                    dst=far,
+                    relation=Relation.RELATES_TO,
+                    weight=0.21,
+                    source=LinkSource.CO_RECALL,
+                    created_at=old,
+                    updated_at=old,
+                )
+            ]
+        ),
+    )
     # forget one end of a discovered link: it is not re-found any more
     engine.forget(victim.src, user_id="ada")
     soon = engine.jobs.links("ada", apply=True)  # less than link_stale_days later: not weakened yet
