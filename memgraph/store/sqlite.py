@@ -416,13 +416,15 @@ class SQLiteStore:
         if batch.embeddings is not None and len(batch.embeddings) != len(batch.memories):
             raise ValidationError("embeddings rows must align with memories")
         with self._tx() as conn:
+            mem_tags: list[HasTag] = []
             for i, mem in enumerate(batch.memories):
                 if mem.user_id != user_id:
                     raise ValidationError("a batch may only hold memories of its own user")
                 vec = None if batch.embeddings is None else np.asarray(batch.embeddings[i], dtype=np.float32)
                 self._upsert_memory(conn, mem, vec)
-                if mem.tags:
-                    self._add_tags(conn, user_id, [HasTag(memory_id=mem.id, tag=t) for t in mem.tags])
+                mem_tags += [HasTag(memory_id=mem.id, tag=t) for t in mem.tags]
+            if mem_tags:
+                self._add_tags(conn, user_id, mem_tags)
             if batch.tags:
                 self._add_tags(conn, user_id, batch.tags)
             if batch.links:
