@@ -222,7 +222,11 @@ def main() -> None:
         shutil.rmtree(workdir, ignore_errors=True)
     if not results or args.no_append:
         return
-    machine = f"{platform.machine()}, {os.cpu_count()} CPU cores (shared), Python {platform.python_version()}"
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    machine = (
+        f"{platform.machine()}, {os.cpu_count()} CPU cores shared with other work (load average {load}), "
+        f"Python {platform.python_version()}"
+    )
     lines = [
         "",
         "## Jobs",

@@ -15,7 +15,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal, TypeVar
 
 from memgraph.errors import UnknownUserError, ValidationError
-from memgraph.jobs.base import LOCK_KEY, JobContext, JobLock, JobReport, ProgressFn, recorded_run, run_status
+from memgraph.jobs.base import (
+    LOCK_KEY,
+    JobContext,
+    JobLock,
+    JobReport,
+    ProgressFn,
+    check_user,
+    recorded_run,
+    run_status,
+)
 from memgraph.jobs.cluster import ClusterReport, cluster_user
 from memgraph.jobs.compress import CompressReport, ExtractiveSummarizer, Summarizer, compress_user
 from memgraph.jobs.consolidate import ConsolidateReport, consolidate_user
@@ -94,6 +103,8 @@ class Jobs:
         fn: Callable[[JobContext], R],
         progress: ProgressFn | None,
     ) -> R:
+        if user_id is not None:
+            check_user(self.engine.store, user_id)  # a typo'd user is refused before any lock or record
         if not apply:
             return fn(self._ctx(progress))
         with self.locked(job) as lock:
