@@ -25,7 +25,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from memgraph.jobs.base import JobContext, JobReport, batched, check_user, load_all, load_matrix
-from memgraph.jobs.neighbours import knn
+from memgraph.jobs.neighbours import knn, pairs_from_knn
 from memgraph.models import HasTag, Link, LinkSource, Memory, Relation, Tag, utcnow
 from memgraph.store.base import MemoryFilter, MemoryUpdate, WriteBatch
 
@@ -117,12 +117,9 @@ def consolidate_user(ctx: JobContext, user_id: str, *, apply: bool = False) -> C
         if ln.relation in (Relation.CONTRADICTS, Relation.SUPERSEDES)
     }
     neighbours: dict[int, dict[int, float]] = {}
-    for i in range(len(ids)):
-        for j, sim in zip(idx[i].tolist(), sims[i].tolist(), strict=True):
-            if j < 0:
-                continue
-            neighbours.setdefault(i, {})[j] = max(sim, neighbours.get(i, {}).get(j, -1.0))
-            neighbours.setdefault(j, {})[i] = max(sim, neighbours.get(j, {}).get(i, -1.0))
+    for i, j, sim in zip(*(x.tolist() for x in pairs_from_knn(idx, sims)), strict=True):
+        neighbours.setdefault(i, {})[j] = sim
+        neighbours.setdefault(j, {})[i] = sim
 
     def rank(i: int) -> tuple[Any, ...]:
         m = by_id[ids[i]]

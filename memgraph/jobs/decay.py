@@ -97,24 +97,37 @@ def decay_user(
     memories = load_all(store, owner, MemoryFilter.everything())
     evidence = {ln.dst for ln in store.get_links(owner, relations=[Relation.DERIVED_FROM])}
     updates: list[MemoryUpdate] = []
-    changes: list[DecayChange] = []
+    changes: list[tuple[float, str, Memory, float, float, float, float, bool, bool]] = []
     for mem in memories:
         if mem.pinned:
             report.pinned_skipped += 1
             continue
         report.evaluated += 1
-        change, update = _plan_one(mem, now, s, evidence)
-        if change.prune:
+        c0, half_life, age, new, archive, candidate, update = _plan_one(mem, now, s, evidence)
+        if candidate:
             report.prune_candidates += 1
             report.prune_ids.append(mem.id)
         if update is None:
             continue
         report.changed += 1
-        report.archived += int(change.archive)
-        changes.append(change)
+        report.archived += int(archive)
+        changes.append((-abs(mem.confidence - new), mem.id, mem, c0, half_life, age, new, archive, candidate))
         updates.append(update)
-    changes.sort(key=lambda c: (-abs(c.old - c.new), c.id))
-    report.examples = changes[:20]
+    changes.sort(key=lambda c: (c[0], c[1]))
+    report.examples = [
+        DecayChange(
+            id=mid,
+            kind=m.kind.value,
+            age_days=round(age, 4),
+            half_life=hl,
+            c0=c0,
+            old=m.confidence,
+            new=new,
+            archive=archive,
+            prune=cand,
+        )
+        for _, mid, m, c0, hl, age, new, archive, cand in changes[:20]
+    ]
     if apply:
         done = 0
         for batch in batched(updates, s.job_batch_size):
@@ -131,31 +144,29 @@ def decay_user(
 
 def _plan_one(
     mem: Memory, now: datetime, s: Settings, evidence: set[str]
-) -> tuple[DecayChange, MemoryUpdate | None]:
+) -> tuple[float, float, float, float, bool, bool, MemoryUpdate | None]:
+    """(c0, half_life, age, new confidence, archive?, prune?, the update or None when nothing changes)."""
     c0 = baseline(mem)
     half_life = s.half_life_days(mem.kind.value, mem.provenance.value)
     age = age_days(now, mem.last_accessed)
     new = decayed_confidence(c0, age, half_life, mem.access_count, mem.trust, s.access_factor)
     prune = new < s.prune_threshold and mem.strength <= s.prune_max_strength and mem.id not in evidence
     archive = not mem.archived and (new < s.archive_threshold or prune)
-    change = DecayChange(
-        id=mem.id,
-        kind=mem.kind.value,
-        age_days=round(age, 4),
-        half_life=half_life,
-        c0=c0,
-        old=mem.confidence,
-        new=new,
-        archive=archive,
-        prune=prune,
-    )
     state = mem.metadata.get(STATE_KEY)
     same_state = isinstance(state, dict) and state.get("c0") == c0 and state.get("written") == new
     if abs(new - mem.confidence) <= _EPS and same_state and not archive:
-        return change, None
+        return c0, half_life, age, new, archive, prune, None
     metadata: dict[str, Any] = {**mem.metadata, STATE_KEY: {"c0": c0, "written": new}}
     fields: dict[str, Any] = {"confidence": new, "metadata": metadata}
     if archive:
         fields["archived"] = True
         fields["updated_at"] = now
-    return change, MemoryUpdate(id=mem.id, set=fields)
+    return (
+        c0,
+        half_life,
+        age,
+        new,
+        archive,
+        prune,
+        MemoryUpdate.model_construct(id=mem.id, set=fields, inc={}),
+    )

@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 
 import numpy as np
@@ -81,8 +82,8 @@ def links_user(
         exact_max=s.knn_exact_max,
         probe_cells=s.knn_probe_cells,
     )
-    found = pairs_from_knn(idx, sims)
-    report.pairs_found = len(found)
+    lo, hi, pair_sims = pairs_from_knn(idx, sims)
+    report.pairs_found = len(lo)
 
     existing = store.get_links(owner, relations=[Relation.RELATES_TO])
     by_pair: dict[tuple[str, str], list[Link]] = {}
@@ -93,7 +94,7 @@ def links_user(
     # Accept pairs strongest first while both ends have room (at most link_k discovered links per memory).
     degree: dict[str, int] = {}
     accepted: dict[tuple[str, str], float] = {}
-    for (i, j), sim in sorted(found.items(), key=lambda kv: (-kv[1], kv[0])):
+    for i, j, sim in zip(lo.tolist(), hi.tolist(), pair_sims.tolist(), strict=True):
         a, b = _key(ids[i], ids[j])
         present = by_pair.get((a, b), [])
         if any(ln.source is not LinkSource.DISCOVERED for ln in present):
@@ -111,7 +112,7 @@ def links_user(
         present = [ln for ln in by_pair.get((a, b), []) if ln.source is LinkSource.DISCOVERED]
         if not present:
             upserts.append(
-                Link(
+                Link.model_construct(
                     src=a,
                     dst=b,
                     relation=Relation.RELATES_TO,
@@ -196,22 +197,38 @@ def _key(a: str, b: str) -> tuple[str, str]:
     return (a, b) if a < b else (b, a)
 
 
-def analyse(nodes: list[str], edges: object, max_edges: int) -> GraphAnalysis:
-    """Components, isolated nodes and bridges of the undirected RelatesTo graph over `nodes`."""
-    import networkx as nx
+def analyse(nodes: list[str], edges: Iterable[tuple[str, str]], max_edges: int) -> GraphAnalysis:
+    """Components, isolated nodes and bridges of the undirected RelatesTo graph over `nodes`.
 
-    g = nx.Graph()
-    g.add_nodes_from(nodes)
-    node_set = set(nodes)
-    g.add_edges_from((a, b) for a, b in edges if a in node_set and b in node_set)  # type: ignore[attr-defined]
-    out = GraphAnalysis(nodes=g.number_of_nodes(), edges=g.number_of_edges())
-    if not out.nodes:
+    networkx does the analysis up to `max_edges` edges; above that its pure-Python bridge search costs tens of
+    seconds, so components come from scipy's compiled connected_components and bridges are left out (None)."""
+    index = {n: i for i, n in enumerate(nodes)}
+    pairs = [(index[a], index[b]) for a, b in edges if a in index and b in index and a != b]
+    out = GraphAnalysis(nodes=len(nodes))
+    if not nodes:
         return out
-    sizes = [len(c) for c in nx.connected_components(g)]
-    out.components = len(sizes)
-    out.largest_component = int(np.max(sizes))
-    out.isolated = sum(1 for _, d in g.degree() if d == 0)
-    if out.edges <= max_edges:
+    if len(pairs) <= max_edges:
+        import networkx as nx
+
+        g = nx.Graph()
+        g.add_nodes_from(range(len(nodes)))
+        g.add_edges_from(pairs)
+        out.edges = g.number_of_edges()
+        sizes = [len(c) for c in nx.connected_components(g)]
+        out.isolated = sum(1 for _, d in g.degree() if d == 0)
         out.bridges = sum(1 for _ in nx.bridges(g))
         out.articulation_points = sum(1 for _ in nx.articulation_points(g))
+    else:
+        from scipy.sparse import coo_matrix
+        from scipy.sparse.csgraph import connected_components
+
+        arr = np.unique(np.sort(np.asarray(pairs, dtype=np.int64), axis=1), axis=0)
+        out.edges = len(arr)
+        adj = coo_matrix((np.ones(len(arr)), (arr[:, 0], arr[:, 1])), shape=(len(nodes), len(nodes)))
+        _, labels = connected_components(adj, directed=False)
+        sizes = np.bincount(labels).tolist()
+        degree = np.bincount(arr.ravel(), minlength=len(nodes))
+        out.isolated = int((degree == 0).sum())
+    out.components = len(sizes)
+    out.largest_component = int(max(sizes))
     return out

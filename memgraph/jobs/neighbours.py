@@ -89,20 +89,27 @@ def _ivf(matrix: np.ndarray, k: int, probe: int, seed: int, idx: np.ndarray, sim
         rows = order[bounds[c] : bounds[c + 1]]
         if not len(rows):
             continue
-        cand = np.concatenate([order[bounds[p] : bounds[p + 1]] for p in nearest_cells[c]])
+        # the cell's own rows first, so each row's self-score sits on the diagonal
+        others = [order[bounds[p] : bounds[p + 1]] for p in nearest_cells[c] if p != c]
+        cand = np.concatenate([rows, *others])
         scores = matrix[rows] @ matrix[cand].T
-        scores[rows[:, None] == cand[None, :]] = -np.inf
+        diag = np.arange(len(rows))
+        scores[diag, diag] = -np.inf
         _topk_into(scores, cand, rows, k, idx, sims)
 
 
-def pairs_from_knn(idx: np.ndarray, sims: np.ndarray) -> dict[tuple[int, int], float]:
-    """Undirected pairs (i < j) with their similarity from a kNN result."""
-    out: dict[tuple[int, int], float] = {}
+def pairs_from_knn(idx: np.ndarray, sims: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Undirected pairs from a kNN result as arrays (i, j, similarity) with i < j, each pair once (its best
+    similarity), sorted strongest first (ties: by i, then j)."""
     rows, cols = np.nonzero(idx >= 0)
-    for r, c in zip(rows.tolist(), cols.tolist(), strict=True):
-        j = int(idx[r, c])
-        key = (r, j) if r < j else (j, r)
-        s = float(sims[r, c])
-        if s > out.get(key, -np.inf):
-            out[key] = s
-    return out
+    a = rows.astype(np.int64)
+    b = idx[rows, cols].astype(np.int64)
+    s = sims[rows, cols].astype(np.float64)
+    lo, hi = np.minimum(a, b), np.maximum(a, b)
+    order = np.lexsort((-s, hi, lo))  # per (lo, hi) the best similarity first
+    lo, hi, s = lo[order], hi[order], s[order]
+    first = np.ones(len(lo), dtype=bool)
+    first[1:] = (lo[1:] != lo[:-1]) | (hi[1:] != hi[:-1])
+    lo, hi, s = lo[first], hi[first], s[first]
+    order = np.lexsort((hi, lo, -s))
+    return lo[order], hi[order], s[order]

@@ -51,7 +51,9 @@ def test_nan_embeddings_are_skipped_and_reported(engine):
     for text in ("coffee beans from Kenya", "coffee beans from Kenya!", "hiking boots"):
         engine.remember(text, user_id="u")
     bad = Memory(id="m_nan", user_id="u", content="coffee beans from Kenya.")
-    engine.store.write("u", WriteBatch(memories=[bad], embeddings=np.full((1, 384), np.nan, dtype=np.float32)))
+    engine.store.write(
+        "u", WriteBatch(memories=[bad], embeddings=np.full((1, 384), np.nan, dtype=np.float32))
+    )
     assert engine.jobs.links("u", apply=True).invalid_embeddings == ["m_nan"]
     assert engine.jobs.consolidate("u", apply=True).invalid_embeddings == ["m_nan"]
     assert engine.jobs.gaps("u").invalid_embeddings == ["m_nan"]
