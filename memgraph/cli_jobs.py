@@ -437,12 +437,14 @@ def register(app: typer.Typer) -> None:
                 return
             table = Table("started", "job", "user", "status", "counts")
             for r in runs:
-                counts = {k: v for k, v in r.counts.items() if k not in ("status",)}
+                counts = " ".join(
+                    f"{k}={v}" for k, v in r.counts.items() if k != "status" and v not in (0, None)
+                )
                 table.add_row(
                     r.started_at.strftime("%Y-%m-%d %H:%M:%S"),
                     r.job,
                     r.user_id or "(all)",
                     engine.jobs.status_of(r),
-                    json.dumps(counts)[:120],
+                    counts[:200],
                 )
             console.print(table if runs else "no job has been applied to this store yet")

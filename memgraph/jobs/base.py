@@ -63,7 +63,7 @@ class JobReport(BaseModel):
                 continue
             if isinstance(value, int | float):
                 out[name] = value
-            elif isinstance(value, list | dict) and name != "warnings":
+            elif isinstance(value, list | dict) and name not in ("warnings", "examples"):
                 out[name] = len(value)
         if self.skipped:
             out["skipped"] = self.skipped

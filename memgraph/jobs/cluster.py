@@ -27,6 +27,7 @@ from pydantic import BaseModel, Field
 
 from memgraph.config import Settings
 from memgraph.jobs.base import JobContext, JobReport, check_user, fingerprint, load_matrix
+from memgraph.jobs.consolidate import tag_key
 from memgraph.models import Cluster, InCluster, utcnow
 from memgraph.store.base import GraphStore, MemoryFilter
 from memgraph.text import content_tokens
@@ -254,8 +255,16 @@ def _labels(
     out = []
     for gi in range(len(groups)):
         row = tfidf.getrow(gi).toarray().ravel()
-        top = [i for i in np.lexsort((vocab, -row))[:n_terms] if row[i] > 0]
-        out.append(", ".join(str(vocab[i]).lstrip("#") for i in top))
+        picked: list[str] = []
+        keys: set[str] = set()
+        for i in np.lexsort((vocab, -row)):
+            if row[i] <= 0 or len(picked) >= n_terms:
+                break
+            term = str(vocab[i]).lstrip("#")
+            if tag_key(term) not in keys:  # "coffee" and the tag "coffees" are one label term
+                keys.add(tag_key(term))
+                picked.append(term)
+        out.append(", ".join(picked))
     return out
 
 

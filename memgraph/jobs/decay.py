@@ -71,7 +71,8 @@ class DecayReport(JobReport):
     job: str = "decay"
     evaluated: int = 0
     pinned_skipped: int = 0
-    changed: int = 0
+    changed: int = Field(0, description="Memories whose confidence changed or that were archived.")
+    rows_written: int = Field(0, description="Updates sent (first runs also record each memory's c0).")
     archived: int = 0
     prune_candidates: int = 0
     pruned: int = 0
@@ -109,7 +110,8 @@ def decay_user(
             report.prune_ids.append(mem.id)
         if update is None:
             continue
-        report.changed += 1
+        report.rows_written += 1
+        report.changed += int(abs(new - mem.confidence) > _EPS or archive)
         report.archived += int(archive)
         changes.append((-abs(mem.confidence - new), mem.id, mem, c0, half_life, age, new, archive, candidate))
         updates.append(update)

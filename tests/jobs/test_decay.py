@@ -132,7 +132,7 @@ def test_one_statement_per_batch(embedder):
     report = eng.jobs.decay("u", apply=True, now=NOW)
     eng.store._conn.set_trace_callback(None)
     updates = [s for s in statements if s.lstrip().upper().startswith("UPDATE MEMORIES")]
-    assert report.changed == 50 and report.batches == math.ceil(50 / 7)
+    assert report.rows_written == 50 and report.batches == math.ceil(50 / 7)
     # at most one statement per batch and update shape (plain / archiving), never one per memory
     assert len(updates) <= 2 * report.batches < 50
     eng.close()
