@@ -145,33 +145,28 @@ def compress_user(
     report.summarizer = getattr(summarizer, "name", type(summarizer).__name__)
 
     ctx.tick("loading events", 0, 1)
-    pending = load_all(
-        store, owner, MemoryFilter(kinds=[MemoryKind.EVENT], active=True, include_archived=True)
+    # One read of every event (compressed ones too: a session that grew after it was compressed is
+    # summarised again over all its events), grouped by session here rather than one query per session.
+    events = load_all(
+        store,
+        owner,
+        MemoryFilter(kinds=[MemoryKind.EVENT], active=True, include_archived=True, include_compressed=True),
     )
     sessions: dict[str, list[Memory]] = {}
-    for m in pending:
+    for m in events:
         if m.session_id is None:
-            report.events_without_session += 1
+            report.events_without_session += int(not m.compressed)
         else:
             sessions.setdefault(m.session_id, []).append(m)
-    old = {sid: evs for sid, evs in sessions.items() if max(e.created_at for e in evs) < cutoff}
-    report.recent_sessions = len(sessions) - len(old)
+    pending = {sid: evs for sid, evs in sessions.items() if any(not e.compressed for e in evs)}
+    old = {sid: evs for sid, evs in pending.items() if max(e.created_at for e in evs) < cutoff}
+    report.recent_sessions = len(pending) - len(old)
+    existing = {m.id for m in store.get_memories(owner, [summary_id(owner, sid) for sid in old])}
 
     plans: list[tuple[SessionPlan, list[Memory], list[Memory]]] = []
     for i, sid in enumerate(sorted(old, key=lambda x: (min(e.created_at for e in old[x]), x))):
-        new_events = old[sid]
-        sources = load_all(
-            store,
-            owner,
-            MemoryFilter(
-                kinds=[MemoryKind.EVENT],
-                active=True,
-                include_archived=True,
-                include_compressed=True,
-                session_id=sid,
-            ),
-        )
-        sources.sort(key=lambda e: (e.created_at, e.id))
+        sources = sorted(old[sid], key=lambda e: (e.created_at, e.id))
+        new_events = [e for e in sources if not e.compressed]
         sid_summary = summary_id(owner, sid)
         plan = SessionPlan(
             session_id=sid,
@@ -180,7 +175,7 @@ def compress_user(
             first_at=sources[0].created_at,
             last_at=sources[-1].created_at,
             summary_id=sid_summary,
-            rewrite=bool(store.get_memories(owner, [sid_summary])),
+            rewrite=sid_summary in existing,
         )
         plan.summary = summarizer.summarize([e.content for e in sources]).strip()
         if not plan.summary:
