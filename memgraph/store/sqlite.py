@@ -573,25 +573,23 @@ class SQLiteStore:
             "INSERT OR IGNORE INTO tags(user_id, name) VALUES (?, ?)",
             [(user_id, n) for n in {p.tag for p in pairs}],
         )
-        before = conn.total_changes
-        conn.executemany(
+        cur = conn.executemany(
             "INSERT OR IGNORE INTO edges(user_id, type, src, dst, weight, created_at, updated_at) "
             "VALUES (?, 'HasTag', ?, ?, 1.0, ?, ?)",
             [(user_id, p.memory_id, p.tag, now, now) for p in pairs],
         )
-        return conn.total_changes - before
+        return cur.rowcount
 
     def add_tags(self, user_id: str, pairs: Sequence[HasTag]) -> int:
         with self._tx() as conn:
             return self._add_tags(conn, user_id, pairs)
 
     def _remove_tags(self, conn: sqlite3.Connection, user_id: str, pairs: Sequence[HasTag]) -> int:
-        before = conn.total_changes
-        conn.executemany(
+        cur = conn.executemany(
             "DELETE FROM edges WHERE user_id = ? AND type = 'HasTag' AND src = ? AND dst = ?",
             [(user_id, p.memory_id, p.tag) for p in pairs],
         )
-        return conn.total_changes - before
+        return cur.rowcount
 
     def remove_tags(self, user_id: str, pairs: Sequence[HasTag]) -> int:
         with self._tx() as conn:
@@ -599,13 +597,12 @@ class SQLiteStore:
 
     def upsert_tags(self, user_id: str, tags: Sequence[Tag]) -> int:
         with self._tx() as conn:
-            before = conn.total_changes
-            conn.executemany(
+            cur = conn.executemany(
                 "INSERT INTO tags(user_id, name, description) VALUES (?, ?, ?) ON CONFLICT(user_id, name) "
                 "DO UPDATE SET description = COALESCE(excluded.description, tags.description)",
                 [(user_id, t.name, t.description) for t in tags],
             )
-            return conn.total_changes - before
+            return cur.rowcount
 
     def delete_tags(self, user_id: str, names: Sequence[str]) -> int:
         with self._tx() as conn:
@@ -613,21 +610,25 @@ class SQLiteStore:
                 "DELETE FROM edges WHERE user_id = ? AND type = 'HasTag' AND dst = ?",
                 [(user_id, n) for n in names],
             )
-            before = conn.total_changes
-            conn.executemany("DELETE FROM tags WHERE user_id = ? AND name = ?", [(user_id, n) for n in names])
-            return conn.total_changes - before
+            cur = conn.executemany(
+                "DELETE FROM tags WHERE user_id = ? AND name = ?", [(user_id, n) for n in names]
+            )
+            return cur.rowcount
 
     def _upsert_links(self, conn: sqlite3.Connection, user_id: str, links: Sequence[Link]) -> None:
+        """Upsert edges; ownership of both ends is checked inside the INSERT (EXISTS on the id index), and a
+        row count short of the batch means an endpoint is not the user's: the transaction is refused."""
         for link in links:
             if link.relation not in MEMORY_RELATIONS:
                 raise ValidationError(f"{link.relation.value} does not join two memories")
-        owned = self._owned(conn, user_id, [x for ln in links for x in (ln.src, ln.dst)])
-        for link in links:
-            if link.src not in owned or link.dst not in owned:
-                raise ValidationError(f"link {link.src} -> {link.dst}: both memories must belong to the user")
-        conn.executemany(
+        if not links:
+            return
+        cur = conn.executemany(
             "INSERT INTO edges(user_id, type, src, dst, weight, source, reason, created_at, updated_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(user_id, type, src, dst) DO UPDATE SET "
+            "SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? "
+            "WHERE EXISTS (SELECT 1 FROM memories WHERE id = ? AND +user_id = ?) "
+            "AND EXISTS (SELECT 1 FROM memories WHERE id = ? AND +user_id = ?) "
+            "ON CONFLICT(user_id, type, src, dst) DO UPDATE SET "
             "weight = excluded.weight, source = excluded.source, reason = excluded.reason, "
             "updated_at = excluded.updated_at",
             [
@@ -641,10 +642,18 @@ class SQLiteStore:
                     link.reason,
                     _ts(link.created_at),
                     _ts(link.updated_at),
+                    link.src,
+                    user_id,
+                    link.dst,
+                    user_id,
                 )
                 for link in links
             ],
         )
+        if cur.rowcount != len(links):
+            owned = self._owned(conn, user_id, [x for ln in links for x in (ln.src, ln.dst)])
+            bad = next((ln for ln in links if ln.src not in owned or ln.dst not in owned), links[0])
+            raise ValidationError(f"link {bad.src} -> {bad.dst}: both memories must belong to the user")
 
     def upsert_links(self, user_id: str, links: Sequence[Link]) -> None:
         with self._tx() as conn:
@@ -653,12 +662,11 @@ class SQLiteStore:
     def _delete_links(
         self, conn: sqlite3.Connection, user_id: str, keys: Sequence[tuple[str, str, Relation]]
     ) -> int:
-        before = conn.total_changes
-        conn.executemany(
+        cur = conn.executemany(
             "DELETE FROM edges WHERE user_id = ? AND type = ? AND src = ? AND dst = ?",
             [(user_id, Relation.parse(rel).value, src, dst) for src, dst, rel in keys],
         )
-        return conn.total_changes - before
+        return cur.rowcount
 
     def delete_links(self, user_id: str, keys: Sequence[tuple[str, str, Relation]]) -> int:
         with self._tx() as conn:
@@ -669,12 +677,11 @@ class SQLiteStore:
         if matrix.shape != (len(ids), self.embedding_dim):
             raise ValidationError(f"embeddings must be {len(ids)} x {self.embedding_dim}, got {matrix.shape}")
         with self._tx() as conn:
-            before = conn.total_changes
-            conn.executemany(
+            cur = conn.executemany(
                 "UPDATE memories SET embedding = ?, embedding_model = ? WHERE id = ? AND user_id = ?",
                 [(row.tobytes(), model, mid, user_id) for mid, row in zip(ids, matrix, strict=True)],
             )
-            changed = conn.total_changes - before
+            changed = cur.rowcount
             owned = self._owned(conn, user_id, ids)
             self._pending_vectors += [
                 (user_id, mid, row) for mid, row in zip(ids, matrix, strict=True) if mid in owned
