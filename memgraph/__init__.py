@@ -7,13 +7,17 @@ from memgraph.config import Settings
 from memgraph.engine import MemoryEngine
 from memgraph.errors import (
     EmbedderUnavailableError,
+    ExportFormatError,
+    JobLockedError,
     MemgraphError,
     MissingOwnerError,
     ModelMismatchError,
     NotFoundError,
+    ProvenanceError,
     SecretDetectedError,
     StoreError,
     TransientStoreError,
+    UnknownUserError,
     UnsupportedOperationError,
     ValidationError,
 )
@@ -40,7 +44,9 @@ __version__ = "0.1.0"
 __all__ = [
     "Cluster",
     "EmbedderUnavailableError",
+    "ExportFormatError",
     "Gap",
+    "JobLockedError",
     "Layer",
     "Link",
     "LinkSource",
@@ -52,6 +58,7 @@ __all__ = [
     "ModelMismatchError",
     "NotFoundError",
     "Provenance",
+    "ProvenanceError",
     "RecallResult",
     "RecallTrace",
     "Relation",
@@ -63,6 +70,7 @@ __all__ = [
     "StoreStats",
     "Tag",
     "TransientStoreError",
+    "UnknownUserError",
     "UnsupportedOperationError",
     "ValidationError",
     "__version__",
