@@ -17,6 +17,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from memgraph.cli_jobs import register as register_job_commands
 from memgraph.config import Settings
 from memgraph.errors import MemgraphError
 
@@ -494,6 +495,8 @@ def mcp_(
             err_console.print(f"[red]error:[/red] {exc}")
             raise typer.Exit(2) from None
         serve_stdio(tools)
+
+register_job_commands(app)  # cluster, decay, links, gaps, consolidate, compress, reindex, export, import, history
 
 
 def main() -> None:  # pragma: no cover - console script entry

@@ -232,6 +232,47 @@ class Settings(BaseSettings):
     )
     agent_summary_turn_chars: int = Field(240, description="Characters of one evidence turn quoted in a summary.")
 
+    # --- jobs: details (issue #5; the job defaults above come from DESIGN.md) -------------------------------
+    cluster_min_samples: int | None = Field(
+        None, description="HDBSCAN min_samples (None: equal to cluster_min_size)."
+    )
+    cluster_fit_max: int = Field(
+        20_000,
+        description="Above this many memories HDBSCAN is fitted on a deterministic sample of this size and the "
+        "rest join the cluster of their nearest fitted point.",
+    )
+    cluster_match_centroid: float = Field(
+        0.9, description="Centroid cosine that keeps a cluster's id when member overlap alone did not match."
+    )
+    cluster_label_terms: int = Field(3, description="Distinctive terms/tags in a cluster label.")
+    cluster_label_sample: int = Field(200, description="Most probable members read per cluster to label it.")
+    knn_exact_max: int = Field(
+        20_000, description="Up to this many memories nearest neighbours are exact; above, cell-probed (IVF)."
+    )
+    knn_probe_cells: int = Field(
+        4, description="Cells searched per cell by the approximate neighbour search (recall@5 0.99 planted)."
+    )
+    link_stale_days: float = Field(
+        1.0, description="A link not re-found is weakened at most once per this many days (re-runs idempotent)."
+    )
+    link_analysis_max_edges: int = Field(
+        50_000, description="Above this many RelatesTo edges the networkx bridge analysis is skipped."
+    )
+    consolidate_k: int = Field(10, description="Neighbours checked per memory when looking for merges.")
+    gap_repeat_min: int = Field(2, description="A recall miss seen this often is a repeated, unanswered topic.")
+    gap_covered_cosine: float = Field(
+        0.6, description="A miss counts as answered once a later memory is at least this similar to it."
+    )
+    gap_tiny_cluster: int = Field(5, description="Clusters with at most this many members are reported tiny.")
+    gap_sparse_cohesion: float = Field(
+        0.5, description="Clusters whose mean member-to-centroid cosine is below this are reported sparse."
+    )
+    gap_list_limit: int = Field(100, description="Items listed per category in the gaps report.")
+    job_lock_ttl_s: float = Field(
+        900, description="Seconds a job lock stays valid without a heartbeat (a crashed job frees it then)."
+    )
+    export_batch_size: int = Field(1000, description="Memories per write batch when importing.")
+
     # --- misc ---------------------------------------------------------------------------------------------------
     job_batch_size: int = Field(5000, description="Rows per set-based statement in batch jobs.")
 

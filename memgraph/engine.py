@@ -12,7 +12,7 @@ import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -47,6 +47,9 @@ from memgraph.retrieve.maintenance import Maintainer
 from memgraph.retrieve.pipeline import Recaller, RecallRequest, check_mode, memory_kinds
 from memgraph.store import GraphStore, MemoryFilter, MemoryUpdate, WriteBatch, open_store
 
+if TYPE_CHECKING:
+    from memgraph.jobs import Jobs
+
 #: Kind -> layer when the caller gives no layer (DESIGN.md: kinds and layers).
 DEFAULT_LAYER = KIND_LAYER
 
@@ -80,12 +83,15 @@ class MemoryEngine:
         embedder: Embedder | None = None,
         *,
         reconciler: Reconciler | None = None,
+        check_model: bool = True,
     ) -> None:
         self.store = store
         self.settings = settings
         self._embedder = embedder
         self._embedder_lock = threading.Lock()
-        self._check_model()
+        self._jobs: Any = None
+        if check_model:
+            self._check_model()
         #: The write path (memgraph/ingest); `reconciler` replaces the rule-based dedup/conflict decisions.
         self.pipeline = IngestPipeline(store, settings, lambda: self.embedder, reconciler)
         self._maintainer = Maintainer(store, settings)
@@ -101,17 +107,19 @@ class MemoryEngine:
         settings: Settings | None = None,
         embedder: Embedder | None = None,
         reconciler: Reconciler | None = None,
+        check_model: bool = True,
         **overrides: Any,
     ) -> MemoryEngine:
         """Open a store: a directory (SQLite), ":memory:" (incognito), bolt:// / neo4j:// (Neo4j),
-        falkordb://host:port or falkordb+dir:///path (FalkorDB). Keyword overrides go to `Settings`."""
+        falkordb://host:port or falkordb+dir:///path (FalkorDB). Keyword overrides go to `Settings`.
+        `check_model=False` opens a store built with another embedding model (only for `jobs.reindex`)."""
         settings = settings or Settings(**overrides)
         if overrides and settings is not None:
             settings = settings.model_copy(update=overrides)
         if target is not None:
             settings = settings.model_copy(update={"store": str(target)})
         store = open_store(settings.store, settings)
-        return cls(store, settings, embedder, reconciler=reconciler)
+        return cls(store, settings, embedder, reconciler=reconciler, check_model=check_model)
 
     def close(self) -> None:
         """Finish background maintenance, then close the store (and the embedding cache file)."""
@@ -125,6 +133,15 @@ class MemoryEngine:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    @property
+    def jobs(self) -> Jobs:
+        """The maintenance jobs (cluster, decay, links, gaps, consolidate, compress, reindex, export/import)."""
+        if self._jobs is None:
+            from memgraph.jobs import Jobs
+
+            self._jobs = Jobs(self)
+        return self._jobs
 
     @property
     def embedder(self) -> Embedder:

@@ -50,6 +50,14 @@ class EmbedderUnavailableError(MemgraphError):
     """The embedding model could not be loaded (missing package or path)."""
 
 
+class UnknownUserError(NotFoundError):
+    """A job or export named a user who has no memories in this store (a typo, or the wrong --store)."""
+
+
+class ProvenanceError(ValidationError):
+    """A summary/derived memory was about to be written without evidence (DerivedFrom to its sources)."""
+
+
 class JobLockedError(MemgraphError):
     """Another maintenance job holds the store's job lock."""
 

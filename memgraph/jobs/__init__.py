@@ -1,0 +1,249 @@
+"""Batch jobs that keep the graph healthy: cluster, decay, links, gaps, consolidate, compress, reindex,
+export / import. Reached as `engine.jobs.<name>(...)` and `memgraph <name>` on the command line.
+
+Every job that changes data returns a plan unless called with `apply=True`; an applied run takes the store's
+job lock (one job at a time per store, `JobLockedError` otherwise) and is recorded as a `JobRun`
+(`engine.jobs.history()`, `memgraph history`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal, TypeVar
+
+from memgraph.errors import UnknownUserError, ValidationError
+from memgraph.jobs.base import (
+    LOCK_KEY,
+    JobContext,
+    JobLock,
+    JobReport,
+    ProgressFn,
+    check_user,
+    recorded_run,
+    run_status,
+)
+from memgraph.jobs.cluster import ClusterReport, cluster_user
+from memgraph.jobs.compress import CompressReport, ExtractiveSummarizer, Summarizer, compress_user
+from memgraph.jobs.consolidate import ConsolidateReport, consolidate_user
+from memgraph.jobs.decay import DecayReport, decay_user, decayed_confidence
+from memgraph.jobs.gaps import GapsReport, gaps_user
+from memgraph.jobs.links import LinksReport, links_user
+from memgraph.jobs.reindex import ReindexReport, reindex_user, store_model_consistent
+from memgraph.jobs.transfer import ExportReport, ImportReport, export_graphml, export_jsonl, import_jsonl
+from memgraph.models import validate_owner
+from memgraph.store.base import JobRun
+
+if TYPE_CHECKING:
+    from memgraph.engine import MemoryEngine
+
+R = TypeVar("R", bound=JobReport)
+
+__all__ = [
+    "ClusterReport",
+    "CompressReport",
+    "ConsolidateReport",
+    "DecayReport",
+    "ExportReport",
+    "ExtractiveSummarizer",
+    "GapsReport",
+    "ImportReport",
+    "JobReport",
+    "Jobs",
+    "LinksReport",
+    "ReindexReport",
+    "Summarizer",
+    "decayed_confidence",
+]
+
+
+class Jobs:
+    """The maintenance jobs of one engine (created lazily as `engine.jobs`)."""
+
+    def __init__(self, engine: MemoryEngine) -> None:
+        self.engine = engine
+        self._lock: JobLock | None = None
+        self._depth = 0
+
+    # -- plumbing -------------------------------------------------------------------------------------------
+
+    def _ctx(self, progress: ProgressFn | None) -> JobContext:
+        ctx = JobContext.from_engine(self.engine, progress)
+        if self._lock is not None:
+            lock = self._lock
+            ctx.heartbeat = lock.renew
+        return ctx
+
+    @contextmanager
+    def locked(self, job: str) -> Iterator[JobLock]:
+        """Hold the store's job lock (re-entrant within this Jobs object)."""
+        if self._lock is not None:
+            self._depth += 1
+            try:
+                yield self._lock
+            finally:
+                self._depth -= 1
+            return
+        lock = JobLock(self.engine.store, job, self.engine.settings.job_lock_ttl_s)
+        lock.acquire()
+        self._lock, self._depth = lock, 1
+        try:
+            yield lock
+        finally:
+            self._lock, self._depth = None, 0
+            lock.release()
+
+    def _run(
+        self,
+        job: str,
+        user_id: str | None,
+        apply: bool,
+        fn: Callable[[JobContext], R],
+        progress: ProgressFn | None,
+    ) -> R:
+        if user_id is not None:
+            check_user(self.engine.store, user_id)  # a typo'd user is refused before any lock or record
+        if not apply:
+            return fn(self._ctx(progress))
+        with self.locked(job) as lock:
+            with recorded_run(self.engine.store, job, user_id) as rec:
+                report = fn(self._ctx(progress))
+                rec["counts"] = report.counts()
+            if lock.taken_over and lock.taken_over not in report.warnings:
+                report.warnings.append(lock.taken_over)
+            return report
+
+    def users(self, user_id: str | None = None, *, all_users: bool = False) -> list[str]:
+        """The users a command acts on: exactly one of `user_id` or `all_users`."""
+        if (user_id is None) == (not all_users):
+            raise ValidationError("name one user (--user) or all of them (--all-users)")
+        if all_users:
+            return self.engine.store.users()
+        return [validate_owner(user_id)]
+
+    # -- the jobs -----------------------------------------------------------------------------------------
+
+    def cluster(
+        self, user_id: str, *, apply: bool = False, force: bool = False, progress: ProgressFn | None = None
+    ) -> ClusterReport:
+        """HDBSCAN clusters with stable ids; skipped when the user's memories did not change."""
+        return self._run(
+            "cluster", user_id, apply, lambda c: cluster_user(c, user_id, apply=apply, force=force), progress
+        )
+
+    def decay(
+        self,
+        user_id: str,
+        *,
+        apply: bool = False,
+        prune: bool = False,
+        now: datetime | None = None,
+        progress: ProgressFn | None = None,
+    ) -> DecayReport:
+        """Confidence decay by kind half-life; archive below the threshold; delete only with prune=True."""
+        if prune and not apply:
+            raise ValidationError("prune deletes memories: it needs apply=True (`--apply --prune`)")
+        return self._run(
+            "decay",
+            user_id,
+            apply,
+            lambda c: decay_user(c, user_id, apply=apply, prune=prune, now=now),
+            progress,
+        )
+
+    def links(
+        self,
+        user_id: str,
+        *,
+        apply: bool = False,
+        now: datetime | None = None,
+        progress: ProgressFn | None = None,
+    ) -> LinksReport:
+        """Discover, refresh and age RelatesTo links; networkx analysis of the result."""
+        return self._run(
+            "links", user_id, apply, lambda c: links_user(c, user_id, apply=apply, now=now), progress
+        )
+
+    def gaps(self, user_id: str, *, progress: ProgressFn | None = None) -> GapsReport:
+        """Read-only report of recall misses and thin regions of the graph."""
+        return gaps_user(self._ctx(progress), user_id)
+
+    def consolidate(
+        self, user_id: str, *, apply: bool = False, progress: ProgressFn | None = None
+    ) -> ConsolidateReport:
+        """Merge near-duplicates (nothing deleted), merge duplicate tags, list open contradictions."""
+        return self._run(
+            "consolidate", user_id, apply, lambda c: consolidate_user(c, user_id, apply=apply), progress
+        )
+
+    def compress(
+        self,
+        user_id: str,
+        *,
+        apply: bool = False,
+        summarizer: Summarizer | None = None,
+        now: datetime | None = None,
+        progress: ProgressFn | None = None,
+    ) -> CompressReport:
+        """Old episodic sessions -> summary memories with DerivedFrom evidence; originals compressed."""
+        return self._run(
+            "compress",
+            user_id,
+            apply,
+            lambda c: compress_user(c, user_id, apply=apply, summarizer=summarizer, now=now),
+            progress,
+        )
+
+    def reindex(
+        self, user_id: str, *, apply: bool = False, force: bool = False, progress: ProgressFn | None = None
+    ) -> ReindexReport:
+        """Re-embed memories with a missing/invalid embedding or one from another model."""
+
+        def run(ctx: JobContext) -> ReindexReport:
+            report = reindex_user(ctx, user_id, apply=apply, force=force)
+            if apply and ctx.store.get_meta("embedding_model") != ctx.embedding_model:
+                if store_model_consistent(ctx):
+                    ctx.store.set_meta("embedding_model", ctx.embedding_model)
+                    report.store_model_updated = True
+            return report
+
+        return self._run("reindex", user_id, apply, run, progress)
+
+    def export(
+        self,
+        path: str | Path,
+        *,
+        user_id: str | None = None,
+        all_users: bool = False,
+        format: Literal["jsonl", "graphml"] = "jsonl",
+        progress: ProgressFn | None = None,
+    ) -> ExportReport:
+        """Write the graph (one user or all) as JSON Lines (lossless) or GraphML (for graph viewers)."""
+        users = self.users(user_id, all_users=all_users)
+        known = set(self.engine.store.users())
+        for u in users:
+            if u not in known:
+                raise UnknownUserError(f"user {u!r} has no memories in this store")
+        ctx = self._ctx(progress)
+        if format == "graphml":
+            return export_graphml(ctx, users, path)
+        if format != "jsonl":
+            raise ValidationError(f"unknown export format {format!r}: use jsonl or graphml")
+        return export_jsonl(ctx, users, path)
+
+    def import_(
+        self, path: str | Path, *, reembed: bool = False, progress: ProgressFn | None = None
+    ) -> ImportReport:
+        """Read an export: validated whole first (nothing written on error), then upserted."""
+        return self._run("import", None, True, lambda c: import_jsonl(c, path, reembed=reembed), progress)
+
+    def history(self, limit: int = 50) -> list[JobRun]:
+        """Recent applied job runs, newest first."""
+        return self.engine.store.list_jobs(limit)
+
+    def status_of(self, run: JobRun) -> str:
+        """done / failed / running / interrupted (a run left 'running' while no job holds the lock)."""
+        held = self.engine.store.get_meta(LOCK_KEY)
+        return run_status(run, held is not None and JobLock.stale_reason(held) is None)

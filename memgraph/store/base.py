@@ -98,9 +98,15 @@ class WriteBatch:
     tags: list[HasTag] = field(default_factory=list)
     links: list[Link] = field(default_factory=list)
     updates: list[MemoryUpdate] = field(default_factory=list)
+    #: HasTag edges to remove and memory edges (src, dst, relation) to delete, in the same transaction
+    #: (consolidation moves edges and tags from merged memories to the kept one atomically).
+    remove_tags: list[HasTag] = field(default_factory=list)
+    delete_links: list[tuple[str, str, Relation]] = field(default_factory=list)
 
     def is_empty(self) -> bool:
-        return not (self.memories or self.tags or self.links or self.updates)
+        return not (
+            self.memories or self.tags or self.links or self.updates or self.remove_tags or self.delete_links
+        )
 
 
 class Expansion(BaseModel):
@@ -138,6 +144,10 @@ class GraphStore(Protocol):
     def close(self) -> None: ...
     def get_meta(self, key: str) -> str | None: ...
     def set_meta(self, key: str, value: str) -> None: ...
+    def compare_and_set_meta(self, key: str, expected: str | None, value: str | None) -> bool:
+        """Atomically: if meta[key] == expected (None: absent), set it to value (None: delete) and return
+        True; otherwise change nothing and return False. The job lock is built on this."""
+        ...
 
     # -- writes -----------------------------------------------------------------------------------------------
     def write(self, user_id: str, batch: WriteBatch) -> None:
@@ -145,7 +155,9 @@ class GraphStore(Protocol):
         ...
 
     def update_memories(self, user_id: str, updates: Sequence[MemoryUpdate]) -> int:
-        """Set-based update of many memories in one transaction; returns how many matched."""
+        """Set-based update of many memories in one transaction; returns how many matched. Updates of the
+        same shape go out as one statement per chunk (SQL `UPDATE ... FROM (VALUES ...)`, Cypher `UNWIND`),
+        never one round trip per memory: batch jobs send thousands at once."""
         ...
 
     def delete_memories(self, user_id: str, ids: Sequence[str]) -> int:
@@ -159,6 +171,18 @@ class GraphStore(Protocol):
         ...
 
     def delete_links(self, user_id: str, keys: Sequence[tuple[str, str, Relation]]) -> int: ...
+    def upsert_tags(self, user_id: str, tags: Sequence[Tag]) -> int:
+        """Create Tag nodes (no HasTag edges) or update their description when one is given; for import."""
+        ...
+
+    def delete_tags(self, user_id: str, names: Sequence[str]) -> int:
+        """Remove Tag nodes and their HasTag edges (tag cleanup after a merge); returns tags removed."""
+        ...
+
+    def set_embeddings(self, user_id: str, ids: Sequence[str], matrix: np.ndarray, model: str) -> int:
+        """Replace the embeddings (float32 rows aligned with ids) and embedding_model of existing memories of
+        the user, in one transaction (reindex); returns how many matched."""
+        ...
 
     # -- reads ------------------------------------------------------------------------------------------------
     def get_memories(self, user_id: str, ids: Sequence[str], *, with_embeddings: bool = False) -> list[Memory]:

@@ -55,6 +55,10 @@ from memgraph.store.base import (
 from memgraph.text import content_tokens, fts_document
 
 SCHEMA_VERSION = "1"
+#: Bound parameters per statement (SQLite >= 3.32 allows 32766).
+_MAX_SQL_VARIABLES = 30_000
+# Lookups by a list of ids write `+user_id = ?`: the unary plus keeps SQLite's planner from choosing a user_id
+# index (a scan of all the user's rows per chunk: 13 s of a 30k-memory links run) over the unique id index.
 DB_FILE = "memgraph.sqlite3"
 
 _SCHEMA = """
@@ -442,6 +446,16 @@ class SQLiteStore:
         with self._tx():
             self._set_meta(key, value)
 
+    def compare_and_set_meta(self, key: str, expected: str | None, value: str | None) -> bool:
+        with self._tx() as conn:
+            if self._get_meta(key) != expected:
+                return False
+            if value is None:
+                conn.execute("DELETE FROM meta WHERE key = ?", (key,))
+            else:
+                self._set_meta(key, value)
+            return True
+
     # -- filters ----------------------------------------------------------------------------------------
 
     def _where(self, flt: MemoryFilter | None, alias: str = "m") -> tuple[str, list[Any]]:
@@ -484,19 +498,25 @@ class SQLiteStore:
         if batch.embeddings is not None and len(batch.embeddings) != len(batch.memories):
             raise ValidationError("embeddings rows must align with memories")
         with self._tx() as conn:
+            mem_tags: list[HasTag] = []
             for i, mem in enumerate(batch.memories):
                 if mem.user_id != user_id:
                     raise ValidationError("a batch may only hold memories of its own user")
                 vec = None if batch.embeddings is None else np.asarray(batch.embeddings[i], dtype=np.float32)
                 self._upsert_memory(conn, mem, vec)
-                if mem.tags:
-                    self._add_tags(conn, user_id, [HasTag(memory_id=mem.id, tag=t) for t in mem.tags])
+                mem_tags += [HasTag(memory_id=mem.id, tag=t) for t in mem.tags]
+            if mem_tags:
+                self._add_tags(conn, user_id, mem_tags)
             if batch.tags:
                 self._add_tags(conn, user_id, batch.tags)
             if batch.links:
                 self._upsert_links(conn, user_id, batch.links)
             if batch.updates:
                 self._update(conn, user_id, batch.updates)
+            if batch.remove_tags:
+                self._remove_tags(conn, user_id, batch.remove_tags)
+            if batch.delete_links:
+                self._delete_links(conn, user_id, batch.delete_links)
 
     def _upsert_memory(self, conn: sqlite3.Connection, mem: Memory, vec: np.ndarray | None) -> None:
         if vec is not None and vec.shape != (self.embedding_dim,):
@@ -531,101 +551,171 @@ class SQLiteStore:
             return self._update(conn, user_id, updates)
 
     def _update(self, conn: sqlite3.Connection, user_id: str, updates: Sequence[MemoryUpdate]) -> int:
-        matched = 0
+        """Set-based: updates of the same shape (same fields set / incremented) go out as one
+        `UPDATE ... FROM (VALUES ...)` statement per chunk, the SQL twin of Cypher's UNWIND. Two updates of
+        one id in a batch are applied in order (separate rounds), as if run one after the other."""
+        groups: dict[tuple[tuple[str, ...], tuple[str, ...]], list[list[MemoryUpdate]]] = {}
+        seen: dict[tuple[tuple[str, ...], tuple[str, ...], str], int] = {}
         for upd in updates:
             bad = (set(upd.set) - UPDATABLE_FIELDS) | (set(upd.inc) - INCREMENTABLE_FIELDS)
             if bad:
                 raise ValidationError(f"cannot update field(s): {', '.join(sorted(bad))}")
-            parts: list[str] = []
-            params: list[Any] = []
-            for f, v in upd.set.items():
-                parts.append(f"{f} = ?")
-                params.append(_db_value(f, v))
-            for f, v in upd.inc.items():
-                expr = f"{f} + ?"
-                if f in _CLAMPED:
-                    expr = f"MIN(1.0, MAX(0.0, {f} + ?))"
-                parts.append(f"{f} = {expr}")
-                params.append(v)
-            if not parts:
+            if not upd.set and not upd.inc:
                 continue
-            cur = conn.execute(
-                f"UPDATE memories SET {', '.join(parts)} WHERE id = ? AND user_id = ?",
-                [*params, upd.id, user_id],
-            )
-            matched += cur.rowcount
-            if "content" in upd.set and cur.rowcount:
-                rid = conn.execute("SELECT rid FROM memories WHERE id = ?", (upd.id,)).fetchone()[0]
-                conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (rid,))
-                conn.execute(
-                    "INSERT INTO memories_fts(rowid, doc) VALUES (?, ?)", (rid, fts_document(upd.set["content"]))
-                )
+            shape = (tuple(sorted(upd.set)), tuple(sorted(upd.inc)))
+            rnd = seen.get((*shape, upd.id), 0)
+            seen[(*shape, upd.id)] = rnd + 1
+            rounds = groups.setdefault(shape, [])
+            while len(rounds) <= rnd:
+                rounds.append([])
+            rounds[rnd].append(upd)
+        matched = 0
+        for (set_fields, inc_fields), rounds in groups.items():
+            ncols = 1 + len(set_fields) + len(inc_fields)
+            parts = [f"{f} = v.column{i + 2}" for i, f in enumerate(set_fields)]
+            for j, f in enumerate(inc_fields):
+                col = f"v.column{len(set_fields) + j + 2}"
+                expr = f"MIN(1.0, MAX(0.0, {f} + {col}))" if f in _CLAMPED else f"{f} + {col}"
+                parts.append(f"{f} = {expr}")
+            per_statement = max(1, (_MAX_SQL_VARIABLES - 1) // ncols)
+            row_marks = "(" + ",".join("?" * ncols) + ")"
+            for rnd in rounds:
+                for chunk in _chunks(rnd, per_statement):
+                    params: list[Any] = []
+                    for upd in chunk:
+                        params.append(upd.id)
+                        params += [_db_value(f, upd.set[f]) for f in set_fields]
+                        params += [upd.inc[f] for f in inc_fields]
+                    cur = conn.execute(
+                        f"UPDATE memories SET {', '.join(parts)} "
+                        f"FROM (VALUES {','.join([row_marks] * len(chunk))}) AS v "
+                        "WHERE memories.id = v.column1 AND memories.user_id = ?",
+                        [*params, user_id],
+                    )
+                    matched += cur.rowcount
+                    if "content" in set_fields:
+                        for upd in chunk:
+                            row = conn.execute(
+                                "SELECT rid FROM memories WHERE id = ? AND user_id = ?", (upd.id, user_id)
+                            ).fetchone()
+                            if row is None:
+                                continue
+                            conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (row[0],))
+                            conn.execute(
+                                "INSERT INTO memories_fts(rowid, doc) VALUES (?, ?)",
+                                (row[0], fts_document(upd.set["content"])),
+                            )
         return matched
 
     def delete_memories(self, user_id: str, ids: Sequence[str]) -> int:
         deleted = 0
         with self._tx() as conn:
-            for mid in ids:
-                row = conn.execute(
-                    "SELECT rid FROM memories WHERE id = ? AND user_id = ?", (mid, user_id)
-                ).fetchone()
-                if row is None:
+            for chunk in _chunks(list(dict.fromkeys(ids)), 400):
+                marks = ",".join("?" * len(chunk))
+                rows = conn.execute(
+                    f"SELECT rid, id FROM memories WHERE +user_id = ? AND id IN ({marks})", [user_id, *chunk]
+                ).fetchall()
+                if not rows:
                     continue
-                conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (row[0],))
-                conn.execute("DELETE FROM memories WHERE rid = ?", (row[0],))
+                rids = [r[0] for r in rows]
+                found = [r[1] for r in rows]
+                rmarks = ",".join("?" * len(rids))
+                fmarks = ",".join("?" * len(found))
+                conn.execute(f"DELETE FROM memories_fts WHERE rowid IN ({rmarks})", rids)
+                conn.execute(f"DELETE FROM memories WHERE rid IN ({rmarks})", rids)
                 conn.execute(
-                    "DELETE FROM edges WHERE user_id = ? AND (src = ? OR (dst = ? AND type != 'HasTag'))",
-                    (user_id, mid, mid),
+                    f"DELETE FROM edges WHERE user_id = ? AND (src IN ({fmarks}) "
+                    f"OR (dst IN ({fmarks}) AND type != 'HasTag'))",
+                    [user_id, *found, *found],
                 )
-                self._pending_vectors.append((user_id, mid, None, 0))
-                self._bump_vectors_epoch(conn)
-                deleted += 1
+                self._pending_vectors += [(user_id, mid, None, 0) for mid in found]
+                if found:
+                    self._bump_vectors_epoch(conn)
+                deleted += len(found)
         return deleted
 
+    def _owned(self, conn: sqlite3.Connection, user_id: str, ids: Sequence[str]) -> set[str]:
+        """Which of `ids` are memories of `user_id` (one query per chunk, not per id)."""
+        owned: set[str] = set()
+        for chunk in _chunks(list(set(ids)), 500):
+            owned |= {
+                r[0]
+                for r in conn.execute(
+                    f"SELECT id FROM memories WHERE +user_id = ? AND id IN ({','.join('?' * len(chunk))})",
+                    [user_id, *chunk],
+                )
+            }
+        return owned
+
     def _add_tags(self, conn: sqlite3.Connection, user_id: str, pairs: Sequence[HasTag]) -> int:
-        added = 0
-        for pair in pairs:
-            owner = conn.execute("SELECT user_id FROM memories WHERE id = ?", (pair.memory_id,)).fetchone()
-            if owner is None or owner[0] != user_id:
-                continue
-            conn.execute("INSERT OR IGNORE INTO tags(user_id, name) VALUES (?, ?)", (user_id, pair.tag))
-            cur = conn.execute(
-                "INSERT OR IGNORE INTO edges(user_id, type, src, dst, weight, created_at, updated_at) "
-                "VALUES (?, 'HasTag', ?, ?, 1.0, ?, ?)",
-                (user_id, pair.memory_id, pair.tag, _ts(datetime.now(UTC)), _ts(datetime.now(UTC))),
-            )
-            added += cur.rowcount
-        return added
+        owned = self._owned(conn, user_id, [p.memory_id for p in pairs])
+        pairs = [p for p in pairs if p.memory_id in owned]
+        if not pairs:
+            return 0
+        now = _ts(datetime.now(UTC))
+        conn.executemany(
+            "INSERT OR IGNORE INTO tags(user_id, name) VALUES (?, ?)",
+            [(user_id, n) for n in {p.tag for p in pairs}],
+        )
+        cur = conn.executemany(
+            "INSERT OR IGNORE INTO edges(user_id, type, src, dst, weight, created_at, updated_at) "
+            "VALUES (?, 'HasTag', ?, ?, 1.0, ?, ?)",
+            [(user_id, p.memory_id, p.tag, now, now) for p in pairs],
+        )
+        return cur.rowcount
 
     def add_tags(self, user_id: str, pairs: Sequence[HasTag]) -> int:
         with self._tx() as conn:
             return self._add_tags(conn, user_id, pairs)
 
+    def _remove_tags(self, conn: sqlite3.Connection, user_id: str, pairs: Sequence[HasTag]) -> int:
+        cur = conn.executemany(
+            "DELETE FROM edges WHERE user_id = ? AND type = 'HasTag' AND src = ? AND dst = ?",
+            [(user_id, p.memory_id, p.tag) for p in pairs],
+        )
+        return cur.rowcount
+
     def remove_tags(self, user_id: str, pairs: Sequence[HasTag]) -> int:
         with self._tx() as conn:
-            removed = 0
-            for pair in pairs:
-                cur = conn.execute(
-                    "DELETE FROM edges WHERE user_id = ? AND type = 'HasTag' AND src = ? AND dst = ?",
-                    (user_id, pair.memory_id, pair.tag),
-                )
-                removed += cur.rowcount
-            return removed
+            return self._remove_tags(conn, user_id, pairs)
+
+    def upsert_tags(self, user_id: str, tags: Sequence[Tag]) -> int:
+        with self._tx() as conn:
+            cur = conn.executemany(
+                "INSERT INTO tags(user_id, name, description) VALUES (?, ?, ?) ON CONFLICT(user_id, name) "
+                "DO UPDATE SET description = COALESCE(excluded.description, tags.description)",
+                [(user_id, t.name, t.description) for t in tags],
+            )
+            return cur.rowcount
+
+    def delete_tags(self, user_id: str, names: Sequence[str]) -> int:
+        with self._tx() as conn:
+            conn.executemany(
+                "DELETE FROM edges WHERE user_id = ? AND type = 'HasTag' AND dst = ?",
+                [(user_id, n) for n in names],
+            )
+            cur = conn.executemany(
+                "DELETE FROM tags WHERE user_id = ? AND name = ?", [(user_id, n) for n in names]
+            )
+            return cur.rowcount
 
     def _upsert_links(self, conn: sqlite3.Connection, user_id: str, links: Sequence[Link]) -> None:
+        """Upsert edges; ownership of both ends is checked inside the INSERT (EXISTS on the id index), and a
+        row count short of the batch means an endpoint is not the user's: the transaction is refused."""
         for link in links:
             if link.relation not in MEMORY_RELATIONS:
                 raise ValidationError(f"{link.relation.value} does not join two memories")
-            owners = conn.execute(
-                "SELECT COUNT(*) FROM memories WHERE user_id = ? AND id IN (?, ?)", (user_id, link.src, link.dst)
-            ).fetchone()[0]
-            if owners != (1 if link.src == link.dst else 2):
-                raise ValidationError(f"link {link.src} -> {link.dst}: both memories must belong to the user")
-            conn.execute(
-                "INSERT INTO edges(user_id, type, src, dst, weight, source, reason, created_at, updated_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(user_id, type, src, dst) DO UPDATE SET "
-                "weight = excluded.weight, source = excluded.source, reason = excluded.reason, "
-                "updated_at = excluded.updated_at",
+        if not links:
+            return
+        cur = conn.executemany(
+            "INSERT INTO edges(user_id, type, src, dst, weight, source, reason, created_at, updated_at) "
+            "SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? "
+            "WHERE EXISTS (SELECT 1 FROM memories WHERE id = ? AND +user_id = ?) "
+            "AND EXISTS (SELECT 1 FROM memories WHERE id = ? AND +user_id = ?) "
+            "ON CONFLICT(user_id, type, src, dst) DO UPDATE SET "
+            "weight = excluded.weight, source = excluded.source, reason = excluded.reason, "
+            "updated_at = excluded.updated_at",
+            [
                 (
                     user_id,
                     link.relation.value,
@@ -636,23 +726,53 @@ class SQLiteStore:
                     link.reason,
                     _ts(link.created_at),
                     _ts(link.updated_at),
-                ),
-            )
+                    link.src,
+                    user_id,
+                    link.dst,
+                    user_id,
+                )
+                for link in links
+            ],
+        )
+        if cur.rowcount != len(links):
+            owned = self._owned(conn, user_id, [x for ln in links for x in (ln.src, ln.dst)])
+            bad = next((ln for ln in links if ln.src not in owned or ln.dst not in owned), links[0])
+            raise ValidationError(f"link {bad.src} -> {bad.dst}: both memories must belong to the user")
 
     def upsert_links(self, user_id: str, links: Sequence[Link]) -> None:
         with self._tx() as conn:
             self._upsert_links(conn, user_id, links)
 
+    def _delete_links(
+        self, conn: sqlite3.Connection, user_id: str, keys: Sequence[tuple[str, str, Relation]]
+    ) -> int:
+        cur = conn.executemany(
+            "DELETE FROM edges WHERE user_id = ? AND type = ? AND src = ? AND dst = ?",
+            [(user_id, Relation.parse(rel).value, src, dst) for src, dst, rel in keys],
+        )
+        return cur.rowcount
+
     def delete_links(self, user_id: str, keys: Sequence[tuple[str, str, Relation]]) -> int:
         with self._tx() as conn:
-            removed = 0
-            for src, dst, rel in keys:
-                cur = conn.execute(
-                    "DELETE FROM edges WHERE user_id = ? AND type = ? AND src = ? AND dst = ?",
-                    (user_id, Relation.parse(rel).value, src, dst),
-                )
-                removed += cur.rowcount
-            return removed
+            return self._delete_links(conn, user_id, keys)
+
+    def set_embeddings(self, user_id: str, ids: Sequence[str], matrix: np.ndarray, model: str) -> int:
+        matrix = np.asarray(matrix, dtype=np.float32)
+        if matrix.shape != (len(ids), self.embedding_dim):
+            raise ValidationError(f"embeddings must be {len(ids)} x {self.embedding_dim}, got {matrix.shape}")
+        with self._tx() as conn:
+            cur = conn.executemany(
+                "UPDATE memories SET embedding = ?, embedding_model = ? WHERE id = ? AND user_id = ?",
+                [(row.tobytes(), model, mid, user_id) for mid, row in zip(ids, matrix, strict=True)],
+            )
+            changed = cur.rowcount
+            owned = self._owned(conn, user_id, ids)
+            self._pending_vectors += [
+                (user_id, mid, row, 0) for mid, row in zip(ids, matrix, strict=True) if mid in owned
+            ]
+            if changed:
+                self._bump_vectors_epoch(conn)  # other processes must reload replaced vectors
+            return changed
 
     # -- reads -------------------------------------------------------------------------------------------
 
@@ -660,7 +780,9 @@ class SQLiteStore:
         emb = None
         if with_embedding and row["embedding"] is not None:
             emb = np.frombuffer(row["embedding"], dtype=np.float32).tolist()
-        return Memory(
+        # Rows were validated on the way in; skipping pydantic validation halves the cost of reading 100k
+        # memories in a batch job (values are converted to the model's types right here).
+        return Memory.model_construct(
             id=row["id"],
             user_id=row["user_id"],
             content=row["content"],
@@ -710,7 +832,7 @@ class SQLiteStore:
         cols = f"{_MEMORY_COLUMNS}, embedding" if with_embeddings else f"{_MEMORY_COLUMNS}, NULL AS embedding"
         for chunk in _chunks(list(dict.fromkeys(ids)), 500):
             for r in self._read(
-                f"SELECT {cols} FROM memories WHERE user_id = ? AND id IN ({','.join('?' * len(chunk))})",
+                f"SELECT {cols} FROM memories WHERE +user_id = ? AND id IN ({','.join('?' * len(chunk))})",
                 [user_id, *chunk],
             ):
                 found[r["id"]] = r
@@ -766,7 +888,7 @@ class SQLiteStore:
                 continue
             seen.add(key)
             out.append(
-                Link(
+                Link.model_construct(
                     src=r["src"],
                     dst=r["dst"],
                     relation=Relation(r["type"]),
@@ -872,7 +994,7 @@ class SQLiteStore:
                 ok |= {
                     r[0]
                     for r in self._read(
-                        f"SELECT m.id FROM memories m WHERE m.user_id = ? AND {where} "
+                        f"SELECT m.id FROM memories m WHERE +m.user_id = ? AND {where} "
                         f"AND m.id IN ({','.join('?' * len(chunk))})",
                         [user_id, *params, *chunk],
                     )

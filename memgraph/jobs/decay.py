@@ -1,0 +1,174 @@
+"""decay: recompute every memory's confidence from its age, kind, use and trust; archive and prune the dead.
+
+    confidence = c0 · e^(−age_days / half_life[kind]) · (1 + 0.1 · ln(access_count + 1)) · trust
+
+exactly as DESIGN.md writes it (so at age = half_life the factor is 1/e, the spec's time constant), clamped
+to [0, 1], with `half_life = Settings.half_life_days(kind, provenance)` (inferred provenance: 7 days).
+
+- **age** is measured from the memory's last reinforcement, `last_accessed`: it is set when the memory is
+  written, when recall serves it and when it is explicitly remembered again (seed 001: an explicit "remember
+  this" resets the decay timer; "score halves ... without access"). Never from `updated_at`, which jobs touch.
+- **c0** is the confidence before any time decay: the stored confidence the first time decay sees the memory
+  (what ingest wrote, plus any feedback so far). It is kept in `metadata["_decay"] = {"c0", "written"}`.
+  When something else changed the confidence since decay last wrote it (a feedback boost or penalty), the
+  difference is folded into c0, so decay never compounds on its own output and never erases feedback.
+  That makes the job idempotent: a second run at the same instant computes the same numbers.
+- pinned memories never decay. Below `archive_threshold` a memory is archived (soft: kept, still listable,
+  never recalled). Prune candidates (confidence < `prune_threshold` and strength <= `prune_max_strength`,
+  never pinned, never the evidence of a summary) are archived too, and deleted only with `prune=True`
+  (`memgraph decay --apply --prune`).
+- set-based: `store.update_memories` receives `job_batch_size` updates at a time, which the store turns into
+  one statement per batch and update shape (SQLite `UPDATE ... FROM (VALUES ...)`, Cypher `UNWIND`).
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from memgraph.config import Settings
+from memgraph.jobs.base import JobContext, JobReport, age_days, batched, check_user, load_all
+from memgraph.models import Memory, Relation, utcnow
+from memgraph.store.base import MemoryFilter, MemoryUpdate
+
+STATE_KEY = "_decay"
+_EPS = 1e-12
+
+
+def decayed_confidence(
+    c0: float, age: float, half_life: float, access_count: int, trust: float, access_factor: float = 0.1
+) -> float:
+    """The decay formula (DESIGN.md "Batch jobs"), clamped to [0, 1]."""
+    value = c0 * math.exp(-age / half_life) * (1.0 + access_factor * math.log(access_count + 1)) * trust
+    return min(1.0, max(0.0, value))
+
+
+def baseline(memory: Memory) -> float:
+    """c0 for a memory: its remembered baseline plus any outside change since decay last wrote it."""
+    state = memory.metadata.get(STATE_KEY)
+    if not isinstance(state, dict) or "c0" not in state or "written" not in state:
+        return float(memory.confidence)
+    outside = float(memory.confidence) - float(state["written"])
+    return min(1.0, max(0.0, float(state["c0"]) + outside))
+
+
+class DecayChange(BaseModel):
+    id: str
+    kind: str
+    age_days: float
+    half_life: float
+    c0: float
+    old: float
+    new: float
+    archive: bool = False
+    prune: bool = False
+
+
+class DecayReport(JobReport):
+    job: str = "decay"
+    evaluated: int = 0
+    pinned_skipped: int = 0
+    changed: int = Field(0, description="Memories whose confidence changed or that were archived.")
+    rows_written: int = Field(0, description="Updates sent (first runs also record each memory's c0).")
+    archived: int = 0
+    prune_candidates: int = 0
+    pruned: int = 0
+    batches: int = 0
+    examples: list[DecayChange] = Field(default_factory=list, description="The largest changes (at most 20).")
+    prune_ids: list[str] = Field(default_factory=list)
+
+
+def decay_user(
+    ctx: JobContext,
+    user_id: str,
+    *,
+    apply: bool = False,
+    prune: bool = False,
+    now: datetime | None = None,
+) -> DecayReport:
+    """Plan (or apply) decay for one user. `now` is for tests and replays; default: the current time."""
+    store, s = ctx.store, ctx.settings
+    owner = check_user(store, user_id)
+    now = now or utcnow()
+    report = DecayReport(user_id=owner, applied=apply)
+    ctx.tick("loading memories", 0, 1)
+    memories = load_all(store, owner, MemoryFilter.everything())
+    evidence = {ln.dst for ln in store.get_links(owner, relations=[Relation.DERIVED_FROM])}
+    updates: list[MemoryUpdate] = []
+    changes: list[tuple[float, str, Memory, float, float, float, float, bool, bool]] = []
+    for mem in memories:
+        if mem.pinned:
+            report.pinned_skipped += 1
+            continue
+        report.evaluated += 1
+        c0, half_life, age, new, archive, candidate, update = _plan_one(mem, now, s, evidence)
+        if candidate:
+            report.prune_candidates += 1
+            report.prune_ids.append(mem.id)
+        if update is None:
+            continue
+        report.rows_written += 1
+        report.changed += int(abs(new - mem.confidence) > _EPS or archive)
+        report.archived += int(archive)
+        changes.append((-abs(mem.confidence - new), mem.id, mem, c0, half_life, age, new, archive, candidate))
+        updates.append(update)
+    changes.sort(key=lambda c: (c[0], c[1]))
+    report.examples = [
+        DecayChange(
+            id=mid,
+            kind=m.kind.value,
+            age_days=round(age, 4),
+            half_life=hl,
+            c0=c0,
+            old=m.confidence,
+            new=new,
+            archive=archive,
+            prune=cand,
+        )
+        for _, mid, m, c0, hl, age, new, archive, cand in changes[:20]
+    ]
+    if apply:
+        done = 0
+        for batch in batched(updates, s.job_batch_size):
+            store.update_memories(owner, list(batch))
+            report.batches += 1
+            done += len(batch)
+            ctx.tick("updating confidence", done, len(updates))
+        if prune and report.prune_ids:
+            for batch in batched(report.prune_ids, s.job_batch_size):
+                report.pruned += store.delete_memories(owner, list(batch))
+    report.finished_at = utcnow()
+    return report
+
+
+def _plan_one(
+    mem: Memory, now: datetime, s: Settings, evidence: set[str]
+) -> tuple[float, float, float, float, bool, bool, MemoryUpdate | None]:
+    """(c0, half_life, age, new confidence, archive?, prune?, the update or None when nothing changes)."""
+    c0 = baseline(mem)
+    half_life = s.half_life_days(mem.kind.value, mem.provenance.value)
+    age = age_days(now, mem.last_accessed)
+    new = decayed_confidence(c0, age, half_life, mem.access_count, mem.trust, s.access_factor)
+    prune = new < s.prune_threshold and mem.strength <= s.prune_max_strength and mem.id not in evidence
+    archive = not mem.archived and (new < s.archive_threshold or prune)
+    state = mem.metadata.get(STATE_KEY)
+    same_state = isinstance(state, dict) and state.get("c0") == c0 and state.get("written") == new
+    if abs(new - mem.confidence) <= _EPS and same_state and not archive:
+        return c0, half_life, age, new, archive, prune, None
+    metadata: dict[str, Any] = {**mem.metadata, STATE_KEY: {"c0": c0, "written": new}}
+    fields: dict[str, Any] = {"confidence": new, "metadata": metadata}
+    if archive:
+        fields["archived"] = True
+        fields["updated_at"] = now
+    return (
+        c0,
+        half_life,
+        age,
+        new,
+        archive,
+        prune,
+        MemoryUpdate.model_construct(id=mem.id, set=fields, inc={}),
+    )
