@@ -357,7 +357,14 @@ class ToolSet:
         consolidate = getattr(jobs, "consolidate", None)
         if consolidate is None:
             raise _Unavailable("consolidation is not available in this installation (no engine.jobs)")
-        report = consolidate(self.user_id, apply=a.apply)
+        from memgraph.errors import UnknownUserError
+
+        try:
+            report = consolidate(self.user_id, apply=a.apply)
+        except UnknownUserError:
+            # An agent may call this before it stored anything: nothing to consolidate is not an error.
+            return {"job": "consolidate", "user_id": self.user_id, "applied": False, "memories": 0, "groups": [],
+                    "tag_merges": [], "contradictions": [], "skipped": "no memories yet"}
         return report.model_dump(mode="json") if isinstance(report, BaseModel) else {"report": report}
 
 

@@ -27,7 +27,7 @@ def corpus_engine(embedder: CachedEmbedder) -> Iterator[tuple[MemoryEngine, list
     """6 planted topics x 30 real sentences for user 'ada', embedded by the real model."""
     eng = make_engine(embedder)
     items = generate(SIX_TOPICS, 30)
-    mems = eng.remember_many([{"content": i.content} for i in items], user_id="ada")
+    mems = eng.remember_many([{"content": i.content} for i in items], user_id="ada", reconcile=False)
     assert len(mems) == len(items)
     yield eng, items, [m.id for m in mems]
     eng.close()

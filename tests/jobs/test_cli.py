@@ -18,7 +18,7 @@ runner = CliRunner()
 def store_dir(embedder, tmp_path):
     path = str(tmp_path / "store")
     eng = make_engine(embedder, path)
-    eng.remember_many([{"content": i.content} for i in generate(SIX_TOPICS, 20)], user_id="ada")
+    eng.remember_many([{"content": i.content} for i in generate(SIX_TOPICS, 20)], user_id="ada", reconcile=False)
     eng.remember("Bob likes tea.", user_id="bob")
     eng.close()
     return path

@@ -21,19 +21,19 @@ def test_merges_near_duplicates_into_the_strongest(engine):
     user = "u"
     kept, merged = [], []
     for a, b in DUPES:
-        ma = engine.remember(a, user_id=user, tags=["Notes"])
-        mb = engine.remember(b, user_id=user, tags=["home"])
+        ma = engine.remember(a, user_id=user, tags=["Notes"], reconcile=False)
+        mb = engine.remember(b, user_id=user, tags=["home"], reconcile=False)
         engine.store.update_memories(user, [MemoryUpdate(id=ma.id, inc={"strength": 2})])  # ma is stronger
         kept.append(ma.id)
         merged.append(mb.id)
-    other = engine.remember("Jupiter has four large moons visible in binoculars.", user_id=user)
+    other = engine.remember("Jupiter has four large moons visible in binoculars.", user_id=user, reconcile=False)
     engine.link(merged[0], other.id, "RelatesTo", user_id=user, weight=0.7)
     # a summary's evidence points at a memory that will be merged: it must survive
-    summary = engine.remember("Summary: coffee habits.", user_id=user, kind="summary")
+    summary = engine.remember("Summary: coffee habits.", user_id=user, kind="summary", reconcile=False)
     engine.link(summary.id, merged[0], "DerivedFrom", user_id=user)
     # a near-duplicate pair that contradicts itself is never merged
-    c1 = engine.remember("Never commit the .env file to git.", user_id=user)
-    c2 = engine.remember("Never commit the .env file to git!", user_id=user)
+    c1 = engine.remember("Never commit the .env file to git.", user_id=user, reconcile=False)
+    c2 = engine.remember("Never commit the .env file to git!", user_id=user, reconcile=False)
     engine.link(c1.id, c2.id, "Contradicts", user_id=user, reason="test")
 
     before = checksum(engine.store)
@@ -68,9 +68,9 @@ def test_merges_near_duplicates_into_the_strongest(engine):
 
 
 def test_interrupted_merge_is_finished(engine):
-    a = engine.remember(DUPES[0][0], user_id="u")
-    b = engine.remember(DUPES[0][1], user_id="u", tags=["left-behind"])
-    x = engine.remember("Jupiter has four large moons.", user_id="u")
+    a = engine.remember(DUPES[0][0], user_id="u", reconcile=False)
+    b = engine.remember(DUPES[0][1], user_id="u", tags=["left-behind"], reconcile=False)
+    x = engine.remember("Jupiter has four large moons.", user_id="u", reconcile=False)
     engine.link(b.id, x.id, user_id="u")
     # a crashed run got as far as deactivating b
     engine.store.update_memories(
@@ -90,9 +90,9 @@ def test_tag_merge():
 
 
 def test_duplicate_tags_merged(engine):
-    m1 = engine.remember("pytest fixtures are scoped per session", user_id="u", tags=["unit-tests"])
-    m2 = engine.remember("mock the clock in time tests", user_id="u", tags=["unit test", "python"])
-    m3 = engine.remember("parametrize over stores", user_id="u", tags=["Unit_Tests", "python"])
+    m1 = engine.remember("pytest fixtures are scoped per session", user_id="u", tags=["unit-tests"], reconcile=False)
+    m2 = engine.remember("mock the clock in time tests", user_id="u", tags=["unit test", "python"], reconcile=False)
+    m3 = engine.remember("parametrize over stores", user_id="u", tags=["Unit_Tests", "python"], reconcile=False)
     plan = engine.jobs.consolidate("u")
     assert len(plan.tag_merges) == 1
     merge = plan.tag_merges[0]

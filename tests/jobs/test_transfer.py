@@ -24,7 +24,7 @@ def _rich_store(engine: MemoryEngine) -> None:
     from tests.jobs.corpus import generate
 
     items = generate(["coffee", "python", "hiking"], 12)
-    engine.remember_many([{"content": i.content, "tags": [i.topic]} for i in items], user_id="ada")
+    engine.remember_many([{"content": i.content, "tags": [i.topic]} for i in items], user_id="ada", reconcile=False)
     engine.remember(
         "I prefer tabs.",
         user_id="ada",
