@@ -38,6 +38,28 @@ class Settings(BaseSettings):
     falkordb_hnsw_ef_construction: int = Field(200, description="FalkorDB HNSW efConstruction.")
     falkordb_hnsw_ef_runtime: int = Field(200, description="FalkorDB HNSW efRuntime (default is too low).")
 
+    # --- Cypher stores (Neo4j, FalkorDB): see cypher/README.md ---------------------------------------------
+    vector_overfetch: int = Field(
+        4, description="Cypher stores: the vector index is asked for k * this many candidates before the "
+        "user/filter predicates (the index is shared by all users)."
+    )
+    vector_min_candidates: int = Field(50, description="Cypher stores: fewest candidates asked of the index.")
+    vector_max_candidates: int = Field(
+        10_000, description="Cypher stores: widening stops here; a user still short of k hits is then searched "
+        "exactly (brute-force cosine over that user's vectors)."
+    )
+    falkordb_appendfsync: Literal["always", "everysec", "no"] = Field(
+        "everysec", description="Embedded FalkorDB (falkordb+dir://): append-only-file fsync policy. Every batch "
+        "is one command in the AOF, so a crash loses at most the last second, never half a batch."
+    )
+    falkordb_start_timeout_s: int = Field(
+        900, description="Embedded FalkorDB: seconds to wait for the server to load a graph (HNSW is rebuilt "
+        "on load)."
+    )
+    falkordb_query_timeout_ms: int = Field(
+        0, description="FalkorDB per-query timeout in milliseconds (0: the server default)."
+    )
+
     # --- embedding ----------------------------------------------------------------------------------------
     embedding_model: str = Field("all-MiniLM-L6-v2", description="Embedding model name recorded in the store.")
     embedding_model_path: str | None = Field(

@@ -52,6 +52,7 @@ from memgraph.store.base import (
     MemoryUpdate,
     WriteBatch,
 )
+from memgraph.store.traverse import Neighbours, breadth_first
 from memgraph.text import content_tokens, fts_document
 
 SCHEMA_VERSION = "1"
@@ -808,36 +809,14 @@ class SQLiteStore:
         weights: dict[str, float],
         flt: MemoryFilter | None = None,
     ) -> list[Expansion]:
-        """Breadth-first, one SQL query per hop; bookkeeping of paths in Python (small: capped fan-out)."""
+        """Breadth-first, one SQL query per hop; the path bookkeeping is shared (memgraph.store.traverse)."""
         where, wparams = self._where(flt, alias="m")
-        seed_set = list(dict.fromkeys(seeds))
-        # state: (seed, node) -> path; nodes are ("m", id) | ("t", tag) | ("c", cluster)
-        frontier: dict[tuple[str, tuple[str, str]], list[TraceStep]] = {(s, ("m", s)): [] for s in seed_set}
-        visited: set[tuple[str, tuple[str, str]]] = set(frontier)
-        found: dict[tuple[str, str], Expansion] = {}
-        for depth in range(1, max_depth + 1):
-            nodes = {node for (_, node) in frontier}
-            neighbours = self._neighbours(user_id, nodes, fanout_cap, where, wparams)
-            nxt: dict[tuple[str, tuple[str, str]], list[TraceStep]] = {}
-            for (seed, node), path in frontier.items():
-                for rel, other, weight in neighbours.get(node, []):
-                    state = (seed, other)
-                    if state in visited:
-                        continue
-                    visited.add(state)
-                    w = weight if rel == Relation.RELATES_TO.value else weights.get(rel, 0.3)
-                    via = other[1] if other[0] == "m" else f"{'tag' if other[0] == 't' else 'cluster'}:{other[1]}"
-                    step_path = [*path, TraceStep(relation=rel, via=via, weight=w)]
-                    nxt[state] = step_path
-                    if other[0] == "m" and other[1] not in seed_set:
-                        found.setdefault(
-                            (seed, other[1]),
-                            Expansion(memory_id=other[1], seed_id=seed, depth=depth, path=step_path),
-                        )
-            frontier = nxt
-            if not frontier:
-                break
-        return list(found.values())
+        return breadth_first(
+            seeds,
+            max_depth=max_depth,
+            weights=weights,
+            neighbours=lambda nodes: self._neighbours(user_id, nodes, fanout_cap, where, wparams),
+        )
 
     def _neighbours(
         self,
@@ -846,11 +825,12 @@ class SQLiteStore:
         cap: int,
         where: str,
         wparams: list[Any],
-    ) -> dict[tuple[str, str], list[tuple[str, tuple[str, str], float]]]:
-        mem_ids = [n[1] for n in nodes if n[0] == "m"]
-        tag_names = [n[1] for n in nodes if n[0] == "t"]
-        cluster_ids = [n[1] for n in nodes if n[0] == "c"]
-        out: dict[tuple[str, str], list[tuple[str, tuple[str, str], float]]] = {}
+    ) -> Neighbours:
+        """One capped hop; each node's neighbours come in ranking order (as in the Cypher store)."""
+        mem_ids = sorted(n[1] for n in nodes if n[0] == "m")
+        tag_names = sorted(n[1] for n in nodes if n[0] == "t")
+        cluster_ids = sorted(n[1] for n in nodes if n[0] == "c")
+        out: Neighbours = {}
 
         def add(src: tuple[str, str], rel: str, dst: tuple[str, str], w: float) -> None:
             out.setdefault(src, []).append((rel, dst, w))
@@ -864,7 +844,7 @@ class SQLiteStore:
                 f"  SELECT e.src, e.type, e.dst, e.weight, ROW_NUMBER() OVER ("
                 f"    PARTITION BY e.src ORDER BY e.weight DESC, e.dst) AS rn"
                 f"  FROM edges e WHERE e.user_id = ? AND e.type IN ('HasTag', 'InCluster') AND e.src IN ({marks})"
-                f") WHERE rn <= ?",
+                f") WHERE rn <= ? ORDER BY src, rn",
                 [user_id, *chunk, cap],
             )
             for r in rows:
@@ -879,7 +859,7 @@ class SQLiteStore:
                 f"        SELECT e.dst AS node, e.type, e.src AS other, e.weight FROM edges e"
                 f"        WHERE e.user_id = ? AND e.type NOT IN ('HasTag', 'InCluster') AND e.dst IN ({marks})) x"
                 f"  JOIN memories m ON m.id = x.other AND m.user_id = ? AND {where}"
-                f") WHERE rn <= ?",
+                f") WHERE rn <= ? ORDER BY node, rn",
                 [user_id, *chunk, user_id, *chunk, user_id, *wparams, cap],
             )
             for r in rows:
@@ -893,7 +873,7 @@ class SQLiteStore:
                     f"    PARTITION BY e.dst ORDER BY m.importance DESC, m.last_accessed DESC, e.src) AS rn"
                     f"  FROM edges e JOIN memories m ON m.id = e.src AND m.user_id = e.user_id AND {where}"
                     f"  WHERE e.user_id = ? AND e.type = ? AND e.dst IN ({marks})"
-                    f") WHERE rn <= ?",
+                    f") WHERE rn <= ? ORDER BY dst, rn",
                     [*wparams, user_id, rel, *chunk, cap],
                 )
                 for r in rows:
