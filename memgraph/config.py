@@ -48,6 +48,12 @@ class Settings(BaseSettings):
         10_000, description="Cypher stores: widening stops here; a user still short of k hits is then searched "
         "exactly (brute-force cosine over that user's vectors)."
     )
+    fulltext_max_matches: int = Field(
+        2000, description="FalkorDB: full-text hits ranked per query (RediSearch's score is unusable, so the "
+        "store ranks hits by BM25 itself)."
+    )
+    bm25_k1: float = Field(1.2, description="BM25 term-frequency saturation (FalkorDB ranking; FTS5's default).")
+    bm25_b: float = Field(0.75, description="BM25 length normalisation (FalkorDB ranking; FTS5's default).")
     falkordb_appendfsync: Literal["always", "everysec", "no"] = Field(
         "everysec", description="Embedded FalkorDB (falkordb+dir://): append-only-file fsync policy. Every batch "
         "is one command in the AOF, so a crash loses at most the last second, never half a batch."

@@ -1,9 +1,10 @@
 // Full-text search (Neo4j, Lucene BM25) over memgraph's own tokens (property fts, whitespace analyzer), keeping
 // this user's memories that pass the filter, best first. $query is built by the store from query tokens, each
 // quoted, joined by OR: Lucene syntax in user text never reaches the parser.
-// Parameters: $query, $k, $user_id, $active, $include_archived, $include_compressed, $kinds, $session_id, $min_importance, $tag, $file_patterns
+// Parameters: $query, $limit, $user_id, $active, $include_archived, $include_compressed, $kinds, $session_id, $min_importance, $tag, $file_patterns
 CALL db.index.fulltext.queryNodes('memory_fts', $query) YIELD node, score
 WITH node AS m, score
+MATCH (m:Memory)
 WHERE m.user_id = $user_id
   AND ($active IS NULL OR m.active = $active)
   AND ($include_archived OR NOT m.archived)
@@ -15,4 +16,4 @@ WHERE m.user_id = $user_id
   AND ($file_patterns IS NULL OR m.scope <> 'project' OR any(p IN m.file_paths WHERE p IN $file_patterns))
 RETURN m.id AS id, score
 ORDER BY score DESC, id
-LIMIT $k
+LIMIT $limit

@@ -863,8 +863,18 @@ class CypherStore:
         if not tokens or k <= 0:
             return []
         q = self.dialect.fulltext_query(tokens[:64])
-        rows = self._read("text_search", **self._filter(user_id, flt), query=q, k=int(k))
-        return [(r["id"], float(r["score"])) for r in rows]
+        if not self.dialect.rank_fulltext:
+            rows = self._read("text_search", **self._filter(user_id, flt), query=q, limit=int(k))
+            return [(r["id"], float(r["score"])) for r in rows]
+        rows = self._read(
+            "text_search", **self._filter(user_id, flt), query=q, limit=self.settings.fulltext_max_matches
+        )
+        if not rows:
+            return []
+        n_docs = int(self._read("count_user_memories", user_id=user_id)[0]["n"])
+        ranked = _bm25(tokens[:64], [(r["id"], r["fts"] or "") for r in rows], max(n_docs, len(rows)),
+                       k1=self.settings.bm25_k1, b=self.settings.bm25_b)
+        return ranked[: int(k)]
 
     def expand(
         self,
@@ -1038,6 +1048,34 @@ class CypherStore:
         if params is not None and not isinstance(params, dict):
             raise ValidationError("query parameters must be a mapping")
         return self._x.run_user(statement, dict(params or {}))
+
+
+def _bm25(
+    tokens: Sequence[str], docs: Sequence[tuple[str, str]], n_docs: int, *, k1: float, b: float
+) -> list[tuple[str, float]]:
+    """Okapi BM25 (FTS5's formula) of full-text hits, best first. Hand-written because the inputs are not a
+    corpus a library indexes: every document holding any query token is among the hits (the query ORs them),
+    so a token's document frequency is counted exactly from the hits; N is the user's memory count; the average
+    length is taken over the hits (an approximation). Documents are memgraph token strings (fts_document)."""
+    terms = set(tokens)
+    bags = [(mid, doc.split()) for mid, doc in docs]
+    df = {t: sum(1 for _, words in bags if t in words) for t in terms}
+    avgdl = sum(len(words) for _, words in bags) / len(bags) or 1.0
+    scored = []
+    for mid, words in bags:
+        tf: dict[str, int] = {}
+        for w in words:
+            if w in terms:
+                tf[w] = tf.get(w, 0) + 1
+        norm = k1 * (1 - b + b * len(words) / avgdl)
+        score = 0.0
+        for t, f in tf.items():
+            idf = max(np.log((n_docs - df[t] + 0.5) / (df[t] + 0.5) + 1.0), 1e-6)
+            score += idf * f * (k1 + 1) / (f + norm)
+        if score > 0:
+            scored.append((mid, float(score)))
+    scored.sort(key=lambda h: (-h[1], h[0]))
+    return scored
 
 
 def _chunks(items: list[T], size: int) -> Iterator[list[T]]:

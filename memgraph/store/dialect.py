@@ -69,6 +69,8 @@ class Dialect:
     name: str
     override_dir: str | None = None
     function_renames: dict[str, str] = field(default_factory=dict)
+    #: The full-text procedure's score is not a usable rank (FalkorDB): the store ranks hits by BM25 itself.
+    rank_fulltext: bool = False
 
     def statement(self, name: str) -> str:
         """The text of a named statement: the dialect's override when it has one, else the shared file."""
@@ -100,4 +102,6 @@ class Dialect:
 
 
 NEO4J = Dialect("neo4j")
-FALKORDB = Dialect("falkordb", override_dir="falkordb", function_renames={"toFloatList": "vecf32"})
+FALKORDB = Dialect(
+    "falkordb", override_dir="falkordb", function_renames={"toFloatList": "vecf32"}, rank_fulltext=True
+)

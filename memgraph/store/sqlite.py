@@ -422,6 +422,8 @@ class SQLiteStore:
     def _upsert_memory(self, conn: sqlite3.Connection, mem: Memory, vec: np.ndarray | None) -> None:
         if vec is not None and vec.shape != (self.embedding_dim,):
             raise ValidationError(f"embedding has shape {vec.shape}, store uses {self.embedding_dim}")
+        if vec is not None and not np.all(np.isfinite(vec)):
+            raise ValidationError("embedding holds NaN or infinite values")
         row = conn.execute("SELECT rid, user_id FROM memories WHERE id = ?", (mem.id,)).fetchone()
         values = [_db_value(f, getattr(mem, f)) for f in _MEMORY_COLUMNS.split(", ")]
         blob = None if vec is None else vec.astype(np.float32).tobytes()
