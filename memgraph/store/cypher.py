@@ -412,8 +412,8 @@ class _FalkorExecutor:
         query = parse_qs(url.query)
         graph_name = (query.get("graph") or [None])[0]
         if url.scheme == "falkordb+dir":
-            directory = Path(unquote(url.path or "")).expanduser()
-            if not url.path or not directory.is_absolute():
+            directory = Path(unquote(url.path or ""))
+            if url.netloc or not url.path or not directory.is_absolute():
                 raise ValidationError(
                     f"falkordb+dir needs an absolute directory: falkordb+dir:///abs/path (got {target!r})"
                 )
