@@ -62,6 +62,10 @@ class Settings(BaseSettings):
         900, description="Embedded FalkorDB: seconds to wait for the server to load a graph (HNSW is rebuilt "
         "on load)."
     )
+    falkordb_socket_timeout_s: float = Field(
+        600.0, description="FalkorDB client socket timeout in seconds: a large batch builds HNSW entries for "
+        "seconds (redis-py's default of 5 s would cut it off)."
+    )
     falkordb_query_timeout_ms: int = Field(
         0, description="FalkorDB per-query timeout in milliseconds (0: the server default)."
     )

@@ -291,6 +291,10 @@ class _Neo4jExecutor:
         try:
             self._driver = neo4j.GraphDatabase.driver(uri, auth=auth)
             _with_retry(self._driver.verify_connectivity, self._transient, self._attempts, self._delay)
+        except TransientStoreError as exc:
+            raise TransientStoreError(
+                f"cannot reach Neo4j at {uri} (is it running? `docker compose up -d` starts one): {exc}"
+            ) from exc
         except nex.AuthError as exc:
             raise StoreError(
                 f"Neo4j refused the credentials for {uri}: set MEMGRAPH_NEO4J_USER / MEMGRAPH_NEO4J_PASSWORD"
@@ -402,11 +406,12 @@ class _FalkorExecutor:
         import redis
 
         self._redis_errors = redis.exceptions
-        self._transient = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError,
-                           redis.exceptions.BusyLoadingError)
+        # A socket timeout is not retried: the statement may still be running on the server.
+        self._transient = (redis.exceptions.ConnectionError, redis.exceptions.BusyLoadingError)
         self._attempts = settings.store_retry_attempts
         self._delay = settings.store_retry_base_delay
         self._timeout = settings.falkordb_query_timeout_ms or None
+        self._socket_timeout = settings.falkordb_socket_timeout_s
         self._server: Any = None
         url = urlparse(target)
         query = parse_qs(url.query)
@@ -432,6 +437,7 @@ class _FalkorExecutor:
                     port=url.port or 6379,
                     username=unquote(url.username) if url.username else None,
                     password=unquote(url.password) if url.password else None,
+                    socket_timeout=settings.falkordb_socket_timeout_s,
                 )
                 client = db.connection
                 _with_retry(client.ping, self._transient, self._attempts, self._delay)
@@ -467,7 +473,12 @@ class _FalkorExecutor:
         }
         for attempt in range(2):
             try:
-                return server_cls(str(dbfile), serverconfig=config, decode_responses=True)
+                return server_cls(
+                    str(dbfile),
+                    serverconfig=config,
+                    decode_responses=True,
+                    socket_timeout=settings.falkordb_socket_timeout_s,
+                )
             except (redis.exceptions.ConnectionError, OSError) as exc:
                 registry = directory / f"{DB_FILE}.settings"
                 if attempt == 0 and registry.exists():
@@ -478,12 +489,17 @@ class _FalkorExecutor:
 
     def _query(self, statement: str, params: dict[str, Any], *, read_only: bool) -> Any:
         text = _FalkorParams.header(params) + statement
-        return _with_retry(
-            lambda: self._graph._query(text, timeout=self._timeout, read_only=read_only),
-            self._transient,
-            self._attempts,
-            self._delay,
-        )
+        try:
+            return _with_retry(
+                lambda: self._graph._query(text, timeout=self._timeout, read_only=read_only),
+                self._transient,
+                self._attempts,
+                self._delay,
+            )
+        except self._redis_errors.TimeoutError as exc:
+            raise TransientStoreError(
+                f"FalkorDB did not answer within {self._socket_timeout:g}s (MEMGRAPH_FALKORDB_SOCKET_TIMEOUT_S)"
+            ) from exc
 
     @staticmethod
     def _rows(result: Any, convert: Callable[[Any], Any]) -> list[dict[str, Any]]:
