@@ -28,9 +28,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from memgraph.config import Settings  # noqa: E402
-from memgraph.models import Link, LinkSource, Memory, Relation, memory_id_for  # noqa: E402
-from memgraph.store import GraphStore, WriteBatch, open_store  # noqa: E402
+from memgraph.config import Settings
+from memgraph.models import Link, LinkSource, Memory, Relation, memory_id_for
+from memgraph.store import GraphStore, WriteBatch, open_store
 
 DIM = 384
 USER = "bench"
@@ -74,7 +74,7 @@ def machine() -> str:
 
 
 def make_data(n: int, seed: int) -> tuple[np.ndarray, list[Memory], list[Link]]:
-    """n normalised random vectors, memories with 1-3 Zipf-distributed tags of 200, and n/10 RelatesTo links."""
+    """n normalised random vectors; memories with 1-3 Zipf-distributed tags of 200; n/10 RelatesTo links."""
     rng = np.random.default_rng(seed)
     vecs = rng.standard_normal((n, DIM)).astype(np.float32)
     vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
@@ -99,9 +99,15 @@ def make_data(n: int, seed: int) -> tuple[np.ndarray, list[Memory], list[Link]]:
     src = rng.integers(0, n, size=n // 10)
     dst = rng.integers(0, n, size=n // 10)
     links = [
-        Link(src=mems[a].id, dst=mems[b].id, relation=Relation.RELATES_TO, weight=float(rng.uniform(0.2, 1.0)),
-             source=LinkSource.DISCOVERED)
-        for a, b in zip(src, dst, strict=True) if a != b
+        Link(
+            src=mems[a].id,
+            dst=mems[b].id,
+            relation=Relation.RELATES_TO,
+            weight=float(rng.uniform(0.2, 1.0)),
+            source=LinkSource.DISCOVERED,
+        )
+        for a, b in zip(src, dst, strict=True)
+        if a != b
     ]
     return vecs, mems, links
 
@@ -110,8 +116,13 @@ def target_for(kind: str, root: Path) -> str:
     return str(root / "sqlite") if kind == "sqlite" else f"falkordb+dir://{root / 'falkordb'}"
 
 
-def run_one(kind: str, size: int, data: tuple[np.ndarray, list[Memory], list[Link]], args: argparse.Namespace,
-            root: Path) -> Result:
+def run_one(
+    kind: str,
+    size: int,
+    data: tuple[np.ndarray, list[Memory], list[Link]],
+    args: argparse.Namespace,
+    root: Path,
+) -> Result:
     vecs, mems, links = data
     res = Result(store=kind, size=size)
     settings = Settings()
@@ -125,7 +136,9 @@ def run_one(kind: str, size: int, data: tuple[np.ndarray, list[Memory], list[Lin
             res.inserted = end
             elapsed = time.perf_counter() - t0
             if elapsed > args.max_insert_seconds and end < size:
-                res.note = f"insert stopped at {end:,} of {size:,} after {elapsed:.0f}s (--max-insert-seconds)"
+                res.note = (
+                    f"insert stopped at {end:,} of {size:,} after {elapsed:.0f}s (--max-insert-seconds)"
+                )
                 break
             if args.verbose:
                 print(f"  {kind} {size}: {end:,} inserted, {end / elapsed:,.0f}/s", flush=True)
@@ -184,13 +197,14 @@ def table(results: list[Result]) -> str:
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in results:
-        b = base.get(r.size)
+        b = base.get(r.size) if r.store != "sqlite" else None
 
         def ratio(value: float, ref: float | None) -> str:
-            return f" ({value / ref:.1f}x)" if ref and r.store != "sqlite" and ref == ref and ref > 0 else ""
+            return f" ({value / ref:.1f}x)" if ref and ref == ref and ref > 0 else ""
 
         rows.append(
-            f"| {r.store} | {r.inserted:,} | {r.insert_rate:,.0f}{ratio(r.insert_rate, b.insert_rate if b else None)}"
+            f"| {r.store} | {r.inserted:,}"
+            f" | {r.insert_rate:,.0f}{ratio(r.insert_rate, b.insert_rate if b else None)}"
             f" | {r.links / r.link_s if r.link_s else float('nan'):,.0f}"
             f" | {pct(r.knn_ms, 50):.2f}{ratio(pct(r.knn_ms, 50), pct(b.knn_ms, 50) if b else None)}"
             f" | {pct(r.knn_ms, 95):.2f} | {r.recall:.3f}"
@@ -206,13 +220,17 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--sizes", default="10000,100000", help="Comma-separated memory counts.")
     p.add_argument("--stores", default="sqlite,falkordb", help="Comma-separated: sqlite, falkordb.")
-    p.add_argument("--batch", type=int, default=1000, help="Memories per store.write (a remember_many batch).")
+    p.add_argument(
+        "--batch", type=int, default=1000, help="Memories per store.write (a remember_many batch)."
+    )
     p.add_argument("--queries", type=int, default=200, help="kNN queries (k=10).")
     p.add_argument("--expand-runs", type=int, default=50, help="expand calls, 10 random seeds each.")
     p.add_argument("--max-insert-seconds", type=float, default=600, help="Stop inserting a store after this.")
     p.add_argument("--seed", type=int, default=1234)
     p.add_argument("--workdir", default=None, help="Where the stores are written (default: a temp dir).")
-    p.add_argument("--results", default=str(Path(__file__).with_name("RESULTS.md")), help="Markdown file to append.")
+    p.add_argument(
+        "--results", default=str(Path(__file__).with_name("RESULTS.md")), help="Markdown file to append."
+    )
     p.add_argument("--no-append", action="store_true", help="Print only; do not append to RESULTS.md.")
     p.add_argument("-v", "--verbose", action="store_true")
     args = p.parse_args()
@@ -223,7 +241,7 @@ def main() -> None:
     for size in sizes:
         data = make_data(size, args.seed)
         for kind in stores:
-            root = Path(tempfile.mkdtemp(prefix=f"mg-bench-{kind}-", dir=args.workdir))
+            root = Path(tempfile.mkdtemp(prefix=f"mg-bench-{kind}-", dir=args.workdir)).resolve()
             try:
                 print(f"{kind} {size:,} ...", flush=True)
                 results.append(run_one(kind, size, data, args, root))
@@ -237,7 +255,8 @@ def main() -> None:
             f"\n### {dt.date.today().isoformat()} — {machine()}\n\n"
             f"`python bench/storage.py --sizes {args.sizes} --stores {args.stores}` (batch {args.batch}, "
             f"{args.queries} kNN queries, {args.expand_runs} expand calls of 10 seeds, fanout cap "
-            f"{Settings().fanout_cap}, 200 Zipf tags, RelatesTo links n/10; total {time.perf_counter() - started:.0f}s). "
+            f"{Settings().fanout_cap}, 200 Zipf tags, RelatesTo links n/10; "
+            f"total {time.perf_counter() - started:.0f}s). "
             "Ratios in brackets are against SQLite at the same size.\n\n"
         )
         append_section(Path(args.results), "## Storage", header + text + "\n")

@@ -45,18 +45,20 @@ class Settings(BaseSettings):
     )
     vector_min_candidates: int = Field(50, description="Cypher stores: fewest candidates asked of the index.")
     vector_max_candidates: int = Field(
-        10_000, description="Cypher stores: widening stops here; a user still short of k hits is then searched "
-        "exactly (brute-force cosine over that user's vectors)."
+        10_000,
+        description="Cypher stores: widening stops here; a user still short of k hits is then searched "
+        "exactly (brute-force cosine over that user's vectors).",
     )
     fulltext_max_matches: int = Field(
         2000, description="FalkorDB: full-text hits ranked per query (RediSearch's score is unusable, so the "
         "store ranks hits by BM25 itself)."
     )
-    bm25_k1: float = Field(1.2, description="BM25 term-frequency saturation (FalkorDB ranking; FTS5's default).")
+    bm25_k1: float = Field(1.2, description="BM25 term-frequency saturation (FalkorDB ranking; FTS5 default).")
     bm25_b: float = Field(0.75, description="BM25 length normalisation (FalkorDB ranking; FTS5's default).")
     falkordb_appendfsync: Literal["always", "everysec", "no"] = Field(
-        "everysec", description="Embedded FalkorDB (falkordb+dir://): append-only-file fsync policy. Every batch "
-        "is one command in the AOF, so a crash loses at most the last second, never half a batch."
+        "everysec",
+        description="Embedded FalkorDB (falkordb+dir://): append-only-file fsync policy. Every batch is one "
+        "command in the AOF, so a crash loses at most the last second, never half a batch.",
     )
     falkordb_start_timeout_s: int = Field(
         900, description="Embedded FalkorDB: seconds to wait for the server to load a graph (HNSW is rebuilt "

@@ -1,4 +1,5 @@
-"""`memgraph cypher` runs read-only Cypher on a Cypher store and prints a table; on SQLite it explains why not."""
+"""`memgraph cypher` runs read-only Cypher on a Cypher store and prints a table; on SQLite it explains why
+not."""
 
 from __future__ import annotations
 
@@ -23,8 +24,11 @@ def falkordb_target(tmp_path: Path) -> str:
     target = f"falkordb+dir://{tmp_path / 'graph'}"
     store = open_store(target, Settings())
     try:
-        ms = [mem("ada", "Prefers tabs", tags=["style"]), mem("ada", 'Said "}) DETACH DELETE n //'),
-              mem("bob", "bob's")]
+        ms = [
+            mem("ada", "Prefers tabs", tags=["style"]),
+            mem("ada", 'Said "}) DETACH DELETE n //'),
+            mem("bob", "bob's"),
+        ]
         store.write("ada", WriteBatch(memories=ms[:2], embeddings=unit_vectors(2)))
         store.write("bob", WriteBatch(memories=ms[2:], embeddings=unit_vectors(1)))
     finally:
@@ -35,8 +39,14 @@ def falkordb_target(tmp_path: Path) -> str:
 def test_cypher_prints_a_table(falkordb_target: str) -> None:
     result = runner.invoke(
         app,
-        ["cypher", "MATCH (m:Memory {user_id: $u}) RETURN m.content AS content ORDER BY content",
-         "--param", "u=ada", "--store", falkordb_target],
+        [
+            "cypher",
+            "MATCH (m:Memory {user_id: $u}) RETURN m.content AS content ORDER BY content",
+            "--param",
+            "u=ada",
+            "--store",
+            falkordb_target,
+        ],
     )
     assert result.exit_code == 0, result.output
     assert "content" in result.output and "Prefers tabs" in result.output and "2 row(s)" in result.output
@@ -45,7 +55,9 @@ def test_cypher_prints_a_table(falkordb_target: str) -> None:
 
 def test_cypher_json_and_file(falkordb_target: str, tmp_path: Path) -> None:
     query = tmp_path / "q.cypher"
-    query.write_text("// Tags with counts.\nMATCH (t:Tag)<-[:HasTag]-(m:Memory) RETURN t.name AS tag, count(m) AS n\n")
+    query.write_text(
+        "// Tags with counts.\nMATCH (t:Tag)<-[:HasTag]-(m:Memory) RETURN t.name AS tag, count(m) AS n\n"
+    )
     result = runner.invoke(app, ["cypher", "--file", str(query), "--json", "--store", falkordb_target])
     assert result.exit_code == 0, result.output
     assert json.loads(result.output) == [{"tag": "style", "n": 1}]

@@ -20,7 +20,9 @@ def node() -> str:
     if exe is None:
         pytest.skip("Node.js is not installed: the Neo4j Cypher lint needs it (apt-get install nodejs)")
     if not PACKAGE.exists():
-        pytest.skip("tools/cypher-lint/node_modules is missing: run `make setup-dev` (cd tools/cypher-lint && npm ci)")
+        pytest.skip(
+            "tools/cypher-lint/node_modules is missing: run `make setup-dev` (cd tools/cypher-lint && npm ci)"
+        )
     return exe
 
 
@@ -45,11 +47,15 @@ def test_every_statement_in_cypher_passes_neo4j_lint(node: str) -> None:
 
 def test_lint_fails_on_a_broken_statement(node: str, tmp_path: Path) -> None:
     good = tmp_path / "good.cypher"
-    good.write_text("// Count a user's memories.\n// Parameters: $user_id\n"
-                    "MATCH (m:Memory {user_id: $user_id}) RETURN count(m) AS n\n")
+    good.write_text(
+        "// Count a user's memories.\n// Parameters: $user_id\n"
+        "MATCH (m:Memory {user_id: $user_id}) RETURN count(m) AS n\n"
+    )
     broken = tmp_path / "broken.cypher"
-    broken.write_text("// A statement with a syntax error.\n// Parameters: $user_id\n"
-                      "MATCH (m:Memory {user_id: $user_id} RETURN m\n")
+    broken.write_text(
+        "// A statement with a syntax error.\n// Parameters: $user_id\n"
+        "MATCH (m:Memory {user_id: $user_id} RETURN m\n"
+    )
     result = _lint(node, good, broken)
     assert result.returncode == 1
     errors = [ln for ln in result.stdout.splitlines() if ": error: " in ln]
@@ -60,7 +66,10 @@ def test_lint_fails_on_a_broken_statement(node: str, tmp_path: Path) -> None:
 MISTAKES = {
     "label": ("MATCH (m:Memroy) RETURN m", "Memroy"),  # a label outside memgraph's model
     "reltype": ("MATCH (m:Memory)-[:HasTags]->(t) RETURN t", "HasTags"),
-    "procedure": ("CALL db.index.vector.queryNode('memory_vector', 5, [1.0]) YIELD node RETURN node", "queryNode"),
+    "procedure": (
+        "CALL db.index.vector.queryNode('memory_vector', 5, [1.0]) YIELD node RETURN node",
+        "queryNode",
+    ),
     "parameter": ("MATCH (m:Memory) RETURN m.id, $undeclared", "undeclared"),
     "function": ("MATCH (m:Memory) RETURN toFloatLst(m.x)", "toFloatLst"),
     "semantics": ("MATCH (m:Memory) RETURN n.id", "not defined"),
@@ -77,4 +86,7 @@ def test_lint_catches_semantic_mistakes(node: str, tmp_path: Path) -> None:
     assert result.returncode == 1
     lines = result.stdout.splitlines()
     for name, (_, message) in MISTAKES.items():
-        assert any(f"{name}.cypher:3:" in ln and "error" in ln and message in ln for ln in lines), (name, lines)
+        assert any(f"{name}.cypher:3:" in ln and "error" in ln and message in ln for ln in lines), (
+            name,
+            lines,
+        )

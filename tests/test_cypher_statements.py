@@ -33,7 +33,9 @@ def _used(text: str) -> set[str]:
 @pytest.mark.parametrize("path", ALL_FILES, ids=lambda p: str(p.relative_to(CYPHER_DIR)))
 def test_every_statement_file_says_what_it_does_and_declares_its_parameters(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
-    assert text.startswith("// ") and len(text.splitlines()[0]) > 20, "first line: a comment saying what it does"
+    assert text.startswith("// ") and len(text.splitlines()[0]) > 20, (
+        "first line: a comment saying what it does"
+    )
     assert _used(text) == _declared(text), "the // Parameters: line lists exactly the $parameters used"
 
 
@@ -114,7 +116,7 @@ def test_writes_are_refused_before_they_reach_a_server(statement: str) -> None:
     [
         "MATCH (m:Memory) RETURN m.set, m.created_at AS create_time",
         "RETURN 'CREATE (n)' AS s // MERGE in a comment",
-        "MATCH (m) WHERE m.content CONTAINS \"DETACH DELETE\" RETURN count(m)",
+        'MATCH (m) WHERE m.content CONTAINS "DETACH DELETE" RETURN count(m)',
         "MATCH (m:`SET`) RETURN m",
         "CALL db.index.vector.queryNodes('memory_vector', 5, $v) YIELD node RETURN node",
     ],

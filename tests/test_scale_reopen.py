@@ -1,5 +1,5 @@
-"""10,000 memories written with `remember_many` (pre-computed embeddings, so no model time) survive a close and
-reopen unchanged: counts, tags, edges and vector search results — on SQLite and on embedded FalkorDB."""
+"""10,000 memories written with `remember_many` (pre-computed embeddings, so no model time) survive a close
+and reopen unchanged: counts, tags, edges and vector search results — on SQLite and on embedded FalkorDB."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from memgraph import MemoryEngine, Settings
+from memgraph import MemoryEngine
 from memgraph.models import Link, LinkSource, Relation
 from memgraph.store import MemoryFilter
 from tests.conformance.helpers import DIM, unit_vectors
@@ -30,7 +30,9 @@ def _snapshot(engine: MemoryEngine, queries: np.ndarray) -> dict[str, object]:
     return {
         "stats": store.stats(),
         "tags": store.list_tags("ada"),
-        "links": sorted((ln.src, ln.dst, ln.relation.value, round(ln.weight, 6)) for ln in store.get_links("ada")),
+        "links": sorted(
+            (ln.src, ln.dst, ln.relation.value, round(ln.weight, 6)) for ln in store.get_links("ada")
+        ),
         "vector": [[mid for mid, _ in store.vector_search("ada", q, 10)] for q in queries],
         "scores": [[round(s, 4) for _, s in store.vector_search("ada", q, 10)] for q in queries],
         "count_tagged": store.count_memories("ada", MemoryFilter(tag="topic-3")),
@@ -65,16 +67,28 @@ def test_ten_thousand_memories_survive_reopen(kind: str, tmp_path: Path) -> None
         assert len(set(ids)) == N
         engine.store.upsert_links(
             "ada",
-            [Link(src=ids[i], dst=ids[(i * 31 + 17) % N], relation=Relation.RELATES_TO, weight=0.5,
-                  source=LinkSource.DISCOVERED) for i in range(0, N, 5)],
+            [
+                Link(
+                    src=ids[i],
+                    dst=ids[(i * 31 + 17) % N],
+                    relation=Relation.RELATES_TO,
+                    weight=0.5,
+                    source=LinkSource.DISCOVERED,
+                )
+                for i in range(0, N, 5)
+            ],
         )
-        queries = np.vstack([vectors[:10] + 0.2 * unit_vectors(10, seed=9), centers[10:20] + 0.3 * unit_vectors(10, seed=10)])
+        queries = np.vstack(
+            [vectors[:10] + 0.2 * unit_vectors(10, seed=9), centers[10:20] + 0.3 * unit_vectors(10, seed=10)]
+        )
         before = _snapshot(engine, queries)
     written = time.perf_counter() - started
     with MemoryEngine.open(target) as engine:
         after = _snapshot(engine, queries)
-    print(f"\n{kind}: {N} memories written in {written:.1f}s, reopened and compared in "
-          f"{time.perf_counter() - started - written:.1f}s")
+    print(
+        f"\n{kind}: {N} memories written in {written:.1f}s, reopened and compared in "
+        f"{time.perf_counter() - started - written:.1f}s"
+    )
     stats = before["stats"]
     # Two tags each, except when both topics coincide (i % 50 in {0, 25}); one link from every fifth memory.
     assert (stats.memories, stats.tags) == (N, 50)  # type: ignore[attr-defined]

@@ -8,9 +8,9 @@ real differences. Two executors run them:
 - `_FalkorExecutor`: one GRAPH.QUERY per statement (`GRAPH.RO_QUERY` for reads). FalkorDB has no
   multi-statement transactions over its client, so every write the protocol wants atomic is ONE statement
   (cypher/queries/write_batch.cypher, replace_clusters.cypher): a failing query is undone by the server, and
-  the append-only file holds each query as one entry, so a crash never leaves half a batch. Statements MERGE by
-  id, so a retry after a lost reply writes nothing twice. `falkordb+dir:///path` starts an embedded server
-  (falkordblite) whose files live in that directory.
+  the append-only file holds each query as one entry, so a crash never leaves half a batch. Statements
+  MERGE by id, so a retry after a lost reply writes nothing twice. `falkordb+dir:///path` starts an
+  embedded server (falkordblite) whose files live in that directory.
 
 Embeddings live on a separate `:MemoryVector` node (cypher/README.md, "Why vectors have their own node").
 """
@@ -81,8 +81,8 @@ _INT_INC = ("access_count", "strength")
 _FLOAT_INC = ("confidence", "importance")
 #: Memory properties that are storage, not part of the `Memory` model.
 _INTERNAL_PROPS = {"fts"}
-#: Words that write (or change schema) in Cypher; user queries holding one outside strings/comments are refused
-#: before they reach the server (which refuses them too: READ transaction / GRAPH.RO_QUERY).
+#: Words that write (or change schema) in Cypher; user queries holding one outside strings/comments are
+#: refused before they reach the server (which refuses them too: READ transaction / GRAPH.RO_QUERY).
 _WRITE_WORDS = re.compile(
     r"(?<![\w.$`])(CREATE|MERGE|SET|DELETE|DETACH|REMOVE|DROP|FOREACH|LOAD\s+CSV|ALTER|RENAME|GRANT|DENY|REVOKE)\b"
     r"|\bCALL\s+[\w.]*?(create|drop|set|delete|remove|await|kill|terminate)\w*",
@@ -220,7 +220,9 @@ class _Executor(Protocol):
     def close(self) -> None: ...
 
 
-def _with_retry(fn: Callable[[], T], transient: tuple[type[BaseException], ...], attempts: int, delay: float) -> T:
+def _with_retry(
+    fn: Callable[[], T], transient: tuple[type[BaseException], ...], attempts: int, delay: float
+) -> T:
     """Bounded retries with exponential backoff on the driver's transient/connection errors."""
     for attempt in range(max(1, attempts)):
         try:
@@ -243,7 +245,9 @@ def _plain(value: Any) -> Any:
     labels = getattr(value, "labels", None)
     if labels is not None and hasattr(value, "items"):  # neo4j Node
         return {"_labels": sorted(labels), **{k: _plain(v) for k, v in value.items()}}
-    if hasattr(value, "type") and hasattr(value, "start_node") and hasattr(value, "items"):  # neo4j Relationship
+    if (
+        hasattr(value, "type") and hasattr(value, "start_node") and hasattr(value, "items")
+    ):  # neo4j Relationship
         return {"_type": value.type, **{k: _plain(v) for k, v in value.items()}}
     if hasattr(value, "nodes") and hasattr(value, "relationships"):  # neo4j / falkordb Path
         nodes = value.nodes() if callable(value.nodes) else value.nodes
@@ -338,7 +342,9 @@ class _Neo4jExecutor:
             return _with_retry(once, self._transient, self._attempts, self._delay)
         except self._nex.ClientError as exc:
             if "AccessMode" in (exc.code or "") or "read access mode" in str(exc).lower():
-                raise ReadOnlyQueryError(f"this statement writes; `memgraph cypher` is read-only ({exc})") from exc
+                raise ReadOnlyQueryError(
+                    f"this statement writes; `memgraph cypher` is read-only ({exc})"
+                ) from exc
             raise ValidationError(f"Neo4j rejected the statement: {exc.message or exc}") from exc
         except self._nex.Neo4jError as exc:
             raise StoreError(f"neo4j: {exc}") from exc
@@ -346,7 +352,12 @@ class _Neo4jExecutor:
     def apply_schema(self, statements: list[str]) -> None:
         for stmt in statements:
             with self._session() as session:
-                _with_retry(lambda s=stmt, ss=session: ss.run(s).consume(), self._transient, self._attempts, self._delay)
+                _with_retry(
+                    lambda s=stmt, ss=session: ss.run(s).consume(),
+                    self._transient,
+                    self._attempts,
+                    self._delay,
+                )
 
     def is_guard_error(self, exc: BaseException) -> bool:
         return isinstance(exc, self._nex.ClientError) and "ArithmeticError" in (exc.code or "")
@@ -357,8 +368,8 @@ class _Neo4jExecutor:
 
 class _FalkorParams:
     """FalkorDB takes parameters as a `CYPHER name=value ...` header. falkordb-py writes it for plain values;
-    here numpy vectors are written directly as their shortest float32 text (a 384-float vector per memory would
-    otherwise be 17-digit doubles), and booleans as true/false."""
+    here numpy vectors are written directly as their shortest float32 text (a 384-float vector per memory
+    would otherwise be 17-digit doubles), and booleans as true/false."""
 
     @staticmethod
     def literal(value: Any) -> str:
@@ -442,7 +453,9 @@ class _FalkorExecutor:
                 client = db.connection
                 _with_retry(client.ping, self._transient, self._attempts, self._delay)
             except TransientStoreError as exc:
-                raise StoreError(f"cannot reach FalkorDB at {url.hostname}:{url.port or 6379}: {exc}") from exc
+                raise StoreError(
+                    f"cannot reach FalkorDB at {url.hostname}:{url.port or 6379}: {exc}"
+                ) from exc
         else:
             raise ValidationError(f"not a FalkorDB target: {target!r}")
         from falkordb import Graph
@@ -464,7 +477,9 @@ class _FalkorExecutor:
             ) from exc
         import redis
 
-        server_cls = type("_EmbeddedFalkorDB", (EmbeddedRedis,), {"start_timeout": settings.falkordb_start_timeout_s})
+        server_cls = type(
+            "_EmbeddedFalkorDB", (EmbeddedRedis,), {"start_timeout": settings.falkordb_start_timeout_s}
+        )
         dbfile = directory / DB_FILE
         config = {
             "appendonly": "yes",
@@ -498,7 +513,8 @@ class _FalkorExecutor:
             )
         except self._redis_errors.TimeoutError as exc:
             raise TransientStoreError(
-                f"FalkorDB did not answer within {self._socket_timeout:g}s (MEMGRAPH_FALKORDB_SOCKET_TIMEOUT_S)"
+                f"FalkorDB did not answer within {self._socket_timeout:g}s "
+                "(raise MEMGRAPH_FALKORDB_SOCKET_TIMEOUT_S)"
             ) from exc
 
     @staticmethod
@@ -519,7 +535,9 @@ class _FalkorExecutor:
             return self._rows(self._query(statement, params, read_only=True), _plain)
         except self._redis_errors.ResponseError as exc:
             if "read-only" in str(exc).lower():
-                raise ReadOnlyQueryError(f"this statement writes; `memgraph cypher` is read-only ({exc})") from exc
+                raise ReadOnlyQueryError(
+                    f"this statement writes; `memgraph cypher` is read-only ({exc})"
+                ) from exc
             raise ValidationError(f"FalkorDB rejected the statement: {exc}") from exc
 
     def apply_schema(self, statements: list[str]) -> None:
@@ -532,8 +550,15 @@ class _FalkorExecutor:
         for label, props in FALKORDB_CONSTRAINTS:
             try:
                 self._client.execute_command(
-                    "GRAPH.CONSTRAINT", "CREATE", self.graph_name, "UNIQUE", "NODE", label,
-                    "PROPERTIES", str(len(props)), *props,
+                    "GRAPH.CONSTRAINT",
+                    "CREATE",
+                    self.graph_name,
+                    "UNIQUE",
+                    "NODE",
+                    label,
+                    "PROPERTIES",
+                    str(len(props)),
+                    *props,
                 )
             except self._redis_errors.ResponseError as exc:
                 if "already exists" not in str(exc).lower():
@@ -581,7 +606,8 @@ class CypherStore:
         stored_dim = int(self.get_meta("embedding_dim") or self.embedding_dim)
         if stored_dim != self.embedding_dim:
             raise ModelMismatchError(
-                f"store was built with {stored_dim}-dimensional embeddings, this engine uses {self.embedding_dim}"
+                f"store was built with {stored_dim}-dimensional embeddings, "
+                f"this engine uses {self.embedding_dim}"
             )
 
     # -- plumbing -------------------------------------------------------------------------------------------
@@ -615,7 +641,7 @@ class CypherStore:
     def set_meta(self, key: str, value: str) -> None:
         self._write("meta_set", key=key, value=value)
 
-    # -- filters ----------------------------------------------------------------------------------------------
+    # -- filters --------------------------------------------------------------------------------------------
 
     def _filter(self, user_id: str, flt: MemoryFilter | None) -> dict[str, Any]:
         """The parameters of the shared filter predicate (every statement holds the same WHERE text)."""
@@ -636,7 +662,7 @@ class CypherStore:
             "file_patterns": patterns,
         }
 
-    # -- writes -----------------------------------------------------------------------------------------------
+    # -- writes ---------------------------------------------------------------------------------------------
 
     def _batch_params(self, user_id: str, batch: WriteBatch) -> dict[str, Any]:
         if batch.embeddings is not None and len(batch.embeddings) != len(batch.memories):
@@ -735,7 +761,9 @@ class CypherStore:
     def delete_memories(self, user_id: str, ids: Sequence[str]) -> int:
         if not ids:
             return 0
-        return int(self._write("delete_memories", user_id=user_id, ids=list(dict.fromkeys(ids)))[0]["deleted"])
+        return int(
+            self._write("delete_memories", user_id=user_id, ids=list(dict.fromkeys(ids)))[0]["deleted"]
+        )
 
     def add_tags(self, user_id: str, pairs: Sequence[HasTag]) -> int:
         rows = list({(p.memory_id, p.tag): {"memory_id": p.memory_id, "tag": p.tag} for p in pairs}.values())
@@ -762,9 +790,11 @@ class CypherStore:
         out = self._write("delete_links", user_id=user_id, keys=rows)
         return int(out[0]["removed"]) if out else 0
 
-    # -- reads ------------------------------------------------------------------------------------------------
+    # -- reads ----------------------------------------------------------------------------------------------
 
-    def get_memories(self, user_id: str, ids: Sequence[str], *, with_embeddings: bool = False) -> list[Memory]:
+    def get_memories(
+        self, user_id: str, ids: Sequence[str], *, with_embeddings: bool = False
+    ) -> list[Memory]:
         wanted = list(dict.fromkeys(ids))
         if not wanted:
             return []
@@ -779,7 +809,10 @@ class CypherStore:
         self, user_id: str, flt: MemoryFilter | None = None, *, limit: int = 100, offset: int = 0
     ) -> list[Memory]:
         rows = self._read(
-            "list_memories", **self._filter(user_id, flt), offset=max(0, int(offset)), limit=max(0, int(limit))
+            "list_memories",
+            **self._filter(user_id, flt),
+            offset=max(0, int(offset)),
+            limit=max(0, int(limit)),
         )
         return [_to_memory(r["memory"], r["tags"]) for r in rows]
 
@@ -888,8 +921,13 @@ class CypherStore:
         if not rows:
             return []
         n_docs = int(self._read("count_user_memories", user_id=user_id)[0]["n"])
-        ranked = _bm25(tokens[:64], [(r["id"], r["fts"] or "") for r in rows], max(n_docs, len(rows)),
-                       k1=self.settings.bm25_k1, b=self.settings.bm25_b)
+        ranked = _bm25(
+            tokens[:64],
+            [(r["id"], r["fts"] or "") for r in rows],
+            max(n_docs, len(rows)),
+            k1=self.settings.bm25_k1,
+            b=self.settings.bm25_b,
+        )
         return ranked[: int(k)]
 
     def expand(
@@ -923,15 +961,21 @@ class CypherStore:
         for chunk in _chunks(mem_ids, 1000):
             for r in self._read("expand_facets", user_id=user_id, ids=chunk, cap=cap):
                 kind = "t" if r["relation"] == "HasTag" else "c"
-                out.setdefault(("m", r["node"]), []).append((r["relation"], (kind, r["other"]), float(r["weight"])))
+                out.setdefault(("m", r["node"]), []).append(
+                    (r["relation"], (kind, r["other"]), float(r["weight"]))
+                )
             for r in self._read("expand_links", **fparams, ids=chunk, cap=cap):
-                out.setdefault(("m", r["node"]), []).append((r["relation"], ("m", r["other"]), float(r["weight"])))
+                out.setdefault(("m", r["node"]), []).append(
+                    (r["relation"], ("m", r["other"]), float(r["weight"]))
+                )
         for chunk in _chunks(tag_names, 1000):
             for r in self._read("expand_tag_members", **fparams, names=chunk, cap=cap):
                 out.setdefault(("t", r["node"]), []).append(("HasTag", ("m", r["other"]), float(r["weight"])))
         for chunk in _chunks(cluster_ids, 1000):
             for r in self._read("expand_cluster_members", **fparams, ids=chunk, cap=cap):
-                out.setdefault(("c", r["node"]), []).append(("InCluster", ("m", r["other"]), float(r["weight"])))
+                out.setdefault(("c", r["node"]), []).append(
+                    ("InCluster", ("m", r["other"]), float(r["weight"]))
+                )
         return out
 
     # -- clusters, gaps, jobs -------------------------------------------------------------------------------
@@ -954,11 +998,15 @@ class CypherStore:
 
     def cluster_members(self, user_id: str) -> list[InCluster]:
         return [
-            InCluster(memory_id=r["memory_id"], cluster_id=r["cluster_id"], probability=float(r["probability"]))
+            InCluster(
+                memory_id=r["memory_id"], cluster_id=r["cluster_id"], probability=float(r["probability"])
+            )
             for r in self._read("cluster_members", user_id=user_id)
         ]
 
-    def replace_clusters(self, user_id: str, clusters: Sequence[Cluster], members: Sequence[InCluster]) -> None:
+    def replace_clusters(
+        self, user_id: str, clusters: Sequence[Cluster], members: Sequence[InCluster]
+    ) -> None:
         rows = [
             {
                 "id": c.id,
@@ -973,7 +1021,9 @@ class CypherStore:
             {"memory_id": m.memory_id, "cluster_id": m.cluster_id, "probability": float(m.probability)}
             for m in members
         ]
-        self._write("replace_clusters", user_id=user_id, clusters=rows, members=links, now=_ts(datetime.now(UTC)))
+        self._write(
+            "replace_clusters", user_id=user_id, clusters=rows, members=links, now=_ts(datetime.now(UTC))
+        )
 
     def upsert_gap(self, gap: Gap) -> None:
         self._write(
@@ -1037,7 +1087,7 @@ class CypherStore:
             )
         return out
 
-    # -- whole store ------------------------------------------------------------------------------------------
+    # -- whole store ----------------------------------------------------------------------------------------
 
     def users(self) -> list[str]:
         return [r["user_id"] for r in self._read("users")]
@@ -1052,7 +1102,10 @@ class CypherStore:
             st.archived += int(r["archived"] or 0)
         counts = self._read("stats_nodes", user_id=user_id)[0]
         st.tags, st.clusters, st.gaps, st.users = (
-            int(counts["tags"]), int(counts["clusters"]), int(counts["gaps"]), int(counts["users"])
+            int(counts["tags"]),
+            int(counts["clusters"]),
+            int(counts["gaps"]),
+            int(counts["users"]),
         )
         st.edges = {r["relation"]: int(r["n"]) for r in self._read("stats_edges", user_id=user_id)}
         return st
@@ -1070,9 +1123,10 @@ def _bm25(
     tokens: Sequence[str], docs: Sequence[tuple[str, str]], n_docs: int, *, k1: float, b: float
 ) -> list[tuple[str, float]]:
     """Okapi BM25 (FTS5's formula) of full-text hits, best first. Hand-written because the inputs are not a
-    corpus a library indexes: every document holding any query token is among the hits (the query ORs them),
-    so a token's document frequency is counted exactly from the hits; N is the user's memory count; the average
-    length is taken over the hits (an approximation). Documents are memgraph token strings (fts_document)."""
+    corpus a library indexes: every document holding any query token is among the hits (the query ORs
+    them), so a token's document frequency is counted exactly from the hits; N is the user's memory count;
+    the average length is taken over the hits (an approximation). Documents are memgraph token strings
+    (fts_document)."""
     terms = set(tokens)
     bags = [(mid, doc.split()) for mid, doc in docs]
     df = {t: sum(1 for _, words in bags if t in words) for t in terms}

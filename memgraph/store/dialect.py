@@ -1,10 +1,11 @@
 """What differs between Neo4j 5 and FalkorDB, and nothing else (cypher/README.md, "Dialects").
 
-Every statement lives in `cypher/queries/` (Neo4j 5 syntax, shared by both). A dialect may override a whole
-statement with a file of the same name in its own folder (`cypher/falkordb/`) where the difference is more than
-a name: the vector and full-text procedures (names, arguments, and FalkorDB scoring cosine *distance* where Neo4j
-scores (1 + cos) / 2). One function is renamed in the shared text for FalkorDB: `toFloatList(...)`, which turns
-an embedding into a Neo4j float list, becomes `vecf32(...)`, FalkorDB's indexed float32 vector type.
+Every statement lives in `cypher/queries/` (Neo4j 5 syntax, shared by both). A dialect may override a
+whole statement with a file of the same name in its own folder (`cypher/falkordb/`) where the difference is
+more than a name: the vector and full-text procedures (names, arguments, and FalkorDB scoring cosine
+*distance* where Neo4j scores (1 + cos) / 2). One function is renamed in the shared text for FalkorDB:
+`toFloatList(...)`, which turns an embedding into a Neo4j float list, becomes `vecf32(...)`, FalkorDB's
+indexed float32 vector type.
 
 Timestamps are fixed-width UTC ISO-8601 strings in both (as in SQLite), so text order is time order and no
 `datetime()` conversion differs between the two; `datetime(m.created_at)` works in Neo4j Browser.
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from memgraph.errors import StoreError
@@ -22,8 +23,8 @@ from memgraph.errors import StoreError
 #: The repository's cypher/ folder (next to the package).
 CYPHER_DIR = Path(__file__).resolve().parents[2] / "cypher"
 
-#: Uniqueness constraints for FalkorDB (GRAPH.CONSTRAINT CREATE is a server command, not Cypher); each needs the
-#: exact-match index that cypher/falkordb/schema.cypher creates first. Mirrors the constraints in schema.cypher.
+#: Uniqueness constraints for FalkorDB (GRAPH.CONSTRAINT CREATE is a server command, not Cypher); each needs
+#: the exact-match index that cypher/falkordb/schema.cypher creates first. Mirrors schema.cypher.
 FALKORDB_CONSTRAINTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Memory", ("id",)),
     ("MemoryVector", ("id",)),
@@ -36,7 +37,7 @@ FALKORDB_CONSTRAINTS: tuple[tuple[str, tuple[str, ...]], ...] = (
 _PARAM = re.compile(r"\$(\w+)")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _read(path: Path) -> str:
     try:
         return path.read_text(encoding="utf-8")
@@ -51,7 +52,8 @@ def split_statements(text: str) -> list[str]:
 
 
 def render_ints(statement: str, values: dict[str, int]) -> str:
-    """Schema commands take no runtime parameters: substitute validated integers for `$name` (never user data)."""
+    """Schema commands take no runtime parameters: substitute validated integers for `$name` (never user
+    data)."""
 
     def sub(match: re.Match[str]) -> str:
         name = match.group(1)
@@ -85,7 +87,11 @@ class Dialect:
 
     def schema(self) -> list[str]:
         """Schema statements in order (constraints/indexes, vector index, full-text index)."""
-        path = CYPHER_DIR / self.override_dir / "schema.cypher" if self.override_dir else CYPHER_DIR / "schema.cypher"
+        path = (
+            CYPHER_DIR / self.override_dir / "schema.cypher"
+            if self.override_dir
+            else CYPHER_DIR / "schema.cypher"
+        )
         return split_statements(_read(path))
 
     def similarity(self, score: float) -> float:
@@ -95,8 +101,9 @@ class Dialect:
         return 2.0 * float(score) - 1.0
 
     def fulltext_query(self, tokens: list[str]) -> str:
-        """A full-text query matching any token. Tokens are memgraph word tokens (letters, digits, apostrophes);
-        each is double-quoted so no query syntax in them is interpreted. Lucene ORs with `OR`, RediSearch `|`."""
+        """A full-text query matching any token. Tokens are memgraph word tokens (letters, digits,
+        apostrophes); each is double-quoted so no query syntax in them is interpreted (and RediSearch does not
+        stem them). Lucene ORs with `OR`, RediSearch with `|`."""
         quoted = ['"' + t.replace("\\", "\\\\").replace('"', '\\"') + '"' for t in tokens]
         return " | ".join(quoted) if self.name == "falkordb" else " OR ".join(quoted)
 

@@ -1,9 +1,9 @@
 """The breadth-first bookkeeping of `GraphStore.expand`, shared by every store.
 
-A store answers one question per hop, inside the database (SQL or Cypher): "which neighbours of these nodes,
-at most `fanout_cap` per node, pass the filter?". This module walks the hops and keeps, per (seed, memory), the
-first (so shortest) path. Sharing it means SQLite, Neo4j and FalkorDB return the same expansions for the same
-graph: only the neighbour queries differ.
+A store answers one question per hop, inside the database (SQL or Cypher): "which neighbours of these
+nodes, at most `fanout_cap` per node, pass the filter?". This module walks the hops and keeps, per (seed,
+memory), the first (so shortest) path. Sharing it means SQLite, Neo4j and FalkorDB return the same
+expansions for the same graph: only the neighbour queries differ.
 """
 
 from __future__ import annotations
@@ -53,7 +53,8 @@ def breadth_first(
                 nxt[state] = step_path
                 if other[0] == "m" and other[1] not in seed_set:
                     found.setdefault(
-                        (seed, other[1]), Expansion(memory_id=other[1], seed_id=seed, depth=depth, path=step_path)
+                        (seed, other[1]),
+                        Expansion(memory_id=other[1], seed_id=seed, depth=depth, path=step_path),
                     )
         frontier = nxt
     return list(found.values())

@@ -55,7 +55,8 @@ def _settings(**overrides: Any) -> Settings:
 
 @pytest.fixture
 def store_factory(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Callable[..., GraphStore]]:
-    """`store_factory(**settings)` opens a fresh, empty store of the parametrized kind (closed after the test)."""
+    """`store_factory(**settings)` opens a fresh, empty store of the parametrized kind (closed after the
+    test)."""
     kind: str = request.param
     opened: list[GraphStore] = []
 
@@ -69,8 +70,10 @@ def store_factory(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Ca
         else:
             uri = neo4j_uri()
             if uri is None:
-                pytest.skip("Neo4j conformance needs MEMGRAPH_NEO4J_URI (and MEMGRAPH_NEO4J_PASSWORD): "
-                            "docker compose up -d, then export MEMGRAPH_NEO4J_URI=bolt://localhost:7687")
+                pytest.skip(
+                    "Neo4j conformance needs MEMGRAPH_NEO4J_URI (and MEMGRAPH_NEO4J_PASSWORD): "
+                    "docker compose up -d, then export MEMGRAPH_NEO4J_URI=bolt://localhost:7687"
+                )
             store = open_store(uri, settings)
             store._x.run("MATCH (n) WHERE NOT n:Meta DETACH DELETE n", {}, write=True)  # type: ignore[attr-defined]
         opened.append(store)

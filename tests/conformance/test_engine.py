@@ -78,6 +78,7 @@ def test_forget_restore_link_and_errors(mem_engine: MemoryEngine) -> None:
     with pytest.raises(ValidationError):
         mem_engine.remember("   ", user_id="ada")
     with pytest.raises(ValidationError):
-        mem_engine.remember_many([{"content": "ok"}, {"content": "bad vector", "embedding": [0.1] * 3}],
-                                 user_id="ada")
+        mem_engine.remember_many(
+            [{"content": "ok"}, {"content": "bad vector", "embedding": [0.1] * 3}], user_id="ada"
+        )
     assert mem_engine.store.count_memories("ada", MemoryFilter.everything()) == 2

@@ -74,7 +74,9 @@ def test_shortest_path_wins(store: GraphStore) -> None:
 
 def test_hub_tag_fanout_is_capped_by_importance(store: GraphStore) -> None:
     seed = mem("ada", "seed", tags=["hub"], importance=0.01)
-    members = [mem("ada", f"member {i}", tags=["hub"], importance=round(0.02 + i * 0.03, 2)) for i in range(30)]
+    members = [
+        mem("ada", f"member {i}", tags=["hub"], importance=round(0.02 + i * 0.03, 2)) for i in range(30)
+    ]
     store.write("ada", WriteBatch(memories=[seed, *members]))
     got = store.expand("ada", [seed.id], max_depth=2, fanout_cap=5, weights=WEIGHTS)
     top5 = {m.id for m in sorted(members, key=lambda m: -m.importance)[:5]}
@@ -85,8 +87,10 @@ def test_hub_tag_fanout_is_capped_by_importance(store: GraphStore) -> None:
 def test_fanout_cap_applies_to_links_too(store: GraphStore) -> None:
     seed = mem("ada", "seed")
     others = [mem("ada", f"o{i}") for i in range(12)]
-    links = [Link(src=seed.id, dst=o.id, relation=Relation.RELATES_TO, weight=round(0.05 + 0.07 * i, 2))
-             for i, o in enumerate(others)]
+    links = [
+        Link(src=seed.id, dst=o.id, relation=Relation.RELATES_TO, weight=round(0.05 + 0.07 * i, 2))
+        for i, o in enumerate(others)
+    ]
     store.write("ada", WriteBatch(memories=[seed, *others], links=links))
     got = store.expand("ada", [seed.id], max_depth=1, fanout_cap=3, weights=WEIGHTS)
     assert {e.memory_id for e in got} == {o.id for o in others[-3:]}
@@ -114,8 +118,10 @@ def test_cluster_hops(store: GraphStore) -> None:
     store.replace_clusters(
         "ada",
         [Cluster(id="c1", user_id="ada", size=2, label="ab")],
-        [InCluster(memory_id=a.id, cluster_id="c1", probability=0.9),
-         InCluster(memory_id=b.id, cluster_id="c1", probability=0.7)],
+        [
+            InCluster(memory_id=a.id, cluster_id="c1", probability=0.9),
+            InCluster(memory_id=b.id, cluster_id="c1", probability=0.7),
+        ],
     )
     got = _by_memory(store.expand("ada", [a.id], max_depth=2, fanout_cap=10, weights=WEIGHTS), a.id)
     assert set(got) == {b.id}
@@ -128,12 +134,25 @@ def _graph(store: GraphStore) -> list[str]:
     mems = []
     for i in range(60):
         tags = [f"tag{i % 8}"] + (["hub"] if i % 3 == 0 else []) + (["hub2"] if i % 5 == 0 else [])
-        mems.append(mem("ada", f"memory {i}", minutes=i, tags=tags, importance=round((i * 37 % 100) / 100, 2),
-                        active=i % 17 != 0))
+        mems.append(
+            mem(
+                "ada",
+                f"memory {i}",
+                minutes=i,
+                tags=tags,
+                importance=round((i * 37 % 100) / 100, 2),
+                active=i % 17 != 0,
+            )
+        )
     ids = [m.id for m in mems]
     rels = [Relation.RELATES_TO, Relation.SUPERSEDES, Relation.CONTRADICTS, Relation.DERIVED_FROM]
-    links = [Link(src=ids[i], dst=ids[(i * 7 + 3) % 60], relation=rels[i % 4], weight=round(((i * 13) % 10) / 10, 1))
-             for i in range(60) if i != (i * 7 + 3) % 60]
+    links = [
+        Link(
+            src=ids[i], dst=ids[(i * 7 + 3) % 60], relation=rels[i % 4], weight=round(((i * 13) % 10) / 10, 1)
+        )
+        for i in range(60)
+        if i != (i * 7 + 3) % 60
+    ]
     store.write("ada", WriteBatch(memories=mems, links=links))
     store.replace_clusters(
         "ada",
@@ -151,14 +170,22 @@ def test_same_expansions_as_sqlite(store: GraphStore, tmp_path: Path) -> None:
         ids = _graph(store)
         assert _graph(reference) == ids
         seeds = [ids[0], ids[5], ids[33]]
-        for cap, flt in ((4, None), (50, None), (3, MemoryFilter(min_importance=0.5)), (6, MemoryFilter.everything())):
+        for cap, flt in (
+            (4, None),
+            (50, None),
+            (3, MemoryFilter(min_importance=0.5)),
+            (6, MemoryFilter.everything()),
+        ):
             want = reference.expand("ada", seeds, max_depth=2, fanout_cap=cap, weights=WEIGHTS, flt=flt)
             got = store.expand("ada", seeds, max_depth=2, fanout_cap=cap, weights=WEIGHTS, flt=flt)
             assert len(want) > 5
             key = lambda e: (e.seed_id, e.memory_id)  # noqa: E731
-            assert sorted((e.model_dump() for e in got), key=lambda d: (d["seed_id"], d["memory_id"])) == sorted(
-                (e.model_dump() for e in want), key=lambda d: (d["seed_id"], d["memory_id"])
-            ), (cap, flt)
+            assert sorted(
+                (e.model_dump() for e in got), key=lambda d: (d["seed_id"], d["memory_id"])
+            ) == sorted((e.model_dump() for e in want), key=lambda d: (d["seed_id"], d["memory_id"])), (
+                cap,
+                flt,
+            )
             assert sorted(map(key, got)) == sorted(map(key, want))
     finally:
         reference.close()

@@ -18,7 +18,9 @@ def _filtered_world(store: GraphStore) -> dict[str, str]:
         "event": mem("ada", "alpha event note", minutes=5, kind=MemoryKind.EVENT, session_id="s1"),
         "low": mem("ada", "alpha low note", minutes=6, importance=0.1),
         "low_pinned": mem("ada", "alpha pinned note", minutes=7, importance=0.1, pinned=True),
-        "py": mem("ada", "alpha python project note", minutes=8, scope=Scope.PROJECT, file_paths=["src/*.py"]),
+        "py": mem(
+            "ada", "alpha python project note", minutes=8, scope=Scope.PROJECT, file_paths=["src/*.py"]
+        ),
         "js": mem("ada", "alpha js project note", minutes=9, scope=Scope.PROJECT, file_paths=["web/*.js"]),
     }
     # All vectors close to one query direction so vector search returns all of them.
@@ -26,7 +28,9 @@ def _filtered_world(store: GraphStore) -> dict[str, str]:
     noise = unit_vectors(len(specs), seed=43) * 0.1
     vecs = base + noise
     store.write("ada", WriteBatch(memories=list(specs.values()), embeddings=vecs))
-    store.add_tags("ada", [HasTag(memory_id=specs["plain"].id, tag="red"), HasTag(memory_id=specs["py"].id, tag="red")])
+    store.add_tags(
+        "ada", [HasTag(memory_id=specs["plain"].id, tag="red"), HasTag(memory_id=specs["py"].id, tag="red")]
+    )
     return {k: m.id for k, m in specs.items()}
 
 
@@ -42,10 +46,19 @@ def test_filters_apply_in_every_read(store: GraphStore) -> None:
         (None, {"plain", "event", "low", "low_pinned", "py", "js"}),
         (MemoryFilter(active=None), {"plain", "inactive", "event", "low", "low_pinned", "py", "js"}),
         (MemoryFilter(active=False), {"inactive"}),
-        (MemoryFilter(include_archived=True), {"plain", "archived", "event", "low", "low_pinned", "py", "js"}),
-        (MemoryFilter(include_compressed=True), {"plain", "compressed", "event", "low", "low_pinned", "py", "js"}),
+        (
+            MemoryFilter(include_archived=True),
+            {"plain", "archived", "event", "low", "low_pinned", "py", "js"},
+        ),
+        (
+            MemoryFilter(include_compressed=True),
+            {"plain", "compressed", "event", "low", "low_pinned", "py", "js"},
+        ),
         (MemoryFilter(kinds=[MemoryKind.EVENT]), {"event"}),
-        (MemoryFilter(kinds=[MemoryKind.EVENT, MemoryKind.FACT]), {"plain", "event", "low", "low_pinned", "py", "js"}),
+        (
+            MemoryFilter(kinds=[MemoryKind.EVENT, MemoryKind.FACT]),
+            {"plain", "event", "low", "low_pinned", "py", "js"},
+        ),
         (MemoryFilter(session_id="s1"), {"event"}),
         (MemoryFilter(min_importance=0.3), {"plain", "event", "low_pinned", "py", "js"}),
         (MemoryFilter(tag="red"), {"plain", "py"}),
@@ -81,8 +94,12 @@ def test_users_are_isolated(store: GraphStore) -> None:
     a = [mem("ada", f"shared words {i}", tags=["common"]) for i in range(3)]
     b = [mem("bob", f"shared words {i}", tags=["common"]) for i in range(3)]
     vecs = unit_vectors(3)
-    store.write("ada", WriteBatch(memories=a, embeddings=vecs,
-                                  links=[Link(src=a[0].id, dst=a[1].id, relation=Relation.RELATES_TO)]))
+    store.write(
+        "ada",
+        WriteBatch(
+            memories=a, embeddings=vecs, links=[Link(src=a[0].id, dst=a[1].id, relation=Relation.RELATES_TO)]
+        ),
+    )
     store.write("bob", WriteBatch(memories=b, embeddings=vecs))
     a_ids, b_ids = {m.id for m in a}, {m.id for m in b}
     assert a_ids.isdisjoint(b_ids)

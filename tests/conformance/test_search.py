@@ -38,11 +38,17 @@ def test_vector_search_matches_exact_search(store: GraphStore) -> None:
     vectors = unit_vectors(N_VECTORS, seed=1)
     mems = [mem("ada", f"vector memory {i}") for i in range(N_VECTORS)]
     for start in range(0, N_VECTORS, 100):
-        store.write("ada", WriteBatch(memories=mems[start : start + 100], embeddings=vectors[start : start + 100]))
+        store.write(
+            "ada", WriteBatch(memories=mems[start : start + 100], embeddings=vectors[start : start + 100])
+        )
     ids = [m.id for m in mems]
     # Half the queries are stored vectors plus noise (a real neighbourhood), half are random directions.
-    queries = np.vstack([vectors[:N_QUERIES // 2] + 0.3 * unit_vectors(N_QUERIES // 2, seed=2),
-                         unit_vectors(N_QUERIES - N_QUERIES // 2, seed=3)])
+    queries = np.vstack(
+        [
+            vectors[: N_QUERIES // 2] + 0.3 * unit_vectors(N_QUERIES // 2, seed=2),
+            unit_vectors(N_QUERIES - N_QUERIES // 2, seed=3),
+        ]
+    )
     recall = _recall_at_k(store, vectors, ids, queries)
     print(f"\n{store.name}: vector recall@{K} over {N_VECTORS} random 384-d vectors = {recall:.3f}")
     assert recall >= MIN_RECALL[store.name]
@@ -67,7 +73,7 @@ def test_vector_search_threshold_and_bad_input(store: GraphStore) -> None:
 
 
 def test_small_user_in_a_big_shared_index(store_factory) -> None:  # type: ignore[no-untyped-def]
-    """The Cypher stores' index holds every user's vectors: a user with few memories among many of another user
+    """The Cypher stores' index holds every user's vectors: a user with few memories among many of another
     must still get its k nearest (widening, then exact search); SQLite searches per user anyway."""
     store: GraphStore = store_factory(vector_min_candidates=10, vector_max_candidates=40)
     big = unit_vectors(300, seed=11)
@@ -118,7 +124,15 @@ def test_text_search_finds_words_best_first(store: GraphStore) -> None:
     assert search("don't deploy") == ["dont"]
     assert search("the and of") == []  # stop words only
     assert search("nothing-matches-this") == []
-    for nasty in ['tabs" OR "coffee', "tabs AND (coffee", "*", "tabs~2 coffee^3", "@content:{x} | -y", '\\"', "'"]:
+    for nasty in [
+        'tabs" OR "coffee',
+        "tabs AND (coffee",
+        "*",
+        "tabs~2 coffee^3",
+        "@content:{x} | -y",
+        '\\"',
+        "'",
+    ]:
         found = set(search(nasty))
         assert found <= {"tabs", "tabs2", "coffee"}, nasty
     assert store.text_search("bob", "tabs", 5) == []

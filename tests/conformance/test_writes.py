@@ -232,7 +232,11 @@ def test_tags_add_remove_and_count(store: GraphStore) -> None:
     a, b, c = mem("ada", "a"), mem("ada", "b"), mem("bob", "c")
     store.write("ada", WriteBatch(memories=[a, b]))
     store.write("bob", WriteBatch(memories=[c]))
-    pairs = [HasTag(memory_id=a.id, tag="x"), HasTag(memory_id=b.id, tag="x"), HasTag(memory_id=a.id, tag="y")]
+    pairs = [
+        HasTag(memory_id=a.id, tag="x"),
+        HasTag(memory_id=b.id, tag="x"),
+        HasTag(memory_id=a.id, tag="y"),
+    ]
     assert store.add_tags("ada", [*pairs, pairs[0]]) == 3
     assert store.add_tags("ada", pairs) == 0
     assert store.add_tags("ada", [HasTag(memory_id=c.id, tag="x"), HasTag(memory_id="nope", tag="x")]) == 0
@@ -256,7 +260,8 @@ def test_links_merge_on_src_dst_relation(store: GraphStore) -> None:
         ],
     )
     store.upsert_links(
-        "ada", [Link(src=a.id, dst=b.id, relation=Relation.RELATES_TO, weight=0.8, source=LinkSource.CO_RECALL)]
+        "ada",
+        [Link(src=a.id, dst=b.id, relation=Relation.RELATES_TO, weight=0.8, source=LinkSource.CO_RECALL)],
     )
     links = {(ln.src, ln.dst, ln.relation): ln for ln in store.get_links("ada")}
     assert len(links) == 3
@@ -270,6 +275,9 @@ def test_links_merge_on_src_dst_relation(store: GraphStore) -> None:
     both = store.get_links("ada", [a.id, b.id], relations=[Relation.SUPERSEDES, Relation.RELATES_TO])
     assert {ln.relation for ln in both} == {Relation.SUPERSEDES, Relation.RELATES_TO} and len(both) == 2
     assert store.get_links("bob") == []
-    assert store.delete_links("ada", [(a.id, b.id, Relation.CONTRADICTS), (b.id, a.id, Relation.RELATES_TO)]) == 1
+    assert (
+        store.delete_links("ada", [(a.id, b.id, Relation.CONTRADICTS), (b.id, a.id, Relation.RELATES_TO)])
+        == 1
+    )
     assert store.delete_links("bob", [(a.id, b.id, Relation.RELATES_TO)]) == 0
     assert len(store.get_links("ada")) == 2
