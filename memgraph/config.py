@@ -36,7 +36,11 @@ class Settings(BaseSettings):
     sqlite_busy_timeout_ms: int = Field(5000, description="SQLite busy timeout before 'database is locked'.")
     falkordb_hnsw_m: int = Field(16, description="FalkorDB HNSW M (links per node).")
     falkordb_hnsw_ef_construction: int = Field(200, description="FalkorDB HNSW efConstruction.")
-    falkordb_hnsw_ef_runtime: int = Field(200, description="FalkorDB HNSW efRuntime (default is too low).")
+    falkordb_hnsw_ef_runtime: int = Field(
+        1000,
+        description="FalkorDB HNSW efRuntime (its default is too low). It alone sets recall: asking the index for "
+        "more candidates does not. recall@10 on random 384-d vectors, 10k: 0.75 at 200, 1.0 at 1000.",
+    )
 
     # --- Cypher stores (Neo4j, FalkorDB): see cypher/README.md ---------------------------------------------
     vector_overfetch: int = Field(
