@@ -96,8 +96,11 @@ def _executor(**overrides: Any) -> _Neo4jExecutor:
 
 def test_writes_and_reads_use_explicit_transactions_of_the_right_mode(fake: FakeDriver) -> None:
     ex = _executor()
-    assert fake.seen == {"uri": "neo4j://db.example:7687", "auth": ("neo4j", "secret")}  # type: ignore[attr-defined]
-    assert ex.run("RETURN 1", {"v": np.ones(3, dtype=np.float32), "n": np.int64(2)}, write=True) == [{"ok": 1}]
+    seen = fake.seen  # type: ignore[attr-defined]
+    assert seen == {"uri": "neo4j://db.example:7687", "auth": ("neo4j", "secret")}
+    assert ex.run("RETURN 1", {"v": np.ones(3, dtype=np.float32), "n": np.int64(2)}, write=True) == [
+        {"ok": 1}
+    ]
     ex.run("RETURN 2", {}, write=False)
     assert fake.modes == [("write", "WRITE", "memdb"), ("read", "READ", "memdb")]
     params = fake.calls[0][1]
@@ -108,7 +111,10 @@ def test_writes_and_reads_use_explicit_transactions_of_the_right_mode(fake: Fake
 
 def test_transient_errors_are_retried_then_reported(fake: FakeDriver) -> None:
     ex = _executor(store_retry_attempts=3)
-    fake.failures = [_error("Neo.TransientError.Transaction.DeadlockDetected", "deadlock"), nex.SessionExpired("x")]
+    fake.failures = [
+        _error("Neo.TransientError.Transaction.DeadlockDetected", "deadlock"),
+        nex.SessionExpired("x"),
+    ]
     assert ex.run("RETURN 1", {}, write=True) == [{"ok": 1}]
     assert len(fake.calls) == 3
     fake.failures = [nex.ServiceUnavailable("down")] * 3
@@ -123,7 +129,9 @@ def test_guard_and_access_mode_errors_are_typed(fake: FakeDriver) -> None:
     with pytest.raises(nex.ClientError) as info:
         ex.run("write_batch", {}, write=True)
     assert ex.is_guard_error(info.value) and len(fake.calls) == 1  # not retried: it is the caller's input
-    fake.failures = [_error("Neo.ClientError.Statement.AccessMode", "Writing in read access mode not allowed")]
+    fake.failures = [
+        _error("Neo.ClientError.Statement.AccessMode", "Writing in read access mode not allowed")
+    ]
     with pytest.raises(ReadOnlyQueryError):
         ex.run_user("CREATE (n)", {})
     fake.failures = [_error("Neo.ClientError.Statement.SyntaxError", "Invalid input")]

@@ -884,8 +884,8 @@ class CypherStore:
         """kNN through the shared vector index, filtered in the query. The index holds every user's vectors,
         so it is asked for more candidates than k (vector_overfetch, at least vector_min_candidates); when the
         user/filter leave fewer than k, the request widens x4 until the index is exhausted or reaches
-        vector_max_candidates, and then the user's filtered vectors are searched exactly. (The overfetch is for
-        the filter; FalkorDB's recall is set by efRuntime alone.)"""
+        vector_max_candidates, and then the user's filtered vectors are searched exactly. (The overfetch is
+        for the filter; FalkorDB's recall is set by efRuntime alone.)"""
         vec = _vector(vector, self.embedding_dim)
         if k <= 0:
             return []
