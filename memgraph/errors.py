@@ -38,6 +38,10 @@ class TransientStoreError(StoreError):
     """A retryable failure (lock, leader switch, connection reset). Raised only after retries ran out."""
 
 
+class ReadOnlyQueryError(ValidationError):
+    """A statement given to `query()` / `memgraph cypher` would write; those run read-only Cypher only."""
+
+
 class UnsupportedOperationError(MemgraphError):
     """This store cannot do that (e.g. Cypher on the SQLite store)."""
 

@@ -521,6 +521,8 @@ class SQLiteStore:
     def _upsert_memory(self, conn: sqlite3.Connection, mem: Memory, vec: np.ndarray | None) -> None:
         if vec is not None and vec.shape != (self.embedding_dim,):
             raise ValidationError(f"embedding has shape {vec.shape}, store uses {self.embedding_dim}")
+        if vec is not None and not np.all(np.isfinite(vec)):
+            raise ValidationError("embedding holds NaN or infinite values")
         row = conn.execute("SELECT rid, user_id, embedding FROM memories WHERE id = ?", (mem.id,)).fetchone()
         values = [_db_value(f, getattr(mem, f)) for f in _MEMORY_COLUMNS.split(", ")]
         blob = None if vec is None else vec.astype(np.float32).tobytes()
@@ -815,7 +817,9 @@ class SQLiteStore:
         out: dict[str, list[str]] = {}
         for chunk in _chunks(list(ids), 500):
             rows = self._read(
-                f"SELECT src, dst FROM edges WHERE user_id = ? AND type = 'HasTag' "
+                # NOT INDEXED: the primary key (user_id, type, src, dst) finds these; without ANALYZE the
+                # planner picks edges_in and reads every HasTag edge of the user.
+                f"SELECT src, dst FROM edges NOT INDEXED WHERE user_id = ? AND type = 'HasTag' "
                 f"AND src IN ({','.join('?' * len(chunk))}) ORDER BY dst",
                 [user_id, *chunk],
             )
@@ -832,8 +836,9 @@ class SQLiteStore:
         cols = f"{_MEMORY_COLUMNS}, embedding" if with_embeddings else f"{_MEMORY_COLUMNS}, NULL AS embedding"
         for chunk in _chunks(list(dict.fromkeys(ids)), 500):
             for r in self._read(
-                f"SELECT {cols} FROM memories WHERE +user_id = ? AND id IN ({','.join('?' * len(chunk))})",
-                [user_id, *chunk],
+                # `+user_id`: look the ids up by the unique id index, not by scanning the user's memories.
+                f"SELECT {cols} FROM memories WHERE id IN ({','.join('?' * len(chunk))}) AND +user_id = ?",
+                [*chunk, user_id],
             ):
                 found[r["id"]] = r
         rows = [found[i] for i in dict.fromkeys(ids) if i in found]
@@ -994,9 +999,11 @@ class SQLiteStore:
                 ok |= {
                     r[0]
                     for r in self._read(
-                        f"SELECT m.id FROM memories m WHERE +m.user_id = ? AND {where} "
-                        f"AND m.id IN ({','.join('?' * len(chunk))})",
-                        [user_id, *params, *chunk],
+                        # `+m.user_id`: probe the candidates by id (the unique index) instead of
+                        # scanning the user's memories through memories_user.
+                        f"SELECT m.id FROM memories m WHERE m.id IN ({','.join('?' * len(chunk))}) "
+                        f"AND +m.user_id = ? AND {where}",
+                        [*chunk, user_id, *params],
                     )
                 }
             for mid in cand:
@@ -1098,8 +1105,9 @@ class SQLiteStore:
                 f"SELECT src, type, dst, weight FROM ("
                 f"  SELECT e.src, e.type, e.dst, e.weight, ROW_NUMBER() OVER ("
                 f"    PARTITION BY e.src ORDER BY e.weight DESC, e.dst) AS rn"
-                f"  FROM edges e WHERE e.user_id = ? AND e.type IN ('HasTag', 'InCluster') AND e.src IN ({marks})"
-                f") WHERE rn <= ?",
+                f"  FROM edges e NOT INDEXED"
+                f"  WHERE e.user_id = ? AND e.type IN ('HasTag', 'InCluster') AND e.src IN ({marks})"
+                f") WHERE rn <= ? ORDER BY src, rn",
                 [user_id, *chunk, cap],
             )
             for r in rows:
@@ -1108,13 +1116,15 @@ class SQLiteStore:
                 f"SELECT node, type, other, weight FROM ("
                 f"  SELECT x.node, x.type, x.other, x.weight, ROW_NUMBER() OVER ("
                 f"    PARTITION BY x.node ORDER BY x.weight DESC, m.importance DESC, x.other) AS rn"
-                f"  FROM (SELECT e.src AS node, e.type, e.dst AS other, e.weight FROM edges e"
+                f"  FROM (SELECT e.src AS node, e.type, e.dst AS other, e.weight FROM edges e INDEXED BY edges_src"
                 f"        WHERE e.user_id = ? AND e.type NOT IN ('HasTag', 'InCluster') AND e.src IN ({marks})"
                 f"        UNION ALL"
-                f"        SELECT e.dst AS node, e.type, e.src AS other, e.weight FROM edges e"
+                f"        SELECT e.dst AS node, e.type, e.src AS other, e.weight FROM edges e INDEXED BY edges_dst"
                 f"        WHERE e.user_id = ? AND e.type NOT IN ('HasTag', 'InCluster') AND e.dst IN ({marks})) x"
-                f"  JOIN memories m ON m.id = x.other AND m.user_id = ? AND {where}"
-                f") WHERE rn <= ?",
+                # `+m.user_id`: join each edge to its memory by id; otherwise the planner walks every
+                # memory of the user (memories_user) and probes the edges from there.
+                f"  JOIN memories m ON m.id = x.other AND +m.user_id = ? AND {where}"
+                f") WHERE rn <= ? ORDER BY node, rn",
                 [user_id, *chunk, user_id, *chunk, user_id, *wparams, cap],
             )
             for r in rows:
@@ -1126,9 +1136,11 @@ class SQLiteStore:
                     f"SELECT dst, src, weight FROM ("
                     f"  SELECT e.dst, e.src, e.weight, ROW_NUMBER() OVER ("
                     f"    PARTITION BY e.dst ORDER BY m.importance DESC, m.last_accessed DESC, e.src) AS rn"
-                    f"  FROM edges e JOIN memories m ON m.id = e.src AND m.user_id = e.user_id AND {where}"
+                    # INDEXED BY edges_in (user_id, type, dst): the members of these tags/clusters only.
+                    f"  FROM edges e INDEXED BY edges_in"
+                    f"  JOIN memories m ON m.id = e.src AND +m.user_id = e.user_id AND {where}"
                     f"  WHERE e.user_id = ? AND e.type = ? AND e.dst IN ({marks})"
-                    f") WHERE rn <= ?",
+                    f") WHERE rn <= ? ORDER BY dst, rn",
                     [*wparams, user_id, rel, *chunk, cap],
                 )
                 for r in rows:

@@ -1,0 +1,5 @@
+// How many memories a user has (every state): the document count N of the BM25 ranking the store computes
+// for FalkorDB's full-text hits.
+// Parameters: $user_id
+MATCH (m:Memory {user_id: $user_id})
+RETURN count(m) AS n

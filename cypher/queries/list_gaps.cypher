@@ -1,0 +1,5 @@
+// A user's gaps, most frequent (then most recent) first.
+// Parameters: $user_id
+MATCH (g:Gap {user_id: $user_id})
+RETURN properties(g) AS gap
+ORDER BY g.count DESC, g.last_seen DESC

@@ -1,0 +1,104 @@
+// Apply one WriteBatch as ONE statement, so it is atomic on Neo4j (inside its write transaction) and on
+// FalkorDB (one query is all-or-nothing; a failing query is undone): upsert memories by id (MERGE), their
+// embeddings on a separate :MemoryVector node, HasTag edges, memory-to-memory links and field updates.
+// Each guard `WHERE 1 / CASE ... ELSE 0 END = 1` aborts the whole statement (division by zero) when a memory
+// id already belongs to another user or a link endpoint is not one of this user's memories; the store then
+// reports which one with a typed error and nothing of the batch is written.
+// Parameters: $user_id, $memories, $vectors, $tags, $links, $updates, $now
+CALL {
+  UNWIND $memories AS row
+  MERGE (m:Memory {id: row.id})
+  ON CREATE SET m.user_id = $user_id
+  WITH m, row
+  WHERE 1 / CASE WHEN m.user_id = $user_id THEN 1 ELSE 0 END = 1
+  SET m += row.props
+  RETURN count(m) AS memories
+}
+CALL {
+  UNWIND $vectors AS row
+  MATCH (m:Memory {id: row.id, user_id: $user_id})
+  MERGE (v:MemoryVector {id: row.id})
+  ON CREATE SET v.user_id = $user_id
+  SET v.embedding = toFloatList(row.embedding)
+  MERGE (m)-[:HasEmbedding]->(v)
+  RETURN count(v) AS vectors
+}
+CALL {
+  UNWIND $tags AS row
+  MATCH (m:Memory {id: row.memory_id, user_id: $user_id})
+  OPTIONAL MATCH (m)-[old:HasTag]->(:Tag {user_id: $user_id, name: row.tag})
+  WITH m, row, old
+  MERGE (t:Tag {user_id: $user_id, name: row.tag})
+  MERGE (m)-[r:HasTag]->(t)
+  ON CREATE SET r.created_at = $now
+  RETURN sum(CASE WHEN old IS NULL THEN 1 ELSE 0 END) AS tags_added
+}
+CALL {
+  UNWIND $links AS row
+  OPTIONAL MATCH (a:Memory {id: row.src, user_id: $user_id})
+  OPTIONAL MATCH (b:Memory {id: row.dst, user_id: $user_id})
+  WITH row, a, b
+  WHERE 1 / CASE WHEN a IS NULL OR b IS NULL THEN 0 ELSE 1 END = 1
+  RETURN count(row) AS links_checked
+}
+CALL {
+  UNWIND $links AS row
+  WITH row
+  WHERE row.relation = 'RelatesTo'
+  MATCH (a:Memory {id: row.src, user_id: $user_id})
+  MATCH (b:Memory {id: row.dst, user_id: $user_id})
+  MERGE (a)-[r:RelatesTo]->(b)
+  ON CREATE SET r.created_at = row.created_at
+  SET r.weight = row.weight, r.source = row.source, r.reason = row.reason, r.updated_at = row.updated_at
+  RETURN count(r) AS relates_to
+}
+CALL {
+  UNWIND $links AS row
+  WITH row
+  WHERE row.relation = 'Supersedes'
+  MATCH (a:Memory {id: row.src, user_id: $user_id})
+  MATCH (b:Memory {id: row.dst, user_id: $user_id})
+  MERGE (a)-[r:Supersedes]->(b)
+  ON CREATE SET r.created_at = row.created_at
+  SET r.weight = row.weight, r.source = row.source, r.reason = row.reason, r.updated_at = row.updated_at
+  RETURN count(r) AS supersedes
+}
+CALL {
+  UNWIND $links AS row
+  WITH row
+  WHERE row.relation = 'Contradicts'
+  MATCH (a:Memory {id: row.src, user_id: $user_id})
+  MATCH (b:Memory {id: row.dst, user_id: $user_id})
+  MERGE (a)-[r:Contradicts]->(b)
+  ON CREATE SET r.created_at = row.created_at
+  SET r.weight = row.weight, r.source = row.source, r.reason = row.reason, r.updated_at = row.updated_at
+  RETURN count(r) AS contradicts
+}
+CALL {
+  UNWIND $links AS row
+  WITH row
+  WHERE row.relation = 'DerivedFrom'
+  MATCH (a:Memory {id: row.src, user_id: $user_id})
+  MATCH (b:Memory {id: row.dst, user_id: $user_id})
+  MERGE (a)-[r:DerivedFrom]->(b)
+  ON CREATE SET r.created_at = row.created_at
+  SET r.weight = row.weight, r.source = row.source, r.reason = row.reason, r.updated_at = row.updated_at
+  RETURN count(r) AS derived_from
+}
+CALL {
+  UNWIND $updates AS row
+  MATCH (m:Memory {id: row.id, user_id: $user_id})
+  SET m += row.set
+  SET m.access_count = m.access_count + row.inc.access_count,
+      m.strength = m.strength + row.inc.strength,
+      m.confidence = CASE
+        WHEN m.confidence + row.inc.confidence > 1.0 THEN 1.0
+        WHEN m.confidence + row.inc.confidence < 0.0 THEN 0.0
+        ELSE m.confidence + row.inc.confidence END,
+      m.importance = CASE
+        WHEN m.importance + row.inc.importance > 1.0 THEN 1.0
+        WHEN m.importance + row.inc.importance < 0.0 THEN 0.0
+        ELSE m.importance + row.inc.importance END
+  RETURN count(m) AS updated
+}
+RETURN memories, vectors, tags_added, links_checked, relates_to, supersedes, contradicts, derived_from, updated

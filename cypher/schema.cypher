@@ -1,0 +1,34 @@
+// memgraph schema for Neo4j 5: constraints, range indexes, the vector index and the full-text index.
+// Applied by the store on open, statement by statement; every statement is idempotent (IF NOT EXISTS).
+// The store substitutes the integer parameters ($embedding_dim) before it runs a statement (schema commands
+// take no runtime parameters); to paste this file into Neo4j Browser, replace $embedding_dim by 384.
+// Parameters: $embedding_dim
+
+// -- uniqueness (MERGE by id relies on these: a retried batch never writes twice) --------------------------
+CREATE CONSTRAINT memory_id IF NOT EXISTS FOR (m:Memory) REQUIRE m.id IS UNIQUE;
+CREATE CONSTRAINT memory_vector_id IF NOT EXISTS FOR (v:MemoryVector) REQUIRE v.id IS UNIQUE;
+CREATE CONSTRAINT tag_user_name IF NOT EXISTS FOR (t:Tag) REQUIRE (t.user_id, t.name) IS UNIQUE;
+CREATE CONSTRAINT cluster_id IF NOT EXISTS FOR (c:Cluster) REQUIRE c.id IS UNIQUE;
+CREATE CONSTRAINT gap_id IF NOT EXISTS FOR (g:Gap) REQUIRE g.id IS UNIQUE;
+CREATE CONSTRAINT job_run_id IF NOT EXISTS FOR (j:JobRun) REQUIRE j.id IS UNIQUE;
+CREATE CONSTRAINT meta_key IF NOT EXISTS FOR (x:Meta) REQUIRE x.key IS UNIQUE;
+
+// -- range indexes: every query is scoped by user_id; filters on kind/active; lists sort by created_at -----
+CREATE INDEX memory_user IF NOT EXISTS FOR (m:Memory) ON (m.user_id);
+CREATE INDEX memory_user_created IF NOT EXISTS FOR (m:Memory) ON (m.user_id, m.created_at);
+CREATE INDEX memory_kind IF NOT EXISTS FOR (m:Memory) ON (m.kind);
+CREATE INDEX memory_active IF NOT EXISTS FOR (m:Memory) ON (m.active);
+CREATE INDEX memory_vector_user IF NOT EXISTS FOR (v:MemoryVector) ON (v.user_id);
+CREATE INDEX tag_user IF NOT EXISTS FOR (t:Tag) ON (t.user_id);
+CREATE INDEX cluster_user IF NOT EXISTS FOR (c:Cluster) ON (c.user_id);
+CREATE INDEX gap_user IF NOT EXISTS FOR (g:Gap) ON (g.user_id);
+
+// -- vector index on the separate :MemoryVector node (see cypher/README.md for why it is separate) --------
+CREATE VECTOR INDEX memory_vector IF NOT EXISTS
+FOR (v:MemoryVector) ON (v.embedding)
+OPTIONS {indexConfig: {`vector.dimensions`: $embedding_dim, `vector.similarity_function`: 'cosine'}};
+
+// -- full text over memgraph's own tokens (memgraph.text.fts_document), split on whitespace only ---------
+CREATE FULLTEXT INDEX memory_fts IF NOT EXISTS
+FOR (m:Memory) ON EACH [m.fts]
+OPTIONS {indexConfig: {`fulltext.analyzer`: 'whitespace'}};

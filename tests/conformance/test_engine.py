@@ -1,0 +1,84 @@
+"""`MemoryEngine` over every store, with the real embedding model: what a user of the API sees."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from memgraph import MemoryEngine, Settings
+from memgraph.embed import CachedEmbedder
+from memgraph.errors import MissingOwnerError, NotFoundError, ValidationError
+from memgraph.models import Relation
+from memgraph.store import GraphStore, MemoryFilter
+
+from .helpers import NASTY
+
+
+@pytest.fixture
+def mem_engine(store_factory: Callable[..., GraphStore], embedder: CachedEmbedder) -> Iterator[MemoryEngine]:
+    store = store_factory()
+    yield MemoryEngine(store, Settings(), embedder)
+
+
+def test_remember_then_search_finds_it(mem_engine: MemoryEngine) -> None:
+    facts = [
+        "I prefer tabs over spaces when writing Python",
+        "The production database is PostgreSQL 16 on a dedicated host",
+        "Deployments happen on Tuesdays after the standup",
+        "My cat is called Miso and she likes tuna",
+    ]
+    stored = mem_engine.remember_many([{"content": f} for f in facts], user_id="ada")
+    assert [m.content for m in stored] == facts
+    hits = mem_engine.search("how should I indent my Python code?", user_id="ada", k=2)
+    assert hits[0].memory.content == facts[0]
+    assert hits[0].vector_score is not None and hits[0].vector_score > 0.3
+    hits = mem_engine.search("which database runs in production? postgresql", user_id="ada", k=1)
+    assert hits[0].memory.content == facts[1] and hits[0].text_score is not None
+    assert mem_engine.search("what is my cat's name?", user_id="ada", k=1)[0].memory.content == facts[3]
+    assert mem_engine.search("cat", user_id="bob") == []
+
+
+def test_metadata_and_tags_with_cypher_fragments_are_data(mem_engine: MemoryEngine) -> None:
+    mem_engine.remember("an innocent bystander", user_id="ada")
+    mem_engine.remember("bob's memory", user_id="bob")
+    metadata = {f"k{i}": text for i, text in enumerate(NASTY)}
+    metadata['"}) DETACH DELETE n //'] = {"nested": ["`x`", "'y'", {"$user_id": "other"}]}
+    tags = ['"}) DETACH DELETE n //', "`Tag`", "x' OR '1'='1", "$user_id"]
+    m = mem_engine.remember(NASTY[0], user_id="ada", metadata=metadata, tags=tags)
+    got = mem_engine.get(m.id, user_id="ada")
+    assert got.content == NASTY[0]
+    assert got.metadata == metadata
+    assert set(got.tags) == {'"}) detach delete n //'.strip("#.,;:!?\"'`"), "tag", "x' or '1'='1", "$user_id"}
+    assert mem_engine.stats(user_id="ada").memories == 2
+    assert mem_engine.stats(user_id="bob").memories == 1
+    assert [t.name for t in mem_engine.tags(user_id="bob")] == []
+    tagged = mem_engine.list(user_id="ada", tag="x' OR '1'='1")
+    assert [x.id for x in tagged] == [m.id]
+
+
+def test_forget_restore_link_and_errors(mem_engine: MemoryEngine) -> None:
+    a = mem_engine.remember("Use uv to manage Python environments", user_id="ada")
+    b = mem_engine.remember("Use pip-tools to manage Python environments", user_id="ada")
+    mem_engine.link(a.id, b.id, "supersedes", user_id="ada", reason="switched tools")
+    assert not mem_engine.get(b.id, user_id="ada").active  # superseded becomes inactive, never deleted
+    assert [x.memory.id for x in mem_engine.search("manage python environments", user_id="ada")] == [a.id]
+    links = mem_engine.store.get_links("ada", [a.id])
+    assert [(ln.relation, ln.reason) for ln in links] == [(Relation.SUPERSEDES, "switched tools")]
+    mem_engine.restore(b.id, user_id="ada")
+    assert mem_engine.store.count_memories("ada") == 2
+    mem_engine.forget(a.id, user_id="ada")
+    assert mem_engine.store.count_memories("ada", MemoryFilter(active=False)) == 1
+    with pytest.raises(NotFoundError):
+        mem_engine.get(a.id, user_id="bob")
+    with pytest.raises(NotFoundError):
+        mem_engine.link(a.id, "m_missing", user_id="ada")
+    with pytest.raises(MissingOwnerError):
+        mem_engine.remember("x", user_id="  ")
+    with pytest.raises(ValidationError):
+        mem_engine.remember("   ", user_id="ada")
+    with pytest.raises(ValidationError):
+        mem_engine.remember_many(
+            [{"content": "ok"}, {"content": "bad vector", "embedding": [0.1] * 3}], user_id="ada"
+        )
+    assert mem_engine.store.count_memories("ada", MemoryFilter.everything()) == 2

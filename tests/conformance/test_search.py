@@ -1,0 +1,138 @@
+"""Vector search against exact numpy search, and full-text search — on every store."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from memgraph.errors import ValidationError
+from memgraph.store import GraphStore, MemoryFilter, WriteBatch
+
+from .helpers import exact_top_k, mem, unit_vectors
+
+N_VECTORS = 400
+N_QUERIES = 30
+K = 10
+#: Exact stores must find exactly the numpy top-k; an HNSW index (FalkorDB) must find nearly all of them.
+MIN_RECALL = {"sqlite": 1.0, "falkordb": 0.95, "neo4j": 0.95}
+#: Stores whose full-text score is BM25 (grows with term frequency and matched rare terms): all of them;
+#: FalkorDB's own RediSearch score is not (cypher/README.md, "Full text"), so that store ranks hits itself.
+BM25_STORES = {"sqlite", "neo4j", "falkordb"}
+
+
+def _recall_at_k(store: GraphStore, vectors: np.ndarray, ids: list[str], queries: np.ndarray) -> float:
+    hits = 0
+    for q in queries:
+        truth = exact_top_k(vectors, ids, q, K)
+        got = store.vector_search("ada", q, K)
+        assert len(got) == K
+        assert [s for _, s in got] == sorted((s for _, s in got), reverse=True), "best first"
+        exact = {mid: s for mid, s in exact_top_k(vectors, ids, q, len(ids))}
+        for mid, score in got:
+            assert score == pytest.approx(exact[mid], abs=2e-3), "similarity is cosine similarity"
+        hits += len({m for m, _ in got} & {m for m, _ in truth})
+    return hits / (K * len(queries))
+
+
+def test_vector_search_matches_exact_search(store: GraphStore) -> None:
+    vectors = unit_vectors(N_VECTORS, seed=1)
+    mems = [mem("ada", f"vector memory {i}") for i in range(N_VECTORS)]
+    for start in range(0, N_VECTORS, 100):
+        store.write(
+            "ada", WriteBatch(memories=mems[start : start + 100], embeddings=vectors[start : start + 100])
+        )
+    ids = [m.id for m in mems]
+    # Half the queries are stored vectors plus noise (a real neighbourhood), half are random directions.
+    queries = np.vstack(
+        [
+            vectors[: N_QUERIES // 2] + 0.3 * unit_vectors(N_QUERIES // 2, seed=2),
+            unit_vectors(N_QUERIES - N_QUERIES // 2, seed=3),
+        ]
+    )
+    recall = _recall_at_k(store, vectors, ids, queries)
+    print(f"\n{store.name}: vector recall@{K} over {N_VECTORS} random 384-d vectors = {recall:.3f}")
+    assert recall >= MIN_RECALL[store.name]
+    # A stored vector finds itself first, with similarity 1.
+    top = store.vector_search("ada", vectors[7], 1)
+    assert top[0][0] == ids[7] and top[0][1] == pytest.approx(1.0, abs=1e-3)
+
+
+def test_vector_search_threshold_and_bad_input(store: GraphStore) -> None:
+    vectors = unit_vectors(20, seed=5)
+    mems = [mem("ada", f"m{i}") for i in range(20)]
+    store.write("ada", WriteBatch(memories=mems, embeddings=vectors))
+    hits = store.vector_search("ada", vectors[0], 20, min_similarity=0.5)
+    assert [h for h, _ in hits] == [mems[0].id]
+    assert store.vector_search("ada", vectors[0], 0) == []
+    with pytest.raises(ValidationError):
+        store.vector_search("ada", vectors[0][:10], 5)
+    bad = vectors[0].copy()
+    bad[0] = np.inf
+    with pytest.raises(ValidationError):
+        store.vector_search("ada", bad, 5)
+
+
+def test_small_user_in_a_big_shared_index(store_factory) -> None:  # type: ignore[no-untyped-def]
+    """The Cypher stores' index holds every user's vectors: a user with few memories among many of another
+    must still get its k nearest (widening, then exact search); SQLite searches per user anyway."""
+    store: GraphStore = store_factory(vector_min_candidates=10, vector_max_candidates=40)
+    big = unit_vectors(300, seed=11)
+    store.write("bob", WriteBatch(memories=[mem("bob", f"b{i}") for i in range(300)], embeddings=big))
+    mine = unit_vectors(6, seed=12)
+    ada = [mem("ada", f"a{i}") for i in range(6)]
+    store.write("ada", WriteBatch(memories=ada, embeddings=mine))
+    q = big[0]  # a query right inside bob's cloud
+    got = store.vector_search("ada", q, 4)
+    truth = exact_top_k(mine, [m.id for m in ada], q, 4)
+    assert [m for m, _ in got] == [m for m, _ in truth]
+    for (_, s1), (_, s2) in zip(got, truth, strict=True):
+        assert s1 == pytest.approx(s2, abs=2e-3)
+    # With a filter that leaves only inactive ones, nothing comes back (and nothing of bob's).
+    assert store.vector_search("ada", q, 4, flt=MemoryFilter(active=False)) == []
+
+
+def test_text_search_finds_words_best_first(store: GraphStore) -> None:
+    docs = {
+        "tabs": "I prefer tabs over spaces for indentation",
+        "tabs2": "tabs tabs tabs everywhere, tabs forever",
+        "coffee": "Coffee in the morning, tea in the afternoon",
+        "cafe": "Le café est fermé le dimanche",
+        "tokyo": "東京 is the capital of Japan",
+        "dont": "Don't deploy on Fridays",
+    }
+    mems = {k: mem("ada", v) for k, v in docs.items()}
+    store.write("ada", WriteBatch(memories=list(mems.values())))
+    rev = {m.id: k for k, m in mems.items()}
+
+    def search(q: str, k: int = 10) -> list[str]:
+        hits = store.text_search("ada", q, k)
+        assert all(s > 0 for _, s in hits), "scores are positive"
+        assert [s for _, s in hits] == sorted((s for _, s in hits), reverse=True), "best first"
+        return [rev[h] for h, _ in hits]
+
+    if store.name in BM25_STORES:
+        assert search("TABS") == ["tabs2", "tabs"]
+        assert search("tabs", k=1) == ["tabs2"]
+        assert search("tabs coffee tea")[0] == "coffee"  # more (and rarer) query words matched rank higher
+    else:
+        assert set(search("TABS")) == {"tabs2", "tabs"}
+        assert len(search("tabs", k=1)) == 1
+        assert set(search("tabs coffee tea")) == {"tabs", "tabs2", "coffee"}
+    assert search("coffee tea") == ["coffee"]
+    assert search("café") == ["cafe"]
+    assert search("東京") == ["tokyo"]
+    assert search("don't deploy") == ["dont"]
+    assert search("the and of") == []  # stop words only
+    assert search("nothing-matches-this") == []
+    for nasty in [
+        'tabs" OR "coffee',
+        "tabs AND (coffee",
+        "*",
+        "tabs~2 coffee^3",
+        "@content:{x} | -y",
+        '\\"',
+        "'",
+    ]:
+        found = set(search(nasty))
+        assert found <= {"tabs", "tabs2", "coffee"}, nasty
+    assert store.text_search("bob", "tabs", 5) == []

