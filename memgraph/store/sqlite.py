@@ -889,10 +889,15 @@ class SQLiteStore:
         for chunk in _chunks(mem_ids, 300):
             marks = ",".join("?" * len(chunk))
             rows = self._read(
+                # the most specific tags/clusters first (fewest members): they say the most about a memory,
+                # and BFS then reaches a neighbour through the rarest thing the two share
                 f"SELECT src, type, dst, weight FROM ("
                 f"  SELECT e.src, e.type, e.dst, e.weight, ROW_NUMBER() OVER ("
-                f"    PARTITION BY e.src ORDER BY e.weight DESC, e.dst) AS rn"
-                f"  FROM edges e WHERE e.user_id = ? AND e.type IN ('HasTag', 'InCluster') AND e.src IN ({marks})"
+                f"    PARTITION BY e.src ORDER BY ("
+                f"      SELECT COUNT(*) FROM edges d WHERE d.user_id = e.user_id AND d.type = e.type"
+                f"      AND d.dst = e.dst), e.weight DESC, e.dst) AS rn"
+                f"  FROM edges e WHERE e.user_id = ? AND e.type IN ('HasTag', 'InCluster')"
+                f"  AND e.src IN ({marks})"
                 f") WHERE rn <= ?",
                 [user_id, *chunk, cap],
             )
