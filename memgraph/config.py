@@ -85,7 +85,9 @@ class Settings(BaseSettings):
     weight_in_cluster: float = Field(0.6, description="Cascade weight of an InCluster edge.")
     weight_supersedes: float = Field(0.9, description="Cascade weight of a Supersedes edge.")
     weight_other: float = Field(0.3, description="Cascade weight of any other edge.")
-    fanout_cap: int = Field(25, description="Neighbours followed from one node per hop (hub-tag guard).")
+    fanout_cap: int = Field(
+        8, description="Neighbours followed from one node per hop, rarest tags first (hub-tag guard)."
+    )
     recency_amplitude: float = Field(0.5, description="Recency boost = 1 + amplitude*exp(-hours/recency_hours).")
     recency_hours: float = Field(24.0, description="Recency boost time constant in hours.")
     max_procedures: int = Field(3, description="Procedures surfaced per recall at most.")
