@@ -75,7 +75,11 @@ def ingest(engine: MemoryEngine, sample: dict) -> dict[str, set[str]]:
         when = parse_session_date(conv[f"session_{n}_date_time"])
         engine.remember_conversation(
             [
-                {"speaker": t["speaker"], "text": t["text"], "metadata": {"dia_id": t["dia_id"], "session": n}}
+                {
+                    "speaker": t["speaker"],
+                    "text": t["text"],
+                    "metadata": {"dia_id": t["dia_id"], "session": n},
+                }
                 for t in turns
             ],
             user_id=user,
@@ -152,7 +156,9 @@ def run(args: argparse.Namespace) -> dict:
                     "R@5": statistics.fmean(r5),
                     "R@10": statistics.fmean(r10),
                     "hit@10": statistics.fmean(h10),
-                    "per_category_R@10": {CATEGORIES[c]: statistics.fmean(v) for c, v in sorted(per_cat.items())},
+                    "per_category_R@10": {
+                        CATEGORIES[c]: statistics.fmean(v) for c, v in sorted(per_cat.items())
+                    },
                     "p50_ms": percentile(lat, 0.5),
                     "p95_ms": percentile(lat, 0.95),
                 }

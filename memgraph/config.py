@@ -166,7 +166,9 @@ class Settings(BaseSettings):
     weight_in_cluster: float = Field(0.6, description="Cascade weight of an InCluster edge.")
     weight_supersedes: float = Field(0.9, description="Cascade weight of a Supersedes edge.")
     weight_other: float = Field(0.3, description="Cascade weight of any other edge.")
-    fanout_cap: int = Field(25, description="Neighbours followed from one node per hop (hub-tag guard).")
+    fanout_cap: int = Field(
+        8, description="Neighbours followed from one node per hop, rarest tags first (hub-tag guard)."
+    )
     recency_amplitude: float = Field(0.5, description="Recency boost = 1 + amplitude*exp(-hours/recency_hours).")
     recency_hours: float = Field(24.0, description="Recency boost time constant in hours.")
     max_procedures: int = Field(3, description="Procedures surfaced per recall at most.")
@@ -186,10 +188,13 @@ class Settings(BaseSettings):
         0.3, description="Blend: score *= (1 - w) + w * importance (w = this)."
     )
     hub_damping_size: int = Field(
-        5, description="A tag/cluster with more members than this passes on size/members of the activation."
+        2, description="A tag/cluster with more members than this passes on size/members of the activation."
     )
     cue_boost: float = Field(
         1.0, description="A candidate carrying a tag the query names (speaker, date, entity) scores x(1+this)."
+    )
+    cue_similarity_threshold: float = Field(
+        0.3, description="Minimum cosine for vector seeds searched inside a query-named tag (shorter query)."
     )
     max_cue_tags: int = Field(3, description="Query-matched tags searched as extra seed lists at most.")
     baseline_importance: float = Field(
@@ -202,7 +207,7 @@ class Settings(BaseSettings):
         True, description="Run post-recall maintenance (access counts, co-recall links, gaps) in the background."
     )
     sequence_link_weight: float = Field(
-        0.7, description="RelatesTo weight between neighbouring turns of a conversation (source=sequence)."
+        0.85, description="RelatesTo weight between neighbouring turns of a conversation (source=sequence)."
     )
 
     # --- confidence decay -----------------------------------------------------------------------------------

@@ -6,7 +6,10 @@ Given the turns of one session in order, `plan_episode` returns the memories to 
   found through the question before it, a short "yes, last week!" through its context;
 - facet tags: `session:<id>`, `speaker:<name>`, and when the session has a date `date:YYYY-MM-DD` and
   `month:YYYY-MM`. Recall matches query words and dates against tags ("what did Ada say on 3 May 2024"),
-  and the cascade walks them (damped: they are hubs).
+  and the cascade walks them (damped: they are hubs);
+- topic tags `topic:<word>` for the turn's content words (no stop words, 4+ letters, at most
+  `MAX_TOPIC_TAGS`): turns that share a rare word are two hops apart, so the cascade reaches the other
+  turns about "pottery" or "screenplay" from the one the query found (a common word is a hub and is damped).
 Turn order is kept in `created_at` (session time + one second per turn) and in metadata (`turn`).
 """
 
@@ -19,6 +22,17 @@ from typing import Any
 
 from memgraph.errors import ValidationError
 from memgraph.models import Layer, MemoryKind, normalize_tag
+from memgraph.text import content_tokens
+
+#: Topic tags per turn at most (a long turn keeps its first distinct content words).
+MAX_TOPIC_TAGS = 16
+TOPIC_PREFIX = "topic:"
+
+
+def topic_tags(text: str) -> list[str]:
+    """`topic:<word>` for distinct content words of 4+ letters (stop words and numbers left out)."""
+    words = [w for w in content_tokens(text) if len(w) >= 4 and w.isalpha()]
+    return [f"{TOPIC_PREFIX}{w}" for w in list(dict.fromkeys(words))[:MAX_TOPIC_TAGS]]
 
 
 @dataclass
@@ -88,7 +102,11 @@ def plan_episode(
             "kind": MemoryKind.EVENT,
             "layer": Layer.EPISODIC,
             "session_id": session_id,
-            "tags": [*facet_tags(session_id=session_id, speaker=speaker, when=when), *extra],
+            "tags": [
+                *facet_tags(session_id=session_id, speaker=speaker, when=when),
+                *topic_tags(text),
+                *extra,
+            ],
             "metadata": meta,
         }
         if when is not None:

@@ -16,6 +16,10 @@ from memgraph.models import Tag
 from memgraph.store.base import GraphStore
 from memgraph.text import stop_words, tokenize
 
+#: Tags made from a memory's own words (ingest/episodes.py) are not cues: full-text search already matches
+#: those words, and a query's every content word would otherwise crowd out the speaker and date tags.
+TEXT_DERIVED_PREFIXES = ("topic:",)
+
 _MONTHS = (
     "january", "february", "march", "april", "may", "june",
     "july", "august", "september", "october", "november", "december",
@@ -79,7 +83,11 @@ def find_cues(store: GraphStore, user_id: str, query: str, *, max_tags: int) -> 
     terms = _terms(query)
     if max_tags <= 0 or not (terms or dates):
         return QueryCues(stripped_query=query)
-    found = [t for t in store.find_tags(user_id, [*dates, *terms]) if t.count > 0]
+    found = [
+        t
+        for t in store.find_tags(user_id, [*dates, *terms])
+        if t.count > 0 and not t.name.startswith(TEXT_DERIVED_PREFIXES)
+    ]
     # Most specific first: a tag on few memories says more than one on half of them.
     found.sort(key=lambda t: (t.count, t.name))
     tags = found[:max_tags]

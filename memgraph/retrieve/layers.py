@@ -3,7 +3,8 @@
 Order (seed 001 "4-Layer Activation", DESIGN.md read path step 4):
 1. `triggered`: constraints (negative memories) whose trigger patterns occur in the query; always surfaced
    when the budget allows, relevance or not (seed 002 "Negative Memories").
-2. `baseline`: pinned memories, and constraints/preferences of high priority (importance >= baseline_importance).
+2. `baseline`: pinned memories, and constraints/preferences of high priority
+   (importance >= baseline_importance).
 3. `contextual`: everything else the query found, best first.
 4. `procedural`: up to `max_procedures` procedures the query found.
 Layers compete for the budget in that order; a memory that does not fit is skipped and smaller later ones may
@@ -86,7 +87,7 @@ def assemble(
     baseline_importance: float,
     max_baseline: int,
 ) -> list[Placed]:
-    """Pick memories layer by layer (each layer keeps its ranked order) until top_k or the budget is reached."""
+    """Pick memories layer by layer (each keeps its ranked order) until top_k or the budget is reached."""
     by_layer: dict[str, list[Scored]] = {name: [] for name in LAYER_ORDER}
     seen: set[str] = set()
     for s in candidates:

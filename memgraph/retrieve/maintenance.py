@@ -2,7 +2,8 @@
 Maintenance", "Feedback Loops").
 
 - every served memory: access_count + 1, last_accessed = now, confidence + feedback_boost;
-- the top `co_recall_top` served memories: RelatesTo strengthened pairwise by co_recall_increment (capped at 1);
+- the top `co_recall_top` served memories: RelatesTo strengthened pairwise by co_recall_increment
+  (capped at 1);
   an existing edge keeps its source (explicit, sequence...), a new one is `co_recall`;
 - a recall where nothing passed the similarity threshold: a `Gap` node, or a bump of a similar existing gap.
 These run on one background thread owned by the engine (`flush()` waits for them; `close()` too). Explicit
@@ -109,7 +110,7 @@ class Maintainer:
         )
 
     def strengthen(self, user_id: str, ids: list[str]) -> None:
-        """+co_recall_increment on RelatesTo between every pair (either direction counts as the pair's edge)."""
+        """+co_recall_increment on RelatesTo between every pair (an edge either way is the pair's edge)."""
         ids = list(dict.fromkeys(ids))
         existing = {
             (lk.src, lk.dst): lk

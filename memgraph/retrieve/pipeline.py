@@ -123,6 +123,7 @@ class Recaller:
             use_vector=mode in ("cascade", "hybrid", "semantic"),
             use_text=mode in ("cascade", "hybrid", "lexical"),
             scoped=[(t.name, cues.stripped_query, v) for t, v in zip(cues.tags, scoped_vecs, strict=True)],
+            scoped_min_similarity=s.cue_similarity_threshold,
         )
         seeds = resolve_superseded(self.store, req.user_id, fuse(lists, s.rrf_k), flt)
         vector_hits = len(lists.get("vector", []))
@@ -131,7 +132,7 @@ class Recaller:
         activations: dict[str, Activation] = {}
         if mode == "cascade" and seeds:
             # the strongest seeds start the cascade; the others still pass activation on if reached
-            starters = seeds[: max(s.max_initial_hits, req.top_k)]
+            starters = seeds[: max(s.max_initial_hits, n)]
             activations = cascade(self.store, req.user_id, starters, flt, s, strengths=seed_strengths(seeds))
 
         strength = seed_strengths(seeds)

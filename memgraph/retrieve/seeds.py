@@ -52,8 +52,9 @@ def search_lists(
     use_vector: bool,
     use_text: bool,
     scoped: list[tuple[str, str, np.ndarray | None]] | None = None,
+    scoped_min_similarity: float | None = None,
 ) -> dict[str, list[tuple[str, float]]]:
-    """Named ranked lists: `vector`, `text`, and `vector@<tag>` / `text@<tag>` per scoped (tag, query, vec)."""
+    """Named ranked lists: `vector`, `text`, and `vector@<tag>` / `text@<tag>` per (tag, query, vec)."""
     lists: dict[str, list[tuple[str, float]]] = {}
     if use_vector and qvec is not None:
         lists["vector"] = store.vector_search(user_id, qvec, n, min_similarity=min_similarity, flt=flt)
@@ -62,9 +63,8 @@ def search_lists(
     for tag, squery, svec in scoped or []:
         tflt = flt.model_copy(update={"tag": tag})
         if use_vector and svec is not None:
-            lists[f"vector@{tag}"] = store.vector_search(
-                user_id, svec, n, min_similarity=min_similarity, flt=tflt
-            )
+            floor = min_similarity if scoped_min_similarity is None else scoped_min_similarity
+            lists[f"vector@{tag}"] = store.vector_search(user_id, svec, n, min_similarity=floor, flt=tflt)
         if use_text:
             lists[f"text@{tag}"] = store.text_search(user_id, squery, n, flt=tflt)
     return lists

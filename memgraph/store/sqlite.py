@@ -152,6 +152,8 @@ _MEMORY_COLUMNS = (
     "file_paths, trigger_patterns, metadata, embedding_model"
 )
 _JSON_FIELDS = {"file_paths", "trigger_patterns", "metadata"}
+#: Memory-to-memory edge types as an SQL list (constants, not user data): lets SQLite use the edge indexes.
+_MEMORY_EDGE_TYPES = ", ".join(f"'{r.value}'" for r in MEMORY_RELATIONS)
 _BOOL_FIELDS = {"active", "archived", "pinned", "compressed"}
 _CLAMPED = {"confidence", "importance"}
 
@@ -1043,15 +1045,19 @@ class SQLiteStore:
         the fan-out is capped per node, so the frontier is at most seeds x cap^depth)."""
         where, wparams = self._where(flt, alias="m")
         seed_list = list(dict.fromkeys(seeds))
-        # state: (seed, node) -> path; nodes are ("m", id) | ("t", tag) | ("c", cluster)
-        frontier: dict[tuple[str, tuple[str, str]], list[TraceStep]] = {(s, ("m", s)): [] for s in seed_list}
-        visited: set[tuple[str, tuple[str, str]]] = set(frontier)
-        found: dict[tuple[str, str], Expansion] = {}
+        Node = tuple[str, str]  # ("m", id) | ("t", tag) | ("c", cluster)
+        Step = tuple[str, str, float, int | None]  # relation, via, weight, degree
+        # (seed, node) -> path as a tuple of plain steps; pydantic objects are built only for the result
+        frontier: dict[tuple[str, Node], tuple[Step, ...]] = {(s, ("m", s)): () for s in seed_list}
+        visited: set[tuple[str, Node]] = set(frontier)
+        found: dict[tuple[str, str], tuple[int, tuple[Step, ...]]] = {}
         other_weight = weights.get("other", 0.3)
         for depth in range(1, max_depth + 1):
             nodes = {node for (_, node) in frontier}
-            neighbours, degrees = self._neighbours(user_id, nodes, fanout_cap, where, wparams)
-            nxt: dict[tuple[str, tuple[str, str]], list[TraceStep]] = {}
+            # at the last hop only memories count: do not fetch the edges that lead to tags and clusters
+            last = depth == max_depth
+            neighbours, degrees = self._neighbours(user_id, nodes, fanout_cap, where, wparams, to_groups=not last)
+            nxt: dict[tuple[str, Node], tuple[Step, ...]] = {}
             for (seed, node), path in frontier.items():
                 for rel, other, weight in neighbours.get(node, []):
                     state = (seed, other)
@@ -1059,25 +1065,32 @@ class SQLiteStore:
                         continue
                     visited.add(state)
                     w = weight if rel == Relation.RELATES_TO.value else weights.get(rel, other_weight)
-                    # model_construct: these are built by the thousand per recall from trusted values
                     if other[0] == "m":
-                        step = TraceStep.model_construct(relation=rel, via=other[1], weight=w, degree=None)
+                        step: Step = (rel, other[1], w, None)
                     else:
                         label = "tag" if other[0] == "t" else "cluster"
-                        step = TraceStep.model_construct(
-                            relation=rel, via=f"{label}:{other[1]}", weight=w, degree=degrees.get(other)
-                        )
-                    step_path = [*path, step]
+                        step = (rel, f"{label}:{other[1]}", w, degrees.get(other))
+                    step_path = (*path, step)
                     nxt[state] = step_path
                     if other[0] == "m" and other[1] != seed:
-                        found.setdefault(
-                            (seed, other[1]),
-                            Expansion.model_construct(memory_id=other[1], seed_id=seed, depth=depth, path=step_path),
-                        )
+                        found.setdefault((seed, other[1]), (depth, step_path))
             frontier = nxt
             if not frontier:
                 break
-        return list(found.values())
+        # model_construct: built by the thousand per recall from values this method made itself; steps
+        # are shared between paths (one object per distinct step)
+        steps: dict[Step, TraceStep] = {}
+
+        def step_of(st: Step) -> TraceStep:
+            obj = steps.get(st)
+            if obj is None:
+                obj = steps[st] = TraceStep.model_construct(relation=st[0], via=st[1], weight=st[2], degree=st[3])
+            return obj
+
+        return [
+            Expansion.model_construct(memory_id=mid, seed_id=seed, depth=depth, path=[step_of(st) for st in path])
+            for (seed, mid), (depth, path) in found.items()
+        ]
 
     def _neighbours(
         self,
@@ -1086,6 +1099,8 @@ class SQLiteStore:
         cap: int,
         where: str,
         wparams: list[Any],
+        *,
+        to_groups: bool = True,
     ) -> tuple[dict[tuple[str, str], list[tuple[str, tuple[str, str], float]]], dict[tuple[str, str], int]]:
         """Capped neighbours of each frontier node, and the member count (degree) of each tag/cluster reached:
         the cascade passes less activation through hubs."""
@@ -1101,12 +1116,16 @@ class SQLiteStore:
         # hubs and are capped on the way out of them.
         for chunk in _chunks(mem_ids, 300):
             marks = ",".join("?" * len(chunk))
-            rows = self._read(
+            rows = [] if not to_groups else self._read(
+                # the most specific tags/clusters first (fewest members): they say the most about a memory,
+                # and BFS then reaches a neighbour through the rarest thing the two share
                 f"SELECT src, type, dst, weight FROM ("
                 f"  SELECT e.src, e.type, e.dst, e.weight, ROW_NUMBER() OVER ("
-                f"    PARTITION BY e.src ORDER BY e.weight DESC, e.dst) AS rn"
-                f"  FROM edges e NOT INDEXED"
-                f"  WHERE e.user_id = ? AND e.type IN ('HasTag', 'InCluster') AND e.src IN ({marks})"
+                f"    PARTITION BY e.src ORDER BY ("
+                f"      SELECT COUNT(*) FROM edges d WHERE d.user_id = e.user_id AND d.type = e.type"
+                f"      AND d.dst = e.dst), e.weight DESC, e.dst) AS rn"
+                f"  FROM edges e WHERE e.user_id = ? AND e.type IN ('HasTag', 'InCluster')"
+                f"  AND e.src IN ({marks})"
                 f") WHERE rn <= ? ORDER BY src, rn",
                 [user_id, *chunk, cap],
             )
@@ -1117,10 +1136,10 @@ class SQLiteStore:
                 f"  SELECT x.node, x.type, x.other, x.weight, ROW_NUMBER() OVER ("
                 f"    PARTITION BY x.node ORDER BY x.weight DESC, m.importance DESC, x.other) AS rn"
                 f"  FROM (SELECT e.src AS node, e.type, e.dst AS other, e.weight FROM edges e INDEXED BY edges_src"
-                f"        WHERE e.user_id = ? AND e.type NOT IN ('HasTag', 'InCluster') AND e.src IN ({marks})"
+                f"        WHERE e.user_id = ? AND e.type IN ({_MEMORY_EDGE_TYPES}) AND e.src IN ({marks})"
                 f"        UNION ALL"
                 f"        SELECT e.dst AS node, e.type, e.src AS other, e.weight FROM edges e INDEXED BY edges_dst"
-                f"        WHERE e.user_id = ? AND e.type NOT IN ('HasTag', 'InCluster') AND e.dst IN ({marks})) x"
+                f"        WHERE e.user_id = ? AND e.type IN ({_MEMORY_EDGE_TYPES}) AND e.dst IN ({marks})) x"
                 # `+m.user_id`: join each edge to its memory by id; otherwise the planner walks every
                 # memory of the user (memories_user) and probes the edges from there.
                 f"  JOIN memories m ON m.id = x.other AND +m.user_id = ? AND {where}"

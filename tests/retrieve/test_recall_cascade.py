@@ -49,7 +49,7 @@ def test_contributions_scale_with_seed_strength_and_add_up(quiet: MemoryEngine) 
     assert acts[b].total == pytest.approx(0.0 + 1.0 * 0.7 * 1.0 * 0.7)  # a seed reached from another seed
 
 
-def test_hub_tag_is_capped_and_damped(embedder) -> None:  # noqa: ANN001
+def test_hub_tag_is_capped_and_damped(embedder) -> None:
     from tests.retrieve.conftest import make_engine
 
     eng = make_engine(embedder, recall_maintenance=False, fanout_cap=10, hub_damping_size=5)
@@ -63,7 +63,9 @@ def test_hub_tag_is_capped_and_damped(embedder) -> None:  # noqa: ANN001
         assert one.total == pytest.approx(0.8 * 0.7 * (5 / 60) * 0.8 * 0.7)
     finally:
         eng.store.close()
-    assert hub_damping(None, 5) == 1.0 and hub_damping(4, 5) == 1.0 and hub_damping(50, 5) == pytest.approx(0.1)
+    assert (
+        hub_damping(None, 5) == 1.0 and hub_damping(4, 5) == 1.0 and hub_damping(50, 5) == pytest.approx(0.1)
+    )
 
 
 def test_expand_respects_the_filter(quiet: MemoryEngine) -> None:

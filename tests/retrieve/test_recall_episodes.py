@@ -24,7 +24,11 @@ def test_remember_conversation_builds_structure(quiet: MemoryEngine) -> None:
         session_id="s1",
         session_date=when,
     )
-    assert [m.content for m in mems] == ["Ada: Hi Bob!", "Bob: Hey Ada, I adopted a cat.", "A line with no speaker"]
+    assert [m.content for m in mems] == [
+        "Ada: Hi Bob!",
+        "Bob: Hey Ada, I adopted a cat.",
+        "A line with no speaker",
+    ]
     assert mems[0].tags == ["date:2023-05-08", "month:2023-05", "session:s1", "speaker:ada"]
     assert "speaker:bob" in mems[1].tags and not any(t.startswith("speaker:") for t in mems[2].tags)
     assert mems[0].metadata["dia_id"] == "D1:1" and mems[0].metadata["turn"] == 0
@@ -33,7 +37,7 @@ def test_remember_conversation_builds_structure(quiet: MemoryEngine) -> None:
     links = quiet.store.get_links("u", relations=[Relation.RELATES_TO])
     pairs = {(lk.src, lk.dst) for lk in links}
     assert pairs == {(mems[0].id, mems[1].id), (mems[1].id, mems[2].id)}
-    assert all(lk.source is LinkSource.SEQUENCE and lk.weight == pytest.approx(0.7) for lk in links)
+    assert all(lk.source is LinkSource.SEQUENCE and lk.weight == pytest.approx(0.85) for lk in links)
 
 
 def test_remember_conversation_without_links_and_bad_input(quiet: MemoryEngine) -> None:
@@ -73,11 +77,15 @@ def test_query_cues_match_tags_and_strip_names(quiet: MemoryEngine) -> None:
 def test_date_cue_brings_that_session(quiet: MemoryEngine) -> None:
     a = quiet.remember_conversation(
         [{"speaker": "Ada", "text": "Got some great news to share today!"}],
-        user_id="u", session_id="s1", session_date=datetime(2023, 6, 16, tzinfo=UTC),
+        user_id="u",
+        session_id="s1",
+        session_date=datetime(2023, 6, 16, tzinfo=UTC),
     )
     quiet.remember_conversation(
         [{"speaker": "Ada", "text": "I have great news: my sister got married."}],
-        user_id="u", session_id="s2", session_date=datetime(2023, 8, 1, tzinfo=UTC),
+        user_id="u",
+        session_id="s2",
+        session_date=datetime(2023, 8, 1, tzinfo=UTC),
     )
     res = quiet.recall("What news did Ada share on 16 June, 2023?", user_id="u", top_k=1)
     assert res.memories[0].id == a[0].id

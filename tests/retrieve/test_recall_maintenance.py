@@ -12,8 +12,14 @@ from memgraph.store.sqlite import SQLiteStore
 
 def test_access_counts_and_confidence_after_serving(mem: MemoryEngine) -> None:
     a = mem.remember("The team lunch is on Thursdays at noon", user_id="u")
-    mem.store.update_memories("u", [__import__("memgraph.store", fromlist=["MemoryUpdate"]).MemoryUpdate(
-        id=a.id, set={"confidence": 0.5})])
+    mem.store.update_memories(
+        "u",
+        [
+            __import__("memgraph.store", fromlist=["MemoryUpdate"]).MemoryUpdate(
+                id=a.id, set={"confidence": 0.5}
+            )
+        ],
+    )
     before = mem.get(a.id, user_id="u")
     res = mem.recall("when is team lunch", user_id="u")
     assert res.memories[0].id == a.id
@@ -53,7 +59,9 @@ def test_co_recall_keeps_an_existing_edge_source_and_caps_at_one(mem: MemoryEngi
 
 
 def test_co_recall_is_limited_to_the_top_memories(mem: MemoryEngine) -> None:
-    mem.remember_many([{"content": f"Bread recipe variant {i} with rye flour"} for i in range(6)], user_id="u")
+    mem.remember_many(
+        [{"content": f"Bread recipe variant {i} with rye flour"} for i in range(6)], user_id="u"
+    )
     mem.recall("rye bread recipe", user_id="u", top_k=6)
     mem.flush()
     top = mem.settings.co_recall_top
@@ -102,7 +110,7 @@ def test_no_maintenance_when_switched_off(quiet: MemoryEngine) -> None:
     assert quiet.get(a.id, user_id="u").access_count == 0
 
 
-def test_missing_model_degrades_to_lexical(tmp_path) -> None:  # noqa: ANN001
+def test_missing_model_degrades_to_lexical(tmp_path) -> None:
     settings = Settings(store=":memory:", embedding_model_path=str(tmp_path / "no-such-model"))
     eng = MemoryEngine(SQLiteStore(":memory:"), settings)
     try:

@@ -54,11 +54,17 @@ def test_trigger_pattern_matching() -> None:
 
 def test_triggered_constraint_comes_first_even_when_unrelated(quiet: MemoryEngine) -> None:
     quiet.remember_many(
-        [{"content": f"Rust logging note {i}: the log crate writes to stderr", "kind": "fact"} for i in range(4)],
+        [
+            {"content": f"Rust logging note {i}: the log crate writes to stderr", "kind": "fact"}
+            for i in range(4)
+        ],
         user_id="u",
     )
     neg = quiet.remember(
-        "Never commit secrets to the repository", user_id="u", kind="constraint", trigger_patterns=["git push"]
+        "Never commit secrets to the repository",
+        user_id="u",
+        kind="constraint",
+        trigger_patterns=["git push"],
     )
     res = quiet.recall("rust logging before I git push", user_id="u", top_k=3)
     assert res.memories[0].id == neg.id and res.trace[0].layer == "triggered"
@@ -70,8 +76,10 @@ def test_layer_order_and_procedure_cap(quiet: MemoryEngine) -> None:
     pinned = quiet.remember("Answer in British English", user_id="u", kind="preference", pinned=True)
     ctx = quiet.remember("The deploy runs on Fridays after the standup", user_id="u", kind="fact")
     procs = quiet.remember_many(
-        [{"content": f"To deploy step {i}: run make deploy-{i} on the build host", "kind": "procedure"}
-         for i in range(5)],
+        [
+            {"content": f"To deploy step {i}: run make deploy-{i} on the build host", "kind": "procedure"}
+            for i in range(5)
+        ],
         user_id="u",
     )
     res = quiet.recall("how do we deploy", user_id="u", top_k=10)
@@ -85,8 +93,10 @@ def test_layer_order_and_procedure_cap(quiet: MemoryEngine) -> None:
 
 def test_token_budget_and_top_k(quiet: MemoryEngine) -> None:
     quiet.remember_many(
-        [{"content": f"Gardening tip {i}: water tomatoes deeply but rarely, mulch well, and prune suckers"}
-         for i in range(8)],
+        [
+            {"content": f"Gardening tip {i}: water tomatoes deeply but rarely, mulch well, and prune suckers"}
+            for i in range(8)
+        ],
         user_id="u",
     )
     full = quiet.recall("tomato gardening tips", user_id="u", top_k=8)
@@ -102,7 +112,10 @@ def test_token_budget_and_top_k(quiet: MemoryEngine) -> None:
 
 def test_trace_explains_every_memory(quiet: MemoryEngine) -> None:
     mems = quiet.remember_conversation(
-        [{"speaker": "Ada", "text": "Which bakery did you like?"}, {"speaker": "Bob", "text": "Tartine, by far."}],
+        [
+            {"speaker": "Ada", "text": "Which bakery did you like?"},
+            {"speaker": "Bob", "text": "Tartine, by far."},
+        ],
         user_id="u",
         session_id="s",
     )
@@ -131,7 +144,7 @@ def test_to_prompt_is_seed_000_format() -> None:
     assert RecallResult().to_prompt() == "<memory>\n</memory>"
 
 
-def test_reranker_path_that_does_not_exist_falls_back(embedder) -> None:  # noqa: ANN001
+def test_reranker_path_that_does_not_exist_falls_back(embedder) -> None:
     from tests.retrieve.conftest import make_engine
 
     eng = make_engine(embedder, recall_maintenance=False, reranker_model_path="/nonexistent/cross-encoder")

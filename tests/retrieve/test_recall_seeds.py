@@ -25,7 +25,8 @@ def test_engine_search_uses_the_same_fusion(quiet: MemoryEngine) -> None:
     hits = quiet.search("where is the deploy script", user_id="u", k=3)
     assert hits and "deploy" in hits[0].memory.content
     assert hits[0].score == pytest.approx(
-        (1 / 61 if hits[0].vector_score is not None else 0) + (1 / 61 if hits[0].text_score is not None else 0)
+        (1 / 61 if hits[0].vector_score is not None else 0)
+        + (1 / 61 if hits[0].text_score is not None else 0)
     )
 
 
@@ -76,19 +77,28 @@ def test_archived_only_when_asked(quiet: MemoryEngine) -> None:
 
 
 def test_low_importance_is_not_recalled(quiet: MemoryEngine) -> None:
-    quiet.remember_many([{"content": "The wifi password hint is on the fridge", "importance": 0.1}], user_id="u")
+    quiet.remember_many(
+        [{"content": "The wifi password hint is on the fridge", "importance": 0.1}], user_id="u"
+    )
     assert quiet.recall("wifi password hint", user_id="u").memories == []
 
 
 def test_project_scope_globs(quiet: MemoryEngine) -> None:
     py = quiet.remember(
-        "Use ruff, not flake8, for linting", user_id="u", scope="project", file_paths=["src/*.py", "tests/*.py"]
+        "Use ruff, not flake8, for linting",
+        user_id="u",
+        scope="project",
+        file_paths=["src/*.py", "tests/*.py"],
     )
     js = quiet.remember("Use eslint for linting", user_id="u", scope="project", file_paths=["web/**/*.ts"])
     glob = quiet.remember("Linting runs in CI on every push", user_id="u")
-    for_py = {m.id for m in quiet.recall("linting", user_id="u", files=["src/app/main.py"], top_k=10).memories}
+    for_py = {
+        m.id for m in quiet.recall("linting", user_id="u", files=["src/app/main.py"], top_k=10).memories
+    }
     assert for_py == {py.id, glob.id}
-    for_ts = {m.id for m in quiet.recall("linting", user_id="u", scope=["web/ui/button.ts"], top_k=10).memories}
+    for_ts = {
+        m.id for m in quiet.recall("linting", user_id="u", scope=["web/ui/button.ts"], top_k=10).memories
+    }
     assert for_ts == {js.id, glob.id}
     everything = {m.id for m in quiet.recall("linting", user_id="u", top_k=10).memories}
     assert everything == {py.id, js.id, glob.id}
