@@ -456,12 +456,12 @@ def demo(
                 path = " -> ".join(f"{st.relation}" for st in tr.path) or "seed"
                 console.print(f"   [dim]{tr.memory_id}: {tr.layer}, {path}, score {tr.final_score:.3f}[/dim]")
         engine.flush()
-        jobs = getattr(engine, "jobs", None)
-        if jobs is not None:
-            console.rule("[bold]3. maintenance plans[/bold] (dry run: nothing changes without --apply)")
-            for name in ("cluster", "decay", "links", "consolidate"):
-                plan = getattr(jobs, name)(user_id=user)
-                console.print(f"{name}: {plan.summary() if hasattr(plan, 'summary') else plan}")
+        jobs = engine.jobs
+        console.rule("[bold]3. maintenance plans[/bold] (dry run: nothing changes without --apply)")
+        for name in ("cluster", "decay", "links", "consolidate"):
+            plan = getattr(jobs, name)(user)
+            counts = ", ".join(f"{k} {v}" for k, v in plan.counts().items() if v)
+            console.print(f"{name}: {plan.skipped or counts or 'nothing to do'}")
         st = engine.stats(user_id=user)
         console.rule("[bold]4. the graph[/bold]")
         console.print(f"{st.memories} memories ({st.active} active), {st.tags} tags, edges {st.edges}")
