@@ -77,6 +77,15 @@ def _terms(query: str) -> list[str]:
     return list(dict.fromkeys(singles + pairs))
 
 
+def _find_tags(store: GraphStore, user_id: str, names: list[str]) -> list[Tag]:
+    """`store.find_tags`; a store that predates it is served from `list_tags` (slower, same result)."""
+    finder = getattr(store, "find_tags", None)
+    if finder is not None:
+        return finder(user_id, names)
+    wanted = set(names)
+    return [t for t in store.list_tags(user_id) if t.name in wanted or t.name.split(":", 1)[-1] in wanted]
+
+
 def find_cues(store: GraphStore, user_id: str, query: str, *, max_tags: int) -> QueryCues:
     """Look the query's terms and dates up among the user's tags (one store query)."""
     dates, phrases = date_tag_names(query)
@@ -85,7 +94,7 @@ def find_cues(store: GraphStore, user_id: str, query: str, *, max_tags: int) -> 
         return QueryCues(stripped_query=query)
     found = [
         t
-        for t in store.find_tags(user_id, [*dates, *terms])
+        for t in _find_tags(store, user_id, [*dates, *terms])
         if t.count > 0 and not t.name.startswith(TEXT_DERIVED_PREFIXES)
     ]
     # Most specific first: a tag on few memories says more than one on half of them.

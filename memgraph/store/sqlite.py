@@ -154,6 +154,8 @@ _MEMORY_COLUMNS = (
 _JSON_FIELDS = {"file_paths", "trigger_patterns", "metadata"}
 #: Memory-to-memory edge types as an SQL list (constants, not user data): lets SQLite use the edge indexes.
 _MEMORY_EDGE_TYPES = ", ".join(f"'{r.value}'" for r in MEMORY_RELATIONS)
+#: A tag/cluster with more members than this is walked in index order instead of sorting all its members.
+HUB_SORT_LIMIT = 500
 _BOOL_FIELDS = {"active", "archived", "pinned", "compressed"}
 _CLAMPED = {"confidence", "importance"}
 
@@ -1052,11 +1054,14 @@ class SQLiteStore:
         visited: set[tuple[str, Node]] = set(frontier)
         found: dict[tuple[str, str], tuple[int, tuple[Step, ...]]] = {}
         other_weight = weights.get("other", 0.3)
+        degrees: dict[Node, int] = {}
         for depth in range(1, max_depth + 1):
             nodes = {node for (_, node) in frontier}
             # at the last hop only memories count: do not fetch the edges that lead to tags and clusters
             last = depth == max_depth
-            neighbours, degrees = self._neighbours(user_id, nodes, fanout_cap, where, wparams, to_groups=not last)
+            neighbours, degrees = self._neighbours(
+                user_id, nodes, fanout_cap, where, wparams, to_groups=not last, degrees=degrees
+            )
             nxt: dict[tuple[str, Node], tuple[Step, ...]] = {}
             for (seed, node), path in frontier.items():
                 for rel, other, weight in neighbours.get(node, []):
@@ -1092,6 +1097,21 @@ class SQLiteStore:
             for (seed, mid), (depth, path) in found.items()
         ]
 
+    def _group_degrees(
+        self, user_id: str, kind: str, names: Sequence[str], cache: dict[tuple[str, str], int]
+    ) -> None:
+        """Members of each tag/cluster (one index range count per name, each counted once per expand)."""
+        rel = "HasTag" if kind == "t" else "InCluster"
+        todo = sorted({n for n in names if (kind, n) not in cache})
+        for chunk in _chunks(todo, 300):
+            rows = self._read(
+                f"SELECT dst, COUNT(*) FROM edges INDEXED BY edges_in WHERE user_id = ? AND type = ? "
+                f"AND dst IN ({','.join('?' * len(chunk))}) GROUP BY dst",
+                [user_id, rel, *chunk],
+            )
+            cache.update({(kind, r[0]): int(r[1]) for r in rows})
+            cache.update({(kind, n): 0 for n in chunk if (kind, n) not in cache})
+
     def _neighbours(
         self,
         user_id: str,
@@ -1101,9 +1121,11 @@ class SQLiteStore:
         wparams: list[Any],
         *,
         to_groups: bool = True,
+        degrees: dict[tuple[str, str], int] | None = None,
     ) -> tuple[dict[tuple[str, str], list[tuple[str, tuple[str, str], float]]], dict[tuple[str, str], int]]:
-        """Capped neighbours of each frontier node, and the member count (degree) of each tag/cluster reached:
-        the cascade passes less activation through hubs."""
+        """Capped neighbours of each frontier node, and the member count (degree) of each tag/cluster seen:
+        the cascade passes less activation through hubs. `degrees` is a cache shared by one expand."""
+        degrees = {} if degrees is None else degrees
         mem_ids = [n[1] for n in nodes if n[0] == "m"]
         tag_names = [n[1] for n in nodes if n[0] == "t"]
         cluster_ids = [n[1] for n in nodes if n[0] == "c"]
@@ -1112,25 +1134,27 @@ class SQLiteStore:
         def add(src: tuple[str, str], rel: str, dst: tuple[str, str], w: float) -> None:
             out.setdefault(src, []).append((rel, dst, w))
 
-        # Memory -> tags / clusters / memories. Memories reached must pass the filter; tags and clusters are
-        # hubs and are capped on the way out of them.
         for chunk in _chunks(mem_ids, 300):
             marks = ",".join("?" * len(chunk))
-            rows = [] if not to_groups else self._read(
-                # the most specific tags/clusters first (fewest members): they say the most about a memory,
-                # and BFS then reaches a neighbour through the rarest thing the two share
-                f"SELECT src, type, dst, weight FROM ("
-                f"  SELECT e.src, e.type, e.dst, e.weight, ROW_NUMBER() OVER ("
-                f"    PARTITION BY e.src ORDER BY ("
-                f"      SELECT COUNT(*) FROM edges d WHERE d.user_id = e.user_id AND d.type = e.type"
-                f"      AND d.dst = e.dst), e.weight DESC, e.dst) AS rn"
-                f"  FROM edges e WHERE e.user_id = ? AND e.type IN ('HasTag', 'InCluster')"
-                f"  AND e.src IN ({marks})"
-                f") WHERE rn <= ? ORDER BY src, rn",
-                [user_id, *chunk, cap],
-            )
-            for r in rows:
-                add(("m", r[0]), r[1], ("t" if r[1] == "HasTag" else "c", r[2]), r[3])
+            if to_groups:
+                # Memory -> tags / clusters: the most specific first (fewest members), `cap` of them: they say
+                # the most about a memory, and BFS then reaches a neighbour through the rarest thing shared.
+                rows = self._read(
+                    f"SELECT src, type, dst, weight FROM edges WHERE user_id = ? "
+                    f"AND type IN ('HasTag', 'InCluster') AND src IN ({marks})",
+                    [user_id, *chunk],
+                )
+                groups = [(r[0], r[1], ("t" if r[1] == "HasTag" else "c", r[2]), float(r[3])) for r in rows]
+                for kind in ("t", "c"):
+                    self._group_degrees(user_id, kind, [g[2][1] for g in groups if g[2][0] == kind], degrees)
+                per_src: dict[str, list[tuple[str, tuple[str, str], float]]] = {}
+                for src, rel, dst, w in groups:
+                    per_src.setdefault(src, []).append((rel, dst, w))
+                for src, edges in per_src.items():
+                    edges.sort(key=lambda e: (degrees.get(e[1], 0), -e[2], e[1][1]))
+                    for rel, dst, w in edges[:cap]:
+                        add(("m", src), rel, dst, w)
+            # Memory -> memories (both directions), the strongest edges first; the memory must pass the filter.
             rows = self._read(
                 f"SELECT node, type, other, weight FROM ("
                 f"  SELECT x.node, x.type, x.other, x.weight, ROW_NUMBER() OVER ("
@@ -1140,44 +1164,43 @@ class SQLiteStore:
                 f"        UNION ALL"
                 f"        SELECT e.dst AS node, e.type, e.src AS other, e.weight FROM edges e INDEXED BY edges_dst"
                 f"        WHERE e.user_id = ? AND e.type IN ({_MEMORY_EDGE_TYPES}) AND e.dst IN ({marks})) x"
-                # `+m.user_id`: join each edge to its memory by id; otherwise the planner walks every
-                # memory of the user (memories_user) and probes the edges from there.
-                f"  JOIN memories m ON m.id = x.other AND +m.user_id = ? AND {where}"
+                # CROSS JOIN fixes the loop order: the few edges outside, memories looked up by id inside
+                f"  CROSS JOIN memories m WHERE m.id = x.other AND m.user_id = ? AND {where}"
                 f") WHERE rn <= ? ORDER BY node, rn",
                 [user_id, *chunk, user_id, *chunk, user_id, *wparams, cap],
             )
             for r in rows:
                 add(("m", r[0]), r[1], ("m", r[2]), r[3])
+        # Tag / cluster -> members that pass the filter, `cap` of them. Small groups: the most important and
+        # most recently used first. Hubs (more than HUB_SORT_LIMIT members): the first `cap` in index order,
+        # so a tag on every memory costs `cap` row reads, not a sort of all its members.
         for kind, names, rel in (("t", tag_names, "HasTag"), ("c", cluster_ids, "InCluster")):
-            for chunk in _chunks(names, 300):
+            self._group_degrees(user_id, kind, names, degrees)
+            small = [n for n in names if degrees.get((kind, n), 0) <= HUB_SORT_LIMIT]
+            hubs = [n for n in names if degrees.get((kind, n), 0) > HUB_SORT_LIMIT]
+            for chunk in _chunks(small, 300):
                 marks = ",".join("?" * len(chunk))
                 rows = self._read(
                     f"SELECT dst, src, weight FROM ("
                     f"  SELECT e.dst, e.src, e.weight, ROW_NUMBER() OVER ("
                     f"    PARTITION BY e.dst ORDER BY m.importance DESC, m.last_accessed DESC, e.src) AS rn"
-                    # INDEXED BY edges_in (user_id, type, dst): the members of these tags/clusters only.
-                    f"  FROM edges e INDEXED BY edges_in"
-                    f"  JOIN memories m ON m.id = e.src AND +m.user_id = e.user_id AND {where}"
+                    f"  FROM edges e INDEXED BY edges_in CROSS JOIN memories m"
                     f"  WHERE e.user_id = ? AND e.type = ? AND e.dst IN ({marks})"
+                    f"  AND m.id = e.src AND m.user_id = e.user_id AND {where}"
                     f") WHERE rn <= ? ORDER BY dst, rn",
-                    [*wparams, user_id, rel, *chunk, cap],
+                    [user_id, rel, *chunk, *wparams, cap],
                 )
                 for r in rows:
                     add((kind, r[0]), rel, ("m", r[1]), r[2])
-        degrees: dict[tuple[str, str], int] = {}
-        reached: dict[str, set[str]] = {"t": set(), "c": set()}
-        for targets in out.values():
-            for _, dst, _ in targets:
-                if dst[0] != "m":
-                    reached[dst[0]].add(dst[1])
-        for kind, rel in (("t", "HasTag"), ("c", "InCluster")):
-            for chunk in _chunks(sorted(reached[kind]), 300):
+            for name in hubs:
                 rows = self._read(
-                    f"SELECT dst, COUNT(*) FROM edges WHERE user_id = ? AND type = ? "
-                    f"AND dst IN ({','.join('?' * len(chunk))}) GROUP BY dst",
-                    [user_id, rel, *chunk],
+                    f"SELECT e.src, e.weight FROM edges e INDEXED BY edges_in CROSS JOIN memories m "
+                    f"WHERE e.user_id = ? AND e.type = ? AND e.dst = ? "
+                    f"AND m.id = e.src AND m.user_id = e.user_id AND {where} LIMIT ?",
+                    [user_id, rel, name, *wparams, cap],
                 )
-                degrees.update({(kind, r[0]): int(r[1]) for r in rows})
+                for r in rows:
+                    add((kind, name), rel, ("m", r[0]), r[1])
         return out, degrees
 
     # -- clusters, gaps, jobs ----------------------------------------------------------------------------
