@@ -91,6 +91,32 @@ class IsolationMachine(RuleBasedStateMachine):
         hits = self.engine.search(query, user_id=user)
         assert {h.memory.id for h in hits} <= self.owned[user]
 
+    @rule(user=st.sampled_from(USERS), job=st.sampled_from(["cluster", "links", "consolidate", "decay"]))
+    def run_job(self, user: str, job: str) -> None:
+        if not self.owned[user]:
+            return
+        jobs = self.engine.jobs
+        if job == "cluster":
+            jobs.cluster(user, apply=True, force=True)
+        else:
+            getattr(jobs, job)(user, apply=True)
+        self._refresh(user)
+
+    @rule(user=st.sampled_from(USERS))
+    def export(self, user: str) -> None:
+        import json
+        import tempfile
+        from pathlib import Path
+
+        if not self.owned[user]:
+            return
+        path = Path(tempfile.mkdtemp()) / "export.jsonl"
+        self.engine.jobs.export(path, user_id=user)
+        for line in path.read_text().splitlines():
+            record = json.loads(line)
+            owner = record.get("user_id") or record.get("data", {}).get("user_id")
+            assert owner in (None, user), f"export of {user} holds a record of {owner}"
+
     @invariant()
     def nothing_crosses_users(self) -> None:
         self.engine.flush()
@@ -101,6 +127,10 @@ class IsolationMachine(RuleBasedStateMachine):
                 assert link.src in self.owned[user] and link.dst in self.owned[user]
             for mem in store.list_memories(user, limit=10_000):
                 assert mem.user_id == user
+            for member in store.cluster_members(user):
+                assert member.memory_id in self.owned[user]
+            for cluster in store.list_clusters(user):
+                assert cluster.user_id == user
         all_ids = [self.owned[u] for u in USERS]
         assert sum(len(s) for s in all_ids) == len(set().union(*all_ids))
 
