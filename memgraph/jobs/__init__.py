@@ -228,6 +228,8 @@ class Jobs:
                 raise UnknownUserError(f"user {u!r} has no memories in this store")
         ctx = self._ctx(progress)
         if format == "graphml":
+            if str(path) == "-":
+                raise ValidationError("GraphML is written to a file: give a path, not '-'")
             return export_graphml(ctx, users, path)
         if format != "jsonl":
             raise ValidationError(f"unknown export format {format!r}: use jsonl or graphml")
