@@ -18,6 +18,7 @@ import numpy as np
 from memgraph.config import Settings
 from memgraph.embed import CachedEmbedder, Embedder, SentenceTransformerEmbedder
 from memgraph.errors import EmbedderUnavailableError, ModelMismatchError, NotFoundError, ValidationError
+from memgraph.ingest.episodes import plan_episode
 from memgraph.models import (
     MEMORY_RELATIONS,
     HasTag,
@@ -27,6 +28,7 @@ from memgraph.models import (
     Memory,
     MemoryKind,
     Provenance,
+    RecallResult,
     Relation,
     Scope,
     SearchHit,
@@ -39,8 +41,6 @@ from memgraph.models import (
     validate_identifier,
     validate_owner,
 )
-from memgraph.ingest.episodes import plan_episode
-from memgraph.models import RecallResult
 from memgraph.retrieve.fusion import rrf_fuse
 from memgraph.retrieve.maintenance import Maintainer
 from memgraph.retrieve.pipeline import Recaller, RecallRequest, check_mode, memory_kinds
