@@ -61,7 +61,9 @@ class LookupEmbedder:
         return max(1, round(len(text.split()) * 1.3))
 
 
-def make_corpus(n: int, seed: int = 7) -> tuple[list[str], np.ndarray, list[list[str]], np.ndarray, np.ndarray]:
+def make_corpus(
+    n: int, seed: int = 7
+) -> tuple[list[str], np.ndarray, list[list[str]], np.ndarray, np.ndarray]:
     rng = np.random.default_rng(seed)
     vocab = [f"w{i}" for i in range(20_000)]
     ranks = np.arange(1, len(vocab) + 1)
@@ -152,12 +154,16 @@ def main() -> None:
     lines.append(f"| (query embedding, model) | {statistics.median(qlat):.1f} | {q95:.1f} |")
     text = "\n".join(lines)
     print(text)
-    print(f"{args.n:,} memories of one user, build {build_s:.0f} s, {args.queries} recalls per mode, top_k=10")
+    print(
+        f"{args.n:,} memories of one user, build {build_s:.0f} s, {args.queries} recalls per mode, top_k=10"
+    )
     if args.append_results:
         stamp = datetime.now(UTC).strftime("%Y-%m-%d")
         machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
         with open(ROOT / "bench" / "RESULTS.md", "a", encoding="utf-8") as fh:
-            fh.write(f"\n### Recall latency at {args.n:,} memories ({stamp}, {machine}, SQLite)\n\n{text}\n\n")
+            fh.write(
+                f"\n### Recall latency at {args.n:,} memories ({stamp}, {machine}, SQLite)\n\n{text}\n\n"
+            )
 
 
 if __name__ == "__main__":

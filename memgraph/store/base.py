@@ -251,8 +251,10 @@ class GraphStore(Protocol):
         it passes `flt`. Each step carries the relation's weight from `weights` (key "other" for relations not
         named there), RelatesTo its own weight; a step through a tag or cluster also carries `degree`, the
         number of memories with that tag / in that cluster. At most `fanout_cap` neighbours are followed from
-        any one node per hop (memory neighbours by weight, tag/cluster members by importance then
-        last_accessed), so hub tags cannot flood the result."""
+        any one node per hop, so hub tags cannot flood the result: from a memory, its tags/clusters with the
+        fewest members first and its memory edges by weight; from a tag/cluster, members by importance then
+        last_accessed (a store may walk a very large group in index order instead of sorting it). At the last
+        hop only memories matter, so edges into tags/clusters need not be fetched."""
         ...
 
     # -- clusters, gaps, job runs ------------------------------------------------------------------------

@@ -20,7 +20,10 @@ def _cli(*args: str, store: Path) -> subprocess.CompletedProcess[str]:
 
 def test_recall_prompt_json_and_trace(tmp_path: Path) -> None:
     store = tmp_path / "data"
-    assert _cli("remember", "The spare key is under the blue flowerpot", "--user", "ada", store=store).returncode == 0
+    assert (
+        _cli("remember", "The spare key is under the blue flowerpot", "--user", "ada", store=store).returncode
+        == 0
+    )
     out = _cli("recall", "where is the spare key", "--user", "ada", "--prompt", store=store)
     assert out.returncode == 0, out.stderr
     assert out.stdout == "<memory>\n[FACT] The spare key is under the blue flowerpot\n</memory>\n"
