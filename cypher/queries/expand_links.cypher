@@ -15,7 +15,7 @@ WHERE m.user_id = $user_id
   AND ($tag IS NULL OR (m)-[:HasTag]->(:Tag {name: $tag}))
   AND ($file_patterns IS NULL OR m.scope <> 'project' OR any(p IN m.file_paths WHERE p IN $file_patterns))
 WITH s, type(r) AS relation, m, coalesce(r.weight, 1.0) AS weight
-ORDER BY weight DESC, m.importance DESC, m.id
+ORDER BY weight DESC, m.importance DESC, m.id, relation
 WITH s, collect({relation: relation, other: m.id, weight: weight})[..$cap] AS hops
 UNWIND hops AS hop
 RETURN s.id AS node, hop.relation AS relation, hop.other AS other, hop.weight AS weight

@@ -67,7 +67,7 @@ from memgraph.store.base import (
     WriteBatch,
 )
 from memgraph.store.dialect import FALKORDB, FALKORDB_CONSTRAINTS, NEO4J, Dialect, render_ints
-from memgraph.store.traverse import Neighbours, breadth_first
+from memgraph.store.traverse import Degrees, Neighbours, breadth_first
 from memgraph.text import content_tokens, fts_document
 
 SCHEMA_VERSION = "1"
@@ -948,23 +948,29 @@ class CypherStore:
             seeds,
             max_depth=max_depth,
             weights=weights,
-            neighbours=lambda nodes: self._neighbours(fparams, nodes, int(fanout_cap)),
+            neighbours=lambda nodes, to_groups: self._neighbours(fparams, nodes, int(fanout_cap), to_groups),
         )
 
-    def _neighbours(self, fparams: dict[str, Any], nodes: set[tuple[str, str]], cap: int) -> Neighbours:
+    def _neighbours(
+        self, fparams: dict[str, Any], nodes: set[tuple[str, str]], cap: int, to_groups: bool
+    ) -> tuple[Neighbours, Degrees]:
+        """One capped hop (see memgraph.store.traverse); at the last hop (`to_groups` False) the edges to tags
+        and clusters are not fetched."""
         user_id = fparams["user_id"]
         mem_ids = sorted(n[1] for n in nodes if n[0] == "m")
         tag_names = sorted(n[1] for n in nodes if n[0] == "t")
         cluster_ids = sorted(n[1] for n in nodes if n[0] == "c")
         out: Neighbours = {}
+        degrees: Degrees = {}
         if cap <= 0:
-            return out
+            return out, degrees
         for chunk in _chunks(mem_ids, 1000):
-            for r in self._read("expand_facets", user_id=user_id, ids=chunk, cap=cap):
+            for r in self._read("expand_facets", user_id=user_id, ids=chunk, cap=cap) if to_groups else []:
                 kind = "t" if r["relation"] == "HasTag" else "c"
                 out.setdefault(("m", r["node"]), []).append(
                     (r["relation"], (kind, r["other"]), float(r["weight"]))
                 )
+                degrees[(kind, r["other"])] = int(r["degree"])
             for r in self._read("expand_links", **fparams, ids=chunk, cap=cap):
                 out.setdefault(("m", r["node"]), []).append(
                     (r["relation"], ("m", r["other"]), float(r["weight"]))
@@ -977,7 +983,7 @@ class CypherStore:
                 out.setdefault(("c", r["node"]), []).append(
                     ("InCluster", ("m", r["other"]), float(r["weight"]))
                 )
-        return out
+        return out, degrees
 
     # -- clusters, gaps, jobs -------------------------------------------------------------------------------
 
