@@ -251,8 +251,11 @@ class GraphStore(Protocol):
         it passes `flt`. Each step carries the relation's weight from `weights` (key "other" for relations not
         named there), RelatesTo its own weight; a step through a tag or cluster also carries `degree`, the
         number of memories with that tag / in that cluster. At most `fanout_cap` neighbours are followed from
-        any one node per hop (memory neighbours by weight, tag/cluster members by importance then
-        last_accessed), so hub tags cannot flood the result."""
+        any one node per hop, so hub tags cannot flood the result: from a memory, its tags/clusters rarest
+        first (fewest members, then weight, then name) and its linked memories by edge weight, then importance,
+        then id; from a tag/cluster, its members by importance, then last_accessed (newest first), then id.
+        The last hop fetches memories only. The walk itself is `memgraph.store.traverse.breadth_first`,
+        shared by every store, so all stores return identical expansions."""
         ...
 
     # -- clusters, gaps, job runs ------------------------------------------------------------------------
