@@ -17,7 +17,7 @@ from memgraph.store import open_store
 from memgraph.store.base import MemoryFilter, WriteBatch
 from memgraph.store.sqlite import SQLiteStore
 from tests.conformance.conftest import falkordb_available, neo4j_uri
-from tests.jobs.conftest import checksum
+from tests.jobs.conftest import checksum, plant_nan_vector
 
 
 def _rich_store(engine: MemoryEngine) -> None:
@@ -193,13 +193,7 @@ def test_other_model_is_refused_unless_reembed(engine, embedder, tmp_path):
 def test_reindex_missing_nan_and_other_model(engine):
     good = engine.remember("Tea is better than coffee.", user_id="u")
     engine.store.write("u", WriteBatch(memories=[Memory(id="m_missing", user_id="u", content="no vector yet")]))
-    # a NaN vector cannot be written any more (the write path refuses it); plant one as an old store or a
-    # corrupted file would hold it
-    engine.store.write("u", WriteBatch(memories=[Memory(id="m_nan", user_id="u", content="broken vector")]))
-    with engine.store._tx() as conn:
-        conn.execute(
-            "UPDATE memories SET embedding = ? WHERE id = 'm_nan'", (np.full(384, np.nan, np.float32).tobytes(),)
-        )
+    plant_nan_vector(engine.store, "u", Memory(id="m_nan", user_id="u", content="broken vector"))
     old = Memory(id="m_old", user_id="u", content="embedded by an old model", embedding_model="old-model")
     engine.store.write("u", WriteBatch(memories=[old], embeddings=np.ones((1, 384), dtype=np.float32)))
     before = checksum(engine.store)
