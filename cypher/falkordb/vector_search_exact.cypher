@@ -1,6 +1,6 @@
 // Exact vector kNN (FalkorDB override of queries/vector_search_exact.cypher): brute-force cosine DISTANCE
 // over one user's filtered vectors, closest first.
-// Parameters: $vector, $k, $user_id, $active, $include_archived, $include_compressed, $kinds, $session_id, $min_importance, $tag, $file_patterns
+// Parameters: $vector, $k, $user_id, $active, $include_archived, $include_compressed, $kinds, $session_id, $pinned, $min_importance, $tag, $file_patterns
 MATCH (m:Memory)
 WHERE m.user_id = $user_id
   AND ($active IS NULL OR m.active = $active)
@@ -8,6 +8,7 @@ WHERE m.user_id = $user_id
   AND ($include_compressed OR NOT m.compressed)
   AND ($kinds IS NULL OR m.kind IN $kinds)
   AND ($session_id IS NULL OR m.session_id = $session_id)
+  AND ($pinned IS NULL OR m.pinned = $pinned)
   AND ($min_importance IS NULL OR m.importance >= $min_importance OR m.pinned)
   AND ($tag IS NULL OR (m)-[:HasTag]->(:Tag {name: $tag}))
   AND ($file_patterns IS NULL OR m.scope <> 'project' OR any(p IN m.file_paths WHERE p IN $file_patterns))

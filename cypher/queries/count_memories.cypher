@@ -1,5 +1,5 @@
 // How many of a user's memories pass the filter (MemoryFilter).
-// Parameters: $user_id, $active, $include_archived, $include_compressed, $kinds, $session_id, $min_importance, $tag, $file_patterns
+// Parameters: $user_id, $active, $include_archived, $include_compressed, $kinds, $session_id, $pinned, $min_importance, $tag, $file_patterns
 MATCH (m:Memory)
 WHERE m.user_id = $user_id
   AND ($active IS NULL OR m.active = $active)
@@ -7,6 +7,7 @@ WHERE m.user_id = $user_id
   AND ($include_compressed OR NOT m.compressed)
   AND ($kinds IS NULL OR m.kind IN $kinds)
   AND ($session_id IS NULL OR m.session_id = $session_id)
+  AND ($pinned IS NULL OR m.pinned = $pinned)
   AND ($min_importance IS NULL OR m.importance >= $min_importance OR m.pinned)
   AND ($tag IS NULL OR (m)-[:HasTag]->(:Tag {name: $tag}))
   AND ($file_patterns IS NULL OR m.scope <> 'project' OR any(p IN m.file_paths WHERE p IN $file_patterns))

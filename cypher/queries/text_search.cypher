@@ -1,7 +1,7 @@
 // Full-text search (Neo4j, Lucene BM25) over memgraph's own tokens (property fts, whitespace analyzer), keeping
 // this user's memories that pass the filter, best first. $query is built by the store from query tokens, each
 // quoted, joined by OR: Lucene syntax in user text never reaches the parser.
-// Parameters: $query, $limit, $user_id, $active, $include_archived, $include_compressed, $kinds, $session_id, $min_importance, $tag, $file_patterns
+// Parameters: $query, $limit, $user_id, $active, $include_archived, $include_compressed, $kinds, $session_id, $pinned, $min_importance, $tag, $file_patterns
 CALL db.index.fulltext.queryNodes('memory_fts', $query) YIELD node, score
 WITH node AS m, score
 MATCH (m:Memory)
@@ -11,6 +11,7 @@ WHERE m.user_id = $user_id
   AND ($include_compressed OR NOT m.compressed)
   AND ($kinds IS NULL OR m.kind IN $kinds)
   AND ($session_id IS NULL OR m.session_id = $session_id)
+  AND ($pinned IS NULL OR m.pinned = $pinned)
   AND ($min_importance IS NULL OR m.importance >= $min_importance OR m.pinned)
   AND ($tag IS NULL OR (m)-[:HasTag]->(:Tag {name: $tag}))
   AND ($file_patterns IS NULL OR m.scope <> 'project' OR any(p IN m.file_paths WHERE p IN $file_patterns))

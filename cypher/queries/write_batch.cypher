@@ -1,10 +1,12 @@
 // Apply one WriteBatch as ONE statement, so it is atomic on Neo4j (inside its write transaction) and on
 // FalkorDB (one query is all-or-nothing; a failing query is undone): upsert memories by id (MERGE), their
-// embeddings on a separate :MemoryVector node, HasTag edges, memory-to-memory links and field updates.
+// embeddings on a separate :MemoryVector node, HasTag edges, memory-to-memory links and field updates, then
+// remove HasTag edges and delete memory-to-memory links (consolidation moves a merged memory's tags and links
+// to the kept one in one atomic write).
 // Each guard `WHERE 1 / CASE ... ELSE 0 END = 1` aborts the whole statement (division by zero) when a memory
 // id already belongs to another user or a link endpoint is not one of this user's memories; the store then
 // reports which one with a typed error and nothing of the batch is written.
-// Parameters: $user_id, $memories, $vectors, $tags, $links, $updates, $now
+// Parameters: $user_id, $memories, $vectors, $tags, $links, $updates, $remove_tags, $delete_links, $now
 CALL {
   UNWIND $memories AS row
   MERGE (m:Memory {id: row.id})
@@ -101,4 +103,18 @@ CALL {
         ELSE m.importance + row.inc.importance END
   RETURN count(m) AS updated
 }
-RETURN memories, vectors, tags_added, links_checked, relates_to, supersedes, contradicts, derived_from, updated
+CALL {
+  UNWIND $remove_tags AS row
+  MATCH (m:Memory {id: row.memory_id, user_id: $user_id})-[r:HasTag]->(:Tag {user_id: $user_id, name: row.tag})
+  DELETE r
+  RETURN count(*) AS tags_removed
+}
+CALL {
+  UNWIND $delete_links AS row
+  MATCH (a:Memory {id: row.src, user_id: $user_id})-[r]->(b:Memory {id: row.dst, user_id: $user_id})
+  WHERE type(r) = row.relation
+  DELETE r
+  RETURN count(*) AS links_deleted
+}
+RETURN memories, vectors, tags_added, links_checked, relates_to, supersedes, contradicts, derived_from, updated,
+       tags_removed, links_deleted

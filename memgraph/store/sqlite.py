@@ -41,7 +41,6 @@ from memgraph.models import (
     Scope,
     StoreStats,
     Tag,
-    TraceStep,
 )
 from memgraph.store.base import (
     INCREMENTABLE_FIELDS,
@@ -53,6 +52,7 @@ from memgraph.store.base import (
     MemoryUpdate,
     WriteBatch,
 )
+from memgraph.store.traverse import breadth_first
 from memgraph.text import content_tokens, fts_document
 
 SCHEMA_VERSION = "1"
@@ -1046,59 +1046,17 @@ class SQLiteStore:
         weights: dict[str, float],
         flt: MemoryFilter | None = None,
     ) -> list[Expansion]:
-        """Breadth-first, one SQL query per hop for all seeds at once; path bookkeeping in Python (small:
-        the fan-out is capped per node, so the frontier is at most seeds x cap^depth)."""
+        """Breadth-first, one SQL query per hop for all seeds at once; the path bookkeeping is shared with the
+        Cypher store (memgraph.store.traverse), so both return the same expansions."""
         where, wparams = self._where(flt, alias="m")
-        seed_list = list(dict.fromkeys(seeds))
-        Node = tuple[str, str]  # ("m", id) | ("t", tag) | ("c", cluster)
-        Step = tuple[str, str, float, int | None]  # relation, via, weight, degree
-        # (seed, node) -> path as a tuple of plain steps; pydantic objects are built only for the result
-        frontier: dict[tuple[str, Node], tuple[Step, ...]] = {(s, ("m", s)): () for s in seed_list}
-        visited: set[tuple[str, Node]] = set(frontier)
-        found: dict[tuple[str, str], tuple[int, tuple[Step, ...]]] = {}
-        other_weight = weights.get("other", 0.3)
-        degrees: dict[Node, int] = {}
-        for depth in range(1, max_depth + 1):
-            nodes = {node for (_, node) in frontier}
-            # at the last hop only memories count: do not fetch the edges that lead to tags and clusters
-            last = depth == max_depth
-            neighbours, degrees = self._neighbours(
-                user_id, nodes, fanout_cap, where, wparams, to_groups=not last, degrees=degrees
-            )
-            nxt: dict[tuple[str, Node], tuple[Step, ...]] = {}
-            for (seed, node), path in frontier.items():
-                for rel, other, weight in neighbours.get(node, []):
-                    state = (seed, other)
-                    if state in visited:
-                        continue
-                    visited.add(state)
-                    w = weight if rel == Relation.RELATES_TO.value else weights.get(rel, other_weight)
-                    if other[0] == "m":
-                        step: Step = (rel, other[1], w, None)
-                    else:
-                        label = "tag" if other[0] == "t" else "cluster"
-                        step = (rel, f"{label}:{other[1]}", w, degrees.get(other))
-                    step_path = (*path, step)
-                    nxt[state] = step_path
-                    if other[0] == "m" and other[1] != seed:
-                        found.setdefault((seed, other[1]), (depth, step_path))
-            frontier = nxt
-            if not frontier:
-                break
-        # model_construct: built by the thousand per recall from values this method made itself; steps
-        # are shared between paths (one object per distinct step)
-        steps: dict[Step, TraceStep] = {}
-
-        def step_of(st: Step) -> TraceStep:
-            obj = steps.get(st)
-            if obj is None:
-                obj = steps[st] = TraceStep.model_construct(relation=st[0], via=st[1], weight=st[2], degree=st[3])
-            return obj
-
-        return [
-            Expansion.model_construct(memory_id=mid, seed_id=seed, depth=depth, path=[step_of(st) for st in path])
-            for (seed, mid), (depth, path) in found.items()
-        ]
+        return breadth_first(
+            seeds,
+            max_depth=max_depth,
+            weights=weights,
+            neighbours=lambda nodes, to_groups: self._neighbours(
+                user_id, nodes, fanout_cap, where, wparams, to_groups=to_groups
+            ),
+        )
 
     def _group_degrees(
         self, user_id: str, kind: str, names: Sequence[str], cache: dict[tuple[str, str], int]
@@ -1161,7 +1119,7 @@ class SQLiteStore:
             rows = self._read(
                 f"SELECT node, type, other, weight FROM ("
                 f"  SELECT x.node, x.type, x.other, x.weight, ROW_NUMBER() OVER ("
-                f"    PARTITION BY x.node ORDER BY x.weight DESC, m.importance DESC, x.other) AS rn"
+                f"    PARTITION BY x.node ORDER BY x.weight DESC, m.importance DESC, x.other, x.type) AS rn"
                 f"  FROM (SELECT e.src AS node, e.type, e.dst AS other, e.weight FROM edges e INDEXED BY edges_src"
                 f"        WHERE e.user_id = ? AND e.type IN ({_MEMORY_EDGE_TYPES}) AND e.src IN ({marks})"
                 f"        UNION ALL"

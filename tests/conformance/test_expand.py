@@ -26,9 +26,9 @@ def test_two_hops_through_a_tag(store: GraphStore) -> None:
     got = _by_memory(store.expand("ada", [a.id], max_depth=2, fanout_cap=10, weights=WEIGHTS), a.id)
     assert set(got) == {b.id}
     assert got[b.id].depth == 2
-    assert [(s.relation, s.via, s.weight) for s in got[b.id].path] == [
-        ("HasTag", "tag:x", WEIGHTS["HasTag"]),
-        ("HasTag", b.id, WEIGHTS["HasTag"]),
+    assert [(s.relation, s.via, s.weight, s.degree) for s in got[b.id].path] == [
+        ("HasTag", "tag:x", WEIGHTS["HasTag"], 2),  # degree: how many memories carry the tag
+        ("HasTag", b.id, WEIGHTS["HasTag"], None),
     ]
     assert store.expand("ada", [a.id], max_depth=1, fanout_cap=10, weights=WEIGHTS) == []
 
@@ -74,14 +74,32 @@ def test_shortest_path_wins(store: GraphStore) -> None:
 
 def test_hub_tag_fanout_is_capped_by_importance(store: GraphStore) -> None:
     seed = mem("ada", "seed", tags=["hub"], importance=0.01)
-    members = [
-        mem("ada", f"member {i}", tags=["hub"], importance=round(0.02 + i * 0.03, 2)) for i in range(30)
-    ]
+    members = [mem("ada", f"member {i}", tags=["hub"], importance=round(0.02 + i * 0.03, 2)) for i in range(30)]
     store.write("ada", WriteBatch(memories=[seed, *members]))
     got = store.expand("ada", [seed.id], max_depth=2, fanout_cap=5, weights=WEIGHTS)
     top5 = {m.id for m in sorted(members, key=lambda m: -m.importance)[:5]}
     assert {e.memory_id for e in got} == top5
     assert all(e.depth == 2 for e in got)
+
+
+def test_rarest_tag_is_followed_first(store: GraphStore) -> None:
+    """With room for one tag, the walk goes through the rarer one: it says more about the seed."""
+    seed = mem("ada", "seed", tags=["common", "rare"], importance=0.1)
+    twin = mem("ada", "twin", tags=["rare"], importance=0.8)
+    crowd = [mem("ada", f"crowd {i}", tags=["common"], importance=0.95) for i in range(4)]
+    store.write("ada", WriteBatch(memories=[seed, twin, *crowd]))
+    got = store.expand("ada", [seed.id], max_depth=2, fanout_cap=1, weights=WEIGHTS)
+    assert [(e.memory_id, [(s.via, s.degree) for s in e.path]) for e in got] == [
+        (twin.id, [("tag:rare", 2), (twin.id, None)])
+    ]
+
+
+def test_unknown_relation_weight_falls_back_to_other(store: GraphStore) -> None:
+    a, b = mem("ada", "a"), mem("ada", "b")
+    store.write("ada", WriteBatch(memories=[a, b], links=[Link(src=a.id, dst=b.id, relation=Relation.SUPERSEDES)]))
+    weights = {k: v for k, v in WEIGHTS.items() if k != "Supersedes"} | {"other": 0.11}
+    got = store.expand("ada", [a.id], max_depth=1, fanout_cap=5, weights=weights)
+    assert [(e.memory_id, e.path[0].weight) for e in got] == [(b.id, 0.11)]
 
 
 def test_fanout_cap_applies_to_links_too(store: GraphStore) -> None:
@@ -103,10 +121,9 @@ def test_filters_and_seeds(store: GraphStore) -> None:
     other_seed = mem("ada", "other seed", tags=["t"])
     store.write("ada", WriteBatch(memories=[a, gone, old, other_seed]))
     got = store.expand("ada", [a.id, other_seed.id, a.id], max_depth=2, fanout_cap=10, weights=WEIGHTS)
-    assert got == []  # seeds are never results; inactive and archived memories are not reached
-    everything = store.expand(
-        "ada", [a.id], max_depth=2, fanout_cap=10, weights=WEIGHTS, flt=MemoryFilter.everything()
-    )
+    # a seed never expands to itself, but one seed reaches another; inactive and archived ones are not reached
+    assert sorted((e.seed_id, e.memory_id) for e in got) == sorted([(a.id, other_seed.id), (other_seed.id, a.id)])
+    everything = store.expand("ada", [a.id], max_depth=2, fanout_cap=10, weights=WEIGHTS, flt=MemoryFilter.everything())
     assert {e.memory_id for e in everything} == {gone.id, old.id, other_seed.id}
     assert store.expand("ada", ["missing"], max_depth=2, fanout_cap=10, weights=WEIGHTS) == []
     assert store.expand("ada", [], max_depth=2, fanout_cap=10, weights=WEIGHTS) == []
@@ -147,9 +164,7 @@ def _graph(store: GraphStore) -> list[str]:
     ids = [m.id for m in mems]
     rels = [Relation.RELATES_TO, Relation.SUPERSEDES, Relation.CONTRADICTS, Relation.DERIVED_FROM]
     links = [
-        Link(
-            src=ids[i], dst=ids[(i * 7 + 3) % 60], relation=rels[i % 4], weight=round(((i * 13) % 10) / 10, 1)
-        )
+        Link(src=ids[i], dst=ids[(i * 7 + 3) % 60], relation=rels[i % 4], weight=round(((i * 13) % 10) / 10, 1))
         for i in range(60)
         if i != (i * 7 + 3) % 60
     ]
@@ -170,19 +185,20 @@ def test_same_expansions_as_sqlite(store: GraphStore, tmp_path: Path) -> None:
         ids = _graph(store)
         assert _graph(reference) == ids
         seeds = [ids[0], ids[5], ids[33]]
-        for cap, flt in (
-            (4, None),
-            (50, None),
-            (3, MemoryFilter(min_importance=0.5)),
-            (6, MemoryFilter.everything()),
+        for cap, depth, flt in (
+            (4, 2, None),
+            (50, 2, None),
+            (2, 3, None),
+            (3, 2, MemoryFilter(min_importance=0.5)),
+            (6, 2, MemoryFilter.everything()),
         ):
-            want = reference.expand("ada", seeds, max_depth=2, fanout_cap=cap, weights=WEIGHTS, flt=flt)
-            got = store.expand("ada", seeds, max_depth=2, fanout_cap=cap, weights=WEIGHTS, flt=flt)
+            want = reference.expand("ada", seeds, max_depth=depth, fanout_cap=cap, weights=WEIGHTS, flt=flt)
+            got = store.expand("ada", seeds, max_depth=depth, fanout_cap=cap, weights=WEIGHTS, flt=flt)
             assert len(want) > 5
             key = lambda e: (e.seed_id, e.memory_id)  # noqa: E731
-            assert sorted(
-                (e.model_dump() for e in got), key=lambda d: (d["seed_id"], d["memory_id"])
-            ) == sorted((e.model_dump() for e in want), key=lambda d: (d["seed_id"], d["memory_id"])), (
+            assert sorted((e.model_dump() for e in got), key=lambda d: (d["seed_id"], d["memory_id"])) == sorted(
+                (e.model_dump() for e in want), key=lambda d: (d["seed_id"], d["memory_id"])
+            ), (
                 cap,
                 flt,
             )

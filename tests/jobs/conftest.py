@@ -7,11 +7,13 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from memgraph import MemoryEngine, Settings
 from memgraph.embed import CachedEmbedder
-from memgraph.store.base import GraphStore, MemoryFilter
+from memgraph.models import Memory
+from memgraph.store.base import GraphStore, MemoryFilter, WriteBatch
 from memgraph.store.sqlite import SQLiteStore
 from tests.jobs.corpus import Item, generate
 
@@ -58,3 +60,14 @@ def checksum(store: GraphStore) -> str:
     h.update(str(len(store.list_jobs(1000))).encode())
     h.update(str(store.get_meta("jobs.lock")).encode())
     return h.hexdigest()
+
+
+def plant_nan_vector(store: GraphStore, user_id: str, memory: Memory) -> None:
+    """Store `memory` with an all-NaN embedding, as an old store or a corrupted file could hold one: the write
+    path refuses such a vector now, so it goes straight into SQLite's row."""
+    store.write(user_id, WriteBatch(memories=[memory]))
+    with store._tx() as conn:  # type: ignore[attr-defined]
+        conn.execute(
+            "UPDATE memories SET embedding = ? WHERE id = ?",
+            (np.full(store.embedding_dim, np.nan, np.float32).tobytes(), memory.id),
+        )

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 from typer.testing import CliRunner
 
 from memgraph.cli import app
 from memgraph.errors import UnknownUserError, ValidationError
 from memgraph.models import Memory
-from memgraph.store.base import WriteBatch
-from tests.jobs.conftest import checksum
+from tests.jobs.conftest import checksum, plant_nan_vector
 
 JOBS = ("cluster", "decay", "links", "gaps", "consolidate", "compress", "reindex")
 
@@ -51,9 +49,7 @@ def test_nan_embeddings_are_skipped_and_reported(engine):
     for text in ("coffee beans from Kenya", "coffee beans from Kenya!", "hiking boots"):
         engine.remember(text, user_id="u")
     bad = Memory(id="m_nan", user_id="u", content="coffee beans from Kenya.")
-    engine.store.write(
-        "u", WriteBatch(memories=[bad], embeddings=np.full((1, 384), np.nan, dtype=np.float32))
-    )
+    plant_nan_vector(engine.store, "u", bad)
     assert engine.jobs.links("u", apply=True).invalid_embeddings == ["m_nan"]
     assert engine.jobs.consolidate("u", apply=True).invalid_embeddings == ["m_nan"]
     assert engine.jobs.gaps("u").invalid_embeddings == ["m_nan"]

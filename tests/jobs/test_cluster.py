@@ -8,8 +8,7 @@ from sklearn.metrics import adjusted_rand_score
 
 from memgraph.errors import MissingOwnerError, UnknownUserError
 from memgraph.models import Memory
-from memgraph.store.base import WriteBatch
-from tests.jobs.conftest import checksum
+from tests.jobs.conftest import checksum, plant_nan_vector
 from tests.jobs.corpus import TOPICS, generate
 
 
@@ -24,9 +23,7 @@ def test_clusters_recover_planted_topics(corpus_engine):
     pred, lab = _assignment(engine, ids)
     truth = [i.topic for i in items]
     ari = adjusted_rand_score(truth, pred)
-    print(
-        f"\nclusters={len(report.clusters)} noise={report.noise} ARI={ari:.3f} (noise counted as singletons)"
-    )
+    print(f"\nclusters={len(report.clusters)} noise={report.noise} ARI={ari:.3f} (noise counted as singletons)")
     assert ari >= 0.8
     assert report.noise <= len(ids) * 0.1
     # every cluster is dominated by one topic, and its label names that topic's words
@@ -108,8 +105,6 @@ def test_tiny_user_unknown_user_and_nan(engine):
         engine.jobs.cluster("")
     # NaN embeddings are skipped and reported, never clustered
     bad = Memory(id="m_nan", user_id="solo", content="broken vector")
-    engine.store.write(
-        "solo", WriteBatch(memories=[bad], embeddings=np.full((1, 384), np.nan, dtype=np.float32))
-    )
+    plant_nan_vector(engine.store, "solo", bad)
     report = engine.jobs.cluster("solo")
     assert report.invalid_embeddings == ["m_nan"]

@@ -9,7 +9,7 @@
 // function and procedure catalogue (as bundled by the package), so a misspelt or mis-called procedure such as
 // db.index.vector.queryNodes fails too. Parameters must be declared in the file's `// Parameters:` header.
 // Files under a `falkordb/` folder are FalkorDB overrides: they are parsed with the same Neo4j grammar, with
-// FalkorDB's procedures and functions (db.idx.*, vecf32, vec.cosineDistance) added to the catalogue.
+// FalkorDB's procedures and functions (db.idx.*, vecf32, vec.cosineDistance, indegree) added to the catalogue.
 //
 // A statement that is FalkorDB-only syntax (FalkorDB's vector index options are not Neo4j's) is preceded by
 // `// cypher-lint: falkordb-only <why>`: its diagnostics are printed as notes and do not fail.
@@ -104,6 +104,7 @@ const FALKORDB_PROCEDURES = {
 };
 const FALKORDB_FUNCTIONS = {
   vecf32: fn('vecf32', [arg('list', 'LIST<FLOAT>')], 'ANY', 'FalkorDB float32 vector.'),
+  indegree: fn('indegree', [arg('node', 'NODE')], 'INTEGER', 'FalkorDB: number of incoming relationships.'),
   'vec.cosineDistance': fn(
     'vec.cosineDistance',
     [arg('a', 'ANY'), arg('b', 'ANY')],
