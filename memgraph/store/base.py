@@ -54,6 +54,8 @@ UPDATABLE_FIELDS = frozenset(
         "metadata",
     }
 )
+#: Every stored Memory property besides id and user_id (what a store writes for a memory).
+STORED_FIELDS = UPDATABLE_FIELDS | {"session_id", "created_at", "embedding_model"}
 #: Numeric fields a `MemoryUpdate` may increment.
 INCREMENTABLE_FIELDS = frozenset({"access_count", "strength", "confidence", "importance"})
 

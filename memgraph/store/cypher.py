@@ -58,6 +58,7 @@ from memgraph.models import (
 )
 from memgraph.store.base import (
     INCREMENTABLE_FIELDS,
+    STORED_FIELDS,
     UPDATABLE_FIELDS,
     Direction,
     Expansion,
@@ -123,33 +124,7 @@ def _prop(field: str, value: Any) -> Any:
 
 
 def _memory_props(mem: Memory) -> dict[str, Any]:
-    props = {
-        f: _prop(f, getattr(mem, f))
-        for f in (
-            "content",
-            "kind",
-            "layer",
-            "scope",
-            "session_id",
-            "created_at",
-            "updated_at",
-            "last_accessed",
-            "access_count",
-            "strength",
-            "importance",
-            "confidence",
-            "trust",
-            "provenance",
-            "active",
-            "archived",
-            "pinned",
-            "compressed",
-            "file_paths",
-            "trigger_patterns",
-            "metadata",
-            "embedding_model",
-        )
-    }
+    props = {f: _prop(f, getattr(mem, f)) for f in STORED_FIELDS}
     props["fts"] = fts_document(mem.content)
     return props
 
