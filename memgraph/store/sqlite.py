@@ -90,6 +90,7 @@ CREATE TABLE IF NOT EXISTS memories (
 CREATE INDEX IF NOT EXISTS memories_user ON memories(user_id, active, archived, kind);
 CREATE INDEX IF NOT EXISTS memories_user_created ON memories(user_id, created_at);
 CREATE INDEX IF NOT EXISTS memories_session ON memories(user_id, session_id);
+CREATE INDEX IF NOT EXISTS memories_pinned ON memories(user_id, created_at) WHERE pinned = 1;
 CREATE VIRTUAL TABLE IF NOT EXISTS memories_fts USING fts5(doc, tokenize = "porter unicode61 remove_diacritics 0");
 CREATE TABLE IF NOT EXISTS tags (
     user_id TEXT NOT NULL,
@@ -386,8 +387,8 @@ class SQLiteStore:
             clauses.append(f"{alias}.kind IN ({','.join('?' * len(flt.kinds))})")
             params += [k.value for k in flt.kinds]
         if flt.pinned is not None:
-            clauses.append(f"{alias}.pinned = ?")
-            params.append(int(flt.pinned))
+            # a literal, so that the partial index memories_pinned serves `pinned = 1`
+            clauses.append(f"{alias}.pinned = {1 if flt.pinned else 0}")
         if flt.session_id is not None:
             clauses.append(f"{alias}.session_id = ?")
             params.append(flt.session_id)
@@ -541,7 +542,7 @@ class SQLiteStore:
             if link.relation not in MEMORY_RELATIONS:
                 raise ValidationError(f"{link.relation.value} does not join two memories")
             owners = conn.execute(
-                "SELECT COUNT(*) FROM memories WHERE user_id = ? AND id IN (?, ?)", (user_id, link.src, link.dst)
+                "SELECT COUNT(*) FROM memories WHERE +user_id = ? AND id IN (?, ?)", (user_id, link.src, link.dst)
             ).fetchone()[0]
             if owners != (1 if link.src == link.dst else 2):
                 raise ValidationError(f"link {link.src} -> {link.dst}: both memories must belong to the user")
@@ -617,7 +618,7 @@ class SQLiteStore:
         out: dict[str, list[str]] = {}
         for chunk in _chunks(list(ids), 500):
             rows = self._read(
-                f"SELECT src, dst FROM edges WHERE user_id = ? AND type = 'HasTag' "
+                f"SELECT src, dst FROM edges WHERE +user_id = ? AND +type = 'HasTag' "
                 f"AND src IN ({','.join('?' * len(chunk))}) ORDER BY dst",
                 [user_id, *chunk],
             )
@@ -634,7 +635,8 @@ class SQLiteStore:
         cols = f"{_MEMORY_COLUMNS}, embedding" if with_embeddings else f"{_MEMORY_COLUMNS}, NULL AS embedding"
         for chunk in _chunks(list(dict.fromkeys(ids)), 500):
             for r in self._read(
-                f"SELECT {cols} FROM memories WHERE user_id = ? AND id IN ({','.join('?' * len(chunk))})",
+                # `+user_id`: look rows up by id; the planner would otherwise scan all the user's rows
+                f"SELECT {cols} FROM memories WHERE +user_id = ? AND id IN ({','.join('?' * len(chunk))})",
                 [user_id, *chunk],
             ):
                 found[r["id"]] = r
@@ -792,7 +794,7 @@ class SQLiteStore:
                 ok |= {
                     r[0]
                     for r in self._read(
-                        f"SELECT m.id FROM memories m WHERE m.user_id = ? AND {where} "
+                        f"SELECT m.id FROM memories m WHERE +m.user_id = ? AND {where} "
                         f"AND m.id IN ({','.join('?' * len(chunk))})",
                         [user_id, *params, *chunk],
                     )
@@ -927,8 +929,8 @@ class SQLiteStore:
                 # Memory -> tags / clusters: the most specific first (fewest members), `cap` of them: they say
                 # the most about a memory, and BFS then reaches a neighbour through the rarest thing shared.
                 rows = self._read(
-                    f"SELECT src, type, dst, weight FROM edges WHERE user_id = ? "
-                    f"AND type IN ('HasTag', 'InCluster') AND src IN ({marks})",
+                    f"SELECT src, type, dst, weight FROM edges WHERE +user_id = ? "
+                    f"AND +type IN ('HasTag', 'InCluster') AND src IN ({marks})",
                     [user_id, *chunk],
                 )
                 groups = [(r[0], r[1], ("t" if r[1] == "HasTag" else "c", r[2]), float(r[3])) for r in rows]
