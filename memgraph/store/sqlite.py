@@ -95,6 +95,7 @@ CREATE TABLE IF NOT EXISTS memories (
 CREATE INDEX IF NOT EXISTS memories_user ON memories(user_id, active, archived, kind);
 CREATE INDEX IF NOT EXISTS memories_user_created ON memories(user_id, created_at);
 CREATE INDEX IF NOT EXISTS memories_session ON memories(user_id, session_id);
+CREATE INDEX IF NOT EXISTS memories_pinned ON memories(user_id, created_at) WHERE pinned = 1;
 CREATE VIRTUAL TABLE IF NOT EXISTS memories_fts USING fts5(doc, tokenize = "porter unicode61 remove_diacritics 0");
 CREATE TABLE IF NOT EXISTS tags (
     user_id TEXT NOT NULL,
@@ -480,8 +481,8 @@ class SQLiteStore:
             clauses.append(f"{alias}.kind IN ({','.join('?' * len(flt.kinds))})")
             params += [k.value for k in flt.kinds]
         if flt.pinned is not None:
-            clauses.append(f"{alias}.pinned = ?")
-            params.append(int(flt.pinned))
+            # a literal, so that the partial index memories_pinned serves `pinned = 1`
+            clauses.append(f"{alias}.pinned = {1 if flt.pinned else 0}")
         if flt.session_id is not None:
             clauses.append(f"{alias}.session_id = ?")
             params.append(flt.session_id)
@@ -1101,8 +1102,8 @@ class SQLiteStore:
                 # Memory -> tags / clusters: the most specific first (fewest members), `cap` of them: they say
                 # the most about a memory, and BFS then reaches a neighbour through the rarest thing shared.
                 rows = self._read(
-                    f"SELECT src, type, dst, weight FROM edges WHERE user_id = ? "
-                    f"AND type IN ('HasTag', 'InCluster') AND src IN ({marks})",
+                    f"SELECT src, type, dst, weight FROM edges WHERE +user_id = ? "
+                    f"AND +type IN ('HasTag', 'InCluster') AND src IN ({marks})",
                     [user_id, *chunk],
                 )
                 groups = [(r[0], r[1], ("t" if r[1] == "HasTag" else "c", r[2]), float(r[3])) for r in rows]
