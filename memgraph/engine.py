@@ -19,9 +19,8 @@ import numpy as np
 from memgraph.config import Settings
 from memgraph.embed import CachedEmbedder, Embedder, SentenceTransformerEmbedder
 from memgraph.errors import EmbedderUnavailableError, ModelMismatchError, NotFoundError, ValidationError
-from memgraph.ingest.classify import KIND_LAYER
 from memgraph.ingest.episodes import plan_episode
-from memgraph.ingest.pipeline import IngestItem, IngestPipeline, as_str_list, check_json
+from memgraph.ingest.pipeline import IngestItem, IngestPipeline, as_str_list
 from memgraph.ingest.reconcile import Reconciler
 from memgraph.ingest.report import IngestReport
 from memgraph.models import (
@@ -49,9 +48,6 @@ from memgraph.store import GraphStore, MemoryFilter, MemoryUpdate, WriteBatch, o
 
 if TYPE_CHECKING:
     from memgraph.jobs import Jobs
-
-#: Kind -> layer when the caller gives no layer (DESIGN.md: kinds and layers).
-DEFAULT_LAYER = KIND_LAYER
 
 
 def clean_text(text: object, *, max_chars: int, what: str = "content") -> str:
@@ -341,7 +337,7 @@ class MemoryEngine:
         `RelatesTo {source: sequence}`. One atomic write. Returns the memories in turn order."""
         owner = validate_owner(user_id)
         validate_identifier(session_id, "session_id")
-        plan = plan_episode(turns, session_id=session_id, session_date=session_date, tags=_as_list(tags, "tags"))
+        plan = plan_episode(turns, session_id=session_id, session_date=session_date, tags=as_str_list(tags, "tags"))
         parsed = [
             IngestItem.from_mapping({**item, "kind": item.get("kind") or MemoryKind.EVENT}) for item in plan.items
         ]
@@ -436,7 +432,7 @@ class MemoryEngine:
     def tag(self, memory_id: str, tags: Iterable[str], *, user_id: str) -> Memory:
         """Add tags (normalised: lowercase, trimmed) to a memory."""
         owner = validate_owner(user_id)
-        names = sorted({normalize_tag(t) for t in _as_list(tags, "tags") if not self._secret_tag(t)})
+        names = sorted({normalize_tag(t) for t in as_str_list(tags, "tags") if not self._secret_tag(t)})
         self.get(memory_id, user_id=owner)
         self.store.add_tags(owner, [HasTag(memory_id=memory_id, tag=n) for n in names])
         return self.get(memory_id, user_id=owner)
@@ -552,7 +548,7 @@ class MemoryEngine:
         if scope is not None and files is not None:
             raise ValidationError("give files or scope, not both (scope is an alias of files)")
         paths = files if files is not None else scope
-        file_list = _as_list(paths, "files") if paths is not None else None
+        file_list = as_str_list(paths, "files") if paths is not None else None
         return self._recaller.recall(
             RecallRequest(
                 user_id=owner,
@@ -593,5 +589,3 @@ class MemoryEngine:
         return self.store.users()
 
 
-_as_list = as_str_list
-_check_json = check_json
