@@ -337,7 +337,9 @@ class MemoryEngine:
         `RelatesTo {source: sequence}`. One atomic write. Returns the memories in turn order."""
         owner = validate_owner(user_id)
         validate_identifier(session_id, "session_id")
-        plan = plan_episode(turns, session_id=session_id, session_date=session_date, tags=as_str_list(tags, "tags"))
+        # Checked before plan_episode lowercases them (the filter knows vendor keys in their own case).
+        extra = [t for t in as_str_list(tags, "tags") if not self._secret_tag(t)]
+        plan = plan_episode(turns, session_id=session_id, session_date=session_date, tags=extra)
         parsed = [
             IngestItem.from_mapping({**item, "kind": item.get("kind") or MemoryKind.EVENT}) for item in plan.items
         ]
@@ -538,7 +540,8 @@ class MemoryEngine:
         Access counts, co-recall links and gaps are updated afterwards in the background (`flush()` waits).
         """
         owner = validate_owner(user_id)
-        text = clean_text(query, max_chars=self.settings.max_content_chars, what="query")
+        # Redacted like search's: a recall that finds nothing keeps its query in a Gap node.
+        text = self.redact(clean_text(query, max_chars=self.settings.max_content_chars, what="query"))
         check_mode(mode)
         if not isinstance(top_k, int) or isinstance(top_k, bool) or top_k < 1:
             raise ValidationError("top_k must be a positive integer")

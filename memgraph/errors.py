@@ -4,7 +4,18 @@ from __future__ import annotations
 
 
 class MemgraphError(Exception):
-    """Base class of every error memgraph raises on purpose."""
+    """Base class of every error memgraph raises on purpose. Its message never carries a secret: a message
+    quoting input back (an unknown id, kind or mode; a store URI) has any secret in it redacted, because error
+    texts end up in logs, CLI output and tool results."""
+
+    def __init__(self, *args: object) -> None:
+        super().__init__(*(_scrub(a) if isinstance(a, str) else a for a in args))
+
+
+def _scrub(message: str) -> str:
+    from memgraph.ingest.secrets import scrub  # late: the secret filter module imports this one
+
+    return scrub(message)
 
 
 class ValidationError(MemgraphError, ValueError):

@@ -324,6 +324,18 @@ def redact(text: str, findings: Iterable[Finding]) -> str:
     return "".join(out)
 
 
+_DEFAULT_SCANNER: SecretScanner | None = None
+
+
+def scrub(text: str) -> str:
+    """`text` with any secret redacted, by the default rules (for messages: errors, logs)."""
+    global _DEFAULT_SCANNER
+    if _DEFAULT_SCANNER is None:
+        _DEFAULT_SCANNER = SecretScanner()
+    findings = _DEFAULT_SCANNER.scan(text)
+    return redact(text, findings) if findings else text
+
+
 def only_redactions(text: str) -> bool:
     """True when nothing but redaction markers, punctuation and key names is left: nothing worth storing."""
     from memgraph.text import content_tokens

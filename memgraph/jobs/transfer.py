@@ -29,6 +29,7 @@ import json
 import os
 import sys
 import tempfile
+from collections import Counter
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
@@ -39,6 +40,7 @@ from pydantic import BaseModel, Field
 from pydantic import ValidationError as PydanticValidationError
 
 from memgraph.errors import EmbedderUnavailableError, ExportFormatError, ModelMismatchError, ValidationError
+from memgraph.ingest.secrets import SecretFilter, SecretScanner
 from memgraph.jobs.base import JobContext, JobReport, batched, load_all
 from memgraph.models import Cluster, Gap, InCluster, Link, Memory, Tag, utcnow
 from memgraph.store.base import MemoryFilter, WriteBatch
@@ -224,8 +226,9 @@ def _check_header(path: str | Path, header: dict[str, Any]) -> None:
         raise ExportFormatError(f"{path}: the header lacks embedding_model / embedding_dim")
 
 
-def _validate(path: str | Path, dim: int) -> _Parsed:
-    """Pass 1: every line parsed and validated; the counts checked against the closing line."""
+def _validate(path: str | Path, dim: int, secrets: SecretFilter) -> _Parsed:
+    """Pass 1: every line parsed and validated (the secret filter too: under `reject` a secret stops the import
+    before anything is written); the counts checked against the closing line."""
     lines = _read_lines(path)
     first = next(lines, None)
     if first is None:
@@ -246,7 +249,7 @@ def _validate(path: str | Path, dim: int) -> _Parsed:
             continue
         if kind not in RECORD_TYPES:
             raise ExportFormatError(f"{where}: unknown record type {kind!r}")
-        _parse(rec, dim, where, known)
+        _scrub(_parse(rec, dim, where, known), secrets, Counter(), where)
         user = rec["user_id"]
         if user not in users:
             users.append(user)
@@ -258,6 +261,47 @@ def _validate(path: str | Path, dim: int) -> _Parsed:
             f"{path}: record counts {counts} differ from the closing line {end.get('counts')}"
         )
     return _Parsed(header=header, counts=counts, users=users)
+
+
+def _secret_tag(secrets: SecretFilter, tag: str, counts: Counter[str], where: str) -> bool:
+    """Tags are stored lowercased, so a vendor key that only exists in capitals is looked for in capitals too."""
+    for variant in dict.fromkeys((tag, tag.upper())):
+        res = secrets.text(variant, what=f"{where}: a tag")
+        if res.found:
+            counts.update(res.counts)
+            return True
+    return False
+
+
+def _scrub(item: Any, secrets: SecretFilter, counts: Counter[str], where: str) -> tuple[Any, bool]:
+    """The write path's secret filter on one imported record (a file from elsewhere may hold secrets): text is
+    redacted (under `reject`: SecretDetectedError), a tag holding a secret is left out (None for a tag record).
+    Returns the record and whether a memory's content changed (its embedding is then recomputed)."""
+    what = f"{where}: "
+    if isinstance(item, tuple):
+        mem, vec = item
+        content = secrets.text(mem.content, what=f"{what}content")
+        counts.update(content.counts)
+        update = {
+            "content": content.text,
+            "tags": [t for t in mem.tags if not _secret_tag(secrets, t, counts, where)],
+            "metadata": secrets.value(mem.metadata, counts, what=f"{what}metadata"),
+            "file_paths": secrets.value(mem.file_paths, counts, what=f"{what}a file path"),
+            "trigger_patterns": secrets.value(mem.trigger_patterns, counts, what=f"{what}a trigger pattern"),
+        }
+        return (mem.model_copy(update=update), vec), content.found
+    if isinstance(item, Tag):
+        if _secret_tag(secrets, item.name, counts, where):
+            return None, False
+        desc = None if item.description is None else secrets.value(item.description, counts, what=f"{what}tag")
+        return item.model_copy(update={"description": desc}), False
+    if isinstance(item, Link) and item.reason:
+        return item.model_copy(update={"reason": secrets.value(item.reason, counts, what=f"{what}reason")}), False
+    if isinstance(item, Cluster):
+        return item.model_copy(update={"label": secrets.value(item.label, counts, what=f"{what}label")}), False
+    if isinstance(item, Gap):
+        return item.model_copy(update={"query": secrets.value(item.query, counts, what=f"{what}gap query")}), False
+    return item, False
 
 
 def _parse(rec: dict[str, Any], dim: int, where: str, known: dict[str, set[str]] | None = None) -> Any:
@@ -315,7 +359,11 @@ def import_jsonl(ctx: JobContext, path: str | Path, *, reembed: bool = False) ->
         )
     if reembed and ctx.embed is None:
         raise EmbedderUnavailableError("import --reembed needs the embedding model")
-    parsed = _validate(path, src_dim)
+    s = ctx.settings
+    secrets = SecretFilter(
+        s.secret_policy, SecretScanner(entropy_min=s.secret_entropy_min, entropy_min_len=s.secret_entropy_min_len)
+    )
+    parsed = _validate(path, src_dim, secrets)
     report = ImportReport(
         path=str(path),
         source_model=src_model,
@@ -335,19 +383,25 @@ def import_jsonl(ctx: JobContext, path: str | Path, *, reembed: bool = False) ->
     pending: list[tuple[Memory, np.ndarray | None]] = []
     pending_user = ""
     other: dict[str, dict[str, list[Any]]] = {}
+    found: Counter[str] = Counter()
+    redacted: set[str] = set()  # memories whose content lost a secret: their vectors are recomputed
 
     def flush() -> None:
         nonlocal pending
         if pending:
-            _write_memories(ctx, pending_user, pending, reembed)
+            _write_memories(ctx, pending_user, pending, reembed, redacted)
             pending = []
 
     for n, rec in _read_lines(path):
         kind = rec.get("type")
         if kind is None or kind == "end":  # the header line, the closing line
             continue
-        item = _parse(rec, src_dim, f"{path}: line {n}")
+        item, changed = _scrub(_parse(rec, src_dim, f"{path}: line {n}"), secrets, found, f"{path}: line {n}")
         user = rec["user_id"]
+        if item is None:  # a tag that is a secret
+            continue
+        if changed:
+            redacted.add(item[0].id)
         if kind == "memory":
             if user != pending_user or len(pending) >= size:
                 flush()
@@ -376,14 +430,24 @@ def import_jsonl(ctx: JobContext, path: str | Path, *, reembed: bool = False) ->
                 )
             store.upsert_gap(gap)
     ctx.tick("importing", total, total)
+    if found:
+        report.warnings.append(
+            f"{sum(found.values())} secrets were redacted (types: {', '.join(sorted(found))}); "
+            "tags holding one were left out"
+        )
     report.finished_at = utcnow()
     return report
 
 
 def _write_memories(
-    ctx: JobContext, user: str, items: list[tuple[Memory, np.ndarray | None]], reembed: bool
+    ctx: JobContext, user: str, items: list[tuple[Memory, np.ndarray | None]], reembed: bool, redacted: set[str]
 ) -> None:
     store = ctx.store
+    stale = [i for i, (m, v) in enumerate(items) if v is not None and m.id in redacted]
+    if stale and ctx.embed is not None and not reembed:  # the file's vector was made from the secret's text
+        vecs = np.asarray(ctx.embed([items[i][0].content for i in stale]), dtype=np.float32)
+        for i, vec in zip(stale, vecs, strict=True):
+            items[i] = (items[i][0], vec)
     if reembed and ctx.embed is not None:
         mems = [m.model_copy(update={"embedding_model": ctx.embedding_model}) for m, _ in items]
         vecs = np.asarray(ctx.embed([m.content for m in mems]), dtype=np.float32)
