@@ -17,6 +17,20 @@ from memgraph import MemoryEngine, Settings
 from memgraph.embed import CachedEmbedder, SentenceTransformerEmbedder
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--long", action="store_true", default=False,
+        help="Run the reliability tests' long variants (100 kills, 500 examples, 120 s of load); "
+        "same as MEMGRAPH_LONG_TESTS=1.",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # Test modules read their sizes at import (tests/reliability/__init__.py), after this runs.
+    if config.getoption("--long"):
+        os.environ["MEMGRAPH_LONG_TESTS"] = "1"
+
+
 @pytest.fixture(scope="session")
 def embedder() -> CachedEmbedder:
     """The real default model, with an in-process cache shared by every test."""

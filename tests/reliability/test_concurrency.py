@@ -15,9 +15,12 @@ import pytest
 from memgraph import MemoryEngine, Settings
 from memgraph.store import MemoryFilter
 
+from . import scale
+
 ROOT = Path(__file__).resolve().parents[2]
 DIM = 384
-SECONDS = 6.0
+SECONDS = float(scale(6.0, 120.0))
+PROCESS_WRITES = int(scale(60, 1200))
 
 WRITER_SCRIPT = """
 import sys, numpy as np
@@ -78,7 +81,7 @@ def test_writers_and_readers_threads_and_processes(tmp_path: Path, embedder) -> 
 
     env = {**os.environ, "PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1"}
     procs = [
-        subprocess.Popen([sys.executable, "-c", WRITER_SCRIPT, store, str(10 + p), "60"],
+        subprocess.Popen([sys.executable, "-c", WRITER_SCRIPT, store, str(10 + p), str(PROCESS_WRITES)],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
         for p in range(2)
     ]

@@ -16,9 +16,11 @@ import pytest
 from memgraph import MemoryEngine, Settings
 from memgraph.store import MemoryFilter
 
+from . import scale
 from .crash_worker import batch_items
 
-BATCHES, SIZE, KILLS = 30, 100, 20
+BATCHES, SIZE = 30, 100
+KILLS = int(scale(20, 100))
 ROOT = Path(__file__).resolve().parents[2]
 
 

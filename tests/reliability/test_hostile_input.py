@@ -12,6 +12,8 @@ from memgraph import MemgraphError, MemoryEngine, Settings
 from memgraph.cli import app
 from memgraph.store.sqlite import SQLiteStore
 
+from . import scale
+
 INJECTIONS = [
     "'); DROP TABLE memories; --",
     '"}) DETACH DELETE n //',
@@ -32,7 +34,7 @@ hostile_text = st.one_of(
     st.text(alphabet=st.characters(codec="utf-8"), min_size=1, max_size=80),
 )
 hostile_id = st.one_of(st.none(), st.integers(), hostile_text, st.just(""), st.text(min_size=300, max_size=400))
-FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+FUZZ = settings(max_examples=int(scale(60, 500)), deadline=None, suppress_health_check=list(HealthCheck))
 
 
 @pytest.fixture(scope="module")

@@ -11,6 +11,8 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 from memgraph import MemoryEngine, NotFoundError, Settings
 from memgraph.store.sqlite import SQLiteStore
 
+from . import scale
+
 USERS = ("alice", "bob", "carol")
 TEXTS = (
     "I prefer dark roast coffee in the morning",
@@ -142,6 +144,6 @@ def test_tenant_isolation_state_machine(embedder) -> None:  # noqa: ANN001 - fix
     IsolationMachine.embedder = embedder
     run_state_machine_as_test(
         IsolationMachine,
-        settings=settings(max_examples=25, stateful_step_count=12, deadline=None,
+        settings=settings(max_examples=int(scale(25, 500)), stateful_step_count=12, deadline=None,
                           suppress_health_check=list(HealthCheck)),
     )

