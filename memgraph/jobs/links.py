@@ -24,7 +24,7 @@ from pydantic import BaseModel, Field
 
 from memgraph.jobs.base import JobContext, JobReport, age_days, batched, check_user, load_matrix
 from memgraph.jobs.neighbours import knn, pairs_from_knn
-from memgraph.models import Link, LinkSource, Relation, utcnow
+from memgraph.models import Link, LinkSource, Relation, trusted, utcnow
 from memgraph.store.base import MemoryFilter, WriteBatch
 
 _EPS = 1e-6
@@ -112,21 +112,12 @@ def links_user(
     upserts: list[Link] = []
     deletes: list[tuple[str, str, Relation]] = []
     changes: _Changes = _Changes(20)
+    created = {"source": LinkSource.DISCOVERED, "reason": "similar embeddings", "created_at": now, "updated_at": now}
     for (a, b), weight in accepted.items():
         present = [ln for ln in by_pair.get((a, b), ()) if ln.source is LinkSource.DISCOVERED]
         if not present:
-            upserts.append(
-                Link.model_construct(
-                    src=a,
-                    dst=b,
-                    relation=Relation.RELATES_TO,
-                    weight=weight,
-                    source=LinkSource.DISCOVERED,
-                    reason="similar embeddings",
-                    created_at=now,
-                    updated_at=now,
-                )
-            )
+            fields = {"src": a, "dst": b, "relation": Relation.RELATES_TO, "weight": weight}
+            upserts.append(trusted(Link, {**fields, **created}))
             report.created += 1
             changes.add(src=a, dst=b, action="create", source="discovered", new=weight)
             continue
