@@ -128,41 +128,22 @@ def load(target: str, n: int) -> MemoryEngine:
 CPU: dict[str, float] = {}
 
 
-def child_cpu() -> float:
-    """CPU seconds used so far by this process's live children: the embedded FalkorDB server (redis-server)
-    does the query work, which the client's own process_time does not include. 0 for SQLite (no child)."""
-    total = 0
-    me = str(os.getpid())
-    for entry in os.listdir("/proc") if os.path.isdir("/proc") else []:
-        if not entry.isdigit():
-            continue
-        try:
-            fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if fields[1] == me:  # ppid
-            total += int(fields[11]) + int(fields[12])  # utime + stime, in clock ticks
-    return total / os.sysconf("SC_CLK_TCK")
-
-
 def timed(fn: Callable[[], object]) -> tuple[float, object]:
-    """Wall seconds; in CPU["last"] the process CPU seconds (fairer on a shared, oversubscribed box) and in
-    CPU["server"] the embedded server's CPU seconds over the same call."""
-    t0, c0, s0 = time.perf_counter(), time.process_time(), child_cpu()
+    """Wall seconds (and, in CPU["last"], the process CPU seconds: fairer on a shared, oversubscribed box)."""
+    t0, c0 = time.perf_counter(), time.process_time()
     out = fn()
     CPU["last"] = time.process_time() - c0
-    CPU["server"] = child_cpu() - s0
     return time.perf_counter() - t0, out
 
 
-def run(store_kind: str, n: int, workdir: Path) -> list[tuple[str, float, float, float, str]]:
+def run(store_kind: str, n: int, workdir: Path) -> list[tuple[str, float, str]]:
     if store_kind == "sqlite":
         target = str(workdir / f"sqlite-{n}")
     else:
         target = f"falkordb+dir://{workdir / f'falkordb-{n}'}"
     t_load, engine = timed(lambda: load(target, n))
-    rows: list[tuple[str, float, float, float, str]] = [
-        ("load (write batches of 5000)", t_load, CPU["last"], CPU["server"], f"{n} memories")
+    rows: list[tuple[str, float, float, str]] = [
+        ("load (write batches of 5000)", t_load, CPU["last"], f"{n} memories")
     ]
     base, _ = timed(
         lambda: (
@@ -170,7 +151,7 @@ def run(store_kind: str, n: int, workdir: Path) -> list[tuple[str, float, float,
             load_matrix(engine.store, "bench", MemoryFilter()),
         )
     )
-    rows.append(("baseline: read all memories + matrix", base, CPU["last"], CPU["server"], ""))
+    rows.append(("baseline: read all memories + matrix", base, CPU["last"], ""))
     jobs = engine.jobs
     plan = [
         (
@@ -212,23 +193,23 @@ def run(store_kind: str, n: int, workdir: Path) -> list[tuple[str, float, float,
     ]
     for name, fn, describe in plan:
         secs, report = timed(fn)
+        rows.append((name, secs, CPU["last"], describe(report)))
         note = describe(report)
-        rows.append((name, secs, CPU["last"], CPU["server"], note))
         print(
             f"  {store_kind} {n:>7} {name:<34} {secs:8.2f} s  cpu {CPU['last']:7.2f} s  "
-            f"server cpu {CPU['server']:7.2f} s  load {os.getloadavg()[0]:.1f}  {note}",
+            f"load {os.getloadavg()[0]:.1f}  {note}",
             flush=True,
         )
     copy = str(workdir / f"sqlite-import-{n}")
     imp_engine = MemoryEngine(open_store(copy, Settings(store=copy)), Settings(store=copy), HashEmbedder())
     secs, report = timed(lambda: imp_engine.jobs.import_(workdir / f"export-{n}.jsonl"))
-    rows.append(("import jsonl (into SQLite)", secs, CPU["last"], 0.0, f"{report.records['memory']} memories"))
+    rows.append(("import jsonl (into SQLite)", secs, CPU["last"], f"{report.records['memory']} memories"))
     print(f"  {store_kind} {n:>7} {'import jsonl':<34} {secs:8.2f} s  cpu {CPU['last']:7.2f} s", flush=True)
     imp_engine.close()
     engine.close()
     return [
-        (name, secs, cpu, server, f"{secs / base:.1f}x baseline; {note}" if base > 0 else note)
-        for name, secs, cpu, server, note in rows
+        (name, secs, cpu, f"{secs / base:.1f}x baseline; {note}" if base > 0 else note)
+        for name, secs, cpu, note in rows
     ]
 
 
@@ -239,12 +220,12 @@ def main() -> None:
     ap.add_argument(
         "--falkordb-sizes",
         default=None,
-        help="Memory counts for FalkorDB when they differ from --sizes (its bulk load runs ~400 memories/s).",
+        help="Memory counts for FalkorDB when they differ from --sizes (its bulk load runs ~200-400 memories/s).",
     )
     ap.add_argument("--no-append", action="store_true", help="Do not append to bench/RESULTS.md.")
     args = ap.parse_args()
     sizes = [int(x) for x in args.sizes.split(",")]
-    results: dict[tuple[str, int], list[tuple[str, float, float, float, str]]] = {}
+    results: dict[tuple[str, int], list[tuple[str, float, float, str]]] = {}
     workdir = Path(tempfile.mkdtemp(prefix="memgraph-bench-jobs-"))
     try:
         for store_kind in args.stores.split(","):
@@ -273,15 +254,14 @@ def main() -> None:
         f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC · {machine} · `python bench/jobs.py {' '.join(sys.argv[1:])}`",
         "one user, synthetic embeddings (60 planted topics), each job applied once; goals at 100k: decay and",
         "links < 30 s, cluster < 60 s. cpu s: the process's CPU time (all threads), steadier than wall time",
-        "on a shared machine; server cpu s: the embedded FalkorDB server's. Ratio: wall time / wall time to",
-        "read the user's memories and matrix.",
+        "on a shared machine. Ratio: wall time / wall time to read the user's memories and matrix.",
         "",
-        "| store | memories | job | wall s | cpu s | server cpu s | notes |",
-        "|---|---:|---|---:|---:|---:|---|",
+        "| store | memories | job | wall s | cpu s | notes |",
+        "|---|---:|---|---:|---:|---|",
     ]
     for (store_kind, n), rows in results.items():
-        for name, secs, cpu, server, note in rows:
-            lines.append(f"| {store_kind} | {n} | {name} | {secs:.2f} | {cpu:.2f} | {server:.2f} | {note} |")
+        for name, secs, cpu, note in rows:
+            lines.append(f"| {store_kind} | {n} | {name} | {secs:.2f} | {cpu:.2f} | {note} |")
     out = Path(__file__).with_name("RESULTS.md")
     with out.open("a", encoding="utf-8") as fh:
         fh.write("\n".join(lines) + "\n")
