@@ -55,7 +55,7 @@ def test_the_filter_predicate_is_the_same_text_everywhere() -> None:
 
 def test_every_statement_the_store_runs_exists_in_both_dialects() -> None:
     source = STORE_SOURCE.read_text(encoding="utf-8")
-    names = set(re.findall(r'self\._(?:read|write)\(\s*"(\w+)"', source))
+    names = set(re.findall(r'self\._(?:read|write|read_matrix)\(\s*"(\w+)"', source))
     assert len(names) >= 30
     files = {p.stem for p in QUERY_FILES}
     assert names <= files, names - files

@@ -17,6 +17,8 @@ to [0, 1], with `half_life = Settings.half_life_days(kind, provenance)` (inferre
   never recalled). Prune candidates (confidence < `prune_threshold` and strength <= `prune_max_strength`,
   never pinned, never the evidence of a summary) are archived too, and deleted only with `prune=True`
   (`memgraph decay --apply --prune`).
+- reads only the fields the formula needs (`store.memory_fields`, `DECAY_FIELDS`): no content, tags or
+  embeddings, which were most of a 100k-memory job's read.
 - set-based: `store.update_memories` receives `job_batch_size` updates at a time, which the store turns into
   one statement per batch and update shape (SQLite `UPDATE ... FROM (VALUES ...)`, Cypher `UNWIND`).
 """
@@ -24,18 +26,49 @@ to [0, 1], with `half_life = Settings.half_life_days(kind, provenance)` (inferre
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from pydantic import BaseModel, Field
 
 from memgraph.config import Settings
-from memgraph.jobs.base import JobContext, JobReport, age_days, batched, check_user, load_all
-from memgraph.models import Memory, Relation, trusted, utcnow
+from memgraph.jobs.base import JobContext, JobReport, age_days, batched, check_user
+from memgraph.models import Memory, MemoryKind, Provenance, Relation, trusted, utcnow
 from memgraph.store.base import MemoryFilter, MemoryUpdate
 
 STATE_KEY = "_decay"
 _EPS = 1e-12
+#: What decay reads of each memory (besides its id).
+DECAY_FIELDS = (
+    "kind",
+    "provenance",
+    "confidence",
+    "trust",
+    "pinned",
+    "archived",
+    "access_count",
+    "strength",
+    "last_accessed",
+    "metadata",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryState:
+    """The fields of one memory that decay reads (`DECAY_FIELDS`), as `store.memory_fields` returns them."""
+
+    id: str
+    kind: MemoryKind
+    provenance: Provenance
+    confidence: float
+    trust: float
+    pinned: bool
+    archived: bool
+    access_count: int
+    strength: int
+    last_accessed: datetime
+    metadata: dict[str, Any]
 
 
 def decayed_confidence(
@@ -46,7 +79,7 @@ def decayed_confidence(
     return min(1.0, max(0.0, value))
 
 
-def baseline(memory: Memory) -> float:
+def baseline(memory: Memory | MemoryState) -> float:
     """c0 for a memory: its remembered baseline plus any outside change since decay last wrote it."""
     state = memory.metadata.get(STATE_KEY)
     if not isinstance(state, dict) or "c0" not in state or "written" not in state:
@@ -95,10 +128,10 @@ def decay_user(
     now = now or utcnow()
     report = DecayReport(user_id=owner, applied=apply)
     ctx.tick("loading memories", 0, 1)
-    memories = load_all(store, owner, MemoryFilter.everything())
+    memories = [MemoryState(**row) for row in store.memory_fields(owner, DECAY_FIELDS, MemoryFilter.everything())]
     evidence = {ln.dst for ln in store.get_links(owner, relations=[Relation.DERIVED_FROM])}
     updates: list[MemoryUpdate] = []
-    changes: list[tuple[float, str, Memory, float, float, float, float, bool, bool]] = []
+    changes: list[tuple[float, str, MemoryState, float, float, float, float, bool, bool]] = []
     for mem in memories:
         if mem.pinned:
             report.pinned_skipped += 1
@@ -145,7 +178,7 @@ def decay_user(
 
 
 def _plan_one(
-    mem: Memory, now: datetime, s: Settings, evidence: set[str]
+    mem: MemoryState, now: datetime, s: Settings, evidence: set[str]
 ) -> tuple[float, float, float, float, bool, bool, MemoryUpdate | None]:
     """(c0, half_life, age, new confidence, archive?, prune?, the update or None when nothing changes)."""
     c0 = baseline(mem)

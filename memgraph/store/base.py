@@ -7,23 +7,28 @@ runs inside the store (SQL or Cypher), never by loading the graph into Python.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from enum import Enum
 from typing import Any, Literal, Protocol, runtime_checkable
 
 import numpy as np
 from pydantic import BaseModel, Field
 
+from memgraph.errors import ValidationError
 from memgraph.models import (
     Cluster,
     Gap,
     HasTag,
     InCluster,
+    Layer,
     Link,
     Memory,
     MemoryKind,
+    Provenance,
     Relation,
+    Scope,
     StoreStats,
     Tag,
     TraceStep,
@@ -56,6 +61,58 @@ UPDATABLE_FIELDS = frozenset(
 )
 #: Every stored Memory property besides id and user_id (what a store writes for a memory).
 STORED_FIELDS = UPDATABLE_FIELDS | {"session_id", "created_at", "embedding_model"}
+#: How a stored field becomes its `Memory` type when a store returns fields one by one (`memory_fields`).
+FIELD_TYPES: dict[str, Any] = {
+    "kind": MemoryKind,
+    "layer": Layer,
+    "scope": Scope,
+    "provenance": Provenance,
+    "created_at": datetime,
+    "updated_at": datetime,
+    "last_accessed": datetime,
+    "access_count": int,
+    "strength": int,
+    "importance": float,
+    "confidence": float,
+    "trust": float,
+    "active": bool,
+    "archived": bool,
+    "pinned": bool,
+    "compressed": bool,
+    "file_paths": list,
+    "trigger_patterns": list,
+    "metadata": dict,
+}
+
+
+def field_readers(
+    fields: Sequence[str], overrides: dict[type, Callable[[Any], Any]]
+) -> list[tuple[str, Callable[[Any], Any]]]:
+    """(field, stored value -> Memory type) for `memory_fields`; `overrides` maps a `FIELD_TYPES` type to the
+    store's own conversion (timestamps, JSON). Unknown or duplicate fields are refused."""
+    wanted = list(fields)
+    bad = sorted(set(wanted) - STORED_FIELDS)
+    if bad or len(set(wanted)) != len(wanted):
+        raise ValidationError(f"memory_fields takes distinct stored fields, not {', '.join(bad) or 'duplicates'}")
+    out: list[tuple[str, Callable[[Any], Any]]] = []
+    for f in wanted:
+        typ = FIELD_TYPES.get(f)
+        if typ is None:
+            out.append((f, _same))
+        elif typ in overrides:
+            out.append((f, overrides[typ]))
+        elif isinstance(typ, type) and issubclass(typ, Enum):
+            members = {m.value: m for m in typ}
+            out.append((f, lambda v, m=members, t=typ: m.get(v) or t(v)))
+        else:
+            out.append((f, typ))
+    return out
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
 #: Numeric fields a `MemoryUpdate` may increment.
 INCREMENTABLE_FIELDS = frozenset({"access_count", "strength", "confidence", "importance"})
 
@@ -195,6 +252,14 @@ class GraphStore(Protocol):
         self, user_id: str, flt: MemoryFilter | None = None, *, limit: int = 100, offset: int = 0
     ) -> list[Memory]:
         """Newest first."""
+        ...
+
+    def memory_fields(
+        self, user_id: str, fields: Sequence[str], flt: MemoryFilter | None = None
+    ) -> list[dict[str, Any]]:
+        """`id` and the named stored fields (`STORED_FIELDS`) of every memory matching `flt`, in
+        `list_memories` order, as the `Memory` model's Python types (enums, datetimes, dicts, lists). For batch
+        jobs that need a few fields of every memory: no content, tags or embeddings are read or sent."""
         ...
 
     def count_memories(self, user_id: str, flt: MemoryFilter | None = None) -> int: ...

@@ -70,6 +70,7 @@ from memgraph.store.base import (
     MemoryFilter,
     MemoryUpdate,
     WriteBatch,
+    field_readers,
 )
 from memgraph.store.dialect import FALKORDB, FALKORDB_CONSTRAINTS, NEO4J, Dialect, render_ints
 from memgraph.store.traverse import Degrees, Neighbours, breadth_first
@@ -703,6 +704,10 @@ class CypherStore:
     def _read(self, name: str, **params: Any) -> list[dict[str, Any]]:
         return self._x.run(self.dialect.statement(name), params, write=False)
 
+    def _read_matrix(self, name: str, **params: Any) -> tuple[list[str], np.ndarray]:
+        """A read returning (id, embedding) rows, as ids and one float32 matrix."""
+        return self._x.run_matrix(self.dialect.statement(name), params, self.embedding_dim)
+
     def _write(self, name: str, **params: Any) -> list[dict[str, Any]]:
         return self._x.run(self.dialect.statement(name), params, write=True)
 
@@ -925,6 +930,19 @@ class CypherStore:
         )
         return [_to_memory(r["memory"], r["tags"]) for r in rows]
 
+    def memory_fields(
+        self, user_id: str, fields: Sequence[str], flt: MemoryFilter | None = None
+    ) -> list[dict[str, Any]]:
+        readers = field_readers(
+            fields, {datetime: _parse_ts, list: lambda v: list(v or []), dict: lambda v: json.loads(v or "{}")}
+        )
+        rows = self._read("memory_fields", **self._filter(user_id, flt), fields=["id", *(f for f, _ in readers)])
+        out: list[dict[str, Any]] = []
+        for r in rows:
+            values = r["values"]
+            out.append({"id": values[0], **{f: read(values[i]) for i, (f, read) in enumerate(readers, 1)}})
+        return out
+
     def count_memories(self, user_id: str, flt: MemoryFilter | None = None) -> int:
         return int(self._read("count_memories", **self._filter(user_id, flt))[0]["n"])
 
@@ -984,9 +1002,7 @@ class CypherStore:
         ]
 
     def embeddings(self, user_id: str, flt: MemoryFilter | None = None) -> tuple[list[str], np.ndarray]:
-        return self._x.run_matrix(
-            self.dialect.statement("embeddings"), self._filter(user_id, flt), self.embedding_dim
-        )
+        return self._read_matrix("embeddings", **self._filter(user_id, flt))
 
     def vector_search(
         self,

@@ -52,6 +52,7 @@ from memgraph.store.base import (
     MemoryFilter,
     MemoryUpdate,
     WriteBatch,
+    field_readers,
 )
 from memgraph.store.traverse import breadth_first
 from memgraph.text import content_tokens, fts_document
@@ -884,6 +885,20 @@ class SQLiteStore:
             [user_id, *params, limit, offset],
         )
         return self._memories_from_rows(user_id, rows, False)
+
+    def memory_fields(
+        self, user_id: str, fields: Sequence[str], flt: MemoryFilter | None = None
+    ) -> list[dict[str, Any]]:
+        readers = field_readers(fields, {datetime: _parse_ts, list: _json_value, dict: _json_value})
+        where, params = self._where(flt)
+        cols = "".join(f", m.{f}" for f, _ in readers)
+        rows = self._read(
+            f"SELECT m.id{cols} FROM memories m WHERE m.user_id = ? AND {where} ORDER BY m.created_at DESC, m.id",
+            [user_id, *params],
+        )
+        return [
+            {"id": r[0], **{f: read(r[i]) for i, (f, read) in enumerate(readers, 1)}} for r in rows
+        ]
 
     def count_memories(self, user_id: str, flt: MemoryFilter | None = None) -> int:
         where, params = self._where(flt)

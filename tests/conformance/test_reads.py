@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
+
+from memgraph.errors import ValidationError
 from memgraph.models import HasTag, Link, MemoryKind, Relation, Scope
 from memgraph.store import GraphStore, MemoryFilter, WriteBatch
 
@@ -116,3 +119,44 @@ def test_users_are_isolated(store: GraphStore) -> None:
     assert store.users() == ["ada", "bob"]
     assert store.count_memories("carol") == 0 and store.list_tags("carol") == []
     assert store.vector_search("carol", vecs[0], 5) == [] and store.text_search("carol", "shared", 5) == []
+
+
+def test_memory_fields_match_list_memories(store: GraphStore) -> None:
+    """The thin read batch jobs use (decay): the same memories, order and typed values as list_memories."""
+    from memgraph.store.base import STORED_FIELDS
+
+    batch = [
+        mem("u1", "plain fact", minutes=1),
+        mem(
+            "u1",
+            "archived with state",
+            minutes=2,
+            kind=MemoryKind.PREFERENCE,
+            archived=True,
+            pinned=True,
+            access_count=3,
+            strength=2,
+            confidence=0.25,
+            metadata={"_decay": {"c0": 0.5, "written": 0.25}, "note": "x"},
+            file_paths=["src/*.py"],
+            scope=Scope.PROJECT,
+        ),
+        mem("u1", "inactive one", minutes=3, active=False, session_id="s1"),
+        mem("u2", "someone else's", minutes=4),
+    ]
+    for user in ("u1", "u2"):
+        store.write(user, WriteBatch(memories=[m for m in batch if m.user_id == user]))
+    everything = MemoryFilter.everything()
+    fields = sorted(STORED_FIELDS)
+    listed = store.list_memories("u1", everything, limit=10)
+    rows = store.memory_fields("u1", fields, everything)
+    assert [r["id"] for r in rows] == [m.id for m in listed]
+    for row, full in zip(rows, listed, strict=True):
+        assert row == {"id": full.id, **{f: getattr(full, f) for f in fields}}
+        assert type(row["kind"]) is type(full.kind) and type(row["last_accessed"]) is type(full.last_accessed)
+    assert [r["id"] for r in store.memory_fields("u1", ["confidence"])] == [
+        m.id for m in store.list_memories("u1", limit=10)
+    ]
+    assert store.memory_fields("nobody", ["kind"], everything) == []
+    with pytest.raises(ValidationError):
+        store.memory_fields("u1", ["content", "embedding"])
