@@ -6,6 +6,10 @@
 // Each guard `WHERE 1 / CASE ... ELSE 0 END = 1` aborts the whole statement (division by zero) when a memory
 // id already belongs to another user or a link endpoint is not one of this user's memories; the store then
 // reports which one with a typed error and nothing of the batch is written.
+// Links: each endpoint is looked up once; the guard and the MERGE of the row's relation type (one FOREACH per
+// type, as a relationship type cannot be a parameter) share those lookups (one pass instead of a guard pass
+// plus a pass per type: ~250 -> ~130 ms for 5000 links on FalkorDB). A guard failure on a later row undoes the
+// earlier rows' MERGEs with the rest of the statement.
 // Memories are looked up as `{id: ...}` WHERE user_id = ...: the same rows, and on FalkorDB one index seek
 // instead of two intersected index scans (half the time of a 5000-link batch's lookups).
 // Parameters: $user_id, $memories, $vectors, $tags, $links, $updates, $remove_tags, $delete_links, $now
@@ -43,51 +47,27 @@ CALL {
   OPTIONAL MATCH (b:Memory {id: row.dst}) WHERE b.user_id = $user_id
   WITH row, a, b
   WHERE 1 / CASE WHEN a IS NULL OR b IS NULL THEN 0 ELSE 1 END = 1
-  RETURN count(row) AS links_checked
-}
-CALL {
-  UNWIND $links AS row
-  WITH row
-  WHERE row.relation = 'RelatesTo'
-  MATCH (a:Memory {id: row.src}) WHERE a.user_id = $user_id
-  MATCH (b:Memory {id: row.dst}) WHERE b.user_id = $user_id
-  MERGE (a)-[r:RelatesTo]->(b)
-  ON CREATE SET r.created_at = row.created_at
-  SET r.weight = row.weight, r.source = row.source, r.reason = row.reason, r.updated_at = row.updated_at
-  RETURN count(r) AS relates_to
-}
-CALL {
-  UNWIND $links AS row
-  WITH row
-  WHERE row.relation = 'Supersedes'
-  MATCH (a:Memory {id: row.src}) WHERE a.user_id = $user_id
-  MATCH (b:Memory {id: row.dst}) WHERE b.user_id = $user_id
-  MERGE (a)-[r:Supersedes]->(b)
-  ON CREATE SET r.created_at = row.created_at
-  SET r.weight = row.weight, r.source = row.source, r.reason = row.reason, r.updated_at = row.updated_at
-  RETURN count(r) AS supersedes
-}
-CALL {
-  UNWIND $links AS row
-  WITH row
-  WHERE row.relation = 'Contradicts'
-  MATCH (a:Memory {id: row.src}) WHERE a.user_id = $user_id
-  MATCH (b:Memory {id: row.dst}) WHERE b.user_id = $user_id
-  MERGE (a)-[r:Contradicts]->(b)
-  ON CREATE SET r.created_at = row.created_at
-  SET r.weight = row.weight, r.source = row.source, r.reason = row.reason, r.updated_at = row.updated_at
-  RETURN count(r) AS contradicts
-}
-CALL {
-  UNWIND $links AS row
-  WITH row
-  WHERE row.relation = 'DerivedFrom'
-  MATCH (a:Memory {id: row.src}) WHERE a.user_id = $user_id
-  MATCH (b:Memory {id: row.dst}) WHERE b.user_id = $user_id
-  MERGE (a)-[r:DerivedFrom]->(b)
-  ON CREATE SET r.created_at = row.created_at
-  SET r.weight = row.weight, r.source = row.source, r.reason = row.reason, r.updated_at = row.updated_at
-  RETURN count(r) AS derived_from
+  FOREACH (_ IN CASE WHEN row.relation = 'RelatesTo' THEN [1] ELSE [] END |
+    MERGE (a)-[r:RelatesTo]->(b)
+    ON CREATE SET r.created_at = row.created_at
+    SET r.weight = row.weight, r.source = row.source, r.reason = row.reason, r.updated_at = row.updated_at)
+  FOREACH (_ IN CASE WHEN row.relation = 'Supersedes' THEN [1] ELSE [] END |
+    MERGE (a)-[r:Supersedes]->(b)
+    ON CREATE SET r.created_at = row.created_at
+    SET r.weight = row.weight, r.source = row.source, r.reason = row.reason, r.updated_at = row.updated_at)
+  FOREACH (_ IN CASE WHEN row.relation = 'Contradicts' THEN [1] ELSE [] END |
+    MERGE (a)-[r:Contradicts]->(b)
+    ON CREATE SET r.created_at = row.created_at
+    SET r.weight = row.weight, r.source = row.source, r.reason = row.reason, r.updated_at = row.updated_at)
+  FOREACH (_ IN CASE WHEN row.relation = 'DerivedFrom' THEN [1] ELSE [] END |
+    MERGE (a)-[r:DerivedFrom]->(b)
+    ON CREATE SET r.created_at = row.created_at
+    SET r.weight = row.weight, r.source = row.source, r.reason = row.reason, r.updated_at = row.updated_at)
+  RETURN count(row) AS links_checked,
+         sum(CASE WHEN row.relation = 'RelatesTo' THEN 1 ELSE 0 END) AS relates_to,
+         sum(CASE WHEN row.relation = 'Supersedes' THEN 1 ELSE 0 END) AS supersedes,
+         sum(CASE WHEN row.relation = 'Contradicts' THEN 1 ELSE 0 END) AS contradicts,
+         sum(CASE WHEN row.relation = 'DerivedFrom' THEN 1 ELSE 0 END) AS derived_from
 }
 CALL {
   UNWIND $updates AS row

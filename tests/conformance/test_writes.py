@@ -151,6 +151,27 @@ def test_link_to_another_users_memory_is_refused(store: GraphStore) -> None:
     assert store.get_links("ada") == [] and store.get_links("bob") == []
 
 
+def test_a_bad_link_after_good_ones_writes_nothing_of_the_batch(store: GraphStore) -> None:
+    """The guard and the MERGEs run in one pass over the links: rows merged before the bad one are undone."""
+    ms = [mem("ada", f"m{i}") for i in range(4)]
+    b = mem("bob", "b")
+    store.write("ada", WriteBatch(memories=ms[:3]))
+    store.write("bob", WriteBatch(memories=[b]))
+    good = [
+        Link(src=ms[0].id, dst=ms[1].id, relation=Relation.RELATES_TO),
+        Link(src=ms[1].id, dst=ms[2].id, relation=Relation.SUPERSEDES),
+        Link(src=ms[3].id, dst=ms[0].id, relation=Relation.DERIVED_FROM),  # ms[3] is new in this batch
+    ]
+    bad = Link(src=ms[2].id, dst=b.id, relation=Relation.RELATES_TO)
+    with pytest.raises(ValidationError):
+        store.write("ada", WriteBatch(memories=[ms[3]], links=[*good, bad]))
+    assert store.get_links("ada") == [] and store.get_links("bob") == []
+    assert store.count_memories("ada", EVERYTHING) == 3
+    store.write("ada", WriteBatch(memories=[ms[3]], links=good))
+    got = {(ln.src, ln.dst, ln.relation) for ln in store.get_links("ada")}
+    assert got == {(ln.src, ln.dst, ln.relation) for ln in good}
+
+
 def test_batch_validation_errors(store: GraphStore) -> None:
     a = mem("ada", "a")
     with pytest.raises(ValidationError):
