@@ -7,9 +7,16 @@ FalkorDB); this module only scores the paths it returns. A path from a seed cont
 
 where edge weights are HasTag 0.8, InCluster 0.6, Supersedes 0.9, RelatesTo its own weight, others 0.3, the
 decay is 0.7 per hop, and a step through a tag or cluster with more members than `hub_damping_size` passes on
-only size/members of it (a tag on every memory says nothing about any one). Unlike the seed's sketch, the
-contribution is scaled by the seed's own strength, and contributions from several seeds add up (spreading
-activation): a memory next to many good seeds is a good memory.
+only size/members of it (a tag on every memory says nothing about any one). Discovered (similarity) RelatesTo
+links pass on `discovered_link_factor` of their weight: the vector seeds already cover "similar to the
+query", so a similarity link mostly repeats what seeding found (on LoCoMo dev, full-weight similarity links cost
+0.13 R@10).
+
+Unlike the seed's sketch, the contribution is scaled by the seed's own strength, and contributions from
+several seeds combine (spreading activation): a memory next to many good seeds is a good memory. They combine
+as a noisy-OR, 1 - prod(1 - c), read as "the chance that at least one path is relevant": it grows with every
+path but never passes 1, so the cascade stays on the seeds' scale (the best seed is 1) and a memory reached
+from many weak paths cannot outrank a direct hit by volume alone.
 """
 
 from __future__ import annotations
@@ -24,7 +31,7 @@ from memgraph.store.base import GraphStore, MemoryFilter
 
 @dataclass
 class Activation:
-    """What the cascade gave one memory: summed activation and the strongest single path."""
+    """What the cascade gave one memory: combined activation (noisy-OR over paths) and the strongest path."""
 
     memory_id: str
     total: float = 0.0
@@ -81,14 +88,16 @@ def cascade(
         flt=flt,
     )
     out: dict[str, Activation] = {}
+    missed: dict[str, float] = {}  # memory -> prod(1 - c): the chance that no path so far is relevant
     for exp in expansions:
-        contribution = strength.get(exp.seed_id, 0.0) * path_factor(exp.path, settings)
+        contribution = min(1.0, strength.get(exp.seed_id, 0.0) * path_factor(exp.path, settings))
         if contribution <= 0.0:
             continue
         act = out.get(exp.memory_id)
         if act is None:
             act = out[exp.memory_id] = Activation(memory_id=exp.memory_id)
-        act.total += contribution
+        missed[exp.memory_id] = missed.get(exp.memory_id, 1.0) * (1.0 - contribution)
+        act.total = 1.0 - missed[exp.memory_id]
         if contribution > act.best:
             act.best = contribution
             act.seed_id = exp.seed_id
