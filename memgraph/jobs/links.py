@@ -24,7 +24,7 @@ from pydantic import BaseModel, Field
 
 from memgraph.jobs.base import JobContext, JobReport, age_days, batched, check_user, load_matrix
 from memgraph.jobs.neighbours import knn, pairs_from_knn
-from memgraph.models import Link, LinkSource, Relation, utcnow
+from memgraph.models import Link, LinkSource, Relation, trusted, utcnow
 from memgraph.store.base import MemoryFilter, WriteBatch
 
 _EPS = 1e-6
@@ -90,56 +90,42 @@ def links_user(
     for ln in existing:
         by_pair.setdefault(_key(ln.src, ln.dst), []).append(ln)
     report.explicit_untouched = sum(1 for ln in existing if ln.source is LinkSource.EXPLICIT)
+    # pairs already joined by an explicit or co-recall edge: left as they are
+    held = {k for k, lns in by_pair.items() if any(ln.source is not LinkSource.DISCOVERED for ln in lns)}
 
     # Accept pairs strongest first while both ends have room (at most link_k discovered links per memory).
-    degree: dict[str, int] = {}
+    # The loop runs over every candidate pair (~2.5 per memory), so it works on row numbers and plain lists.
+    degree = [0] * len(ids)
     accepted: dict[tuple[str, str], float] = {}
+    cap = s.link_k
     for i, j, sim in zip(lo.tolist(), hi.tolist(), pair_sims.tolist(), strict=True):
-        a, b = _key(ids[i], ids[j])
-        present = by_pair.get((a, b), [])
-        if any(ln.source is not LinkSource.DISCOVERED for ln in present):
-            continue  # explicit or co-recall edge already joins them: leave it as it is
-        if degree.get(a, 0) >= s.link_k or degree.get(b, 0) >= s.link_k:
+        if degree[i] >= cap or degree[j] >= cap:
             continue
-        degree[a] = degree.get(a, 0) + 1
-        degree[b] = degree.get(b, 0) + 1
-        accepted[(a, b)] = min(1.0, max(0.0, sim))
+        a, b = ids[i], ids[j]
+        key = (a, b) if a < b else (b, a)
+        if key in held:
+            continue
+        degree[i] += 1
+        degree[j] += 1
+        accepted[key] = min(1.0, max(0.0, sim))
 
     upserts: list[Link] = []
     deletes: list[tuple[str, str, Relation]] = []
-    changes: list[LinkChange] = []
+    changes: _Changes = _Changes(20)
+    created = {"source": LinkSource.DISCOVERED, "reason": "similar embeddings", "created_at": now, "updated_at": now}
     for (a, b), weight in accepted.items():
-        present = [ln for ln in by_pair.get((a, b), []) if ln.source is LinkSource.DISCOVERED]
+        present = [ln for ln in by_pair.get((a, b), ()) if ln.source is LinkSource.DISCOVERED]
         if not present:
-            upserts.append(
-                Link.model_construct(
-                    src=a,
-                    dst=b,
-                    relation=Relation.RELATES_TO,
-                    weight=weight,
-                    source=LinkSource.DISCOVERED,
-                    reason="similar embeddings",
-                    created_at=now,
-                    updated_at=now,
-                )
-            )
+            fields = {"src": a, "dst": b, "relation": Relation.RELATES_TO, "weight": weight}
+            upserts.append(trusted(Link, {**fields, **created}))
             report.created += 1
-            changes.append(LinkChange(src=a, dst=b, action="create", source="discovered", new=weight))
+            changes.add(src=a, dst=b, action="create", source="discovered", new=weight)
             continue
         for ln in present:
             if abs(ln.weight - weight) > _EPS:
                 upserts.append(ln.model_copy(update={"weight": weight, "updated_at": now}))
                 report.updated += 1
-                changes.append(
-                    LinkChange(
-                        src=ln.src,
-                        dst=ln.dst,
-                        action="update",
-                        source="discovered",
-                        old=ln.weight,
-                        new=weight,
-                    )
-                )
+                changes.add(src=ln.src, dst=ln.dst, action="update", source="discovered", old=ln.weight, new=weight)
             else:
                 report.confirmed += 1
     for ln in existing:
@@ -153,20 +139,20 @@ def links_user(
         if weight < s.link_min_weight:
             deletes.append((ln.src, ln.dst, Relation.RELATES_TO))
             report.dropped += 1
-            changes.append(
-                LinkChange(src=ln.src, dst=ln.dst, action="drop", source=ln.source.value, old=ln.weight)
-            )
+            changes.add(src=ln.src, dst=ln.dst, action="drop", source=ln.source.value, old=ln.weight)
         else:
             upserts.append(ln.model_copy(update={"weight": weight, "updated_at": now}))
             report.weakened += 1
-            changes.append(
-                LinkChange(
-                    src=ln.src, dst=ln.dst, action="weaken", source=ln.source.value, old=ln.weight, new=weight
-                )
+            changes.add(
+                src=ln.src, dst=ln.dst, action="weaken", source=ln.source.value, old=ln.weight, new=weight
             )
-    report.examples = changes[:20]
+    report.examples = changes.kept
 
     if apply:
+        # In key order: consecutive rows land on the same index pages (random order measured ~2x slower
+        # on SQLite at 100k: each batch dirtied pages all over the edge indexes).
+        upserts.sort(key=lambda ln: (ln.src, ln.dst))
+        deletes.sort()
         total = len(upserts) + len(deletes)
         done = 0
         for batch in batched(upserts, s.job_batch_size):
@@ -191,6 +177,19 @@ def links_user(
     report.graph = analyse(ids, final.keys(), s.link_analysis_max_edges)
     report.finished_at = utcnow()
     return report
+
+
+class _Changes:
+    """The first `limit` planned changes as report examples; the rest are only counted (building a pydantic
+    object for each of 100k+ changes cost seconds)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.kept: list[LinkChange] = []
+
+    def add(self, **fields: object) -> None:
+        if len(self.kept) < self.limit:
+            self.kept.append(LinkChange.model_validate(fields))
 
 
 def _key(a: str, b: str) -> tuple[str, str]:

@@ -55,7 +55,8 @@ def _topk_into(
     if kk <= 0:
         return
     if scores.shape[1] > kk:
-        part = np.argpartition(-scores, kk - 1, axis=1)[:, :kk]
+        # the kk largest sit at the end: partitioning `scores` itself saves a negated copy of the whole block
+        part = np.argpartition(scores, scores.shape[1] - kk, axis=1)[:, -kk:]
     else:
         part = np.argsort(-scores, axis=1)
     part_scores = np.take_along_axis(scores, part, axis=1)

@@ -21,12 +21,14 @@ from __future__ import annotations
 import fnmatch
 import json
 import logging
+import math
 import re
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import suppress
 from datetime import UTC, datetime
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 from urllib.parse import parse_qs, unquote, urlparse
@@ -239,6 +241,8 @@ def _plain(value: Any) -> Any:
     if isinstance(value, dict):
         return {str(k): _plain(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
+        if all(type(v) is float for v in value):  # embeddings: 384 floats a row, no per-element recursion
+            return list(value)
         return [_plain(v) for v in value]
     labels = getattr(value, "labels", None)
     if labels is not None and hasattr(value, "items"):  # neo4j Node
@@ -373,6 +377,22 @@ class _Neo4jExecutor:
         self._driver.close()
 
 
+@lru_cache(maxsize=1024)
+def _param_key(key: object) -> str:
+    """A map key as written in a FalkorDB parameter literal; only identifiers (checked once per key)."""
+    text = str(key)
+    if not re.fullmatch(r"[A-Za-z_]\w*", text):
+        raise StoreError(f"internal: parameter map key {text!r} is not an identifier")
+    return text
+
+
+def _quote(text: str) -> str:
+    """A string literal as falkordb-py's quote_string writes it (backslashes and double quotes escaped)."""
+    if not text:
+        return '""'
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
 class _FalkorParams:
     """FalkorDB takes parameters as a `CYPHER name=value ...` header. falkordb-py writes it for plain values;
     here numpy vectors are written directly as their shortest float32 text (a 384-float vector per memory
@@ -380,8 +400,19 @@ class _FalkorParams:
 
     @staticmethod
     def literal(value: Any) -> str:
-        from falkordb.helpers import quote_string
-
+        # The common types first and no per-call imports or regexes: a links job sends 100k+ rows of
+        # 8 values through here (the header of one 5000-link batch took ~1 s to write before).
+        kind = type(value)
+        if kind is str:
+            return _quote(value)
+        if kind is float:
+            if not math.isfinite(value):
+                raise ValidationError("parameters must be finite numbers")
+            return repr(value)
+        if kind is dict:
+            return "{" + ",".join(f"{_param_key(k)}:{_FalkorParams.literal(v)}" for k, v in value.items()) + "}"
+        if kind is list or kind is tuple:
+            return "[" + ",".join(_FalkorParams.literal(v) for v in value) + "]"
         if isinstance(value, np.ndarray):
             if value.ndim == 1:
                 return "[" + ",".join(value.astype(np.float32).astype(str)) + "]"
@@ -391,23 +422,15 @@ class _FalkorParams:
         if value is None:
             return "null"
         if isinstance(value, str):
-            return quote_string(value)
+            return _quote(value)
         if isinstance(value, int | np.integer):
             return str(int(value))
         if isinstance(value, float | np.floating):
-            if not np.isfinite(value):
-                raise ValidationError("parameters must be finite numbers")
-            return repr(float(value))
+            return _FalkorParams.literal(float(value))
         if isinstance(value, dict):
-            parts = []
-            for k, v in value.items():
-                key = str(k)
-                if not re.fullmatch(r"[A-Za-z_]\w*", key):
-                    raise StoreError(f"internal: parameter map key {key!r} is not an identifier")
-                parts.append(f"{key}:{_FalkorParams.literal(v)}")
-            return "{" + ",".join(parts) + "}"
+            return _FalkorParams.literal(dict(value))
         if isinstance(value, list | tuple):
-            return "[" + ",".join(_FalkorParams.literal(v) for v in value) + "]"
+            return _FalkorParams.literal(list(value))
         raise StoreError(f"internal: cannot pass {type(value).__name__} as a FalkorDB parameter")
 
     @classmethod

@@ -41,6 +41,7 @@ from memgraph.models import (
     Scope,
     StoreStats,
     Tag,
+    trusted,
 )
 from memgraph.store.base import (
     INCREMENTABLE_FIELDS,
@@ -173,6 +174,23 @@ def _ts(value: datetime) -> str:
 
 def _parse_ts(value: str) -> datetime:
     return datetime.fromisoformat(value)
+
+
+def _json_value(text: str) -> Any:
+    """json.loads with the two defaults that most rows hold answered without the parser (a 100k-row job read
+    parses three JSON columns per row). Each call returns a fresh object: callers may mutate it."""
+    if text == "[]":
+        return []
+    if text == "{}":
+        return {}
+    return json.loads(text)
+
+
+#: Enum members by stored value: a dict lookup instead of the Enum constructor for each of 100k rows.
+_KINDS = {m.value: m for m in MemoryKind}
+_LAYERS = {m.value: m for m in Layer}
+_SCOPES = {m.value: m for m in Scope}
+_PROVENANCES = {m.value: m for m in Provenance}
 
 
 def _db_value(field: str, value: Any) -> Any:
@@ -647,7 +665,7 @@ class SQLiteStore:
     def _owned(self, conn: sqlite3.Connection, user_id: str, ids: Sequence[str]) -> set[str]:
         """Which of `ids` are memories of `user_id` (one query per chunk, not per id)."""
         owned: set[str] = set()
-        for chunk in _chunks(list(set(ids)), 500):
+        for chunk in _chunks(sorted(set(ids)), 500):  # sorted: neighbouring index pages
             owned |= {
                 r[0]
                 for r in conn.execute(
@@ -710,22 +728,21 @@ class SQLiteStore:
             return cur.rowcount
 
     def _upsert_links(self, conn: sqlite3.Connection, user_id: str, links: Sequence[Link]) -> None:
-        """Upsert edges; ownership of both ends is checked inside the INSERT (EXISTS on the id index), and a
-        row count short of the batch means an endpoint is not the user's: the transaction is refused."""
+        """Upsert edges after one ownership check of the distinct endpoints (inside this transaction, so it
+        cannot go stale); an endpoint that is not the user's refuses the whole batch. Rows go out in key order
+        (stable, so of two rows for one edge the later still wins): a links job's 100k edges then fill index
+        pages in sequence instead of dirtying pages all over the edge indexes (2x faster at 100k)."""
         for link in links:
             if link.relation not in MEMORY_RELATIONS:
                 raise ValidationError(f"{link.relation.value} does not join two memories")
         if not links:
             return
-        cur = conn.executemany(
-            "INSERT INTO edges(user_id, type, src, dst, weight, source, reason, created_at, updated_at) "
-            "SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? "
-            "WHERE EXISTS (SELECT 1 FROM memories WHERE id = ? AND +user_id = ?) "
-            "AND EXISTS (SELECT 1 FROM memories WHERE id = ? AND +user_id = ?) "
-            "ON CONFLICT(user_id, type, src, dst) DO UPDATE SET "
-            "weight = excluded.weight, source = excluded.source, reason = excluded.reason, "
-            "updated_at = excluded.updated_at",
-            [
+        owned = self._owned(conn, user_id, [x for ln in links for x in (ln.src, ln.dst)])
+        bad = next((ln for ln in links if ln.src not in owned or ln.dst not in owned), None)
+        if bad is not None:
+            raise ValidationError(f"link {bad.src} -> {bad.dst}: both memories must belong to the user")
+        rows = sorted(
+            (
                 (
                     user_id,
                     link.relation.value,
@@ -736,18 +753,19 @@ class SQLiteStore:
                     link.reason,
                     _ts(link.created_at),
                     _ts(link.updated_at),
-                    link.src,
-                    user_id,
-                    link.dst,
-                    user_id,
                 )
                 for link in links
-            ],
+            ),
+            key=lambda r: (r[1], r[2], r[3]),
         )
-        if cur.rowcount != len(links):
-            owned = self._owned(conn, user_id, [x for ln in links for x in (ln.src, ln.dst)])
-            bad = next((ln for ln in links if ln.src not in owned or ln.dst not in owned), links[0])
-            raise ValidationError(f"link {bad.src} -> {bad.dst}: both memories must belong to the user")
+        conn.executemany(
+            "INSERT INTO edges(user_id, type, src, dst, weight, source, reason, created_at, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT(user_id, type, src, dst) DO UPDATE SET "
+            "weight = excluded.weight, source = excluded.source, reason = excluded.reason, "
+            "updated_at = excluded.updated_at",
+            rows,
+        )
 
     def upsert_links(self, user_id: str, links: Sequence[Link]) -> None:
         with self._tx() as conn:
@@ -790,44 +808,48 @@ class SQLiteStore:
         emb = None
         if with_embedding and row["embedding"] is not None:
             emb = np.frombuffer(row["embedding"], dtype=np.float32).tolist()
-        # Rows were validated on the way in; skipping pydantic validation halves the cost of reading 100k
-        # memories in a batch job (values are converted to the model's types right here).
-        return Memory.model_construct(
-            id=row["id"],
-            user_id=row["user_id"],
-            content=row["content"],
-            kind=MemoryKind(row["kind"]),
-            layer=Layer(row["layer"]),
-            scope=Scope(row["scope"]),
-            session_id=row["session_id"],
-            created_at=_parse_ts(row["created_at"]),
-            updated_at=_parse_ts(row["updated_at"]),
-            last_accessed=_parse_ts(row["last_accessed"]),
-            access_count=row["access_count"],
-            strength=row["strength"],
-            importance=row["importance"],
-            confidence=row["confidence"],
-            trust=row["trust"],
-            provenance=Provenance(row["provenance"]),
-            active=bool(row["active"]),
-            archived=bool(row["archived"]),
-            pinned=bool(row["pinned"]),
-            compressed=bool(row["compressed"]),
-            file_paths=json.loads(row["file_paths"]),
-            trigger_patterns=json.loads(row["trigger_patterns"]),
-            metadata=json.loads(row["metadata"]),
-            tags=tags,
-            embedding_model=row["embedding_model"],
-            embedding=emb,
+        # Rows were validated on the way in; skipping pydantic (validation and model_construct's field loop)
+        # keeps a 100k-memory job read cheap (values are converted to the model's types right here).
+        return trusted(
+            Memory,
+            dict(
+                id=row["id"],
+                user_id=row["user_id"],
+                content=row["content"],
+                kind=_KINDS.get(row["kind"]) or MemoryKind(row["kind"]),
+                layer=_LAYERS.get(row["layer"]) or Layer(row["layer"]),
+                scope=_SCOPES.get(row["scope"]) or Scope(row["scope"]),
+                session_id=row["session_id"],
+                created_at=_parse_ts(row["created_at"]),
+                updated_at=_parse_ts(row["updated_at"]),
+                last_accessed=_parse_ts(row["last_accessed"]),
+                access_count=row["access_count"],
+                strength=row["strength"],
+                importance=row["importance"],
+                confidence=row["confidence"],
+                trust=row["trust"],
+                provenance=_PROVENANCES.get(row["provenance"]) or Provenance(row["provenance"]),
+                active=bool(row["active"]),
+                archived=bool(row["archived"]),
+                pinned=bool(row["pinned"]),
+                compressed=bool(row["compressed"]),
+                file_paths=_json_value(row["file_paths"]),
+                trigger_patterns=_json_value(row["trigger_patterns"]),
+                metadata=_json_value(row["metadata"]),
+                tags=tags,
+                embedding_model=row["embedding_model"],
+                embedding=emb,
+            ),
         )
 
     def _tags_for(self, user_id: str, ids: Sequence[str]) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {}
         for chunk in _chunks(list(ids), 500):
             rows = self._read(
-                # NOT INDEXED: the primary key (user_id, type, src, dst) finds these; without ANALYZE the
-                # planner picks edges_in and reads every HasTag edge of the user.
-                f"SELECT src, dst FROM edges NOT INDEXED WHERE user_id = ? AND type = 'HasTag' "
+                # INDEXED BY edges_src: one seek per id. Without ANALYZE the planner otherwise picks edges_in
+                # (user_id, type) and reads every HasTag edge of the user per chunk (NOT INDEXED did not stop it
+                # on this WITHOUT ROWID table): 12 ms per call at 33k tagged memories, 5 s for a 100k job read.
+                f"SELECT src, dst FROM edges INDEXED BY edges_src WHERE user_id = ? AND type = 'HasTag' "
                 f"AND src IN ({','.join('?' * len(chunk))}) ORDER BY dst",
                 [user_id, *chunk],
             )
