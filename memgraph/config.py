@@ -198,6 +198,13 @@ class Settings(BaseSettings):
     importance_weight: float = Field(
         0.3, description="Blend: score *= (1 - w) + w * importance (w = this)."
     )
+    seed_score_weight: float = Field(
+        0.5,
+        ge=0.0,
+        le=1.0,
+        description="Seed strength = (1 - w) x RRF/best + w x mean of max-normalised cosine and BM25 (w = this): "
+        "RRF alone forgets how much better the best hit is.",
+    )
     cascade_weight: float = Field(
         1.5,
         ge=0.0,
