@@ -411,7 +411,7 @@ def cypher(
 
 
 DEMO_QUESTIONS = (
-    "When is the ledger cutover to PostgreSQL?",
+    "When is the PostgreSQL cutover planned?",
     "How do I deploy the ledger service?",
     "Can I run alembic autogenerate against production?",
     "Who owns the fraud rules engine?",
@@ -451,6 +451,7 @@ def demo(
         for question in DEMO_QUESTIONS:
             console.rule(f"[bold]2. recall[/bold] {question}")
             res = engine.recall(question, user_id=user, top_k=3)
+            engine.flush()  # post-recall maintenance (co-recall links) before the next question: repeatable
             sys.stdout.write(res.to_prompt() + "\n")
             for tr in res.trace:
                 path = " -> ".join(f"{st.relation}" for st in tr.path) or "seed"

@@ -1,6 +1,7 @@
 // Cascade hop, part 2: from memories along memory-to-memory links in either direction to memories that
-// pass the filter. At most $cap per memory: heaviest link first, then the more important memory.
-// Parameters: $user_id, $ids, $cap, $active, $include_archived, $include_compressed, $kinds, $session_id, $pinned, $min_importance, $tag, $file_patterns
+// pass the filter. At most $cap per memory: heaviest link first, then the more important memory. A discovered
+// (similarity) RelatesTo link weighs $discovered of its stored weight: vector seeds already cover similarity.
+// Parameters: $user_id, $ids, $cap, $discovered, $active, $include_archived, $include_compressed, $kinds, $session_id, $pinned, $min_importance, $tag, $file_patterns
 MATCH (s:Memory {user_id: $user_id})
 WHERE s.id IN $ids
 WITH s
@@ -15,7 +16,9 @@ WHERE m.user_id = $user_id
   AND ($min_importance IS NULL OR m.importance >= $min_importance OR m.pinned)
   AND ($tag IS NULL OR (m)-[:HasTag]->(:Tag {name: $tag}))
   AND ($file_patterns IS NULL OR m.scope <> 'project' OR any(p IN m.file_paths WHERE p IN $file_patterns))
-WITH s, type(r) AS relation, m, coalesce(r.weight, 1.0) AS weight
+WITH s, type(r) AS relation, m,
+     coalesce(r.weight, 1.0)
+       * CASE WHEN type(r) = 'RelatesTo' AND r.source = 'discovered' THEN $discovered ELSE 1.0 END AS weight
 ORDER BY weight DESC, m.importance DESC, m.id, relation
 WITH s, collect({relation: relation, other: m.id, weight: weight})[..$cap] AS hops
 UNWIND hops AS hop

@@ -7,9 +7,16 @@ FalkorDB); this module only scores the paths it returns. A path from a seed cont
 
 where edge weights are HasTag 0.8, InCluster 0.6, Supersedes 0.9, RelatesTo its own weight, others 0.3, the
 decay is 0.7 per hop, and a step through a tag or cluster with more members than `hub_damping_size` passes on
-only size/members of it (a tag on every memory says nothing about any one). Unlike the seed's sketch, the
-contribution is scaled by the seed's own strength, and contributions from several seeds add up (spreading
-activation): a memory next to many good seeds is a good memory.
+only size/members of it (a tag on every memory says nothing about any one). Discovered (similarity) RelatesTo
+links pass on `discovered_link_factor` of their weight: the vector seeds already cover "similar to the
+query", so a similarity link mostly repeats what seeding found (on LoCoMo dev, full-weight similarity links cost
+0.13 R@10).
+
+Unlike the seed's sketch, the contribution is scaled by the seed's own strength, and contributions from
+several seeds combine (spreading activation): a memory next to many good seeds is a good memory. They combine
+as a noisy-OR, 1 - prod(1 - c), read as "the chance that at least one path is relevant": it grows with every
+path but never passes 1, so the cascade stays on the seeds' scale (the best seed is 1) and a memory reached
+from many weak paths cannot outrank a direct hit by volume alone.
 """
 
 from __future__ import annotations
@@ -24,7 +31,7 @@ from memgraph.store.base import GraphStore, MemoryFilter
 
 @dataclass
 class Activation:
-    """What the cascade gave one memory: summed activation and the strongest single path."""
+    """What the cascade gave one memory: combined activation (noisy-OR over paths) and the strongest path."""
 
     memory_id: str
     total: float = 0.0
@@ -49,12 +56,25 @@ def path_factor(path: list[TraceStep], settings: Settings) -> float:
     return factor
 
 
-def seed_strengths(seeds: list[Seed]) -> dict[str, float]:
-    """Seed scores scaled to (0, 1]: the best seed is 1 (RRF scores are only comparable within one query)."""
+def seed_strengths(seeds: list[Seed], raw_weight: float = 0.0) -> dict[str, float]:
+    """How strongly each seed matched, in [0, 1]: (1 - w) x RRF score / best RRF score + w x the mean of its
+    vector similarity / best similarity and its BM25 score / best BM25 score (w = `raw_weight`).
+
+    RRF orders the seeds (seed 004) but keeps only ranks: a hit with cosine 0.83 and BM25 4.9 and the runner-up
+    at 0.45 and 1.9 come out 1.0 and 0.97, and any graph activation then decides between them. Blending in the
+    max-normalised raw scores keeps how much better the best hit is (on LoCoMo dev, w = 0.5: +0.01 R@10)."""
     if not seeds:
         return {}
     top = max(s.score for s in seeds) or 1.0
-    return {s.id: s.score / top for s in seeds}
+    if raw_weight <= 0.0:
+        return {s.id: s.score / top for s in seeds}
+    top_v = max((s.vector_score or 0.0) for s in seeds) or 1.0
+    top_t = max((s.text_score or 0.0) for s in seeds) or 1.0
+    return {
+        s.id: (1.0 - raw_weight) * s.score / top
+        + raw_weight * ((s.vector_score or 0.0) / top_v + (s.text_score or 0.0) / top_t) / 2.0
+        for s in seeds
+    }
 
 
 def cascade(
@@ -81,14 +101,16 @@ def cascade(
         flt=flt,
     )
     out: dict[str, Activation] = {}
+    missed: dict[str, float] = {}  # memory -> prod(1 - c): the chance that no path so far is relevant
     for exp in expansions:
-        contribution = strength.get(exp.seed_id, 0.0) * path_factor(exp.path, settings)
+        contribution = min(1.0, strength.get(exp.seed_id, 0.0) * path_factor(exp.path, settings))
         if contribution <= 0.0:
             continue
         act = out.get(exp.memory_id)
         if act is None:
             act = out[exp.memory_id] = Activation(memory_id=exp.memory_id)
-        act.total += contribution
+        missed[exp.memory_id] = missed.get(exp.memory_id, 1.0) * (1.0 - contribution)
+        act.total = 1.0 - missed[exp.memory_id]
         if contribution > act.best:
             act.best = contribution
             act.seed_id = exp.seed_id

@@ -1,10 +1,16 @@
-"""What a query names that the graph has a node for: tags (speakers, entities, topics) and dates.
+"""What a query names that the graph has a facet for: speakers, dates, sessions, projects.
 
-A query like "What did Caroline paint on 13 October, 2023?" names two things the graph knows as tags:
-`speaker:caroline` and `date:2023-10-13` (ingest/episodes.py writes such facet tags for conversations; users
-and tag inference write plain ones). Recall searches inside each named tag as extra seed lists and boosts
-candidates that carry it. Matching is exact on normalised tag names (or the value after a `facet:` prefix);
-nothing here knows any particular data set.
+A query like "What did Caroline paint on 13 October, 2023?" names two things the graph knows as facet tags:
+`speaker:caroline` and `date:2023-10-13` (ingest/episodes.py writes such tags for conversations, ingest writes
+`project:<name>` for file paths, users may write any `facet:value`). Recall searches inside each named facet
+as extra seed lists and boosts candidates that carry it. Matching is exact on normalised tag names (or the
+value after the `facet:` prefix); nothing here knows any particular data set.
+
+Only facet tags are cues. A plain tag (`postgresql`, inferred from a capitalised word, or `#billing`) and a
+`topic:` tag are made of the memory's own words, which full-text and vector search already match: used as
+cues they would count the same words two more times (a scoped list and a boost), and a memory that merely
+mentions the query's nouns ("we're migrating the ledger to PostgreSQL") would outrank the one that answers
+it ("the cutover moved to 28 November"). A facet says what the text need not: who said it, when, where.
 """
 
 from __future__ import annotations
@@ -16,9 +22,14 @@ from memgraph.models import Tag
 from memgraph.store.base import GraphStore
 from memgraph.text import stop_words, tokenize
 
-#: Tags made from a memory's own words (ingest/episodes.py) are not cues: full-text search already matches
-#: those words, and a query's every content word would otherwise crowd out the speaker and date tags.
+#: Facet-looking tags made from a memory's own words (ingest/episodes.py) are not cues either: full-text
+#: search already matches those words, and a query's every content word would crowd out speaker and date.
 TEXT_DERIVED_PREFIXES = ("topic:",)
+
+
+def is_facet(name: str) -> bool:
+    """`facet:value` tags other than the text-derived ones: the only tags a query can name as a cue."""
+    return ":" in name and not name.startswith(TEXT_DERIVED_PREFIXES)
 
 _MONTHS = (
     "january", "february", "march", "april", "may", "june",
@@ -95,7 +106,7 @@ def find_cues(store: GraphStore, user_id: str, query: str, *, max_tags: int) -> 
     found = [
         t
         for t in _find_tags(store, user_id, [*dates, *terms])
-        if t.count > 0 and not t.name.startswith(TEXT_DERIVED_PREFIXES)
+        if t.count > 0 and is_facet(t.name)
     ]
     # Most specific first: a tag on few memories says more than one on half of them.
     found.sort(key=lambda t: (t.count, t.name))

@@ -129,16 +129,17 @@ class Recaller:
         vector_hits = len(lists.get("vector", []))
         gap = qvec is not None and vector_hits == 0
 
+        strength = seed_strengths(seeds, s.seed_score_weight)
         activations: dict[str, Activation] = {}
         if mode == "cascade" and seeds:
-            # the strongest seeds start the cascade; the others still pass activation on if reached
-            starters = seeds[: max(s.max_initial_hits, n)]
-            activations = cascade(self.store, req.user_id, starters, flt, s, strengths=seed_strengths(seeds))
+            # every seed starts the cascade (up to the latency guard), passing on activation scaled by its
+            # strength: weak seeds add little alone, but agreeing ones lift each other
+            starters = seeds[: max(s.max_initial_hits, req.top_k)]
+            activations = cascade(self.store, req.user_id, starters, flt, s, strengths=strength)
 
-        strength = seed_strengths(seeds)
         relevance = dict(strength)
         for mid, act in activations.items():
-            relevance[mid] = relevance.get(mid, 0.0) + act.total
+            relevance[mid] = relevance.get(mid, 0.0) + s.cascade_weight * act.total
         # Only the most relevant candidates are loaded and scored in full.
         pool = sorted(relevance, key=lambda mid: -relevance[mid])[: n * s.pool_multiplier]
         relevance = {mid: relevance[mid] for mid in pool}

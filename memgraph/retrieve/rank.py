@@ -2,10 +2,11 @@
 
     final = relevance x effective_confidence x recency_boost x ((1 - w) + w x importance) x cue_factor
 
-relevance is the seed strength plus the cascade activation (or a cross-encoder score when one is
-configured); effective confidence decays the stored confidence by the kind's half-life since the memory was
-last touched (pinned memories never decay); recency_boost = 1 + 0.5 e^(-hours_since_access / 24); cue_factor
-is (1 + cue_boost) for every tag the query names that the memory carries.
+relevance is the seed strength (the best seed 1) plus `cascade_weight` x the cascade activation (a noisy-OR
+below 1; or a cross-encoder score when one is configured); effective confidence decays the stored confidence
+by the kind's half-life since the memory was last touched (pinned memories never decay); recency_boost =
+1 + 0.5 e^(-hours_since_access / 24); cue_factor is (1 + cue_boost) for every facet tag the query names that
+the memory carries. The seed strength blends RRF with the raw scores (retrieve/cascade.py `seed_strengths`).
 """
 
 from __future__ import annotations

@@ -1080,11 +1080,13 @@ class CypherStore:
             seeds,
             max_depth=max_depth,
             weights=weights,
-            neighbours=lambda nodes, to_groups: self._neighbours(fparams, nodes, int(fanout_cap), to_groups),
+            neighbours=lambda nodes, to_groups: self._neighbours(
+                fparams, nodes, int(fanout_cap), to_groups, float(weights.get("RelatesTo:discovered", 1.0))
+            ),
         )
 
     def _neighbours(
-        self, fparams: dict[str, Any], nodes: set[tuple[str, str]], cap: int, to_groups: bool
+        self, fparams: dict[str, Any], nodes: set[tuple[str, str]], cap: int, to_groups: bool, discovered: float
     ) -> tuple[Neighbours, Degrees]:
         """One capped hop (see memgraph.store.traverse); at the last hop (`to_groups` False) the edges to tags
         and clusters are not fetched."""
@@ -1101,7 +1103,7 @@ class CypherStore:
                 kind = "t" if r["relation"] == "HasTag" else "c"
                 out.setdefault(("m", r["node"]), []).append((r["relation"], (kind, r["other"]), float(r["weight"])))
                 degrees[(kind, r["other"])] = int(r["degree"])
-            for r in self._read("expand_links", **fparams, ids=chunk, cap=cap):
+            for r in self._read("expand_links", **fparams, ids=chunk, cap=cap, discovered=discovered):
                 out.setdefault(("m", r["node"]), []).append((r["relation"], ("m", r["other"]), float(r["weight"])))
         for chunk in _chunks(tag_names, 1000):
             for r in self._read("expand_tag_members", **fparams, names=chunk, cap=cap):

@@ -1087,12 +1087,20 @@ class SQLiteStore:
         """Breadth-first, one SQL query per hop for all seeds at once; the path bookkeeping is shared with the
         Cypher store (memgraph.store.traverse), so both return the same expansions."""
         where, wparams = self._where(flt, alias="m")
+        degrees: dict[tuple[str, str], int] = {}
         return breadth_first(
             seeds,
             max_depth=max_depth,
             weights=weights,
             neighbours=lambda nodes, to_groups: self._neighbours(
-                user_id, nodes, fanout_cap, where, wparams, to_groups=to_groups
+                user_id,
+                nodes,
+                fanout_cap,
+                where,
+                wparams,
+                to_groups=to_groups,
+                degrees=degrees,
+                discovered=weights.get("RelatesTo:discovered", 1.0),
             ),
         )
 
@@ -1121,6 +1129,7 @@ class SQLiteStore:
         *,
         to_groups: bool = True,
         degrees: dict[tuple[str, str], int] | None = None,
+        discovered: float = 1.0,
     ) -> tuple[dict[tuple[str, str], list[tuple[str, tuple[str, str], float]]], dict[tuple[str, str], int]]:
         """Capped neighbours of each frontier node, and the member count (degree) of each tag/cluster seen:
         the cascade passes less activation through hubs. `degrees` is a cache shared by one expand."""
@@ -1154,19 +1163,23 @@ class SQLiteStore:
                     for rel, dst, w in edges[:cap]:
                         add(("m", src), rel, dst, w)
             # Memory -> memories (both directions), the strongest edges first; the memory must pass the filter.
+            # Discovered similarity links count `discovered` of their weight (see Settings.relation_weights).
+            scale = "(CASE WHEN e.type = 'RelatesTo' AND e.source = 'discovered' THEN ? ELSE 1.0 END)"
             rows = self._read(
                 f"SELECT node, type, other, weight FROM ("
                 f"  SELECT x.node, x.type, x.other, x.weight, ROW_NUMBER() OVER ("
                 f"    PARTITION BY x.node ORDER BY x.weight DESC, m.importance DESC, x.other, x.type) AS rn"
-                f"  FROM (SELECT e.src AS node, e.type, e.dst AS other, e.weight FROM edges e INDEXED BY edges_src"
+                f"  FROM (SELECT e.src AS node, e.type, e.dst AS other, e.weight * {scale} AS weight"
+                f"        FROM edges e INDEXED BY edges_src"
                 f"        WHERE e.user_id = ? AND e.type IN ({_MEMORY_EDGE_TYPES}) AND e.src IN ({marks})"
                 f"        UNION ALL"
-                f"        SELECT e.dst AS node, e.type, e.src AS other, e.weight FROM edges e INDEXED BY edges_dst"
+                f"        SELECT e.dst AS node, e.type, e.src AS other, e.weight * {scale} AS weight"
+                f"        FROM edges e INDEXED BY edges_dst"
                 f"        WHERE e.user_id = ? AND e.type IN ({_MEMORY_EDGE_TYPES}) AND e.dst IN ({marks})) x"
                 # CROSS JOIN fixes the loop order: the few edges outside, memories looked up by id inside
                 f"  CROSS JOIN memories m WHERE m.id = x.other AND m.user_id = ? AND {where}"
                 f") WHERE rn <= ? ORDER BY node, rn",
-                [user_id, *chunk, user_id, *chunk, user_id, *wparams, cap],
+                [discovered, user_id, *chunk, discovered, user_id, *chunk, user_id, *wparams, cap],
             )
             for r in rows:
                 add(("m", r[0]), r[1], ("m", r[2]), r[3])

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from memgraph.config import Settings
-from memgraph.models import Cluster, HasTag, InCluster, Link, Relation
+from memgraph.models import Cluster, HasTag, InCluster, Link, LinkSource, Relation
 from memgraph.store import GraphStore, MemoryFilter, WriteBatch
 from memgraph.store.sqlite import SQLiteStore
 
@@ -52,6 +52,32 @@ def test_links_are_undirected_and_carry_weights(store: GraphStore) -> None:
     assert [(s.relation, s.weight) for s in got[c.id].path] == [("Supersedes", WEIGHTS["Supersedes"])]
     assert [(s.relation, s.via) for s in got[d.id].path] == [("Supersedes", c.id), ("DerivedFrom", d.id)]
     assert got[d.id].depth == 2
+
+
+def test_discovered_links_weigh_a_fraction_and_come_last(store: GraphStore) -> None:
+    """The store scales a discovered (similarity) link inside its neighbour query, so the fan-out cap keeps the
+    explicit link even though the similarity link is stored heavier."""
+    a, b, c = (mem("ada", x) for x in "abc")
+    store.write(
+        "ada",
+        WriteBatch(
+            memories=[a, b, c],
+            links=[
+                Link(src=a.id, dst=b.id, relation=Relation.RELATES_TO, weight=0.5),
+                Link(src=a.id, dst=c.id, relation=Relation.RELATES_TO, weight=0.9, source=LinkSource.DISCOVERED),
+            ],
+        ),
+    )
+    got = _by_memory(store.expand("ada", [a.id], max_depth=1, fanout_cap=10, weights=WEIGHTS), a.id)
+    factor = WEIGHTS["RelatesTo:discovered"]
+    assert factor < 1.0
+    assert [s.weight for s in got[c.id].path] == [pytest.approx(0.9 * factor)]
+    assert [s.weight for s in got[b.id].path] == [pytest.approx(0.5)]
+    capped = _by_memory(store.expand("ada", [a.id], max_depth=1, fanout_cap=1, weights=WEIGHTS), a.id)
+    assert set(capped) == {b.id}
+    unscaled = {k: v for k, v in WEIGHTS.items() if k != "RelatesTo:discovered"}
+    raw = _by_memory(store.expand("ada", [a.id], max_depth=1, fanout_cap=10, weights=unscaled), a.id)
+    assert [s.weight for s in raw[c.id].path] == [pytest.approx(0.9)]
 
 
 def test_shortest_path_wins(store: GraphStore) -> None:

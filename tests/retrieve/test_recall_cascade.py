@@ -38,15 +38,50 @@ def test_tag_and_supersedes_weights(quiet: MemoryEngine) -> None:
     assert acts[e].total == pytest.approx(0.3 * 0.7)  # "others" weigh 0.3
 
 
-def test_contributions_scale_with_seed_strength_and_add_up(quiet: MemoryEngine) -> None:
+def test_contributions_scale_with_seed_strength_and_combine_as_noisy_or(quiet: MemoryEngine) -> None:
     a, b, c = _mk(quiet, "first seed", "second seed", "shared neighbour")
     quiet.link(a, c, user_id="u", weight=1.0)
     quiet.link(b, c, user_id="u", weight=1.0)
     seeds = [Seed(id=a, rank=1, score=0.04), Seed(id=b, rank=2, score=0.02)]
     acts = cascade(quiet.store, "u", seeds, MemoryFilter(), quiet.settings)
-    assert acts[c].total == pytest.approx(1.0 * 0.7 + 0.5 * 0.7)
+    # two paths, 0.7 (from the best seed) and 0.5 x 0.7: 1 - (1 - 0.7)(1 - 0.35)
+    assert acts[c].total == pytest.approx(1 - (1 - 1.0 * 0.7) * (1 - 0.5 * 0.7))
+    assert acts[c].total > 1.0 * 0.7  # a second path adds ...
     assert acts[c].seed_id == a  # the strongest path is the one shown
-    assert acts[b].total == pytest.approx(0.0 + 1.0 * 0.7 * 1.0 * 0.7)  # a seed reached from another seed
+    assert acts[b].total == pytest.approx(1.0 * 0.7 * 1.0 * 0.7)  # a seed reached from another seed
+
+
+def test_many_weak_paths_never_outweigh_the_best_seed(quiet: MemoryEngine) -> None:
+    """A memory next to twenty seeds gathers activation, but stays below 1, the best seed's own strength:
+    volume of paths alone cannot push a cascade-only memory above the strongest direct hit."""
+    ids = _mk(quiet, *[f"seed statement number {i}" for i in range(20)], "the neighbour of all of them")
+    hub = ids[-1]
+    for sid in ids[:-1]:
+        quiet.link(sid, hub, user_id="u", weight=1.0)
+    seeds = [Seed(id=sid, rank=i + 1, score=1.0 / (60 + i + 1)) for i, sid in enumerate(ids[:-1])]
+    acts = cascade(quiet.store, "u", seeds, MemoryFilter(), quiet.settings)
+    assert 0.99 < acts[hub].total < 1.0
+    summed = sum(s.score / seeds[0].score * 0.7 for s in seeds)
+    assert summed > 10  # what a plain sum would have given it
+
+
+def test_discovered_similarity_links_pass_on_a_fraction(quiet: MemoryEngine) -> None:
+    """Similarity links repeat what vector seeding found; explicit and sequence links keep their weight, and
+    the lighter discovered links are followed after them when the fan-out cap bites."""
+    from memgraph.models import Link, LinkSource, Relation
+    from memgraph.store.base import WriteBatch
+
+    a, b, c = _mk(quiet, "seed memory", "explicitly related memory", "merely similar memory")
+    quiet.link(a, b, user_id="u", weight=0.6)
+    similar = Link(src=a, dst=c, relation=Relation.RELATES_TO, weight=0.9, source=LinkSource.DISCOVERED)
+    quiet.store.write("u", WriteBatch(links=[similar]))
+    acts = cascade(quiet.store, "u", [Seed(id=a, rank=1, score=1.0)], MemoryFilter(), quiet.settings)
+    factor = quiet.settings.discovered_link_factor
+    assert acts[c].total == pytest.approx(0.9 * factor * 0.7)
+    assert acts[b].total == pytest.approx(0.6 * 0.7)
+    capped = quiet.settings.model_copy(update={"fanout_cap": 1})
+    acts1 = cascade(quiet.store, "u", [Seed(id=a, rank=1, score=1.0)], MemoryFilter(), capped)
+    assert b in acts1 and c not in acts1
 
 
 def test_hub_tag_is_capped_and_damped(embedder) -> None:

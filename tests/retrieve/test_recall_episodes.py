@@ -74,6 +74,20 @@ def test_query_cues_match_tags_and_strip_names(quiet: MemoryEngine) -> None:
     assert find_cues(quiet.store, "other-user", "Caroline", max_tags=3).tags == []
 
 
+def test_plain_and_topic_tags_are_not_cues(quiet: MemoryEngine) -> None:
+    """Tags made of a memory's own words are already matched by text and vector search; as cues they would
+    count the same words again and let a memory that merely names the query's nouns outrank the answer."""
+    intro = quiet.remember("We're migrating the ledger service to PostgreSQL this quarter.", user_id="u",
+                           tags=["postgresql", "ledger"])
+    answer = quiet.remember("The cutover moved: it is now planned for 28 November 2026.", user_id="u",
+                            tags=["project:ledger"])
+    cues = find_cues(quiet.store, "u", "When is the ledger cutover to PostgreSQL?", max_tags=3)
+    assert cues.tag_names == ["project:ledger"]  # the facet is a cue, the plain tags are not
+    res = quiet.recall("When is the ledger cutover to PostgreSQL?", user_id="u", top_k=2)
+    assert [m.id for m in res.memories] == [answer.id, intro.id]
+    assert res.trace[1].cue_boost == 1.0
+
+
 def test_date_cue_brings_that_session(quiet: MemoryEngine) -> None:
     a = quiet.remember_conversation(
         [{"speaker": "Ada", "text": "Got some great news to share today!"}],

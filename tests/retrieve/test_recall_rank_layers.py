@@ -40,8 +40,12 @@ def test_score_blends_importance_and_cues() -> None:
     m = Memory(id="a", user_id="u", content="x", importance=1.0, tags=["speaker:ada"], last_accessed=now)
     sc = score(m, 2.0, now, s, {"speaker:ada", "date:2024-01-01"})
     assert sc.matched_tags == ["speaker:ada"]
-    assert sc.cue_factor == pytest.approx(2.0)
-    assert sc.final == pytest.approx(2.0 * sc.confidence * 1.5 * 1.0 * 2.0)
+    assert sc.cue_factor == pytest.approx(1.0 + s.cue_boost)
+    assert sc.final == pytest.approx(2.0 * sc.confidence * 1.5 * 1.0 * (1.0 + s.cue_boost))
+    both = m.model_copy(update={"tags": ["speaker:ada", "date:2024-01-01"]})
+    assert score(both, 2.0, now, s, {"speaker:ada", "date:2024-01-01"}).cue_factor == pytest.approx(
+        (1.0 + s.cue_boost) ** 2
+    )
 
 
 def test_trigger_pattern_matching() -> None:
