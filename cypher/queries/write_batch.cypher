@@ -3,6 +3,9 @@
 // embeddings on a separate :MemoryVector node, HasTag edges, memory-to-memory links and field updates, then
 // remove HasTag edges and delete memory-to-memory links (consolidation moves a merged memory's tags and links
 // to the kept one in one atomic write).
+// Field updates are idempotent too: each write carries a fresh $batch id, resent unchanged by a retry, and a
+// memory remembers the last batch it applied (applied_batch), so a retry after a lost reply does not add the
+// increments (access_count, strength, confidence, importance) twice.
 // Each guard `WHERE 1 / CASE ... ELSE 0 END = 1` aborts the whole statement (division by zero) when a memory
 // id already belongs to another user or a link endpoint is not one of this user's memories; the store then
 // reports which one with a typed error and nothing of the batch is written.
@@ -12,7 +15,7 @@
 // earlier rows' MERGEs with the rest of the statement.
 // Memories are looked up as `{id: ...}` WHERE user_id = ...: the same rows, and on FalkorDB one index seek
 // instead of two intersected index scans (half the time of a 5000-link batch's lookups).
-// Parameters: $user_id, $memories, $vectors, $tags, $links, $updates, $remove_tags, $delete_links, $now
+// Parameters: $user_id, $memories, $vectors, $tags, $links, $updates, $remove_tags, $delete_links, $now, $batch
 CALL {
   UNWIND $memories AS row
   MERGE (m:Memory {id: row.id})
@@ -71,8 +74,10 @@ CALL {
 }
 CALL {
   UNWIND $updates AS row
-  MATCH (m:Memory {id: row.id}) WHERE m.user_id = $user_id
+  MATCH (m:Memory {id: row.id})
+  WHERE m.user_id = $user_id AND (m.applied_batch IS NULL OR m.applied_batch <> $batch)
   SET m += row.set
+  SET m.applied_batch = $batch
   SET m.access_count = m.access_count + row.inc.access_count,
       m.strength = m.strength + row.inc.strength,
       m.confidence = CASE

@@ -25,6 +25,7 @@ import math
 import re
 import threading
 import time
+import uuid
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import suppress
 from datetime import UTC, datetime
@@ -140,6 +141,25 @@ def _vector(values: Any, dim: int) -> np.ndarray:
     if vec.shape != (dim,) or not np.all(np.isfinite(vec)):
         raise ValidationError(f"embedding must be {dim} finite floats")
     return vec
+
+
+def _merge_updates(updates: Sequence[MemoryUpdate]) -> list[MemoryUpdate]:
+    """One update per memory, with the effect of applying them in order: increments add up, a later `set`
+    of a field replaces it and the increments before it (a clamped field clamps once, on the sum).
+    write_batch.cypher marks each memory with the batch id it applied, so a second row for the same memory in
+    one batch would otherwise be skipped."""
+    merged: dict[str, MemoryUpdate] = {}
+    for upd in updates:
+        prev = merged.get(upd.id)
+        if prev is None:
+            merged[upd.id] = MemoryUpdate(id=upd.id, set=dict(upd.set), inc=dict(upd.inc))
+            continue
+        for f, v in upd.set.items():
+            prev.set[f] = v
+            prev.inc.pop(f, None)
+        for f, v in upd.inc.items():
+            prev.inc[f] = prev.inc.get(f, 0) + v
+    return list(merged.values())
 
 
 def _to_memory(props: dict[str, Any], tags: Sequence[str], embedding: Any = None) -> Memory:
@@ -774,7 +794,9 @@ class CypherStore:
             "vectors": vectors,
             "tags": list(tags.values()),
             "links": [self._link_row(link) for link in batch.links],
-            "updates": [self._update_row(u) for u in batch.updates],
+            "updates": [self._update_row(u) for u in _merge_updates(batch.updates)],
+            # one id per write, sent again by every retry: an update row already applied under it is skipped
+            "batch": uuid.uuid4().hex,
             "remove_tags": list(
                 {(p.memory_id, p.tag): {"memory_id": p.memory_id, "tag": p.tag} for p in batch.remove_tags}.values()
             ),

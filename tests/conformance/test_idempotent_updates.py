@@ -1,0 +1,46 @@
+"""Field updates and increments: several rows for one memory in one batch all apply, and on the Cypher stores
+a write resent by a retry (the reply was lost after the commit) does not add its increments twice."""
+
+from __future__ import annotations
+
+import pytest
+
+from memgraph.store import GraphStore, WriteBatch
+from memgraph.store.base import MemoryUpdate
+
+from .helpers import mem
+
+
+def test_several_updates_of_one_memory_in_one_batch_all_apply(store: GraphStore) -> None:
+    m = mem("ada", "counted", confidence=0.5)
+    store.write("ada", WriteBatch(memories=[m]))
+    store.write(
+        "ada",
+        WriteBatch(
+            updates=[
+                MemoryUpdate(id=m.id, inc={"access_count": 1, "confidence": 0.1}),
+                MemoryUpdate(id=m.id, inc={"access_count": 2}),
+                MemoryUpdate(id=m.id, set={"pinned": True}),
+            ]
+        ),
+    )
+    got = store.get_memories("ada", [m.id])[0]
+    assert got.access_count == 3
+    assert got.confidence == pytest.approx(0.6)
+    assert got.pinned
+
+
+def test_a_resent_write_does_not_increment_twice(store: GraphStore) -> None:
+    params_of = getattr(store, "_batch_params", None)
+    if params_of is None:
+        pytest.skip("SQLite commits locally: there is no reply to lose and no resend")
+    m = mem("ada", "counted once", confidence=0.5)
+    store.write("ada", WriteBatch(memories=[m]))
+    params = params_of("ada", WriteBatch(updates=[MemoryUpdate(id=m.id, inc={"access_count": 1, "strength": 1})]))
+    store._apply("ada", params)  # type: ignore[attr-defined]
+    store._apply("ada", params)  # type: ignore[attr-defined]  # what a retry after a lost reply sends
+    got = store.get_memories("ada", [m.id])[0]
+    assert (got.access_count, got.strength) == (1, m.strength + 1)
+    # a new write is a new batch and applies again
+    store.write("ada", WriteBatch(updates=[MemoryUpdate(id=m.id, inc={"access_count": 1})]))
+    assert store.get_memories("ada", [m.id])[0].access_count == 2
