@@ -261,8 +261,12 @@ class ToolSet:
         except MemgraphError as exc:
             return ToolResult.failure(type(exc).__name__, str(exc))
         except Exception as exc:  # a tool must answer, whatever broke underneath
-            log.exception("tool %s failed", key)
-            return ToolResult.failure("InternalError", f"{type(exc).__name__}: {exc}")
+            from memgraph.ingest.secrets import scrub
+
+            # scrubbed, and no traceback: a foreign exception may quote the arguments, secrets included
+            message = scrub(f"{type(exc).__name__}: {exc}")
+            log.error("tool %s failed: %s", key, message)
+            return ToolResult.failure("InternalError", message)
 
     def _resolve(self, name: object) -> str | None:
         if not isinstance(name, str):

@@ -224,3 +224,22 @@ def test_session_id_from_the_configuration_is_stored(open_engine) -> None:
     mem = ok(tools.call("memory_remember", {"content": "We picked Hetzner for the EU region"}))["memory"]
     assert mem["session_id"] == "chat-7"
     assert engine.get(mem["id"], user_id=USER).kind is MemoryKind.FACT
+
+
+def test_an_internal_error_does_not_echo_a_secret(open_engine, caplog) -> None:
+    """A foreign exception may quote what it was given (a URL with a password, say): the tool's error message
+    and its log line are scrubbed like everything else the engine says."""
+    from tests.agent.conftest import FaultyStore
+
+    secret_url = "postgres://admin:Hunter2Sup3rSecret@db.internal:5432/app"
+
+    class LeakyStore(FaultyStore):
+        def text_search(self, user_id: str, query: str, k: int, **kwargs: object) -> object:
+            raise RuntimeError(f"could not reach {secret_url}")
+
+    tools = ToolSet(open_engine(store_cls=LeakyStore), user_id=USER)
+    with caplog.at_level("DEBUG"):
+        result = tools.call("memory_search", {"query": "anything"})
+    assert not result.ok and result.error.type == "InternalError" and "could not reach" in result.error.message
+    assert "Hunter2Sup3rSecret" not in result.error.message
+    assert "Hunter2Sup3rSecret" not in caplog.text
