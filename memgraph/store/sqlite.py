@@ -52,6 +52,7 @@ from memgraph.store.base import (
     MemoryFilter,
     MemoryUpdate,
     WriteBatch,
+    enum_reader,
     field_readers,
 )
 from memgraph.store.traverse import breadth_first
@@ -188,10 +189,10 @@ def _json_value(text: str) -> Any:
 
 
 #: Enum members by stored value: a dict lookup instead of the Enum constructor for each of 100k rows.
-_KINDS = {m.value: m for m in MemoryKind}
-_LAYERS = {m.value: m for m in Layer}
-_SCOPES = {m.value: m for m in Scope}
-_PROVENANCES = {m.value: m for m in Provenance}
+_KIND = enum_reader(MemoryKind)
+_LAYER = enum_reader(Layer)
+_SCOPE = enum_reader(Scope)
+_PROVENANCE = enum_reader(Provenance)
 
 
 def _db_value(field: str, value: Any) -> Any:
@@ -817,9 +818,9 @@ class SQLiteStore:
                 id=row["id"],
                 user_id=row["user_id"],
                 content=row["content"],
-                kind=_KINDS.get(row["kind"]) or MemoryKind(row["kind"]),
-                layer=_LAYERS.get(row["layer"]) or Layer(row["layer"]),
-                scope=_SCOPES.get(row["scope"]) or Scope(row["scope"]),
+                kind=_KIND(row["kind"]),
+                layer=_LAYER(row["layer"]),
+                scope=_SCOPE(row["scope"]),
                 session_id=row["session_id"],
                 created_at=_parse_ts(row["created_at"]),
                 updated_at=_parse_ts(row["updated_at"]),
@@ -829,7 +830,7 @@ class SQLiteStore:
                 importance=row["importance"],
                 confidence=row["confidence"],
                 trust=row["trust"],
-                provenance=_PROVENANCES.get(row["provenance"]) or Provenance(row["provenance"]),
+                provenance=_PROVENANCE(row["provenance"]),
                 active=bool(row["active"]),
                 archived=bool(row["archived"]),
                 pinned=bool(row["pinned"]),
