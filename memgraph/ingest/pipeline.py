@@ -33,7 +33,7 @@ from memgraph.ingest.classify import KIND_LAYER, Classification, classify, parse
 from memgraph.ingest.clean import check_text, clean
 from memgraph.ingest.reconcile import Action, Neighbour, Reconciler, RuleReconciler
 from memgraph.ingest.report import Decision, Dropped, DropReason, IngestReport
-from memgraph.ingest.secrets import SecretFilter, SecretScanner, only_redactions
+from memgraph.ingest.secrets import SecretFilter, only_redactions
 from memgraph.ingest.tags import infer_tags, normalise_tags
 from memgraph.models import (
     HasTag,
@@ -173,10 +173,7 @@ class IngestPipeline:
         self.settings = settings
         self._embedder = embedder
         self.reconciler: Reconciler = reconciler or RuleReconciler(settings)
-        self.secrets = SecretFilter(
-            settings.secret_policy,
-            SecretScanner(entropy_min=settings.secret_entropy_min, entropy_min_len=settings.secret_entropy_min_len),
-        )
+        self.secrets = SecretFilter.from_settings(settings)
         self.centroids = imp.CentroidCache()
         self._rarity: imp.TokenRarity | None | bool = False
 

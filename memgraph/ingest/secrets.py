@@ -20,9 +20,12 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memgraph.errors import SecretDetectedError
+
+if TYPE_CHECKING:
+    from memgraph.config import Settings
 
 REDACTION = "[REDACTED:{type}]"
 _REDACTION_RE = re.compile(r"\[REDACTED:[a-z0-9_]+\]")
@@ -359,6 +362,14 @@ class SecretFilter:
             raise ValueError("secret policy must be 'redact' or 'reject'")
         self.policy = policy
         self.scanner = scanner or SecretScanner()
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> SecretFilter:
+        """The filter the write path uses: the configured policy and entropy rule (import uses it too)."""
+        return cls(
+            settings.secret_policy,
+            SecretScanner(entropy_min=settings.secret_entropy_min, entropy_min_len=settings.secret_entropy_min_len),
+        )
 
     def text(self, text: str, *, what: str = "text") -> Filtered:
         """Redact (or, under `reject`, raise SecretDetectedError naming the types found)."""

@@ -40,7 +40,7 @@ from pydantic import BaseModel, Field
 from pydantic import ValidationError as PydanticValidationError
 
 from memgraph.errors import EmbedderUnavailableError, ExportFormatError, ModelMismatchError, ValidationError
-from memgraph.ingest.secrets import SecretFilter, SecretScanner
+from memgraph.ingest.secrets import SecretFilter
 from memgraph.jobs.base import JobContext, JobReport, batched, load_all
 from memgraph.models import Cluster, Gap, InCluster, Link, Memory, Tag, utcnow
 from memgraph.store.base import MemoryFilter, WriteBatch
@@ -359,10 +359,7 @@ def import_jsonl(ctx: JobContext, path: str | Path, *, reembed: bool = False) ->
         )
     if reembed and ctx.embed is None:
         raise EmbedderUnavailableError("import --reembed needs the embedding model")
-    s = ctx.settings
-    secrets = SecretFilter(
-        s.secret_policy, SecretScanner(entropy_min=s.secret_entropy_min, entropy_min_len=s.secret_entropy_min_len)
-    )
+    secrets = SecretFilter.from_settings(ctx.settings)
     parsed = _validate(path, src_dim, secrets)
     report = ImportReport(
         path=str(path),
