@@ -87,9 +87,10 @@ def cascade(
 ) -> dict[str, Activation]:
     """Expand from the seeds in the store and score every path; seeds reached from other seeds count too.
     `strengths` (default: from `seeds`) scales each seed's contribution."""
-    strength = seed_strengths(seeds)
-    if strengths is not None:
-        strength = {sid: strengths.get(sid, 0.0) for sid in strength}
+    if strengths is None:
+        strength = seed_strengths(seeds)
+    else:
+        strength = {s.id: strengths.get(s.id, 0.0) for s in seeds}
     if not strength or settings.max_depth <= 0:
         return {}
     expansions = store.expand(
