@@ -7,6 +7,6 @@ MATCH (m:Memory {id: row.id, user_id: $user_id})
 SET m.embedding_model = $model
 MERGE (v:MemoryVector {id: row.id})
 ON CREATE SET v.user_id = $user_id
-SET v.embedding = toFloatList(row.embedding)
+SET v.embedding = toFloatList(row.embedding), v.embedding_b64 = row.packed
 MERGE (m)-[:HasEmbedding]->(v)
 RETURN count(m) AS updated

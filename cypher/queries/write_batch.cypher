@@ -1,6 +1,6 @@
 // Apply one WriteBatch as ONE statement, so it is atomic on Neo4j (inside its write transaction) and on
 // FalkorDB (one query is all-or-nothing; a failing query is undone): upsert memories by id (MERGE), their
-// embeddings on a separate :MemoryVector node, HasTag edges, memory-to-memory links and field updates, then
+// embeddings on a separate :MemoryVector node (with its packed copy, see embeddings.cypher), HasTag edges, memory-to-memory links and field updates, then
 // remove HasTag edges and delete memory-to-memory links (consolidation moves a merged memory's tags and links
 // to the kept one in one atomic write).
 // Field updates are idempotent too: each write carries a fresh $batch id, resent unchanged by a retry, and a
@@ -30,7 +30,7 @@ CALL {
   MATCH (m:Memory {id: row.id}) WHERE m.user_id = $user_id
   MERGE (v:MemoryVector {id: row.id})
   ON CREATE SET v.user_id = $user_id
-  SET v.embedding = toFloatList(row.embedding)
+  SET v.embedding = toFloatList(row.embedding), v.embedding_b64 = row.packed
   MERGE (m)-[:HasEmbedding]->(v)
   RETURN count(v) AS vectors
 }
