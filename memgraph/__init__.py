@@ -3,6 +3,8 @@
 The public API is `MemoryEngine` and the models below; everything else is internal.
 """
 
+import logging
+
 from memgraph.aio import AsyncMemoryEngine
 from memgraph.config import Settings
 from memgraph.engine import MemoryEngine
@@ -126,3 +128,8 @@ __all__ = [
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LAZY))
+
+# A library leaves logging to the application: without a handler of its own, Python's last-resort handler
+# would print memgraph's warnings (store retries) to stderr in apps that configured no logging.
+# The CLI installs its own handler (memgraph/cli.py, --verbose).
+logging.getLogger("memgraph").addHandler(logging.NullHandler())

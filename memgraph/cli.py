@@ -7,6 +7,7 @@ Every command takes `--store` (or MEMGRAPH_STORE): a directory (SQLite, the defa
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sys
 from collections.abc import Iterator
@@ -48,6 +49,44 @@ StoreOpt = Annotated[
 ]
 UserOpt = Annotated[str, typer.Option("--user", "-u", envvar="MEMGRAPH_USER", help="Owner of the memories.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+
+
+_LOG_HANDLER: logging.Handler | None = None
+
+
+@app.callback()
+def _options(
+    verbose: Annotated[
+        int,
+        typer.Option(
+            "--verbose",
+            "-v",
+            count=True,
+            help="Log more to stderr: -v progress notes, -vv debug. Warnings (store retries) always show.",
+        ),
+    ] = 0,
+) -> None:
+    """Long-term memory for AI agents as a property graph (SQLite embedded, Neo4j, FalkorDB)."""
+    _setup_logging(verbose)
+
+
+def _setup_logging(verbose: int) -> None:
+    """memgraph's log records to stderr for this command. The library itself only has a NullHandler; the
+    handler is replaced, not added, on each call (tests run many commands in one process)."""
+    global _LOG_HANDLER
+    from rich.logging import RichHandler
+
+    logger = logging.getLogger("memgraph")
+    if _LOG_HANDLER is not None:
+        logger.removeHandler(_LOG_HANDLER)
+    level = logging.DEBUG if verbose >= 2 else logging.INFO if verbose == 1 else logging.WARNING
+    handler = RichHandler(console=err_console, show_time=False, show_path=False, markup=False)
+    handler.setLevel(level)
+    logger.addHandler(handler)
+    # Only lower the logger's own threshold when asked: a level set here would outlive the command in a
+    # process that embeds the CLI (and hide records from its own handlers).
+    logger.setLevel(level if verbose else logging.NOTSET)
+    _LOG_HANDLER = handler
 
 
 @contextmanager

@@ -230,8 +230,9 @@ class MemoryEngine:
         Items are dicts with `content` and optionally kind, layer, tags, scope, session_id, metadata, pinned,
         file_paths, trigger_patterns, embedding (skips the model), created_at, importance, provenance. Returns
         the resulting memories in input order, each once (a duplicate resolves to the memory it reinforced).
-        Reconciliation searches each item's nearest memories one at a time; for bulk loads of tens of thousands
-        pass `reconcile=False` (duplicates are still merged by content id)."""
+        Reconciliation finds every item's nearest stored memories in one batched search; it still compares each
+        new memory with all of the user's, so very large bulk loads are faster with `reconcile=False`
+        (duplicates are still merged by content id; bench/RESULTS.md, "Bulk load")."""
         result = self._remember(items, user_id=user_id, reconcile=reconcile)
         return result[0]
 

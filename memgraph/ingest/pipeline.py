@@ -523,16 +523,18 @@ class IngestPipeline:
         # neighbours from the store, fetched for every candidate before any decision
         store_hits: dict[str, list[tuple[str, float]]] = {}
         if reconcile:
-            for c in candidates:
-                if c.memory.id in existing:
-                    continue
-                store_hits[c.memory.id] = self.store.vector_search(
+            # one batched search: the per-candidate searches re-scanned the user's vectors once each, which
+            # made bulk loads quadratic (100k memories: 809 s, 75% of it here)
+            fresh = [c for c in candidates if c.memory.id not in existing]
+            if fresh:
+                found = self.store.vector_search_many(
                     user_id,
-                    c.vector,
+                    np.stack([c.vector for c in fresh]),
                     s.reconcile_neighbours,
                     min_similarity=s.reconcile_slot_cosine,
                     flt=MemoryFilter(),
                 )
+                store_hits = {c.memory.id: hits for c, hits in zip(fresh, found, strict=True)}
             wanted = {mid for hits in store_hits.values() for mid, _ in hits}
             neighbours = {m.id: m for m in self.store.get_memories(user_id, list(wanted))}
         else:

@@ -124,6 +124,14 @@ def _same(value: Any) -> Any:
 INCREMENTABLE_FIELDS = frozenset({"access_count", "strength", "confidence", "importance"})
 
 
+def query_matrix(vectors: Any, dim: int) -> np.ndarray:
+    """Query vectors for `vector_search_many` as a float32 matrix, or a typed error (wrong shape, NaN/inf)."""
+    queries = np.asarray(vectors, dtype=np.float32)
+    if queries.ndim != 2 or queries.shape[1] != dim or not np.all(np.isfinite(queries)):
+        raise ValidationError(f"query vectors must be rows of {dim} finite floats")
+    return queries
+
+
 class MemoryFilter(BaseModel):
     """Filters applied inside the store query. Defaults select what recall may serve."""
 
@@ -301,6 +309,20 @@ class GraphStore(Protocol):
         flt: MemoryFilter | None = None,
     ) -> list[tuple[str, float]]:
         """Cosine-similarity kNN (higher is closer), best first."""
+        ...
+
+    def vector_search_many(
+        self,
+        user_id: str,
+        vectors: np.ndarray,
+        k: int,
+        *,
+        min_similarity: float = -1.0,
+        flt: MemoryFilter | None = None,
+    ) -> list[list[tuple[str, float]]]:
+        """`vector_search` for each row of `vectors` (the write path's reconciliation asks for a whole batch):
+        the same hits, one list per row. An exact store scans the user's vectors once per block of rows
+        instead of once per row."""
         ...
 
     def text_search(

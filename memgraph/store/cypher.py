@@ -73,6 +73,7 @@ from memgraph.store.base import (
     MemoryUpdate,
     WriteBatch,
     field_readers,
+    query_matrix,
 )
 from memgraph.store.dialect import FALKORDB, FALKORDB_CONSTRAINTS, NEO4J, Dialect, render_ints
 from memgraph.store.traverse import Degrees, Neighbours, breadth_first
@@ -1057,6 +1058,21 @@ class CypherStore:
 
     def embeddings(self, user_id: str, flt: MemoryFilter | None = None) -> tuple[list[str], np.ndarray]:
         return self._read_matrix("embeddings", **self._filter(user_id, flt))
+
+    def vector_search_many(
+        self,
+        user_id: str,
+        vectors: np.ndarray,
+        k: int,
+        *,
+        min_similarity: float = -1.0,
+        flt: MemoryFilter | None = None,
+    ) -> list[list[tuple[str, float]]]:
+        """One index query per row: an HNSW search costs about log n, so there is no full scan to share."""
+        return [
+            self.vector_search(user_id, row, k, min_similarity=min_similarity, flt=flt)
+            for row in query_matrix(vectors, self.embedding_dim)
+        ]
 
     def vector_search(
         self,

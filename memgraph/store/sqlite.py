@@ -54,6 +54,7 @@ from memgraph.store.base import (
     WriteBatch,
     enum_reader,
     field_readers,
+    query_matrix,
 )
 from memgraph.store.traverse import breadth_first
 from memgraph.text import content_tokens, fts_document
@@ -253,11 +254,27 @@ class _UserVectors:
 
     def scores(self, query: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(row positions, cosine scores) of every valid row."""
+        rows, sims = self.scores_many(query.reshape(1, -1))
+        return rows, sims[0]
+
+    def scores_many(self, queries: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(row positions of every valid row, cosine scores: one row per query). One pass over the matrix
+        for all the queries: a matrix-vector product per query re-reads the whole matrix each time (memory
+        bound: ~150 MB per query at 100k rows)."""
         n = len(self.ids)
-        q = _normalise(query.reshape(1, -1).astype(np.float32))[0]
-        sims = self.buf[:n] @ q
+        qs = _normalise(np.asarray(queries, dtype=np.float32).reshape(-1, self.dim))
+        sims = qs @ self.buf[:n].T
         rows = np.nonzero(self.valid[:n])[0]
-        return rows, sims[rows]
+        return rows, (sims if len(rows) == n else sims[:, rows])
+
+
+#: Most query x memory scores one block product holds (128 MB of float32).
+_SCORE_BLOCK = 1 << 25
+
+
+def _window(k: int) -> int:
+    """How many ranked candidates a vector search filters at a time."""
+    return max(4 * k, 256)
 
 
 def _normalise(matrix: np.ndarray) -> np.ndarray:
@@ -1035,29 +1052,76 @@ class SQLiteStore:
         where, params = self._where(flt)
         out: list[tuple[str, float]] = []
         # Walk the exact ranking in windows and let SQL apply the filter to each window.
-        window = max(4 * k, 256)
+        window = _window(k)
         for start in range(0, len(order), window):
             part = order[start : start + window]
             cand = [ids[rows[i]] for i in part]
             score = {ids[rows[i]]: float(sims[i]) for i in part}
-            ok: set[str] = set()
-            for chunk in _chunks(cand, 500):
-                ok |= {
-                    r[0]
-                    for r in self._read(
-                        # `+m.user_id`: probe the candidates by id (the unique index) instead of
-                        # scanning the user's memories through memories_user.
-                        f"SELECT m.id FROM memories m WHERE m.id IN ({','.join('?' * len(chunk))}) "
-                        f"AND +m.user_id = ? AND {where}",
-                        [*chunk, user_id, *params],
-                    )
-                }
+            ok = self._passing(user_id, cand, where, params)
             for mid in cand:
                 if mid in ok:
                     out.append((mid, score[mid]))
                     if len(out) >= k:
                         return out
         return out
+
+    def vector_search_many(
+        self,
+        user_id: str,
+        vectors: np.ndarray,
+        k: int,
+        *,
+        min_similarity: float = -1.0,
+        flt: MemoryFilter | None = None,
+    ) -> list[list[tuple[str, float]]]:
+        """Each query's first window of the exact ranking (as `vector_search` walks it) is cut from a block
+        product; the filter runs once over the union of those windows. A query whose window the filter thins
+        below k, with more candidates left, falls back to `vector_search` (rare: the filter is usually the
+        default active/unarchived one)."""
+        queries = query_matrix(vectors, self.embedding_dim)
+        if k <= 0 or not len(queries):
+            return [[] for _ in range(len(queries))]
+        window = _window(k)
+        ranked: list[tuple[list[str], list[float], bool]] = []  # (ids, scores, every candidate seen)
+        with self._vector_guard():
+            cache = self._user_vectors(user_id)
+            ids = cache.ids
+            block = max(1, _SCORE_BLOCK // max(1, len(ids)))  # queries per product: bounded memory
+            for start in range(0, len(queries), block):
+                rows, sims = cache.scores_many(queries[start : start + block])
+                for row in sims:
+                    cand = np.nonzero(row >= min_similarity)[0]
+                    whole = len(cand) <= window
+                    if not whole:
+                        cand = cand[np.argpartition(-row[cand], window - 1)[:window]]
+                    # best first, ties in matrix order: the order vector_search's stable sort gives
+                    cand = cand[np.lexsort((cand, -row[cand]))]
+                    ranked.append(([ids[rows[i]] for i in cand], row[cand].tolist(), whole))
+        where, params = self._where(flt)
+        ok = self._passing(user_id, list({mid for r in ranked for mid in r[0]}), where, params)
+        out: list[list[tuple[str, float]]] = []
+        for i, (cand_ids, scores, whole) in enumerate(ranked):
+            hits = [(mid, sc) for mid, sc in zip(cand_ids, scores, strict=True) if mid in ok][:k]
+            if len(hits) < k and not whole:
+                hits = self.vector_search(user_id, queries[i], k, min_similarity=min_similarity, flt=flt)
+            out.append(hits)
+        return out
+
+    def _passing(self, user_id: str, ids: Sequence[str], where: str, params: Sequence[Any]) -> set[str]:
+        """Those of `ids` that are this user's memories and pass the filter."""
+        ok: set[str] = set()
+        for chunk in _chunks(list(ids), 500):
+            ok |= {
+                r[0]
+                for r in self._read(
+                    # `+m.user_id`: probe the candidates by id (the unique index) instead of
+                    # scanning the user's memories through memories_user.
+                    f"SELECT m.id FROM memories m WHERE m.id IN ({','.join('?' * len(chunk))}) "
+                    f"AND +m.user_id = ? AND {where}",
+                    [*chunk, user_id, *params],
+                )
+            }
+        return ok
 
     def text_search(
         self, user_id: str, query: str, k: int, *, flt: MemoryFilter | None = None

@@ -40,6 +40,10 @@ class SlowStore(SQLiteStore):
         self._slow()
         return super().vector_search(*args, **kwargs)
 
+    def vector_search_many(self, *args: Any, **kwargs: Any) -> Any:
+        self._slow()
+        return super().vector_search_many(*args, **kwargs)
+
     def text_search(self, *args: Any, **kwargs: Any) -> Any:
         self._slow()
         return super().text_search(*args, **kwargs)

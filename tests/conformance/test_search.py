@@ -7,6 +7,7 @@ import pytest
 
 from memgraph.errors import ValidationError
 from memgraph.store import GraphStore, MemoryFilter, WriteBatch
+from memgraph.store.base import MemoryUpdate
 
 from .helpers import exact_top_k, mem, unit_vectors
 
@@ -136,3 +137,35 @@ def test_text_search_finds_words_best_first(store: GraphStore) -> None:
         found = set(search(nasty))
         assert found <= {"tabs", "tabs2", "coffee"}, nasty
     assert store.text_search("bob", "tabs", 5) == []
+
+
+def test_vector_search_many_gives_each_rows_vector_search(store: GraphStore) -> None:
+    """The write path reconciles a whole batch through `vector_search_many`: it must answer exactly what one
+    `vector_search` per row answers, with a threshold, with a filter that removes most of the best hits (so a
+    row runs out of its first window), and for another user's data."""
+    n = 600
+    vectors = unit_vectors(n, seed=21)
+    mems = [mem("ada", f"many {i}", minutes=i) for i in range(n)]
+    store.write("ada", WriteBatch(memories=mems, embeddings=vectors))
+    store.write("bob", WriteBatch(memories=[mem("bob", "theirs")], embeddings=vectors[:1]))
+    # memories 0..549 archived: the active filter leaves only the last 50
+    store.write("ada", WriteBatch(updates=[MemoryUpdate(id=m.id, set={"archived": True}) for m in mems[:550]]))
+    queries = np.vstack([vectors[:20] + 0.2 * unit_vectors(20, seed=22), unit_vectors(10, seed=23)])
+    for k, min_sim, flt in [
+        (5, -1.0, None),
+        (8, 0.3, None),
+        (3, 0.9, MemoryFilter.everything()),
+        (40, -1.0, None),  # the filter leaves ~21 of the first 256 candidates: the fallback path
+        (300, -1.0, None),  # a window (1200) holding every candidate
+        (4, -1.0, MemoryFilter(kinds=[mems[0].kind])),
+    ]:
+        many = store.vector_search_many("ada", queries, k, min_similarity=min_sim, flt=flt)
+        assert len(many) == len(queries)
+        for q, got in zip(queries, many, strict=True):
+            one = store.vector_search("ada", q, k, min_similarity=min_sim, flt=flt)
+            assert [m for m, _ in got] == [m for m, _ in one]
+            assert [s for _, s in got] == pytest.approx([s for _, s in one], abs=1e-6)
+    assert store.vector_search_many("ada", queries[:0], 5) == []
+    assert store.vector_search_many("carol", queries[:2], 5) == [[], []]
+    with pytest.raises(ValidationError):
+        store.vector_search_many("ada", queries[:, :10], 5)

@@ -1,0 +1,130 @@
+"""Bulk loads through `remember_many`: what reconciliation costs as the store grows (SQLite, one user).
+
+    python bench/bulk_load.py                  # 30,000 memories in batches of 1,000
+    python bench/bulk_load.py --n 100000 --modes off,batched --no-append
+
+Items carry pre-computed embeddings (bench/jobs.py's synthetic topics: same-topic cosine ~0.67), so no model
+runs and the numbers are the write path's own cost. Modes, each on a fresh store in the same run:
+- `off`: `reconcile=False`, the baseline (duplicates still merge by content id);
+- `batched`: `reconcile=True` as shipped: one `vector_search_many` per batch (one block product over the
+  user's vectors);
+- `per-item`: `reconcile=True` with one `vector_search` per new memory, the write path before the batched
+  search (each re-scans every stored vector: quadratic in the store size).
+Printed per mode: total seconds, memories/s, and ms per memory in the first and the last batch (the growth).
+Results are appended to bench/RESULTS.md under "## Bulk load".
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import shutil
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.jobs import HashEmbedder, synth
+from memgraph import MemoryEngine, Settings
+from memgraph.store import open_store
+
+MODES = ("off", "batched", "per-item")
+
+
+def _per_item(store: Any) -> None:
+    """The pre-batching write path: one exact search per new memory."""
+
+    def one_by_one(user_id: str, vectors: np.ndarray, k: int, **kw: Any) -> list[list[tuple[str, float]]]:
+        return [store.vector_search(user_id, v, k, **kw) for v in vectors]
+
+    store.vector_search_many = one_by_one
+
+
+def run(mode: str, n: int, batch: int, workdir: Path) -> dict[str, float]:
+    target = str(workdir / f"store-{mode}")
+    settings = Settings(store=target)
+    engine = MemoryEngine(open_store(target, settings), settings, HashEmbedder())
+    if mode == "per-item":
+        _per_item(engine.store)
+    mems, vecs = synth(n, seed=1)
+    per_batch: list[float] = []
+    t0 = time.perf_counter()
+    for start in range(0, n, batch):
+        items = [
+            {"content": m.content, "embedding": vecs[i], "created_at": m.created_at}
+            for i, m in enumerate(mems[start : start + batch], start)
+        ]
+        tb = time.perf_counter()
+        engine.remember_many(items, user_id="bench", reconcile=mode != "off")
+        per_batch.append(time.perf_counter() - tb)
+    total = time.perf_counter() - t0
+    stored = engine.store.count_memories("bench")
+    engine.close()
+    return {
+        "total": total,
+        "rate": n / total,
+        "first_ms": 1000 * per_batch[0] / min(batch, n),
+        "last_ms": 1000 * per_batch[-1] / (n - batch * (len(per_batch) - 1)),
+        "stored": float(stored),
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--n", type=int, default=30_000, help="Memories to load.")
+    ap.add_argument("--batch", type=int, default=1000, help="Items per remember_many call.")
+    ap.add_argument("--modes", default=",".join(MODES), help=f"Comma-separated, of {', '.join(MODES)}.")
+    ap.add_argument("--no-append", action="store_true", help="Do not append to bench/RESULTS.md.")
+    args = ap.parse_args()
+    modes = [m for m in args.modes.split(",") if m]
+    unknown = set(modes) - set(MODES)
+    if unknown:
+        ap.error(f"unknown mode(s): {', '.join(sorted(unknown))}")
+    workdir = Path(tempfile.mkdtemp(prefix="memgraph-bench-bulk-"))
+    results: dict[str, dict[str, float]] = {}
+    try:
+        for mode in modes:
+            results[mode] = r = run(mode, args.n, args.batch, workdir)
+            print(
+                f"{mode:<9} {r['total']:8.1f} s  {r['rate']:7.0f} memories/s  first batch {r['first_ms']:6.2f} "
+                f"ms/memory  last batch {r['last_ms']:6.2f} ms/memory  stored {r['stored']:.0f}  "
+                f"load {os.getloadavg()[0]:.1f}",
+                flush=True,
+            )
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    base = results.get("off")
+    if args.no_append or not results:
+        return
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    lines = [
+        "",
+        "## Bulk load",
+        "",
+        f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC · {platform.machine()}, {os.cpu_count()} CPU cores (load average "
+        f"{load}), Python {platform.python_version()} · `python bench/bulk_load.py {' '.join(sys.argv[1:])}`",
+        f"{args.n} memories in `remember_many` batches of {args.batch} into SQLite, pre-computed embeddings (no "
+        "model). Ratio: total time / total time with reconciliation off, same run.",
+        "",
+        "| mode | total s | memories/s | first batch ms/memory | last batch ms/memory | stored | vs off |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for mode, r in results.items():
+        ratio = f"{r['total'] / base['total']:.2f}x" if base else "n/a"
+        lines.append(
+            f"| {mode} | {r['total']:.1f} | {r['rate']:.0f} | {r['first_ms']:.2f} | {r['last_ms']:.2f} "
+            f"| {r['stored']:.0f} | {ratio} |"
+        )
+    with open(Path(__file__).with_name("RESULTS.md"), "a", encoding="utf-8") as fh:
+        fh.write("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()
