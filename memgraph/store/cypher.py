@@ -823,13 +823,15 @@ class CypherStore:
                 tags.setdefault((mem.id, t), {"memory_id": mem.id, "tag": t})
         for pair in batch.tags:
             tags.setdefault((pair.memory_id, pair.tag), {"memory_id": pair.memory_id, "tag": pair.tag})
+        update_rows = [self._update_row(u) for u in _merge_updates(batch.updates)]
         return {
             "user_id": user_id,
             "memories": memories,
             "vectors": vectors,
             "tags": list(tags.values()),
             "links": [self._link_row(link) for link in batch.links],
-            "updates": [self._update_row(u) for u in _merge_updates(batch.updates)],
+            "updates": [row for row in update_rows if any(row["inc"].values())],
+            "sets": [{"id": row["id"], "set": row["set"]} for row in update_rows if not any(row["inc"].values())],
             # one id per write, sent again by every retry: an update row already applied under it is skipped
             "batch": uuid.uuid4().hex,
             "remove_tags": list(
