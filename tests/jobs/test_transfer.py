@@ -234,3 +234,32 @@ def test_graphml_export(engine, tmp_path):
     types = {d["type"] for _, _, d in g.edges(data=True)}
     assert {"HasTag", "InCluster", "RelatesTo"} <= types
     assert all("embedding" not in d and "centroid" not in d for _, d in g.nodes(data=True))
+
+
+def test_import_scans_again_a_line_that_changed_after_validation(engine, embedder, tmp_path, monkeypatch):
+    """Pass 2 skips the secret scan only for lines pass 1 found clean *and* that are still the same text: a
+    file rewritten between the passes (here: a secret put into a memory's content) is still redacted."""
+    from memgraph.jobs import transfer
+
+    engine.remember_many(
+        [{"content": f"note {i} about the garden and its tomatoes"} for i in range(5)], user_id="ada", reconcile=False
+    )
+    path = tmp_path / "export.jsonl"
+    engine.jobs.export(path, user_id="ada")
+    secret = "AKIAIOSFODNN7EXAMPLE"
+    validate = transfer._validate
+
+    def validate_then_tamper(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        parsed = validate(*args, **kwargs)
+        text = path.read_text()
+        path.write_text(text.replace("note 3 about", f"note 3 {secret} about", 1))
+        return parsed
+
+    monkeypatch.setattr(transfer, "_validate", validate_then_tamper)
+    target = MemoryEngine(SQLiteStore(":memory:"), Settings(store=":memory:"), embedder)
+    report = target.jobs.import_(path)
+    contents = [m.content for m in target.store.list_memories("ada", MemoryFilter.everything(), limit=100)]
+    assert len(contents) == 5 and any("note 3" in c for c in contents)
+    assert not any(secret in c for c in contents)
+    assert any("redacted" in w for w in report.warnings)
+    target.close()
