@@ -62,7 +62,8 @@ def _options(
             "--verbose",
             "-v",
             count=True,
-            help="Log more to stderr: -v progress notes, -vv debug. Warnings (store retries) always show.",
+            help="Log more to stderr: -v info records, -vv debug records. Warnings (store retries) always show.",
+            show_default=False,
         ),
     ] = 0,
 ) -> None:
