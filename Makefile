@@ -33,7 +33,7 @@ demo: setup
 	$(BIN)/python -m memgraph demo
 
 test: setup-dev
-	$(BIN)/python -m ruff check memgraph tests bench
+	$(BIN)/python -m ruff check .
 	$(BIN)/python -m pytest -q -ra
 
 bench: setup-dev

