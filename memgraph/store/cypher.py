@@ -823,15 +823,23 @@ class CypherStore:
                 tags.setdefault((mem.id, t), {"memory_id": mem.id, "tag": t})
         for pair in batch.tags:
             tags.setdefault((pair.memory_id, pair.tag), {"memory_id": pair.memory_id, "tag": pair.tag})
-        update_rows = [self._update_row(u) for u in _merge_updates(batch.updates)]
+        # rows that only set fields are idempotent as they are: they skip the resend bookkeeping ($sets)
+        updates: list[dict[str, Any]] = []
+        sets: list[dict[str, Any]] = []
+        for upd in _merge_updates(batch.updates):
+            row = self._update_row(upd)
+            if any(row["inc"].values()):
+                updates.append(row)
+            else:
+                sets.append({"id": row["id"], "set": row["set"]})
         return {
             "user_id": user_id,
             "memories": memories,
             "vectors": vectors,
             "tags": list(tags.values()),
             "links": [self._link_row(link) for link in batch.links],
-            "updates": [row for row in update_rows if any(row["inc"].values())],
-            "sets": [{"id": row["id"], "set": row["set"]} for row in update_rows if not any(row["inc"].values())],
+            "updates": updates,
+            "sets": sets,
             # one id per write, sent again by every retry: an update row already applied under it is skipped
             "batch": uuid.uuid4().hex,
             "remove_tags": list(
@@ -1070,11 +1078,14 @@ class CypherStore:
         min_similarity: float = -1.0,
         flt: MemoryFilter | None = None,
     ) -> list[list[tuple[str, float]]]:
-        """One index query per row: an HNSW search costs about log n, so there is no full scan to share."""
-        return [
-            self.vector_search(user_id, row, k, min_similarity=min_similarity, flt=flt)
-            for row in query_matrix(vectors, self.embedding_dim)
-        ]
+        """One index query per row: an HNSW search costs about log n, so there is no full scan to share. The
+        filter parameters and the index size are read once for all rows."""
+        queries = query_matrix(vectors, self.embedding_dim)
+        if k <= 0 or not len(queries):
+            return [[] for _ in range(len(queries))]
+        base = {**self._filter(user_id, flt), "k": int(k)}
+        total = self._vector_count()
+        return [self._vector_search({**base, "vector": row}, k, min_similarity, total) for row in queries]
 
     def vector_search(
         self,
@@ -1093,9 +1104,17 @@ class CypherStore:
         vec = _vector(vector, self.embedding_dim)
         if k <= 0:
             return []
-        s = self.settings
         params = {**self._filter(user_id, flt), "vector": vec, "k": int(k)}
-        total = int(self._read("count_vectors")[0]["n"])
+        return self._vector_search(params, k, min_similarity, self._vector_count())
+
+    def _vector_count(self) -> int:
+        """Vectors in the shared index (every user's): where widening the request stops."""
+        return int(self._read("count_vectors")[0]["n"])
+
+    def _vector_search(
+        self, params: dict[str, Any], k: int, min_similarity: float, total: int
+    ) -> list[tuple[str, float]]:
+        s = self.settings
         candidates = max(int(k) * s.vector_overfetch, s.vector_min_candidates)
         while True:
             asked = min(candidates, max(total, 1))
