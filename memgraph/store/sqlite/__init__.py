@@ -11,8 +11,9 @@ One concern per module, lower ones first:
 - `migrations`: the schema, its versions and the migrations between them, applied when a store opens;
 - `rows`: model values <-> column values, rows -> `Memory`, `MemoryFilter` -> WHERE clause;
 - `mirror`: the in-memory read structures and the one place that learns of committed writes;
+- `writes`: the SQL of every write, inside one transaction, recording what the read structures must learn;
 - `graph`: `expand`'s neighbour queries;
-- `store`: `SQLiteStore`, the `GraphStore` protocol over all of these.
+- `store`: `SQLiteStore`, the `GraphStore` protocol over all of these: lifecycle, meta, reads and searches.
 """
 
 from memgraph.store.sqlite.graph import HUB_SORT_LIMIT
