@@ -12,6 +12,9 @@ adjacency arrays) is fed by the same two calls:
   idempotent with `committed`), and a write that replaces or deletes existing rows calls `mark_rewritten`
   inside its transaction, which bumps `meta.vectors_epoch`: a reader that sees a new epoch drops the
   structures and reloads them on demand.
+A structure that cannot be caught up by rowid (edges live in a WITHOUT ROWID table; updates keep their rowid)
+needs the file to say what changed: a change log written in the same transaction as the change (a table
+added by a migration), read from the last position seen in `_catch_up`, would replace the epoch's reloads.
 """
 
 from __future__ import annotations
@@ -29,7 +32,8 @@ from memgraph.store.sqlite.connection import Database
 def _normalise(matrix: np.ndarray) -> np.ndarray:
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
-    return (matrix / norms).astype(np.float32, copy=False)
+    out: np.ndarray = (matrix / norms).astype(np.float32, copy=False)
+    return out
 
 
 class UserVectors:

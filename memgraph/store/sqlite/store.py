@@ -173,10 +173,13 @@ class SQLiteStore:
 
     # -- writes (the SQL is in writes.py) -----------------------------------------------------------------
 
+    #: The writes of one transaction (a subclass may inject faults here: tests/ingest/test_pipeline.py).
+    _writes: type[Writes] = Writes
+
     @contextmanager
     def _write(self) -> Iterator[Writes]:
         with self._tx() as conn:
-            yield Writes(conn, self._changes, self.embedding_dim)
+            yield self._writes(conn, self._changes, self.embedding_dim)
 
     def write(self, user_id: str, batch: WriteBatch) -> None:
         if batch.embeddings is not None and len(batch.embeddings) != len(batch.memories):

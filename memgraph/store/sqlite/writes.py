@@ -115,8 +115,8 @@ class Writes:
                 parts.append(f"{f} = {expr}")
             per_statement = max(1, (MAX_SQL_VARIABLES - 1) // ncols)
             row_marks = "(" + ",".join("?" * ncols) + ")"
-            for rnd in rounds:
-                for chunk in chunks(rnd, per_statement):
+            for batch in rounds:
+                for chunk in chunks(batch, per_statement):
                     params: list[Any] = []
                     for upd in chunk:
                         params.append(upd.id)
