@@ -96,9 +96,8 @@ class OnnxEmbedder(LazyLoad):
     def _export(self, key: str, spec: ModelSpec) -> Path | bytes:
         from memgraph.embed.onnx_export import ExportRefusedError, export_verified
 
-        log.warning(
-            "exporting %s to ONNX once (needs torch; later processes reuse %s)", self.model_path, self.cache.root
-        )
+        # info, not a warning: it happens once per machine and model; a CLI shows its own spinner meanwhile
+        log.info("exporting %s to ONNX once (needs torch; later processes reuse %s)", self.model_path, self.cache.root)
         try:
             data = export_verified(spec, key)
         except ExportRefusedError as exc:

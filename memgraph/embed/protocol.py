@@ -60,9 +60,10 @@ class LazyLoad:
 
     def warm(self) -> Future[None]:
         """Start loading in a daemon thread; the future completes when the model is ready (or holds the error,
-        which `encode` raises again). Calling it again returns the same future."""
+        which `encode` raises again). Calling it again returns the same future, unless that one failed."""
         with _WARM_LOCK:
-            if self._warming is None:
+            failed = self._warming is not None and self._warming.done() and self._warming.exception() is not None
+            if self._warming is None or failed:
                 self._warming = _run_in_thread(self.load, name=f"memgraph-embed-warm-{type(self).__name__}")
             return self._warming
 
