@@ -123,3 +123,12 @@ print(json.dumps({"heavy": heavy, "seconds": time.perf_counter() - t0, "dim": ve
     report = json.loads(out.stdout.strip().splitlines()[-1])
     assert report["heavy"] == [] and report["dim"] == 384
     assert report["seconds"] < 5.0, report  # ~0.6 s on two idle cores; generous for a loaded CI machine
+
+
+def test_will_export_tells_a_first_run(tmp_path: Path, onnx_embedder: OnnxEmbedder) -> None:
+    """For the spinner's text: an empty cache means an export first; the default cache holds the graph."""
+    from memgraph.embed import AutoEmbedder
+
+    assert AutoEmbedder(cache_dir=tmp_path / "empty").will_export()
+    assert not AutoEmbedder().will_export()
+    assert not AutoEmbedder(backend="sentence-transformers").will_export()
