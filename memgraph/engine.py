@@ -513,12 +513,7 @@ class MemoryEngine:
     def redact(self, text: str) -> str:
         """`text` with secrets replaced by `[REDACTED:type]`, whatever the policy: for queries, which are
         embedded (and cached) but never stored, so refusing them would help nobody."""
-        findings = self.pipeline.secrets.scanner.scan(text)
-        if not findings:
-            return text
-        from memgraph.ingest.secrets import redact
-
-        return redact(text, findings)
+        return self.pipeline.secrets.redacted(text)
 
     def recall(
         self,

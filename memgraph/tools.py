@@ -24,6 +24,7 @@ from pydantic import ValidationError as PydanticValidationError
 
 from memgraph.errors import MemgraphError, ValidationError
 from memgraph.models import Memory, RecallResult, validate_identifier, validate_owner
+from memgraph.secrets import scrub
 
 log = logging.getLogger("memgraph.tools")
 
@@ -261,8 +262,6 @@ class ToolSet:
         except MemgraphError as exc:
             return ToolResult.failure(type(exc).__name__, str(exc))
         except Exception as exc:  # a tool must answer, whatever broke underneath
-            from memgraph.ingest.secrets import scrub
-
             # scrubbed, and no traceback: a foreign exception may quote the arguments, secrets included
             message = scrub(f"{type(exc).__name__}: {exc}")
             log.error("tool %s failed: %s", key, message)
