@@ -19,6 +19,7 @@ import numpy as np
 from memgraph.config import Settings
 from memgraph.embed import CachedEmbedder, Embedder, SentenceTransformerEmbedder
 from memgraph.errors import EmbedderUnavailableError, ModelMismatchError, NotFoundError, ValidationError
+from memgraph.ingest.embedding import encode
 from memgraph.ingest.episodes import plan_episode
 from memgraph.ingest.pipeline import IngestItem, IngestPipeline, as_str_list
 from memgraph.ingest.reconcile import Reconciler
@@ -85,7 +86,7 @@ class MemoryEngine:
         self.settings = settings
         self._embedder = embedder
         self._embedder_lock = threading.Lock()
-        self._jobs: Any = None
+        self._jobs: Jobs | None = None
         if check_model:
             self._check_model()
         #: The write path (memgraph/ingest); `reconciler` replaces the rule-based dedup/conflict decisions.
@@ -134,9 +135,9 @@ class MemoryEngine:
     def jobs(self) -> Jobs:
         """The maintenance jobs (cluster, decay, links, gaps, consolidate, compress, reindex, export/import)."""
         if self._jobs is None:
-            from memgraph.jobs import Jobs
+            from memgraph.jobs import Jobs  # late: only commands that run a job load the job modules
 
-            self._jobs = Jobs(self)
+            self._jobs = Jobs(self.store, self.settings, lambda: self.embedder)
         return self._jobs
 
     @property
@@ -173,12 +174,7 @@ class MemoryEngine:
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Embed texts in batches (cached by content hash)."""
-        vecs = self.embedder.encode(list(texts))
-        if vecs.shape[1:] != (self.settings.embedding_dim,):
-            raise ModelMismatchError(
-                f"embedder returns {vecs.shape[1:]} vectors, the store uses {self.settings.embedding_dim}"
-            )
-        return vecs
+        return encode(self.embedder, texts, self.settings.embedding_dim)
 
     # -- writes -------------------------------------------------------------------------------------------
 

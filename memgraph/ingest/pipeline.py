@@ -26,11 +26,12 @@ import numpy as np
 
 from memgraph.config import Settings
 from memgraph.embed import CachedEmbedder, Embedder
-from memgraph.errors import ModelMismatchError, SecretDetectedError, ValidationError
+from memgraph.errors import SecretDetectedError, ValidationError
 from memgraph.ingest import importance as imp
 from memgraph.ingest.chunk import chunk_text
 from memgraph.ingest.classify import KIND_LAYER, Classification, classify, parse_hint
 from memgraph.ingest.clean import check_text, clean
+from memgraph.ingest.embedding import encode
 from memgraph.ingest.reconcile import Action, Neighbour, Reconciler, RuleReconciler
 from memgraph.ingest.report import Decision, Dropped, DropReason, IngestReport
 from memgraph.ingest.secrets import SecretFilter, only_redactions
@@ -423,7 +424,6 @@ class IngestPipeline:
     # -- stage 3: embed ---------------------------------------------------------------------------------------
 
     def _embed(self, candidates: list[_Candidate], report: IngestReport) -> None:
-        dim = self.settings.embedding_dim
         todo = [c for c in candidates if c.item.embedding is None]
         for c in candidates:
             if c.item.embedding is not None:
@@ -432,9 +432,7 @@ class IngestPipeline:
             return
         embedder = self._embedder()
         hits0, misses0 = _cache_counters(embedder)
-        vecs = np.asarray(embedder.encode([c.text for c in todo]), dtype=np.float32)
-        if vecs.shape != (len(todo), dim):
-            raise ModelMismatchError(f"embedder returns {vecs.shape[1:]} vectors, the store uses ({dim},)")
+        vecs = encode(embedder, [c.text for c in todo], self.settings.embedding_dim)
         hits1, misses1 = _cache_counters(embedder)
         if misses1 is not None and misses0 is not None:
             report.embedded += misses1 - misses0
