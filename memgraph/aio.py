@@ -22,6 +22,7 @@ from memgraph.engine import MemoryEngine
 ASYNC_METHODS = (
     "remember",
     "remember_many",
+    "remember_linked",
     "remember_conversation",
     "ingest",
     "ingest_many",

@@ -7,9 +7,10 @@
 
 from __future__ import annotations
 
+import builtins
 import threading
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -229,20 +230,44 @@ class MemoryEngine:
         Reconciliation finds every item's nearest stored memories in one batched search; it still compares each
         new memory with all of the user's, so very large bulk loads are faster with `reconcile=False`
         (duplicates are still merged by content id; bench/RESULTS.md, "Bulk load")."""
-        result = self._remember(items, user_id=user_id, reconcile=reconcile)
-        return result[0]
-
-    def _remember(
-        self, items: Sequence[Mapping[str, Any] | Memory], *, user_id: str, reconcile: bool = True
-    ) -> tuple[list[Memory], IngestReport]:
         owner = validate_owner(user_id)
+        parsed = self._explicit_items(items, owner, "remember_many")
+        if not parsed:
+            return []
+        ids = self._write(owner, parsed, reconcile=reconcile, source="remember")
+        return self.store.get_memories(owner, list(dict.fromkeys(ids)))
+
+    def remember_linked(
+        self,
+        items: Sequence[Mapping[str, Any] | Memory],
+        *,
+        user_id: str,
+        links: Callable[[list[str]], Iterable[Link]] | None = None,
+        reconcile: bool = True,
+        source: str = "remember",
+    ) -> list[str]:
+        """`remember_many` that also writes links between what it stored, in the same atomic write.
+
+        Returns, per item, the id of the memory it became: the one created, or the existing memory it
+        reinforced. `links` is called with that list before anything is written and returns the links to store
+        with the memories (e.g. a summary's DerivedFrom edges to its evidence; a link from a memory to itself
+        is refused). `source` names the writer in the breadcrumbs of reinforced memories."""
+        owner = validate_owner(user_id)
+        parsed = self._explicit_items(items, owner, "remember_linked")
+        if not parsed:
+            return []
+        return self._write(owner, parsed, reconcile=reconcile, source=source, links=links)
+
+    @staticmethod
+    def _explicit_items(items: Sequence[Mapping[str, Any] | Memory], owner: str, what: str) -> list[IngestItem]:
+        """`remember_*` input as write-path items: dicts or Memory objects of this user; kind defaults to fact."""
         if isinstance(items, str | bytes) or not isinstance(items, Sequence):
-            raise ValidationError("remember_many takes a list of memory dicts")
+            raise ValidationError(f"{what} takes a list of memory dicts")
         parsed: list[IngestItem] = []
         for item in items:
             if isinstance(item, Memory):
                 if item.user_id != owner:
-                    raise ValidationError("remember_many: a Memory of another user was passed")
+                    raise ValidationError(f"{what}: a Memory of another user was passed")
                 data = item.model_dump(
                     include={"content", "kind", "layer", "tags", "scope", "session_id", "metadata", "pinned",
                              "file_paths", "trigger_patterns", "created_at", "importance", "provenance",
@@ -251,17 +276,59 @@ class MemoryEngine:
             elif isinstance(item, Mapping):
                 data = dict(item)
             else:
-                raise ValidationError(f"remember_many items must be dicts, got {type(item).__name__}")
+                raise ValidationError(f"{what} items must be dicts, got {type(item).__name__}")
             data.pop("id", None)
             data.pop("user_id", None)
             if data.get("kind") is None:
                 data["kind"] = MemoryKind.FACT
             parsed.append(IngestItem.from_mapping(data))
-        if not parsed:
-            return [], IngestReport(user_id=owner)
-        res = self.pipeline.run(owner, parsed, explicit=True, reconcile=reconcile, source="remember")
-        ids = list(dict.fromkeys(mid for per_item in res.item_ids for mid in per_item))
-        return self.store.get_memories(owner, ids), res.report
+        return parsed
+
+    def _write(
+        self,
+        owner: str,
+        items: list[IngestItem],
+        *,
+        reconcile: bool,
+        source: str,
+        links: Callable[[list[str]], Iterable[Link]] | None = None,
+    ) -> list[str]:
+        """The explicit write path: every item becomes exactly one memory id (never dropped as unimportant;
+        a duplicate resolves to the memory it reinforced). Returns those ids in input order."""
+
+        def extra_links(item_ids: list[list[str]]) -> list[Link]:
+            assert links is not None
+            return self._checked_links(owner, links([ids[0] for ids in item_ids]), item_ids)
+
+        res = self.pipeline.run(
+            owner,
+            items,
+            explicit=True,
+            reconcile=reconcile,
+            source=source,
+            extra_links=None if links is None else extra_links,
+        )
+        return [ids[0] for ids in res.item_ids]
+
+    def _checked_links(self, owner: str, links: Iterable[Link], item_ids: list[list[str]]) -> list[Link]:
+        """Links a write adds: between memories only, never a memory to itself or twice, reasons through the
+        secret filter, and every end either written by this call or an existing memory of the same user."""
+        out: dict[tuple[str, str, Relation], Link] = {}
+        for link in links:
+            if link.relation not in MEMORY_RELATIONS:
+                raise ValidationError(f"{link.relation.value} joins a memory to a tag/cluster, not to a memory")
+            if link.src == link.dst:
+                continue
+            if link.reason is not None:
+                reason = self.pipeline.secrets.text(link.reason, what="link reason").text
+                link = link.model_copy(update={"reason": reason})
+            out.setdefault((link.src, link.dst, link.relation), link)
+        written = {mid for ids in item_ids for mid in ids}
+        others = {end for key in out for end in key[:2]} - written
+        missing = others - {m.id for m in self.store.get_memories(owner, sorted(others))} if others else set()
+        if missing:
+            raise NotFoundError(f"no memory {sorted(missing)[0]!r} for user {owner!r}")
+        return list(out.values())
 
     def ingest(
         self,
@@ -345,30 +412,25 @@ class MemoryEngine:
         if not parsed:
             return []
 
-        def sequence_links(item_ids: list[list[str]]) -> list[Link]:
-            if not link_sequence:
-                return []
-            pairs = dict.fromkeys(
-                (item_ids[a][0], item_ids[b][0]) for a, b in plan.sequence if item_ids[a] and item_ids[b]
-            )
+        def sequence_links(ids: list[str]) -> list[Link]:
             return [
                 Link(
-                    src=x,
-                    dst=y,
+                    src=ids[a],
+                    dst=ids[b],
                     relation=Relation.RELATES_TO,
                     weight=self.settings.sequence_link_weight,
                     source=LinkSource.SEQUENCE,
                     reason=f"next turn in session {session_id}",
                 )
-                for x, y in pairs
-                if x != y
+                for a, b in plan.sequence
             ]
 
         # Explicit (turns are never dropped for low importance), still secret-filtered and deduplicated;
         # the sequence links go into the same atomic write.
-        res = self.pipeline.run(owner, parsed, explicit=True, source="conversation", extra_links=sequence_links)
-        ids = list(dict.fromkeys(mid for per_item in res.item_ids for mid in per_item[:1]))
-        return self.store.get_memories(owner, ids)
+        ids = self._write(
+            owner, parsed, reconcile=True, source="conversation", links=sequence_links if link_sequence else None
+        )
+        return self.store.get_memories(owner, list(dict.fromkeys(ids)))
 
 
     def get(self, memory_id: str, *, user_id: str, with_embedding: bool = False) -> Memory:
@@ -472,13 +534,13 @@ class MemoryEngine:
         )
         return self.store.list_memories(owner, flt, limit=max(0, int(limit)), offset=max(0, int(offset)))
 
-    def tags(self, *, user_id: str) -> list[Tag]:
+    def tags(self, *, user_id: str) -> builtins.list[Tag]:
         """A user's tags with their memory counts."""
         return self.store.list_tags(validate_owner(user_id))
 
     def search(
         self, query: str, *, user_id: str, k: int = 10, kinds: Sequence[MemoryKind | str] | None = None
-    ) -> list[SearchHit]:
+    ) -> builtins.list[SearchHit]:
         """Vector + full-text search fused by reciprocal rank (no graph expansion; see `recall`)."""
         owner = validate_owner(user_id)
         text = clean_text(query, max_chars=self.settings.max_content_chars, what="query")
@@ -582,7 +644,8 @@ class MemoryEngine:
         """Counts for one user, or for the whole store when user_id is None."""
         return self.store.stats(validate_owner(user_id) if user_id is not None else None)
 
-    def users(self) -> list[str]:
+    def users(self) -> builtins.list[str]:
+        """Every user with memories in this store."""
         return self.store.users()
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from memgraph import (
+    Link,
     MemoryEngine,
     MemoryKind,
     MissingOwnerError,
@@ -190,6 +191,40 @@ def test_forget_restore_and_supersede(engine: MemoryEngine) -> None:
     engine.link(new.id, old.id, Relation.SUPERSEDES, user_id="u")
     assert not engine.get(old.id, user_id="u").active
     assert engine.stats(user_id="u").edges == {"Supersedes": 1}
+
+
+def test_remember_linked_writes_items_and_links_at_once(engine: MemoryEngine) -> None:
+    old = engine.remember("The deploy runs on Fridays", user_id="u")
+    seen: list[list[str]] = []
+
+    def derived(ids: list[str]) -> list[Link]:
+        seen.append(list(ids))
+        summary = ids[-1]
+        return [Link(src=summary, dst=m, relation=Relation.DERIVED_FROM, reason="evidence") for m in [*ids, old.id]]
+
+    items = [{"content": "We chose PostgreSQL for billing"}, {"content": "Summary: billing runs on PostgreSQL",
+                                                             "kind": "summary"}]
+    ids = engine.remember_linked(items, user_id="u", links=derived, reconcile=False, source="test")
+    assert seen == [ids] and len(ids) == 2 and old.id not in ids
+    # the summary's link to itself is left out; one edge to the other item and one to the stored memory
+    assert engine.stats(user_id="u").edges == {"DerivedFrom": 2}
+    # an item that repeats a stored memory resolves to it
+    assert engine.remember_linked([{"content": "The deploy runs on Fridays"}], user_id="u") == [old.id]
+
+
+def test_remember_linked_refuses_bad_links_and_writes_nothing(engine: MemoryEngine) -> None:
+    engine.remember("The deploy runs on Fridays", user_id="u")
+    other = engine.remember("Ada's own note", user_id="ada")
+    before = engine.stats(user_id="u")
+    for bad in (
+        lambda ids: [Link(src=ids[0], dst="m_missing", relation=Relation.RELATES_TO)],
+        lambda ids: [Link(src=ids[0], dst=other.id, relation=Relation.RELATES_TO)],  # another user's memory
+        lambda ids: [Link(src=ids[0], dst=ids[1], relation=Relation.HAS_TAG)],  # not a memory relation
+    ):
+        with pytest.raises((NotFoundError, ValidationError)):
+            engine.remember_linked([{"content": "first new note"}, {"content": "second new note"}], user_id="u",
+                                   links=bad)
+    assert engine.stats(user_id="u") == before
 
 
 def test_tag_and_list_by_tag(engine: MemoryEngine) -> None:

@@ -130,7 +130,7 @@ def fingerprint(ids: Sequence[str], matrix: np.ndarray, extra: dict[str, Any]) -
     """A digest of exactly what a job would read: ids, embedding bytes and the settings that matter."""
     h = hashlib.blake2b(digest_size=16)
     h.update(json.dumps(extra, sort_keys=True).encode())
-    order = np.argsort(np.asarray(ids, dtype=object), kind="stable") if ids else []
+    order: Sequence[int] = np.argsort(np.asarray(ids, dtype=object), kind="stable").tolist() if ids else []
     for i in order:
         h.update(ids[i].encode() + b"\x00")
         h.update(np.ascontiguousarray(matrix[i]).tobytes())
