@@ -44,11 +44,15 @@ from memgraph.store.base import GraphStore, JobRun
 
 R = TypeVar("R", bound=JobReport)
 
+#: `export` writes JSON Lines (lossless, what `import_` reads) or GraphML (for graph viewers).
+ExportFormat = Literal["jsonl", "graphml"]
+
 __all__ = [
     "ClusterReport",
     "CompressReport",
     "ConsolidateReport",
     "DecayReport",
+    "ExportFormat",
     "ExportReport",
     "ExtractiveSummarizer",
     "GapsReport",
@@ -228,7 +232,7 @@ class Jobs:
         *,
         user_id: str | None = None,
         all_users: bool = False,
-        format: Literal["jsonl", "graphml"] = "jsonl",
+        format: ExportFormat = "jsonl",
         progress: ProgressFn | None = None,
     ) -> ExportReport:
         """Write the graph (one user or all) as JSON Lines (lossless) or GraphML (for graph viewers)."""
