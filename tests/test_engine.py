@@ -291,3 +291,19 @@ def test_every_public_engine_method_has_an_async_twin() -> None:
     from memgraph.aio import missing_async_methods
 
     assert missing_async_methods() == []
+
+
+def test_async_twins_are_generated_from_the_engine_and_up_to_date() -> None:
+    """memgraph/_aio_methods.py is written by tools/gen_aio.py from engine.py; a changed engine method without a
+    regenerated twin fails here. The twins carry the engine's signatures and docstrings."""
+    import inspect
+
+    from memgraph import AsyncMemoryEngine
+
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run([sys.executable, "tools/gen_aio.py", "--check"], cwd=root, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    for name in ("remember", "recall", "remember_linked", "list"):
+        sync, twin = getattr(MemoryEngine, name), getattr(AsyncMemoryEngine, name)
+        assert inspect.iscoroutinefunction(twin)
+        assert inspect.signature(twin) == inspect.signature(sync) and twin.__doc__ == sync.__doc__
