@@ -35,7 +35,7 @@ import numpy as np
 from memgraph.agent import registry
 from memgraph.agent.buffer import BufferStore, MemoryBufferStore, MetaBufferStore, SessionKey
 from memgraph.agent.finalize import SessionFinalizer
-from memgraph.agent.models import Action, AgentStats, HeldCandidate, MemoryMode, SessionBuffer, SessionEndReport
+from memgraph.agent.models import AgentStats, HeldCandidate, MemoryMode, SessionBuffer, SessionEndReport, WriteAction
 from memgraph.agent.policy import WritePolicy
 from memgraph.agent.seam import AgentEngine
 from memgraph.agent.session import VectorCache, add_turn, hold
@@ -358,8 +358,8 @@ class MemoryAgent:
         # the write policy is plain rules: decide first, so the model embeds the context and every statement
         # to hold in one batch (one forward pass instead of one per sentence)
         decisions = [] if rejected else self.policy.decide_turn(safe, t.role)
-        holds = [d.text for d in decisions if d.action in (Action.HOLD, Action.REQUIRE_REPETITION)
-                 or (d.action is Action.COMMIT and self.mode is MemoryMode.INCOGNITO)]
+        holds = [d.text for d in decisions if d.action in (WriteAction.HOLD, WriteAction.REQUIRE_REPETITION)
+                 or (d.action is WriteAction.COMMIT and self.mode is MemoryMode.INCOGNITO)]
         vec, *_ = self._vectors.vectors([context, *holds])
 
         # 1. topic: consecutive contexts far apart reset what was surfaced
@@ -390,7 +390,7 @@ class MemoryAgent:
             buf.dropped_turns.append(index)
             with self._cv:
                 self._stats.candidates_dropped += 1
-        commits = [d for d in decisions if d.action is Action.COMMIT]
+        commits = [d for d in decisions if d.action is WriteAction.COMMIT]
         counts = {"held": 0, "repeated": 0, "dropped": 0, "skipped": 0}
         if commits and self.mode is MemoryMode.LOCAL:
             items = [
@@ -401,17 +401,17 @@ class MemoryAgent:
             mems = engine.remember_many(items, user_id=user_id)
             buf.written.extend(m.id for m in mems if m.id not in written)
         for d in decisions:
-            if d.action in (Action.HOLD, Action.REQUIRE_REPETITION) or (
-                d.action is Action.COMMIT and self.mode is MemoryMode.INCOGNITO
+            if d.action in (WriteAction.HOLD, WriteAction.REQUIRE_REPETITION) or (
+                d.action is WriteAction.COMMIT and self.mode is MemoryMode.INCOGNITO
             ):
                 _, repeated = hold(buf, d, index, t.at, self._vectors, self.settings)
                 counts["repeated" if repeated else "held"] += 1
-            elif d.action is Action.DROP:
+            elif d.action is WriteAction.DROP:
                 buf.dropped += 1
                 counts["dropped"] += 1
                 if index not in buf.dropped_turns:
                     buf.dropped_turns.append(index)
-            elif d.action is Action.SKIP:
+            elif d.action is WriteAction.SKIP:
                 counts["skipped"] += 1
         self._buffers.save(buf)  # the acknowledgement: from here on a crash loses nothing of this turn
         with self._cv:

@@ -18,13 +18,13 @@ from collections.abc import Sequence
 import numpy as np
 
 from memgraph.agent.models import (
-    Action,
     CandidateOutcome,
     HeldCandidate,
     MemoryMode,
     SessionBuffer,
     SessionEndReport,
     TranscriptTurn,
+    WriteAction,
 )
 from memgraph.agent.policy import is_question
 from memgraph.agent.seam import AgentEngine
@@ -78,7 +78,7 @@ class SessionFinalizer:
         promote: list[tuple[HeldCandidate, str]] = []
         turn_texts = [t for t in buf.transcript if t.text.strip()]
         for c in buf.held:
-            if c.action is Action.COMMIT:  # incognito: an explicit statement that was not written
+            if c.action is WriteAction.COMMIT:  # incognito: an explicit statement that was not written
                 report.candidates.append(CandidateOutcome(text=c.text, kind=c.kind, outcome="committed",
                                                           reason="explicit (incognito: not written)",
                                                           mentions=c.mentions))
@@ -86,10 +86,10 @@ class SessionFinalizer:
             reason: str | None = None
             if c.mentions >= s.agent_repeat_min:
                 reason = f"repeated ({c.mentions} mentions)"
-            elif c.action is Action.HOLD:
+            elif c.action is WriteAction.HOLD:
                 reason = self._support(buf, c, turn_texts)
             if reason is None:
-                why = ("said once; needs repetition" if c.action is Action.REQUIRE_REPETITION
+                why = ("said once; needs repetition" if c.action is WriteAction.REQUIRE_REPETITION
                        else "said once and not supported by the session or by memory")
                 report.candidates.append(CandidateOutcome(text=c.text, kind=c.kind, outcome="dropped", reason=why,
                                                           mentions=c.mentions))
