@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     import builtins
     from collections.abc import Callable, Iterable, Mapping, Sequence
     from datetime import datetime
-    from typing import Any
+    from typing import Any, Literal
 
     import numpy as np
 
@@ -105,7 +105,8 @@ class AsyncEngineMethods:
         Returns, per item, the id of the memory it became: the one created, or the existing memory it
         reinforced. `links` is called with that list before anything is written and returns the links to store
         with the memories (e.g. a summary's DerivedFrom edges to its evidence; a link from a memory to itself
-        is refused). `source` names the writer in the breadcrumbs of reinforced memories."""
+        or twice is left out; Supersedes, which also deactivates a memory, is `link()`'s). `source` names the
+        writer in the breadcrumbs of reinforced memories."""
         return await asyncio.to_thread(
             self.sync.remember_linked,
             items,
@@ -149,7 +150,7 @@ class AsyncEngineMethods:
         items: Sequence[Mapping[str, Any]],
         *,
         user_id: str,
-        on_secret_reject: str = 'raise',
+        on_secret_reject: Literal['raise', 'drop'] = 'raise',
     ) -> IngestReport:
         """Several texts (e.g. conversation turns, each chunked on its own) in one embed batch and one write.
 

@@ -220,6 +220,7 @@ def test_remember_linked_refuses_bad_links_and_writes_nothing(engine: MemoryEngi
         lambda ids: [Link(src=ids[0], dst="m_missing", relation=Relation.RELATES_TO)],
         lambda ids: [Link(src=ids[0], dst=other.id, relation=Relation.RELATES_TO)],  # another user's memory
         lambda ids: [Link(src=ids[0], dst=ids[1], relation=Relation.HAS_TAG)],  # not a memory relation
+        lambda ids: [Link(src=ids[0], dst=ids[1], relation=Relation.SUPERSEDES)],  # deactivates: link()'s
     ):
         with pytest.raises((NotFoundError, ValidationError)):
             engine.remember_linked([{"content": "first new note"}, {"content": "second new note"}], user_id="u",
@@ -307,3 +308,26 @@ def test_async_twins_are_generated_from_the_engine_and_up_to_date() -> None:
         sync, twin = getattr(MemoryEngine, name), getattr(AsyncMemoryEngine, name)
         assert inspect.iscoroutinefunction(twin)
         assert inspect.signature(twin) == inspect.signature(sync) and twin.__doc__ == sync.__doc__
+
+
+@pytest.mark.parametrize(
+    ("module", "old", "new"),
+    [
+        ("memgraph.ingest", "Decision", "ReconcileDecision"),
+        ("memgraph.ingest.reconcile", "Decision", "ReconcileDecision"),
+        ("memgraph.ingest.reconcile", "Action", "ReconcileAction"),
+        ("memgraph.ingest.report", "Decision", "IngestDecision"),
+        ("memgraph.agent", "Decision", "WriteDecision"),
+        ("memgraph.agent", "Action", "WriteAction"),
+        ("memgraph.agent.policy", "Decision", "WriteDecision"),
+        ("memgraph.agent.models", "Action", "WriteAction"),
+    ],
+)
+def test_renamed_classes_keep_their_old_names_with_a_warning(module: str, old: str, new: str) -> None:
+    import importlib
+
+    mod = importlib.import_module(module)
+    with pytest.warns(DeprecationWarning, match=new):
+        assert getattr(mod, old) is getattr(mod, new)
+    with pytest.raises(AttributeError):
+        getattr(mod, "NoSuchName")
