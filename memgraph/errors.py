@@ -45,6 +45,10 @@ class TransientStoreError(StoreError):
     """A retryable failure (lock, leader switch, connection reset). Raised only after retries ran out."""
 
 
+class SchemaVersionError(StoreError):
+    """The store was written by a newer memgraph (a schema version this code does not know): upgrade."""
+
+
 class ReadOnlyQueryError(ValidationError):
     """A statement given to `query()` / `memgraph cypher` would write; those run read-only Cypher only."""
 
