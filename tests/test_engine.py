@@ -330,4 +330,4 @@ def test_renamed_classes_keep_their_old_names_with_a_warning(module: str, old: s
     with pytest.warns(DeprecationWarning, match=new):
         assert getattr(mod, old) is getattr(mod, new)
     with pytest.raises(AttributeError):
-        getattr(mod, "NoSuchName")
+        mod.__getattr__("NoSuchName")
