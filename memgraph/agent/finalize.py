@@ -104,7 +104,7 @@ class SessionFinalizer:
         (vec,) = self.vectors.vectors([c.text])
         if c.kind is not MemoryKind.EVENT:  # an event is not made durable by resembling a known fact
             hits = self.engine.store.vector_search(buf.user_id, vec, 1, min_similarity=s.agent_support_cosine,
-                                       flt=MemoryFilter())
+                                                   flt=MemoryFilter())
             if hits:
                 return f"supported by memory {hits[0][0]} (cosine {hits[0][1]:.2f})"
         others = [t for t in turns if t.index not in c.turns]

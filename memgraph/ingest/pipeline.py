@@ -319,9 +319,9 @@ class IngestPipeline:
         s = self.settings
         ids = [c.memory.id for c in candidates if c.memory is not None]
         existing = {m.id: m for m in self.store.get_memories(user_id, ids)}
-        fresh = [c for c in candidates if c.memory is not None and c.memory.id not in existing]
         if not reconcile:
             return Neighbourhood(existing)
+        fresh = [c for c in candidates if c.memory is not None and c.memory.id not in existing]
         hits: dict[str, list[tuple[str, float]]] = {}
         if fresh:
             # one batched search: the per-candidate searches re-scanned the user's vectors once each, which
