@@ -133,5 +133,5 @@ def __dir__() -> list[str]:
 
 # A library leaves logging to the application: without a handler of its own, Python's last-resort handler
 # would print memgraph's warnings (store retries) to stderr in apps that configured no logging.
-# The CLI installs its own handler (memgraph/cli.py, --verbose).
+# The CLI installs its own handler (memgraph/cli/__init__.py, --verbose).
 logging.getLogger("memgraph").addHandler(logging.NullHandler())
