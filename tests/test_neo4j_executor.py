@@ -18,7 +18,7 @@ from neo4j import exceptions as nex
 
 from memgraph.config import Settings
 from memgraph.errors import ReadOnlyQueryError, TransientStoreError, ValidationError
-from memgraph.store.cypher import _Neo4jExecutor
+from memgraph.store.neo4j_executor import Neo4jExecutor
 
 
 def _error(code: str, message: str) -> nex.Neo4jError:
@@ -99,11 +99,11 @@ def fake(monkeypatch: pytest.MonkeyPatch) -> FakeDriver:
     return driver
 
 
-def _executor(**overrides: Any) -> _Neo4jExecutor:
+def _executor(**overrides: Any) -> Neo4jExecutor:
     settings = Settings(
         neo4j_password="secret", neo4j_database="memdb", store_retry_base_delay=0.001, **overrides
     )
-    return _Neo4jExecutor("neo4j://db.example:7687", settings)
+    return Neo4jExecutor("neo4j://db.example:7687", settings)
 
 
 def test_writes_and_reads_use_explicit_transactions_of_the_right_mode(fake: FakeDriver) -> None:
@@ -186,7 +186,7 @@ def test_an_unreachable_server_fails_typed_after_the_configured_attempts(caplog:
     attempts, delay = 4, 0.05
     t0 = time.monotonic()
     with pytest.raises(TransientStoreError, match=f"after {attempts} attempts"):
-        _Neo4jExecutor(f"bolt://127.0.0.1:{_closed_port()}",
+        Neo4jExecutor(f"bolt://127.0.0.1:{_closed_port()}",
                        Settings(store_retry_attempts=attempts, store_retry_base_delay=delay))
     elapsed = time.monotonic() - t0
     assert _retry_records(caplog) == attempts - 1
@@ -203,7 +203,7 @@ def test_a_statement_retries_only_as_configured(
 
     monkeypatch.setattr(neo4j.Driver, "verify_connectivity", lambda self, **kw: None)  # let the executor open
     caplog.set_level(logging.WARNING, logger="memgraph.store")
-    ex = _Neo4jExecutor(f"bolt://127.0.0.1:{_closed_port()}",
+    ex = Neo4jExecutor(f"bolt://127.0.0.1:{_closed_port()}",
                         Settings(store_retry_attempts=3, store_retry_base_delay=0.05))
     try:
         for write in (True, False):

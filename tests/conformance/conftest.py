@@ -40,10 +40,10 @@ def falkordb_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     reason = falkordb_available()
     if reason:
         pytest.skip(reason)
-    from memgraph.store.cypher import _FalkorExecutor
+    from memgraph.store.falkordb_executor import FalkorExecutor
 
     directory = tmp_path_factory.mktemp("falkordb")
-    keeper = _FalkorExecutor._start_embedded(directory, Settings())
+    keeper = FalkorExecutor.start_embedded(directory, Settings())
     yield directory
     keeper.connection_pool.disconnect()
     keeper._cleanup()
