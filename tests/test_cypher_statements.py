@@ -10,8 +10,8 @@ import pytest
 from memgraph.config import Settings
 from memgraph.errors import ReadOnlyQueryError, ValidationError
 from memgraph.store import open_store
-from memgraph.store.read_only import check_read_only
 from memgraph.store.dialect import CYPHER_DIR, FALKORDB, NEO4J, render_ints, split_statements
+from memgraph.store.read_only import check_read_only
 
 STORE_SOURCE = Path(__file__).resolve().parents[1] / "memgraph" / "store" / "cypher.py"
 ALL_FILES = sorted(CYPHER_DIR.rglob("*.cypher"))
