@@ -21,6 +21,7 @@ from rich.table import Table
 from memgraph.cli_jobs import register as register_job_commands
 from memgraph.config import Settings
 from memgraph.errors import MemgraphError
+from memgraph.store.dialect import browser_query
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
@@ -408,6 +409,9 @@ def stats(
 def cypher(
     statement: Annotated[str | None, typer.Argument(help="A read-only Cypher statement.")] = None,
     file: Annotated[str | None, typer.Option("--file", "-f", help="Read the statement from a .cypher file.")] = None,
+    query: Annotated[
+        str | None, typer.Option("--query", help="Run a shipped exploration query by name (user_overview, ...).")
+    ] = None,
     param: Annotated[
         list[str] | None, typer.Option("--param", "-p", help="A parameter as name=value (repeatable).")
     ] = None,
@@ -415,12 +419,18 @@ def cypher(
     as_json: JsonOpt = False,
 ) -> None:
     """Run a read query on a Cypher store (Neo4j or FalkorDB) and print the rows as a table."""
-    if (statement is None) == (file is None):
-        err_console.print("[red]error:[/red] give a statement or --file, not both")
+    if sum(x is not None for x in (statement, file, query)) != 1:
+        err_console.print("[red]error:[/red] give one of: a statement, --file or --query")
         raise typer.Exit(2)
     if file is not None:
         with open(file, encoding="utf-8") as fh:
             statement = fh.read()
+    if query is not None:
+        try:
+            statement = browser_query(query)
+        except MemgraphError as exc:
+            err_console.print(f"[red]error:[/red] {exc}")
+            raise typer.Exit(2) from None
     params: dict[str, Any] = {}
     for item in param or []:
         name, sep, value = item.partition("=")

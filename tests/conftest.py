@@ -15,6 +15,11 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 from memgraph import MemoryEngine, Settings
 from memgraph.embed import CachedEmbedder, SentenceTransformerEmbedder
+from tests.neo4j_server import (  # noqa: F401 - the real Neo4j fixture and its CI rule
+    neo4j_server,
+    pytest_collection_modifyitems,
+    pytest_runtest_makereport,
+)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

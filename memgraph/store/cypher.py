@@ -513,9 +513,7 @@ class CypherStore:
         if not tokens or k <= 0:
             return []
         q = self.dialect.fulltext_query(tokens[:64])
-        if not self.dialect.rank_fulltext:
-            rows = self._read("text_search", **self._filter(user_id, flt), query=q, limit=int(k))
-            return [(r["id"], float(r["score"])) for r in rows]
+        # The index finds the hits; the store ranks them (bm25_rank), so every store scores alike.
         rows = self._read(
             "text_search", **self._filter(user_id, flt), query=q, limit=self.settings.fulltext_max_matches
         )

@@ -28,6 +28,19 @@ def bolt_params(value: Any) -> Any:
     return value
 
 
+def _quiet_notifications(neo4j: Any) -> dict[str, Any]:
+    """Driver options that ask the server not to send two kinds of notification that every memgraph statement
+    would draw, each logged by the driver as a WARNING holding the whole statement text (printed to stderr when
+    the application has not configured logging): DEPRECATION (`CALL { ... }` without a scope clause, deprecated
+    in Neo4j 5.23 but what FalkorDB and Neo4j before 5.23 understand) and UNRECOGNIZED (a property or
+    relationship type the database has not seen yet: `session_id` while no memory has a session, `HasTag` in a
+    new database). Performance and other notifications still come."""
+    quiet = ["DEPRECATION", "UNRECOGNIZED"]
+    if hasattr(neo4j, "NotificationDisabledClassification"):  # driver 5.22+
+        return {"notifications_disabled_classifications": quiet}
+    return {"notifications_disabled_categories": quiet}
+
+
 class Neo4jExecutor:
     """Neo4j 5 through the official driver (works with the 5.x and 6.x driver APIs)."""
 
@@ -49,7 +62,7 @@ class Neo4jExecutor:
         self._transient = (nex.TransientError, nex.ServiceUnavailable, nex.SessionExpired)
         self._unsafe = (nex.IncompleteCommit,)
         try:
-            self._driver = neo4j.GraphDatabase.driver(uri, auth=auth)
+            self._driver = neo4j.GraphDatabase.driver(uri, auth=auth, **_quiet_notifications(neo4j))
             with_retry(self._driver.verify_connectivity, self._transient, self._attempts, self._delay)
         except TransientStoreError as exc:
             raise TransientStoreError(

@@ -1,12 +1,11 @@
 """One set of store tests, run against every store: SQLite (a temp dir), FalkorDB (embedded, one server per
-test session, a fresh graph per test) and Neo4j (only when MEMGRAPH_NEO4J_URI is set; it must be a throwaway
-database: the suite deletes every node in it before each test).
+test session, a fresh graph per test) and Neo4j (a real Neo4j 5 server, `neo4j_server` in tests/neo4j_server.py:
+started by the session from tools/neo4j-server, or MEMGRAPH_NEO4J_URI; emptied before each test).
 """
 
 from __future__ import annotations
 
 import itertools
-import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -27,10 +26,6 @@ def falkordb_available() -> str | None:
     except ImportError:
         return "falkordblite is not installed (make setup-dev installs it)"
     return None
-
-
-def neo4j_uri() -> str | None:
-    return os.environ.get("MEMGRAPH_NEO4J_URI") or None
 
 
 @pytest.fixture(scope="session")
@@ -68,14 +63,10 @@ def store_factory(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Ca
             directory = request.getfixturevalue("falkordb_dir")
             store = open_store(f"falkordb+dir://{directory}?graph=conf{next(_graph_ids)}", settings)
         else:
-            uri = neo4j_uri()
-            if uri is None:
-                pytest.skip(
-                    "Neo4j conformance needs MEMGRAPH_NEO4J_URI (and MEMGRAPH_NEO4J_PASSWORD): "
-                    "docker compose up -d, then export MEMGRAPH_NEO4J_URI=bolt://localhost:7687"
-                )
-            store = open_store(uri, settings)
-            store._x.run("MATCH (n) WHERE NOT n:Meta DETACH DELETE n", {}, write=True)  # type: ignore[attr-defined]
+            server = request.getfixturevalue("neo4j_server")
+            if not opened:
+                server.wipe()
+            store = open_store(server.uri, server.settings(**overrides))
         opened.append(store)
         return store
 
@@ -104,10 +95,9 @@ def reopen_target(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         if reason:
             pytest.skip(reason)
         return f"falkordb+dir://{tmp_path / 'persist'}"
-    uri = neo4j_uri()
-    if uri is None:
-        pytest.skip("Neo4j conformance needs MEMGRAPH_NEO4J_URI")
-    return uri
+    server = request.getfixturevalue("neo4j_server")
+    server.wipe()
+    return str(server.uri)
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
