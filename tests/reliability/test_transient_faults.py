@@ -293,9 +293,10 @@ def test_restarts_inside_the_retry_window_lose_and_duplicate_nothing(
     server.start()
     with MemoryEngine.open(server.url, settings=settings, embedder=embedder) as fresh:
         _check_store(fresh, traffic.acked_batches, traffic.notes, traffic.next_batch)
-    print(f"\ntransient faults ({server.driver_module}): {len(outages)} restarts, {len(traffic.acked_batches)} batches + "
-          f"{len(traffic.notes)} notes acknowledged, {len(traffic.reads)} reads ({len(straddled)} across an "
-          f"outage, all ok or typed), {retries} retries, 0 lost, 0 duplicated")
+    print(f"\ntransient faults ({server.driver_module}): {len(outages)} restarts, "
+          f"{len(traffic.acked_batches)} batches + {len(traffic.notes)} notes acknowledged, "
+          f"{len(traffic.reads)} reads ({len(straddled)} across an outage, all ok or typed), "
+          f"{retries} retries, 0 lost, 0 duplicated")
 
 
 @pytest.mark.slow
