@@ -138,7 +138,8 @@ class Neo4jServer:
         """Delete every node and relationship (the schema stays): each test starts from an empty database."""
         import neo4j
 
-        with neo4j.GraphDatabase.driver(self.uri, auth=(self.user, self.password)) as driver:
+        auth = (self.user, self.password)
+        with neo4j.GraphDatabase.driver(self.uri, auth=auth, notifications_min_severity="OFF") as driver:
             with driver.session(database=os.environ.get("MEMGRAPH_NEO4J_DATABASE", "neo4j")) as session:
                 session.run("MATCH (n) CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS").consume()
 
