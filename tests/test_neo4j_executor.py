@@ -71,6 +71,18 @@ def test_errors_are_typed_and_a_guard_is_not_retried(
 
 
 @pytest.mark.neo4j
+def test_values_bolt_cannot_carry_are_refused_typed(executor: Neo4jExecutor) -> None:
+    """The driver raises a bare OverflowError / UnicodeEncodeError for these (a crash of `memgraph cypher
+    --param n=99999999999999999999`, for one)."""
+    for run in (lambda p: executor.run("RETURN $v AS v", p, write=False), lambda p: executor.run_user("RETURN $v", p)):
+        with pytest.raises(ValidationError, match="64 bits"):
+            run({"v": [1, {"x": 2**63}]})
+        with pytest.raises(ValidationError, match="Unicode"):
+            run({"v": "lone \ud800 surrogate"})
+    assert executor.run("RETURN $v AS v", {"v": "a\x00b"}, write=False) == [{"v": "a\x00b"}]  # NUL is fine here
+
+
+@pytest.mark.neo4j
 def test_wrong_credentials_and_unknown_database_are_typed(neo4j_server: Any) -> None:
     with pytest.raises(StoreError, match="refused the credentials"):
         Neo4jExecutor(neo4j_server.uri, Settings(neo4j_user=neo4j_server.user, neo4j_password="wrong-password"))

@@ -168,6 +168,8 @@ class FalkorExecutor:
             ) from exc
         except self._redis_errors.ResponseError:
             raise  # the statement's own error: `run` / `run_user` / `apply_schema` type it
+        except UnicodeEncodeError as exc:  # the client encodes the query text: a lone surrogate cannot go
+            raise ValidationError(f"text that is not valid Unicode cannot be sent to FalkorDB: {exc.reason}") from exc
         except self._redis_errors.RedisError as exc:  # never a raw client error to the caller
             raise StoreError(f"falkordb: {type(exc).__name__}: {exc}") from exc
 

@@ -14,9 +14,12 @@ from memgraph.errors import ReadOnlyQueryError, StoreError, TransientStoreError,
 from memgraph.store.cypher_executor import with_retry
 from memgraph.store.cypher_values import plain_value, vector_matrix
 
+_INT_MIN, _INT_MAX = -(2**63), 2**63 - 1
+
 
 def bolt_params(value: Any) -> Any:
-    """numpy values as plain lists/floats: every driver version takes those."""
+    """numpy values as plain lists/floats (every driver version takes those); an integer Bolt cannot carry (64
+    bits) is refused with a typed error (the driver raises a bare OverflowError)."""
     if isinstance(value, np.ndarray):
         return value.astype(np.float64).tolist()
     if isinstance(value, dict):
@@ -25,6 +28,8 @@ def bolt_params(value: Any) -> Any:
         return [bolt_params(v) for v in value]
     if isinstance(value, np.generic):
         return value.item()
+    if type(value) is int and not _INT_MIN <= value <= _INT_MAX:
+        raise ValidationError("integer parameters must fit in 64 bits")
     return value
 
 
@@ -107,6 +112,8 @@ class Neo4jExecutor:
             raise StoreError(f"neo4j: {exc}") from exc
         except self._nex.DriverError as exc:
             raise StoreError(f"neo4j driver: {exc}") from exc
+        except UnicodeEncodeError as exc:
+            raise ValidationError(f"text that is not valid Unicode cannot be sent to Neo4j: {exc.reason}") from exc
 
     def run_matrix(self, statement: str, params: dict[str, Any], dim: int) -> tuple[list[str], np.ndarray]:
         rows = self.run(statement, params, write=False)
@@ -114,6 +121,8 @@ class Neo4jExecutor:
         return [r["id"] for r in rows], matrix
 
     def run_user(self, statement: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+        params = bolt_params(params)
+
         def work(tx: Any) -> list[dict[str, Any]]:
             result = tx.run(statement, params)
             return [{k: plain_value(v) for k, v in record.items()} for record in result]
@@ -128,6 +137,8 @@ class Neo4jExecutor:
             raise StoreError(f"neo4j: {exc}") from exc
         except self._nex.DriverError as exc:
             raise StoreError(f"neo4j driver: {exc}") from exc
+        except UnicodeEncodeError as exc:
+            raise ValidationError(f"text that is not valid Unicode cannot be sent to Neo4j: {exc.reason}") from exc
 
     def apply_schema(self, statements: list[str]) -> None:
         for stmt in statements:
