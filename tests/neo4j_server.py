@@ -76,3 +76,60 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
         reason = report.longrepr[-1] if isinstance(report.longrepr, tuple) else str(report.longrepr)
         report.outcome = "failed"
         report.longrepr = f"a Neo4j case skipped in CI (CI=true), which must run them: {reason}"
+
+
+# -- every statement runs on Neo4j ----------------------------------------------------------------------------
+
+#: (statement name) -> times a Neo4j store ran it in this session
+NEO4J_STATEMENTS: dict[str, int] = {}
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _record_neo4j_statements() -> Iterator[None]:
+    """Count the named statements Neo4j stores run (a pass-through wrapper around the store's runners)."""
+    from memgraph.store.cypher import CypherStore
+
+    originals = {m: getattr(CypherStore, m) for m in ("_read", "_write", "_read_matrix")}
+
+    def wrap(method: Any) -> Any:
+        def recorded(self: CypherStore, name: str, **params: Any) -> Any:
+            if self.name == "neo4j":
+                NEO4J_STATEMENTS[name] = NEO4J_STATEMENTS.get(name, 0) + 1
+            return method(self, name, **params)
+
+        return recorded
+
+    with pytest.MonkeyPatch.context() as patch:
+        for attr, method in originals.items():
+            patch.setattr(CypherStore, attr, wrap(method))
+        yield
+
+
+def _statement_names() -> set[str]:
+    root = Path(__file__).resolve().parents[1] / "memgraph" / "cypher" / "queries"
+    return {p.stem for p in root.glob("*.cypher")}
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """When the whole suite ran (no -k/-m selection, nothing failed), every statement of memgraph/cypher/queries
+    must have run on Neo4j at least once (the browser queries each have their own Neo4j case); a statement no
+    Neo4j test reaches fails the run, saying which."""
+    opt = session.config.option
+    root = Path(__file__).resolve().parents[1]
+    folders = {root, root / "tests", root / "tests" / "conformance"}
+    whole = (
+        not getattr(opt, "keyword", "")
+        and not getattr(opt, "markexpr", "")
+        and not getattr(opt, "lf", False)
+        and any(Path(session.config.rootpath, arg).resolve() in folders for arg in session.config.args)
+    )
+    if not (whole and NEO4J_STATEMENTS) or session.testsfailed or exitstatus != 0:
+        return
+    missing = sorted(_statement_names() - set(NEO4J_STATEMENTS))
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if missing:
+        if reporter is not None:
+            reporter.write_line(f"statements no test ran on Neo4j: {', '.join(missing)}", red=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+    elif reporter is not None:
+        reporter.write_line(f"every statement of memgraph/cypher/queries ran on Neo4j ({len(NEO4J_STATEMENTS)})")
