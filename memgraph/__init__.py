@@ -20,6 +20,7 @@ from memgraph.errors import (
     NotFoundError,
     ProvenanceError,
     ReadOnlyQueryError,
+    SchemaVersionError,
     SecretDetectedError,
     StoreError,
     TransientStoreError,
@@ -113,6 +114,7 @@ __all__ = [
     "Relation",
     "Scope",
     "SearchHit",
+    "SchemaVersionError",
     "SecretDetectedError",
     "Settings",
     "StoreError",
@@ -131,5 +133,5 @@ def __dir__() -> list[str]:
 
 # A library leaves logging to the application: without a handler of its own, Python's last-resort handler
 # would print memgraph's warnings (store retries) to stderr in apps that configured no logging.
-# The CLI installs its own handler (memgraph/cli.py, --verbose).
+# The CLI installs its own handler (memgraph/cli/__init__.py, --verbose).
 logging.getLogger("memgraph").addHandler(logging.NullHandler())

@@ -7,20 +7,23 @@
 
 from __future__ import annotations
 
+import builtins
 import threading
-import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
 from memgraph.config import Settings
 from memgraph.embed import CachedEmbedder, Embedder, SentenceTransformerEmbedder
 from memgraph.errors import EmbedderUnavailableError, ModelMismatchError, NotFoundError, ValidationError
+from memgraph.ingest.clean import CHUNK_ADVICE, clean_text
+from memgraph.ingest.embedding import encode
 from memgraph.ingest.episodes import plan_episode
-from memgraph.ingest.pipeline import IngestItem, IngestPipeline, as_str_list
+from memgraph.ingest.items import IngestItem, as_str_list, memory_items
+from memgraph.ingest.pipeline import IngestPipeline
 from memgraph.ingest.reconcile import Reconciler
 from memgraph.ingest.report import IngestReport
 from memgraph.models import (
@@ -50,25 +53,6 @@ if TYPE_CHECKING:
     from memgraph.jobs import Jobs
 
 
-def clean_text(text: object, *, max_chars: int, what: str = "content") -> str:
-    """NFC, trimmed; rejects non-strings, empty text, lone surrogates and oversized input with typed errors."""
-    if not isinstance(text, str):
-        raise ValidationError(f"{what} must be a string, got {type(text).__name__}")
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        raise ValidationError(f"{what} contains invalid (lone surrogate) characters") from None
-    cleaned = unicodedata.normalize("NFC", text).strip()
-    if not cleaned:
-        raise ValidationError(f"{what} is empty")
-    if len(cleaned) > max_chars:
-        raise ValidationError(
-            f"{what} has {len(cleaned)} characters; the maximum is {max_chars} "
-            "(use ingest() to chunk long text, or raise MEMGRAPH_MAX_CONTENT_CHARS)"
-        )
-    return cleaned
-
-
 class MemoryEngine:
     """Long-term memory for agents, scoped per user, on SQLite (embedded), Neo4j or FalkorDB."""
 
@@ -85,7 +69,7 @@ class MemoryEngine:
         self.settings = settings
         self._embedder = embedder
         self._embedder_lock = threading.Lock()
-        self._jobs: Any = None
+        self._jobs: Jobs | None = None
         if check_model:
             self._check_model()
         #: The write path (memgraph/ingest); `reconciler` replaces the rule-based dedup/conflict decisions.
@@ -134,9 +118,9 @@ class MemoryEngine:
     def jobs(self) -> Jobs:
         """The maintenance jobs (cluster, decay, links, gaps, consolidate, compress, reindex, export/import)."""
         if self._jobs is None:
-            from memgraph.jobs import Jobs
+            from memgraph.jobs import Jobs  # late: only commands that run a job load the job modules
 
-            self._jobs = Jobs(self)
+            self._jobs = Jobs(self.store, self.settings, lambda: self.embedder)
         return self._jobs
 
     @property
@@ -173,12 +157,7 @@ class MemoryEngine:
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Embed texts in batches (cached by content hash)."""
-        vecs = self.embedder.encode(list(texts))
-        if vecs.shape[1:] != (self.settings.embedding_dim,):
-            raise ModelMismatchError(
-                f"embedder returns {vecs.shape[1:]} vectors, the store uses {self.settings.embedding_dim}"
-            )
-        return vecs
+        return encode(self.embedder, texts, self.settings.embedding_dim)
 
     # -- writes -------------------------------------------------------------------------------------------
 
@@ -203,24 +182,9 @@ class MemoryEngine:
         It goes through the write path: secrets are redacted (or rejected), and a near-duplicate of an existing
         memory reinforces that memory, which is then what is returned. `reconcile=False` skips the
         near-neighbour step (dedup, supersede, contradict); the exact same text is still one memory."""
-        return self.remember_many(
-            [
-                {
-                    "content": content,
-                    "kind": kind,
-                    "tags": tags,
-                    "scope": scope,
-                    "session_id": session_id,
-                    "metadata": metadata,
-                    "pinned": pinned,
-                    "file_paths": file_paths,
-                    "trigger_patterns": trigger_patterns,
-                    "embedding": embedding,
-                }
-            ],
-            user_id=user_id,
-            reconcile=reconcile,
-        )[0]
+        item = dict(content=content, kind=kind, tags=tags, scope=scope, session_id=session_id, metadata=metadata,
+                    pinned=pinned, file_paths=file_paths, trigger_patterns=trigger_patterns, embedding=embedding)
+        return self.remember_many([item], user_id=user_id, reconcile=reconcile)[0]
 
     def remember_many(
         self, items: Sequence[Mapping[str, Any] | Memory], *, user_id: str, reconcile: bool = True
@@ -233,39 +197,84 @@ class MemoryEngine:
         Reconciliation finds every item's nearest stored memories in one batched search; it still compares each
         new memory with all of the user's, so very large bulk loads are faster with `reconcile=False`
         (duplicates are still merged by content id; bench/RESULTS.md, "Bulk load")."""
-        result = self._remember(items, user_id=user_id, reconcile=reconcile)
-        return result[0]
-
-    def _remember(
-        self, items: Sequence[Mapping[str, Any] | Memory], *, user_id: str, reconcile: bool = True
-    ) -> tuple[list[Memory], IngestReport]:
         owner = validate_owner(user_id)
-        if isinstance(items, str | bytes) or not isinstance(items, Sequence):
-            raise ValidationError("remember_many takes a list of memory dicts")
-        parsed: list[IngestItem] = []
-        for item in items:
-            if isinstance(item, Memory):
-                if item.user_id != owner:
-                    raise ValidationError("remember_many: a Memory of another user was passed")
-                data = item.model_dump(
-                    include={"content", "kind", "layer", "tags", "scope", "session_id", "metadata", "pinned",
-                             "file_paths", "trigger_patterns", "created_at", "importance", "provenance",
-                             "embedding"}
-                )
-            elif isinstance(item, Mapping):
-                data = dict(item)
-            else:
-                raise ValidationError(f"remember_many items must be dicts, got {type(item).__name__}")
-            data.pop("id", None)
-            data.pop("user_id", None)
-            if data.get("kind") is None:
-                data["kind"] = MemoryKind.FACT
-            parsed.append(IngestItem.from_mapping(data))
+        parsed = memory_items(items, owner, "remember_many")
         if not parsed:
-            return [], IngestReport(user_id=owner)
-        res = self.pipeline.run(owner, parsed, explicit=True, reconcile=reconcile, source="remember")
-        ids = list(dict.fromkeys(mid for per_item in res.item_ids for mid in per_item))
-        return self.store.get_memories(owner, ids), res.report
+            return []
+        ids = self._write(owner, parsed, reconcile=reconcile, source="remember")
+        return self.store.get_memories(owner, list(dict.fromkeys(ids)))
+
+    def remember_linked(
+        self,
+        items: Sequence[Mapping[str, Any] | Memory],
+        *,
+        user_id: str,
+        links: Callable[[list[str]], Iterable[Link]] | None = None,
+        reconcile: bool = True,
+        source: str = "remember",
+    ) -> list[str]:
+        """`remember_many` that also writes links between what it stored, in the same atomic write.
+
+        Returns, per item, the id of the memory it became: the one created, or the existing memory it
+        reinforced. `links` is called with that list before anything is written and returns the links to store
+        with the memories (e.g. a summary's DerivedFrom edges to its evidence; a link from a memory to itself
+        or twice is left out; Supersedes, which also deactivates a memory, is `link()`'s). `source` names the
+        writer in the breadcrumbs of reinforced memories."""
+        owner = validate_owner(user_id)
+        parsed = memory_items(items, owner, "remember_linked")
+        if not parsed:
+            return []
+        return self._write(owner, parsed, reconcile=reconcile, source=source, links=links)
+
+    def _write(
+        self,
+        owner: str,
+        items: list[IngestItem],
+        *,
+        reconcile: bool,
+        source: str,
+        links: Callable[[list[str]], Iterable[Link]] | None = None,
+    ) -> list[str]:
+        """The explicit write path: every item becomes exactly one memory id (never dropped as unimportant;
+        a duplicate resolves to the memory it reinforced). Returns those ids in input order."""
+
+        def extra_links(item_ids: list[list[str]]) -> list[Link]:
+            assert links is not None
+            given = list(links([ids[0] for ids in item_ids]))
+            if any(link.relation is Relation.SUPERSEDES for link in given):
+                raise ValidationError("a Supersedes link also deactivates a memory: write it with link()")
+            written = {mid for ids in item_ids for mid in ids}
+            return self._checked_links(owner, [x for x in given if x.src != x.dst], written)
+
+        res = self.pipeline.run(
+            owner,
+            items,
+            explicit=True,
+            reconcile=reconcile,
+            source=source,
+            extra_links=None if links is None else extra_links,
+        )
+        return [ids[0] for ids in res.item_ids]
+
+    def _checked_links(self, owner: str, links: Iterable[Link], written: set[str] | None = None) -> list[Link]:
+        """Links as they may be stored: between memories only (once each), reasons through the secret filter,
+        and both ends memories of this user (`written`: ids the same write creates)."""
+        out: dict[tuple[str, str, Relation], Link] = {}
+        for link in links:
+            if link.relation not in MEMORY_RELATIONS:
+                raise ValidationError(
+                    f"{link.relation.value} joins a memory to a tag/cluster; use tag() or the cluster job"
+                )
+            if link.reason is not None:
+                reason = self.pipeline.secrets.text(link.reason, what="link reason").text
+                link = link.model_copy(update={"reason": reason})
+            out.setdefault((link.src, link.dst, link.relation), link)
+        ends = [end for key in out for end in key[:2] if end not in (written or set())]
+        found = {m.id for m in self.store.get_memories(owner, list(dict.fromkeys(ends)))} if ends else set()
+        for end in ends:
+            if end not in found:
+                raise NotFoundError(f"no memory {end!r} for user {owner!r}")
+        return list(out.values())
 
     def ingest(
         self,
@@ -283,28 +292,16 @@ class MemoryEngine:
         """Run text through the write path (seed 000 §1): clean, secret filter, chunk, embed (one batch,
         cached), importance, classify, tag, reconcile, one atomic write. Chunks below the importance floor are
         dropped; the report says what was created, reinforced, superseded, contradicted or dropped, and why."""
-        return self.ingest_many(
-            [
-                {
-                    "text": text,
-                    "session_id": session_id,
-                    "kind": kind_hint,
-                    "tags": tags,
-                    "scope": scope,
-                    "files": files,
-                    "metadata": metadata,
-                    "created_at": created_at,
-                }
-            ],
-            user_id=user_id,
-        )
+        item = dict(text=text, session_id=session_id, kind=kind_hint, tags=tags, scope=scope, files=files,
+                    metadata=metadata, created_at=created_at)
+        return self.ingest_many([item], user_id=user_id)
 
     def ingest_many(
         self,
         items: Sequence[Mapping[str, Any]],
         *,
         user_id: str,
-        on_secret_reject: str = "raise",
+        on_secret_reject: Literal["raise", "drop"] = "raise",
     ) -> IngestReport:
         """Several texts (e.g. conversation turns, each chunked on its own) in one embed batch and one write.
 
@@ -323,7 +320,7 @@ class MemoryEngine:
             parsed.append(IngestItem.from_mapping(item))
         if not parsed:
             return IngestReport(user_id=owner)
-        return self.pipeline.run(owner, parsed, explicit=False, on_secret_reject=on_secret_reject).report  # type: ignore[arg-type]
+        return self.pipeline.run(owner, parsed, explicit=False, on_secret_reject=on_secret_reject).report
 
     def remember_conversation(
         self,
@@ -349,30 +346,25 @@ class MemoryEngine:
         if not parsed:
             return []
 
-        def sequence_links(item_ids: list[list[str]]) -> list[Link]:
-            if not link_sequence:
-                return []
-            pairs = dict.fromkeys(
-                (item_ids[a][0], item_ids[b][0]) for a, b in plan.sequence if item_ids[a] and item_ids[b]
-            )
+        def sequence_links(ids: list[str]) -> list[Link]:
             return [
                 Link(
-                    src=x,
-                    dst=y,
+                    src=ids[a],
+                    dst=ids[b],
                     relation=Relation.RELATES_TO,
                     weight=self.settings.sequence_link_weight,
                     source=LinkSource.SEQUENCE,
                     reason=f"next turn in session {session_id}",
                 )
-                for x, y in pairs
-                if x != y
+                for a, b in plan.sequence
             ]
 
         # Explicit (turns are never dropped for low importance), still secret-filtered and deduplicated;
         # the sequence links go into the same atomic write.
-        res = self.pipeline.run(owner, parsed, explicit=True, source="conversation", extra_links=sequence_links)
-        ids = list(dict.fromkeys(mid for per_item in res.item_ids for mid in per_item[:1]))
-        return self.store.get_memories(owner, ids)
+        ids = self._write(
+            owner, parsed, reconcile=True, source="conversation", links=sequence_links if link_sequence else None
+        )
+        return self.store.get_memories(owner, list(dict.fromkeys(ids)))
 
 
     def get(self, memory_id: str, *, user_id: str, with_embedding: bool = False) -> Memory:
@@ -413,21 +405,14 @@ class MemoryEngine:
         """Join two memories of the same user. Links across users are refused (NotFoundError)."""
         owner = validate_owner(user_id)
         rel = Relation.parse(relation)
-        if rel not in MEMORY_RELATIONS:
-            raise ValidationError(f"{rel.value} joins a memory to a tag/cluster; use tag() or the cluster job")
         if src == dst:
             raise ValidationError("a memory cannot be linked to itself")
-        if reason is not None:
-            if not isinstance(reason, str):
-                raise ValidationError("reason must be a string")
-            reason = self.pipeline.secrets.text(reason, what="link reason").text
+        if reason is not None and not isinstance(reason, str):
+            raise ValidationError("reason must be a string")
         if not isinstance(weight, int | float) or not 0.0 <= float(weight) <= 1.0:
             raise ValidationError("weight must be a number between 0 and 1")
-        found = {m.id for m in self.store.get_memories(owner, [src, dst])}
-        for mid in (src, dst):
-            if mid not in found:
-                raise NotFoundError(f"no memory {mid!r} for user {owner!r}")
-        link = Link(src=src, dst=dst, relation=rel, weight=float(weight), source=LinkSource.EXPLICIT, reason=reason)
+        given = Link(src=src, dst=dst, relation=rel, weight=float(weight), source=LinkSource.EXPLICIT, reason=reason)
+        [link] = self._checked_links(owner, [given])
         updates = []
         if rel is Relation.SUPERSEDES:
             updates.append(MemoryUpdate(id=dst, set={"active": False, "updated_at": utcnow()}))
@@ -476,17 +461,16 @@ class MemoryEngine:
         )
         return self.store.list_memories(owner, flt, limit=max(0, int(limit)), offset=max(0, int(offset)))
 
-    def tags(self, *, user_id: str) -> list[Tag]:
+    def tags(self, *, user_id: str) -> builtins.list[Tag]:
         """A user's tags with their memory counts."""
         return self.store.list_tags(validate_owner(user_id))
 
     def search(
         self, query: str, *, user_id: str, k: int = 10, kinds: Sequence[MemoryKind | str] | None = None
-    ) -> list[SearchHit]:
+    ) -> builtins.list[SearchHit]:
         """Vector + full-text search fused by reciprocal rank (no graph expansion; see `recall`)."""
         owner = validate_owner(user_id)
-        text = clean_text(query, max_chars=self.settings.max_content_chars, what="query")
-        text = self.redact(text)
+        text = self._query(query)
         try:
             flt = MemoryFilter(kinds=[MemoryKind(x) for x in kinds] if kinds else None)
         except ValueError as exc:
@@ -510,15 +494,16 @@ class MemoryEngine:
             if mid in mems
         ]
 
+    def _query(self, query: object) -> str:
+        """A query under the same text rules as content, then redacted: queries are embedded (and cached), and
+        a recall that finds nothing keeps its query in a Gap node."""
+        text = clean_text(query, what="query", max_chars=self.settings.max_content_chars, advice=CHUNK_ADVICE)
+        return self.redact(text)
+
     def redact(self, text: str) -> str:
         """`text` with secrets replaced by `[REDACTED:type]`, whatever the policy: for queries, which are
         embedded (and cached) but never stored, so refusing them would help nobody."""
-        findings = self.pipeline.secrets.scanner.scan(text)
-        if not findings:
-            return text
-        from memgraph.ingest.secrets import redact
-
-        return redact(text, findings)
+        return self.pipeline.secrets.redacted(text)
 
     def recall(
         self,
@@ -543,8 +528,7 @@ class MemoryEngine:
         Access counts, co-recall links and gaps are updated afterwards in the background (`flush()` waits).
         """
         owner = validate_owner(user_id)
-        # Redacted like search's: a recall that finds nothing keeps its query in a Gap node.
-        text = self.redact(clean_text(query, max_chars=self.settings.max_content_chars, what="query"))
+        text = self._query(query)
         check_mode(mode)
         if not isinstance(top_k, int) or isinstance(top_k, bool) or top_k < 1:
             raise ValidationError("top_k must be a positive integer")
@@ -591,7 +575,8 @@ class MemoryEngine:
         """Counts for one user, or for the whole store when user_id is None."""
         return self.store.stats(validate_owner(user_id) if user_id is not None else None)
 
-    def users(self) -> list[str]:
+    def users(self) -> builtins.list[str]:
+        """Every user with memories in this store."""
         return self.store.users()
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from memgraph.secrets import scrub
+
 
 class MemgraphError(Exception):
     """Base class of every error memgraph raises on purpose. Its message never carries a secret: a message
@@ -9,13 +11,7 @@ class MemgraphError(Exception):
     texts end up in logs, CLI output and tool results."""
 
     def __init__(self, *args: object) -> None:
-        super().__init__(*(_scrub(a) if isinstance(a, str) else a for a in args))
-
-
-def _scrub(message: str) -> str:
-    from memgraph.ingest.secrets import scrub  # late: the secret filter module imports this one
-
-    return scrub(message)
+        super().__init__(*(scrub(a) if isinstance(a, str) else a for a in args))
 
 
 class ValidationError(MemgraphError, ValueError):
@@ -47,6 +43,10 @@ class StoreError(MemgraphError):
 
 class TransientStoreError(StoreError):
     """A retryable failure (lock, leader switch, connection reset). Raised only after retries ran out."""
+
+
+class SchemaVersionError(StoreError):
+    """The store was written by a newer memgraph (a schema version this code does not know): upgrade."""
 
 
 class ReadOnlyQueryError(ValidationError):

@@ -17,13 +17,18 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic import ValidationError as PydanticValidationError
 
 from memgraph.errors import MemgraphError, ValidationError
 from memgraph.models import Memory, RecallResult, validate_identifier, validate_owner
+from memgraph.secrets import scrub
+
+if TYPE_CHECKING:
+    from memgraph.agent import MemoryAgent
+    from memgraph.engine import MemoryEngine
 
 log = logging.getLogger("memgraph.tools")
 
@@ -187,11 +192,11 @@ class ToolSet:
 
     def __init__(
         self,
-        engine: Any,
+        engine: MemoryEngine,
         *,
         user_id: str,
         session_id: str | None = None,
-        agent: Any = None,
+        agent: MemoryAgent | None = None,
         prefix: str = "memory_",
     ) -> None:
         self.engine = engine
@@ -261,8 +266,6 @@ class ToolSet:
         except MemgraphError as exc:
             return ToolResult.failure(type(exc).__name__, str(exc))
         except Exception as exc:  # a tool must answer, whatever broke underneath
-            from memgraph.ingest.secrets import scrub
-
             # scrubbed, and no traceback: a foreign exception may quote the arguments, secrets included
             message = scrub(f"{type(exc).__name__}: {exc}")
             log.error("tool %s failed: %s", key, message)

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from memgraph import (
+    Link,
     MemoryEngine,
     MemoryKind,
     MissingOwnerError,
@@ -192,6 +193,41 @@ def test_forget_restore_and_supersede(engine: MemoryEngine) -> None:
     assert engine.stats(user_id="u").edges == {"Supersedes": 1}
 
 
+def test_remember_linked_writes_items_and_links_at_once(engine: MemoryEngine) -> None:
+    old = engine.remember("The deploy runs on Fridays", user_id="u")
+    seen: list[list[str]] = []
+
+    def derived(ids: list[str]) -> list[Link]:
+        seen.append(list(ids))
+        summary = ids[-1]
+        return [Link(src=summary, dst=m, relation=Relation.DERIVED_FROM, reason="evidence") for m in [*ids, old.id]]
+
+    items = [{"content": "We chose PostgreSQL for billing"}, {"content": "Summary: billing runs on PostgreSQL",
+                                                             "kind": "summary"}]
+    ids = engine.remember_linked(items, user_id="u", links=derived, reconcile=False, source="test")
+    assert seen == [ids] and len(ids) == 2 and old.id not in ids
+    # the summary's link to itself is left out; one edge to the other item and one to the stored memory
+    assert engine.stats(user_id="u").edges == {"DerivedFrom": 2}
+    # an item that repeats a stored memory resolves to it
+    assert engine.remember_linked([{"content": "The deploy runs on Fridays"}], user_id="u") == [old.id]
+
+
+def test_remember_linked_refuses_bad_links_and_writes_nothing(engine: MemoryEngine) -> None:
+    engine.remember("The deploy runs on Fridays", user_id="u")
+    other = engine.remember("Ada's own note", user_id="ada")
+    before = engine.stats(user_id="u")
+    for bad in (
+        lambda ids: [Link(src=ids[0], dst="m_missing", relation=Relation.RELATES_TO)],
+        lambda ids: [Link(src=ids[0], dst=other.id, relation=Relation.RELATES_TO)],  # another user's memory
+        lambda ids: [Link(src=ids[0], dst=ids[1], relation=Relation.HAS_TAG)],  # not a memory relation
+        lambda ids: [Link(src=ids[0], dst=ids[1], relation=Relation.SUPERSEDES)],  # deactivates: link()'s
+    ):
+        with pytest.raises((NotFoundError, ValidationError)):
+            engine.remember_linked([{"content": "first new note"}, {"content": "second new note"}], user_id="u",
+                                   links=bad)
+    assert engine.stats(user_id="u") == before
+
+
 def test_tag_and_list_by_tag(engine: MemoryEngine) -> None:
     a = engine.remember("Use ruff for linting", user_id="u")
     engine.remember("Use pytest for tests", user_id="u")
@@ -256,3 +292,42 @@ def test_every_public_engine_method_has_an_async_twin() -> None:
     from memgraph.aio import missing_async_methods
 
     assert missing_async_methods() == []
+
+
+def test_async_twins_are_generated_from_the_engine_and_up_to_date() -> None:
+    """memgraph/_aio_methods.py is written by tools/gen_aio.py from engine.py; a changed engine method without a
+    regenerated twin fails here. The twins carry the engine's signatures and docstrings."""
+    import inspect
+
+    from memgraph import AsyncMemoryEngine
+
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run([sys.executable, "tools/gen_aio.py", "--check"], cwd=root, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    for name in ("remember", "recall", "remember_linked", "list"):
+        sync, twin = getattr(MemoryEngine, name), getattr(AsyncMemoryEngine, name)
+        assert inspect.iscoroutinefunction(twin)
+        assert inspect.signature(twin) == inspect.signature(sync) and twin.__doc__ == sync.__doc__
+
+
+@pytest.mark.parametrize(
+    ("module", "old", "new"),
+    [
+        ("memgraph.ingest", "Decision", "ReconcileDecision"),
+        ("memgraph.ingest.reconcile", "Decision", "ReconcileDecision"),
+        ("memgraph.ingest.reconcile", "Action", "ReconcileAction"),
+        ("memgraph.ingest.report", "Decision", "IngestDecision"),
+        ("memgraph.agent", "Decision", "WriteDecision"),
+        ("memgraph.agent", "Action", "WriteAction"),
+        ("memgraph.agent.policy", "Decision", "WriteDecision"),
+        ("memgraph.agent.models", "Action", "WriteAction"),
+    ],
+)
+def test_renamed_classes_keep_their_old_names_with_a_warning(module: str, old: str, new: str) -> None:
+    import importlib
+
+    mod = importlib.import_module(module)
+    with pytest.warns(DeprecationWarning, match=new):
+        assert getattr(mod, old) is getattr(mod, new)
+    with pytest.raises(AttributeError):
+        mod.__getattr__("NoSuchName")

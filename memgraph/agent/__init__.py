@@ -4,29 +4,34 @@
 a worker recalls and applies the write policy, and the memories prepared from turn N are taken at turn N+1.
 """
 
+from memgraph._deprecated import deprecated_alias
 from memgraph.agent.agent import MemoryAgent
 from memgraph.agent.aio import AsyncMemoryAgent
 from memgraph.agent.models import (
-    Action,
     AgentStats,
     CandidateOutcome,
     HeldCandidate,
     MemoryMode,
     SessionBuffer,
     SessionEndReport,
+    WriteAction,
 )
-from memgraph.agent.policy import Decision, WritePolicy
+from memgraph.agent.policy import WriteDecision, WritePolicy
 
 __all__ = [
-    "Action",
     "AgentStats",
     "AsyncMemoryAgent",
     "CandidateOutcome",
-    "Decision",
     "HeldCandidate",
     "MemoryAgent",
     "MemoryMode",
     "SessionBuffer",
     "SessionEndReport",
+    "WriteAction",
+    "WriteDecision",
     "WritePolicy",
 ]
+
+
+def __getattr__(name: str) -> type:
+    return deprecated_alias(__name__, name, {"Action": WriteAction, "Decision": WriteDecision})

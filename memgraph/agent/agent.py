@@ -28,19 +28,25 @@ from collections.abc import Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from memgraph.agent import registry
 from memgraph.agent.buffer import BufferStore, MemoryBufferStore, MetaBufferStore, SessionKey
 from memgraph.agent.finalize import SessionFinalizer
-from memgraph.agent.models import Action, AgentStats, HeldCandidate, MemoryMode, SessionBuffer, SessionEndReport
+from memgraph.agent.models import AgentStats, HeldCandidate, MemoryMode, SessionBuffer, SessionEndReport, WriteAction
 from memgraph.agent.policy import WritePolicy
+from memgraph.agent.seam import AgentEngine
 from memgraph.agent.session import VectorCache, add_turn, hold
 from memgraph.agent.topic import TopicTracker
 from memgraph.embed import CachedEmbedder, Embedder
 from memgraph.errors import AgentClosedError, SecretDetectedError, StoreError, ValidationError
+from memgraph.ingest.secrets import SecretFilter
 from memgraph.models import RecallResult, utcnow, validate_identifier, validate_owner
+
+if TYPE_CHECKING:
+    from memgraph.retrieve.pipeline import Recaller
 
 log = logging.getLogger("memgraph.agent")
 
@@ -73,7 +79,7 @@ class MemoryAgent:
 
     def __init__(
         self,
-        engine: object,
+        engine: AgentEngine,
         *,
         mode: MemoryMode | str = MemoryMode.LOCAL,
         queue_size: int | None = None,
@@ -82,7 +88,7 @@ class MemoryAgent:
         token_budget: int | None = None,
         policy: WritePolicy | None = None,
     ) -> None:
-        s = engine.settings  # type: ignore[attr-defined]
+        s = engine.settings
         self.engine = engine
         self.settings = s
         self.mode = MemoryMode.parse(mode)
@@ -95,6 +101,8 @@ class MemoryAgent:
                                           "token_budget")
         self.policy = policy or WritePolicy(min_words=s.agent_min_candidate_words,
                                             max_triggers=s.constraint_max_triggers)
+        #: the write path's secret policy, applied to each turn before it is embedded, buffered or recalled
+        self._secrets = SecretFilter.from_settings(s)
         self._claim = registry.claim(engine, holder=f"pid {os.getpid()}, {self.mode.value} agent")
         try:
             self._setup()
@@ -115,9 +123,9 @@ class MemoryAgent:
         self._pending: dict[SessionKey, RecallResult] = {}
         self._topics = TopicTracker(s.agent_topic_change_cosine)
         self._open: dict[SessionKey, SessionBuffer] = {}
-        self._recaller = None
+        self._recaller: Recaller | None = None
         if self.mode is MemoryMode.LOCAL:
-            self._buffers: BufferStore = MetaBufferStore(engine.store)  # type: ignore[attr-defined]
+            self._buffers: BufferStore = MetaBufferStore(engine.store)
             self._embedder: Embedder | None = None  # the engine's (cached, persistent)
         else:
             # incognito: no store writes, and no embedding cache on disk either
@@ -125,10 +133,11 @@ class MemoryAgent:
             from memgraph.retrieve.pipeline import Recaller
 
             self._buffers = MemoryBufferStore()
-            base = engine.embedder  # type: ignore[attr-defined]
-            self._embedder = CachedEmbedder(base.inner if isinstance(base, CachedEmbedder) else base)
+            base = engine.embedder
+            own = CachedEmbedder(base.inner if isinstance(base, CachedEmbedder) else base)
+            self._embedder = own
             ro = s.model_copy(update={"recall_maintenance": False})
-            self._recaller = Recaller(engine.store, ro, lambda: self._embedder, Maintainer(engine.store, ro))  # type: ignore[attr-defined]
+            self._recaller = Recaller(engine.store, ro, lambda: own, Maintainer(engine.store, ro))
         self._vectors = VectorCache(self._embed)
         self._finalizer = SessionFinalizer(engine, self.mode, self._vectors)
         for key in self._buffers.sessions():  # sessions a previous (maybe killed) agent left open
@@ -268,7 +277,7 @@ class MemoryAgent:
                 "(call close() again to keep waiting)"
             )
         if not already and self.mode is MemoryMode.LOCAL:
-            self.engine.flush()  # type: ignore[attr-defined]
+            self.engine.flush()
         self._claim.release()
 
     def __enter__(self) -> MemoryAgent:
@@ -338,20 +347,19 @@ class MemoryAgent:
         engine = self.engine
         user_id, session_id = t.key
         buf = self._buffer(t.key, t.at)
-        secrets = engine.pipeline.secrets  # type: ignore[attr-defined]
         rejected = False
         try:
-            safe = secrets.text(t.text, what="turn").text
+            safe = self._secrets.text(t.text, what="turn").text
         except SecretDetectedError:  # reject policy: nothing of this turn is remembered; recall still runs
-            safe = engine.redact(t.text)  # type: ignore[attr-defined]
+            safe = engine.redact(t.text)
             rejected = True
         context = safe.strip()[: self.settings.max_content_chars]
 
         # the write policy is plain rules: decide first, so the model embeds the context and every statement
         # to hold in one batch (one forward pass instead of one per sentence)
         decisions = [] if rejected else self.policy.decide_turn(safe, t.role)
-        holds = [d.text for d in decisions if d.action in (Action.HOLD, Action.REQUIRE_REPETITION)
-                 or (d.action is Action.COMMIT and self.mode is MemoryMode.INCOGNITO)]
+        holds = [d.text for d in decisions if d.action in (WriteAction.HOLD, WriteAction.REQUIRE_REPETITION)
+                 or (d.action is WriteAction.COMMIT and self.mode is MemoryMode.INCOGNITO)]
         vec, *_ = self._vectors.vectors([context, *holds])
 
         # 1. topic: consecutive contexts far apart reset what was surfaced
@@ -382,7 +390,7 @@ class MemoryAgent:
             buf.dropped_turns.append(index)
             with self._cv:
                 self._stats.candidates_dropped += 1
-        commits = [d for d in decisions if d.action is Action.COMMIT]
+        commits = [d for d in decisions if d.action is WriteAction.COMMIT]
         counts = {"held": 0, "repeated": 0, "dropped": 0, "skipped": 0}
         if commits and self.mode is MemoryMode.LOCAL:
             items = [
@@ -390,20 +398,20 @@ class MemoryAgent:
                  "metadata": {"source": "agent", "rule": d.rule}}
                 for d in commits
             ]
-            mems = engine.remember_many(items, user_id=user_id)  # type: ignore[attr-defined]
+            mems = engine.remember_many(items, user_id=user_id)
             buf.written.extend(m.id for m in mems if m.id not in written)
         for d in decisions:
-            if d.action in (Action.HOLD, Action.REQUIRE_REPETITION) or (
-                d.action is Action.COMMIT and self.mode is MemoryMode.INCOGNITO
+            if d.action in (WriteAction.HOLD, WriteAction.REQUIRE_REPETITION) or (
+                d.action is WriteAction.COMMIT and self.mode is MemoryMode.INCOGNITO
             ):
                 _, repeated = hold(buf, d, index, t.at, self._vectors, self.settings)
                 counts["repeated" if repeated else "held"] += 1
-            elif d.action is Action.DROP:
+            elif d.action is WriteAction.DROP:
                 buf.dropped += 1
                 counts["dropped"] += 1
                 if index not in buf.dropped_turns:
                     buf.dropped_turns.append(index)
-            elif d.action is Action.SKIP:
+            elif d.action is WriteAction.SKIP:
                 counts["skipped"] += 1
         self._buffers.save(buf)  # the acknowledgement: from here on a crash loses nothing of this turn
         with self._cv:
@@ -423,7 +431,7 @@ class MemoryAgent:
 
     def _recall(self, text: str, user_id: str) -> RecallResult:
         if self._recaller is None:
-            return self.engine.recall(  # type: ignore[attr-defined]
+            return self.engine.recall(
                 text, user_id=user_id, top_k=self.top_k, token_budget=self.token_budget
             )
         from memgraph.retrieve.pipeline import RecallRequest
@@ -436,7 +444,7 @@ class MemoryAgent:
     def _embed(self, texts: Sequence[str]) -> np.ndarray:
         if self._embedder is not None:
             return np.asarray(self._embedder.encode(list(texts)), dtype=np.float32)
-        return self.engine.embed(texts)  # type: ignore[attr-defined]
+        return self.engine.embed(texts)
 
     def _end(self, key: SessionKey, trigger: str) -> SessionEndReport:
         buf = self._open.get(key) or self._buffers.load(key)

@@ -14,13 +14,14 @@ from typing import Any
 
 from memgraph.agent.agent import MemoryAgent
 from memgraph.agent.models import AgentStats, HeldCandidate, MemoryMode, SessionEndReport
+from memgraph.agent.seam import AgentEngine
 from memgraph.models import RecallResult
 
 
 class AsyncMemoryAgent:
     """Awaitable take_pending / end_session / drain / close over one `MemoryAgent` (same rules: one per store)."""
 
-    def __init__(self, engine: object, **options: Any) -> None:
+    def __init__(self, engine: AgentEngine, **options: Any) -> None:
         self.sync = MemoryAgent(engine, **options)
 
     @property

@@ -33,8 +33,6 @@ def buffer_key(user_id: str, session_id: str) -> str:
 class BufferStore(Protocol):
     """Loads and saves session buffers."""
 
-    persistent: bool
-
     def sessions(self) -> list[SessionKey]: ...
     def load(self, key: SessionKey) -> SessionBuffer | None: ...
     def save(self, buffer: SessionBuffer) -> None: ...
@@ -43,8 +41,6 @@ class BufferStore(Protocol):
 
 class MemoryBufferStore:
     """Incognito: buffers live in this process only."""
-
-    persistent = False
 
     def __init__(self) -> None:
         self._buffers: dict[SessionKey, str] = {}
@@ -70,8 +66,6 @@ class MemoryBufferStore:
 
 class MetaBufferStore:
     """Local mode: buffers in the store's metadata (SQLite `meta` table, a Cypher store's meta nodes)."""
-
-    persistent = True
 
     def __init__(self, store: GraphStore) -> None:
         self.store = store

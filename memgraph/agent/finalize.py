@@ -13,37 +13,35 @@ In incognito mode nothing is written: the report says what would have been (`per
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
 from memgraph.agent.models import (
-    Action,
     CandidateOutcome,
     HeldCandidate,
     MemoryMode,
     SessionBuffer,
     SessionEndReport,
     TranscriptTurn,
+    WriteAction,
 )
 from memgraph.agent.policy import is_question
+from memgraph.agent.seam import AgentEngine
 from memgraph.agent.session import VectorCache
 from memgraph.agent.topic import cosine
-from memgraph.ingest.pipeline import IngestItem
 from memgraph.models import Link, LinkSource, MemoryKind, Provenance, Relation, normalize_tag
 from memgraph.store.base import MemoryFilter
 from memgraph.text import content_tokens
-
-Search = Callable[[np.ndarray], list[tuple[str, float]]]
 
 
 class SessionFinalizer:
     """Runs session end for one agent (its engine, mode and settings)."""
 
-    def __init__(self, engine: object, mode: MemoryMode, vectors: VectorCache) -> None:
+    def __init__(self, engine: AgentEngine, mode: MemoryMode, vectors: VectorCache) -> None:
         self.engine = engine
         self.mode = mode
-        self.settings = engine.settings  # type: ignore[attr-defined]
+        self.settings = engine.settings
         self.vectors = vectors
 
     @property
@@ -65,10 +63,10 @@ class SessionFinalizer:
             self._promote(buf, promote, report)
         self._summary(buf, report)
         if self.persist:
-            self.engine.flush()  # type: ignore[attr-defined]  # recall misses (Gap nodes) are written now
+            self.engine.flush()  # recall misses (Gap nodes) are written now
             report.gaps = [
                 g.query
-                for g in self.engine.store.list_gaps(buf.user_id)  # type: ignore[attr-defined]
+                for g in self.engine.store.list_gaps(buf.user_id)
                 if g.last_seen >= buf.started_at
             ]
         return report
@@ -80,7 +78,7 @@ class SessionFinalizer:
         promote: list[tuple[HeldCandidate, str]] = []
         turn_texts = [t for t in buf.transcript if t.text.strip()]
         for c in buf.held:
-            if c.action is Action.COMMIT:  # incognito: an explicit statement that was not written
+            if c.action is WriteAction.COMMIT:  # incognito: an explicit statement that was not written
                 report.candidates.append(CandidateOutcome(text=c.text, kind=c.kind, outcome="committed",
                                                           reason="explicit (incognito: not written)",
                                                           mentions=c.mentions))
@@ -88,10 +86,10 @@ class SessionFinalizer:
             reason: str | None = None
             if c.mentions >= s.agent_repeat_min:
                 reason = f"repeated ({c.mentions} mentions)"
-            elif c.action is Action.HOLD:
+            elif c.action is WriteAction.HOLD:
                 reason = self._support(buf, c, turn_texts)
             if reason is None:
-                why = ("said once; needs repetition" if c.action is Action.REQUIRE_REPETITION
+                why = ("said once; needs repetition" if c.action is WriteAction.REQUIRE_REPETITION
                        else "said once and not supported by the session or by memory")
                 report.candidates.append(CandidateOutcome(text=c.text, kind=c.kind, outcome="dropped", reason=why,
                                                           mentions=c.mentions))
@@ -105,9 +103,8 @@ class SessionFinalizer:
         s = self.settings
         (vec,) = self.vectors.vectors([c.text])
         if c.kind is not MemoryKind.EVENT:  # an event is not made durable by resembling a known fact
-            store = self.engine.store  # type: ignore[attr-defined]
-            hits = store.vector_search(buf.user_id, vec, 1, min_similarity=s.agent_support_cosine,
-                                       flt=MemoryFilter())
+            hits = self.engine.store.vector_search(buf.user_id, vec, 1, min_similarity=s.agent_support_cosine,
+                                                   flt=MemoryFilter())
             if hits:
                 return f"supported by memory {hits[0][0]} (cosine {hits[0][1]:.2f})"
         others = [t for t in turns if t.index not in c.turns]
@@ -129,11 +126,8 @@ class SessionFinalizer:
             }
             for c, reason in promote
         ]
-        pipeline = self.engine.pipeline  # type: ignore[attr-defined]
         # the write path (secret filter, dedup/reconcile, one atomic write); explicit: never dropped as unimportant
-        res = pipeline.run(buf.user_id, [IngestItem.from_mapping(i) for i in items], explicit=True,
-                           source="session_end")
-        ids = [per_item[0] if per_item else None for per_item in res.item_ids]
+        ids = self.engine.remember_linked(items, user_id=buf.user_id, source="session_end")
         report.promoted = list(dict.fromkeys(i for i in ids if i))
         outcomes = {o.text: o for o in report.candidates if o.outcome == "promoted"}
         for (c, _), mid in zip(promote, ids, strict=True):
@@ -172,19 +166,19 @@ class SessionFinalizer:
             return
         session_tag = normalize_tag(f"session:{buf.session_id}")
         items = [
-            IngestItem.from_mapping({
-                "text": t.text,
+            {
+                "content": t.text,
                 "kind": MemoryKind.EVENT,
                 "session_id": buf.session_id,
                 "tags": [session_tag, normalize_tag(f"speaker:{t.role}")],
                 "created_at": t.at,
                 "provenance": Provenance.USER_STATED if t.role == "user" else Provenance.OBSERVED,
                 "metadata": {"source": "agent", "role": t.role, "turn": t.index},
-            })
+            }
             for t in evidence_turns
         ]
-        items.append(IngestItem.from_mapping({
-            "text": content,
+        items.append({
+            "content": content,
             "kind": MemoryKind.SUMMARY,
             "session_id": buf.session_id,
             "tags": [session_tag, "session-summary"],
@@ -193,26 +187,23 @@ class SessionFinalizer:
             "metadata": {"source": "agent", "session_id": buf.session_id, "turns": buf.turns,
                          "user_turns": buf.user_turns, "started_at": start.isoformat(),
                          "ended_at": end.isoformat(), "trigger": report.trigger},
-        }))
-        store = self.engine.store  # type: ignore[attr-defined]
-        alive = {m.id for m in store.get_memories(buf.user_id, written)}
-        chosen: dict[str, list[str]] = {}
+        })
+        alive = {m.id for m in self.engine.store.get_memories(buf.user_id, written)}
 
-        def derived_from(item_ids: list[list[str]]) -> list[Link]:
-            summary_id = item_ids[-1][0]
-            evidence = [mid for ids in item_ids[:-1] for mid in ids[:1]] + [m for m in written if m in alive]
-            evidence = [m for m in dict.fromkeys(evidence) if m != summary_id]
-            chosen["summary"], chosen["evidence"] = [summary_id], evidence
-            return [Link(src=summary_id, dst=mid, relation=Relation.DERIVED_FROM, weight=1.0,
+        def evidence(ids: list[str]) -> list[str]:
+            """The summary's sources: its evidence turns (the items before it) and what the session wrote."""
+            return [m for m in dict.fromkeys([*ids[:-1], *(m for m in written if m in alive)]) if m != ids[-1]]
+
+        def derived_from(ids: list[str]) -> list[Link]:
+            return [Link(src=ids[-1], dst=mid, relation=Relation.DERIVED_FROM, weight=1.0,
                          source=LinkSource.EXPLICIT, reason=f"evidence of the summary of session {buf.session_id}")
-                    for mid in evidence]
+                    for mid in evidence(ids)]
 
-        pipeline = self.engine.pipeline  # type: ignore[attr-defined]
         # explicit: stored whatever their importance; reconcile off: a summary quoting a turn is not its duplicate
-        pipeline.run(buf.user_id, items, explicit=True, reconcile=False, source="session_end",
-                     extra_links=derived_from)
-        report.summary_id = chosen.get("summary", [None])[0]
-        report.evidence = chosen.get("evidence", [])
+        ids = self.engine.remember_linked(items, user_id=buf.user_id, links=derived_from, reconcile=False,
+                                          source="session_end")
+        report.summary_id = ids[-1]
+        report.evidence = evidence(ids)
 
     def _written_texts(self, user_id: str, ids: list[str], report: SessionEndReport) -> list[str]:
         """What the session remembered: the stored contents (local), or what would have been (incognito)."""
@@ -220,7 +211,7 @@ class SessionFinalizer:
             return [c.text for c in report.candidates if c.outcome in ("promoted", "committed")]
         if not ids:
             return []
-        return [m.content for m in self.engine.store.get_memories(user_id, ids)]  # type: ignore[attr-defined]
+        return [m.content for m in self.engine.store.get_memories(user_id, ids)]
 
     def _key_turns(self, transcript: Sequence[TranscriptTurn], written: list[str]) -> list[TranscriptTurn]:
         """Extractive choice: the user turns closest to the centroid of the session's user turns, in order.

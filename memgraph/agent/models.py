@@ -12,6 +12,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, Field
 
+from memgraph._deprecated import deprecated_alias
 from memgraph.models import MemoryKind, utcnow
 
 
@@ -37,7 +38,7 @@ class MemoryMode(StrEnum):
             raise ValidationError(f"unknown memory mode {value!r}; use 'local' or 'incognito'") from None
 
 
-class Action(StrEnum):
+class WriteAction(StrEnum):
     """What the write policy does with one statement (seed 004 write model)."""
 
     COMMIT = "commit"  # explicit durable statement: written now through the ingest path
@@ -60,7 +61,7 @@ class HeldCandidate(BaseModel):
     id: str
     text: str
     kind: MemoryKind
-    action: Action
+    action: WriteAction
     rule: str
     reason: str
     mentions: int = 1
@@ -140,3 +141,7 @@ class AgentStats(BaseModel):
     topic_changes: int = 0
     sessions_ended: int = 0
     summaries: int = 0
+
+
+def __getattr__(name: str) -> type:
+    return deprecated_alias(__name__, name, {"Action": WriteAction})

@@ -25,7 +25,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memgraph.agent.models import Action
+from memgraph._deprecated import deprecated_alias
+from memgraph.agent.models import WriteAction
 from memgraph.ingest import signals
 from memgraph.ingest.classify import classify
 from memgraph.ingest.clean import split_code
@@ -74,10 +75,10 @@ _SENTENCE = re.compile(r"(?<=[.!?])[\"')\]»”’]*\s+(?=\S)|\n+")
 
 
 @dataclass(frozen=True)
-class Decision:
+class WriteDecision:
     """The policy's verdict on one statement. `text` is what would be stored (explicit cue removed)."""
 
-    action: Action
+    action: WriteAction
     text: str
     kind: MemoryKind
     rule: str
@@ -125,16 +126,16 @@ class WritePolicy:
         self.min_words = min_words
         self.max_triggers = max_triggers
 
-    def decide_turn(self, text: str, role: str) -> list[Decision]:
+    def decide_turn(self, text: str, role: str) -> list[WriteDecision]:
         """One decision per sentence of the turn (assistant/system turns: one SKIP for the whole turn)."""
         if role != "user":
-            return [Decision(Action.SKIP, text, MemoryKind.EVENT, "role", f"{role} turns are context only")]
+            return [WriteDecision(WriteAction.SKIP, text, MemoryKind.EVENT, "role", f"{role} turns are context only")]
         return [self.decide(s) for s in sentences(text)]
 
-    def decide(self, sentence: str) -> Decision:
+    def decide(self, sentence: str) -> WriteDecision:
         s = sentence.strip()
         if is_safety_conflict(s):
-            return Decision(Action.DROP, s, MemoryKind.EVENT, "safety", "asks to weaken a safety guard")
+            return WriteDecision(WriteAction.DROP, s, MemoryKind.EVENT, "safety", "asks to weaken a safety guard")
         m = EXPLICIT.match(s)
         if m and m.end() < len(s):
             body = s[m.end():].strip()
@@ -142,38 +143,44 @@ class WritePolicy:
             if len(content_tokens(body)) >= 1:
                 standing = _STANDING.match(s) is not None  # "from now on, answer in German": an instruction
                 kind = self._kind(body, default=MemoryKind.PREFERENCE if standing else MemoryKind.FACT)
-                return Decision(Action.COMMIT, body, kind, "explicit cue", "explicitly asked to remember")
+                return WriteDecision(WriteAction.COMMIT, body, kind, "explicit cue", "explicitly asked to remember")
         if len(content_tokens(s)) < self.min_words:
             if IMPLICIT_PREFERENCE.search(s):  # "way too verbose": short, but about how to answer
                 return self._implicit_preference(s)
-            return Decision(Action.SKIP, s, MemoryKind.EVENT, "short", "too short to be a memory")
+            return WriteDecision(WriteAction.SKIP, s, MemoryKind.EVENT, "short", "too short to be a memory")
         if signals.has_correction(s):
-            return Decision(Action.COMMIT, s, MemoryKind.CORRECTION, "correction cue", "a correction is durable")
+            return WriteDecision(WriteAction.COMMIT, s, MemoryKind.CORRECTION, "correction cue",
+                                 "a correction is durable")
         if signals.has_constraint(s):
-            return Decision(Action.COMMIT, s, MemoryKind.CONSTRAINT, "constraint cue", "a stated rule is durable")
+            return WriteDecision(WriteAction.COMMIT, s, MemoryKind.CONSTRAINT, "constraint cue",
+                                 "a stated rule is durable")
         if signals.has_preference(s) and not is_question(s):
-            return Decision(Action.COMMIT, s, MemoryKind.PREFERENCE, "preference signal",
-                            "a stated preference is durable")
+            return WriteDecision(WriteAction.COMMIT, s, MemoryKind.PREFERENCE, "preference signal",
+                                 "a stated preference is durable")
         if is_question(s):
-            return Decision(Action.SKIP, s, MemoryKind.EVENT, "question", "a question is recall context")
+            return WriteDecision(WriteAction.SKIP, s, MemoryKind.EVENT, "question", "a question is recall context")
         if IMPLICIT_PREFERENCE.search(s):
             return self._implicit_preference(s)
         klass = classify(s, max_triggers=self.max_triggers)
         if klass.rule == "working":
-            return Decision(Action.REQUIRE_REPETITION, s, MemoryKind.EVENT, "session-only",
-                            "about the current session; kept only if repeated")
+            return WriteDecision(WriteAction.REQUIRE_REPETITION, s, MemoryKind.EVENT, "session-only",
+                                 "about the current session; kept only if repeated")
         if klass.rule in ("subject-predicate-object", "decision cue", "procedure steps"):
-            return Decision(Action.HOLD, s, klass.kind, klass.rule,
-                            "implicit statement: kept if repeated or supported by the session or memory")
+            return WriteDecision(WriteAction.HOLD, s, klass.kind, klass.rule,
+                                 "implicit statement: kept if repeated or supported by the session or memory")
         if signals.entities(s) or signals.has_number_or_date(s):
-            return Decision(Action.HOLD, s, MemoryKind.EVENT, "salient statement",
-                            "names an entity/number/date: kept if repeated or supported")
-        return Decision(Action.SKIP, s, MemoryKind.EVENT, "chit-chat", "no durable statement")
+            return WriteDecision(WriteAction.HOLD, s, MemoryKind.EVENT, "salient statement",
+                                 "names an entity/number/date: kept if repeated or supported")
+        return WriteDecision(WriteAction.SKIP, s, MemoryKind.EVENT, "chit-chat", "no durable statement")
 
-    def _implicit_preference(self, s: str) -> Decision:
-        return Decision(Action.REQUIRE_REPETITION, s, MemoryKind.PREFERENCE, "implicit preference",
-                        "an implicit preference becomes durable only when repeated")
+    def _implicit_preference(self, s: str) -> WriteDecision:
+        return WriteDecision(WriteAction.REQUIRE_REPETITION, s, MemoryKind.PREFERENCE, "implicit preference",
+                             "an implicit preference becomes durable only when repeated")
 
     def _kind(self, text: str, *, default: MemoryKind) -> MemoryKind:
         kind = classify(text, max_triggers=self.max_triggers).kind
         return default if kind is MemoryKind.EVENT else kind
+
+
+def __getattr__(name: str) -> type:
+    return deprecated_alias(__name__, name, {"Decision": WriteDecision})

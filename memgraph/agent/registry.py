@@ -11,8 +11,9 @@ from __future__ import annotations
 import os
 import threading
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
+from memgraph.agent.seam import AgentEngine
 from memgraph.errors import AgentAlreadyRunningError
 
 LOCK_FILE = "agent.lock"
@@ -21,17 +22,16 @@ _lock = threading.Lock()
 _running: dict[str, str] = {}  # store key -> description of the holder
 
 
-def store_key(engine: Any) -> str:
+def store_key(engine: AgentEngine) -> str:
     """What makes two engines "the same store": the database file, the server target, or the object."""
     store = engine.store
     path = getattr(store, "path", None)
     if path is not None:
         return f"file:{Path(path).resolve()}"
-    target = str(getattr(engine.settings, "store", ""))
+    s = engine.settings
+    target = str(s.store)
     if "://" in target:
-        graph = getattr(engine.settings, "falkordb_graph", "") if target.startswith("falkordb") else ""
-        db = getattr(engine.settings, "neo4j_database", "") if not target.startswith("falkordb") else ""
-        return f"server:{target}#{graph or db}"
+        return f"server:{target}#{s.falkordb_graph if target.startswith('falkordb') else s.neo4j_database}"
     return f"object:{id(store)}"
 
 
@@ -56,7 +56,7 @@ class StoreClaim:
                 self._handle.close()
 
 
-def claim(engine: Any, holder: str) -> StoreClaim:
+def claim(engine: AgentEngine, holder: str) -> StoreClaim:
     """Claim the engine's store for one agent, or raise AgentAlreadyRunningError."""
     key = store_key(engine)
     with _lock:

@@ -14,8 +14,8 @@ from datetime import datetime
 
 import numpy as np
 
-from memgraph.agent.models import Action, HeldCandidate, SessionBuffer, TranscriptTurn
-from memgraph.agent.policy import Decision
+from memgraph.agent.models import HeldCandidate, SessionBuffer, TranscriptTurn, WriteAction
+from memgraph.agent.policy import WriteDecision
 from memgraph.agent.topic import cosine
 from memgraph.config import Settings
 from memgraph.text import content_tokens, jaccard
@@ -63,7 +63,7 @@ def add_turn(buf: SessionBuffer, role: str, text: str, at: datetime, settings: S
 
 
 def hold(
-    buf: SessionBuffer, decision: Decision, turn: int, at: datetime, vectors: VectorCache, settings: Settings
+    buf: SessionBuffer, decision: WriteDecision, turn: int, at: datetime, vectors: VectorCache, settings: Settings
 ) -> tuple[HeldCandidate, bool]:
     """Hold a statement, or count it as a repeat of a held one. Returns (candidate, was a repeat)."""
     best: HeldCandidate | None = None
@@ -85,7 +85,7 @@ def hold(
         best.last_seen = at
         if len(set(content_tokens(decision.text))) > len(set(content_tokens(best.text))) + 1:
             best.text = decision.text  # a clearly fuller wording replaces the first one
-        if decision.action is Action.HOLD and best.action is Action.REQUIRE_REPETITION:
+        if decision.action is WriteAction.HOLD and best.action is WriteAction.REQUIRE_REPETITION:
             best.action, best.rule, best.reason = decision.action, decision.rule, decision.reason
         return best, True
     cand = HeldCandidate(

@@ -18,23 +18,35 @@ _BLANK_RUN = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)+")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
-def check_text(text: object, *, what: str, max_chars: int) -> str:
-    """Typed errors for what can never be stored: non-strings, lone surrogates, oversized input.
+#: What to do about text over the size limit, per kind of input (the limit's setting is named in each).
+SPLIT_ADVICE = "split the input, or raise MEMGRAPH_MAX_INGEST_CHARS"
+CHUNK_ADVICE = "use ingest() to chunk long text, or raise MEMGRAPH_MAX_CONTENT_CHARS"
 
-    The size check runs first, on the raw length, so a 10 MB paste is refused before any work is done on it.
-    """
+
+def clean_text(text: object, *, what: str, max_chars: int, advice: str = SPLIT_ADVICE) -> str:
+    """The one rule set for every text memgraph takes in (memory content, ingest text, queries): the canonical
+    form (`clean`), or a typed error for what can never be stored or searched: a non-string, lone surrogates,
+    more than `max_chars` characters, nothing left after cleaning.
+
+    The size is checked first on the raw length, so a 10 MB paste is refused before any work is done on it,
+    and again after cleaning (NFC can lengthen text)."""
     if not isinstance(text, str):
         raise ValidationError(f"{what} must be a string, got {type(text).__name__}")
-    if len(text) > max_chars:
-        raise ValidationError(
-            f"{what} has {len(text)} characters; the maximum is {max_chars} "
-            "(split the input, or raise MEMGRAPH_MAX_INGEST_CHARS / MEMGRAPH_MAX_CONTENT_CHARS)"
-        )
+    _check_size(text, what, max_chars, advice)
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
         raise ValidationError(f"{what} contains invalid (lone surrogate) characters") from None
-    return text
+    cleaned = clean(text)
+    if not cleaned:
+        raise ValidationError(f"{what} is empty")
+    _check_size(cleaned, what, max_chars, advice)
+    return cleaned
+
+
+def _check_size(text: str, what: str, max_chars: int, advice: str) -> None:
+    if len(text) > max_chars:
+        raise ValidationError(f"{what} has {len(text)} characters; the maximum is {max_chars} ({advice})")
 
 
 def clean(text: str) -> str:

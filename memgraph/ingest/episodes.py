@@ -76,6 +76,8 @@ def plan_episode(
     extra = [normalize_tag(t) for t in (tags or [])]
     plan = EpisodePlan()
     for i, turn in enumerate(turns):
+        speaker: object
+        text: object
         if isinstance(turn, str):
             speaker, text, meta = None, turn, {}
         elif isinstance(turn, Mapping):
@@ -90,20 +92,20 @@ def plan_episode(
             raise ValidationError(f"turn {i}: text must be a string")
         if not text.strip():
             continue
-        speaker = speaker.strip() if speaker else None
+        who = speaker.strip() if isinstance(speaker, str) else None
         meta.setdefault("turn", i)
         meta.setdefault("session", session_id)
-        if speaker:
-            meta.setdefault("speaker", speaker)
+        if who:
+            meta.setdefault("speaker", who)
         if when is not None:
             meta.setdefault("date", when.isoformat())
         item: dict[str, Any] = {
-            "content": turn_content(speaker, text.strip()),
+            "content": turn_content(who, text.strip()),
             "kind": MemoryKind.EVENT,
             "layer": Layer.EPISODIC,
             "session_id": session_id,
             "tags": [
-                *facet_tags(session_id=session_id, speaker=speaker, when=when),
+                *facet_tags(session_id=session_id, speaker=who, when=when),
                 *topic_tags(text),
                 *extra,
             ],

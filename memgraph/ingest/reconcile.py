@@ -19,8 +19,8 @@ side with at least one shared ("I live in Berlin" / "I live in Paris now": frame
 "A different value": numbers, dates (weekdays, months), named entities or negation differ, or (for a cue or a
 state statement) a word of the frame was replaced. Every decision carries its reason and scores.
 
-A `Reconciler` is pluggable (`MemoryEngine(..., reconciler=...)`), e.g. an LLM judge; `RuleReconciler` is the
-deterministic default.
+A `Reconciler` is pluggable (`MemoryEngine(..., reconciler=...)`), e.g. an LLM judge: it returns a
+`ReconcileDecision` per new memory; `RuleReconciler` is the deterministic default.
 """
 
 from __future__ import annotations
@@ -31,13 +31,16 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import Protocol, runtime_checkable
 
+from memgraph._deprecated import deprecated_alias
 from memgraph.config import Settings
 from memgraph.ingest import signals
 from memgraph.models import Memory, MemoryKind
 from memgraph.text import stop_words, tokenize
 
 
-class Action(StrEnum):
+class ReconcileAction(StrEnum):
+    """What a new memory does to its nearest neighbour."""
+
     CREATE = "create"
     REINFORCE = "reinforce"
     SUPERSEDE = "supersede"
@@ -54,8 +57,11 @@ class Neighbour:
 
 
 @dataclass(frozen=True)
-class Decision:
-    action: Action
+class ReconcileDecision:
+    """A reconciler's verdict on one new memory: the action, the neighbour it targets (None for create), why,
+    and the scores that decided it."""
+
+    action: ReconcileAction
     target_id: str | None
     reason: str
     scores: dict[str, float] = field(default_factory=dict)
@@ -65,7 +71,7 @@ class Decision:
 class Reconciler(Protocol):
     """Decides what a new memory does to its neighbours. Neighbours come most similar first."""
 
-    def decide(self, new: Memory, neighbours: Sequence[Neighbour]) -> Decision: ...
+    def decide(self, new: Memory, neighbours: Sequence[Neighbour]) -> ReconcileDecision: ...
 
 
 # Words that mark a correction or an update; they are not part of what a statement says.
@@ -188,7 +194,7 @@ class RuleReconciler:
             return "same frame"
         return None
 
-    def decide(self, new: Memory, neighbours: Sequence[Neighbour]) -> Decision:
+    def decide(self, new: Memory, neighbours: Sequence[Neighbour]) -> ReconcileDecision:
         s = self.s
         correction = new.kind is MemoryKind.CORRECTION or _features(new.content).correction
         update = signals.has_update_cue(new.content)
@@ -202,7 +208,7 @@ class RuleReconciler:
             old_correction = _features(old.content).correction
             if near and not changes and (not correction or old_correction):
                 what = "cosine" if c.cosine >= s.dedup_cosine else "token Jaccard"
-                return Decision(Action.REINFORCE, old.id, f"near-duplicate ({what})", scores)
+                return ReconcileDecision(ReconcileAction.REINFORCE, old.id, f"near-duplicate ({what})", scores)
             other = _speaker(old)
             if who and other and who != other:
                 continue  # one person's statement does not correct or contradict another's
@@ -213,15 +219,18 @@ class RuleReconciler:
             slot = bool(changes) or (c.replaced and small)
             detail = ", ".join(changes) or ("replaced terms" if c.replaced else "restated")
             if correction and (slot or (c.cosine >= s.reconcile_subject_cosine and small)):
-                return Decision(
-                    Action.SUPERSEDE, old.id, f"correction of the same subject ({subject}; {detail})", scores
+                return ReconcileDecision(
+                    ReconcileAction.SUPERSEDE,
+                    old.id,
+                    f"correction of the same subject ({subject}; {detail})",
+                    scores,
                 )
             # Episodes (conversation turns, events) accumulate: "now" in a chat turn does not replace another.
             if new.kind in _EPISODIC or old.kind in _EPISODIC:
                 continue
             if update and slot:
-                return Decision(
-                    Action.SUPERSEDE,
+                return ReconcileDecision(
+                    ReconcileAction.SUPERSEDE,
                     old.id,
                     f"newer statement of the same subject ({subject}; {detail})",
                     scores,
@@ -230,15 +239,16 @@ class RuleReconciler:
             # "alpha memory" / "beta memory" share one word and are simply two different things.
             swapped = c.replaced and c.only_new <= 1 and c.only_old <= 1 and c.shared >= s.reconcile_min_frame_terms
             if changes or swapped:
-                return Decision(
-                    Action.CONTRADICT,
+                return ReconcileDecision(
+                    ReconcileAction.CONTRADICT,
                     old.id,
                     f"conflicting statement, not clearly newer ({subject}; {detail})",
                     scores,
                 )
         best = neighbours[0] if neighbours else None
         scores = {"cosine": round(best.similarity, 4)} if best else {}
-        return Decision(Action.CREATE, None, "new" if best is None else "no duplicate or conflict", scores)
+        reason = "new" if best is None else "no duplicate or conflict"
+        return ReconcileDecision(ReconcileAction.CREATE, None, reason, scores)
 
 
 def _speaker(m: Memory) -> str | None:
@@ -247,3 +257,7 @@ def _speaker(m: Memory) -> str | None:
     if isinstance(value, str) and value.strip():
         return value.strip().lower()
     return (signals.speaker(m.content) or "").lower() or None
+
+
+def __getattr__(name: str) -> type:
+    return deprecated_alias(__name__, name, {"Action": ReconcileAction, "Decision": ReconcileDecision})

@@ -11,13 +11,14 @@ from enum import StrEnum
 
 from pydantic import BaseModel, Field
 
+from memgraph._deprecated import deprecated_alias
+
 
 class DropReason(StrEnum):
     LOW_IMPORTANCE = "low_importance"
     SECRET_REJECTED = "secret_rejected"
     ONLY_SECRETS = "only_secrets"
     DUPLICATE_IN_BATCH = "duplicate_in_batch"
-    EMPTY = "empty"
 
 
 class Dropped(BaseModel):
@@ -31,8 +32,9 @@ class Dropped(BaseModel):
     preview: str = ""
 
 
-class Decision(BaseModel):
-    """One reconcile decision: what happened to a chunk, against which memory, why, with which scores."""
+class IngestDecision(BaseModel):
+    """What happened to one chunk: created, reinforced, superseded, contradicted or unchanged, against which
+    memory, why, and with which scores (the reconciler's, and the chunk's importance signals)."""
 
     item: int
     chunk: int
@@ -63,7 +65,7 @@ class IngestReport(BaseModel):
     unchanged: list[str] = Field(default_factory=list, description="already stored (idempotent re-ingest)")
     dropped: list[Dropped] = Field(default_factory=list)
     redactions: dict[str, int] = Field(default_factory=dict, description="secrets redacted, by type")
-    decisions: list[Decision] = Field(default_factory=list)
+    decisions: list[IngestDecision] = Field(default_factory=list)
     embedded: int = Field(0, description="texts the model embedded in this call (cache misses)")
     cache_hits: int = Field(0, description="texts served from the embedding cache")
 
@@ -110,3 +112,13 @@ class IngestReport(BaseModel):
             parts.append("redacted " + ", ".join(f"{k} {v}" for k, v in sorted(self.redactions.items())))
         parts.append(f"embedded {self.embedded} (cache hits {self.cache_hits})")
         return "; ".join(parts)
+
+
+def preview(text: str, n: int = 80) -> str:
+    """The start of a (secret-filtered) text on one line, for a report's dropped entries."""
+    text = " ".join(text.split())
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def __getattr__(name: str) -> type:
+    return deprecated_alias(__name__, name, {"Decision": IngestDecision})

@@ -64,7 +64,7 @@ def find_paths(text: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def project_of(path: str, home_user: bool = True) -> str | None:
+def project_of(path: str) -> str | None:
     """The project a path belongs to: its first non-generic directory."""
     parts = [p for p in re.split(r"[\\/]+", path) if p]
     if not parts:

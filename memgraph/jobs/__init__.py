@@ -8,13 +8,18 @@ job lock (one job at a time per store, `JobLockedError` otherwise) and is record
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, TypeVar
+from typing import Literal, TypeVar
 
+import numpy as np
+
+from memgraph.config import Settings
+from memgraph.embed import Embedder
 from memgraph.errors import UnknownUserError, ValidationError
+from memgraph.ingest.embedding import encode
 from memgraph.jobs.base import (
     LOCK_KEY,
     JobContext,
@@ -22,6 +27,7 @@ from memgraph.jobs.base import (
     JobReport,
     ProgressFn,
     check_user,
+    no_progress,
     recorded_run,
     run_status,
 )
@@ -34,18 +40,19 @@ from memgraph.jobs.links import LinksReport, links_user
 from memgraph.jobs.reindex import ReindexReport, reindex_user, store_model_consistent
 from memgraph.jobs.transfer import ExportReport, ImportReport, export_graphml, export_jsonl, import_jsonl
 from memgraph.models import validate_owner
-from memgraph.store.base import JobRun
-
-if TYPE_CHECKING:
-    from memgraph.engine import MemoryEngine
+from memgraph.store.base import GraphStore, JobRun
 
 R = TypeVar("R", bound=JobReport)
+
+#: `export` writes JSON Lines (lossless, what `import_` reads) or GraphML (for graph viewers).
+ExportFormat = Literal["jsonl", "graphml"]
 
 __all__ = [
     "ClusterReport",
     "CompressReport",
     "ConsolidateReport",
     "DecayReport",
+    "ExportFormat",
     "ExportReport",
     "ExtractiveSummarizer",
     "GapsReport",
@@ -60,39 +67,47 @@ __all__ = [
 
 
 class Jobs:
-    """The maintenance jobs of one engine (created lazily as `engine.jobs`)."""
+    """The maintenance jobs of one store (`engine.jobs` builds it on first use).
 
-    def __init__(self, engine: MemoryEngine) -> None:
-        self.engine = engine
+    They need exactly a store, the settings and an embedder; `embedder` is called only when a job embeds (so
+    the model is not loaded for jobs that do not)."""
+
+    def __init__(self, store: GraphStore, settings: Settings, embedder: Callable[[], Embedder]) -> None:
+        self.store = store
+        self.settings = settings
+        self._embedder = embedder
         self._lock: JobLock | None = None
-        self._depth = 0
 
     # -- plumbing -------------------------------------------------------------------------------------------
 
+    def _embed(self, texts: Sequence[str]) -> np.ndarray:
+        return encode(self._embedder(), texts, self.settings.embedding_dim)
+
     def _ctx(self, progress: ProgressFn | None) -> JobContext:
-        ctx = JobContext.from_engine(self.engine, progress)
+        ctx = JobContext(
+            store=self.store,
+            settings=self.settings,
+            embed=self._embed,
+            embedding_model=self.settings.embedding_model,
+            progress=progress or no_progress,
+        )
         if self._lock is not None:
-            lock = self._lock
-            ctx.heartbeat = lock.renew
+            ctx.heartbeat = self._lock.renew
         return ctx
 
     @contextmanager
     def locked(self, job: str) -> Iterator[JobLock]:
         """Hold the store's job lock (re-entrant within this Jobs object)."""
         if self._lock is not None:
-            self._depth += 1
-            try:
-                yield self._lock
-            finally:
-                self._depth -= 1
+            yield self._lock
             return
-        lock = JobLock(self.engine.store, job, self.engine.settings.job_lock_ttl_s)
+        lock = JobLock(self.store, job, self.settings.job_lock_ttl_s)
         lock.acquire()
-        self._lock, self._depth = lock, 1
+        self._lock = lock
         try:
             yield lock
         finally:
-            self._lock, self._depth = None, 0
+            self._lock = None
             lock.release()
 
     def _run(
@@ -104,11 +119,11 @@ class Jobs:
         progress: ProgressFn | None,
     ) -> R:
         if user_id is not None:
-            check_user(self.engine.store, user_id)  # a typo'd user is refused before any lock or record
+            check_user(self.store, user_id)  # a typo'd user is refused before any lock or record
         if not apply:
             return fn(self._ctx(progress))
         with self.locked(job) as lock:
-            with recorded_run(self.engine.store, job, user_id) as rec:
+            with recorded_run(self.store, job, user_id) as rec:
                 report = fn(self._ctx(progress))
                 rec["counts"] = report.counts()
             if lock.taken_over and lock.taken_over not in report.warnings:
@@ -120,7 +135,7 @@ class Jobs:
         if (user_id is None) == (not all_users):
             raise ValidationError("name one user (--user) or all of them (--all-users)")
         if all_users:
-            return self.engine.store.users()
+            return self.store.users()
         return [validate_owner(user_id)]
 
     # -- the jobs -----------------------------------------------------------------------------------------
@@ -217,12 +232,12 @@ class Jobs:
         *,
         user_id: str | None = None,
         all_users: bool = False,
-        format: Literal["jsonl", "graphml"] = "jsonl",
+        format: ExportFormat = "jsonl",
         progress: ProgressFn | None = None,
     ) -> ExportReport:
         """Write the graph (one user or all) as JSON Lines (lossless) or GraphML (for graph viewers)."""
         users = self.users(user_id, all_users=all_users)
-        known = set(self.engine.store.users())
+        known = set(self.store.users())
         for u in users:
             if u not in known:
                 raise UnknownUserError(f"user {u!r} has no memories in this store")
@@ -243,9 +258,9 @@ class Jobs:
 
     def history(self, limit: int = 50) -> list[JobRun]:
         """Recent applied job runs, newest first."""
-        return self.engine.store.list_jobs(limit)
+        return self.store.list_jobs(limit)
 
     def status_of(self, run: JobRun) -> str:
         """done / failed / running / interrupted (a run left 'running' while no job holds the lock)."""
-        held = self.engine.store.get_meta(LOCK_KEY)
+        held = self.store.get_meta(LOCK_KEY)
         return run_status(run, held is not None and JobLock.stale_reason(held) is None)

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 from pydantic import BaseModel, Field
@@ -27,9 +27,6 @@ from memgraph.config import Settings
 from memgraph.errors import JobLockedError, UnknownUserError
 from memgraph.models import Memory, utcnow, validate_owner
 from memgraph.store.base import GraphStore, JobRun, MemoryFilter
-
-if TYPE_CHECKING:
-    from memgraph.engine import MemoryEngine
 
 #: A progress callback: (stage, done, total). The CLI turns it into a rich progress bar.
 ProgressFn = Callable[[str, int, int], None]
@@ -86,16 +83,6 @@ class JobContext:
         self.heartbeat()
         self.progress(stage, done, total)
 
-    @classmethod
-    def from_engine(cls, engine: MemoryEngine, progress: ProgressFn | None = None) -> JobContext:
-        return cls(
-            store=engine.store,
-            settings=engine.settings,
-            embed=engine.embed,
-            embedding_model=engine.settings.embedding_model,
-            progress=progress or no_progress,
-        )
-
 
 # --- users --------------------------------------------------------------------------------------------------
 
@@ -143,7 +130,7 @@ def fingerprint(ids: Sequence[str], matrix: np.ndarray, extra: dict[str, Any]) -
     """A digest of exactly what a job would read: ids, embedding bytes and the settings that matter."""
     h = hashlib.blake2b(digest_size=16)
     h.update(json.dumps(extra, sort_keys=True).encode())
-    order = np.argsort(np.asarray(ids, dtype=object), kind="stable") if ids else []
+    order: Sequence[int] = np.argsort(np.asarray(ids, dtype=object), kind="stable").tolist() if ids else []
     for i in order:
         h.update(ids[i].encode() + b"\x00")
         h.update(np.ascontiguousarray(matrix[i]).tobytes())

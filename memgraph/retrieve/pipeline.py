@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Literal
 
 import numpy as np
 
@@ -28,7 +27,6 @@ from memgraph.retrieve.seeds import Seed, fuse, resolve_superseded, search_lists
 from memgraph.store.base import GraphStore, MemoryFilter
 from memgraph.text import tokenize
 
-Mode = Literal["cascade", "hybrid", "semantic", "lexical"]
 MODES: tuple[str, ...] = ("cascade", "hybrid", "semantic", "lexical")
 
 

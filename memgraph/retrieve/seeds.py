@@ -33,13 +33,6 @@ class Seed:
     resolved_from: str | None = None  # the superseded memory this seed replaced
 
 
-@dataclass
-class SeedSet:
-    seeds: list[Seed]
-    vector_hits: int  # vector hits that passed the similarity threshold (0 means: nothing similar)
-    text_hits: int
-
-
 def search_lists(
     store: GraphStore,
     user_id: str,

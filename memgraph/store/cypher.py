@@ -539,7 +539,7 @@ class CypherStore:
         weights: dict[str, float],
         flt: MemoryFilter | None = None,
     ) -> list[Expansion]:
-        """Breadth-first, one round of Cypher statements per hop (cypher/queries/expand_*.cypher); the path
+        """Breadth-first, one round of Cypher statements per hop (memgraph/cypher/queries/expand_*.cypher); the path
         bookkeeping is shared with SQLite (memgraph.store.traverse), so both return the same expansions."""
         fparams = self._filter(user_id, flt)
         return breadth_first(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memgraph.agent.models import Action
+from memgraph.agent.models import WriteAction
 from memgraph.agent.policy import WritePolicy, is_safety_conflict, sentences
 from memgraph.models import MemoryKind
 
@@ -29,7 +29,7 @@ def decide(text: str, role: str = "user"):
 )
 def test_explicit_cue_commits_now_without_the_cue(text: str, stored: str, kind: MemoryKind) -> None:
     d = decide(text)
-    assert d.action is Action.COMMIT
+    assert d.action is WriteAction.COMMIT
     assert d.text == stored
     assert d.kind is kind
 
@@ -46,7 +46,7 @@ def test_explicit_cue_commits_now_without_the_cue(text: str, stored: str, kind: 
 )
 def test_preferences_corrections_constraints_commit_now(text: str, kind: MemoryKind) -> None:
     d = decide(text)
-    assert (d.action, d.kind) == (Action.COMMIT, kind)
+    assert (d.action, d.kind) == (WriteAction.COMMIT, kind)
     assert d.text == text
 
 
@@ -62,7 +62,7 @@ def test_preferences_corrections_constraints_commit_now(text: str, kind: MemoryK
     ],
 )
 def test_safety_conflicts_are_dropped_even_when_explicit(text: str) -> None:
-    assert decide(text).action is Action.DROP
+    assert decide(text).action is WriteAction.DROP
 
 
 @pytest.mark.parametrize(
@@ -76,15 +76,15 @@ def test_safety_guard_does_not_fire_on_ordinary_sentences(text: str) -> None:
 @pytest.mark.parametrize(
     ("text", "action", "kind"),
     [
-        ("My dog is called Biscuit.", Action.HOLD, MemoryKind.FACT),
-        ("We decided to use PostgreSQL for the analytics service.", Action.HOLD, MemoryKind.DECISION),
-        ("I'm flying to Lisbon next week for PyCon.", Action.HOLD, MemoryKind.EVENT),
-        ("Right now I'm working on the auth refactor.", Action.REQUIRE_REPETITION, MemoryKind.EVENT),
-        ("Shorter answers would be nice.", Action.REQUIRE_REPETITION, MemoryKind.PREFERENCE),
-        ("That was way too verbose for me.", Action.REQUIRE_REPETITION, MemoryKind.PREFERENCE),
+        ("My dog is called Biscuit.", WriteAction.HOLD, MemoryKind.FACT),
+        ("We decided to use PostgreSQL for the analytics service.", WriteAction.HOLD, MemoryKind.DECISION),
+        ("I'm flying to Lisbon next week for PyCon.", WriteAction.HOLD, MemoryKind.EVENT),
+        ("Right now I'm working on the auth refactor.", WriteAction.REQUIRE_REPETITION, MemoryKind.EVENT),
+        ("Shorter answers would be nice.", WriteAction.REQUIRE_REPETITION, MemoryKind.PREFERENCE),
+        ("That was way too verbose for me.", WriteAction.REQUIRE_REPETITION, MemoryKind.PREFERENCE),
     ],
 )
-def test_implicit_statements_are_held(text: str, action: Action, kind: MemoryKind) -> None:
+def test_implicit_statements_are_held(text: str, action: WriteAction, kind: MemoryKind) -> None:
     d = decide(text)
     assert (d.action, d.kind) == (action, kind)
 
@@ -95,17 +95,17 @@ def test_implicit_statements_are_held(text: str, action: Action, kind: MemoryKin
      "That looks great, thank you so much for the help!"],
 )
 def test_questions_and_chit_chat_are_not_candidates(text: str) -> None:
-    assert decide(text).action is Action.SKIP
+    assert decide(text).action is WriteAction.SKIP
 
 
 def test_assistant_turns_are_context_only() -> None:
     d = decide("Remember that I prefer tabs.", role="assistant")
-    assert d.action is Action.SKIP
+    assert d.action is WriteAction.SKIP
 
 
 def test_one_decision_per_sentence() -> None:
     ds = policy.decide_turn("Hi there. My name is Ada and I live in Berlin. I prefer dark mode. How are you?", "user")
-    assert [d.action for d in ds] == [Action.SKIP, Action.HOLD, Action.COMMIT, Action.SKIP]
+    assert [d.action for d in ds] == [WriteAction.SKIP, WriteAction.HOLD, WriteAction.COMMIT, WriteAction.SKIP]
 
 
 def test_code_blocks_are_never_split() -> None:

@@ -16,7 +16,7 @@ import pytest
 from memgraph import MemoryEngine, MemoryKind, Relation
 from memgraph.agent import MemoryAgent, SessionEndReport
 from memgraph.agent.buffer import INDEX_KEY, buffer_key
-from memgraph.agent.models import Action
+from memgraph.agent.models import WriteAction
 from memgraph.store import MemoryFilter
 
 from .conftest import USER
@@ -73,7 +73,7 @@ def test_explicit_statements_commit_now_implicit_ones_are_held(open_engine, agen
     held = {c.text: c for c in agent.held(USER, "s1")}
     assert set(held) == {EDITOR_1, ANALYTICS, STAGING, DOG, SHORTER}
     assert held[EDITOR_1].mentions == 2 and len(held[EDITOR_1].turns) == 2
-    assert held[SHORTER].action is Action.REQUIRE_REPETITION
+    assert held[SHORTER].action is WriteAction.REQUIRE_REPETITION
     assert SAFETY not in held
     st = agent.stats
     assert (st.committed, st.held, st.repeated, st.candidates_dropped) == (1, 5, 1, 1)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from memgraph.embed import TokenCounter
 from memgraph.errors import ValidationError
 from memgraph.ingest.chunk import chunk_text
-from memgraph.ingest.clean import check_text, clean, split_code
+from memgraph.ingest.clean import clean, clean_text, split_code
 
 from .conftest import SEED_EXAMPLES
 
@@ -41,11 +41,16 @@ def test_clean_keeps_code_blocks_verbatim() -> None:
         (42, "must be a string"),
         ("bad \ud800 x", "surrogate"),
         ("x" * 101, "maximum"),
+        (" \x00\r\n\t ", "empty"),
     ],
 )
-def test_check_text_typed_errors(value: object, message: str) -> None:
+def test_clean_text_typed_errors(value: object, message: str) -> None:
     with pytest.raises(ValidationError, match=message):
-        check_text(value, what="text", max_chars=100)
+        clean_text(value, what="text", max_chars=100)
+
+
+def test_clean_text_is_the_canonical_form() -> None:
+    assert clean_text("  Caf\u0065\u0301\r\nnext\x00 line  ", what="text", max_chars=100) == "Caf\u00e9\nnext line"
 
 
 def _nonspace(s: str) -> str:

@@ -14,6 +14,7 @@ from memgraph.embed import CachedEmbedder, SentenceTransformerEmbedder
 from memgraph.errors import MissingOwnerError, StoreError
 from memgraph.ingest.report import DropReason
 from memgraph.store.sqlite import SQLiteStore
+from memgraph.store.sqlite.writes import Writes
 
 from .conftest import SEED_EXAMPLES
 
@@ -184,11 +185,15 @@ def test_one_bad_item_in_a_batch_writes_nothing(engine: MemoryEngine) -> None:
     assert engine.stats().memories == 0
 
 
+class FailingWrites(Writes):
+    def upsert_links(self, user_id, links):  # type: ignore[no-untyped-def]
+        raise StoreError("disk full (simulated, half way through the batch)")
+
+
 class FailingStore(SQLiteStore):
     """A real store whose transaction fails half way (after the memories, on the first link)."""
 
-    def _upsert_links(self, conn, user_id, links):  # type: ignore[no-untyped-def]
-        raise StoreError("disk full (simulated, half way through the batch)")
+    _writes = FailingWrites
 
 
 def test_a_failed_write_leaves_nothing_half_written(embedder) -> None:  # type: ignore[no-untyped-def]

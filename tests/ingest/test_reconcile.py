@@ -8,7 +8,7 @@ import pytest
 
 from memgraph import MemoryEngine, MemoryKind, Relation, Settings
 from memgraph.ingest.classify import classify
-from memgraph.ingest.reconcile import Action, Decision, Neighbour, RuleReconciler
+from memgraph.ingest.reconcile import Neighbour, ReconcileAction, ReconcileDecision, RuleReconciler
 from memgraph.models import Memory, memory_id_for
 
 S = Settings(store=":memory:")
@@ -22,48 +22,48 @@ def _mem(text: str) -> Memory:
     ("old", "new", "action"),
     [
         # near-duplicates
-        ("I prefer tabs over spaces", "I prefer tabs over spaces.", Action.REINFORCE),
+        ("I prefer tabs over spaces", "I prefer tabs over spaces.", ReconcileAction.REINFORCE),
         (
             "User prefers dark mode in the editor",
             "The user prefers dark mode in their editor",
-            Action.REINFORCE,
+            ReconcileAction.REINFORCE,
         ),
         # corrections and newer statements
-        ("My flight is on Monday", "Actually, my flight is on Tuesday", Action.SUPERSEDE),
-        ("I prefer tabs", "Actually, I prefer spaces", Action.SUPERSEDE),
-        ("I prefer tabs over spaces", "Actually, I prefer spaces over tabs", Action.SUPERSEDE),
-        ("I live in Berlin", "I live in Paris now", Action.SUPERSEDE),
-        ("I like coffee", "I don't like coffee anymore", Action.SUPERSEDE),
+        ("My flight is on Monday", "Actually, my flight is on Tuesday", ReconcileAction.SUPERSEDE),
+        ("I prefer tabs", "Actually, I prefer spaces", ReconcileAction.SUPERSEDE),
+        ("I prefer tabs over spaces", "Actually, I prefer spaces over tabs", ReconcileAction.SUPERSEDE),
+        ("I live in Berlin", "I live in Paris now", ReconcileAction.SUPERSEDE),
+        ("I like coffee", "I don't like coffee anymore", ReconcileAction.SUPERSEDE),
         (
             "We use PostgreSQL for the main database",
             "We switched the main database to MySQL",
-            Action.SUPERSEDE,
+            ReconcileAction.SUPERSEDE,
         ),
-        ("I am vegetarian", "I am not vegetarian anymore, I eat fish now", Action.SUPERSEDE),
+        ("I am vegetarian", "I am not vegetarian anymore, I eat fish now", ReconcileAction.SUPERSEDE),
         # conflicts that are not clearly newer
         (
             "The API rate limit is 100 requests per minute",
             "The API rate limit is 1000 requests per minute",
-            Action.CONTRADICT,
+            ReconcileAction.CONTRADICT,
         ),
-        ("I like coffee", "I don't like coffee", Action.CONTRADICT),
-        ("My favorite color is blue", "My favorite color is green", Action.CONTRADICT),
+        ("I like coffee", "I don't like coffee", ReconcileAction.CONTRADICT),
+        ("My favorite color is blue", "My favorite color is green", ReconcileAction.CONTRADICT),
         # neither
-        ("I went hiking on the weekend", "I went camping on the weekend", Action.CREATE),
+        ("I went hiking on the weekend", "I went camping on the weekend", ReconcileAction.CREATE),
         (
             "Caroline went to a LGBTQ support group yesterday",
             "Caroline went to the support group with Melanie",
-            Action.CREATE,
+            ReconcileAction.CREATE,
         ),
         (
             "Hey Mel! Good to see you! How have you been?",
             "Hey Caroline! Good to see you! How have you been?",
-            Action.CREATE,
+            ReconcileAction.CREATE,
         ),
-        ("My sister's name is Anna", "The deploy runs on Fridays", Action.CREATE),
+        ("My sister's name is Anna", "The deploy runs on Fridays", ReconcileAction.CREATE),
     ],
 )
-def test_rule_reconciler_on_real_sentences(embedder, old: str, new: str, action: Action) -> None:  # type: ignore[no-untyped-def]
+def test_rule_reconciler_on_real_sentences(embedder, old: str, new: str, action: ReconcileAction) -> None:  # type: ignore[no-untyped-def]
     va, vb = embedder.encode([old, new])
     decision = RuleReconciler(S).decide(_mem(new), [Neighbour(_mem(old), float(va @ vb))])
     assert decision.action is action, decision
@@ -136,9 +136,9 @@ class KeepEverything:
 
     calls = 0
 
-    def decide(self, new: Memory, neighbours: Sequence[Neighbour]) -> Decision:
+    def decide(self, new: Memory, neighbours: Sequence[Neighbour]) -> ReconcileDecision:
         KeepEverything.calls += 1
-        return Decision(Action.CREATE, None, "custom reconciler keeps everything")
+        return ReconcileDecision(ReconcileAction.CREATE, None, "custom reconciler keeps everything")
 
 
 def test_pluggable_reconciler(embedder) -> None:  # type: ignore[no-untyped-def]

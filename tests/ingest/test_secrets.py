@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from memgraph.errors import SecretDetectedError
-from memgraph.ingest.secrets import SecretFilter, SecretScanner, only_redactions, redact, shannon_entropy
+from memgraph.ingest.secrets import SecretFilter, only_redactions
+from memgraph.secrets import SecretScanner, redact, shannon_entropy
 
 CORPUS = json.loads((Path(__file__).parents[1] / "data" / "secrets_corpus.json").read_text())
 

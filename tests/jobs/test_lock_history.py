@@ -10,6 +10,7 @@ import time
 import pytest
 
 from memgraph.errors import JobLockedError
+from memgraph.jobs import Jobs
 from memgraph.jobs.base import LOCK_KEY, JobLock
 
 
@@ -21,7 +22,7 @@ def test_second_job_is_refused_while_one_runs(corpus_engine):
         if stage == "HDBSCAN" and not seen:
             # a second job on the same store while the cluster job holds the lock
             with pytest.raises(JobLockedError) as err:
-                engine.jobs.__class__(engine).decay("ada", apply=True)
+                Jobs(engine.store, engine.settings, lambda: engine.embedder).decay("ada", apply=True)
             seen.append(str(err.value))
 
     engine.jobs.cluster("ada", apply=True, progress=progress)
@@ -33,7 +34,7 @@ def test_second_job_is_refused_while_one_runs(corpus_engine):
 def test_plans_do_not_take_the_lock(corpus_engine):
     engine, _, _ = corpus_engine
     with engine.jobs.locked("cluster"):
-        engine.jobs.__class__(engine).decay("ada")  # a dry run reads only
+        Jobs(engine.store, engine.settings, lambda: engine.embedder).decay("ada")  # a dry run reads only
 
 
 def test_crashed_run_is_taken_over_and_shown_interrupted(dir_engine, tmp_path):

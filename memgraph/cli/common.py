@@ -1,0 +1,144 @@
+"""What every `memgraph` command shares: its options, the two consoles, opening the engine, turning a memgraph
+error into a clean message and exit code, and the output helpers (JSON, the memory table, the job progress bar).
+
+Nothing here imports the engine, the model or a job at import time: `memgraph --help` and the commands that do
+not need them stay fast. The engine is imported when a command opens it.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from memgraph.config import Settings
+from memgraph.errors import MemgraphError
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from memgraph.engine import MemoryEngine
+    from memgraph.models import Memory
+
+#: Results (tables, reports) go to standard output; errors, warnings and progress to standard error.
+console = Console()
+err_console = Console(stderr=True)
+
+#: (stage, done, total): how the jobs report progress (memgraph.jobs.base.ProgressFn).
+Progress = Callable[[str, int, int], None]
+
+# -- options ------------------------------------------------------------------------------------------------
+
+StoreOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--store",
+        "-s",
+        envvar="MEMGRAPH_STORE",
+        help="Where the graph lives: a directory (SQLite), ':memory:', bolt://… / neo4j://… (Neo4j), "
+        "falkordb://host:port or falkordb+dir:///path (FalkorDB). Default: ~/.memgraph",
+        show_default=False,
+    ),
+]
+#: The owner a memory command acts for (required).
+UserOpt = Annotated[str, typer.Option("--user", "-u", envvar="MEMGRAPH_USER", help="Owner of the memories.")]
+#: The user a job runs for: this or --all-users.
+JobUserOpt = Annotated[
+    str | None,
+    typer.Option("--user", "-u", envvar="MEMGRAPH_USER", help="Run for this user.", show_default=False),
+]
+AllUsersOpt = Annotated[bool, typer.Option("--all-users", help="Run for every user in the store.")]
+ApplyOpt = Annotated[bool, typer.Option("--apply", help="Act on the plan. Without it nothing is changed.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+ReportJsonOpt = Annotated[bool, typer.Option("--json", help="Print the report(s) as JSON (for tooling).")]
+
+# -- errors ---------------------------------------------------------------------------------------------------
+
+
+def fail(message: object, code: int = 1) -> NoReturn:
+    """Print `error: message` on standard error and end the command with `code` (2: a usage error)."""
+    err_console.print(f"[red]error:[/red] {message}")
+    raise typer.Exit(code)
+
+
+@contextmanager
+def reported(code: int = 1) -> Iterator[None]:
+    """A typed memgraph error inside becomes a clean message and exit code `code`, never a traceback."""
+    try:
+        yield
+    except MemgraphError as exc:
+        fail(exc, code)
+
+
+@contextmanager
+def open_engine(store: str | None, *, check_model: bool = True) -> Iterator[MemoryEngine]:
+    """Open the engine for one command (`--store`, else MEMGRAPH_STORE, else the default directory) and close
+    it afterwards; typed memgraph errors, opening included, become a clean message and exit code 1."""
+    from memgraph.engine import MemoryEngine
+
+    with reported():
+        settings = Settings()
+        with MemoryEngine.open(store or settings.store, settings=settings, check_model=check_model) as engine:
+            yield engine
+
+
+# -- output ---------------------------------------------------------------------------------------------------
+
+
+def print_json(data: Any) -> None:
+    """JSON on standard output, for tooling (dates and other values as strings)."""
+    sys.stdout.write(json.dumps(data, indent=2, default=str, ensure_ascii=False) + "\n")
+
+
+def print_reports(reports: Sequence[BaseModel]) -> None:
+    """Reports as JSON on standard output: one report as an object, several as a list."""
+    data = [r.model_dump(mode="json") for r in reports]
+    print_json(data[0] if len(data) == 1 else data)
+
+
+def memory_table(rows: Sequence[tuple[float | None, Memory]], title: str | None = None) -> Table:
+    """Memories as a table: score (when there is one), id, kind, content (clipped) and tags."""
+    table = Table(title=title, show_lines=False)
+    for col in ("score", "id", "kind", "content", "tags"):
+        table.add_column(col, overflow="fold")
+    for score, mem in rows:
+        table.add_row(
+            "" if score is None else f"{score:.3f}",
+            mem.id,
+            mem.kind.value,
+            mem.content if len(mem.content) < 200 else mem.content[:197] + "...",
+            ", ".join(mem.tags),
+        )
+    return table
+
+
+@contextmanager
+def progress_bar() -> Iterator[Progress]:
+    """A rich progress bar on standard error (only on a terminal), fed by the jobs' progress callbacks."""
+    from rich.progress import BarColumn, TaskID, TextColumn, TimeElapsedColumn
+    from rich.progress import Progress as Bar
+
+    bar = Bar(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TextColumn("{task.completed}/{task.total}"),
+        TimeElapsedColumn(),
+        console=err_console,
+        transient=True,
+        disable=not err_console.is_terminal,
+    )
+    tasks: dict[str, TaskID] = {}
+
+    def update(stage: str, done: int, total: int) -> None:
+        if stage not in tasks:
+            tasks[stage] = bar.add_task(stage, total=max(total, 1))
+        bar.update(tasks[stage], completed=done, total=max(total, 1))
+
+    with bar:
+        yield update

@@ -1,0 +1,99 @@
+"""Finding memories: `recall` (the cascade through the graph, what an agent sees) and `search` (vector + full
+text, no graph)."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from memgraph.cli.common import (
+    JsonOpt,
+    StoreOpt,
+    UserOpt,
+    console,
+    err_console,
+    memory_table,
+    open_engine,
+    print_json,
+)
+
+
+def recall(
+    query: Annotated[str, typer.Argument(help="The context to recall memories for (a question, a task).")],
+    user: UserOpt,
+    k: Annotated[int, typer.Option("-k", "--top-k", help="Memories to return at most.")] = 5,
+    budget: Annotated[int, typer.Option("--budget", help="Token budget (model tokenizer).")] = 2000,
+    mode: Annotated[
+        str, typer.Option(help="cascade (graph), hybrid (vector+text), semantic (vector) or lexical (text).")
+    ] = "cascade",
+    kind: Annotated[list[str] | None, typer.Option("--kind", help="Only these kinds (repeatable).")] = None,
+    file: Annotated[
+        list[str] | None,
+        typer.Option("--file", "-f", help="A file you work on: project-scoped memories whose globs match it."),
+    ] = None,
+    archived: Annotated[bool, typer.Option("--archived", help="Also recall archived memories.")] = False,
+    prompt: Annotated[bool, typer.Option("--prompt", help="Print the <memory> block for a prompt.")] = False,
+    trace: Annotated[bool, typer.Option("--trace", help="Explain how each memory was found and scored.")] = False,
+    store: StoreOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Cascade retrieval: the memories an agent should see for QUERY, in prompt order, within the budget."""
+    with open_engine(store) as engine:
+        res = engine.recall(
+            query, user_id=user, top_k=k, token_budget=budget, mode=mode, kinds=kind, files=file,
+            include_archived=archived,
+        )
+        engine.flush()
+        for w in res.warnings:
+            err_console.print(f"[yellow]warning:[/yellow] {w}")
+        if as_json:
+            print_json(res.model_dump(mode="json", exclude={"memories": {"__all__": {"embedding"}}}))
+            return
+        if prompt:
+            sys.stdout.write(res.to_prompt() + "\n")
+            return
+        if not res.memories:
+            console.print("nothing recalled")
+            return
+        table = Table(title=f"recall ({res.mode}): {res.total_tokens} tokens, {res.budget_used:.0%} of budget")
+        for col in ("#", "score", "layer", "kind", "content", "how"):
+            table.add_column(col, overflow="fold")
+        for i, (mem, tr) in enumerate(zip(res.memories, res.trace, strict=True), start=1):
+            how = f"seed #{tr.seed_rank}" if tr.seed_rank else f"cascade depth {tr.depth}"
+            content = mem.content if len(mem.content) < 200 else mem.content[:197] + "..."
+            table.add_row(str(i), f"{tr.final_score:.3f}", tr.layer, mem.kind.value, content, how)
+        console.print(table)
+        if trace:
+            for i, tr in enumerate(res.trace, start=1):
+                path = " -> ".join(f"[{st.relation} {st.weight:.2f}] {st.via}" for st in tr.path) or "-"
+                console.print(
+                    f"[bold]{i}[/bold] {tr.memory_id}: seed rank {tr.seed_rank} score {tr.seed_score} "
+                    f"(vector {tr.vector_score}, text {tr.text_score}); cascade {tr.cascade_score:.3f} via "
+                    f"{path}; confidence {tr.confidence:.3f} recency x{tr.recency_boost:.2f} "
+                    f"cue x{tr.cue_boost:.1f} {tr.matched_tags} -> {tr.final_score:.3f} [{tr.layer}]"
+                )
+                for note in tr.notes:
+                    console.print(f"    {note}")
+            if res.cue_tags:
+                console.print(f"query named tags: {', '.join(res.cue_tags)}")
+
+
+def search(
+    query: Annotated[str, typer.Argument(help="What to look for.")],
+    user: UserOpt,
+    k: Annotated[int, typer.Option("-k", help="How many hits.")] = 10,
+    store: StoreOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Vector + full-text search of one user's memories (no graph expansion; see `recall`)."""
+    with open_engine(store) as engine:
+        hits = engine.search(query, user_id=user, k=k)
+        if as_json:
+            print_json([h.model_dump(mode="json", exclude={"memory": {"embedding"}}) for h in hits])
+        elif not hits:
+            console.print("no memories matched")
+        else:
+            console.print(memory_table([(h.score, h.memory) for h in hits]))

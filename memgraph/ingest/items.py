@@ -1,0 +1,309 @@
+"""What enters the write path, and its stages 1-3 for one item: validate, clean, filter secrets.
+
+`IngestItem` is one input as given (a document, a conversation turn, or one explicit memory); `prepare` turns it
+into a `Prepared` item or raises a typed error, so a batch with one bad item writes nothing. A `Candidate` is one
+chunk of a prepared item on its way through the later stages (embed, score, reconcile).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+
+from memgraph.config import Settings
+from memgraph.errors import SecretDetectedError, ValidationError
+from memgraph.ingest import importance as imp
+from memgraph.ingest.classify import Classification, parse_hint
+from memgraph.ingest.clean import CHUNK_ADVICE, SPLIT_ADVICE, clean_text
+from memgraph.ingest.report import Dropped, DropReason, IngestReport
+from memgraph.ingest.secrets import SecretFilter, only_redactions
+from memgraph.ingest.tags import normalise_tags
+from memgraph.models import Layer, Memory, MemoryKind, Provenance, Scope, check_embedding, validate_identifier
+
+
+@dataclass
+class IngestItem:
+    """One input: a text (a document, a conversation turn, or one explicit memory) and what comes with it."""
+
+    text: Any
+    session_id: Any = None
+    kind: Any = None  # a kind or a layer name; wins over classification
+    layer: Any = None
+    tags: Any = None
+    scope: Any = Scope.GLOBAL
+    files: Any = None
+    metadata: Any = None
+    pinned: bool = False
+    trigger_patterns: Any = None
+    created_at: Any = None
+    importance: Any = None
+    provenance: Any = None
+    embedding: Any = None
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any]) -> IngestItem:
+        """From `remember_many`'s dicts (key `content`) or ingest dicts (key `text`)."""
+        data = dict(data)
+        text = data.pop("content", None)
+        if text is None:
+            text = data.pop("text", None)
+        else:
+            data.pop("text", None)
+        if "file_paths" in data:
+            data["files"] = data.pop("file_paths")
+        unknown = set(data) - _ITEM_FIELDS
+        if unknown:
+            raise ValidationError(f"unknown memory field(s): {', '.join(sorted(unknown))}")
+        return cls(text=text, **{k: v for k, v in data.items() if v is not None})
+
+
+_ITEM_FIELDS = frozenset(
+    {
+        "session_id",
+        "kind",
+        "layer",
+        "tags",
+        "scope",
+        "files",
+        "metadata",
+        "pinned",
+        "trigger_patterns",
+        "created_at",
+        "importance",
+        "provenance",
+        "embedding",
+        "id",
+        "user_id",
+    }
+)
+
+
+def memory_items(items: Sequence[Mapping[str, Any] | Memory], owner: str, what: str) -> list[IngestItem]:
+    """`remember_*` input as write-path items: dicts, or Memory objects of this user (their stored fields);
+    an id or user_id given is ignored, and the kind defaults to fact. `what` names the call in errors."""
+    if isinstance(items, str | bytes) or not isinstance(items, Sequence):
+        raise ValidationError(f"{what} takes a list of memory dicts")
+    parsed: list[IngestItem] = []
+    for item in items:
+        if isinstance(item, Memory):
+            if item.user_id != owner:
+                raise ValidationError(f"{what}: a Memory of another user was passed")
+            data = item.model_dump(include=_MEMORY_FIELDS)
+        elif isinstance(item, Mapping):
+            data = dict(item)
+        else:
+            raise ValidationError(f"{what} items must be dicts, got {type(item).__name__}")
+        data.pop("id", None)
+        data.pop("user_id", None)
+        if data.get("kind") is None:
+            data["kind"] = MemoryKind.FACT
+        parsed.append(IngestItem.from_mapping(data))
+    return parsed
+
+
+#: The fields of a stored Memory that `remember_many` takes over when given Memory objects.
+_MEMORY_FIELDS = {
+    "content", "kind", "layer", "tags", "scope", "session_id", "metadata", "pinned", "file_paths",
+    "trigger_patterns", "created_at", "importance", "provenance", "embedding",
+}
+
+
+@dataclass
+class Prepared:
+    """An item after validation and the secret filter."""
+
+    index: int
+    text: str
+    session_id: str | None
+    kind_hint: MemoryKind | None
+    layer_hint: Layer | None
+    scope: Scope
+    tags: list[str]
+    files: list[str]
+    metadata: dict[str, Any]
+    pinned: bool
+    trigger_patterns: list[str] | None
+    created_at: datetime | None
+    importance: float | None
+    provenance: Provenance | None
+    embedding: list[float] | None
+
+
+@dataclass
+class Candidate:
+    """One chunk of a prepared item: filled in by the embed and score stages, then reconciled."""
+
+    item: Prepared
+    chunk: int
+    text: str
+    memory: Memory | None = None
+    vector: np.ndarray | None = None
+    klass: Classification | None = None
+    novelty: float = 1.0
+    salience: imp.Salience | None = None
+    importance: float = 0.0
+    low: bool = False  # below min_importance_stored: dropped unless it reconciles with an existing memory
+    inferred: list[str] = field(default_factory=list)
+
+
+def prepare(
+    index: int,
+    item: IngestItem,
+    *,
+    settings: Settings,
+    secrets: SecretFilter,
+    explicit: bool,
+    many: bool,
+    on_secret_reject: str,
+    redactions: Counter[str],
+    report: IngestReport,
+) -> Prepared | None:
+    """Stages 1-3 for one item: typed errors for bad input, the text cleaned, secrets redacted (or refused).
+    None when the item is left out (a secret under `reject` with `on_secret_reject="drop"`, or nothing but
+    secrets), with the reason in `report.dropped`; redactions are counted into `redactions`."""
+    s = settings
+    where = f"item {index}: " if many else ""
+    what = "content" if explicit else "text"
+    text = clean_text(
+        item.text,
+        what=f"{where}{what}",
+        max_chars=s.max_content_chars if explicit else s.max_ingest_chars,
+        advice=CHUNK_ADVICE if explicit else SPLIT_ADVICE,
+    )
+    try:
+        session_id = None if item.session_id is None else validate_identifier(item.session_id, "session_id")
+    except ValidationError as exc:
+        raise ValidationError(f"{where}{exc}") from None
+    try:
+        kind_hint, layer_hint = parse_hint(item.kind)
+        if item.layer is not None:
+            layer_hint = Layer(item.layer)
+        scope = Scope(item.scope if item.scope is not None else Scope.GLOBAL)
+        provenance = None if item.provenance is None else Provenance(item.provenance)
+    except ValueError as exc:
+        raise ValidationError(f"{where}{exc}") from None
+    if item.metadata is not None and not isinstance(item.metadata, Mapping):
+        raise ValidationError(f"{where}metadata must be a JSON object (a mapping)")
+    metadata = check_json(dict(item.metadata or {}))
+    tags = as_str_list(item.tags, "tags")
+    files = as_str_list(item.files, "file_paths")
+    triggers = None if item.trigger_patterns is None else as_str_list(item.trigger_patterns, "trigger_patterns")
+    importance = _unit(item.importance, "importance") if item.importance is not None else None
+    created_at = _datetime(item.created_at)
+    embedding = None if item.embedding is None else check_embedding(item.embedding, s.embedding_dim)
+    if not isinstance(item.pinned, bool):
+        raise ValidationError(f"{where}pinned must be true or false")
+
+    # The secret filter: text, tags, file paths, trigger patterns and metadata (keys and values).
+    found: Counter[str] = Counter()
+    try:
+        res = secrets.text(text, what=f"{where}{what}")
+        found.update(res.counts)
+        text = res.text
+        kept_tags = []
+        for tag in tags:
+            r = secrets.text(tag, what=f"{where}a tag")
+            found.update(r.counts)
+            if not r.found:
+                kept_tags.append(tag)  # a tag holding a secret is dropped, not stored redacted
+        tags = normalise_tags(kept_tags)
+        files = [secrets.value(f, found, what=f"{where}a file path") for f in files]
+        if triggers is not None:
+            triggers = [secrets.value(t, found, what=f"{where}a trigger pattern") for t in triggers]
+        metadata = secrets.value(metadata, found, what=f"{where}metadata")
+    except SecretDetectedError:
+        if on_secret_reject == "raise":
+            raise
+        report.dropped.append(
+            Dropped(item=index, reason=DropReason.SECRET_REJECTED, detail="secret found; policy is reject")
+        )
+        return None
+    redactions.update(found)
+    if found and only_redactions(text):
+        if explicit:
+            raise SecretDetectedError(
+                f"{where}content consists only of secrets ({', '.join(sorted(found))}); nothing was stored"
+            )
+        report.dropped.append(
+            Dropped(
+                item=index,
+                reason=DropReason.ONLY_SECRETS,
+                detail=f"only secrets: {', '.join(sorted(found))}",
+            )
+        )
+        return None
+    return Prepared(
+        index,
+        text,
+        session_id,
+        kind_hint,
+        layer_hint,
+        scope,
+        tags,
+        files,
+        metadata,
+        item.pinned,
+        triggers,
+        created_at,
+        importance,
+        provenance,
+        embedding,
+    )
+
+
+# -- value checks ---------------------------------------------------------------------------------------------
+
+
+def as_str_list(values: Any, what: str) -> list[str]:
+    """A list of strings (a single string counts as one); anything else is a typed error."""
+    if values is None:
+        return []
+    if isinstance(values, str):
+        values = [values]
+    try:
+        out = list(values)
+    except TypeError:
+        raise ValidationError(f"{what} must be a list of strings") from None
+    for v in out:
+        if not isinstance(v, str):
+            raise ValidationError(f"{what} must be strings, got {type(v).__name__}")
+    return out
+
+
+def check_json(meta: dict[str, Any]) -> dict[str, Any]:
+    """Metadata must be a JSON object that round-trips (string keys, finite numbers), at most 64 KB."""
+    try:
+        text = json.dumps(meta, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise ValidationError(f"metadata must be JSON-serialisable with finite numbers: {exc}") from None
+    if len(text) > 64_000:
+        raise ValidationError("metadata is larger than 64 KB")
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
+
+
+def _unit(value: Any, what: str) -> float:
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise ValidationError(f"{what} must be a number between 0 and 1") from None
+    if not 0.0 <= v <= 1.0:
+        raise ValidationError(f"{what} must be between 0 and 1")
+    return v
+
+
+def _datetime(value: Any) -> datetime | None:
+    if value is None or isinstance(value, datetime):
+        return value
+    if isinstance(value, str):
+        try:
+            return datetime.fromisoformat(value.replace("Z", "+00:00"))
+        except ValueError:
+            raise ValidationError(f"created_at {value[:40]!r} is not an ISO 8601 timestamp") from None
+    raise ValidationError(f"created_at must be a datetime or an ISO 8601 string, got {type(value).__name__}")

@@ -1,0 +1,374 @@
+"""Step 7 of the write path: what each new chunk does to the store, in three parts.
+
+1. `decide` (pure: no store access, inputs unchanged): for every candidate, in order, a `Resolution`: the exact
+   text is stored already (unchanged, or reinforced by another session), or the reconciler judges it against
+   its nearest stored memories and the ones created earlier in the same batch: created, reinforced,
+   superseded X, contradicted X, or dropped (a duplicate within the batch; below the importance floor).
+2. `apply`: the resolutions as the rows of one `WriteBatch` (new memories with their vectors, Supersedes and
+   Contradicts edges, one merged update per touched memory, new tags).
+3. `record`: the resolutions into the `IngestReport` (what happened and why) and the memory ids each item
+   resolved to.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+import numpy as np
+
+from memgraph.config import Settings
+from memgraph.errors import ValidationError
+from memgraph.ingest.items import Candidate
+from memgraph.ingest.reconcile import Neighbour, ReconcileAction, Reconciler
+from memgraph.ingest.report import Dropped, DropReason, IngestDecision, IngestReport, preview
+from memgraph.models import HasTag, Link, LinkSource, Memory, Relation, utcnow
+from memgraph.store.base import MemoryUpdate, WriteBatch
+
+
+class Outcome(StrEnum):
+    """What one chunk did (the values are the report's `IngestDecision.action`)."""
+
+    CREATED = "created"
+    REINFORCED = "reinforced"
+    SUPERSEDED = "superseded"  # created, and the target became inactive
+    CONTRADICTED = "contradicted"  # created, and both are flagged
+    UNCHANGED = "unchanged"
+    DROPPED = "dropped"
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """The outcome for one candidate, the memory it acted on (if any), and why."""
+
+    candidate: Candidate
+    outcome: Outcome
+    reason: str = ""
+    scores: dict[str, float] = field(default_factory=dict)
+    target: Neighbour | None = None  # a stored memory, or one created earlier in this batch (in_batch)
+    reactivate: bool = False  # the same text as an inactive memory, remembered again
+    drop: DropReason | None = None
+    detail: str = ""  # why it was dropped, for the report
+
+    @property
+    def memory(self) -> Memory:
+        """The candidate's new memory (every candidate that reaches this step has one)."""
+        assert self.candidate.memory is not None
+        return self.candidate.memory
+
+    @property
+    def same_text(self) -> bool:
+        """The exact text is stored already (its content-hash id exists): the target is that memory."""
+        return self.target is not None and self.target.memory.id == self.memory.id
+
+
+@dataclass(frozen=True)
+class Neighbourhood:
+    """What `decide` reads from the store, fetched before: the stored memories with a candidate's id, each fresh
+    candidate's nearest stored memories (id -> [(neighbour id, cosine)]) and those neighbours themselves."""
+
+    existing: dict[str, Memory]
+    hits: dict[str, list[tuple[str, float]]] = field(default_factory=dict)
+    neighbours: dict[str, Memory] = field(default_factory=dict)
+
+
+# -- 1. decide ------------------------------------------------------------------------------------------------
+
+
+def decide(
+    candidates: Sequence[Candidate],
+    near: Neighbourhood,
+    reconciler: Reconciler,
+    settings: Settings,
+    *,
+    explicit: bool,
+    reconcile: bool,
+) -> list[Resolution]:
+    """One resolution per candidate, in order. A candidate sees the memories created before it in this batch
+    (and not superseded since) as neighbours too, so a batch reconciles with itself as with the store."""
+    s = settings
+    out: list[Resolution] = []
+    created: list[Candidate] = []  # in this batch, so far
+    units = np.zeros((len(candidates), s.embedding_dim), dtype=np.float32)  # unit rows of `created`
+    deactivated: set[str] = set()  # superseded so far (stored or in this batch)
+    for c in candidates:
+        mem = c.memory
+        assert mem is not None and c.vector is not None
+        old = near.existing.get(mem.id)
+        if old is not None:
+            out.append(_same_text(c, old, explicit=explicit))
+            continue
+        cands: list[Neighbour] = []
+        if reconcile:
+            for mid, sim in near.hits.get(mem.id, []):
+                if mid in near.neighbours and mid not in deactivated:
+                    cands.append(Neighbour(near.neighbours[mid], float(sim)))
+            if created:
+                unit = c.vector / max(float(np.linalg.norm(c.vector)), 1e-12)
+                sims = units[: len(created)] @ unit
+                for x, sim in zip(created, sims, strict=True):
+                    assert x.memory is not None
+                    if sim >= s.reconcile_slot_cosine and x.memory.id not in deactivated:
+                        cands.append(Neighbour(x.memory, float(sim), in_batch=True))
+            cands.sort(key=lambda n: -n.similarity)
+            cands = cands[: max(1, s.reconcile_neighbours)]
+        res = _judge(c, cands, reconciler, settings)
+        if res.outcome in (Outcome.CREATED, Outcome.SUPERSEDED, Outcome.CONTRADICTED):
+            units[len(created)] = c.vector / max(float(np.linalg.norm(c.vector)), 1e-12)
+            created.append(c)
+            if res.outcome is Outcome.SUPERSEDED and res.target is not None:
+                deactivated.add(res.target.memory.id)
+        out.append(res)
+    return out
+
+
+def _judge(c: Candidate, cands: list[Neighbour], reconciler: Reconciler, settings: Settings) -> Resolution:
+    """The reconciler's verdict on a new text against its neighbours, as a resolution."""
+    mem = c.memory
+    assert mem is not None
+    if not cands:
+        return _created_or_low(c, "new: no similar memory", {}, settings)
+    verdict = reconciler.decide(mem, cands)
+    scores = dict(verdict.scores)
+    if verdict.action is ReconcileAction.CREATE:
+        return _created_or_low(c, verdict.reason, scores, settings)
+    target = next((n for n in cands if n.memory.id == verdict.target_id), None)
+    if target is None:
+        raise ValidationError(
+            f"reconciler chose {verdict.target_id!r}, which is not one of the neighbours it was given"
+        )
+    if verdict.action is ReconcileAction.REINFORCE:
+        if target.in_batch:
+            return Resolution(
+                c,
+                Outcome.DROPPED,
+                verdict.reason,
+                scores,
+                target,
+                drop=DropReason.DUPLICATE_IN_BATCH,
+                detail=f"{verdict.reason} of {target.memory.id} (cosine {target.similarity:.3f})",
+            )
+        return Resolution(c, Outcome.REINFORCED, verdict.reason, scores, target)
+    # below the importance floor still supersedes or contradicts: a restatement has low novelty by definition
+    outcome = Outcome.SUPERSEDED if verdict.action is ReconcileAction.SUPERSEDE else Outcome.CONTRADICTED
+    return Resolution(c, outcome, verdict.reason, scores, target)
+
+
+def _created_or_low(c: Candidate, reason: str, scores: dict[str, float], settings: Settings) -> Resolution:
+    mem = c.memory
+    assert mem is not None
+    if not c.low:
+        return Resolution(c, Outcome.CREATED, reason, scores)
+    salience = c.salience.score if c.salience else 0.0
+    return Resolution(
+        c,
+        Outcome.DROPPED,
+        reason,
+        scores,
+        drop=DropReason.LOW_IMPORTANCE,
+        detail=f"importance {mem.importance:.3f} < {settings.min_importance_stored} "
+        f"(novelty {c.novelty:.3f}, salience {salience:.2f})",
+    )
+
+
+def _same_text(c: Candidate, old: Memory, *, explicit: bool) -> Resolution:
+    """The exact text is already stored (its id exists): re-ingest is a no-op; a new session reinforces."""
+    target = Neighbour(old, 1.0)
+    scores = {"cosine": 1.0}
+    session = c.item.session_id
+    crumbs = old.metadata.get("reinforcements", []) if isinstance(old.metadata, dict) else []
+    seen = session == old.session_id or any(isinstance(b, dict) and b.get("session_id") == session for b in crumbs)
+    if not old.active or old.archived:
+        if explicit:
+            return Resolution(c, Outcome.REINFORCED, "remembered again: reactivated", scores, target, reactivate=True)
+        return Resolution(
+            c,
+            Outcome.UNCHANGED,
+            "identical to an inactive memory (superseded or forgotten); engine.restore() revives it",
+            scores,
+            target,
+        )
+    if seen:
+        return Resolution(c, Outcome.UNCHANGED, "already stored from this session", scores, target)
+    return Resolution(c, Outcome.REINFORCED, "same text from another session", scores, target)
+
+
+# -- 2. apply -------------------------------------------------------------------------------------------------
+
+
+def apply(
+    resolutions: Sequence[Resolution], *, explicit: bool, now: datetime, source: str, max_crumbs: int
+) -> WriteBatch:
+    """The rows one atomic write stores for these resolutions. Changes to one stored memory are merged into a
+    single update; a memory created in this batch and superseded or contradicted later in it is written so."""
+    batch = WriteBatch()
+    edits: dict[str, _Edit] = {}
+    created: list[Candidate] = []
+
+    def edit(base: Memory) -> _Edit:
+        return edits.setdefault(base.id, _Edit(base))
+
+    for r in resolutions:
+        mem, target = r.memory, r.target
+        if r.outcome is Outcome.REINFORCED and target is not None:
+            e = edit(target.memory)
+            if r.reactivate:
+                e.reactivate()
+            e.reinforce(r.candidate.item.session_id, now, target.similarity, source)
+        if r.same_text and explicit and target is not None:  # remembering it again may add tags or pin it
+            old = target.memory
+            batch.tags += [HasTag(memory_id=old.id, tag=t) for t in mem.tags if t not in old.tags]
+            if mem.pinned and not old.pinned:
+                edit(old).pin()
+        if r.outcome not in (Outcome.CREATED, Outcome.SUPERSEDED, Outcome.CONTRADICTED):
+            continue
+        created.append(r.candidate)
+        if target is None or r.outcome is Outcome.CREATED:
+            continue
+        relation = Relation.SUPERSEDES if r.outcome is Outcome.SUPERSEDED else Relation.CONTRADICTS
+        batch.links.append(
+            Link(
+                src=mem.id,
+                dst=target.memory.id,
+                relation=relation,
+                source=LinkSource.DISCOVERED,
+                reason=r.reason,
+                created_at=now,
+                updated_at=now,
+            )
+        )
+        if r.outcome is Outcome.SUPERSEDED:
+            if target.in_batch:
+                target.memory.active = False
+            else:
+                edit(target.memory).deactivate()
+        else:
+            mem.metadata.setdefault("contradicts", []).append(target.memory.id)
+            if target.in_batch:
+                target.memory.metadata.setdefault("contradicted_by", []).append(mem.id)
+            else:
+                edit(target.memory).flag_contradiction(mem.id)
+    if created:
+        batch.memories = [c.memory for c in created if c.memory is not None]
+        batch.embeddings = np.stack([c.vector for c in created if c.vector is not None]).astype(np.float32)
+    updates = [e.update(mid, max_crumbs) for mid, e in edits.items()]
+    batch.updates = [u for u in updates if u.set or u.inc]
+    return batch
+
+
+@dataclass
+class _Edit:
+    """All changes to one stored memory in this call, merged into a single `MemoryUpdate`."""
+
+    base: Memory
+    strength: int = 0
+    crumbs: list[dict[str, Any]] = field(default_factory=list)
+    contradicted_by: list[str] = field(default_factory=list)
+    active: bool | None = None
+    pinned: bool = False
+    touched: datetime | None = None
+
+    def reinforce(self, session_id: str | None, now: datetime, similarity: float, source: str) -> None:
+        self.strength += 1
+        self.touched = now
+        self.crumbs.append(
+            {
+                "session_id": session_id,
+                "at": now.isoformat(),
+                "similarity": round(similarity, 4),
+                "source": source,
+            }
+        )
+
+    def pin(self) -> None:
+        self.pinned = True
+
+    def deactivate(self) -> None:
+        self.active = False
+
+    def reactivate(self) -> None:
+        self.active = True
+
+    def flag_contradiction(self, new_id: str) -> None:
+        self.contradicted_by.append(new_id)
+
+    def update(self, mid: str, max_crumbs: int) -> MemoryUpdate:
+        sets: dict[str, Any] = {}
+        inc: dict[str, float] = {}
+        now = self.touched or utcnow()
+        if self.strength:
+            inc["strength"] = self.strength
+            sets["last_accessed"] = now
+        if self.crumbs or self.contradicted_by:
+            meta = dict(self.base.metadata or {})
+            if self.crumbs:
+                meta["reinforcements"] = [*meta.get("reinforcements", []), *self.crumbs][-max_crumbs:]
+            if self.contradicted_by:
+                meta["contradicted_by"] = list(dict.fromkeys([*meta.get("contradicted_by", []), *self.contradicted_by]))
+            sets["metadata"] = meta
+        if self.pinned:
+            sets["pinned"] = True
+        if self.active is not None:
+            sets["active"] = self.active
+            if self.active:
+                sets["archived"] = False
+        if sets or inc:
+            sets["updated_at"] = utcnow()
+        return MemoryUpdate(id=mid, set=sets, inc=inc)
+
+
+# -- 3. record ------------------------------------------------------------------------------------------------
+
+
+def record(resolutions: Sequence[Resolution], report: IngestReport, item_ids: list[list[str]]) -> None:
+    """Each resolution into the report (its id lists, a decision with reason and scores, or a dropped entry)
+    and the id of the memory it resolved to into `item_ids` (a chunk dropped as unimportant resolves to none)."""
+    for r in resolutions:
+        c, mem, target = r.candidate, r.memory, r.target
+        idx = c.item.index
+        if r.outcome is Outcome.DROPPED:
+            assert r.drop is not None
+            low = r.drop is DropReason.LOW_IMPORTANCE
+            report.dropped.append(
+                Dropped(
+                    item=idx,
+                    chunk=c.chunk,
+                    reason=r.drop,
+                    detail=r.detail,
+                    importance=round(mem.importance, 4) if low else mem.importance,
+                    preview=preview(mem.content),
+                )
+            )
+            if target is not None:  # a duplicate within the batch resolves to the memory it repeats
+                item_ids[idx].append(target.memory.id)
+            continue
+        if r.outcome in (Outcome.REINFORCED, Outcome.UNCHANGED):
+            assert target is not None
+            item_ids[idx].append(target.memory.id)  # the stored memory it repeats
+            (report.reinforced if r.outcome is Outcome.REINFORCED else report.unchanged).append(target.memory.id)
+        else:
+            item_ids[idx].append(mem.id)
+            report.created.append(mem.id)
+            if target is not None:
+                (report.superseded if r.outcome is Outcome.SUPERSEDED else report.contradicted).append(target.memory.id)
+        report.decisions.append(
+            IngestDecision(
+                item=idx,
+                chunk=c.chunk,
+                action=r.outcome.value,
+                memory_id=mem.id,
+                target_id=None if target is None else target.memory.id,
+                reason=r.reason,
+                kind=mem.kind.value,
+                rule=c.klass.rule if c.klass else None,
+                importance=mem.importance,
+                novelty=round(c.novelty, 4),
+                salience=round(c.salience.score, 4) if c.salience else None,
+                signals=c.salience.signals() if c.salience else [],
+                scores=r.scores,
+                tags=c.inferred,
+            )
+        )
