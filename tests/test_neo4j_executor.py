@@ -31,6 +31,37 @@ def executor(neo4j_server: Any) -> Any:
 
 
 @pytest.mark.neo4j
+def test_schema_comes_from_the_schema_file_and_reopening_changes_nothing(neo4j_server: Any) -> None:
+    from memgraph.store.dialect import NEO4J
+
+    def schema() -> tuple[dict[str, Any], list[str]]:
+        store = open_store(neo4j_server.uri, neo4j_server.settings())
+        try:
+            ex = store._x  # type: ignore[attr-defined]
+            indexes = {r["name"]: r for r in ex.run("SHOW INDEXES YIELD name, type, options", {}, write=False)}
+            constraints = sorted(r["name"] for r in ex.run("SHOW CONSTRAINTS YIELD name", {}, write=False))
+        finally:
+            store.close()
+        return indexes, constraints
+
+    indexes, constraints = schema()
+    # CREATE [VECTOR|FULLTEXT] INDEX|CONSTRAINT <name> IF NOT EXISTS ...
+    declared = [s.split()[3] if s.split()[1] in ("VECTOR", "FULLTEXT") else s.split()[2] for s in NEO4J.schema()]
+    assert sorted(n for n in declared if n in constraints) == constraints
+    assert set(declared) <= set(indexes) | set(constraints), set(declared) - set(indexes) - set(constraints)
+    assert len(constraints) == 7 and len(declared) == 17
+    vector = indexes["memory_vector"]
+    assert vector["type"] == "VECTOR"
+    config = vector["options"]["indexConfig"]
+    assert config["vector.dimensions"] == 384 and config["vector.similarity_function"].lower() == "cosine"
+    assert config["vector.quantization.enabled"] is False
+    assert indexes["memory_fts"]["type"] == "FULLTEXT"
+    assert indexes["memory_fts"]["options"]["indexConfig"]["fulltext.analyzer"] == "whitespace"
+    again = schema()
+    assert again == (indexes, constraints), "reopening applies the same schema without changing it"
+
+
+@pytest.mark.neo4j
 def test_reads_run_in_read_transactions_that_neo4j_refuses_to_write_in(executor: Neo4jExecutor) -> None:
     assert executor.run("CREATE (p:Probe {n: $n}) RETURN p.n AS n", {"n": 1}, write=True) == [{"n": 1}]
     with pytest.raises(StoreError):
