@@ -82,7 +82,7 @@ def vector_matrix(embeddings: Sequence[Any], packed: Sequence[str | None], dim: 
     out = np.empty((len(packed), dim), dtype=np.float32)
     with_copy = [i for i, p in enumerate(packed) if p is not None]
     if with_copy:
-        raw = b"".join(base64.b64decode(packed[i]) for i in with_copy)
+        raw = b"".join(base64.b64decode(p) for p in packed if p is not None)  # in with_copy's order
         if len(raw) != len(with_copy) * dim * 4:
             raise StoreError(f"a stored packed vector (MemoryVector.embedding_b64) is not {dim} float32 values")
         out[with_copy] = np.frombuffer(raw, dtype="<f4").reshape(len(with_copy), dim)

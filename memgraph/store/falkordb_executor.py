@@ -53,7 +53,7 @@ class FalkorExecutor:
         self._server: Any = None
         url = urlparse(target)
         query = parse_qs(url.query)
-        graph_name = (query.get("graph") or [None])[0]
+        graph_name: str | None = query["graph"][0] if query.get("graph") else None
         if url.scheme == "falkordb+dir":
             directory = Path(unquote(url.path or ""))
             if url.netloc or not url.path or not directory.is_absolute():
@@ -214,16 +214,15 @@ class FalkorExecutor:
                 if "already indexed" not in str(exc).lower() and "already exists" not in str(exc).lower():
                     raise StoreError(f"falkordb schema: {exc}") from exc
         for label, props in FALKORDB_CONSTRAINTS:
-            try:
-                with_retry(
-                    lambda lb=label, ps=props: self._client.execute_command(
-                        "GRAPH.CONSTRAINT", "CREATE", self.graph_name, "UNIQUE", "NODE", lb,
-                        "PROPERTIES", str(len(ps)), *ps,
-                    ),
-                    self._transient,
-                    self._attempts,
-                    self._delay,
+
+            def create(label: str = label, props: tuple[str, ...] = props) -> Any:
+                return self._client.execute_command(
+                    "GRAPH.CONSTRAINT", "CREATE", self.graph_name, "UNIQUE", "NODE", label,
+                    "PROPERTIES", str(len(props)), *props,
                 )
+
+            try:
+                with_retry(create, self._transient, self._attempts, self._delay)
             except self._redis_errors.ResponseError as exc:
                 if "already exists" not in str(exc).lower():
                     raise StoreError(f"falkordb constraint on {label}: {exc}") from exc

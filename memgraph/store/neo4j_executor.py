@@ -143,12 +143,11 @@ class Neo4jExecutor:
     def apply_schema(self, statements: list[str]) -> None:
         for stmt in statements:
             with self._session() as session:
-                with_retry(
-                    lambda s=stmt, ss=session: ss.run(s).consume(),
-                    self._transient,
-                    self._attempts,
-                    self._delay,
-                )
+
+                def apply(statement: str = stmt, session: Any = session) -> None:
+                    session.run(statement).consume()
+
+                with_retry(apply, self._transient, self._attempts, self._delay)
 
     def is_guard_error(self, exc: BaseException) -> bool:
         return isinstance(exc, self._nex.ClientError) and "ArithmeticError" in (exc.code or "")
