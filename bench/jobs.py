@@ -1,7 +1,7 @@
 """Benchmark of the batch jobs at 10k and 100k memories (one user), with pre-computed synthetic embeddings.
 
     python bench/jobs.py          # 10k and 100k on SQLite, appended to bench/RESULTS.md
-    python bench/jobs.py --sizes 10000 --stores sqlite,falkordb --no-append
+    python bench/jobs.py --sizes 10000 --stores sqlite,falkordb,neo4j --no-append
 
 Data: `n` unit vectors around 60 planted centres (same-topic cosine ~0.67, other-topic ~0), contents built
 from per-topic words, kinds/ages/access counts spread at random, 5% of the memories are `event`s in sessions
@@ -10,7 +10,11 @@ deterministic hashing embedder for its sentences and summaries, so its number ex
 model embeds ~40 sentences/s on 2 CPU cores). Each job runs applied (`apply=True`), in a realistic order,
 and is timed once (a job changes the data, so repeating it measures something else); the baseline is the
 time to read the user's memories and embedding matrix, the floor every job pays. Goals (issue #5): decay
-and links < 30 s, cluster < 60 s at 100k.
+and links < 30 s, cluster < 60 s at 100k. Results are appended to bench/RESULTS.md and to
+bench/results/jobs.json (one row per store and size).
+
+Neo4j: the server named by MEMGRAPH_NEO4J_URI (emptied), or one started from tools/neo4j-server for the run
+(bench/bench_neo4j.py; --neo4j-heap, --neo4j-pagecache).
 """
 
 from __future__ import annotations
@@ -24,12 +28,17 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
+from contextlib import ExitStack
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench_neo4j import HEAP, PAGECACHE, neo4j_server
+from bench_results import write_rows
 
 from memgraph import MemoryEngine, Settings
 from memgraph.jobs.base import load_all, load_matrix
@@ -114,8 +123,7 @@ def synth(n: int, seed: int = 0) -> tuple[list[Memory], np.ndarray]:
     return mems, vecs
 
 
-def load(target: str, n: int) -> MemoryEngine:
-    settings = Settings(store=target)
+def load(target: str, n: int, settings: Settings) -> MemoryEngine:
     engine = MemoryEngine(open_store(target, settings), settings, HashEmbedder())
     mems, vecs = synth(n)
     for start in range(0, n, 5000):
@@ -136,12 +144,19 @@ def timed(fn: Callable[[], object]) -> tuple[float, object]:
     return time.perf_counter() - t0, out
 
 
-def run(store_kind: str, n: int, workdir: Path) -> list[tuple[str, float, str]]:
+def run(store_kind: str, n: int, workdir: Path, neo4j: Any = None) -> list[tuple[str, float, float, str]]:
     if store_kind == "sqlite":
         target = str(workdir / f"sqlite-{n}")
-    else:
+        settings = Settings(store=target)
+    elif store_kind == "falkordb":
         target = f"falkordb+dir://{workdir / f'falkordb-{n}'}"
-    t_load, engine = timed(lambda: load(target, n))
+        settings = Settings(store=target)
+    elif store_kind == "neo4j":
+        neo4j.wipe()
+        target, settings = neo4j.uri, neo4j.settings()
+    else:
+        raise SystemExit(f"unknown store {store_kind!r}: sqlite, falkordb or neo4j")
+    t_load, engine = timed(lambda: load(target, n, settings))
     rows: list[tuple[str, float, float, str]] = [
         ("load (write batches of 5000)", t_load, CPU["last"], f"{n} memories")
     ]
@@ -216,7 +231,11 @@ def run(store_kind: str, n: int, workdir: Path) -> list[tuple[str, float, str]]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", default="10000,100000", help="Comma-separated memory counts.")
-    ap.add_argument("--stores", default="sqlite", help="Comma-separated: sqlite, falkordb.")
+    ap.add_argument("--stores", default="sqlite", help="Comma-separated: sqlite, falkordb, neo4j.")
+    ap.add_argument("--neo4j-heap", default=HEAP, help="Heap of the Neo4j started for the run.")
+    ap.add_argument("--neo4j-pagecache", default=PAGECACHE, help="Page cache of the Neo4j started for the run.")
+    ap.add_argument("--json-dir", default=None, help="Where jobs.json goes (default: bench/results).")
+    ap.add_argument("--results", default=str(Path(__file__).with_name("RESULTS.md")), help="Markdown to append.")
     ap.add_argument(
         "--falkordb-sizes",
         default=None,
@@ -227,17 +246,24 @@ def main() -> None:
     sizes = [int(x) for x in args.sizes.split(",")]
     results: dict[tuple[str, int], list[tuple[str, float, float, str]]] = {}
     workdir = Path(tempfile.mkdtemp(prefix="memgraph-bench-jobs-"))
+    stores = args.stores.split(",")
     try:
-        for store_kind in args.stores.split(","):
-            store_sizes = sizes
-            if store_kind == "falkordb" and args.falkordb_sizes:
-                store_sizes = [int(x) for x in args.falkordb_sizes.split(",")]
-            for n in store_sizes:
-                print(f"{store_kind}: {n} memories", flush=True)
-                try:
-                    results[(store_kind, n)] = run(store_kind, n, workdir)
-                except Exception as exc:  # a store that cannot open here is skipped, not fatal
-                    print(f"  skipped {store_kind} at {n}: {type(exc).__name__}: {exc}", flush=True)
+        with ExitStack() as stack:
+            neo4j = None
+            if "neo4j" in stores:
+                neo4j = stack.enter_context(
+                    neo4j_server(workdir, heap=args.neo4j_heap, pagecache=args.neo4j_pagecache)
+                )
+            for store_kind in stores:
+                store_sizes = sizes
+                if store_kind == "falkordb" and args.falkordb_sizes:
+                    store_sizes = [int(x) for x in args.falkordb_sizes.split(",")]
+                for n in store_sizes:
+                    print(f"{store_kind}: {n} memories", flush=True)
+                    try:
+                        results[(store_kind, n)] = run(store_kind, n, workdir, neo4j)
+                    except Exception as exc:  # a store that cannot open here is skipped, not fatal
+                        print(f"  skipped {store_kind} at {n}: {type(exc).__name__}: {exc}", flush=True)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     if not results or args.no_append:
@@ -262,10 +288,19 @@ def main() -> None:
     for (store_kind, n), rows in results.items():
         for name, secs, cpu, note in rows:
             lines.append(f"| {store_kind} | {n} | {name} | {secs:.2f} | {cpu:.2f} | {note} |")
-    out = Path(__file__).with_name("RESULTS.md")
+    out = Path(args.results)
     with out.open("a", encoding="utf-8") as fh:
         fh.write("\n".join(lines) + "\n")
-    print(f"appended to {out}")
+    rows = [
+        {
+            "store": store_kind,
+            "size": n,
+            "jobs": {name: {"wall_s": secs, "cpu_s": cpu, "note": note} for name, secs, cpu, note in job_rows},
+        }
+        for (store_kind, n), job_rows in results.items()
+    ]
+    path = write_rows("jobs", rows, directory=args.json_dir)
+    print(f"appended to {out}; rows in {path}")
 
 
 if __name__ == "__main__":

@@ -10,7 +10,8 @@ once they maintain their store). Post-recall maintenance is switched off so that
 each other.
 
     python bench/locomo.py                       # all four modes (+ cascade after the jobs), prints the table
-    python bench/locomo.py --append-results      # ... and appends it to bench/RESULTS.md
+    python bench/locomo.py --append-results      # ... and appends it to bench/RESULTS.md and results/locomo.json
+    python bench/locomo.py --store neo4j         # the same on Neo4j (MEMGRAPH_NEO4J_URI, or one started here)
 
 Turn embeddings are cached by content hash in --cache-dir (default bench/.cache), so a rerun embeds nothing.
 """
@@ -27,6 +28,7 @@ import tempfile
 import time
 import unicodedata
 from collections import defaultdict
+from contextlib import ExitStack
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -36,6 +38,8 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench_neo4j import HEAP, PAGECACHE, neo4j_server  # noqa: E402
+from bench_results import write_rows  # noqa: E402
 from dateutil import parser as dateparser  # noqa: E402
 from rich.progress import Progress  # noqa: E402
 
@@ -105,12 +109,19 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def run(args: argparse.Namespace) -> dict:
-    data = json.loads(Path(args.data).read_text())
+    data = json.loads(Path(args.data).read_text())[: args.conversations]
     cache_dir = Path(args.cache_dir)
     cache_dir.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as tmp:
-        settings = Settings(store=tmp, embed_cache_dir=str(cache_dir), recall_maintenance=False)
-        engine = MemoryEngine.open(tmp, settings=settings)
+    with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
+        common = {"embed_cache_dir": str(cache_dir), "recall_maintenance": False}
+        if args.store == "neo4j":
+            server = stack.enter_context(neo4j_server(Path(tmp), heap=args.neo4j_heap, pagecache=args.neo4j_pagecache))
+            server.wipe()
+            target, settings = server.uri, server.settings(**common)
+        else:
+            target = tmp if args.store == "sqlite" else f"falkordb+dir://{tmp}/falkordb"
+            settings = Settings(store=target, **common)
+        engine = MemoryEngine.open(target, settings=settings)
         t0 = time.perf_counter()
         maps: dict[str, dict[str, set[str]]] = {}
         questions: list[tuple[str, str, list[str], int]] = []
@@ -182,6 +193,7 @@ def run(args: argparse.Namespace) -> dict:
                 }
         engine.close()
     return {
+        "conversations": len(data),
         "questions": len(questions),
         "dropped_questions": dropped,
         "memories": sum(len(m) for m in maps.values()),
@@ -208,6 +220,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", default=str(ROOT.parent / "shared" / "data" / "locomo_dev.json"))
     ap.add_argument("--modes", default=",".join(MODES), help="comma-separated recall modes")
+    ap.add_argument("--store", choices=("sqlite", "falkordb", "neo4j"), default="sqlite", help="the store measured")
+    ap.add_argument("--conversations", type=int, default=None, help="only the first N conversations (a quick run)")
+    ap.add_argument("--neo4j-heap", default=HEAP, help="Heap of the Neo4j started for the run.")
+    ap.add_argument("--neo4j-pagecache", default=PAGECACHE, help="Page cache of the Neo4j started for the run.")
+    ap.add_argument("--json-dir", default=None, help="Where locomo.json goes (default: bench/results).")
     ap.add_argument(
         "--after-jobs",
         action=argparse.BooleanOptionalAction,
@@ -216,7 +233,10 @@ def main() -> None:
     )
     ap.add_argument("--cache-dir", default=str(ROOT / "bench" / ".cache"), help="embedding cache directory")
     ap.add_argument("--json", dest="json_out", help="also write the report as JSON to this file")
-    ap.add_argument("--append-results", action="store_true", help="append the table to bench/RESULTS.md")
+    ap.add_argument(
+        "--append-results", action="store_true", help="append the table to bench/RESULTS.md (and results/locomo.json)"
+    )
+    ap.add_argument("--results", default=str(ROOT / "bench" / "RESULTS.md"), help="Markdown file to append.")
     args = ap.parse_args()
     report = run(args)
     text = table(report)
@@ -230,8 +250,12 @@ def main() -> None:
     if args.append_results:
         stamp = datetime.now(UTC).strftime("%Y-%m-%d")
         machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
-        with open(ROOT / "bench" / "RESULTS.md", "a", encoding="utf-8") as fh:
-            fh.write(f"\n### LoCoMo dev ({stamp}, {machine})\n\n{text}\n\n")
+        with open(args.results, "a", encoding="utf-8") as fh:
+            fh.write(f"\n### LoCoMo dev ({stamp}, {machine}, {args.store})\n\n{text}\n\n")
+        # one row per store and size (the number of conversations)
+        row = {"store": args.store, "size": report["conversations"], **report}
+        path = write_rows("locomo", [row], directory=args.json_dir)
+        print(f"appended to {args.results}; row in {path}")
 
 
 if __name__ == "__main__":

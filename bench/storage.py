@@ -1,12 +1,17 @@
-"""Storage benchmark: SQLite vs FalkorDB (embedded) in one run, on pre-computed embeddings (no model time).
+"""Storage benchmark: SQLite, FalkorDB (embedded) and Neo4j in one run, on pre-computed embeddings (no model
+time).
 
-    python bench/storage.py --sizes 10000,100000 --stores sqlite,falkordb
+    python bench/storage.py --sizes 10000,100000 --stores sqlite,falkordb,neo4j
 
 For each size and store: insert rate (store.write in remember_many-sized batches: memories + embeddings +
 tags), kNN latency p50/p95 (k=10, random queries) and recall@10 against exact numpy search, 2-hop `expand`
 latency p50/p95 from 10 seeds over realistic tags (Zipf over 200 tags) and RelatesTo links, and reopen time
-(open + first kNN, which loads the vectors: SQLite's matrix, FalkorDB's HNSW rebuild). Ratios are against
-SQLite measured in the same run. Results are appended to bench/RESULTS.md under "## Storage".
+(open + first kNN, which loads the vectors: SQLite's matrix, FalkorDB's HNSW rebuild; Neo4j: a new connection
+to the running server, which keeps its index). Ratios are against SQLite measured in the same run. Results are
+appended to bench/RESULTS.md under "## Storage" and to bench/results/storage.json (one row per store and size).
+
+Neo4j: the server named by MEMGRAPH_NEO4J_URI (emptied), or one started from tools/neo4j-server for the run
+(bench/bench_neo4j.py; --neo4j-heap, --neo4j-pagecache).
 """
 
 from __future__ import annotations
@@ -21,12 +26,17 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
+from contextlib import ExitStack
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench_neo4j import HEAP, PAGECACHE, neo4j_server
+from bench_results import write_rows
 
 from memgraph.config import Settings
 from memgraph.models import Link, LinkSource, Memory, Relation, memory_id_for
@@ -112,8 +122,15 @@ def make_data(n: int, seed: int) -> tuple[np.ndarray, list[Memory], list[Link]]:
     return vecs, mems, links
 
 
-def target_for(kind: str, root: Path) -> str:
-    return str(root / "sqlite") if kind == "sqlite" else f"falkordb+dir://{root / 'falkordb'}"
+def target_for(kind: str, root: Path, neo4j: Any = None) -> tuple[str, Settings]:
+    if kind == "sqlite":
+        return str(root / "sqlite"), Settings()
+    if kind == "falkordb":
+        return f"falkordb+dir://{root / 'falkordb'}", Settings()
+    if kind == "neo4j":
+        neo4j.wipe()
+        return neo4j.uri, neo4j.settings()
+    raise SystemExit(f"unknown store {kind!r}: sqlite, falkordb or neo4j")
 
 
 def run_one(
@@ -122,11 +139,11 @@ def run_one(
     data: tuple[np.ndarray, list[Memory], list[Link]],
     args: argparse.Namespace,
     root: Path,
+    neo4j: Any = None,
 ) -> Result:
     vecs, mems, links = data
     res = Result(store=kind, size=size)
-    settings = Settings()
-    target = target_for(kind, root)
+    target, settings = target_for(kind, root, neo4j)
     store: GraphStore = open_store(target, settings)
     try:
         t0 = time.perf_counter()
@@ -219,7 +236,9 @@ def table(results: list[Result]) -> str:
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--sizes", default="10000,100000", help="Comma-separated memory counts.")
-    p.add_argument("--stores", default="sqlite,falkordb", help="Comma-separated: sqlite, falkordb.")
+    p.add_argument("--stores", default="sqlite,falkordb", help="Comma-separated: sqlite, falkordb, neo4j.")
+    p.add_argument("--neo4j-heap", default=HEAP, help="Heap of the Neo4j started for the run.")
+    p.add_argument("--neo4j-pagecache", default=PAGECACHE, help="Page cache of the Neo4j started for the run.")
     p.add_argument(
         "--batch", type=int, default=1000, help="Memories per store.write (a remember_many batch)."
     )
@@ -231,23 +250,30 @@ def main() -> None:
     p.add_argument(
         "--results", default=str(Path(__file__).with_name("RESULTS.md")), help="Markdown file to append."
     )
-    p.add_argument("--no-append", action="store_true", help="Print only; do not append to RESULTS.md.")
+    p.add_argument("--json-dir", default=None, help="Where storage.json goes (default: bench/results).")
+    p.add_argument("--no-append", action="store_true", help="Print only; write neither RESULTS.md nor the json.")
     p.add_argument("-v", "--verbose", action="store_true")
     args = p.parse_args()
     sizes = [int(s) for s in args.sizes.split(",") if s]
     stores = [s.strip() for s in args.stores.split(",") if s.strip()]
     results: list[Result] = []
     started = time.perf_counter()
-    for size in sizes:
-        data = make_data(size, args.seed)
-        for kind in stores:
-            root = Path(tempfile.mkdtemp(prefix=f"mg-bench-{kind}-", dir=args.workdir)).resolve()
-            try:
-                print(f"{kind} {size:,} ...", flush=True)
-                results.append(run_one(kind, size, data, args, root))
-                print(table([r for r in results if r.size == size]), flush=True)
-            finally:
-                shutil.rmtree(root, ignore_errors=True)
+    with ExitStack() as stack:
+        neo4j = None
+        if "neo4j" in stores:
+            home = Path(tempfile.mkdtemp(prefix="mg-bench-neo4j-", dir=args.workdir)).resolve()
+            stack.callback(shutil.rmtree, home, ignore_errors=True)
+            neo4j = stack.enter_context(neo4j_server(home, heap=args.neo4j_heap, pagecache=args.neo4j_pagecache))
+        for size in sizes:
+            data = make_data(size, args.seed)
+            for kind in stores:
+                root = Path(tempfile.mkdtemp(prefix=f"mg-bench-{kind}-", dir=args.workdir)).resolve()
+                try:
+                    print(f"{kind} {size:,} ...", flush=True)
+                    results.append(run_one(kind, size, data, args, root, neo4j))
+                    print(table([r for r in results if r.size == size]), flush=True)
+                finally:
+                    shutil.rmtree(root, ignore_errors=True)
     text = table(results)
     print(text)
     if not args.no_append:
@@ -260,6 +286,23 @@ def main() -> None:
             "Ratios in brackets are against SQLite at the same size.\n\n"
         )
         append_section(Path(args.results), "## Storage", header + text + "\n")
+        path = write_rows("storage", [json_row(r) for r in results], directory=args.json_dir)
+        print(f"appended to {args.results}; rows in {path}")
+
+
+def json_row(r: Result) -> dict[str, Any]:
+    """One store and size, as bench/results/storage.json holds it."""
+    row = {k: v for k, v in asdict(r).items() if k not in ("knn_ms", "expand_ms")}
+    row.update(
+        insert_per_s=r.insert_rate,
+        links_per_s=r.links / r.link_s if r.link_s else None,
+        knn_p50_ms=pct(r.knn_ms, 50),
+        knn_p95_ms=pct(r.knn_ms, 95),
+        expand_p50_ms=pct(r.expand_ms, 50),
+        expand_p95_ms=pct(r.expand_ms, 95),
+        recall_at_10=r.recall,
+    )
+    return {k: (None if isinstance(v, float) and v != v else v) for k, v in row.items()}
 
 
 def append_section(path: Path, heading: str, block: str) -> None:

@@ -54,11 +54,11 @@ class Settings(BaseSettings):
         "exactly (brute-force cosine over that user's vectors).",
     )
     fulltext_max_matches: int = Field(
-        2000, description="FalkorDB: full-text hits ranked per query (RediSearch's score is unusable, so the "
-        "store ranks hits by BM25 itself)."
+        2000, description="Cypher stores: full-text hits ranked per query (the store ranks the index's hits by "
+        "BM25 itself, so Neo4j and FalkorDB score alike)."
     )
-    bm25_k1: float = Field(1.2, description="BM25 term-frequency saturation (FalkorDB ranking; FTS5 default).")
-    bm25_b: float = Field(0.75, description="BM25 length normalisation (FalkorDB ranking; FTS5's default).")
+    bm25_k1: float = Field(1.2, description="BM25 term-frequency saturation (Cypher stores' ranking; FTS5 default).")
+    bm25_b: float = Field(0.75, description="BM25 length normalisation (Cypher stores' ranking; FTS5's default).")
     falkordb_appendfsync: Literal["always", "everysec", "no"] = Field(
         "everysec",
         description="Embedded FalkorDB (falkordb+dir://): append-only-file fsync policy. Every batch is one "

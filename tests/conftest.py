@@ -15,6 +15,13 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 from memgraph import MemoryEngine, Settings
 from memgraph.embed import CachedEmbedder, SentenceTransformerEmbedder
+from tests.neo4j_server import (  # noqa: F401 - the real Neo4j fixture, its CI rule, statement coverage
+    _record_neo4j_statements,
+    neo4j_server,
+    pytest_collection_modifyitems,
+    pytest_runtest_makereport,
+    pytest_sessionfinish,
+)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

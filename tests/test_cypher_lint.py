@@ -36,13 +36,37 @@ def _lint(node: str, *paths: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_every_statement_in_cypher_passes_neo4j_lint(node: str) -> None:
-    result = _lint(node, ROOT / "cypher")
+STATEMENTS = ROOT / "memgraph" / "cypher"
+BROWSER = ROOT / "cypher" / "browser"
+
+
+def test_every_statement_passes_neo4j_lint(node: str) -> None:
+    """The lint's default roots: the statements the stores run (includes expanded, as the store expands them)
+    and the exploration queries."""
+    result = _lint(node)
     assert result.returncode == 0, result.stdout + result.stderr
     summary = result.stdout.strip().splitlines()[-1]
     files = int(summary.split()[1])
-    assert files == len(list((ROOT / "cypher").rglob("*.cypher")))
+    statements = [p for p in STATEMENTS.rglob("*.cypher") if "include" not in p.relative_to(STATEMENTS).parts]
+    assert files == len(statements) + len(list(BROWSER.glob("*.cypher")))
     assert " 0 error(s)" in summary
+
+
+def test_lint_sees_the_included_filter(node: str, tmp_path: Path) -> None:
+    """A mistake inside an included fragment fails every statement that includes it, at the expanded line."""
+    (tmp_path / "include").mkdir()
+    (tmp_path / "include" / "broken_filter.cypher").write_text(
+        "// A filter with a typo in a label.\n// Parameters: $user_id\n"
+        "WHERE m.user_id = $user_id AND (m)-[:HasTag]->(:Tagg)\n"
+    )
+    (tmp_path / "uses.cypher").write_text(
+        "// Uses the broken filter.\n// Parameters: $user_id\n"
+        "MATCH (m:Memory)\n// include: broken_filter\nRETURN m.id\n"
+    )
+    result = _lint(node, tmp_path)
+    assert result.returncode == 1, result.stdout
+    assert any("uses.cypher:4:" in ln and "error" in ln for ln in result.stdout.splitlines()), result.stdout
+    assert "1 file(s)" in result.stdout.strip().splitlines()[-1]
 
 
 def test_lint_fails_on_a_broken_statement(node: str, tmp_path: Path) -> None:

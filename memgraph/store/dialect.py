@@ -1,11 +1,19 @@
-"""What differs between Neo4j 5 and FalkorDB, and nothing else (cypher/README.md, "Dialects").
+"""Where the Cypher statements come from, and what differs between Neo4j 5 and FalkorDB (memgraph/cypher/README.md,
+"Dialects").
 
-Every statement lives in `cypher/queries/` (Neo4j 5 syntax, shared by both). A dialect may override a
-whole statement with a file of the same name in its own folder (`cypher/falkordb/`) where the difference is
-more than a name: the vector and full-text procedures (names, arguments, and FalkorDB scoring cosine
-*distance* where Neo4j scores (1 + cos) / 2). One function is renamed in the shared text for FalkorDB:
-`toFloatList(...)`, which turns an embedding into a Neo4j float list, becomes `vecf32(...)`, FalkorDB's
-indexed float32 vector type.
+The statements the stores run ship inside the package (`memgraph/cypher/`, read with importlib.resources, so an
+installed wheel has them): `queries/` (Neo4j 5 syntax, shared by both), `schema.cypher`, and `falkordb/`, whose
+files override a shared statement of the same name where the difference is more than a name (the vector and
+full-text procedures, and FalkorDB scoring cosine *distance* where Neo4j scores (1 + cos) / 2). One function is
+renamed in the shared text for FalkorDB: `toFloatList(...)`, which turns an embedding into a Neo4j float list,
+becomes `vecf32(...)`, FalkorDB's indexed float32 vector type.
+
+A line `// include: NAME` in a statement is replaced by the statement lines of `include/NAME.cypher` (its `//`
+comment lines left out): the MemoryFilter predicate is written once there. tools/cypher-lint expands includes
+by the same rule before it lints.
+
+The exploration queries for people (`cypher/browser/` in the repository) ship too, as `memgraph.browser`:
+`browser_query("user_overview")` returns one.
 
 Timestamps are fixed-width UTC ISO-8601 strings in both (as in SQLite), so text order is time order and no
 `datetime()` conversion differs between the two; `datetime(m.created_at)` works in Neo4j Browser.
@@ -16,12 +24,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cache
+from importlib.resources import files
+from importlib.resources.abc import Traversable
 from pathlib import Path
 
-from memgraph.errors import StoreError
-
-#: The repository's cypher/ folder (next to the package).
-CYPHER_DIR = Path(__file__).resolve().parents[2] / "cypher"
+from memgraph.errors import StoreError, ValidationError
 
 #: Uniqueness constraints for FalkorDB (GRAPH.CONSTRAINT CREATE is a server command, not Cypher); each needs
 #: the exact-match index that cypher/falkordb/schema.cypher creates first. Mirrors schema.cypher.
@@ -35,14 +42,40 @@ FALKORDB_CONSTRAINTS: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 
 _PARAM = re.compile(r"\$(\w+)")
+_INCLUDE = re.compile(r"^// include: (\w+)[ \t]*$", re.MULTILINE)
+_NAME = re.compile(r"[a-z][a-z0-9_]*")
+
+
+def statements_root() -> Traversable:
+    """The package's statement folder (memgraph/cypher/)."""
+    return files("memgraph") / "cypher"
+
+
+def _read(node: Traversable, what: str) -> str:
+    try:
+        return node.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise StoreError(f"Cypher statement file missing: {what} ({exc})") from exc
 
 
 @cache
-def _read(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise StoreError(f"Cypher statement file missing: {path} ({exc})") from exc
+def _fragment(name: str) -> str:
+    text = _read(statements_root() / "include" / f"{name}.cypher", f"include/{name}.cypher")
+    return "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("//"))
+
+
+def expand_includes(text: str) -> str:
+    """The statement with every `// include: NAME` line replaced by that fragment's statement lines."""
+    return _INCLUDE.sub(lambda m: _fragment(m.group(1)), text)
+
+
+@cache
+def _statement_file(relative: str) -> str | None:
+    """A statement file's expanded text, or None when the package has no such file."""
+    node = statements_root().joinpath(*relative.split("/"))
+    if not node.is_file():
+        return None
+    return expand_includes(_read(node, relative))
 
 
 def split_statements(text: str) -> list[str]:
@@ -64,6 +97,13 @@ def render_ints(statement: str, values: dict[str, int]) -> str:
     return _PARAM.sub(sub, statement)
 
 
+@cache
+def _renamed(text: str, renames: tuple[tuple[str, str], ...]) -> str:
+    for old, new in renames:
+        text = re.sub(rf"\b{re.escape(old)}\(", f"{new}(", text)
+    return text
+
+
 @dataclass(frozen=True)
 class Dialect:
     """One Cypher dialect: where its statements come from and how to read its scores."""
@@ -71,28 +111,26 @@ class Dialect:
     name: str
     override_dir: str | None = None
     function_renames: dict[str, str] = field(default_factory=dict)
-    #: The full-text procedure's score is not a usable rank (FalkorDB): the store ranks hits by BM25 itself.
-    rank_fulltext: bool = False
 
     def statement(self, name: str) -> str:
-        """The text of a named statement: the dialect's override when it has one, else the shared file."""
+        """The text of a named statement: the dialect's override when it has one, else the shared file (with
+        the dialect's function renames); includes expanded."""
         if self.override_dir is not None:
-            own = CYPHER_DIR / self.override_dir / f"{name}.cypher"
-            if own.exists():
-                return _read(own)
-        text = _read(CYPHER_DIR / "queries" / f"{name}.cypher")
-        for old, new in self.function_renames.items():
-            text = re.sub(rf"\b{re.escape(old)}\(", f"{new}(", text)
-        return text
+            own = _statement_file(f"{self.override_dir}/{name}.cypher")
+            if own is not None:
+                return own
+        text = _statement_file(f"queries/{name}.cypher")
+        if text is None:
+            raise StoreError(f"Cypher statement file missing: queries/{name}.cypher")
+        return _renamed(text, tuple(self.function_renames.items()))
 
     def schema(self) -> list[str]:
         """Schema statements in order (constraints/indexes, vector index, full-text index)."""
-        path = (
-            CYPHER_DIR / self.override_dir / "schema.cypher"
-            if self.override_dir
-            else CYPHER_DIR / "schema.cypher"
-        )
-        return split_statements(_read(path))
+        relative = f"{self.override_dir}/schema.cypher" if self.override_dir else "schema.cypher"
+        text = _statement_file(relative)
+        if text is None:
+            raise StoreError(f"Cypher statement file missing: {relative}")
+        return split_statements(text)
 
     def similarity(self, score: float) -> float:
         """Cosine similarity from a vector-procedure score: Neo4j (1 + cos) / 2, FalkorDB distance 1 - cos."""
@@ -109,6 +147,30 @@ class Dialect:
 
 
 NEO4J = Dialect("neo4j")
-FALKORDB = Dialect(
-    "falkordb", override_dir="falkordb", function_renames={"toFloatList": "vecf32"}, rank_fulltext=True
-)
+FALKORDB = Dialect("falkordb", override_dir="falkordb", function_renames={"toFloatList": "vecf32"})
+
+
+# -- the exploration queries for people (cypher/browser/ in the repository) ---------------------------------
+
+
+def browser_root() -> Traversable:
+    """The exploration queries: the repository's cypher/browser/ in a source checkout, else the installed
+    `memgraph.browser` package (the wheel ships that folder under this name; pyproject.toml, package-dir)."""
+    checkout = Path(__file__).resolve().parents[2]
+    if (checkout / "pyproject.toml").is_file() and (checkout / "cypher" / "browser").is_dir():
+        return checkout / "cypher" / "browser"
+    return files("memgraph.browser")
+
+
+def browser_queries() -> list[str]:
+    """Names of the shipped exploration queries (file names without .cypher), sorted."""
+    return sorted(n.name.removesuffix(".cypher") for n in browser_root().iterdir() if n.name.endswith(".cypher"))
+
+
+def browser_query(name: str) -> str:
+    """The text of one shipped exploration query, e.g. `browser_query("user_overview")`."""
+    if not isinstance(name, str) or not _NAME.fullmatch(name) or name not in browser_queries():
+        raise ValidationError(
+            f"no exploration query named {name!r}; the shipped ones: {', '.join(browser_queries())}"
+        )
+    return (browser_root() / f"{name}.cypher").read_text(encoding="utf-8")

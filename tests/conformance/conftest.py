@@ -1,12 +1,11 @@
 """One set of store tests, run against every store: SQLite (a temp dir), FalkorDB (embedded, one server per
-test session, a fresh graph per test) and Neo4j (only when MEMGRAPH_NEO4J_URI is set; it must be a throwaway
-database: the suite deletes every node in it before each test).
+test session, a fresh graph per test) and Neo4j (a real Neo4j 5 server, `neo4j_server` in tests/neo4j_server.py:
+started by the session from tools/neo4j-server, or MEMGRAPH_NEO4J_URI; emptied before each test).
 """
 
 from __future__ import annotations
 
 import itertools
-import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -29,10 +28,6 @@ def falkordb_available() -> str | None:
     return None
 
 
-def neo4j_uri() -> str | None:
-    return os.environ.get("MEMGRAPH_NEO4J_URI") or None
-
-
 @pytest.fixture(scope="session")
 def falkordb_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """One embedded FalkorDB server for the whole session; tests open their own graph in it. A keeper client
@@ -40,10 +35,10 @@ def falkordb_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     reason = falkordb_available()
     if reason:
         pytest.skip(reason)
-    from memgraph.store.cypher import _FalkorExecutor
+    from memgraph.store.falkordb_executor import FalkorExecutor
 
     directory = tmp_path_factory.mktemp("falkordb")
-    keeper = _FalkorExecutor._start_embedded(directory, Settings())
+    keeper = FalkorExecutor.start_embedded(directory, Settings())
     yield directory
     keeper.connection_pool.disconnect()
     keeper._cleanup()
@@ -68,14 +63,10 @@ def store_factory(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Ca
             directory = request.getfixturevalue("falkordb_dir")
             store = open_store(f"falkordb+dir://{directory}?graph=conf{next(_graph_ids)}", settings)
         else:
-            uri = neo4j_uri()
-            if uri is None:
-                pytest.skip(
-                    "Neo4j conformance needs MEMGRAPH_NEO4J_URI (and MEMGRAPH_NEO4J_PASSWORD): "
-                    "docker compose up -d, then export MEMGRAPH_NEO4J_URI=bolt://localhost:7687"
-                )
-            store = open_store(uri, settings)
-            store._x.run("MATCH (n) WHERE NOT n:Meta DETACH DELETE n", {}, write=True)  # type: ignore[attr-defined]
+            server = request.getfixturevalue("neo4j_server")
+            if not opened:
+                server.wipe()
+            store = open_store(server.uri, server.settings(**overrides))
         opened.append(store)
         return store
 
@@ -104,10 +95,9 @@ def reopen_target(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         if reason:
             pytest.skip(reason)
         return f"falkordb+dir://{tmp_path / 'persist'}"
-    uri = neo4j_uri()
-    if uri is None:
-        pytest.skip("Neo4j conformance needs MEMGRAPH_NEO4J_URI")
-    return uri
+    server = request.getfixturevalue("neo4j_server")
+    server.wipe()
+    return str(server.uri)
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

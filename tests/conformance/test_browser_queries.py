@@ -1,5 +1,5 @@
-"""Every saved exploration query in cypher/browser runs on a real Cypher engine (FalkorDB here, Neo4j when
-MEMGRAPH_NEO4J_URI is set) over a graph built through the public API, and through `memgraph cypher --file`."""
+"""Every saved exploration query in cypher/browser runs on a real Cypher engine (FalkorDB and Neo4j) over a graph
+built through the public API, through `memgraph cypher --file` and by name (`memgraph cypher --query`)."""
 
 from __future__ import annotations
 
@@ -24,13 +24,19 @@ def _params(text: str, memory_id: str) -> dict[str, object]:
     return {k: v for k, v in values.items() if k in declared}
 
 
-@pytest.fixture(scope="module")
-def browser_engine(falkordb_dir: Path, embedder):  # noqa: ANN001, ANN201 - fixtures
-    reason = falkordb_available()
-    if reason:
-        pytest.skip(reason)
-    target = f"falkordb+dir://{falkordb_dir}?graph=browser"
-    eng = MemoryEngine.open(target, settings=Settings(store=target), embedder=embedder)
+@pytest.fixture(scope="module", params=["falkordb", "neo4j"])
+def browser_engine(request: pytest.FixtureRequest, embedder):  # noqa: ANN001, ANN201 - fixtures
+    if request.param == "falkordb":
+        reason = falkordb_available()
+        if reason:
+            pytest.skip(reason)
+        target = f"falkordb+dir://{request.getfixturevalue('falkordb_dir')}?graph=browser"
+        settings = Settings(store=target)
+    else:
+        server = request.getfixturevalue("neo4j_server")
+        server.wipe()
+        target, settings = server.uri, server.settings()
+    eng = MemoryEngine.open(target, settings=settings, embedder=embedder)
     old = eng.remember("The office is in Berlin", user_id="ada", tags=["office"])
     new = eng.remember("The office moved to Munich", user_id="ada", tags=["office"])
     eng.link(new.id, old.id, Relation.SUPERSEDES, user_id="ada", reason="moved")
@@ -47,7 +53,6 @@ def browser_engine(falkordb_dir: Path, embedder):  # noqa: ANN001, ANN201 - fixt
     eng.close()
 
 
-@pytest.mark.falkordb
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
 def test_browser_query_runs_on_a_real_graph(browser_engine, path: Path) -> None:  # noqa: ANN001
     eng, _, memory_id = browser_engine
@@ -61,7 +66,6 @@ def test_browser_query_runs_on_a_real_graph(browser_engine, path: Path) -> None:
         assert rows, f"{path.name} returned nothing on a graph that has what it shows"
 
 
-@pytest.mark.falkordb
 def test_cli_runs_a_browser_file_with_params(browser_engine) -> None:  # noqa: ANN001
     _, target, _ = browser_engine
     res = CliRunner().invoke(
@@ -69,3 +73,12 @@ def test_cli_runs_a_browser_file_with_params(browser_engine) -> None:  # noqa: A
     )
     assert res.exit_code == 0, res.output
     assert "Munich" in res.output and "Berlin" in res.output
+
+
+def test_cli_runs_a_shipped_query_by_name(browser_engine) -> None:  # noqa: ANN001
+    _, target, _ = browser_engine
+    res = CliRunner().invoke(app, ["cypher", "--query", "user_overview", "--param", "user=ada", "--store", target])
+    assert res.exit_code == 0, res.output
+    assert "fact" in res.output and "row(s)" in res.output
+    res = CliRunner().invoke(app, ["cypher", "--query", "no_such_query", "--store", target])
+    assert res.exit_code == 2 and "user_overview" in res.output

@@ -16,7 +16,7 @@ from memgraph.models import Gap, Memory, Tag, utcnow
 from memgraph.store import open_store
 from memgraph.store.base import MemoryFilter, WriteBatch
 from memgraph.store.sqlite import SQLiteStore
-from tests.conformance.conftest import falkordb_available, neo4j_uri
+from tests.conformance.conftest import falkordb_available
 from tests.jobs.conftest import checksum, plant_nan_vector
 
 
@@ -89,9 +89,8 @@ def _digits15(value):
     return value
 
 
-def _open_target(kind: str, tmp_path: Path, embedder) -> MemoryEngine:
-    """The import target: SQLite, embedded FalkorDB, or Neo4j when MEMGRAPH_NEO4J_URI names a throwaway
-    database (it is emptied first)."""
+def _open_target(kind: str, tmp_path: Path, embedder, request: pytest.FixtureRequest) -> MemoryEngine:
+    """The import target: SQLite, embedded FalkorDB, or the test session's Neo4j (emptied first)."""
     if kind == "sqlite":
         target = str(tmp_path / "target")
         return MemoryEngine(SQLiteStore(target), Settings(store=target), embedder)
@@ -102,16 +101,15 @@ def _open_target(kind: str, tmp_path: Path, embedder) -> MemoryEngine:
         target = f"falkordb+dir://{tmp_path / 'falkordb'}"
         store = open_store(target, Settings(store=target))
     else:
-        target = neo4j_uri() or ""
-        if not target:
-            pytest.skip("Neo4j round trip needs MEMGRAPH_NEO4J_URI (a throwaway database)")
-        store = open_store(target, Settings(store=target))
-        store._x.run("MATCH (n) WHERE NOT n:Meta DETACH DELETE n", {}, write=True)
+        server = request.getfixturevalue("neo4j_server")
+        server.wipe()
+        target = server.uri
+        store = open_store(target, server.settings())
     return MemoryEngine(store, Settings(store=target), embedder)
 
 
 @pytest.mark.parametrize("target", ["sqlite", "falkordb", "neo4j"])
-def test_round_trip_is_lossless(engine, embedder, tmp_path, target):
+def test_round_trip_is_lossless(engine, embedder, tmp_path, target, request):
     _rich_store(engine)
     path = tmp_path / "export.jsonl"
     report = engine.jobs.export(path, all_users=True)
@@ -119,7 +117,7 @@ def test_round_trip_is_lossless(engine, embedder, tmp_path, target):
     header = json.loads(path.read_text().splitlines()[0])
     assert header["format"] == "memgraph-export" and header["version"] == 1
     assert header["embedding_model"] == "all-MiniLM-L6-v2" and header["embedding_dim"] == 384
-    other = _open_target(target, tmp_path, embedder)
+    other = _open_target(target, tmp_path, embedder, request)
     imported = other.jobs.import_(path)
     assert imported.records == report.records
     got, want = _snapshot(other.store), _snapshot(engine.store)

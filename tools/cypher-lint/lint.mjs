@@ -2,7 +2,14 @@
 // Lint every .cypher file with Neo4j's own Cypher parser and semantic analysis
 // (@neo4j-cypher/language-support, lintCypherQuery), the proof that memgraph's statements are valid Neo4j 5.
 //
-//   node lint.mjs [PATH ...]      (default: the repository's cypher/ folder)
+//   node lint.mjs [PATH ...]      (default: the statements the stores run, memgraph/cypher/, and the
+//                                 exploration queries, cypher/browser/)
+//
+// A line `// include: NAME` is replaced by the statement lines of the fragment `include/NAME.cypher` (found in
+// the nearest enclosing folder that has an include/ folder; its `//` lines left out) before linting: the same
+// rule as the store's loader (memgraph/store/dialect.py, expand_includes), so the lint sees exactly the text
+// the store runs. Fragments themselves (files under include/) are linted only as part of the statements that
+// include them. Line numbers in messages are those of the expanded text.
 //
 // Each file may hold several statements separated by `;` (the parser splits them). The database schema given
 // to the linter is memgraph's graph model, so a misspelt label or relationship type fails, plus Neo4j 5's
@@ -17,7 +24,7 @@
 // Prints `file:line:column: error|warning: message` and exits 1 when any error was found (warnings, such as
 // the deprecation of `CALL { ... }` without a scope clause, which FalkorDB 4.x still needs, do not fail).
 
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,7 +36,7 @@ const { lintCypherQuery, testData } = require('@neo4j-cypher/language-support');
 const here = dirname(fileURLToPath(import.meta.url));
 const VERSION = 'CYPHER 5';
 
-// memgraph's graph model (cypher/README.md).
+// memgraph's graph model (memgraph/cypher/README.md).
 const LABELS = ['Memory', 'MemoryVector', 'Tag', 'Cluster', 'Gap', 'JobRun', 'Meta'];
 const REL_TYPES = [
   'HasTag',
@@ -78,7 +85,7 @@ function fn(name, args, returns, description) {
   };
 }
 
-// FalkorDB 4.x procedures and functions used by the cypher/falkordb/ overrides.
+// FalkorDB 4.x procedures and functions used by the falkordb/ overrides.
 const FALKORDB_PROCEDURES = {
   'db.idx.vector.queryNodes': procedure(
     'db.idx.vector.queryNodes',
@@ -143,7 +150,25 @@ function cypherFiles(path) {
   if (st.isFile()) return path.endsWith('.cypher') ? [path] : [];
   return readdirSync(path)
     .sort()
+    .filter((name) => name !== 'include')
     .flatMap((name) => cypherFiles(join(path, name)));
+}
+
+/** The file's text with every `// include: NAME` line replaced by the fragment's statement lines. */
+function expandIncludes(file, text) {
+  return text.replace(/^\/\/ include: (\w+)[ \t]*$/gm, (line, name) => {
+    for (let dir = dirname(file); ; dir = dirname(dir)) {
+      const fragment = join(dir, 'include', `${name}.cypher`);
+      if (existsSync(fragment)) {
+        return readFileSync(fragment, 'utf8')
+          .split('\n')
+          .filter((l) => !l.trimStart().startsWith('//'))
+          .join('\n')
+          .replace(/\n+$/, '');
+      }
+      if (dirname(dir) === dir) throw new Error(`${file}: no include/${name}.cypher above it`);
+    }
+  });
 }
 
 /** Line ranges (1-based, inclusive) of statements marked `// cypher-lint: falkordb-only`. */
@@ -160,7 +185,7 @@ function exemptRanges(text) {
 }
 
 function lintFile(file) {
-  const text = readFileSync(file, 'utf8');
+  const text = expandIncludes(file, readFileSync(file, 'utf8'));
   const out = [];
   const exempt = exemptRanges(text);
   const { params, declared } = declaredParameters(text);
@@ -183,7 +208,9 @@ function lintFile(file) {
 }
 
 const args = process.argv.slice(2);
-const roots = args.length ? args : [resolve(here, '..', '..', 'cypher')];
+const roots = args.length
+  ? args
+  : [resolve(here, '..', '..', 'memgraph', 'cypher'), resolve(here, '..', '..', 'cypher', 'browser')];
 let errors = 0;
 let warnings = 0;
 let files = 0;

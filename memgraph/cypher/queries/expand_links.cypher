@@ -6,16 +6,7 @@ MATCH (s:Memory {user_id: $user_id})
 WHERE s.id IN $ids
 WITH s
 MATCH (s)-[r:RelatesTo|Supersedes|Contradicts|DerivedFrom]-(m:Memory)
-WHERE m.user_id = $user_id
-  AND ($active IS NULL OR m.active = $active)
-  AND ($include_archived OR NOT m.archived)
-  AND ($include_compressed OR NOT m.compressed)
-  AND ($kinds IS NULL OR m.kind IN $kinds)
-  AND ($session_id IS NULL OR m.session_id = $session_id)
-  AND ($pinned IS NULL OR m.pinned = $pinned)
-  AND ($min_importance IS NULL OR m.importance >= $min_importance OR m.pinned)
-  AND ($tag IS NULL OR (m)-[:HasTag]->(:Tag {name: $tag}))
-  AND ($file_patterns IS NULL OR m.scope <> 'project' OR any(p IN m.file_paths WHERE p IN $file_patterns))
+// include: memory_filter
 WITH s, type(r) AS relation, m,
      coalesce(r.weight, 1.0)
        * CASE WHEN type(r) = 'RelatesTo' AND r.source = 'discovered' THEN $discovered ELSE 1.0 END AS weight

@@ -5,16 +5,7 @@ MATCH (c:Cluster {user_id: $user_id})
 WHERE c.id IN $ids
 WITH c
 MATCH (m:Memory)-[r:InCluster]->(c)
-WHERE m.user_id = $user_id
-  AND ($active IS NULL OR m.active = $active)
-  AND ($include_archived OR NOT m.archived)
-  AND ($include_compressed OR NOT m.compressed)
-  AND ($kinds IS NULL OR m.kind IN $kinds)
-  AND ($session_id IS NULL OR m.session_id = $session_id)
-  AND ($pinned IS NULL OR m.pinned = $pinned)
-  AND ($min_importance IS NULL OR m.importance >= $min_importance OR m.pinned)
-  AND ($tag IS NULL OR (m)-[:HasTag]->(:Tag {name: $tag}))
-  AND ($file_patterns IS NULL OR m.scope <> 'project' OR any(p IN m.file_paths WHERE p IN $file_patterns))
+// include: memory_filter
 WITH c, m, r.probability AS weight
 ORDER BY m.importance DESC, m.last_accessed DESC, m.id
 WITH c, collect({other: m.id, weight: weight})[..$cap] AS members
