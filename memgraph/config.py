@@ -90,7 +90,34 @@ class Settings(BaseSettings):
     )
     embedding_dim: int = Field(384, description="Embedding dimension (all-MiniLM-L6-v2: 384).")
     embed_batch_size: int = Field(32, description="Sentences per embedding batch (32 beats 128 on CPU).")
-    embed_device: str | None = Field(None, description="torch device for the embedder; default: cuda if present.")
+    embed_device: str | None = Field(
+        None,
+        description="torch device (cuda, mps) on which sentence-transformers embeds bulk batches (see "
+        "embed_bulk_min); queries stay on ONNX Runtime. Default: none, everything runs on ONNX Runtime (CPU) "
+        "unless embed_backend is sentence-transformers (then: its choice, cuda if present).",
+    )
+    embed_backend: Literal["auto", "onnx", "sentence-transformers"] = Field(
+        "auto",
+        description="auto: ONNX Runtime on an fp32 graph exported once from the model (no torch import; ~0.5 s "
+        "to load against ~8 s, and faster on CPU, bench/RESULTS.md 'Embedding'), sentence-transformers when the "
+        "ONNX path cannot reproduce the model (the reason is logged). onnx: the same but an error instead of "
+        "the fallback. sentence-transformers: always torch.",
+    )
+    model_cache_dir: str | None = Field(
+        None,
+        description="Directory of exported ONNX graphs; default: $XDG_CACHE_HOME/memgraph or ~/.cache/memgraph. "
+        "Not the store's directory: a graph belongs to the model files, not to a store, so one export serves "
+        "every store, ':memory:' and server stores included; it is a cache (delete it and the next process "
+        "exports again, ~30 s with torch).",
+    )
+    embed_threads: int | None = Field(
+        None, description="ONNX Runtime threads per embedding call; default: its choice (the physical cores)."
+    )
+    embed_bulk_min: int = Field(
+        32,
+        description="With embed_device set, batches of at least this many texts go to sentence-transformers on "
+        "that device; smaller ones (a query, a remember) stay on ONNX, so they never wait for torch to load.",
+    )
     embed_cache_size: int = Field(50_000, description="Embeddings kept in the in-process content-hash cache.")
     embed_cache_dir: str | None = Field(
         None, description="Directory of the persistent embedding cache; default: the SQLite data directory."

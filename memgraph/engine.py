@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 
 from memgraph.config import Settings
-from memgraph.embed import CachedEmbedder, Embedder, SentenceTransformerEmbedder
+from memgraph.embed import CachedEmbedder, Embedder, default_embedder
 from memgraph.errors import EmbedderUnavailableError, ModelMismatchError, NotFoundError, ValidationError
 from memgraph.ingest.clean import CHUNK_ADVICE, clean_text
 from memgraph.ingest.embedding import encode
@@ -125,23 +125,13 @@ class MemoryEngine:
 
     @property
     def embedder(self) -> Embedder:
-        """The embedder, created on first use (importing sentence-transformers only then); thread-safe."""
+        """The embedder, created on first use (cheap: the model loads on the first text, or `warm()`); thread-safe."""
         if self._embedder is not None:
             return self._embedder
         with self._embedder_lock:
             if self._embedder is not None:
                 return self._embedder
-            s = self.settings
-            inner = SentenceTransformerEmbedder(
-                s.embedding_model_path,
-                model_name=s.embedding_model,
-                dim=s.embedding_dim,
-                batch_size=s.embed_batch_size,
-                device=s.embed_device,
-            )
-            cache_dir = Path(s.embed_cache_dir).expanduser() if s.embed_cache_dir else s.data_dir()
-            path = cache_dir / "embedding_cache.sqlite3" if cache_dir else None
-            self._embedder = CachedEmbedder(inner, max_items=s.embed_cache_size, path=path)
+            self._embedder = default_embedder(self.settings)
         return self._embedder
 
     def _check_model(self) -> None:

@@ -1,0 +1,75 @@
+"""The model's own tokenizer through `tokenizers` (Rust, no torch): counting tokens, and the batches the ONNX
+encoder takes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from memgraph.errors import EmbedderUnavailableError
+
+if TYPE_CHECKING:
+    from tokenizers import Tokenizer
+
+
+def load_tokenizer(model_dir: Path) -> tuple[Tokenizer, int]:
+    """tokenizer.json with its own padding and truncation switched off (the shipped file pads and truncates to
+    128; callers decide both), and the pad token's id it declares (0 for BERT, 1 for RoBERTa-style models)."""
+    from tokenizers import Tokenizer
+
+    file = Path(model_dir) / "tokenizer.json"
+    if not file.exists():
+        raise EmbedderUnavailableError(f"no tokenizer.json in {model_dir}")
+    tok = Tokenizer.from_file(str(file))
+    padding = tok.padding
+    tok.no_padding()
+    tok.no_truncation()
+    return tok, int(padding["pad_id"]) if padding else 0
+
+
+class TokenCounter:
+    """Counts tokens with the model's `tokenizer.json` (no special tokens, no truncation: long text counts in
+    full)."""
+
+    def __init__(self, model_path: Path) -> None:
+        self._tok, _ = load_tokenizer(model_path)
+
+    def count(self, text: str) -> int:
+        return len(self._tok.encode(text, add_special_tokens=False).ids)
+
+
+class EncoderInputs:
+    """Texts to the encoder's input arrays exactly as sentence-transformers builds them: special tokens added,
+    truncated at the model's window (`max_length`, 256 for all-MiniLM-L6-v2), lower-cased first when the model
+    asks for it, padded to the longest text of the batch (the attention mask hides the padding)."""
+
+    def __init__(self, model_dir: Path, max_length: int, *, do_lower_case: bool = False) -> None:
+        from tokenizers import normalizers
+
+        tok, self.pad_id = load_tokenizer(model_dir)
+        if do_lower_case:
+            # as sentence-transformers does: a Lowercase step in front unless one is there already
+            current = tok.normalizer
+            steps = list(current) if isinstance(current, normalizers.Sequence) else [current] if current else []
+            if not any(isinstance(n, normalizers.Lowercase) for n in steps):
+                tok.normalizer = normalizers.Sequence([normalizers.Lowercase(), *steps])
+        tok.enable_truncation(max_length, strategy="longest_first", direction="right")
+        self._tok = tok
+        self.max_length = max_length
+
+    def ids(self, texts: Sequence[str]) -> list[list[int]]:
+        """Token ids per text (special tokens included, truncated), unpadded."""
+        return [e.ids for e in self._tok.encode_batch(list(texts))]
+
+    def pad(self, rows: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
+        """(input_ids, attention_mask) as int64, right-padded with the pad token to the longest row."""
+        width = max((len(r) for r in rows), default=0)
+        ids = np.full((len(rows), width), self.pad_id, dtype=np.int64)
+        mask = np.zeros((len(rows), width), dtype=np.int64)
+        for i, row in enumerate(rows):
+            ids[i, : len(row)] = row
+            mask[i, : len(row)] = 1
+        return ids, mask
