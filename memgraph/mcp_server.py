@@ -10,7 +10,6 @@ server starts (`--user` / MEMGRAPH_USER); no tool argument can change it.
 from __future__ import annotations
 
 import json
-import threading
 from typing import Any
 
 from memgraph.tools import ToolSet
@@ -63,8 +62,11 @@ def serve_stdio(tools: ToolSet, *, warm_up: bool = True) -> None:
     from mcp.server.stdio import stdio_server
 
     if warm_up:
-        _ = tools.engine.embedder  # created here, once (it loads the model lazily, under its own lock)
-        threading.Thread(target=_warm_up, args=(tools,), name="memgraph-warmup", daemon=True).start()
+        # the model loads in a background thread while the client initialises; the first tool call that
+        # embeds waits for that load instead of starting its own
+        from memgraph.embed import warm
+
+        warm(tools.engine.embedder)
     server = build_server(tools)
 
     async def main() -> None:
@@ -72,10 +74,3 @@ def serve_stdio(tools: ToolSet, *, warm_up: bool = True) -> None:
             await server.run(read_stream, write_stream, server.create_initialization_options())
 
     anyio.run(main)
-
-
-def _warm_up(tools: ToolSet) -> None:
-    try:
-        tools.engine.embed(["warm up"])
-    except Exception:  # noqa: BLE001 - the first real call reports any problem properly
-        pass

@@ -77,15 +77,46 @@ def reported(code: int = 1) -> Iterator[None]:
 
 
 @contextmanager
-def open_engine(store: str | None, *, check_model: bool = True) -> Iterator[MemoryEngine]:
+def open_engine(store: str | None, *, check_model: bool = True, embeds: bool = False) -> Iterator[MemoryEngine]:
     """Open the engine for one command (`--store`, else MEMGRAPH_STORE, else the default directory) and close
-    it afterwards; typed memgraph errors, opening included, become a clean message and exit code 1."""
+    it afterwards; typed memgraph errors, opening included, become a clean message and exit code 1.
+
+    `embeds=True` (commands that embed text: recall, search, remember, ingest, mcp, demo) starts loading the
+    embedding model in a background thread before the store opens, so the two overlap, and shows a spinner on a
+    terminal while the model is still loading (the first run on a machine exports it to ONNX once, ~20 s)."""
     from memgraph.engine import MemoryEngine
 
     with reported():
         settings = Settings()
-        with MemoryEngine.open(store or settings.store, settings=settings, check_model=check_model) as engine:
-            yield engine
+        target = store or settings.store
+        if not embeds:
+            with MemoryEngine.open(target, settings=settings, check_model=check_model) as engine:
+                yield engine
+            return
+        from concurrent.futures import wait
+
+        from memgraph.embed import default_embedder, warm
+
+        settings = settings.model_copy(update={"store": target})
+        embedder = default_embedder(settings)
+        will_export = getattr(embedder.inner, "will_export", None)
+        exporting = bool(will_export()) if callable(will_export) else False
+        loading = warm(embedder)
+        with MemoryEngine.open(settings=settings, embedder=embedder, check_model=check_model) as engine:
+            if not loading.done() and err_console.is_terminal:
+                text = (
+                    "First run: exporting the embedding model to ONNX (about 20 s, once)…"
+                    if exporting
+                    else "Loading the embedding model…"
+                )
+                with err_console.status(text):
+                    wait([loading])  # not .result(): a load error surfaces, typed, at the first embed
+            try:
+                yield engine
+            finally:
+                # A command that needed no model (every text it embedded was in the cache) must still let the
+                # load finish: a daemon thread inside onnxruntime at interpreter exit aborts the process.
+                wait([loading])
 
 
 # -- output ---------------------------------------------------------------------------------------------------

@@ -31,7 +31,7 @@ def demo(
     sessions: dict[str, list[dict[str, Any]]] = {}
     for turn in turns:
         sessions.setdefault(turn["session_id"], []).append(turn)
-    with open_engine(store) as engine:
+    with open_engine(store, embeds=True) as engine:
         where = engine.settings.store
         console.rule(f"[bold]1. ingest[/bold] {len(turns)} turns in {len(sessions)} sessions -> {where}")
         for sid, session_turns in sessions.items():

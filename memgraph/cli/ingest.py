@@ -74,7 +74,7 @@ def ingest(
                 raw = fh.read()
     except (OSError, UnicodeDecodeError) as exc:
         fail(f"cannot read {source}: {exc}")
-    with open_engine(store) as engine:  # a typed error from here on is reported with exit code 1
+    with open_engine(store, embeds=True) as engine:  # a typed error from here on is reported with exit code 1
         settings = engine.settings
         if fmt == "jsonl" or (fmt == "auto" and looks_like_jsonl(raw[:10_000])):
             items = list(turns_from_jsonl(raw.splitlines(), session_id=session, speaker_prefix=speaker_prefix))

@@ -27,7 +27,7 @@ def mcp_(
     from memgraph.mcp_server import serve_stdio
     from memgraph.tools import ToolSet
 
-    with open_engine(store) as engine:
+    with open_engine(store, embeds=True) as engine:
         with reported(2):  # a bad --session is a usage error
             tools = ToolSet(engine, user_id=user, session_id=session)
         serve_stdio(tools)

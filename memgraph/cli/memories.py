@@ -24,7 +24,7 @@ def remember(
     """Store one memory now (explicit memories are never dropped for low importance)."""
     if content == "-":
         content = sys.stdin.read()
-    with open_engine(store) as engine:
+    with open_engine(store, embeds=True) as engine:
         mem = engine.remember(content, user_id=user, kind=kind, tags=tag, session_id=session, pinned=pinned)
         if as_json:
             print_json(mem.model_dump(mode="json", exclude={"embedding"}))

@@ -41,7 +41,7 @@ def recall(
     as_json: JsonOpt = False,
 ) -> None:
     """Cascade retrieval: the memories an agent should see for QUERY, in prompt order, within the budget."""
-    with open_engine(store) as engine:
+    with open_engine(store, embeds=True) as engine:
         res = engine.recall(
             query, user_id=user, top_k=k, token_budget=budget, mode=mode, kinds=kind, files=file,
             include_archived=archived,
@@ -89,7 +89,7 @@ def search(
     as_json: JsonOpt = False,
 ) -> None:
     """Vector + full-text search of one user's memories (no graph expansion; see `recall`)."""
-    with open_engine(store) as engine:
+    with open_engine(store, embeds=True) as engine:
         hits = engine.search(query, user_id=user, k=k)
         if as_json:
             print_json([h.model_dump(mode="json", exclude={"memory": {"embedding"}}) for h in hits])
