@@ -129,10 +129,9 @@ class MemoryEngine:
         if self._embedder is not None:
             return self._embedder
         with self._embedder_lock:
-            if self._embedder is not None:
-                return self._embedder
-            self._embedder = default_embedder(self.settings)
-        return self._embedder
+            if self._embedder is None:
+                self._embedder = default_embedder(self.settings)
+            return self._embedder
 
     def _check_model(self) -> None:
         """A store remembers the model that built it; another model's vectors are not comparable."""

@@ -255,16 +255,16 @@ def _labels(
     out = []
     for gi in range(len(groups)):
         row = tfidf.getrow(gi).toarray().ravel()
-        picked: list[str] = []
+        label: list[str] = []
         keys: set[str] = set()
         for i in np.lexsort((vocab, -row)):
-            if row[i] <= 0 or len(picked) >= n_terms:
+            if row[i] <= 0 or len(label) >= n_terms:
                 break
             term = str(vocab[i]).lstrip("#")
             if tag_key(term) not in keys:  # "coffee" and the tag "coffees" are one label term
                 keys.add(tag_key(term))
-                picked.append(term)
-        out.append(", ".join(picked))
+                label.append(term)
+        out.append(", ".join(label))
     return out
 
 
