@@ -96,6 +96,11 @@ def cluster_user(ctx: JobContext, user_id: str, *, apply: bool = False, force: b
             found.setdefault(lab, []).append(i)
     report.noise = int((labels < 0).sum())
     report.clustered = len(ids) - report.noise
+    if not found:
+        report.warnings.append(
+            f"no cluster found: HDBSCAN needs groups of at least cluster_min_size = {s.cluster_min_size} similar "
+            f"memories; lower it (MEMGRAPH_CLUSTER_MIN_SIZE={max(2, s.cluster_min_size - 2)}) or store more"
+        )
 
     ctx.tick("labelling clusters", 0, 1)
     groups = [sorted(found[lab]) for lab in sorted(found)]
