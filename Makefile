@@ -9,7 +9,7 @@ export TRANSFORMERS_OFFLINE := 1
 export HF_HUB_DISABLE_PROGRESS_BARS := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: setup setup-dev demo test lint typecheck bench
+.PHONY: setup setup-dev demo test lint typecheck bench notebooks
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -42,6 +42,10 @@ test: setup-dev
 
 bench: setup-dev
 	$(BIN)/python bench/storage.py
+
+# Regenerate the notebooks from notebooks/build_notebooks.py and execute them (their outputs are committed).
+notebooks: setup-dev
+	$(BIN)/python notebooks/build_notebooks.py --execute
 
 lint:
 	$(BIN)/python -m ruff check .
