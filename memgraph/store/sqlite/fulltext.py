@@ -1,0 +1,210 @@
+"""Full-text search on the SQLite store: per-user inverted indexes in memory, kept exactly in step with the
+file across processes, ranked by `store/bm25.py` on the user's own statistics.
+
+Why not FTS5 (which schema 1-3 used; schema 4 drops it, migrations.py): every store must rank with the same
+BM25 on the *user's* statistics (N, df, mean length), and FTS5's `bm25()` only knows index-wide ones (all
+users). Ranking FTS5's hits ourselves means reading every hit's text per query: at 100k memories of one user a
+common word is in tens of thousands of them, and that costs tens to hundreds of ms (bench/fulltext.py,
+bench/RESULTS.md "Full text"). Postings held as arrays score the same hits with numpy in a few ms. Other
+replacements were ruled out by the issue's constraints: bm25s cannot update an index, tantivy keeps deleted
+documents until a merge and allows one writer across processes. Here the file stays the only copy (real
+erasure: deleting a memory deletes its text; no index segment keeps it), any number of processes write it,
+and each process's index is derived from `memories.content`.
+
+How each process stays in step: triggers on `memories` (migration 4) append `(user_id, rid)` to
+`text_changes` in the same transaction as every insert, content change and delete, whoever writes (this
+process, another one, a job, erasure). Before each search the process reads the log past the last position it
+applied (an index seek; nothing when nothing changed) and re-reads the current row of each logged rid for the
+users it holds: re-reading makes replay idempotent, so the order of "load" and "log position" never loses a
+change. The log is trimmed by its own trigger; a process that finds a hole before its position (it was idle
+while more than `TEXT_LOG_KEEP` changes were trimmed) drops its indexes and reloads them on demand.
+
+Cost (bench/RESULTS.md "Full text"): loading one user's index reads and analyses all their memories once per
+process (about 1 s per 100k memories here); a search is a dictionary lookup per query term plus numpy over the
+postings.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from array import array
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+
+import numpy as np
+
+from memgraph.store import bm25
+from memgraph.store.bm25 import Okapi
+from memgraph.store.sqlite.connection import Database
+from memgraph.text import query_terms, terms
+
+#: How many change-log rows the trim trigger keeps (migration 4 writes it into the trigger). A process idle
+#: for more changes than this reloads its indexes instead of replaying them.
+TEXT_LOG_KEEP = 100_000
+
+
+class UserText:
+    """One user's inverted index: term -> (document slots, term frequencies), plus each slot's length and
+    whether it is still current. Slots of deleted or rewritten memories are dead until a compaction."""
+
+    def __init__(self) -> None:
+        self.slot: dict[int, int] = {}  # rid -> slot
+        self.ids: list[str] = []  # slot -> memory id
+        self.lengths = array("i")  # slot -> term count
+        self.alive = bytearray()  # slot -> 1 while current
+        self.postings: dict[str, tuple[array[int], array[int]]] = {}
+        self.n_docs = 0
+        self.total_len = 0
+
+    def add(self, rid: int, memory_id: str, content: str) -> None:
+        self.remove(rid)
+        words = terms(content)
+        pos = len(self.ids)
+        self.slot[rid] = pos
+        self.ids.append(memory_id)
+        self.lengths.append(len(words))
+        self.alive.append(1)
+        self.n_docs += 1
+        self.total_len += len(words)
+        postings = self.postings
+        for term, count in Counter(words).items():
+            found = postings.get(term)
+            if found is None:
+                found = postings[term] = (array("i"), array("i"))
+            found[0].append(pos)
+            found[1].append(count)
+
+    def remove(self, rid: int) -> None:
+        pos = self.slot.pop(rid, None)
+        if pos is None:
+            return
+        self.alive[pos] = 0
+        self.n_docs -= 1
+        self.total_len -= self.lengths[pos]
+        if len(self.ids) - self.n_docs > max(1024, self.n_docs):
+            self.compact()
+
+    def compact(self) -> None:
+        """Drop dead slots (more than half of them are dead): postings are rebuilt with numpy, not re-analysed."""
+        alive = np.frombuffer(self.alive, dtype=np.uint8).astype(bool)
+        remap = np.cumsum(alive) - 1
+        postings: dict[str, tuple[array[int], array[int]]] = {}
+        for term, (slots, freqs) in self.postings.items():
+            s = np.frombuffer(slots, dtype=np.int32)
+            keep = alive[s]
+            if keep.any():
+                postings[term] = (array("i", remap[s[keep]].astype(np.int32).tobytes()),
+                                  array("i", np.frombuffer(freqs, dtype=np.int32)[keep].tobytes()))
+        keep_slots = np.flatnonzero(alive)
+        self.ids = [self.ids[i] for i in keep_slots]
+        self.lengths = array("i", np.frombuffer(self.lengths, dtype=np.int32)[keep_slots].tobytes())
+        self.alive = bytearray(b"\x01" * len(self.ids))
+        self.slot = {rid: int(remap[pos]) for rid, pos in self.slot.items()}
+        self.postings = postings
+
+    def hits(self, query: Sequence[str]) -> tuple[list[str], np.ndarray, np.ndarray, list[int]]:
+        """(memory ids, term frequencies hits x query terms, lengths, document frequency per query term) of
+        the current memories holding any query term."""
+        alive = np.frombuffer(self.alive, dtype=np.uint8)
+        found: list[tuple[np.ndarray, np.ndarray]] = []
+        for term in query:
+            entry = self.postings.get(term)
+            if entry is None:
+                found.append((np.zeros(0, np.int32), np.zeros(0, np.int32)))
+                continue
+            slots = np.frombuffer(entry[0], dtype=np.int32)
+            live = alive[slots].astype(bool)
+            found.append((slots[live], np.frombuffer(entry[1], dtype=np.int32)[live]))
+        del alive
+        union = np.unique(np.concatenate([s for s, _ in found])) if found else np.zeros(0, np.int32)
+        tf = np.zeros((len(union), len(query)), dtype=np.int32)
+        for j, (slots, freqs) in enumerate(found):
+            tf[np.searchsorted(union, slots), j] = freqs
+        lengths = np.frombuffer(self.lengths, dtype=np.int32)[union].copy()
+        return [self.ids[i] for i in union], tf, lengths, [len(s) for s, _ in found]
+
+
+class FullText:
+    """The per-user indexes of one store (see the module docstring). Thread-safe."""
+
+    def __init__(self, db: Database, okapi: Okapi) -> None:
+        self._db = db
+        self.okapi = okapi
+        self._users: dict[str, UserText] = {}
+        self._lock = threading.Lock()  # guards the indexes; taken after a reading connection, never before
+        self._position = self._log_end(db.conn)
+
+    @staticmethod
+    def _log_end(conn: sqlite3.Connection) -> int:
+        row = conn.execute("SELECT seq FROM sqlite_sequence WHERE name = 'text_changes'").fetchone()
+        return int(row[0]) if row else 0
+
+    @contextmanager
+    def index(self, user_id: str) -> Iterator[UserText]:
+        """The user's index, caught up with every commit, loaded on first use; valid inside the block."""
+        with self._db.reading() as conn, self._lock:
+            self._catch_up(conn)
+            idx = self._users.get(user_id)
+            if idx is None:
+                idx = self._users[user_id] = self._load(conn, user_id)
+            yield idx
+
+    def search(
+        self, user_id: str, query: str, k: int, passing: Callable[[list[str]], set[str]]
+    ) -> list[tuple[str, float]]:
+        """The k best memories of the user for `query` that pass the filter, with their BM25 scores."""
+        words = query_terms(query, self.okapi.max_query_terms)
+        if not words or k <= 0:
+            return []
+        with self.index(user_id) as idx:
+            ids, tf, lengths, dfs = idx.hits(words)
+            n_docs, total_len = idx.n_docs, idx.total_len
+        if not ids:
+            return []
+        idfs = [bm25.idf(n_docs, df) for df in dfs]
+        values = bm25.scores(idfs, tf, lengths, n_docs, total_len, self.okapi)
+        return bm25.top_passing(ids, values, k, passing)
+
+    def _load(self, conn: sqlite3.Connection, user_id: str) -> UserText:
+        idx = UserText()
+        for rid, mid, content in conn.execute(
+            "SELECT rid, id, content FROM memories WHERE user_id = ? ORDER BY rid", (user_id,)
+        ):
+            idx.add(rid, mid, content)
+        return idx
+
+    def _catch_up(self, conn: sqlite3.Connection) -> None:
+        """Apply the logged changes past our position to the indexes held (caller holds _lock)."""
+        rows = conn.execute(
+            "SELECT seq, user_id, rid FROM text_changes WHERE seq > ? ORDER BY seq", (self._position,)
+        ).fetchall()
+        if not rows:
+            return
+        if rows[0][0] != self._position + 1:  # trimmed past our position: what we missed is unknown
+            self._users.clear()
+            self._position = rows[-1][0]
+            return
+        self._position = rows[-1][0]
+        wanted: dict[str, set[int]] = {}
+        for _, user_id, rid in rows:
+            if user_id in self._users:
+                wanted.setdefault(user_id, set()).add(rid)
+        for user_id, rids in wanted.items():
+            idx = self._users[user_id]
+            current: dict[int, tuple[str, str, str]] = {}
+            ordered = sorted(rids)
+            for start in range(0, len(ordered), 500):
+                chunk = ordered[start : start + 500]
+                for rid, mid, owner, content in conn.execute(
+                    f"SELECT rid, id, user_id, content FROM memories WHERE rid IN ({','.join('?' * len(chunk))})",
+                    chunk,
+                ):
+                    current[rid] = (mid, owner, content)
+            for rid in ordered:
+                row = current.get(rid)
+                if row is not None and row[1] == user_id:
+                    idx.add(rid, row[0], row[2])
+                else:
+                    idx.remove(rid)
