@@ -89,7 +89,9 @@ def test_a_process_that_missed_trimmed_log_rows_reloads(tmp_path: Path) -> None:
     # applied yet are removed by hand, as if it had been idle that long
     with sqlite3.connect(tmp_path / "memgraph.sqlite3") as conn:
         conn.execute("DELETE FROM text_changes")
-    _other_process(tmp_path, 'store.write("ada", WriteBatch(memories=[Memory(id="ada-x", user_id="ada", content="tea")]))')
+    _other_process(
+        tmp_path, 'store.write("ada", WriteBatch(memories=[Memory(id="ada-x", user_id="ada", content="tea")]))'
+    )
     got = store.text_search("ada", "tea", 20)
     assert {m for m, _ in got} == {f"ada-{i}" for i in range(10) if i not in (3, 4)} | {"ada-x"}
     assert got == _fresh(tmp_path, "tea")
