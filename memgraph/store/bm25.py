@@ -98,23 +98,24 @@ def best_first(ids: Sequence[str], values: np.ndarray, limit: int) -> list[int]:
 
 
 def top_passing(
-    ids: Sequence[str], values: np.ndarray, k: int, passing: Callable[[list[str]], set[str]]
+    ids: Sequence[str], values: np.ndarray, k: int, passing: Callable[[list[int]], set[int]]
 ) -> list[tuple[str, float]]:
-    """The k best hits that pass the filter (`passing` says which of a list of ids do), best first. Walks the
-    ranking in growing windows so that a filter is asked about a few hundred ids, not every hit."""
+    """The k best hits that pass the filter, best first. `passing` is given positions into `ids` and says
+    which pass. The ranking is walked in growing windows (2k, at least 32, then 4x), so a filter that passes
+    nearly everything (the default: active, not archived) is asked about a few dozen hits, not every hit."""
     if k <= 0:
         return []
     out: list[tuple[str, float]] = []
     seen = 0
-    window = max(4 * k, 256)
+    window = max(2 * k, 32)
     while True:
         order = best_first(ids, values, seen + window)
         fresh = order[seen:]
         if not fresh:
             return out
-        ok = passing([ids[i] for i in fresh])
+        ok = passing(fresh)
         for i in fresh:
-            if ids[i] in ok:
+            if i in ok:
                 out.append((ids[i], float(values[i])))
                 if len(out) >= k:
                     return out

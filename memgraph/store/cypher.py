@@ -540,9 +540,12 @@ class CypherStore:
         ids, tf, lengths, dfs = bm25.term_counts(words, [(r["id"], r["fts"] or "") for r in rows])
         values = bm25.scores([bm25.idf(n_docs, df) for df in dfs], tf, lengths, n_docs, total_len, self.okapi)
         fparams = self._filter(user_id, flt)
-        return bm25.top_passing(
-            ids, values, k, lambda some: {r["id"] for r in self._read("passing_memories", **fparams, ids=some)}
-        )
+
+        def passing(positions: list[int]) -> set[int]:
+            at = {ids[i]: i for i in positions}
+            return {at[r["id"]] for r in self._read("passing_memories", **fparams, ids=list(at))}
+
+        return bm25.top_passing(ids, values, k, passing)
 
     def expand(
         self,

@@ -483,7 +483,7 @@ class SQLiteStore:
     ) -> list[tuple[str, float]]:
         """Hits from the user's postings in memory, ranked by BM25 on the user's statistics (fulltext.py)."""
         clause, params = where(flt)
-        return self._text.search(user_id, query, k, lambda ids: self._passing(user_id, ids, clause, params))
+        return self._text.search(user_id, query, k, clause, params)
 
     def expand(
         self,
