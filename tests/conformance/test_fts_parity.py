@@ -152,3 +152,34 @@ def test_scores_follow_writes_updates_and_deletes(store: GraphStore) -> None:
     for query in ("marathon", "tea running", "café", "supports", "北京"):
         got = store.text_search("ada", query, 10, flt=MemoryFilter.everything())
         _same(got, _reference(docs, query, 10, lambda m: True), query)
+
+
+def test_a_graph_of_schema_1_is_migrated_to_stemmed_terms(store: GraphStore) -> None:
+    """Cypher graphs written before schema version 2 held unstemmed tokens and no `fts_len`: opening one
+    rewrites both (memgraph/store/cypher_migrations.py), and the ranking is then the same as a new graph's.
+    (The SQLite store's migration is tested on a file of the first release: tests/test_sqlite_migrations.py.)"""
+    from memgraph.store.cypher import CypherStore
+    from memgraph.store.cypher_migrations import SCHEMA_VERSION
+    from memgraph.text import tokenize
+
+    if not isinstance(store, CypherStore):
+        pytest.skip("the SQLite store's migrations: tests/test_sqlite_migrations.py")
+    docs = _write(store)
+    want = {q: store.text_search("ada", q, 10, flt=MemoryFilter.everything()) for q in QUERIES}
+    old = [{"id": m.id, "fts": " ".join(tokenize(m.content))} for m in docs]
+    store._x.run(
+        "UNWIND $rows AS r MATCH (m:Memory {id: r.id}) SET m.fts = r.fts REMOVE m.fts_len", {"rows": old}, write=True
+    )
+    store.set_meta("schema_version", "1")
+    assert store.text_search("ada", "supports", 10) != want["supports"], "the old terms rank otherwise"
+    reopened = CypherStore(store._x, store.dialect, store.settings)
+    assert reopened.get_meta("schema_version") == str(SCHEMA_VERSION)
+    for query in QUERIES:
+        _same(reopened.text_search("ada", query, 10, flt=MemoryFilter.everything()), want[query], query)
+    newer = str(SCHEMA_VERSION + 1)
+    store.set_meta("schema_version", newer)
+    from memgraph.errors import SchemaVersionError
+
+    with pytest.raises(SchemaVersionError, match="newer memgraph"):
+        CypherStore(store._x, store.dialect, store.settings)
+    store.set_meta("schema_version", str(SCHEMA_VERSION))
