@@ -4,8 +4,8 @@ Why SQLite (DESIGN.md "Stores"): the embeddable Cypher engines measured here reo
 or lack offline vector search. Layout: `memories` (embedding as a float32 blob), `tags`, `clusters`, `gaps`,
 `job_runs`, `meta`, and one typed `edges` table indexed both ways. Full text is BM25 on each user's own
 statistics over per-user postings in memory, built from `memories.content` and kept in step through a change
-log that triggers write (`fulltext`). Vector search is exact cosine over an in-memory float32 matrix per user, loaded lazily on
-first use and kept in step with every committed write, this process's and other processes'.
+log that triggers write (`fulltext`). Vector search is exact cosine over an in-memory float32 matrix per user,
+loaded lazily on first use and kept in step with every committed write, this process's and other processes'.
 
 One concern per module, lower ones first:
 - `connection`: the writer and per-thread reader connections, transactions, busy/locked retries, WAL;

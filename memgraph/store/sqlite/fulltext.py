@@ -32,7 +32,7 @@ from array import array
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
@@ -168,22 +168,50 @@ class UserText:
         self.alive = bytearray(b"\x01" * len(self.ids))
         self.slot = {rid: int(remap[pos]) for rid, pos in self.slot.items()}
 
-    def hits(self, query: Sequence[str]) -> tuple[list[str], np.ndarray, np.ndarray, list[int], np.ndarray]:
+    def hits(self, query: Sequence[str]) -> tuple[SlotIds, np.ndarray, np.ndarray, list[int], np.ndarray]:
         """(memory ids, term frequencies hits x query terms, lengths, document frequency per query term, rids)
-        of the current memories holding any query term."""
+        of the current memories holding any query term. Linear in the user's slots and the query's postings:
+        no sort (a mask marks the hits), and ids are looked up only for the hits that get ranked."""
         alive = np.frombuffer(bytes(self.alive), dtype=np.uint8).astype(bool)
         found: list[tuple[np.ndarray, np.ndarray]] = []
+        mark = np.zeros(len(alive), dtype=bool)
         for term in query:
             slots, freqs = self.postings(term)
             live = alive[slots]
-            found.append((slots[live], freqs[live]))
-        union = np.unique(np.concatenate([s for s, _ in found]))
+            slots = slots[live]
+            found.append((slots, freqs[live]))
+            mark[slots] = True
+        union = np.flatnonzero(mark)
+        row = np.empty(len(alive), dtype=np.int64)
+        row[union] = np.arange(len(union))
         tf = np.zeros((len(union), len(query)), dtype=np.int32)
         for j, (slots, freqs) in enumerate(found):
-            tf[np.searchsorted(union, slots), j] = freqs
+            tf[row[slots], j] = freqs
         lengths = np.frombuffer(bytes(self.lengths), dtype=np.int32)[union]
         rids = np.frombuffer(bytes(self.rids), dtype=np.int64)[union]
-        return [self.ids[i] for i in union], tf, lengths, [len(s) for s, _ in found], rids
+        return SlotIds(self.ids, union), tf, lengths, [len(s) for s, _ in found], rids
+
+
+class SlotIds(Sequence[str]):
+    """The memory ids of some slots, looked up on access (ranking reads a few dozen of many hits)."""
+
+    def __init__(self, ids: list[str], slots: np.ndarray) -> None:
+        # the index's list: safe to read after its lock is released, since writes only append to it and a
+        # compaction replaces it with a new list
+        self._ids = ids
+        self._slots = slots
+
+    def __len__(self) -> int:
+        return len(self._slots)
+
+    @overload
+    def __getitem__(self, i: int) -> str: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[str]: ...
+    def __getitem__(self, i: int | slice) -> str | list[str]:
+        if isinstance(i, slice):
+            return [self._ids[int(s)] for s in self._slots[i]]
+        return self._ids[int(self._slots[i])]
 
 
 class FullText:
