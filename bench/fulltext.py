@@ -80,7 +80,7 @@ def questions(limit: int) -> list[str]:
     return qs[::step][:limit]
 
 
-def build(directory: Path, n: int, texts: list[str]) -> float:
+def build(directory: Path, n: int, texts: list[str]) -> float | None:
     store = SQLiteStore(directory)
     t0 = time.perf_counter()
     batch = 5000
@@ -98,7 +98,7 @@ def build(directory: Path, n: int, texts: list[str]) -> float:
     return secs
 
 
-def fts5_table(db: Path) -> tuple[float, float]:
+def fts5_table(db: Path) -> tuple[float | None, float | None]:
     """A scratch FTS5 table over the same terms (rowid = memories.rid) and a per-user statistics table:
     (seconds to build, MB the FTS5 index takes)."""
     conn = sqlite3.connect(db)
@@ -174,7 +174,7 @@ def run(n: int, texts: list[str], qs: list[str], workdir: Path) -> list[dict[str
     directory = workdir / f"store-{n}"
     db = directory / "memgraph.sqlite3"
     if db.exists():  # a store this bench built before (--cache): the writes below are repeated on a copy
-        build_s = float("nan")
+        build_s = None
         conn = sqlite3.connect(db)
         conn.execute("DELETE FROM memories WHERE id LIKE 'w%'")
         conn.commit()
@@ -184,7 +184,7 @@ def run(n: int, texts: list[str], qs: list[str], workdir: Path) -> list[dict[str
     conn = sqlite3.connect(db)
     fresh_fts = conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'bench_fts'").fetchone() is None
     conn.close()
-    fts_s, fts_mb = fts5_table(db) if fresh_fts else (float("nan"), float("nan"))
+    fts_s, fts_mb = fts5_table(db) if fresh_fts else (None, None)
     okapi = Okapi()
     store = SQLiteStore(directory, okapi=okapi)
     mark = len(CPU)
@@ -258,7 +258,7 @@ def main() -> None:
                 if "first_search_ms" in r:
                     extra = (f"  first search {r['first_search_ms']:.0f} ms, after a write p50/p95 "
                              f"{r['after_write_p50_ms']:.2f}/{r['after_write_p95_ms']:.2f} ms")
-                if "fts5_build_s" in r:
+                if r.get("fts5_build_s") is not None:
                     extra = f"  (FTS5 index {r['fts5_index_mb']:.1f} MB, built in {r['fts5_build_s']:.1f} s)"
                 if "first_search_cpu_ms" in r:
                     extra += f" (cpu {r['first_search_cpu_ms']:.0f} ms)"

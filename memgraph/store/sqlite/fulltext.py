@@ -19,9 +19,10 @@ users it holds: re-reading makes replay idempotent, so the order of "load" and "
 change. The log is trimmed by its own trigger; a process that finds a hole before its position (it was idle
 while more than `TEXT_LOG_KEEP` changes were trimmed) drops its indexes and reloads them on demand.
 
-Cost (bench/RESULTS.md "Full text"): loading one user's index reads and analyses all their memories once per
-process (about 1 s per 100k memories here); a search is a dictionary lookup per query term plus numpy over the
-postings.
+Cost (bench/RESULTS.md "Full text", CPU time on the 2-core development machine): loading one user's index
+reads and analyses all their memories once per process (0.13 s at 10k memories, 1.3 s at 100k); a search is a
+dictionary lookup per query term plus numpy over the postings: LoCoMo questions at 100k memories take 1.4 ms
+p50 / 2.3 ms p95, against 30 / 70 ms for FTS5 finding the same hits and this module ranking them.
 """
 
 from __future__ import annotations
