@@ -297,6 +297,9 @@ class FullText:
                 wanted.setdefault(user_id, set()).add(rid)
         for user_id, rids in wanted.items():
             idx = self._users[user_id]
+            if len(rids) > max(1000, idx.n_docs // 4):  # a bulk write: building anew in bulk is faster
+                del self._users[user_id]
+                continue
             current: dict[int, tuple[str, str, str]] = {}
             ordered = sorted(rids)
             for start in range(0, len(ordered), 500):
