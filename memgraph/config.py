@@ -54,11 +54,22 @@ class Settings(BaseSettings):
         "exactly (brute-force cosine over that user's vectors).",
     )
     fulltext_max_matches: int = Field(
-        2000, description="Cypher stores: full-text hits ranked per query (the store ranks the index's hits by "
-        "BM25 itself, so Neo4j and FalkorDB score alike)."
+        100_000,
+        description="Cypher stores: most full-text hits of one user read per query. The store ranks the hits by "
+        "BM25 itself (store/bm25.py) and counts each query term's document frequency from them, so up to this many "
+        "hits the scores are exact; a query whose terms are in more of one user's memories is ranked on this many "
+        "(logged).",
     )
-    bm25_k1: float = Field(1.2, description="BM25 term-frequency saturation (Cypher stores' ranking; FTS5 default).")
-    bm25_b: float = Field(0.75, description="BM25 length normalisation (Cypher stores' ranking; FTS5's default).")
+    fulltext_max_query_terms: int = Field(
+        64, description="Most distinct terms of one full-text query (the rest are ignored): bounds the work of a "
+        "query pasted from a long text."
+    )
+    bm25_k1: float = Field(
+        1.2, description="BM25 term-frequency saturation on every store (store/bm25.py); FTS5's and Lucene's default."
+    )
+    bm25_b: float = Field(
+        0.75, description="BM25 length normalisation on every store (store/bm25.py); FTS5's and Lucene's default."
+    )
     falkordb_appendfsync: Literal["always", "everysec", "no"] = Field(
         "everysec",
         description="Embedded FalkorDB (falkordb+dir://): append-only-file fsync policy. Every batch is one "

@@ -45,6 +45,7 @@ def open_store(target: str, settings: Settings) -> GraphStore:
             f"unknown store target {target!r}: use a directory, ':memory:', bolt://, neo4j://, "
             "falkordb://host:port or falkordb+dir:///path"
         )
+    from memgraph.store.bm25 import Okapi
     from memgraph.store.sqlite import SQLiteStore
 
     return SQLiteStore(
@@ -53,4 +54,5 @@ def open_store(target: str, settings: Settings) -> GraphStore:
         busy_timeout_ms=settings.sqlite_busy_timeout_ms,
         retry_attempts=settings.store_retry_attempts,
         retry_base_delay=settings.store_retry_base_delay,
+        okapi=Okapi.from_settings(settings),
     )

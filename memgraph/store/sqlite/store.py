@@ -1,6 +1,6 @@
 """`SQLiteStore`, the embedded `GraphStore`: opens the file (connection.py) and brings its schema up to date
-(migrations.py); reads, vector search on the in-memory read structures (mirror.py), full-text search and
-meta here; each write is one transaction whose SQL is in writes.py; `expand`'s neighbour queries are in
+(migrations.py); reads, vector search on the in-memory read structures (mirror.py) and meta here; full-text
+search in fulltext.py; each write is one transaction whose SQL is in writes.py; `expand`'s neighbour queries are in
 graph.py.
 
 Thread-safe: writes go through one connection behind a lock, reads through a connection per thread (WAL lets
@@ -43,8 +43,10 @@ from memgraph.store.base import (
     field_readers,
     query_matrix,
 )
+from memgraph.store.bm25 import Okapi
 from memgraph.store.sqlite import graph
 from memgraph.store.sqlite.connection import Database
+from memgraph.store.sqlite.fulltext import FullText
 from memgraph.store.sqlite.migrations import migrate
 from memgraph.store.sqlite.mirror import Changes, Mirror
 from memgraph.store.sqlite.rows import (
@@ -57,7 +59,6 @@ from memgraph.store.sqlite.rows import (
     where,
 )
 from memgraph.store.sqlite.writes import Writes
-from memgraph.text import content_tokens
 
 DB_FILE = "memgraph.sqlite3"
 #: Most query x memory scores one block product holds (128 MB of float32).
@@ -83,6 +84,7 @@ class SQLiteStore:
         busy_timeout_ms: int = 5000,
         retry_attempts: int = 5,
         retry_base_delay: float = 0.05,
+        okapi: Okapi | None = None,
     ) -> None:
         self.embedding_dim = embedding_dim
         self.path: Path | None
@@ -104,6 +106,7 @@ class SQLiteStore:
         try:
             migrate(self._db)
             self._mirror = Mirror(self._db, embedding_dim)
+            self._text = FullText(self._db, okapi or Okapi())
             self._changes = Changes()  # what the open write transaction changes (see _tx)
             self._check_dim(embedding_dim)
         except BaseException:
@@ -478,18 +481,10 @@ class SQLiteStore:
     def text_search(
         self, user_id: str, query: str, k: int, *, flt: MemoryFilter | None = None
     ) -> list[tuple[str, float]]:
-        tokens = list(dict.fromkeys(content_tokens(query)))
-        if not tokens or k <= 0:
-            return []
-        # Tokens are \w runs, quoted: FTS5 syntax in user text can never reach the parser.
-        match = " OR ".join('"' + t.replace('"', '""') + '"' for t in tokens[:64])
+        """Hits from the user's postings in memory, ranked by BM25 on the user's statistics (fulltext.py)."""
         clause, params = where(flt)
-        rows = self._read(
-            "SELECT m.id, -bm25(memories_fts) AS score FROM memories_fts JOIN memories m ON m.rid = memories_fts.rowid "
-            f"WHERE memories_fts MATCH ? AND m.user_id = ? AND {clause} ORDER BY bm25(memories_fts) LIMIT ?",
-            [match, user_id, *params, k],
-        )
-        return [(r[0], float(r[1])) for r in rows]
+        return self._text.search(user_id, query, k, clause, params)
+
     def expand(
         self,
         user_id: str,

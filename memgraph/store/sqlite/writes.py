@@ -1,8 +1,9 @@
 """The SQL of every write, run inside one transaction the store opened (`SQLiteStore._write`).
 
 `Writes` is bound to that transaction: `conn` is the writer connection inside it, and `changes` collects what
-the in-memory read structures must learn once it commits (mirror.py). A method that raises leaves the whole
-transaction to roll back: a batch is written entirely or not at all.
+the in-memory read structures must learn once it commits (mirror.py). Full text needs nothing here: triggers
+log every change of a memory's text (migrations.py, version 4; store/sqlite/fulltext.py). A method that raises
+leaves the whole transaction to roll back: a batch is written entirely or not at all.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from memgraph.models import MEMORY_RELATIONS, Cluster, Gap, HasTag, InCluster, L
 from memgraph.store.base import INCREMENTABLE_FIELDS, UPDATABLE_FIELDS, JobRun, MemoryUpdate, WriteBatch
 from memgraph.store.sqlite.mirror import Changes, Mirror
 from memgraph.store.sqlite.rows import CLAMPED, MAX_SQL_VARIABLES, MEMORY_COLUMNS, chunks, db_value, ts
-from memgraph.text import fts_document
 
 # Lookups by a list of ids write `+user_id = ?` (here and in store.py): the unary plus keeps SQLite's planner
 # from choosing a user_id index (a scan of all the user's rows per chunk: 13 s of a 30k-memory links run) over
@@ -81,8 +81,6 @@ class Writes:
                 self.conn.execute("UPDATE memories SET embedding = ? WHERE rid = ?", (blob, rid))
                 if row["embedding"] is not None:
                     Mirror.mark_rewritten(self.conn)
-            self.conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (rid,))
-        self.conn.execute("INSERT INTO memories_fts(rowid, doc) VALUES (?, ?)", (rid, fts_document(mem.content)))
         if vec is not None:
             self.changes.vector_set(mem.user_id, mem.id, vec, int(rid or 0))
 
@@ -129,18 +127,6 @@ class Writes:
                         [*params, user_id],
                     )
                     matched += cur.rowcount
-                    if "content" in set_fields:
-                        for upd in chunk:
-                            row = self.conn.execute(
-                                "SELECT rid FROM memories WHERE id = ? AND user_id = ?", (upd.id, user_id)
-                            ).fetchone()
-                            if row is None:
-                                continue
-                            self.conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (row[0],))
-                            self.conn.execute(
-                                "INSERT INTO memories_fts(rowid, doc) VALUES (?, ?)",
-                                (row[0], fts_document(upd.set["content"])),
-                            )
         return matched
 
     def delete_memories(self, user_id: str, ids: Sequence[str]) -> int:
@@ -156,7 +142,6 @@ class Writes:
             found = [r[1] for r in rows]
             rmarks = ",".join("?" * len(rids))
             fmarks = ",".join("?" * len(found))
-            self.conn.execute(f"DELETE FROM memories_fts WHERE rowid IN ({rmarks})", rids)
             self.conn.execute(f"DELETE FROM memories WHERE rid IN ({rmarks})", rids)
             self.conn.execute(
                 f"DELETE FROM edges WHERE user_id = ? AND (src IN ({fmarks}) "
