@@ -53,10 +53,10 @@ class Graph:
 
     def neighbours(self, cap: int, flt: MemoryFilter, discovered: float) -> Callable[..., tuple[Neighbours, Degrees]]:
         degree: Degrees = {}
-        for mid, names in self.tags.items():
+        for names in self.tags.values():
             for t in names:
                 degree[("t", t)] = degree.get(("t", t), 0) + 1
-        for mid, cl in self.clusters.items():
+        for cl in self.clusters.values():
             for c in cl:
                 degree[("c", c)] = degree.get(("c", c), 0) + 1
         ok = {mid for mid, m in self.mems.items() if self.passes(m, flt)}
@@ -147,13 +147,20 @@ def _build(store: GraphStore, seed: int, n: int) -> Graph:
         source = LinkSource.DISCOVERED if rel == Relation.RELATES_TO and rng.random() < 0.4 else LinkSource.EXPLICIT
         links.append(Link(src=a, dst=b, relation=rel, weight=rng.choice([0.3, 0.5, 0.7, 0.9, 1.0]), source=source))
     for i in range(1, n, 10):  # sequence links, as conversations have
-        links.append(Link(src=ids[i - 1], dst=ids[i], relation=Relation.RELATES_TO, weight=0.7, source=LinkSource.SEQUENCE))
+        links.append(
+            Link(src=ids[i - 1], dst=ids[i], relation=Relation.RELATES_TO, weight=0.7, source=LinkSource.SEQUENCE)
+        )
     store.write("ada", WriteBatch(memories=mems, links=links))
     for ln in links:
         g.links[(ln.src, ln.dst, ln.relation.value)] = (ln.weight, ln.source.value)
-    members = [InCluster(memory_id=ids[i], cluster_id=f"k{i % 2}", probability=round(0.5 + (i % 5) / 10, 1)) for i in range(0, n, 3)]
+    members = [
+        InCluster(memory_id=ids[i], cluster_id=f"k{i % 2}", probability=round(0.5 + (i % 5) / 10, 1))
+        for i in range(0, n, 3)
+    ]
     store.replace_clusters(
-        "ada", [Cluster(id="k0", user_id="ada", size=1, label="k0"), Cluster(id="k1", user_id="ada", size=1, label="k1")], members
+        "ada",
+        [Cluster(id="k0", user_id="ada", size=1, label="k0"), Cluster(id="k1", user_id="ada", size=1, label="k1")],
+        members,
     )
     for m in members:
         g.clusters.setdefault(m.memory_id, {})[m.cluster_id] = m.probability
@@ -183,7 +190,9 @@ def _update(store: GraphStore, g: Graph, seed: int) -> None:
     store.remove_tags("ada", untag)
     for p in untag:
         g.tags[p.memory_id].discard(p.tag)
-    new = [Link(src=a, dst=b, relation=Relation.SUPERSEDES, weight=1.0) for a, b in zip(left[:6], left[6:12], strict=True)]
+    new = [
+        Link(src=a, dst=b, relation=Relation.SUPERSEDES, weight=1.0) for a, b in zip(left[:6], left[6:12], strict=True)
+    ]
     store.upsert_links("ada", new)
     for ln in new:
         g.links[(ln.src, ln.dst, ln.relation.value)] = (ln.weight, ln.source.value)

@@ -31,7 +31,7 @@ from memgraph.store.sqlite.search import exact, normalised
 @dataclass(frozen=True)
 class AnnConfig:
     """The ANN thresholds (Settings: ann_min_vectors, ann_min_passing_fraction, ann_lists_per_sqrt,
-    ann_probe_fraction); see config.py for the reasons behind the defaults."""
+    ann_probe_fraction; the defaults here are theirs, see config.py for the reasons)."""
 
     min_vectors: int = 200_000
     min_passing_fraction: float = 0.3
