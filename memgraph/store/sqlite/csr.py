@@ -175,24 +175,37 @@ class UserGraph:
     def grow(self, n_rows: int) -> None:
         self.n_rows = max(self.n_rows, n_rows)
 
-    def set_memory(
+    def set_memories(
         self,
-        row: int,
-        groups: tuple[np.ndarray, np.ndarray],
-        links: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+        rows: Sequence[int],
+        groups: Sequence[tuple[np.ndarray, np.ndarray]],
+        links: Sequence[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]],
     ) -> None:
-        """Replace one memory's memberships and links (as the file has them now)."""
-        self.grow(row + 1)
-        old = set(self.to_groups.get(row)[0].tolist())
-        new = set(groups[0].tolist())
-        self.to_groups.replace(row, groups)
-        for gid in old - new:
+        """Replace these memories' memberships and links (as the file has them now). A group's member list is
+        rewritten once for the whole call: a bulk write adds a thousand members to a hub tag in one copy."""
+        if not len(rows):
+            return
+        self.grow(max(rows) + 1)
+        added: dict[int, list[int]] = {}
+        removed: dict[int, set[int]] = {}
+        for row, grp, lk in zip(rows, groups, links, strict=True):
+            old = set(self.to_groups.get(row)[0].tolist())
+            new = set(grp[0].tolist())
+            self.to_groups.replace(row, grp)
+            for gid in old - new:
+                removed.setdefault(gid, set()).add(row)
+            for gid in new - old:
+                added.setdefault(gid, []).append(row)
+            self.links.replace(row, lk)
+        for gid in removed.keys() | added.keys():
             members = self.members.get(gid)[0]
-            self.members.replace(gid, (members[members != row],))
-        for gid in new - old:
-            members = self.members.get(gid)[0]
-            self.members.replace(gid, (np.append(members, row),))
-        self.links.replace(row, links)
+            gone = removed.get(gid)
+            if gone:
+                members = members[~np.isin(members, list(gone))]
+            more = added.get(gid)
+            if more:
+                members = np.concatenate([members, np.array(more, dtype=np.int64)])
+            self.members.replace(gid, (members,))
 
     def maybe_compact(self) -> None:
         if self.to_groups.needs_compaction() or self.links.needs_compaction():

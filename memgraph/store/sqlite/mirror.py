@@ -190,22 +190,26 @@ class Mirror:
             if other is not None and alive[other]:
                 _add_link(links.setdefault(dst, ([], [], [], [])), other, typ, weight, source)
         graph.grow(cols.n)
+        rows: list[int] = []
+        group_lists: list[tuple[np.ndarray, np.ndarray]] = []
+        link_lists: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
         for mid in ids:
             row = index.get(mid)
             if row is None:
                 continue
             g = groups.get(mid, ([], []))
             lk = links.get(mid, ([], [], [], []))
-            graph.set_memory(
-                row,
-                (np.array(g[0], dtype=np.int64), np.array(g[1], dtype=np.float64)),
+            rows.append(row)
+            group_lists.append((np.array(g[0], dtype=np.int64), np.array(g[1], dtype=np.float64)))
+            link_lists.append(
                 (
                     np.array(lk[0], dtype=np.int64),
                     np.array(lk[1], dtype=np.int8),
                     np.array(lk[2], dtype=np.float64),
                     np.array(lk[3], dtype=bool),
-                ),
+                )
             )
+        graph.set_memories(rows, group_lists, link_lists)
         graph.maybe_compact()
         if state.ann is not None:
             state.ann.refresh(cols, np.concatenate([removed, changed]))
