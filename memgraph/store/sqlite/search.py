@@ -43,7 +43,8 @@ def _top(rows: np.ndarray, sims: np.ndarray, k: int, min_similarity: float) -> l
 def exact(
     cols: UserColumns, queries: np.ndarray, k: int, min_similarity: float, rows: np.ndarray
 ) -> list[list[tuple[int, float]]]:
-    """Exact top-k (row, cosine) per query over `rows`; one matrix product per block of queries."""
+    """Exact top-k (row, cosine) per query over `rows`; one matrix product per block of queries, and one
+    partition of the block's scores (a bulk write's reconciliation asks for a thousand queries at once)."""
     qs = normalised(queries)
     n = cols.n
     out: list[list[tuple[int, float]]] = []
@@ -55,6 +56,27 @@ def exact(
     block = max(1, SCORE_BLOCK // max(1, len(matrix)))
     for start in range(0, len(qs), block):
         sims = qs[start : start + block] @ matrix.T
-        for row in sims:
-            out.append(_top(rows, row[rows] if dense else row, k, min_similarity))
+        if dense and len(rows) < n:
+            sims = sims[:, rows]
+        out += _block_top(rows, sims, k, min_similarity)
+    return out
+
+
+def _block_top(rows: np.ndarray, sims: np.ndarray, k: int, min_similarity: float) -> list[list[tuple[int, float]]]:
+    """`_top` for every row of a block of scores, partitioned in one call; a query whose k-th score is tied
+    beyond the partition's pick goes through `_top` (ties are broken by row, as exact search promises)."""
+    if sims.shape[1] <= k:
+        return [_top(rows, row, k, min_similarity) for row in sims]
+    part = np.argpartition(-sims, k - 1, axis=1)[:, :k]
+    vals = np.take_along_axis(sims, part, axis=1)
+    kth = vals.min(axis=1, keepdims=True)
+    tied = (sims == kth).sum(axis=1) > (vals == kth).sum(axis=1)
+    out: list[list[tuple[int, float]]] = []
+    for i in range(len(sims)):
+        if tied[i]:
+            out.append(_top(rows, sims[i], k, min_similarity))
+            continue
+        r, v = rows[part[i]], vals[i]
+        order = np.lexsort((r, -v))
+        out.append([(a, b) for a, b in zip(r[order].tolist(), v[order].tolist(), strict=True) if b >= min_similarity])
     return out
