@@ -33,7 +33,7 @@ class AnnConfig:
     """The ANN thresholds (Settings: ann_min_vectors, ann_min_passing_fraction, ann_lists_per_sqrt,
     ann_probe_fraction; the defaults here are theirs, see config.py for the reasons)."""
 
-    min_vectors: int = 200_000
+    min_vectors: int = 10_000_000
     min_passing_fraction: float = 0.3
     lists_per_sqrt: float = 1.0
     probe_fraction: float = 0.05
