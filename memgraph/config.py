@@ -34,6 +34,34 @@ class Settings(BaseSettings):
     store_retry_attempts: int = Field(5, description="Attempts for transient store errors before giving up.")
     store_retry_base_delay: float = Field(0.05, description="First retry backoff in seconds (doubles each try).")
     sqlite_busy_timeout_ms: int = Field(5000, description="SQLite busy timeout before 'database is locked'.")
+    sqlite_change_log_keep: int = Field(
+        200_000,
+        description="SQLite: change-log entries kept (one per memory a write touched, ~10 per remembered turn "
+        "with its tags and links). A process whose read structures fall further behind reloads them (~2 s at "
+        "100k memories) instead of catching up (reading 200k entries: ~0.3 s); trimmed about once per this many.",
+    )
+    ann_min_vectors: int = Field(
+        10_000_000,
+        description="SQLite: a user with at least this many vectors is searched through a faiss IVF index "
+        "(approximate) instead of exactly. Off in practice by default: on the recall bench's conversation turns "
+        "IVF-Flat reached recall@10 0.90 at 5% of the lists probed and 0.93 at 30% (100k vectors), below the 0.98 "
+        "bar (clustered vectors reach 0.98 at 5%: lower this for such data). Exact search is one pass over the "
+        "matrix, ~9 ms at 100k on the 2-core development machine.",
+    )
+    ann_min_passing_fraction: float = Field(
+        0.3,
+        description="SQLite ANN: a filter that lets fewer than this fraction of the user's vectors through is "
+        "searched exactly over the rows that pass (fewer rows than the index would probe, and no filtered-out "
+        "probed lists that leave fewer than k hits).",
+    )
+    ann_lists_per_sqrt: float = Field(
+        1.0, description="SQLite ANN: inverted lists = this x sqrt(vectors) (1000 lists at 1M)."
+    )
+    ann_probe_fraction: float = Field(
+        0.05,
+        description="SQLite ANN: lists probed per query, as a fraction of all lists; sets recall against exact "
+        "search (tests/test_sqlite_ann.py requires recall@10 >= 0.98).",
+    )
     falkordb_hnsw_m: int = Field(16, description="FalkorDB HNSW M (links per node).")
     falkordb_hnsw_ef_construction: int = Field(200, description="FalkorDB HNSW efConstruction.")
     falkordb_hnsw_ef_runtime: int = Field(

@@ -19,7 +19,7 @@ import threading
 import unicodedata
 from typing import Protocol
 
-import Stemmer  # type: ignore[import-not-found]  # PyStemmer ships no type information
+import Stemmer  # PyStemmer ships no type information (pyproject: mypy override)
 
 # CJK Unified Ideographs (+ext A, compatibility), Hiragana, Katakana, Hangul syllables.
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
