@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from memgraph.errors import StoreError
 from memgraph.store.sqlite.columns import UserColumns
 from memgraph.store.sqlite.search import exact, normalised
 
@@ -45,7 +46,13 @@ class AnnIndex:
     """An IVF-Flat index whose ids are rows of one user's columns."""
 
     def __init__(self, cols: UserColumns, config: AnnConfig) -> None:
-        import faiss  # imported here: only users past the threshold pay for it
+        try:
+            import faiss  # imported here: only users past the threshold pay for it
+        except ImportError as exc:
+            raise StoreError(
+                "MEMGRAPH_ANN_MIN_VECTORS turned the approximate vector index on for this user, but faiss is not "
+                "installed: pip install 'memgraph[ann]' (or raise MEMGRAPH_ANN_MIN_VECTORS to search exactly)"
+            ) from exc
 
         self._faiss: Any = faiss
         self.config = config
