@@ -48,6 +48,7 @@ from memgraph.retrieve.fusion import rrf_fuse
 from memgraph.retrieve.maintenance import Maintainer
 from memgraph.retrieve.pipeline import Recaller, RecallRequest, check_mode, memory_kinds
 from memgraph.store import GraphStore, MemoryFilter, MemoryUpdate, WriteBatch, open_store
+from memgraph.validation import checked
 
 if TYPE_CHECKING:
     from memgraph.jobs import Jobs
@@ -80,6 +81,7 @@ class MemoryEngine:
     # -- lifecycle ----------------------------------------------------------------------------------------
 
     @classmethod
+    @checked
     def open(
         cls,
         target: str | Path | None = None,
@@ -101,6 +103,7 @@ class MemoryEngine:
         store = open_store(settings.store, settings)
         return cls(store, settings, embedder, reconciler=reconciler, check_model=check_model)
 
+    @checked
     def close(self) -> None:
         """Finish background maintenance, then close the store (and the embedding cache file)."""
         self._maintainer.close()
@@ -145,12 +148,14 @@ class MemoryEngine:
                 f"{self.settings.embedding_model!r}; run `memgraph reindex` or open with that model"
             )
 
+    @checked
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Embed texts in batches (cached by content hash)."""
         return encode(self.embedder, texts, self.settings.embedding_dim)
 
     # -- writes -------------------------------------------------------------------------------------------
 
+    @checked
     def remember(
         self,
         content: str,
@@ -176,6 +181,7 @@ class MemoryEngine:
                     pinned=pinned, file_paths=file_paths, trigger_patterns=trigger_patterns, embedding=embedding)
         return self.remember_many([item], user_id=user_id, reconcile=reconcile)[0]
 
+    @checked
     def remember_many(
         self, items: Sequence[Mapping[str, Any] | Memory], *, user_id: str, reconcile: bool = True
     ) -> list[Memory]:
@@ -194,6 +200,7 @@ class MemoryEngine:
         ids = self._write(owner, parsed, reconcile=reconcile, source="remember")
         return self.store.get_memories(owner, list(dict.fromkeys(ids)))
 
+    @checked
     def remember_linked(
         self,
         items: Sequence[Mapping[str, Any] | Memory],
@@ -211,6 +218,7 @@ class MemoryEngine:
         or twice is left out; Supersedes, which also deactivates a memory, is `link()`'s). `source` names the
         writer in the breadcrumbs of reinforced memories."""
         owner = validate_owner(user_id)
+        validate_identifier(source, "source")  # a writer's name, kept in breadcrumbs: the id rule, no secret
         parsed = memory_items(items, owner, "remember_linked")
         if not parsed:
             return []
@@ -266,6 +274,7 @@ class MemoryEngine:
                 raise NotFoundError(f"no memory {end!r} for user {owner!r}")
         return list(out.values())
 
+    @checked
     def ingest(
         self,
         text: str,
@@ -286,6 +295,7 @@ class MemoryEngine:
                     metadata=metadata, created_at=created_at)
         return self.ingest_many([item], user_id=user_id)
 
+    @checked
     def ingest_many(
         self,
         items: Sequence[Mapping[str, Any]],
@@ -312,6 +322,7 @@ class MemoryEngine:
             return IngestReport(user_id=owner)
         return self.pipeline.run(owner, parsed, explicit=False, on_secret_reject=on_secret_reject).report
 
+    @checked
     def remember_conversation(
         self,
         turns: Sequence[Mapping[str, Any] | str],
@@ -357,6 +368,7 @@ class MemoryEngine:
         return self.store.get_memories(owner, list(dict.fromkeys(ids)))
 
 
+    @checked
     def get(self, memory_id: str, *, user_id: str, with_embedding: bool = False) -> Memory:
         """One memory of this user; NotFoundError when it does not exist (or is another user's)."""
         owner = validate_owner(user_id)
@@ -366,10 +378,12 @@ class MemoryEngine:
             raise NotFoundError(f"no memory {memory_id!r} for user {owner!r}")
         return found[0]
 
+    @checked
     def forget(self, memory_id: str, *, user_id: str) -> Memory:
         """Soft delete: the memory becomes inactive (kept, restorable with `restore`)."""
         return self._set_active(memory_id, user_id, False)
 
+    @checked
     def restore(self, memory_id: str, *, user_id: str) -> Memory:
         """Undo `forget` (or a supersede): the memory is active again."""
         return self._set_active(memory_id, user_id, True)
@@ -382,6 +396,7 @@ class MemoryEngine:
         )
         return self.get(memory_id, user_id=owner)
 
+    @checked
     def link(
         self,
         src: str,
@@ -394,12 +409,12 @@ class MemoryEngine:
     ) -> Link:
         """Join two memories of the same user. Links across users are refused (NotFoundError)."""
         owner = validate_owner(user_id)
+        validate_identifier(src, "src")
+        validate_identifier(dst, "dst")
         rel = Relation.parse(relation)
         if src == dst:
             raise ValidationError("a memory cannot be linked to itself")
-        if reason is not None and not isinstance(reason, str):
-            raise ValidationError("reason must be a string")
-        if not isinstance(weight, int | float) or not 0.0 <= float(weight) <= 1.0:
+        if not 0.0 <= weight <= 1.0:
             raise ValidationError("weight must be a number between 0 and 1")
         given = Link(src=src, dst=dst, relation=rel, weight=float(weight), source=LinkSource.EXPLICIT, reason=reason)
         [link] = self._checked_links(owner, [given])
@@ -409,6 +424,7 @@ class MemoryEngine:
         self.store.write(owner, WriteBatch(links=[link], updates=updates))
         return link
 
+    @checked
     def tag(self, memory_id: str, tags: Iterable[str], *, user_id: str) -> Memory:
         """Add tags (normalised: lowercase, trimmed) to a memory."""
         owner = validate_owner(user_id)
@@ -423,6 +439,7 @@ class MemoryEngine:
 
     # -- reads --------------------------------------------------------------------------------------------
 
+    @checked
     def list(
         self,
         *,
@@ -447,14 +464,16 @@ class MemoryEngine:
             include_archived=include_archived,
             include_compressed=True,
             tag=normalize_tag(tag) if tag is not None else None,
-            session_id=session_id,
+            session_id=None if session_id is None else validate_identifier(session_id, "session_id"),
         )
         return self.store.list_memories(owner, flt, limit=max(0, int(limit)), offset=max(0, int(offset)))
 
+    @checked
     def tags(self, *, user_id: str) -> builtins.list[Tag]:
         """A user's tags with their memory counts."""
         return self.store.list_tags(validate_owner(user_id))
 
+    @checked
     def search(
         self, query: str, *, user_id: str, k: int = 10, kinds: Sequence[MemoryKind | str] | None = None
     ) -> builtins.list[SearchHit]:
@@ -490,11 +509,13 @@ class MemoryEngine:
         text = clean_text(query, what="query", max_chars=self.settings.max_content_chars, advice=CHUNK_ADVICE)
         return self.redact(text)
 
+    @checked
     def redact(self, text: str) -> str:
         """`text` with secrets replaced by `[REDACTED:type]`, whatever the policy: for queries, which are
         embedded (and cached) but never stored, so refusing them would help nobody."""
         return self.pipeline.secrets.redacted(text)
 
+    @checked
     def recall(
         self,
         query: str,
@@ -542,12 +563,11 @@ class MemoryEngine:
             )
         )
 
+    @checked
     def feedback(self, memory_id: str, helpful: bool, *, user_id: str) -> Memory:
         """Explicit feedback on a recalled memory (seed 002 "Feedback Loops"): helpful -> strength + 1 and
         confidence + feedback_boost; not helpful -> confidence - feedback_penalty. Applied at once."""
         owner = validate_owner(user_id)
-        if not isinstance(helpful, bool):
-            raise ValidationError("helpful must be True or False")
         self.get(memory_id, user_id=owner)
         s = self.settings
         inc = {"strength": 1, "confidence": s.feedback_boost} if helpful else {"confidence": -s.feedback_penalty}
@@ -557,14 +577,17 @@ class MemoryEngine:
         )
         return self.get(memory_id, user_id=owner)
 
+    @checked
     def flush(self, timeout: float | None = None) -> None:
         """Wait until background post-recall maintenance has been written."""
         self._maintainer.flush(timeout)
 
+    @checked
     def stats(self, *, user_id: str | None = None) -> StoreStats:
         """Counts for one user, or for the whole store when user_id is None."""
         return self.store.stats(validate_owner(user_id) if user_id is not None else None)
 
+    @checked
     def users(self) -> builtins.list[str]:
         """Every user with memories in this store."""
         return self.store.users()
