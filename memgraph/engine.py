@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import builtins
+import logging
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
@@ -19,6 +20,7 @@ import numpy as np
 from memgraph.config import Settings
 from memgraph.embed import CachedEmbedder, Embedder, default_embedder
 from memgraph.errors import EmbedderUnavailableError, ModelMismatchError, NotFoundError, ValidationError
+from memgraph.ids import invalid_id_problems
 from memgraph.ingest.clean import CHUNK_ADVICE, clean_text
 from memgraph.ingest.embedding import encode
 from memgraph.ingest.episodes import plan_episode
@@ -53,6 +55,8 @@ from memgraph.validation import checked
 if TYPE_CHECKING:
     from memgraph.jobs import Jobs
 
+log = logging.getLogger(__name__)
+
 
 class MemoryEngine:
     """Long-term memory for agents, scoped per user, on SQLite (embedded), Neo4j or FalkorDB."""
@@ -73,6 +77,7 @@ class MemoryEngine:
         self._jobs: Jobs | None = None
         if check_model:
             self._check_model()
+        self._report_invalid_ids()
         #: The write path (memgraph/ingest); `reconciler` replaces the rule-based dedup/conflict decisions.
         self.pipeline = IngestPipeline(store, settings, lambda: self.embedder, reconciler)
         self._maintainer = Maintainer(store, settings)
@@ -146,6 +151,20 @@ class MemoryEngine:
             raise ModelMismatchError(
                 f"store was built with embedding model {recorded!r}, this engine uses "
                 f"{self.settings.embedding_model!r}; run `memgraph reindex` or open with that model"
+            )
+
+    def _report_invalid_ids(self) -> None:
+        """Stored user ids that break the identifier rule (written before it existed) are reported, never
+        rewritten: renaming a tenant is the operator's decision. Counts only: the ids are other tenants' names."""
+        problems = invalid_id_problems(self.store.users())
+        if problems:
+            log.warning(
+                "%s: %d stored user id(s) break the identifier rule (%s); they are kept as they are, new writes "
+                "under such ids are refused, and on FalkorDB their own reads may miss data (memgraph stats counts "
+                "them)",
+                self.store.name,
+                sum(problems.values()),
+                "; ".join(f"{n} {what}" for what, n in sorted(problems.items())),
             )
 
     @checked
@@ -585,7 +604,11 @@ class MemoryEngine:
     @checked
     def stats(self, *, user_id: str | None = None) -> StoreStats:
         """Counts for one user, or for the whole store when user_id is None."""
-        return self.store.stats(validate_owner(user_id) if user_id is not None else None)
+        if user_id is not None:
+            return self.store.stats(validate_owner(user_id))
+        st = self.store.stats(None)
+        st.invalid_user_ids = sum(invalid_id_problems(self.store.users()).values())
+        return st
 
     @checked
     def users(self) -> builtins.list[str]:

@@ -328,3 +328,6 @@ class StoreStats(BaseModel):
     gaps: int = 0
     edges: dict[str, int] = Field(default_factory=dict)
     users: int = 0
+    #: Whole-store stats only: stored user ids that break the identifier rule (memgraph/ids.py), written before
+    #: it existed. They are kept as they are (never rewritten); the engine logs them when it opens the store.
+    invalid_user_ids: int = 0
