@@ -36,7 +36,9 @@ BAD_IDS = [
     "a\u00a0da", "ada\u2028", "ada\u202e", "ada\ufeff", "a\x00da", unicodedata.normalize("NFD", "adá"), "",
     "   ", "x" * 257, "bad\ud800",
 ]
-SECRET_IDS = [JWT, "AKIAQ7XK2M4PLR9TBV3W", "session password=Vq8#kLm2!xPz9wRt", "ghp_R8fK2mQ9xLp4Tz7WcVb1Nd6Hs3Yj5Ga0EuXo"]
+SECRET_IDS = [
+    JWT, "AKIAQ7XK2M4PLR9TBV3W", "session password=Vq8#kLm2!xPz9wRt", "ghp_R8fK2mQ9xLp4Tz7WcVb1Nd6Hs3Yj5Ga0EuXo",
+]
 GOOD_IDS = ["ada", "ADA", "Ada Lovelace", "adá", "zoë", "user-42@example.com", "東京", "s1", "x" * 256]
 
 
@@ -137,7 +139,8 @@ def test_tools_refuse_bad_ids_as_typed_results(eng: MemoryEngine) -> None:
     tools = ToolSet(eng, user_id="ada")
     mid = eng.list(user_id="ada")[0].id
     for name, args in [("memory_forget", {"id": mid + " "}), ("memory_tag", {"id": mid + "\u200b", "tags": ["x"]}),
-                       ("memory_list", {"session_id": "s1 "}), ("memory_remember", {"content": "x", "tags": ["a\x00"]})]:
+                       ("memory_list", {"session_id": "s1 "}),
+                       ("memory_remember", {"content": "x", "tags": ["a\x00"]})]:
         res = tools.call(name, args)
         assert not res.ok and res.error is not None and res.error.type != "InternalError", (name, res)
     with pytest.raises(MissingOwnerError):
