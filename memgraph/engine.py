@@ -100,9 +100,13 @@ class MemoryEngine:
         """Open a store: a directory (SQLite), ":memory:" (incognito), bolt:// / neo4j:// (Neo4j),
         falkordb://host:port or falkordb+dir:///path (FalkorDB). Keyword overrides go to `Settings`.
         `check_model=False` opens a store built with another embedding model (only for `jobs.reindex`)."""
-        settings = settings or Settings(**overrides)
-        if overrides and settings is not None:
-            settings = settings.model_copy(update=overrides)
+        unknown = sorted(set(overrides) - set(Settings.model_fields))
+        if unknown:
+            raise ValidationError(f"open(): unknown setting(s): {', '.join(unknown)} (see memgraph.Settings)")
+        if settings is None:
+            settings = Settings(**overrides)
+        elif overrides:  # validated like the settings themselves (model_copy would not check them)
+            settings = Settings(**{**settings.model_dump(), **overrides})
         if target is not None:
             settings = settings.model_copy(update={"store": str(target)})
         store = open_store(settings.store, settings)

@@ -11,7 +11,8 @@ It is pydantic's validation in strict mode (the lax default turns `"10"` into 10
 and infinity refused, built once per method from its signature. A few hints get a validator of their own where
 strict pydantic would be wrong for a Python API:
 
-- `int` also takes numpy integers (never `bool`), `float` any real number but `bool` (finite only);
+- `int` also takes numpy integers (never `bool`) within +-2**53 (a store's 64-bit integers), `float` any real
+  number but `bool` (finite only);
 - `Iterable[str]` / `Sequence[str]` take one string (as a list of one) or any iterable of strings, read once
   into a list (pydantic would hand the method a lazy iterator, or split a string into characters);
 - `Sequence[float]` (an embedding) takes a list, tuple or numpy vector of numbers (its length and NaN/inf
@@ -58,9 +59,16 @@ _CONFIG = ConfigDict(strict=True, arbitrary_types_allowed=True, allow_inf_nan=Fa
 # -- validators for the hints strict pydantic gets wrong for a Python API ----------------------------------------
 
 
+#: Largest integer argument accepted: counts and limits far beyond any store, that still fit a 64-bit integer
+#: (SQLite, Neo4j) after the small multipliers applied to them (a search asks for k x candidate_multiplier).
+MAX_INT = 2**53
+
+
 def _int(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise ValueError("expected an integer")
+    if not -MAX_INT <= int(value) <= MAX_INT:
+        raise ValueError("expected an integer between -2**53 and 2**53")
     return int(value)
 
 
@@ -246,6 +254,16 @@ class _Checker:
             bound.arguments[name] = getattr(valid, name)
         return bound
 
+    def inner_error(self, exc: PydanticValidationError) -> ValidationError:
+        """A pydantic error raised inside the method (a model it built from its arguments): the fields and what
+        they expected, never the values."""
+        parts = []
+        for err in exc.errors(include_url=False)[:5]:
+            where = ".".join(str(p) for p in err["loc"]) or exc.title
+            msg = str(err["msg"]).removeprefix("Value error, ").replace("Input should be ", "expected ")
+            parts.append(f"{where}: {msg}")
+        return ValidationError(f"{self.name}: " + "; ".join(parts))
+
     def _error(self, exc: PydanticValidationError) -> ValidationError:
         """Parameter, what was expected and the type given; never the value."""
         found: dict[str, tuple[list[str], str]] = {}  # where -> (what was expected, the type given)
@@ -272,7 +290,10 @@ def checked(fn: Callable[P, R]) -> Callable[P, R]:
     @functools.wraps(fn)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         bound = checker.arguments(args, kwargs)
-        return fn(*bound.args, **bound.kwargs)
+        try:
+            return fn(*bound.args, **bound.kwargs)
+        except PydanticValidationError as exc:  # a model built inside from the arguments (settings, filters)
+            raise checker.inner_error(exc) from None
 
     wrapper.__memgraph_checked__ = True  # type: ignore[attr-defined]
     return wrapper

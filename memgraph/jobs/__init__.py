@@ -3,7 +3,8 @@ export / import. Reached as `engine.jobs.<name>(...)` and `memgraph <name>` on t
 
 Every job that changes data returns a plan unless called with `apply=True`; an applied run takes the store's
 job lock (one job at a time per store, `JobLockedError` otherwise) and is recorded as a `JobRun`
-(`engine.jobs.history()`, `memgraph history`).
+(`engine.jobs.history()`, `memgraph history`). Every public method validates its arguments (`@checked`,
+memgraph/validation.py).
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from memgraph.jobs.reindex import ReindexReport, reindex_user, store_model_consi
 from memgraph.jobs.transfer import ExportReport, ImportReport, export_graphml, export_jsonl, import_jsonl
 from memgraph.models import validate_owner
 from memgraph.store.base import GraphStore, JobRun
+from memgraph.validation import checked
 
 R = TypeVar("R", bound=JobReport)
 
@@ -95,6 +97,7 @@ class Jobs:
             ctx.heartbeat = self._lock.renew
         return ctx
 
+    @checked
     @contextmanager
     def locked(self, job: str) -> Iterator[JobLock]:
         """Hold the store's job lock (re-entrant within this Jobs object)."""
@@ -130,6 +133,7 @@ class Jobs:
                 report.warnings.append(lock.taken_over)
             return report
 
+    @checked
     def users(self, user_id: str | None = None, *, all_users: bool = False) -> list[str]:
         """The users a command acts on: exactly one of `user_id` or `all_users`."""
         if (user_id is None) == (not all_users):
@@ -140,6 +144,7 @@ class Jobs:
 
     # -- the jobs -----------------------------------------------------------------------------------------
 
+    @checked
     def cluster(
         self, user_id: str, *, apply: bool = False, force: bool = False, progress: ProgressFn | None = None
     ) -> ClusterReport:
@@ -148,6 +153,7 @@ class Jobs:
             "cluster", user_id, apply, lambda c: cluster_user(c, user_id, apply=apply, force=force), progress
         )
 
+    @checked
     def decay(
         self,
         user_id: str,
@@ -168,6 +174,7 @@ class Jobs:
             progress,
         )
 
+    @checked
     def links(
         self,
         user_id: str,
@@ -181,10 +188,12 @@ class Jobs:
             "links", user_id, apply, lambda c: links_user(c, user_id, apply=apply, now=now), progress
         )
 
+    @checked
     def gaps(self, user_id: str, *, progress: ProgressFn | None = None) -> GapsReport:
         """Read-only report of recall misses and thin regions of the graph."""
         return gaps_user(self._ctx(progress), user_id)
 
+    @checked
     def consolidate(
         self, user_id: str, *, apply: bool = False, progress: ProgressFn | None = None
     ) -> ConsolidateReport:
@@ -193,6 +202,7 @@ class Jobs:
             "consolidate", user_id, apply, lambda c: consolidate_user(c, user_id, apply=apply), progress
         )
 
+    @checked
     def compress(
         self,
         user_id: str,
@@ -211,6 +221,7 @@ class Jobs:
             progress,
         )
 
+    @checked
     def reindex(
         self, user_id: str, *, apply: bool = False, force: bool = False, progress: ProgressFn | None = None
     ) -> ReindexReport:
@@ -226,6 +237,7 @@ class Jobs:
 
         return self._run("reindex", user_id, apply, run, progress)
 
+    @checked
     def export(
         self,
         path: str | Path,
@@ -250,16 +262,19 @@ class Jobs:
             raise ValidationError(f"unknown export format {format!r}: use jsonl or graphml")
         return export_jsonl(ctx, users, path)
 
+    @checked
     def import_(
         self, path: str | Path, *, reembed: bool = False, progress: ProgressFn | None = None
     ) -> ImportReport:
         """Read an export: validated whole first (nothing written on error), then upserted."""
         return self._run("import", None, True, lambda c: import_jsonl(c, path, reembed=reembed), progress)
 
+    @checked
     def history(self, limit: int = 50) -> list[JobRun]:
         """Recent applied job runs, newest first."""
         return self.store.list_jobs(limit)
 
+    @checked
     def status_of(self, run: JobRun) -> str:
         """done / failed / running / interrupted (a run left 'running' while no job holds the lock)."""
         held = self.store.get_meta(LOCK_KEY)
