@@ -19,8 +19,14 @@ import numpy as np
 
 from memgraph.config import Settings
 from memgraph.embed import CachedEmbedder, Embedder, default_embedder
-from memgraph.errors import EmbedderUnavailableError, ModelMismatchError, NotFoundError, ValidationError
-from memgraph.ids import invalid_id_problems
+from memgraph.errors import (
+    EmbedderUnavailableError,
+    ModelMismatchError,
+    NotFoundError,
+    SecretDetectedError,
+    ValidationError,
+)
+from memgraph.ids import invalid_id_problems, secret_in
 from memgraph.ingest.clean import CHUNK_ADVICE, clean_text
 from memgraph.ingest.embedding import encode
 from memgraph.ingest.episodes import plan_episode
@@ -361,6 +367,13 @@ class MemoryEngine:
         `RelatesTo {source: sequence}`. One atomic write. Returns the memories in turn order."""
         owner = validate_owner(user_id)
         validate_identifier(session_id, "session_id")
+        for i, turn in enumerate(turns):
+            speaker = turn.get("speaker") if isinstance(turn, Mapping) else None
+            # a speaker name becomes a `speaker:` tag (lowercased: a vendor key would no longer be found there)
+            if isinstance(speaker, str) and secret_in(speaker):
+                raise SecretDetectedError(
+                    f"turn {i}: the speaker name holds a secret ({', '.join(secret_in(speaker))}); nothing was stored"
+                )
         # Checked before plan_episode lowercases them (the filter knows vendor keys in their own case).
         extra = [t for t in as_str_list(tags, "tags") if not self._secret_tag(t)]
         plan = plan_episode(turns, session_id=session_id, session_date=session_date, tags=extra)

@@ -96,6 +96,19 @@ class FalkorExecutor:
         self.graph_name = graph_name or settings.falkordb_graph
         self._client = client
         self._graph = Graph(client, self.graph_name)
+        self._no_query_log()
+
+    def _no_query_log(self) -> None:
+        """FalkorDB keeps the last MAX_INFO_QUERIES (1000) queries, parameters included, in a `telemetry{graph}`
+        stream that it saves in its RDB and AOF files: memory text, ids and queries in clear, and text erased from
+        the graph would survive there (measured on FalkorDB 4.22, falkordblite 0.11: 300 queries left 304
+        entries; `CMD_INFO no` does not stop it, `MAX_INFO_QUERIES 0` does). memgraph switches it off on the
+        server it talks to (server-wide: a shared server stops logging queries for everyone) and drops its
+        graph's stream. tests/reliability/test_secrets_sweep.py scans the files for it."""
+        with suppress(self._redis_errors.RedisError):
+            self._client.execute_command("GRAPH.CONFIG", "SET", "MAX_INFO_QUERIES", "0")
+        with suppress(self._redis_errors.RedisError):
+            self._client.delete(f"telemetry{{{self.graph_name}}}")
 
     @staticmethod
     def start_embedded(directory: Path, settings: Settings, retry: Any = None) -> Any:
