@@ -8,7 +8,6 @@
 from __future__ import annotations
 
 import builtins
-import logging
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
@@ -26,7 +25,7 @@ from memgraph.errors import (
     SecretDetectedError,
     ValidationError,
 )
-from memgraph.ids import invalid_id_problems, secret_in
+from memgraph.ids import invalid_id_problems, report_invalid_user_ids, secret_in
 from memgraph.ingest.clean import CHUNK_ADVICE, clean_text
 from memgraph.ingest.embedding import encode
 from memgraph.ingest.episodes import plan_episode
@@ -60,8 +59,8 @@ from memgraph.validation import checked
 
 if TYPE_CHECKING:
     from memgraph.jobs import Jobs
+    from memgraph.jobs.erase import EraseReport
 
-log = logging.getLogger(__name__)
 
 
 class MemoryEngine:
@@ -83,7 +82,7 @@ class MemoryEngine:
         self._jobs: Jobs | None = None
         if check_model:
             self._check_model()
-        self._report_invalid_ids()
+        report_invalid_user_ids(self.store.name, self.store.users())
         #: The write path (memgraph/ingest); `reconciler` replaces the rule-based dedup/conflict decisions.
         self.pipeline = IngestPipeline(store, settings, lambda: self.embedder, reconciler)
         self._maintainer = Maintainer(store, settings)
@@ -161,20 +160,6 @@ class MemoryEngine:
             raise ModelMismatchError(
                 f"store was built with embedding model {recorded!r}, this engine uses "
                 f"{self.settings.embedding_model!r}; run `memgraph reindex` or open with that model"
-            )
-
-    def _report_invalid_ids(self) -> None:
-        """Stored user ids that break the identifier rule (written before it existed) are reported, never
-        rewritten: renaming a tenant is the operator's decision. Counts only: the ids are other tenants' names."""
-        problems = invalid_id_problems(self.store.users())
-        if problems:
-            log.warning(
-                "%s: %d stored user id(s) break the identifier rule (%s); they are kept as they are, new writes "
-                "under such ids are refused, and on FalkorDB their own reads may miss data (memgraph stats counts "
-                "them)",
-                self.store.name,
-                sum(problems.values()),
-                "; ".join(f"{n} {what}" for what, n in sorted(problems.items())),
             )
 
     @checked
@@ -431,6 +416,24 @@ class MemoryEngine:
             owner, [MemoryUpdate(id=memory_id, set={"active": active, "updated_at": utcnow()})]
         )
         return self.get(memory_id, user_id=owner)
+
+    @checked
+    def erase(self, memory_ids: Sequence[str], *, user_id: str) -> EraseReport:
+        """Erase memories for good (a user's request, or a secret stored by mistake); `forget` is the soft delete.
+        Also erased: the memories merged into them, derived summaries left with no other evidence, their tags
+        and clusters, cache entries; a summary with other evidence loses what it quoted of them; supersede
+        chains are joined across them. Then the store's files are rewritten (memgraph/jobs/erase.py; Neo4j
+        keeps transaction logs: README, "Secrets and erasure"). Ids that are not this user's are listed in the
+        report's `not_found`."""
+        self._maintainer.flush()  # post-recall updates of these memories land before, not after
+        return self.jobs.erase(user_id, memory_ids)
+
+    @checked
+    def erase_user(self, user_id: str) -> EraseReport:
+        """Erase everything stored for one user: memories, tags, clusters, gaps, job history, open agent session
+        buffers, cache entries; then rewrite the store's files (see `erase`). Irreversible."""
+        self._maintainer.flush()
+        return self.jobs.erase_user(user_id)
 
     @checked
     def link(

@@ -28,6 +28,7 @@ them on open (`memgraph.engine`, `StoreStats.invalid_user_ids`).
 
 from __future__ import annotations
 
+import logging
 import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
@@ -57,6 +58,7 @@ class SecretInOwnerError(SecretDetectedError, MissingOwnerError):
 
 
 _SCANNER = SecretScanner()
+log = logging.getLogger(__name__)
 
 
 def identifier_problem(value: str) -> str | None:
@@ -148,3 +150,19 @@ def invalid_id_problems(ids: Iterable[str]) -> dict[str, int]:
         if problem is not None:
             out[problem] = out.get(problem, 0) + 1
     return out
+
+
+def report_invalid_user_ids(where: str, user_ids: Iterable[str]) -> int:
+    """Log (a warning, counts only) how many stored user ids break the rule; the engine calls it on open.
+    They are never rewritten: renaming a tenant is the operator's decision."""
+    problems = invalid_id_problems(user_ids)
+    total = sum(problems.values())
+    if total:
+        log.warning(
+            "%s: %d stored user id(s) break the identifier rule (%s); they are kept as they are, new writes under "
+            "such ids are refused, and on FalkorDB their own reads may miss data (memgraph stats counts them)",
+            where,
+            total,
+            "; ".join(f"{n} {what}" for what, n in sorted(problems.items())),
+        )
+    return total

@@ -36,6 +36,7 @@ from memgraph.jobs.cluster import ClusterReport, cluster_user
 from memgraph.jobs.compress import CompressReport, ExtractiveSummarizer, Summarizer, compress_user
 from memgraph.jobs.consolidate import ConsolidateReport, consolidate_user
 from memgraph.jobs.decay import DecayReport, decay_user, decayed_confidence
+from memgraph.jobs.erase import EraseReport, erase_memories, erase_user
 from memgraph.jobs.gaps import GapsReport, gaps_user
 from memgraph.jobs.links import LinksReport, links_user
 from memgraph.jobs.reindex import ReindexReport, reindex_user, store_model_consistent
@@ -54,6 +55,7 @@ __all__ = [
     "CompressReport",
     "ConsolidateReport",
     "DecayReport",
+    "EraseReport",
     "ExportFormat",
     "ExportReport",
     "ExtractiveSummarizer",
@@ -268,6 +270,30 @@ class Jobs:
     ) -> ImportReport:
         """Read an export: validated whole first (nothing written on error), then upserted."""
         return self._run("import", None, True, lambda c: import_jsonl(c, path, reembed=reembed), progress)
+
+    @checked
+    def erase(self, user_id: str, memory_ids: Sequence[str], *, progress: ProgressFn | None = None) -> EraseReport:
+        """Erase memories for good, with what derives from them (memgraph/jobs/erase.py); `engine.erase`."""
+        owner = validate_owner(user_id)
+        with self.locked("erase"), recorded_run(self.store, "erase", owner) as rec:
+            report = erase_memories(self._ctx(progress), owner, memory_ids, forget_texts=self._forget_texts())
+            rec["counts"] = report.counts()
+        return report
+
+    @checked
+    def erase_user(self, user_id: str, *, progress: ProgressFn | None = None) -> EraseReport:
+        """Erase everything of one user (memgraph/jobs/erase.py); `engine.erase_user`. Its history record names
+        no user (the user's own job records are erased)."""
+        owner = validate_owner(user_id)
+        with self.locked("erase_user"), recorded_run(self.store, "erase_user", None) as rec:
+            report = erase_user(self._ctx(progress), owner, forget_texts=self._forget_texts())
+            rec["counts"] = report.counts()
+        return report
+
+    def _forget_texts(self) -> Callable[[Sequence[str]], int] | None:
+        """The embedding cache's `forget` (the engine's CachedEmbedder), when it has one."""
+        forget = getattr(self._embedder(), "forget", None)
+        return forget if callable(forget) else None
 
     @checked
     def history(self, limit: int = 50) -> list[JobRun]:

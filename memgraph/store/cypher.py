@@ -354,6 +354,25 @@ class CypherStore:
         out = self._write("delete_tags", user_id=user_id, names=wanted)
         return int(out[0]["removed"]) if out else 0
 
+    def erase_memories(self, user_id: str, ids: Sequence[str]) -> dict[str, int]:
+        wanted = list(dict.fromkeys(ids))
+        out = {"memories": 0, "tags": 0, "clusters": 0}
+        if not wanted:
+            return out
+        tags = sorted({t for m in self.get_memories(user_id, wanted) for t in m.tags})
+        for chunk in _chunks(wanted, 1000):
+            row = self._write("erase_memories", user_id=user_id, ids=chunk, tags=tags)[0]
+            for key in out:
+                out[key] += int(row[key] or 0)
+        return out
+
+    def erase_user(self, user_id: str) -> dict[str, int]:
+        row = self._write("erase_user", user_id=user_id)[0]
+        return {k: int(v or 0) for k, v in row.items()}
+
+    def purge(self) -> list[str]:
+        return self._x.purge()
+
     def set_embeddings(self, user_id: str, ids: Sequence[str], matrix: np.ndarray, model: str) -> int:
         matrix = np.asarray(matrix, dtype=np.float32)
         if matrix.shape != (len(ids), self.embedding_dim):

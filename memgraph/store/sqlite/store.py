@@ -43,7 +43,7 @@ from memgraph.store.base import (
     field_readers,
     query_matrix,
 )
-from memgraph.store.sqlite import graph
+from memgraph.store.sqlite import erase, graph
 from memgraph.store.sqlite.connection import Database
 from memgraph.store.sqlite.migrations import migrate
 from memgraph.store.sqlite.mirror import Changes, Mirror
@@ -218,6 +218,17 @@ class SQLiteStore:
     def delete_links(self, user_id: str, keys: Sequence[tuple[str, str, Relation]]) -> int:
         with self._write() as w:
             return w.delete_links(user_id, keys)
+
+    def erase_memories(self, user_id: str, ids: Sequence[str]) -> dict[str, int]:
+        with self._tx() as conn:
+            return erase.erase_memories(conn, self._changes, user_id, ids)
+
+    def erase_user(self, user_id: str) -> dict[str, int]:
+        with self._tx() as conn:
+            return erase.erase_user(conn, self._changes, user_id)
+
+    def purge(self) -> list[str]:
+        return erase.purge(self._db)
 
     def set_embeddings(self, user_id: str, ids: Sequence[str], matrix: np.ndarray, model: str) -> int:
         matrix = np.asarray(matrix, dtype=np.float32)
