@@ -145,12 +145,15 @@ def erase_memories(
     batch = WriteBatch()
     forget: list[str] = [everyone[i].content for i in doomed if i in everyone]
     rewritten: list[tuple[Memory, str]] = []
+    unchanged: list[Memory] = []
     uncompress: set[str] = set()
     for d in touched:
         mem, left = everyone[d], evidence[d] - doomed
         text = scrub_derived(mem.content, [everyone[i].content for i in evidence[d] & doomed],
                              [everyone[i].content for i in left])
-        if text and ctx.embed is not None:
+        if text == mem.content:  # it quoted nothing of them: only its evidence list changes (the edges)
+            unchanged.append(mem)
+        elif text and ctx.embed is not None:
             rewritten.append((mem, text))
         else:
             report.summaries_erased += 1
@@ -169,7 +172,7 @@ def erase_memories(
                 forget.append(mem.content)
                 uncompress |= evidence[mem.id] - doomed
             rewritten = []
-    for mem, text in rewritten:
+    for mem, text in [*rewritten, *((m, m.content) for m in unchanged)]:
         gone = evidence[mem.id] & doomed
         dropped = {t for i in gone for t in everyone[i].tags} - {
             t for i in evidence[mem.id] - doomed for t in everyone[i].tags
@@ -177,18 +180,21 @@ def erase_memories(
         meta = dict(mem.metadata)
         if isinstance(meta.get("sources"), int):
             meta["sources"] = len(evidence[mem.id] - doomed)
+        batch.remove_tags += [HasTag(memory_id=mem.id, tag=t) for t in mem.tags if t in dropped]
+        report.summaries_rewritten += 1
+        if text == mem.content:
+            batch.updates.append(MemoryUpdate(id=mem.id, set={"metadata": meta, "updated_at": utcnow()}))
+            continue
         new = mem.model_copy(update={"content": text, "metadata": meta, "updated_at": utcnow(),
                                      "tags": [t for t in mem.tags if t not in dropped]})
         batch.memories.append(new)
-        batch.remove_tags += [HasTag(memory_id=mem.id, tag=t) for t in mem.tags if t in dropped]
         forget.append(mem.content)
-        report.summaries_rewritten += 1
     if vectors is not None and rewritten:
         batch.embeddings = np.asarray(vectors, dtype=np.float32)[: len(rewritten)]
     uncompress -= doomed
-    batch.updates += [MemoryUpdate(id=i, set={"compressed": False}) for i in sorted(uncompress)
-                      if everyone[i].compressed]
-    report.evidence_uncompressed = len(batch.updates)
+    served = [MemoryUpdate(id=i, set={"compressed": False}) for i in sorted(uncompress) if everyone[i].compressed]
+    batch.updates += served
+    report.evidence_uncompressed = len(served)
     batch.links += _bridges(store, owner, doomed)
     report.supersede_bridges = len(batch.links)
     for i, m in everyone.items():

@@ -175,9 +175,11 @@ def _lookalike_totals(store: GraphStore, ids: dict[str, list[str]], owner: str) 
         lambda s, ids: s.replace_clusters(ADA, [], []),
         lambda s, ids: s.set_embeddings(ADA, [i for g in ids.values() for i in g],
                                         np.tile(BASE, (sum(map(len, ids.values())), 1)), "other-model"),
+        lambda s, ids: s.erase_memories(ADA, [i for g in ids.values() for i in g]),
+        lambda s, ids: s.erase_user(ADA),
     ],
     ids=["update", "delete_memories", "delete_tags", "remove_tags", "delete_links", "replace_clusters",
-         "set_embeddings"],
+         "set_embeddings", "erase_memories", "erase_user"],
 )
 def test_writes_by_owner_never_touch_a_lookalike(store: GraphStore, write: Callable[..., object]) -> None:
     ids = _world(store)
