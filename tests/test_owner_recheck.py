@@ -2,7 +2,7 @@
 
 FalkorDB's range index trims surrounding whitespace, so `m.user_id = 'ada'` also finds `'ada '` once user_id is
 indexed (tests/conformance/test_owner_lookalikes.py shows it on a real store). The re-check is written once,
-`memgraph/cypher/include/owner.cypher` (`AND x.user_id + '' = $user_id`), and included after every owner
+`memgraph/cypher/include/owner.cypher` (`AND coalesce(x.user_id, '') = $user_id`), and included after every owner
 comparison as `// include: owner(m)`; the exploration queries people paste into Browser (cypher/browser/) have
 no includes, so they spell the same expression out. This lint reads every statement file as the store runs it
 (includes expanded) and fails a comparison of an owner that is not followed by its re-check:
@@ -31,7 +31,7 @@ BROWSER = sorted(BROWSER_DIR.glob("*.cypher"))
 _PARAM = r"\$(?:user_id|user)\b"
 #: `(m:Memory {..., user_id: $user_id, ...})`: the variable and the pattern
 _PATTERN = re.compile(rf"\((\w+):\w+\s*\{{[^}}]*\buser_id:\s*{_PARAM}[^}}]*\}}")
-#: `m.user_id = $user_id` (not the re-check itself, `m.user_id + '' = ...`)
+#: `m.user_id = $user_id` (not the re-check itself, `coalesce(m.user_id, '') = ...`, whose `user_id,` has a comma)
 _COMPARE = re.compile(rf"\b(\w+)\.user_id\s*=\s*{_PARAM}")
 _CLAUSE = re.compile(
     r"^\s*(?:OPTIONAL\s+MATCH|MATCH|WITH|RETURN|CALL|UNWIND|MERGE|CREATE|SET|ON\s+CREATE|ON\s+MATCH|DELETE|"
@@ -41,7 +41,7 @@ _CLAUSE = re.compile(
 
 
 def _recheck(var: str) -> re.Pattern[str]:
-    return re.compile(rf"\b{var}\.user_id\s*\+\s*''\s*=\s*{_PARAM}")
+    return re.compile(rf"\bcoalesce\(\s*{var}\.user_id\s*,\s*''\s*\)\s*=\s*{_PARAM}")
 
 
 def _code(text: str) -> str:
@@ -78,7 +78,7 @@ def missing_rechecks(text: str) -> list[str]:
         segment = code[pos : nxt.start() if nxt else len(code)]
         if not _recheck(var).search(segment):
             line = code.count("\n", 0, pos) + 1
-            problems.append(f"line {line}: owner of `{var}` compared without `{var}.user_id + '' = ...` after it")
+            problems.append(f"line {line}: `{var}`'s owner compared without `coalesce({var}.user_id, '') = ...` after")
     return problems
 
 
@@ -91,8 +91,8 @@ def test_every_owner_comparison_is_rechecked(path: Path) -> None:
 def test_the_recheck_is_written_once_and_included() -> None:
     owner = (CYPHER_DIR / "include" / "owner.cypher").read_text(encoding="utf-8")
     body = [line for line in owner.splitlines() if not line.startswith("//")]
-    assert body == ["  AND x.user_id + '' = $user_id"]
-    pasted = [p.name for p in STATEMENTS if "+ ''" in _code(p.read_text(encoding="utf-8"))]
+    assert body == ["  AND coalesce(x.user_id, '') = $user_id"]
+    pasted = [p.name for p in STATEMENTS if re.search(r"coalesce\(\w+\.user_id", _code(p.read_text(encoding="utf-8")))]
     # statement files use the include; only guards (a CASE inside an expression) spell it out
     for name in pasted:
         assert "CASE WHEN" in (CYPHER_DIR / "queries" / name).read_text(encoding="utf-8"), name
@@ -104,7 +104,8 @@ def test_the_recheck_is_written_once_and_included() -> None:
     [
         "MATCH (m:Memory {user_id: $user_id})\nRETURN m",
         "MATCH (m:Memory)\nWHERE m.user_id = $user_id\nRETURN m",
-        "MATCH (m:Memory)\nWHERE m.user_id = $user_id\nMATCH (t:Tag)\nWHERE t.user_id + '' = $user_id\nRETURN m",
+        "MATCH (m:Memory)\nWHERE m.user_id = $user_id\nMATCH (t:Tag)\n"
+        "WHERE coalesce(t.user_id, '') = $user_id\nRETURN m",
         "MERGE (t:Tag {user_id: $user_id, name: $n})\nRETURN t",
         "MATCH (a:Memory {user_id: $user})-[r]->(b)\nRETURN a",
     ],
@@ -117,10 +118,10 @@ def test_the_lint_finds_a_missing_recheck(text: str) -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        "MATCH (m:Memory {user_id: $user_id})\nWHERE m.user_id + '' = $user_id\nRETURN m",
+        "MATCH (m:Memory {user_id: $user_id})\nWHERE coalesce(m.user_id, '') = $user_id\nRETURN m",
         "CREATE (c:Cluster {id: $id, user_id: $user_id})",
         "MERGE (m:Memory {id: $id})\nON CREATE SET m.user_id = $user_id\nWITH m\n"
-        "WHERE 1 / CASE WHEN m.user_id + '' = $user_id THEN 1 ELSE 0 END = 1\nRETURN m",
+        "WHERE 1 / CASE WHEN coalesce(m.user_id, '') = $user_id THEN 1 ELSE 0 END = 1\nRETURN m",
     ],
 )
 def test_the_lint_accepts_a_rechecked_statement(text: str) -> None:

@@ -11,7 +11,7 @@ OPTIONAL MATCH (m)-[old:HasTag]->(:Tag {user_id: $user_id, name: row.tag})
 WITH m, row, old
 MERGE (t:Tag {user_id: $user_id, name: row.tag})
 WITH m, row, old, t
-WHERE 1 / CASE WHEN t.user_id + '' = $user_id THEN 1 ELSE 0 END = 1
+WHERE 1 / CASE WHEN coalesce(t.user_id, '') = $user_id THEN 1 ELSE 0 END = 1
 MERGE (m)-[r:HasTag]->(t)
 ON CREATE SET r.created_at = $now
 RETURN sum(CASE WHEN old IS NULL THEN 1 ELSE 0 END) AS added

@@ -6,6 +6,6 @@
 UNWIND $tags AS row
 MERGE (t:Tag {user_id: $user_id, name: row.name})
 WITH row, t
-WHERE 1 / CASE WHEN t.user_id + '' = $user_id THEN 1 ELSE 0 END = 1
+WHERE 1 / CASE WHEN coalesce(t.user_id, '') = $user_id THEN 1 ELSE 0 END = 1
 SET t.description = coalesce(row.description, t.description)
 RETURN count(t) AS upserted

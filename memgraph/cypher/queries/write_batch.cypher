@@ -25,7 +25,7 @@ CALL {
   MERGE (m:Memory {id: row.id})
   ON CREATE SET m.user_id = $user_id
   WITH m, row
-  WHERE 1 / CASE WHEN m.user_id + '' = $user_id THEN 1 ELSE 0 END = 1
+  WHERE 1 / CASE WHEN coalesce(m.user_id, '') = $user_id THEN 1 ELSE 0 END = 1
   SET m += row.props
   RETURN count(m) AS memories
 }
@@ -47,7 +47,7 @@ CALL {
   WITH m, row, old
   MERGE (t:Tag {user_id: $user_id, name: row.tag})
   WITH m, row, old, t
-  WHERE 1 / CASE WHEN t.user_id + '' = $user_id THEN 1 ELSE 0 END = 1
+  WHERE 1 / CASE WHEN coalesce(t.user_id, '') = $user_id THEN 1 ELSE 0 END = 1
   MERGE (m)-[r:HasTag]->(t)
   ON CREATE SET r.created_at = $now
   RETURN sum(CASE WHEN old IS NULL THEN 1 ELSE 0 END) AS tags_added
