@@ -66,21 +66,21 @@ class EraseReport(JobReport):
     """What an erasure removed and changed (counts; ids only of what the caller named)."""
 
     job: str = "erase"
-    memories: int = Field(0, description="Memories erased, derived and merged ones included.")
+    memories: int = Field(default=0, description="Memories erased, derived and merged ones included.")
     not_found: list[str] = Field(default_factory=list, description="Requested ids that are not this user's.")
-    merged_copies: int = Field(0, description="Memories merged into an erased one (near-duplicates), erased.")
-    summaries_erased: int = Field(0, description="Derived memories erased: all their evidence was erased.")
-    summaries_rewritten: int = Field(0, description="Derived memories that lost an erased memory's evidence.")
-    evidence_uncompressed: int = Field(0, description="Evidence served again after its summary was erased.")
-    supersede_bridges: int = Field(0, description="Supersedes links joined across an erased memory.")
-    metadata_cleaned: int = Field(0, description="Memories whose metadata named an erased id.")
+    merged_copies: int = Field(default=0, description="Memories merged into an erased one (near-duplicates).")
+    summaries_erased: int = Field(default=0, description="Derived memories erased: all their evidence was erased.")
+    summaries_rewritten: int = Field(default=0, description="Derived memories that lost some of their evidence.")
+    evidence_uncompressed: int = Field(default=0, description="Evidence served again after its summary was erased.")
+    supersede_bridges: int = Field(default=0, description="Supersedes links joined across an erased memory.")
+    metadata_cleaned: int = Field(default=0, description="Memories whose metadata named an erased id.")
     tags: int = 0
     clusters: int = 0
     gaps: int = 0
     job_runs: int = 0
-    cache_entries: int = Field(0, description="Embedding-cache entries removed.")
+    cache_entries: int = Field(default=0, description="Embedding-cache entries removed.")
     other: dict[str, int] = Field(default_factory=dict, description="Counts from ERASE_HOOKS.")
-    purged: bool = Field(False, description="The store's files were rewritten (see warnings when not fully).")
+    purged: bool = Field(default=False, description="The store's files were rewritten (warnings say what was not).")
 
 
 def _fragments(text: str) -> list[str]:
@@ -200,9 +200,9 @@ def erase_memories(
     for i, m in everyone.items():
         if i in doomed:
             continue
-        meta = _clean_ids(m.metadata, doomed)
-        if meta is not None:
-            batch.updates.append(MemoryUpdate(id=i, set={"metadata": meta}))
+        cleaned = _clean_ids(m.metadata, doomed)
+        if cleaned is not None:
+            batch.updates.append(MemoryUpdate(id=i, set={"metadata": cleaned}))
             report.metadata_cleaned += 1
     # Rewrites first, then the erase: a crash in between leaves nothing derived from an erased text, and running
     # the same erase again finishes it.
