@@ -214,3 +214,22 @@ def test_stored_invalid_ids_are_reported_on_open_never_rewritten(tmp_path: Path,
 
 def test_errors_are_memgraph_errors() -> None:
     assert issubclass(MissingOwnerError, InvalidIdentifierError) and issubclass(InvalidIdentifierError, MemgraphError)
+
+
+def test_import_refuses_metadata_nested_too_deep(eng: MemoryEngine, tmp_path: Path) -> None:
+    """A line nested beyond Python's recursion limit, or metadata beyond the write path's cap, is a typed error
+    (it was a raw RecursionError, or stored)."""
+    export = tmp_path / "e.jsonl"
+    eng.jobs.export(str(export), user_id="ada")
+    lines = [json.dumps(json.loads(x)) for x in export.read_text().splitlines()]
+    assert sum('"metadata": {}' in x for x in lines) == 1
+    before = eng.stats().model_dump()
+    for depth in (100, 5000):
+        deep = "1"
+        for _ in range(depth):
+            deep = '{"a":' + deep + "}"
+        path = tmp_path / f"deep{depth}.jsonl"
+        path.write_text("\n".join(x.replace('"metadata": {}', f'"metadata": {deep}') for x in lines) + "\n")
+        with pytest.raises(ValidationError, match="nests deeper than 64"):
+            eng.jobs.import_(str(path))
+    assert eng.stats().model_dump() == before

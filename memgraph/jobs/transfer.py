@@ -51,6 +51,7 @@ from memgraph.ingest.secrets import SecretFilter
 from memgraph.jobs.base import JobContext, JobReport, batched, load_all
 from memgraph.models import Cluster, Gap, InCluster, Link, Memory, Tag, utcnow
 from memgraph.store.base import MemoryFilter, WriteBatch
+from memgraph.validation import MAX_NESTING, check_nesting
 
 FORMAT = "memgraph-export"
 VERSION = 1
@@ -212,6 +213,8 @@ def _read_lines(path: str | Path) -> Iterator[tuple[int, dict[str, Any], int]]:
                 obj = json.loads(line)
             except json.JSONDecodeError as exc:
                 raise ExportFormatError(f"{path}: line {n} is not valid JSON ({exc.msg})") from None
+            except RecursionError:  # JSON nested beyond Python's recursion limit
+                raise ExportFormatError(f"{path}: line {n} nests deeper than {MAX_NESTING} levels") from None
             if not isinstance(obj, dict):
                 raise ExportFormatError(f"{path}: line {n} is not a JSON object")
             yield n, obj, hash(line)
@@ -334,6 +337,7 @@ def _parse(rec: dict[str, Any], dim: int, where: str, known: dict[str, set[str]]
                 raise ExportFormatError(f"{where}: memory user_id differs from the record's")
             check_id(mem.id, "memory id")
             check_optional_id(mem.session_id, "session_id")
+            check_nesting(mem.metadata)  # the write path's cap on metadata, as for every other entry point
             mem = mem.model_copy(update={"tags": list(dict.fromkeys(normalize_tag(t) for t in mem.tags))})
             if known is not None:
                 known.setdefault(user, set()).add(mem.id)
