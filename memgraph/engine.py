@@ -62,7 +62,6 @@ if TYPE_CHECKING:
     from memgraph.jobs.erase import EraseReport
 
 
-
 class MemoryEngine:
     """Long-term memory for agents, scoped per user, on SQLite (embedded), Neo4j or FalkorDB."""
 
