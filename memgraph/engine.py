@@ -422,8 +422,8 @@ class MemoryEngine:
         Also erased: the memories merged into them, derived summaries left with no other evidence, their tags
         and clusters, cache entries; a summary with other evidence loses what it quoted of them; supersede
         chains are joined across them. Then the store's files are rewritten (memgraph/jobs/erase.py; Neo4j
-        keeps transaction logs: README, "Secrets and erasure"). Ids that are not this user's are listed in the
-        report's `not_found`."""
+        keeps transaction logs: README, "Identifiers, secrets and erasure"). Ids that are not this user's are
+        listed in the report's `not_found`."""
         self._maintainer.flush()  # post-recall updates of these memories land before, not after
         return self.jobs.erase(user_id, memory_ids)
 

@@ -25,8 +25,9 @@ including the user's job history and open agent session buffers.
 
 Then `GraphStore.purge` rewrites what the database keeps on disk (SQLite: FTS5 optimize, WAL truncated;
 FalkorDB: append-only file rewritten, snapshot saved; Neo4j: transaction logs are kept by design, see the
-README, "Secrets and erasure"). Other processes drop erased vectors from their in-memory read structures before
-their next read (SQLite's `vectors_epoch`); a process that never reads again keeps them in RAM until it exits.
+README, "Identifiers, secrets and erasure"). Other processes drop erased vectors from their in-memory read
+structures before their next read (SQLite's `vectors_epoch`); a process that never reads again keeps them in RAM
+until it exits.
 
 `ERASE_HOOKS` is where other holders of a user's data plug in (a write queue that still holds the erased
 memories, for instance): each is called after the store's erase and its counts land in the report.

@@ -264,7 +264,7 @@ class GraphStore(Protocol):
         """Make what was deleted unrecoverable from the store's files where the database allows it: SQLite
         rewrites its full-text index and truncates its write-ahead log (secure_delete zeroes freed pages),
         FalkorDB rewrites its append-only file and snapshot; Neo4j keeps transaction logs by design (README,
-        "Secrets and erasure"). Returns warnings (what could not be done), empty when everything was."""
+        "Identifiers, secrets and erasure"). Returns warnings (what could not be done), empty when everything was."""
         ...
     def upsert_tags(self, user_id: str, tags: Sequence[Tag]) -> int:
         """Create Tag nodes (no HasTag edges) or update their description when one is given; for import."""
