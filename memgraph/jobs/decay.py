@@ -32,12 +32,13 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from memgraph.confidence import DECAY_STATE_KEY, baseline
 from memgraph.config import Settings
 from memgraph.jobs.base import JobContext, JobReport, age_days, batched, check_user
-from memgraph.models import Memory, MemoryKind, Provenance, Relation, trusted, utcnow
+from memgraph.models import MemoryKind, Provenance, Relation, trusted, utcnow
 from memgraph.store.base import MemoryFilter, MemoryUpdate
 
-STATE_KEY = "_decay"
+STATE_KEY = DECAY_STATE_KEY
 _EPS = 1e-12
 #: What decay reads of each memory (besides its id).
 DECAY_FIELDS = (
@@ -77,15 +78,6 @@ def decayed_confidence(
     """The decay formula (module docstring), clamped to [0, 1]."""
     value = c0 * math.exp(-age / half_life) * (1.0 + access_factor * math.log(access_count + 1)) * trust
     return min(1.0, max(0.0, value))
-
-
-def baseline(memory: Memory | MemoryState) -> float:
-    """c0 for a memory: its remembered baseline plus any outside change since decay last wrote it."""
-    state = memory.metadata.get(STATE_KEY)
-    if not isinstance(state, dict) or "c0" not in state or "written" not in state:
-        return float(memory.confidence)
-    outside = float(memory.confidence) - float(state["written"])
-    return min(1.0, max(0.0, float(state["c0"]) + outside))
 
 
 class DecayChange(BaseModel):
