@@ -2,7 +2,8 @@
 
 Every method takes the owner first and is scoped by it; a store never returns, links to or counts a memory of
 another user. Writes that belong together go through `write` (one transaction). Graph traversal (`expand`)
-runs inside the store (SQL or Cypher), never by loading the graph into Python.
+runs inside the store: Cypher on Neo4j and FalkorDB, a vectorised walk over in-memory adjacency arrays on
+SQLite (store/sqlite/csr.py); the conformance suite checks that all three return the same expansions.
 """
 
 from __future__ import annotations
