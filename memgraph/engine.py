@@ -8,17 +8,26 @@
 from __future__ import annotations
 
 import builtins
+import logging
 import threading
+import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
 import numpy as np
 
 from memgraph.config import Settings
 from memgraph.embed import CachedEmbedder, Embedder, default_embedder
-from memgraph.errors import EmbedderUnavailableError, ModelMismatchError, NotFoundError, ValidationError
+from memgraph.errors import (
+    EmbedderUnavailableError,
+    ModelMismatchError,
+    NotFoundError,
+    QueuedWritesWarning,
+    TransientStoreError,
+    ValidationError,
+)
 from memgraph.ingest.clean import CHUNK_ADVICE, clean_text
 from memgraph.ingest.embedding import encode
 from memgraph.ingest.episodes import plan_episode
@@ -44,6 +53,7 @@ from memgraph.models import (
     validate_identifier,
     validate_owner,
 )
+from memgraph.outbox import DeferredStore, WriteOutbox, outbox_path
 from memgraph.retrieve.fusion import rrf_fuse
 from memgraph.retrieve.maintenance import Maintainer
 from memgraph.retrieve.pipeline import Recaller, RecallRequest, check_mode, memory_kinds
@@ -51,6 +61,9 @@ from memgraph.store import GraphStore, MemoryFilter, MemoryUpdate, WriteBatch, o
 
 if TYPE_CHECKING:
     from memgraph.jobs import Jobs
+
+log = logging.getLogger("memgraph")
+T = TypeVar("T")
 
 
 class MemoryEngine:
@@ -70,10 +83,17 @@ class MemoryEngine:
         self._embedder = embedder
         self._embedder_lock = threading.Lock()
         self._jobs: Jobs | None = None
-        if check_model:
-            self._check_model()
         #: The write path (memgraph/ingest); `reconciler` replaces the rule-based dedup/conflict decisions.
         self.pipeline = IngestPipeline(store, settings, lambda: self.embedder, reconciler)
+        deferred_check: Callable[[], None] | None = None
+        if check_model:
+            try:
+                self._check_model()
+            except TransientStoreError:
+                if outbox_path(settings) is None:
+                    raise
+                deferred_check = self._check_model  # checked before the first replay, once the server answers
+        self._outbox = self._open_outbox(deferred_check)
         self._maintainer = Maintainer(store, settings)
         self._recaller = Recaller(store, settings, lambda: self.embedder, self._maintainer)
 
@@ -98,12 +118,15 @@ class MemoryEngine:
             settings = settings.model_copy(update=overrides)
         if target is not None:
             settings = settings.model_copy(update={"store": str(target)})
-        store = open_store(settings.store, settings)
+        store = _open_store(settings)
         return cls(store, settings, embedder, reconciler=reconciler, check_model=check_model)
 
     def close(self) -> None:
-        """Finish background maintenance, then close the store (and the embedding cache file)."""
+        """Finish background maintenance, then close the store (and the embedding cache file). Writes still
+        queued in the outbox stay there: the next engine on this store replays them."""
         self._maintainer.close()
+        if self._outbox is not None:
+            self._outbox.close()
         if isinstance(self._embedder, CachedEmbedder):
             self._embedder.close()
         self.store.close()
@@ -133,6 +156,51 @@ class MemoryEngine:
                 return self._embedder
             self._embedder = default_embedder(self.settings)
         return self._embedder
+
+    # -- the outbox (README "When the graph server is down"; memgraph/outbox) ---------------------------------
+
+    @property
+    def outbox(self) -> WriteOutbox | None:
+        """The local outbox of a server store (None on SQLite or with `outbox=False`): `pending()`, `status()`,
+        `replay()`, `wait()`, `drop()`, `erase()`."""
+        return self._outbox
+
+    def _open_outbox(self, deferred_check: Callable[[], None] | None) -> WriteOutbox | None:
+        path = outbox_path(self.settings)
+        if path is None or self.store.name not in ("neo4j", "falkordb"):
+            return None
+        box = WriteOutbox(path, self.store, self.pipeline, self.settings, before_first=deferred_check)
+        box.resume()
+        return box
+
+    def _queueable(self, owner: str, online: Callable[[], T], queued: Callable[[WriteOutbox], T]) -> T:
+        """Every write call goes through here: on a server store whose server cannot take it now (known down,
+        or failing after the retry budget), or while earlier writes of this user wait, it is queued in the
+        outbox instead (`queued`), so nothing is lost and nothing overtakes what was queued before."""
+        box = self._outbox
+        if box is not None and box.must_queue(owner):
+            return queued(box)
+        try:
+            return online()
+        except TransientStoreError as exc:
+            if box is None:
+                raise
+            log.warning("graph server unreachable (%s); the write is queued in %s", type(exc).__name__, box.path)
+            box.note_outage()
+            return queued(box)
+
+    def _queued_note(self, owner: str) -> str | None:
+        """The warning reads carry while writes of this user wait in the outbox."""
+        n = self._outbox.pending(owner) if self._outbox is not None else 0
+        if not n:
+            return None
+        return (f"{n} write call(s) of this user are queued in the local outbox (the graph server was "
+                "unreachable) and are not visible in this result yet; they are replayed once it answers")
+
+    def _warn_queued(self, owner: str) -> None:
+        note = self._queued_note(owner)
+        if note is not None:
+            warnings.warn(QueuedWritesWarning(note), stacklevel=3)
 
     def _check_model(self) -> None:
         """A store remembers the model that built it; another model's vectors are not comparable."""
@@ -191,8 +259,8 @@ class MemoryEngine:
         parsed = memory_items(items, owner, "remember_many")
         if not parsed:
             return []
-        ids = self._write(owner, parsed, reconcile=reconcile, source="remember")
-        return self.store.get_memories(owner, list(dict.fromkeys(ids)))
+        ids, queued = self._write(owner, parsed, reconcile=reconcile, source="remember")
+        return self._read_back(owner, ids, queued)
 
     def remember_linked(
         self,
@@ -214,7 +282,7 @@ class MemoryEngine:
         parsed = memory_items(items, owner, "remember_linked")
         if not parsed:
             return []
-        return self._write(owner, parsed, reconcile=reconcile, source=source, links=links)
+        return self._write(owner, parsed, reconcile=reconcile, source=source, links=links)[0]
 
     def _write(
         self,
@@ -224,31 +292,50 @@ class MemoryEngine:
         reconcile: bool,
         source: str,
         links: Callable[[list[str]], Iterable[Link]] | None = None,
-    ) -> list[str]:
+    ) -> tuple[list[str], bool]:
         """The explicit write path: every item becomes exactly one memory id (never dropped as unimportant;
-        a duplicate resolves to the memory it reinforced). Returns those ids in input order."""
+        a duplicate resolves to the memory it reinforced). Returns those ids in input order, and whether the
+        write was queued in the outbox (the ids are then those the memories get when stored as new)."""
 
-        def extra_links(item_ids: list[list[str]]) -> list[Link]:
+        def given_links(ids: list[str]) -> list[Link]:
             assert links is not None
-            given = list(links([ids[0] for ids in item_ids]))
+            given = list(links(ids))
             if any(link.relation is Relation.SUPERSEDES for link in given):
                 raise ValidationError("a Supersedes link also deactivates a memory: write it with link()")
+            return self._clean_links([x for x in given if x.src != x.dst])
+
+        def extra_links(item_ids: list[list[str]]) -> list[Link]:
             written = {mid for ids in item_ids for mid in ids}
-            return self._checked_links(owner, [x for x in given if x.src != x.dst], written)
+            return self._check_ends(owner, given_links([ids[0] for ids in item_ids]), written)
 
-        res = self.pipeline.run(
-            owner,
-            items,
-            explicit=True,
-            reconcile=reconcile,
-            source=source,
-            extra_links=None if links is None else extra_links,
-        )
-        return [ids[0] for ids in res.item_ids]
+        def online() -> tuple[list[str], bool]:
+            res = self.pipeline.run(
+                owner,
+                items,
+                explicit=True,
+                reconcile=reconcile,
+                source=source,
+                extra_links=None if links is None else extra_links,
+            )
+            return [ids[0] for ids in res.item_ids], False
 
-    def _checked_links(self, owner: str, links: Iterable[Link], written: set[str] | None = None) -> list[Link]:
-        """Links as they may be stored: between memories only (once each), reasons through the secret filter,
-        and both ends memories of this user (`written`: ids the same write creates)."""
+        def queued(box: WriteOutbox) -> tuple[list[str], bool]:
+            item_ids, _ = box.write(owner, items, explicit=True, reconcile=reconcile, source=source,
+                                    links=None if links is None else given_links)
+            return [ids[0] for ids in item_ids], True
+
+        return self._queueable(owner, online, queued)
+
+    def _read_back(self, owner: str, ids: list[str], queued: bool) -> list[Memory]:
+        """The memories a write resolved to, each once: from the store, or as queued in the outbox."""
+        unique = list(dict.fromkeys(ids))
+        if queued:
+            assert self._outbox is not None
+            return self._outbox.views(owner, unique)
+        return self.store.get_memories(owner, unique)
+
+    def _clean_links(self, links: Iterable[Link]) -> list[Link]:
+        """Links as they may be stored: between memories only, once each, reasons through the secret filter."""
         out: dict[tuple[str, str, Relation], Link] = {}
         for link in links:
             if link.relation not in MEMORY_RELATIONS:
@@ -259,12 +346,21 @@ class MemoryEngine:
                 reason = self.pipeline.secrets.text(link.reason, what="link reason").text
                 link = link.model_copy(update={"reason": reason})
             out.setdefault((link.src, link.dst, link.relation), link)
-        ends = [end for key in out for end in key[:2] if end not in (written or set())]
+        return list(out.values())
+
+    def _checked_links(self, owner: str, links: Iterable[Link]) -> list[Link]:
+        """`_clean_links`, and both ends memories of this user."""
+        return self._check_ends(owner, self._clean_links(links))
+
+    def _check_ends(self, owner: str, out: list[Link], written: set[str] | None = None) -> list[Link]:
+        """NotFoundError unless both ends of every link are memories of this user (`written`: ids the same
+        write creates)."""
+        ends = [end for x in out for end in (x.src, x.dst) if end not in (written or set())]
         found = {m.id for m in self.store.get_memories(owner, list(dict.fromkeys(ends)))} if ends else set()
         for end in ends:
             if end not in found:
                 raise NotFoundError(f"no memory {end!r} for user {owner!r}")
-        return list(out.values())
+        return out
 
     def ingest(
         self,
@@ -310,7 +406,11 @@ class MemoryEngine:
             parsed.append(IngestItem.from_mapping(item))
         if not parsed:
             return IngestReport(user_id=owner)
-        return self.pipeline.run(owner, parsed, explicit=False, on_secret_reject=on_secret_reject).report
+        return self._queueable(
+            owner,
+            lambda: self.pipeline.run(owner, parsed, explicit=False, on_secret_reject=on_secret_reject).report,
+            lambda box: box.write(owner, parsed, explicit=False, source="ingest", on_secret_reject=on_secret_reject)[1],
+        )
 
     def remember_conversation(
         self,
@@ -351,20 +451,31 @@ class MemoryEngine:
 
         # Explicit (turns are never dropped for low importance), still secret-filtered and deduplicated;
         # the sequence links go into the same atomic write.
-        ids = self._write(
+        ids, queued = self._write(
             owner, parsed, reconcile=True, source="conversation", links=sequence_links if link_sequence else None
         )
-        return self.store.get_memories(owner, list(dict.fromkeys(ids)))
-
+        return self._read_back(owner, ids, queued)
 
     def get(self, memory_id: str, *, user_id: str, with_embedding: bool = False) -> Memory:
-        """One memory of this user; NotFoundError when it does not exist (or is another user's)."""
+        """One memory of this user; NotFoundError when it does not exist (or is another user's).
+
+        On a server store, calls queued in the outbox for this memory are shown applied, with `queued=True`
+        (a memory only queued so far comes from the outbox, also while the server is down)."""
         owner = validate_owner(user_id)
         validate_identifier(memory_id, "memory_id")
-        found = self.store.get_memories(owner, [memory_id], with_embeddings=with_embedding)
-        if not found:
+        box = self._outbox
+        try:
+            found = self.store.get_memories(owner, [memory_id], with_embeddings=with_embedding)
+        except TransientStoreError:
+            if box is None or (view := box.overlay(owner, memory_id, None)) is None:
+                raise
+            return view
+        mem = found[0] if found else None
+        if box is not None:
+            mem = box.overlay(owner, memory_id, mem)
+        if mem is None:
             raise NotFoundError(f"no memory {memory_id!r} for user {owner!r}")
-        return found[0]
+        return mem
 
     def forget(self, memory_id: str, *, user_id: str) -> Memory:
         """Soft delete: the memory becomes inactive (kept, restorable with `restore`)."""
@@ -376,11 +487,19 @@ class MemoryEngine:
 
     def _set_active(self, memory_id: str, user_id: str, active: bool) -> Memory:
         owner = validate_owner(user_id)
-        self.get(memory_id, user_id=owner)
-        self.store.update_memories(
-            owner, [MemoryUpdate(id=memory_id, set={"active": active, "updated_at": utcnow()})]
+        validate_identifier(memory_id, "memory_id")
+
+        def online() -> Memory | None:
+            self.get(memory_id, user_id=owner)
+            self.store.update_memories(
+                owner, [MemoryUpdate(id=memory_id, set={"active": active, "updated_at": utcnow()})]
+            )
+            return None
+
+        queued = self._queueable(
+            owner, online, lambda box: box.update(owner, memory_id, "restore" if active else "forget", active=active)
         )
-        return self.get(memory_id, user_id=owner)
+        return queued if queued is not None else self.get(memory_id, user_id=owner)
 
     def link(
         self,
@@ -402,20 +521,35 @@ class MemoryEngine:
         if not isinstance(weight, int | float) or not 0.0 <= float(weight) <= 1.0:
             raise ValidationError("weight must be a number between 0 and 1")
         given = Link(src=src, dst=dst, relation=rel, weight=float(weight), source=LinkSource.EXPLICIT, reason=reason)
-        [link] = self._checked_links(owner, [given])
-        updates = []
-        if rel is Relation.SUPERSEDES:
-            updates.append(MemoryUpdate(id=dst, set={"active": False, "updated_at": utcnow()}))
-        self.store.write(owner, WriteBatch(links=[link], updates=updates))
-        return link
+
+        def online() -> Link:
+            [link] = self._checked_links(owner, [given])
+            updates = []
+            if rel is Relation.SUPERSEDES:
+                updates.append(MemoryUpdate(id=dst, set={"active": False, "updated_at": utcnow()}))
+            self.store.write(owner, WriteBatch(links=[link], updates=updates))
+            return link
+
+        def queued(box: WriteOutbox) -> Link:
+            validate_identifier(src, "src")
+            validate_identifier(dst, "dst")
+            return box.link(owner, self._clean_links([given])[0])
+
+        return self._queueable(owner, online, queued)
 
     def tag(self, memory_id: str, tags: Iterable[str], *, user_id: str) -> Memory:
         """Add tags (normalised: lowercase, trimmed) to a memory."""
         owner = validate_owner(user_id)
+        validate_identifier(memory_id, "memory_id")
         names = sorted({normalize_tag(t) for t in as_str_list(tags, "tags") if not self._secret_tag(t)})
-        self.get(memory_id, user_id=owner)
-        self.store.add_tags(owner, [HasTag(memory_id=memory_id, tag=n) for n in names])
-        return self.get(memory_id, user_id=owner)
+
+        def online() -> Memory | None:
+            self.get(memory_id, user_id=owner)
+            self.store.add_tags(owner, [HasTag(memory_id=memory_id, tag=n) for n in names])
+            return None
+
+        queued = self._queueable(owner, online, lambda box: box.tag(owner, memory_id, names))
+        return queued if queued is not None else self.get(memory_id, user_id=owner)
 
     def _secret_tag(self, tag: str) -> bool:
         """A tag holding a secret is refused (reject policy: SecretDetectedError) or left out (redact)."""
@@ -449,7 +583,9 @@ class MemoryEngine:
             tag=normalize_tag(tag) if tag is not None else None,
             session_id=session_id,
         )
-        return self.store.list_memories(owner, flt, limit=max(0, int(limit)), offset=max(0, int(offset)))
+        found = self.store.list_memories(owner, flt, limit=max(0, int(limit)), offset=max(0, int(offset)))
+        self._warn_queued(owner)
+        return found
 
     def tags(self, *, user_id: str) -> builtins.list[Tag]:
         """A user's tags with their memory counts."""
@@ -478,6 +614,7 @@ class MemoryEngine:
         fused = rrf_fuse([vec_hits, text_hits], self.settings.rrf_k)[: max(1, int(k))]
         vs, ts = dict(vec_hits), dict(text_hits)
         mems = {m.id: m for m in self.store.get_memories(owner, [mid for mid, _ in fused])}
+        self._warn_queued(owner)
         return [
             SearchHit(memory=mems[mid], score=score, vector_score=vs.get(mid), text_score=ts.get(mid))
             for mid, score in fused
@@ -529,7 +666,7 @@ class MemoryEngine:
             raise ValidationError("give files or scope, not both (scope is an alias of files)")
         paths = files if files is not None else scope
         file_list = as_str_list(paths, "files") if paths is not None else None
-        return self._recaller.recall(
+        result = self._recaller.recall(
             RecallRequest(
                 user_id=owner,
                 query=text,
@@ -541,6 +678,10 @@ class MemoryEngine:
                 include_archived=bool(include_archived),
             )
         )
+        note = self._queued_note(owner)
+        if note is not None:
+            result.warnings.append(note)
+        return result
 
     def feedback(self, memory_id: str, helpful: bool, *, user_id: str) -> Memory:
         """Explicit feedback on a recalled memory (seed 002 "Feedback Loops"): helpful -> strength + 1 and
@@ -548,14 +689,20 @@ class MemoryEngine:
         owner = validate_owner(user_id)
         if not isinstance(helpful, bool):
             raise ValidationError("helpful must be True or False")
-        self.get(memory_id, user_id=owner)
+        validate_identifier(memory_id, "memory_id")
         s = self.settings
         inc = {"strength": 1, "confidence": s.feedback_boost} if helpful else {"confidence": -s.feedback_penalty}
-        self.store.update_memories(
-            owner,
-            [MemoryUpdate(id=memory_id, set={"last_accessed": utcnow()}, inc=inc)],
-        )
-        return self.get(memory_id, user_id=owner)
+
+        def online() -> Memory | None:
+            self.get(memory_id, user_id=owner)
+            self.store.update_memories(
+                owner,
+                [MemoryUpdate(id=memory_id, set={"last_accessed": utcnow()}, inc=inc)],
+            )
+            return None
+
+        queued = self._queueable(owner, online, lambda box: box.update(owner, memory_id, "feedback", inc=inc))
+        return queued if queued is not None else self.get(memory_id, user_id=owner)
 
     def flush(self, timeout: float | None = None) -> None:
         """Wait until background post-recall maintenance has been written."""
@@ -563,10 +710,30 @@ class MemoryEngine:
 
     def stats(self, *, user_id: str | None = None) -> StoreStats:
         """Counts for one user, or for the whole store when user_id is None."""
-        return self.store.stats(validate_owner(user_id) if user_id is not None else None)
+        owner = validate_owner(user_id) if user_id is not None else None
+        found = self.store.stats(owner)
+        if owner is not None:
+            self._warn_queued(owner)
+        return found
 
     def users(self) -> builtins.list[str]:
         """Every user with memories in this store."""
         return self.store.users()
 
 
+
+
+def _open_store(settings: Settings) -> GraphStore:
+    """`open_store`, except that a server store whose server does not answer (after the retry budget) opens
+    deferred when it has an outbox: the engine then queues writes and connects once the server is back."""
+    try:
+        return open_store(settings.store, settings)
+    except TransientStoreError as exc:
+        if outbox_path(settings) is None:
+            raise
+        log.warning("graph server unreachable at open (%s): writes are queued in the outbox until it answers",
+                    type(exc).__name__)
+        name = "falkordb" if settings.store.startswith("falkordb") else "neo4j"
+        deferred = DeferredStore(lambda: open_store(settings.store, settings), name=name,
+                                 embedding_dim=settings.embedding_dim)
+        return cast(GraphStore, deferred)

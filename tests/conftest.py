@@ -15,6 +15,7 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 from memgraph import MemoryEngine, Settings
 from memgraph.embed import CachedEmbedder, SentenceTransformerEmbedder
+from tests.fault_servers import restartable_server  # noqa: F401 - servers a test may stop and restart
 from tests.neo4j_server import (  # noqa: F401 - the real Neo4j fixture, its CI rule, statement coverage
     _record_neo4j_statements,
     neo4j_server,
