@@ -170,6 +170,8 @@ class MemoryEngine:
         if path is None or self.store.name not in ("neo4j", "falkordb"):
             return None
         box = WriteOutbox(path, self.store, self.pipeline, self.settings, before_first=deferred_check)
+        if isinstance(self.store, DeferredStore) and not self.store.connected:
+            box.note_outage()  # it did not answer at open: writes queue at once, the replayer keeps asking
         box.resume()
         return box
 

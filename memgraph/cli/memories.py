@@ -30,6 +30,9 @@ def remember(
             print_json(mem.model_dump(mode="json", exclude={"embedding"}))
         else:
             console.print(f"remembered [bold]{mem.id}[/bold] ({mem.kind.value})")
+            if mem.queued:
+                console.print("[yellow]queued:[/yellow] the graph server is unreachable; it is written when the "
+                              "server answers (`memgraph outbox status`)")
 
 
 def list_(

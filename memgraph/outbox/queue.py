@@ -318,10 +318,11 @@ class Outbox:
     # -- the replay lock --------------------------------------------------------------------------------------
 
     @contextlib.contextmanager
-    def replay_lock(self) -> Iterator[bool]:
-        """Yields True when this caller may replay (no other thread or process does), else False at once. The
-        cross-process part is an advisory lock on `<file>.lock`, released by the OS when a process dies."""
-        if not self._replaying.acquire(blocking=False):
+    def replay_lock(self, *, wait: bool = False) -> Iterator[bool]:
+        """Yields True when this caller may replay (no other thread or process does), else False at once
+        (`wait`: first wait for another thread of this process to finish its pass). The cross-process part is
+        an advisory lock on `<file>.lock`, released by the OS when a process dies."""
+        if not self._replaying.acquire(blocking=wait):
             yield False
             return
         try:

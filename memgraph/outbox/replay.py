@@ -93,11 +93,14 @@ class Replayer:
 
     # -- one pass ---------------------------------------------------------------------------------------------
 
-    def replay(self, progress: Progress | None = None, *, limit: int | None = None) -> ReplayReport:
+    def replay(
+        self, progress: Progress | None = None, *, limit: int | None = None, wait: bool = False
+    ) -> ReplayReport:
         """Apply queued entries in order until the queue is empty, the server fails, `limit` entries were
-        applied, or the replayer is stopping. Returns at once when another thread or process replays."""
+        applied, or the replayer is stopping. Returns at once when another process replays, or another thread
+        of this one (`wait`: after that thread's pass instead)."""
         report = ReplayReport()
-        with self.outbox.replay_lock() as held:
+        with self.outbox.replay_lock(wait=wait) as held:
             if not held:
                 report.waiting = "another process or thread is replaying this outbox"
             else:

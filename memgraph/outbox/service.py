@@ -84,8 +84,9 @@ class WriteOutbox:
         )
 
     def replay(self, progress: Progress | None = None) -> ReplayReport:
-        """Apply what waits now, in the foreground (the background replayer does the same on its own)."""
-        return self.replayer.replay(progress)
+        """Apply what waits now, in the foreground (the background replayer does the same on its own; this
+        waits for its current pass first). `progress(entry, outcome)` is called for each entry applied."""
+        return self.replayer.replay(progress, wait=True)
 
     def wait(self, timeout: float | None = None) -> bool:
         """Block until the background replayer emptied the outbox (True) or `timeout` seconds passed."""
