@@ -95,6 +95,12 @@ class Settings(BaseSettings):
         description="Folder of the outbox files: one SQLite file per server target, named "
         "<scheme>-<host>-<port>-<database>.sqlite3 (never a user name or password).",
     )
+    outbox_background: bool = Field(
+        True,
+        description="An engine replays its outbox in a background thread (from open, and after each queued "
+        "call). False: only `engine.outbox.replay()` / `memgraph outbox replay` apply it (that command itself "
+        "runs this way, to report each call).",
+    )
     outbox_retry_s: float = Field(
         1.0,
         description="First wait of the background replayer before it asks a down server again; it doubles up "

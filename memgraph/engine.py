@@ -169,7 +169,8 @@ class MemoryEngine:
         path = outbox_path(self.settings)
         if path is None or self.store.name not in ("neo4j", "falkordb"):
             return None
-        box = WriteOutbox(path, self.store, self.pipeline, self.settings, before_first=deferred_check)
+        box = WriteOutbox(path, self.store, self.pipeline, self.settings, before_first=deferred_check,
+                          prefetch=self.embed)
         if isinstance(self.store, DeferredStore) and not self.store.connected:
             box.note_outage()  # it did not answer at open: writes queue at once, the replayer keeps asking
         box.resume()

@@ -126,7 +126,7 @@ def status(
 def replay(store: StoreOpt = None, as_json: JsonOpt = False) -> None:
     """Apply the queued calls to the graph server now, in order, exactly once. Exits 1 when some are still
     queued (the server is unreachable, or another process is replaying them)."""
-    with open_engine(store, embeds=True) as engine:
+    with open_engine(store, embeds=True, outbox_background=False) as engine:  # each call reported here
         box = engine.outbox
         if box is None:
             fail("this store has no outbox: only server stores (bolt://, neo4j://, falkordb://) queue writes")

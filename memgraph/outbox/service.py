@@ -55,10 +55,12 @@ class WriteOutbox:
         *,
         eraser: Eraser | None = None,
         before_first: Callable[[], None] | None = None,
+        prefetch: Callable[[list[str]], object] | None = None,
     ) -> None:
         self.settings = settings
         self.queue = Outbox(path, max_entries=settings.outbox_max_entries, log_keep=settings.outbox_log_keep)
-        self.replayer = Replayer(self.queue, store, pipeline, settings, eraser=eraser, before_first=before_first)
+        self.replayer = Replayer(self.queue, store, pipeline, settings, eraser=eraser, before_first=before_first,
+                                 prefetch=prefetch)
         self._pipeline = pipeline
 
     @property
@@ -92,6 +94,8 @@ class WriteOutbox:
         """Block until the background replayer emptied the outbox (True) or `timeout` seconds passed."""
         if self.queue.pending() == 0:
             return True
+        if not self.settings.outbox_background:  # no thread to wait for: one pass here
+            return self.replay().remaining == 0
         self.replayer.kick()
         return self.replayer.wait(timeout)
 
