@@ -16,6 +16,7 @@ import json
 import os
 import sqlite3
 import threading
+import time
 import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -110,10 +111,12 @@ class Outbox:
             os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
         self._lock = threading.RLock()
         self._replaying = threading.Lock()
+        self._applying = threading.RLock()
         self._conn = sqlite3.connect(path, timeout=30.0, isolation_level=None, check_same_thread=False)
         self._conn.row_factory = sqlite3.Row
         self._conn.execute("PRAGMA journal_mode=WAL")
         self._conn.execute("PRAGMA synchronous=FULL")  # every commit fsyncs: an acknowledged entry survives
+        self._conn.execute("PRAGMA secure_delete=ON")  # removed entries are overwritten, not left in free pages
         with self._lock:
             self._conn.executescript(_SCHEMA)
             row = self._conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
@@ -275,37 +278,54 @@ class Outbox:
     def erase(self, user_id: str, memory_ids: list[str] | None) -> int:
         """Remove what is queued of these memories (None: everything queued for the user, and the user's log
         rows): queued items leave their write (an entry left empty goes), and forget/restore/feedback/tag/link
-        entries on them go. Returns the items and entries removed. An erasure never waits for replay."""
-        removed = 0
-        with self._tx() as c:
-            if memory_ids is None:
-                (removed,) = c.execute("SELECT count(*) FROM entries WHERE user_id = ?", (user_id,)).fetchone()
-                c.execute("DELETE FROM touches WHERE user_id = ?", (user_id,))
-                c.execute("DELETE FROM entries WHERE user_id = ?", (user_id,))
-                c.execute("DELETE FROM log WHERE user_id = ?", (user_id,))
-                return int(removed)
-            wanted = set(memory_ids)
-            rows = c.execute(
-                "SELECT DISTINCT e.* FROM touches t JOIN entries e ON e.id = t.entry_id "
-                "WHERE t.user_id = ? AND t.memory_id IN (SELECT value FROM json_each(?))",
-                (user_id, json.dumps(sorted(wanted))),
-            ).fetchall()
-            for r in rows:
-                entry = self._entry(r)
-                op = entry.op
-                if isinstance(op, WriteOp):
-                    kept = [i for i, mid in enumerate(op.memory_ids(user_id)) if mid not in wanted]
-                    removed += len(op.items) - len(kept)
-                    if kept:
-                        self._rewrite(c, entry, _without_items(op, kept))
-                        continue
-                elif isinstance(op, EraseOp):
-                    continue
-                else:
-                    removed += 1
-                c.execute("DELETE FROM touches WHERE entry_id = ?", (entry.id,))
-                c.execute("DELETE FROM entries WHERE id = ?", (entry.id,))
+        entries on them go. Returns the items and entries removed. An erasure never waits for replay; the
+        removed bytes are overwritten (secure_delete) and the write-ahead log emptied, so the text is gone from
+        the files too."""
+        with self.applying(), self._tx() as c:
+            removed = self._erase(c, user_id, memory_ids)
+        self._truncate_wal()
         return removed
+
+    def _erase(self, c: sqlite3.Connection, user_id: str, memory_ids: list[str] | None) -> int:
+        removed = 0
+        if memory_ids is None:
+            (removed,) = c.execute("SELECT count(*) FROM entries WHERE user_id = ?", (user_id,)).fetchone()
+            c.execute("DELETE FROM touches WHERE user_id = ?", (user_id,))
+            c.execute("DELETE FROM entries WHERE user_id = ?", (user_id,))
+            c.execute("DELETE FROM log WHERE user_id = ?", (user_id,))
+            return int(removed)
+        wanted = set(memory_ids)
+        rows = c.execute(
+            "SELECT DISTINCT e.* FROM touches t JOIN entries e ON e.id = t.entry_id "
+            "WHERE t.user_id = ? AND t.memory_id IN (SELECT value FROM json_each(?))",
+            (user_id, json.dumps(sorted(wanted))),
+        ).fetchall()
+        for r in rows:
+            entry = self._entry(r)
+            op = entry.op
+            if isinstance(op, WriteOp):
+                kept = [i for i, mid in enumerate(op.memory_ids(user_id)) if mid not in wanted]
+                removed += len(op.items) - len(kept)
+                if kept:
+                    self._rewrite(c, entry, _without_items(op, kept))
+                    continue
+            elif isinstance(op, EraseOp):
+                continue
+            else:
+                removed += 1
+            c.execute("DELETE FROM touches WHERE entry_id = ?", (entry.id,))
+            c.execute("DELETE FROM entries WHERE id = ?", (entry.id,))
+        return removed
+
+    def _truncate_wal(self) -> None:
+        """Copy the write-ahead log into the file and empty it (another process reading it can delay that: a
+        few tries, then the next checkpoint finishes the job)."""
+        for _ in range(20):
+            with self._lock:
+                busy = self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+            if not busy:
+                return
+            time.sleep(0.05)
 
     def _rewrite(self, c: sqlite3.Connection, entry: Entry, op: WriteOp) -> None:
         c.execute("UPDATE entries SET payload = ? WHERE id = ?", (op.model_dump_json(), entry.id))
@@ -344,6 +364,25 @@ class Outbox:
                 os.close(fd)
         finally:
             self._replaying.release()
+
+    @contextlib.contextmanager
+    def applying(self) -> Iterator[None]:
+        """Held while one entry is applied, and by an erasure: an erasure waits for the entry in flight (in
+        any process) and the replayer then reads the queue as the erasure left it, so an erased memory is
+        never written after its erasure. An advisory lock on `<file>.apply.lock`, as `replay_lock`."""
+        with self._applying:
+            if fcntl is None:
+                yield
+                return
+            fd = os.open(self.path.with_name(self.path.name + ".apply.lock"), os.O_CREAT | os.O_RDWR, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+                try:
+                    yield
+                finally:
+                    fcntl.flock(fd, fcntl.LOCK_UN)
+            finally:
+                os.close(fd)
 
 
 def _without_items(op: WriteOp, kept: list[int]) -> WriteOp:

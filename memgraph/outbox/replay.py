@@ -114,11 +114,15 @@ class Replayer:
                     self._probe()
                     done = 0
                     while not self._stopping.is_set() and (limit is None or done < limit):
-                        entry = self.outbox.head()
-                        if entry is None:
+                        ahead = self.outbox.head()
+                        if ahead is None:
                             break
-                        self._warm(entry)
-                        self._one(entry, report, progress)
+                        self._warm(ahead)
+                        with self.outbox.applying():  # an erasure waits for this entry, or this for it
+                            entry = self.outbox.head()
+                            if entry is None:
+                                break
+                            self._one(entry, report, progress)
                         done += 1
                 except TransientStoreError as exc:
                     self.offline = True
