@@ -112,8 +112,8 @@ class Settings(BaseSettings):
     outbox_max_entries: int = Field(
         100_000,
         description="Queued calls at most (a remember_many is one). Past it a write raises TransientStoreError "
-        "again instead of growing the file without bound (a queued remember takes ~1 KB, ~2.5 KB more with a "
-        "given embedding: 100k is ~100-350 MB).",
+        "again instead of growing the file without bound (a queued remember of a sentence is ~0.4 KB of JSON plus "
+        "its index rows, 2 KB more with a given embedding: 100k calls are ~100-300 MB).",
     )
     outbox_log_keep: int = Field(
         1000, description="Replay outcomes kept in the outbox file for `memgraph outbox status` (newest)."

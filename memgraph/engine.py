@@ -728,11 +728,13 @@ class MemoryEngine:
 
 def _open_store(settings: Settings) -> GraphStore:
     """`open_store`, except that a server store whose server does not answer (after the retry budget) opens
-    deferred when it has an outbox: the engine then queues writes and connects once the server is back."""
+    deferred when this machine has reached it before (its outbox file exists): the engine then queues writes
+    and connects once the server is back. A target never reached fails as before: a wrong address should."""
     try:
         return open_store(settings.store, settings)
     except TransientStoreError as exc:
-        if outbox_path(settings) is None:
+        path = outbox_path(settings)
+        if path is None or not path.exists():
             raise
         log.warning("graph server unreachable at open (%s): writes are queued in the outbox until it answers",
                     type(exc).__name__)

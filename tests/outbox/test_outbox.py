@@ -175,15 +175,18 @@ def test_the_background_replayer_applies_the_queue_once_the_server_answers(
 
 
 def test_an_engine_opens_while_its_server_is_down_and_writes_once_it_is_back(
-    open_engine: Open, falkor: FalkorServer
+    open_engine: Open, falkor: FalkorServer, tmp_path: Path
 ) -> None:
-    open_engine().close()  # the store exists (schema, model) before the outage
+    open_engine().close()  # this machine reached the server before the outage: its outbox file exists
     falkor.stop()
     eng = open_engine()  # would raise TransientStoreError without the outbox
     mem = eng.remember("The router password is in the blue binder", user_id=U)
     assert mem.queued and eng.get(mem.id, user_id=U).queued
     with pytest.raises(TransientStoreError):
         eng.stats(user_id=U)
+    with pytest.raises(TransientStoreError):  # a server never reached: a wrong address fails at open
+        MemoryEngine.open(falkor.url, settings=falkor.settings(outbox_dir=str(tmp_path / "elsewhere"),
+                                                               store_retry_attempts=1))
     falkor.start()
     assert eng.outbox is not None and eng.outbox.replay().applied == 1
     assert eng.get(mem.id, user_id=U).queued is False

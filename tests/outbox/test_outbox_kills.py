@@ -79,6 +79,8 @@ def test_kill_minus_nine_while_queueing_and_while_replaying_ends_exactly_once(
     server = restartable_server
     rng = random.Random(18)
     common = ["--store", server.url, "--outbox-dir", str(tmp_path / "outbox"), "--user", USER]
+    settings = server.settings(outbox_dir=str(tmp_path / "outbox"), outbox_background=False)
+    MemoryEngine.open(server.url, settings=settings, embedder=embedder).close()  # reached once: the outbox exists
     server.stop(signal.SIGKILL)
 
     # -- writers: killed KILLS times at random points, then one finishes ------------------------------------
@@ -104,7 +106,6 @@ def test_kill_minus_nine_while_queueing_and_while_replaying_ends_exactly_once(
 
     # -- replayers: killed after an entry reached the server, before the outbox recorded it -----------------
     server.start()
-    settings = server.settings(outbox_dir=str(tmp_path / "outbox"), outbox_background=False)
     with MemoryEngine.open(server.url, settings=settings, embedder=embedder) as eng:
         box = eng.outbox
         assert box is not None
