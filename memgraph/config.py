@@ -86,9 +86,9 @@ class Settings(BaseSettings):
     # --- outbox: writes while a graph server is down (README "When the graph server is down") --------------
     outbox: bool = Field(
         True,
-        description="Server stores (Neo4j, FalkorDB): a write that still fails after the retry budget is queued "
-        "durably in a local outbox file and replayed in order, exactly once, when the server answers; the call "
-        "returns with its memories marked `queued`. False: the call raises TransientStoreError instead.",
+        description="Server stores (Neo4j, a FalkorDB server): a write that still fails after the retry budget is "
+        "queued durably in a local outbox file and replayed in order, exactly once, when the server answers; the "
+        "call returns with its memories marked `queued`. False: the call raises TransientStoreError instead.",
     )
     outbox_dir: str = Field(
         "~/.memgraph/outbox",

@@ -39,6 +39,15 @@ def pytest_configure(config: pytest.Config) -> None:
         os.environ["MEMGRAPH_LONG_TESTS"] = "1"
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _outbox_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Engines on server stores keep their outbox (README "When the graph server is down") in the session's
+    temporary folder, not in ~/.memgraph/outbox; worker processes inherit it."""
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("MEMGRAPH_OUTBOX_DIR", str(tmp_path_factory.mktemp("outbox")))
+        yield
+
+
 @pytest.fixture(scope="session")
 def embedder() -> CachedEmbedder:
     """The real default model, with an in-process cache shared by every test."""

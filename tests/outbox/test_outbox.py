@@ -47,10 +47,9 @@ def test_the_outbox_file_is_named_by_target_without_credentials(tmp_path: Path) 
     assert outbox_name("bolt://neo:s3cret@db.example.com:7688", s) == "bolt-db.example.com-7688-neo4j.sqlite3"
     assert outbox_name("neo4j+s://db.example.com", s) == "neo4j+s-db.example.com-7687-neo4j.sqlite3"
     assert outbox_name("falkordb://:pw@10.0.0.2:6380/team", s) == "falkordb-10.0.0.2-6380-team.sqlite3"
-    name = outbox_name("falkordb+dir:///var/lib/mg?graph=g1", s)
-    assert name.startswith("falkordb+dir-dir") and name.endswith("-0-g1.sqlite3")
     assert outbox_path(s.model_copy(update={"store": "bolt://h:7687"})) == tmp_path / "bolt-h-7687-neo4j.sqlite3"
     assert outbox_path(s.model_copy(update={"store": str(tmp_path / "db")})) is None  # SQLite: local already
+    assert outbox_path(s.model_copy(update={"store": f"falkordb+dir://{tmp_path}"})) is None  # embedded too
     assert outbox_path(s.model_copy(update={"store": "bolt://h:7687", "outbox": False})) is None
 
 
