@@ -14,7 +14,7 @@ import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import numpy as np
 
@@ -53,11 +53,11 @@ from memgraph.models import (
     validate_identifier,
     validate_owner,
 )
-from memgraph.outbox import DeferredStore, WriteOutbox, outbox_path
+from memgraph.outbox import WriteOutbox, open_or_defer, outbox_path
 from memgraph.retrieve.fusion import rrf_fuse
 from memgraph.retrieve.maintenance import Maintainer
 from memgraph.retrieve.pipeline import Recaller, RecallRequest, check_mode, memory_kinds
-from memgraph.store import GraphStore, MemoryFilter, MemoryUpdate, WriteBatch, open_store
+from memgraph.store import GraphStore, MemoryFilter, MemoryUpdate, WriteBatch
 
 if TYPE_CHECKING:
     from memgraph.jobs import Jobs
@@ -93,7 +93,8 @@ class MemoryEngine:
                 if outbox_path(settings) is None:
                     raise
                 deferred_check = self._check_model  # checked before the first replay, once the server answers
-        self._outbox = self._open_outbox(deferred_check)
+        self._outbox = WriteOutbox.open(settings, store, self.pipeline, before_first=deferred_check,
+                                        prefetch=self.embed)
         self._maintainer = Maintainer(store, settings)
         self._recaller = Recaller(store, settings, lambda: self.embedder, self._maintainer)
 
@@ -118,7 +119,7 @@ class MemoryEngine:
             settings = settings.model_copy(update=overrides)
         if target is not None:
             settings = settings.model_copy(update={"store": str(target)})
-        store = _open_store(settings)
+        store = open_or_defer(settings)
         return cls(store, settings, embedder, reconciler=reconciler, check_model=check_model)
 
     def close(self) -> None:
@@ -165,17 +166,6 @@ class MemoryEngine:
         `replay()`, `wait()`, `drop()`, `erase()`."""
         return self._outbox
 
-    def _open_outbox(self, deferred_check: Callable[[], None] | None) -> WriteOutbox | None:
-        path = outbox_path(self.settings)
-        if path is None or self.store.name not in ("neo4j", "falkordb"):
-            return None
-        box = WriteOutbox(path, self.store, self.pipeline, self.settings, before_first=deferred_check,
-                          prefetch=self.embed)
-        if isinstance(self.store, DeferredStore) and not self.store.connected:
-            box.note_outage()  # it did not answer at open: writes queue at once, the replayer keeps asking
-        box.resume()
-        return box
-
     def _queueable(self, owner: str, online: Callable[[], T], queued: Callable[[WriteOutbox], T]) -> T:
         """Every write call goes through here: on a server store whose server cannot take it now (known down,
         or failing after the retry budget), or while earlier writes of this user wait, it is queued in the
@@ -192,16 +182,9 @@ class MemoryEngine:
             box.note_outage()
             return queued(box)
 
-    def _queued_note(self, owner: str) -> str | None:
-        """The warning reads carry while writes of this user wait in the outbox."""
-        n = self._outbox.pending(owner) if self._outbox is not None else 0
-        if not n:
-            return None
-        return (f"{n} write call(s) of this user are queued in the local outbox (the graph server was "
-                "unreachable) and are not visible in this result yet; they are replayed once it answers")
-
     def _warn_queued(self, owner: str) -> None:
-        note = self._queued_note(owner)
+        """`search`, `list` and `stats` while writes of this user wait in the outbox."""
+        note = self._outbox.note(owner) if self._outbox is not None else None
         if note is not None:
             warnings.warn(QueuedWritesWarning(note), stacklevel=3)
 
@@ -681,7 +664,7 @@ class MemoryEngine:
                 include_archived=bool(include_archived),
             )
         )
-        note = self._queued_note(owner)
+        note = self._outbox.note(owner) if self._outbox is not None else None
         if note is not None:
             result.warnings.append(note)
         return result
@@ -725,20 +708,3 @@ class MemoryEngine:
 
 
 
-
-def _open_store(settings: Settings) -> GraphStore:
-    """`open_store`, except that a server store whose server does not answer (after the retry budget) opens
-    deferred when this machine has reached it before (its outbox file exists): the engine then queues writes
-    and connects once the server is back. A target never reached fails as before: a wrong address should."""
-    try:
-        return open_store(settings.store, settings)
-    except TransientStoreError as exc:
-        path = outbox_path(settings)
-        if path is None or not path.exists():
-            raise
-        log.warning("graph server unreachable at open (%s): writes are queued in the outbox until it answers",
-                    type(exc).__name__)
-        name = "falkordb" if settings.store.startswith("falkordb") else "neo4j"
-        deferred = DeferredStore(lambda: open_store(settings.store, settings), name=name,
-                                 embedding_dim=settings.embedding_dim)
-        return cast(GraphStore, deferred)

@@ -16,7 +16,7 @@ down. README "When the graph server is down" is the user's view.
       deferred.py           DeferredStore: a server store connected on first use
 """
 
-from memgraph.outbox.deferred import DeferredStore
+from memgraph.outbox.deferred import DeferredStore, open_or_defer
 from memgraph.outbox.paths import outbox_name, outbox_path
 from memgraph.outbox.queue import Entry, LogRow, Outbox
 from memgraph.outbox.replay import Replayer, ReplayReport
@@ -31,6 +31,7 @@ __all__ = [
     "ReplayReport",
     "Replayer",
     "WriteOutbox",
+    "open_or_defer",
     "outbox_name",
     "outbox_path",
 ]

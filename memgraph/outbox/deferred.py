@@ -8,12 +8,17 @@ outbox. Once a call connects, the real store serves every later call.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
-from memgraph.errors import StoreError
-from memgraph.store import GraphStore
+from memgraph.config import Settings
+from memgraph.errors import StoreError, TransientStoreError
+from memgraph.outbox.paths import outbox_path
+from memgraph.store import GraphStore, open_store
+
+log = logging.getLogger("memgraph.outbox")
 
 
 class DeferredStore:
@@ -53,3 +58,21 @@ class DeferredStore:
             self._closed = True
             if self._store is not None:
                 self._store.close()
+
+
+def open_or_defer(settings: Settings) -> GraphStore:
+    """`open_store`, except that a server store whose server does not answer (after the retry budget) opens
+    deferred when this machine has reached it before (its outbox file exists): the engine then queues writes
+    and connects once the server is back. A target never reached fails as before: a wrong address should."""
+    try:
+        return open_store(settings.store, settings)
+    except TransientStoreError as exc:
+        path = outbox_path(settings)
+        if path is None or not path.exists():
+            raise
+        log.warning("graph server unreachable at open (%s): writes are queued in the outbox until it answers",
+                    type(exc).__name__)
+        name = "falkordb" if settings.store.startswith("falkordb") else "neo4j"
+        deferred = DeferredStore(lambda: open_store(settings.store, settings), name=name,
+                                 embedding_dim=settings.embedding_dim)
+        return cast(GraphStore, deferred)

@@ -20,12 +20,13 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from memgraph.config import Settings
-from memgraph.errors import TransientStoreError
 from memgraph.ingest.items import IngestItem, prepare
 from memgraph.ingest.pipeline import IngestPipeline
 from memgraph.ingest.report import IngestReport
 from memgraph.models import Link, Memory, Relation, utcnow
+from memgraph.outbox.deferred import DeferredStore
 from memgraph.outbox.ops import EraseOp, LinkOp, QueuedItem, QueuedLink, TagOp, UpdateOp, WriteOp
+from memgraph.outbox.paths import outbox_path
 from memgraph.outbox.queue import LogRow, Outbox
 from memgraph.outbox.replay import Eraser, Progress, Replayer, ReplayReport
 from memgraph.store import GraphStore
@@ -62,6 +63,27 @@ class WriteOutbox:
         self.replayer = Replayer(self.queue, store, pipeline, settings, eraser=eraser, before_first=before_first,
                                  prefetch=prefetch)
         self._pipeline = pipeline
+
+    @classmethod
+    def open(
+        cls,
+        settings: Settings,
+        store: GraphStore,
+        pipeline: IngestPipeline,
+        *,
+        before_first: Callable[[], None] | None = None,
+        prefetch: Callable[[list[str]], object] | None = None,
+    ) -> WriteOutbox | None:
+        """The outbox of an engine's store (None: SQLite, embedded FalkorDB, `outbox=False`), its background
+        replayer started when an earlier process left calls queued."""
+        path = outbox_path(settings)
+        if path is None or store.name not in ("neo4j", "falkordb"):
+            return None
+        box = cls(path, store, pipeline, settings, before_first=before_first, prefetch=prefetch)
+        if isinstance(store, DeferredStore) and not store.connected:
+            box.note_outage()  # it did not answer at open: writes queue at once, the replayer keeps asking
+        box.resume()
+        return box
 
     @property
     def path(self) -> Path:
@@ -113,6 +135,14 @@ class WriteOutbox:
         self.queue.close()
 
     # -- for the engine ---------------------------------------------------------------------------------------
+
+    def note(self, user_id: str) -> str | None:
+        """The warning reads carry while calls of this user wait (None when none do)."""
+        n = self.queue.pending(user_id)
+        if not n:
+            return None
+        return (f"{n} write call(s) of this user are queued in the local outbox (the graph server was "
+                "unreachable) and are not visible in this result yet; they are replayed once it answers")
 
     def must_queue(self, user_id: str) -> bool:
         """Queue without trying the server: it is known to be down, or earlier writes of this user wait."""
@@ -229,10 +259,3 @@ class WriteOutbox:
         """Queued memories by id, in order (ids with nothing queued are left out)."""
         return [m for mid in memory_ids if (m := self.overlay(user_id, mid, None)) is not None]
 
-
-def queue_or_raise(exc: TransientStoreError, outbox: WriteOutbox | None) -> WriteOutbox:
-    """The outbox to queue in after `exc`, or `exc` again when there is none (SQLite, `outbox=False`)."""
-    if outbox is None:
-        raise exc
-    outbox.note_outage()
-    return outbox
