@@ -71,15 +71,18 @@ class WriteOutbox:
         store: GraphStore,
         pipeline: IngestPipeline,
         *,
+        eraser: Eraser | None = None,
         before_first: Callable[[], None] | None = None,
         prefetch: Callable[[list[str]], object] | None = None,
     ) -> WriteOutbox | None:
         """The outbox of an engine's store (None: SQLite, embedded FalkorDB, `outbox=False`), its background
-        replayer started when an earlier process left calls queued."""
+        replayer started when an earlier process left calls queued. `eraser(user_id, memory_ids | None)`
+        applies a queued erasure (default: delete the memories); `before_first` runs once the server answers,
+        before the first replay (the deferred model check); `prefetch` embeds queued texts ahead."""
         path = outbox_path(settings)
         if path is None or store.name not in ("neo4j", "falkordb"):
             return None
-        box = cls(path, store, pipeline, settings, before_first=before_first, prefetch=prefetch)
+        box = cls(path, store, pipeline, settings, eraser=eraser, before_first=before_first, prefetch=prefetch)
         if isinstance(store, DeferredStore) and not store.connected:
             box.note_outage()  # it did not answer at open: writes queue at once, the replayer keeps asking
         box.resume()
