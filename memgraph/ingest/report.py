@@ -38,7 +38,7 @@ class IngestDecision(BaseModel):
 
     item: int
     chunk: int
-    action: str  # created | reinforced | superseded | contradicted | unchanged
+    action: str  # created | reinforced | superseded | contradicted | unchanged | queued (outbox)
     memory_id: str
     target_id: str | None = None
     reason: str

@@ -22,7 +22,7 @@ from pydantic import BaseModel, Field
 from memgraph.config import Settings
 from memgraph.ingest.items import IngestItem, prepare
 from memgraph.ingest.pipeline import IngestPipeline
-from memgraph.ingest.report import IngestReport
+from memgraph.ingest.report import IngestDecision, IngestReport
 from memgraph.models import Link, Memory, Relation, utcnow
 from memgraph.outbox.deferred import DeferredStore
 from memgraph.outbox.ops import EraseOp, LinkOp, QueuedItem, QueuedLink, TagOp, UpdateOp, WriteOp
@@ -176,7 +176,9 @@ class WriteOutbox:
     ) -> tuple[list[list[str]], IngestReport]:
         """Queue a remember/ingest call. Validation and the secret filter run now (a bad item raises and
         nothing is queued); the rest of the write path runs at replay. Returns, per item, the id its memory
-        will have if stored as new (none for an item left out), and a report marked `queued`."""
+        will have if stored as new (none for an item left out), and a report marked `queued` (explicit writes:
+        one `queued` decision per item, with its `memory_id`; what replay decides lands in the outbox's log and
+        history)."""
         report = IngestReport(user_id=user_id, items=len(items), queued=True)
         redactions: Counter[str] = Counter()
         now = utcnow()
@@ -190,6 +192,13 @@ class WriteOutbox:
                 q = QueuedItem.of(p, now)
                 item_ids[i] = [q.memory_id(user_id)]
                 queued.append(q)
+                if explicit:  # (an ingested text is chunked at replay: its ids are known only then)
+                    report.decisions.append(IngestDecision(
+                        item=i, chunk=0, action="queued", memory_id=item_ids[i][0],
+                        kind=None if q.kind is None else q.kind.value,
+                        reason="the graph server was unreachable: the rest of the write path (reconciliation, "
+                        "dedup) runs when the outbox is replayed",
+                    ))
         report.redactions = dict(redactions)
         kept = [ids[0] for ids in item_ids if ids]
         qlinks = [QueuedLink.of(x, kept) for x in links(kept)] if links is not None and kept else []
