@@ -140,6 +140,34 @@ def test_reconciliation_runs_at_replay_and_lands_in_history(open_engine: Open, f
     assert any("another session" in d for d in run.counts["decisions"])
 
 
+def test_remember_report_and_the_cli_remember_say_the_write_was_queued(
+    open_engine: Open, falkor: FalkorServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memgraph.cli import app
+
+    eng = open_engine()
+    falkor.stop()
+    report = eng.remember_report("Parking is behind the station", user_id=U, kind="fact")
+    assert report.queued and [d.action for d in report.decisions] == ["queued"]
+    assert not report.stored and "queued in the outbox" in report.summary()
+    mid = report.decisions[0].memory_id
+    assert eng.get(mid, user_id=U).queued
+    eng.close()
+    monkeypatch.setenv("MEMGRAPH_STORE", falkor.url)
+    monkeypatch.setenv("MEMGRAPH_OUTBOX_DIR", str(tmp_path / "outbox"))
+    monkeypatch.setenv("MEMGRAPH_STORE_RETRY_ATTEMPTS", "2")
+    monkeypatch.setenv("MEMGRAPH_OUTBOX_BACKGROUND", "false")
+    out = CliRunner().invoke(app, ["remember", "Bikes go in the courtyard", "--user", U])
+    said = " ".join(out.output.split())
+    assert out.exit_code == 0, out.output
+    assert "queued" in said and "graph server is unreachable" in said and "remembered" not in said
+    falkor.start()
+    eng = open_engine()
+    assert eng.outbox is not None and eng.outbox.replay().applied == 2
+    stored = eng.get(mid, user_id=U)
+    assert stored.content == "Parking is behind the station" and not stored.queued
+
+
 def test_a_replay_resent_after_a_crash_is_applied_once(open_engine: Open, falkor: FalkorServer) -> None:
     """The crash between the server's commit and the outbox's record, without a kill: the entry is applied
     as the replay applies it, and the outbox still holds it."""
