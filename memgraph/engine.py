@@ -181,6 +181,27 @@ class MemoryEngine:
             box.note_outage()
             return queued(box)
 
+    def _erasing(
+        self, owner: str, memory_ids: Sequence[str] | None, online: Callable[[], T], queued: Callable[[], T]
+    ) -> T:
+        """The outbox's side of an erasure (`erase`/`erase_user` run their work through here): what is queued
+        of those memories (None: of the user) leaves the outbox first and is overwritten in its file; then
+        `online()` erases on the server, or, when the server cannot take it now or earlier calls of the user
+        still wait, the erasure is queued behind them and replayed in order (`queued()` is the caller's result
+        then). The replay erases through the outbox's `eraser` (WriteOutbox.open; default: delete the
+        memories)."""
+        box = self._outbox
+        if box is None:
+            return online()
+        ids = None if memory_ids is None else list(memory_ids)
+        box.erase(owner, ids)
+
+        def queue(b: WriteOutbox) -> T:
+            b.queue_erase(owner, ids)
+            return queued()
+
+        return self._queueable(owner, online, queue)
+
     def _warn_queued(self, owner: str) -> None:
         """`search`, `list` and `stats` while writes of this user wait in the outbox."""
         note = self._outbox.note(owner) if self._outbox is not None else None

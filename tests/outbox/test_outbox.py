@@ -254,15 +254,21 @@ def test_erasure_removes_queued_items_from_the_outbox_and_its_files(open_engine:
     assert eng.get(kept.id, user_id=U).queued
     with pytest.raises(TransientStoreError):  # nothing queued for it any more, and the server is down
         eng.get(gone.id, user_id=U)
-    box.queue_erase(U, [gone.id])  # what engine.erase does when the server cannot take the erasure
+    # the seam engine.erase runs through: nothing left to remove, the server is down, so the erasure queues
+    assert eng._erasing(U, [gone.id], lambda: "erased now", lambda: "queued") == "queued"
+    assert box.pending(U) == 2
     falkor.start()
-    assert box.replay().applied == 3
+    assert box.replay().applied == 3  # ada's kept item, her erasure, bob's memory
     assert eng.store.get_memories(U, [gone.id]) == [] and eng.get(kept.id, user_id=U)
     assert eng.get(other.id, user_id="bob")
     falkor.stop()
     eng.remember("Ada's new address is Rua Augusta 12", user_id=U)
     assert box.erase(U, None) == 1 and box.pending() == 0
     assert b"Rua Augusta" not in _files(eng)
+    falkor.start()
+    assert box.replay().applied == 0  # nothing waits; the replayer finds the server back
+    eng.remember("Ada's phone ends in 4471", user_id=U)  # the server answers and nothing waits: erased at once
+    assert eng._erasing(U, None, lambda: "erased now", lambda: "queued") == "erased now"
 
 
 def test_a_refused_call_is_set_aside_and_the_replay_goes_on(open_engine: Open, falkor: FalkorServer) -> None:
