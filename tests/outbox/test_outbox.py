@@ -26,6 +26,7 @@ from memgraph.errors import (
 from memgraph.models import Relation
 from memgraph.outbox import outbox_name, outbox_path
 from memgraph.store.base import applied_key
+from memgraph.tools import memory_json
 from tests.fault_servers import FalkorServer
 
 U = "ada"
@@ -152,6 +153,7 @@ def test_remember_report_and_the_cli_remember_say_the_write_was_queued(
     assert not report.stored and "queued in the outbox" in report.summary()
     mid = report.decisions[0].memory_id
     assert eng.get(mid, user_id=U).queued
+    assert memory_json(eng.get(mid, user_id=U))["queued"] is True  # what an agent's tool call shows
     eng.close()
     monkeypatch.setenv("MEMGRAPH_STORE", falkor.url)
     monkeypatch.setenv("MEMGRAPH_OUTBOX_DIR", str(tmp_path / "outbox"))
