@@ -127,6 +127,42 @@ class Settings(BaseSettings):
         "memory at 384 dimensions.",
     )
 
+    # --- outbox: writes while a graph server is down (README "When the graph server is down") --------------
+    outbox: bool = Field(
+        True,
+        description="Server stores (Neo4j, a FalkorDB server): a write that still fails after the retry budget is "
+        "queued durably in a local outbox file and replayed in order, exactly once, when the server answers; the "
+        "call returns with its memories marked `queued`. False: the call raises TransientStoreError instead.",
+    )
+    outbox_dir: str = Field(
+        "~/.memgraph/outbox",
+        description="Folder of the outbox files: one SQLite file per server target, named "
+        "<scheme>-<host>-<port>-<database>.sqlite3 (never a user name or password).",
+    )
+    outbox_background: bool = Field(
+        True,
+        description="An engine replays its outbox in a background thread (from open, and after each queued "
+        "call). False: only `engine.outbox.replay()` / `memgraph outbox replay` apply it (that command itself "
+        "runs this way, to report each call).",
+    )
+    outbox_retry_s: float = Field(
+        1.0,
+        description="First wait of the background replayer before it asks a down server again; it doubles up "
+        "to outbox_retry_max_s (a restart of Neo4j here takes ~15 s, of FalkorDB ~1 s).",
+    )
+    outbox_retry_max_s: float = Field(
+        30.0, description="Longest wait between two attempts of the background replayer to reach a down server."
+    )
+    outbox_max_entries: int = Field(
+        100_000,
+        description="Queued calls at most (a remember_many is one). Past it a write raises TransientStoreError "
+        "again instead of growing the file without bound (a queued remember of a sentence is ~0.4 KB of JSON plus "
+        "its index rows, 2 KB more with a given embedding: 100k calls are ~100-300 MB).",
+    )
+    outbox_log_keep: int = Field(
+        1000, description="Replay outcomes kept in the outbox file for `memgraph outbox status` (newest)."
+    )
+
     # --- embedding ----------------------------------------------------------------------------------------
     embedding_model: str = Field("all-MiniLM-L6-v2", description="Embedding model name recorded in the store.")
     embedding_model_path: str | None = Field(

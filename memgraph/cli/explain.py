@@ -24,6 +24,7 @@ _VERB = {
     "superseded": "[yellow]superseded[/yellow]",
     "contradicted": "[magenta]contradicts[/magenta]",
     "unchanged": "[dim]unchanged[/dim]",
+    "queued": "[yellow]queued[/yellow]",
 }
 
 
@@ -57,6 +58,8 @@ def _decision(d: IngestDecision, quoted: dict[str, str], *, several: bool) -> li
         head = f"{where}{_VERB['reinforced']} {mid}{kind}: already known, nothing new stored"
     elif d.action == "unchanged":
         head = f"{where}{_VERB['unchanged']} {mid}{kind}: the same text is already stored"
+    elif d.action == "queued":
+        head = f"{where}{_VERB['queued']} {mid}{kind}: the graph server is unreachable, written when it answers"
     else:
         head = f"{where}{_VERB['created']} {mid}{kind}"
     lines = [head]

@@ -83,11 +83,13 @@ class IngestPipeline:
         on_secret_reject: Literal["raise", "drop"] = "raise",
         source: str = "ingest",
         extra_links: Callable[[list[list[str]]], list[Link]] | None = None,
+        batch_id: str | None = None,
     ) -> IngestResult:
         """Validate everything first (typed errors, nothing written), then run the stages and write once.
 
         `extra_links` gets the memory ids each item resolved to and returns links to add to the same atomic
-        write (e.g. the turn-order edges of a conversation)."""
+        write (e.g. the turn-order edges of a conversation). `batch_id` is the write's idempotency key
+        (`WriteBatch.batch_id`: the outbox replays a queued write under its entry id)."""
         report = IngestReport(user_id=user_id, items=len(items))
         item_ids: list[list[str]] = [[] for _ in items]
         redactions: Counter[str] = Counter()
@@ -126,6 +128,7 @@ class IngestPipeline:
         )
         if extra_links is not None:
             batch.links.extend(extra_links(item_ids))
+        batch.batch_id = batch_id
         if not batch.is_empty():
             self.store.write(user_id, batch)
             if batch.memories and batch.embeddings is not None:

@@ -38,7 +38,7 @@ class IngestDecision(BaseModel):
 
     item: int
     chunk: int
-    action: str  # created | reinforced | superseded | contradicted | unchanged
+    action: str  # created | reinforced | superseded | contradicted | unchanged | queued (outbox)
     memory_id: str
     target_id: str | None = None
     reason: str
@@ -68,6 +68,11 @@ class IngestReport(BaseModel):
     decisions: list[IngestDecision] = Field(default_factory=list)
     embedded: int = Field(0, description="texts the model embedded in this call (cache misses)")
     cache_hits: int = Field(0, description="texts served from the embedding cache")
+    queued: bool = Field(
+        False,
+        description="the graph server was unreachable: the texts wait in the local outbox and go through the "
+        "rest of the write path (created/reinforced/... and drops for low importance) when it is replayed",
+    )
 
     @property
     def stored(self) -> bool:
@@ -93,6 +98,7 @@ class IngestReport(BaseModel):
             decisions=self.decisions + [d.model_copy(update={"item": d.item + offset}) for d in other.decisions],
             embedded=self.embedded + other.embedded,
             cache_hits=self.cache_hits + other.cache_hits,
+            queued=self.queued or other.queued,
         )
 
     def summary(self) -> str:
@@ -111,6 +117,8 @@ class IngestReport(BaseModel):
         if self.redactions:
             parts.append("redacted " + ", ".join(f"{k} {v}" for k, v in sorted(self.redactions.items())))
         parts.append(f"embedded {self.embedded} (cache hits {self.cache_hits})")
+        if self.queued:
+            parts.append("queued in the outbox: the graph server was unreachable")
         return "; ".join(parts)
 
 
