@@ -136,8 +136,10 @@ class Settings(BaseSettings):
     salience_preference: float = Field(0.4, description="Salience for a preference signal.")
     salience_technical: float = Field(0.1, description="Salience for a rare/technical term.")
     min_importance_stored: float = Field(0.3, description="Chunks below this importance are not stored.")
-    dedup_cosine: float = Field(0.95, description="Cosine at or above which a new memory is a duplicate.")
-    dedup_jaccard: float = Field(0.85, description="Token Jaccard at or above which it is a duplicate.")
+    dedup_cosine: float = Field(
+        0.95, description="Cosine at or above which a new memory with the same values is a duplicate."
+    )
+    dedup_jaccard: float = Field(0.85, description="Token Jaccard at or above which it is a duplicate (same values).")
     reconcile_neighbours: int = Field(5, description="Nearest memories checked when reconciling a write.")
     reconcile_subject_cosine: float = Field(
         0.8, description="Cosine above which two statements are taken to be about the same subject."
@@ -175,11 +177,22 @@ class Settings(BaseSettings):
     reconcile_max_changed_terms: int = Field(
         3, description="Content words that may differ on each side for two statements to share a frame."
     )
-    reconcile_frame_jaccard: float = Field(
-        0.25, description="Shared/total content words (values excluded) for two statements to share a frame."
+    dedup_paraphrase_cosine: float = Field(
+        0.8,
+        description="A paraphrase this similar that repeats every value (numbers, dates, names, negation) is a "
+        "duplicate. Labelled pairs (bench/decisions.py): paraphrases with the same values lie at 0.62-0.97, "
+        "compatible statements with the same values at 0.46-0.84.",
     )
-    reconcile_min_frame_terms: int = Field(
-        2, description="Shared content words needed before a single swapped word counts as a contradiction."
+    dedup_swap_margin: float = Field(
+        0.1,
+        description="Added to dedup_paraphrase_cosine when a word of one text was replaced by another word: "
+        "'the staging database runs PostgreSQL 15' / 'the production database ...' (0.84) and 'I went hiking' / "
+        "'I went camping' (0.80) are other statements; 'grandpa' / 'my grandfather lives in Cork' (0.93) is not.",
+    )
+    reconcile_update_cosine: float = Field(
+        0.6,
+        description="An update ('now', 'was raised to') that changes a value of the same kind supersedes a "
+        "memory at least this similar sharing a frame word.",
     )
     reinforcement_breadcrumbs_max: int = Field(
         50, description="Reinforcement breadcrumbs (session, time) kept in a memory's metadata at most."
@@ -221,6 +234,18 @@ class Settings(BaseSettings):
     feedback_penalty: float = Field(0.1, description="Confidence removed by unhelpful feedback.")
     co_recall_increment: float = Field(0.1, description="RelatesTo weight added when memories co-recall.")
     gap_dedup_cosine: float = Field(0.9, description="A new recall miss this similar to a Gap bumps it.")
+    gap_answer_cosine: float = Field(
+        0.4,
+        description="A served memory can answer a question (no Gap recorded) from this cosine to the query, when "
+        "it holds the kind of value asked for (a time, a number, a name...). Labelled cases: answered questions' "
+        "best memories lie at 0.41-0.90, all but one above 0.4 (bench/decisions.py).",
+    )
+    gap_answer_margin: float = Field(
+        0.25,
+        description="... and within this much of the most similar served memory: the others were served for "
+        "other reasons (a triggered rule, a pinned memory, a graph neighbour). The widest margin that kept "
+        "recall of misses >= 0.6 on the labelled dev cases (a wider one favours precision).",
+    )
     # read path, added by retrieve/ (issue 4): ranking blend, query cues, layers, post-serve maintenance
     reranker_model_path: str | None = Field(
         None, description="Local cross-encoder directory for reranking; none is shipped (blend is used)."
