@@ -126,8 +126,14 @@ class Settings(BaseSettings):
     # --- write path -------------------------------------------------------------------------------------------
     max_content_chars: int = Field(20_000, description="Largest single memory accepted (characters).")
     max_ingest_chars: int = Field(2_000_000, description="Largest text one ingest call accepts (characters).")
-    chunk_max_tokens: int = Field(300, description="Chunks above this many tokens split at sentence ends.")
-    chunk_min_tokens: int = Field(50, description="Chunks below this many tokens merge into a neighbour.")
+    chunk_max_tokens: int = Field(
+        300, description="ingest: a paragraph, list or turn above this many tokens splits at sentence ends."
+    )
+    chunk_min_words: int = Field(
+        2,
+        description="ingest keeps one fact per memory: a sentence with fewer content words than this ('Thanks!', "
+        "'OK.') joins its neighbour instead of becoming a memory of its own.",
+    )
     secret_policy: SecretPolicy = Field("redact", description="Secrets found in text: 'redact' or 'reject'.")
     novelty_weight: float = Field(0.6, description="importance = novelty_weight*novelty + salience_weight*sal.")
     salience_weight: float = Field(0.4, description="Weight of salience in importance.")

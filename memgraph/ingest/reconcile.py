@@ -223,7 +223,9 @@ class RuleReconciler:
             return None
         if c.replaced:
             return "names the old value as replaced"
-        if c.changed and c.cosine >= s.reconcile_update_cosine:
+        # an explicit correction ("Actually, … 28 November, not 14 November") needs less similarity than an update
+        bar = s.reconcile_slot_cosine if n.correction else s.reconcile_update_cosine
+        if c.changed and c.cosine >= bar:
             return "changed " + ", ".join(k.removeprefix("q:") or "number" for k in c.changed)
         most = s.reconcile_max_changed_terms
         swapped = bool(c.only_new and c.only_old) and not c.subject_changed

@@ -80,9 +80,10 @@ FACT = re.compile(
     r"(?i)^(?:my|our|the|his|her|their|[A-Z][\w-]+)\s+(?:[\w'-]+\s+){0,5}?"
     r"(?:is|are|was|were|has|have|uses|runs|lives|works|contains|costs|equals|means|belongs)\b\s+\S"
     # a subject and a present-simple verb: "The gym closes at 22:00", "Priya leads the onboarding team"
-    r"|^(?:my|our|the|his|her|their|its|this|that|[A-Z][\w-]+)\s+(?:[\w'’-]+\s+){0,3}?[a-z]{2,}[^s\W]s\b\s+\S"
-    r"|\b(?:i|we)(?:\s+(?:am|work|live|use|have|own|study|studied|was\s+born|grew\s+up|speak|drive)\b|['’](?:m|re)\b)"
-    r"\s+\S"
+    r"|^(?:my|our|the|his|her|their|(?!(?:That|This|It|There|Here|What|Which|Who|He|She|They|We|You|I|Everything|"
+    r"Nothing|Something|Anything)\b)[A-Z][\w-]+)\s+(?:[\w'’-]+\s+){0,3}?[a-z]{2,}[^s\W]s\b\s+\S"
+    r"|\b(?:i|we)\s+(?:am|work|live|use|have|own|study|studied|was\s+born|grew\s+up|speak|drive)\b\s+\S"
+    r"|\b(?:i|we)['’](?:m|re)\s+(?!\w+ing\b)\S"  # "I'm vegetarian", not "I'm flying" (a plan, an event)
     r"|\b(?:is|are)\s+(?:located|based|called|named|made|written|built)\b"
     r"|\b(?:i|we|they|he|she)\s+(?:have\s+|'ve\s+)?(?:switched|migrated|moved|changed)\b(?:\s+[\w'-]+){0,5}\s+to\b",
 )

@@ -72,7 +72,9 @@ _REPLACED = re.compile(
 )
 #: "…, not Zoom." / "not May but June": a correction naming the replaced value, not a negated statement.
 _NOT_X = re.compile(
-    r"(?i),?\s*\bnot\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+)?[\w.'’-]+(?=\s*(?:[.,;!?]|$))|\bnot\s+[\w.'’ -]+?\s+but\b"
+    r"(?i),\s*not\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+)?[\w.'’-]+(?:\s+[\w.'’-]+){0,3}?(?=\s*(?:[.,;!?]|$))"
+    r"|\bnot\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+)?[\w.'’-]+(?=\s*(?:[.;!?]|$))"
+    r"|\bnot\s+[\w.'’ -]+?\s+but\b"
 )
 _PREFERENCE_ORDER = re.compile(
     r"(?i)\bprefer\w*\s+(?P<a>[\w' -]{1,40}?)\s+(?:over|to|rather\s+than|instead\s+of)\s+(?P<b>[\w' -]{1,40}?)"
