@@ -28,9 +28,11 @@ from dataclasses import dataclass
 from memgraph._deprecated import deprecated_alias
 from memgraph.agent.models import WriteAction
 from memgraph.ingest import signals
+from memgraph.ingest.chunk import ABBREVIATIONS
 from memgraph.ingest.classify import classify
 from memgraph.ingest.clean import split_code
 from memgraph.models import MemoryKind
+from memgraph.retrieve import gaps
 from memgraph.text import content_tokens
 
 #: A request to weaken a safety guard: dropped, never remembered (seed 004 "safety-conflict requests").
@@ -66,11 +68,6 @@ IMPLICIT_PREFERENCE = re.compile(
 _STANDING = re.compile(
     r"(?i)^\s*(?:(?:please|also|and|ok(?:ay)?)[,\s]+)*(?:from\s+now\s+on|going\s+forward|in\s+(?:the\s+)?future)"
 )
-_QUESTION_START = re.compile(
-    r"(?i)^\s*(?:what|why|how|when|where|who|whom|whose|which|is|are|was|were|do|does|did|can|could|would|"
-    r"should|shall|will|may|might|have|has|had|am|isn't|aren't|don't|doesn't|didn't|won't|wouldn't|can't|"
-    r"couldn't|shouldn't)\b",
-)
 _SENTENCE = re.compile(r"(?<=[.!?])[\"')\]»”’]*\s+(?=\S)|\n+")
 
 
@@ -85,11 +82,6 @@ class WriteDecision:
     reason: str
 
 
-#: Words after which a period does not end a sentence ("Dr. Okafor", "e.g. this").
-_ABBREVIATIONS = frozenset(
-    "mr mrs ms dr prof sr jr st mt ft no nr vs etc e.g i.e eg ie approx dept est inc ltd co corp av ave "
-    "jan feb mar apr jun jul aug sep sept oct nov dec mon tue wed thu fri sat sun fig vol ch p pp".split()
-)
 _LAST_WORD = re.compile(r"([\w.]+)\.$")
 
 
@@ -102,7 +94,7 @@ def sentences(text: str) -> list[str]:
     for m in _SENTENCE.finditer(text):
         piece = text[start:m.start()]
         word = _LAST_WORD.search(piece)
-        if word and (word.group(1).lower() in _ABBREVIATIONS or len(word.group(1)) == 1):
+        if word and (word.group(1).lower() in ABBREVIATIONS or len(word.group(1)) == 1):
             continue  # "Dr." or an initial ("J."): the sentence goes on
         out.append(piece)
         start = m.end()
@@ -115,8 +107,8 @@ def is_safety_conflict(text: str) -> bool:
 
 
 def is_question(text: str) -> bool:
-    stripped = text.rstrip()
-    return stripped.endswith("?") or bool(_QUESTION_START.match(stripped) and not stripped.endswith("."))
+    """A question (the same rule as gap detection's: a recall on a question can be a miss, on a statement never)."""
+    return gaps.is_question(text)
 
 
 class WritePolicy:

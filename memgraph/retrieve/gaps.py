@@ -188,6 +188,13 @@ def information_need(query: str) -> bool:
     )
 
 
+def asked(query: str) -> str:
+    """What a query asks: its question and request sentences ("I prefer short answers. How do I deploy?" ->
+    "How do I deploy?"), or the whole query when no sentence is one (a keyword query)."""
+    parts = [s.strip() for s in _sentences(query) if is_question(s) or _REQUEST.match(s.strip())]
+    return " ".join(parts) if parts else query.strip()
+
+
 def expected_answer(query: str) -> str | None:
     """The kind of value the query asks for (time, when, duration, number, money, name, place, email, phone)."""
     for name, pattern in _EXPECT:

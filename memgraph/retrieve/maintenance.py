@@ -94,8 +94,8 @@ class Maintainer:
             top = recall.ranked[: self.settings.co_recall_top]
             if len(top) >= 2:
                 self.strengthen(recall.user_id, top)
-        if self.is_miss(recall).miss:
-            self.record_gap(recall.user_id, recall.query, recall.query_vector)
+        if self.is_miss(recall).miss:  # the Gap keeps what was asked, not the statements around it
+            self.record_gap(recall.user_id, gaps.asked(recall.query), recall.query_vector)
 
     def is_miss(self, recall: ServedRecall) -> gaps.GapVerdict:
         """The gap decision for a served recall (`retrieve/gaps.py`), on the served memories' cosine to the query."""
