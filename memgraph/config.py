@@ -236,6 +236,21 @@ class Settings(BaseSettings):
     recency_amplitude: float = Field(0.5, description="Recency boost = 1 + amplitude*exp(-hours/recency_hours).")
     recency_hours: float = Field(24.0, description="Recency boost time constant in hours.")
     max_procedures: int = Field(3, description="Procedures surfaced per recall at most.")
+    max_active_procedures: int = Field(
+        50,
+        ge=1,
+        description="Active procedures per user at most; a new one past the cap archives the least useful "
+        "(fewest accesses, lowest confidence, least recently used, oldest; never pinned). Recall shows "
+        "max_procedures of them; 50 keeps a few dozen workflows a person really follows and stops an agent "
+        "that captures one per session from growing the set without bound.",
+    )
+    max_active_constraints: int = Field(
+        100,
+        ge=1,
+        description="Active constraints per user at most (the same archiving). Every recall scans active "
+        "constraints for trigger patterns (max_triggered_scan) and the high-priority ones are baseline in "
+        "every prompt: 100 rules is more than a person states and far under the scan limit.",
+    )
     feedback_boost: float = Field(0.05, description="Confidence added by helpful feedback / a served recall.")
     feedback_penalty: float = Field(0.1, description="Confidence removed by unhelpful feedback.")
     co_recall_increment: float = Field(0.1, description="RelatesTo weight added when memories co-recall.")
@@ -390,6 +405,11 @@ class Settings(BaseSettings):
         50_000, description="Above this many RelatesTo edges the networkx bridge analysis is skipped."
     )
     consolidate_k: int = Field(10, description="Neighbours checked per memory when looking for merges.")
+    consolidate_rule_cosine: float = Field(
+        0.85,
+        description="consolidate reports active procedures/constraints of one kind this similar as near-duplicate "
+        "rules (not merged: two rules that read alike may still say different things).",
+    )
     gap_repeat_min: int = Field(2, description="A recall miss seen this often is a repeated, unanswered topic.")
     gap_covered_cosine: float = Field(
         0.6, description="A miss counts as answered once a later memory is at least this similar to it."

@@ -28,6 +28,7 @@ from memgraph.config import Settings
 from memgraph.embed import CachedEmbedder, Embedder
 from memgraph.errors import ValidationError
 from memgraph.ingest import importance as imp
+from memgraph.ingest import rules
 from memgraph.ingest.chunk import chunk_text, looks_like_turn
 from memgraph.ingest.classify import KIND_LAYER, classify
 from memgraph.ingest.embedding import encode
@@ -128,6 +129,7 @@ class IngestPipeline:
         )
         if extra_links is not None:
             batch.links.extend(extra_links(item_ids))
+        report.archived = [a.memory.id for a in rules.cap_batch(self.store, self.settings, user_id, batch, utcnow())]
         if not batch.is_empty():
             self.store.write(user_id, batch)
             if batch.memories and batch.embeddings is not None:
