@@ -58,6 +58,7 @@ _TIME = re.compile(
     r"|\b(?P<h2>1[0-2]|0?[1-9])\s*(?P<ap2>a\.?m\.?|p\.?m\.?)(?![a-z])"
     r"|\b(?P<word>noon|midday|midnight)\b"
 )
+_AT_TIME = re.compile(r"(?i)\b(?:at|from|until|till|by|before|after|around|about)\s*$")
 _TIME_RANGE = re.compile(
     r"(?i)\b(?P<h1>1[0-2]|0?[1-9])(?::(?P<m1>[0-5]\d))?\s*(?:-|–|to|until|till)\s*"
     r"(?P<h2>1[0-2]|0?[1-9])(?::(?P<m2>[0-5]\d))?\s*(?P<ap>a\.?m\.?|p\.?m\.?)(?![a-z])"
@@ -150,8 +151,9 @@ def _values(text: str) -> Values:
             h = int(m.group("h") or m.group("h2"))
             mins = int(m.group("m") or 0)
             ap = (m.group("ap") or m.group("ap2") or "").lower().replace(".", "")
-            if m.group("h") and not ap and m.group(0).count(".") and h <= 12 and mins % 5:
-                continue  # "3.14", "10.99": a decimal number, not a time
+            dotted = m.group("h") and "." in m.group(0)[: len(m.group("h")) + 1]
+            if dotted and not ap and not _AT_TIME.search(text[max(0, m.start() - 12) : m.start()]):
+                continue  # "3.20 each", "sells for 4.50": a decimal; "at 7.40", "7.40pm" are times
             if ap == "pm" and h < 12:
                 h += 12
             elif ap == "am" and h == 12:

@@ -71,6 +71,10 @@ _QUESTION_WORDS = frozenset(
     "what when where who whom whose which why how what's when's where's who's how's is are was were do does did "
     "can could should would will may might tell remind show".split()
 )
+_STANDING = re.compile(
+    r"(?i)\b(?:from\s+now\s+on|going\s+forward|in\s+(?:the\s+)?future|next\s+time|every\s+time|always|"
+    r"whenever|by\s+default)\b"
+)
 _SOCIAL = frozenset(
     "thanks thank thx cheers ok okay great cool nice bye goodbye hello hi hey sorry yes yeah yep no nope sure "
     "lol good perfect awesome brilliant lovely fine alright right morning evening night".split()
@@ -91,7 +95,8 @@ _EXPECT: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"(?i)\bhow\s+much\b[^?.!]*\b(?:cost|costs|charge|charges|pay|paid|spend|spent|owe|earn|price)\b|"
             r"\bhow\s+much\s+(?:is|are|was|were|will)\b|"
             r"\bwhat(?:'s|\s+is|\s+are|\s+was)?\s+(?:the\s+|my\s+|our\s+|his\s+|her\s+|their\s+)?"
-            r"(?:[\w-]+\s+)?(?:price|cost|fee|fees|salary|rent|budget)\b|\bhow\s+expensive\b"
+            r"(?:[\w'’-]+\s+){0,3}?(?:price|cost|fee|fees|salary|rent|budget|(?:hourly|daily|day)\s+rate)\b|"
+            r"\bhow\s+expensive\b"
         ),
     ),
     ("duration", re.compile(r"(?i)\bhow\s+long\b")),
@@ -121,6 +126,10 @@ _EXPECT: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     ("place", re.compile(r"(?i)^\W*where\b|\bwhere(?:'s|\s+(?:is|are|was|were|does|do|did|can|should))\b")),
+)
+_WHICH_YEAR = re.compile(r"(?i)\b(?:what|which)\s+year\b")
+_ORDINAL_YEAR = re.compile(
+    r"(?i)\b(?:first|second|third|fourth|fifth|sixth|final|last|\d+(?:st|nd|rd|th))[\s-]+year\b|\byear\s+\d+\b"
 )
 _FREQUENCY = re.compile(
     r"(?i)\b(?:every|each|daily|weekly|monthly|yearly|annually|fortnightly|twice|once|always|never|before|after|"
@@ -175,8 +184,8 @@ def information_need(query: str) -> bool:
         return False
     if is_question(text):
         return True
-    if any(_REQUEST.match(s.strip()) for s in _sentences(text)):
-        return True
+    if any(_REQUEST.match(s.strip()) and not _STANDING.search(s) for s in _sentences(text)):
+        return True  # "tell me the host" asks; "give me short answers from now on" instructs
     # a bare keyword query: a few words, no verb or pronoun, no closing punctuation ("standup time")
     words = tokenize(text)
     content = [w for w in words if w not in stop_words()]
@@ -210,6 +219,8 @@ def holds_answer(content: str, expects: str | None, query: str) -> bool:
     v = values(content)
     if expects == "time":
         return bool(v.times)
+    if expects == "when" and _WHICH_YEAR.search(query) and _ORDINAL_YEAR.search(content):
+        return True  # "What year am I in?" / "second year", "Year 9"
     if expects == "when":
         timed = any(unit in _TIME_UNITS for unit, _ in v.quantities)  # "in two weeks"
         return bool(v.times or v.dates or v.weekdays or v.months or v.years or v.periods or timed
@@ -221,7 +232,7 @@ def holds_answer(content: str, expects: str | None, query: str) -> bool:
     if expects in ("number", "duration"):
         # a number the question names itself ("the under-11s") is not an answer; a clock time is not "how many"
         own = {q for _, q in values(query).quantities}
-        if {q for _, q in v.quantities} - own or v.years or v.dates or _DURATION.search(content):
+        if {q for _, q in v.quantities} - own or v.years or _DURATION.search(content):  # a date is no count
             return True
         # "how long": an end point answers too ("until September")
         return expects == "duration" and bool(_UNTIL.search(content)) and bool(v.months or v.dates or v.weekdays

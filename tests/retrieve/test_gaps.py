@@ -39,6 +39,7 @@ def test_information_needs(text: str) -> None:
         "Thanks!",
         "thanks",
         "Prod is down again.",
+        "Give me short bullet points from now on.",  # a standing instruction, not a request to be told
     ],
 )
 def test_plain_statements_are_not_needs(text: str) -> None:
@@ -93,6 +94,14 @@ def test_only_memories_close_to_the_best_are_candidate_answers() -> None:
     assert judge("What time does Sam's football practice finish?", served, **ANSWER).miss
     assert not judge("What time does Sam's football practice finish?", served, answer_cosine=0.4,
                      answer_margin=0.5).miss
+
+
+def test_ordinal_years_and_decimal_prices_answer() -> None:
+    study = ServedHit("I study computer science at Leeds, second year.", 0.6)
+    assert not judge("What year am I in?", [study], **ANSWER).miss
+    bun = ServedHit("Our best seller is the cardamom bun, 3.20 each.", 0.7)  # a price, not 3:20
+    assert not judge("How much is a cardamom bun?", [bun], **ANSWER).miss
+    assert judge("What time does the bakery open?", [bun], **ANSWER).miss
 
 
 def test_statements_and_empty_results() -> None:
