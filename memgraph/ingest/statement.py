@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-import Stemmer  # type: ignore[import-not-found]  # PyStemmer ships no type information
+import Stemmer  # PyStemmer ships no type information (mypy override in pyproject.toml)
 
 from memgraph.ingest import signals
 from memgraph.ingest.clean import strip_code
