@@ -16,7 +16,8 @@ polarity, cues) and compared. For each neighbour, most similar first, the first 
    a swapped value word, or flipped polarity; or it names the old value as replaced ("from Jenkins to …",
    "no longer use Nationwide"); or a value of the same kind changed (cosine >= `reconcile_update_cosine`).
 4. **contradict** (both kept, flagged) without such a cue, only when the frames are the same word for word
-   (values aside) and a value of the same kind changed ("closes at 22:00" / "at 20:00"), a value word was
+   (values aside), both are statements (a verb or a subject pronoun, not a label), and a value of the same kind
+   changed ("closes at 22:00" / "at 20:00"), a value word was
    swapped outside the subject ("is in Porto" / "is in Valencia"; in the subject only for identities: "Lena is my
    manager" / "Oskar is my manager"), or the polarity flipped ("I like coffee" / "I don't like coffee").
    Past episodes ("went hiking", "went swimming") and `event` memories accumulate: they never contradict, and
@@ -188,6 +189,8 @@ class RuleReconciler:
             return None
         if c.polarity or not c.same_values or c.entities_differ or c.preference_swapped:
             return None
+        if n.ordinals != o.ordinals:
+            return None  # "the first note" / "the second note": two of several
         if n.additive and not o.additive:
             return None
         if c.only_new & n.value_words() and c.only_old & o.value_words():
@@ -206,6 +209,8 @@ class RuleReconciler:
 
     def conflict(self, n: Statement, o: Statement, c: Comparison, *, cue: bool) -> str | None:
         """How `n` and `o` say different things about one subject, or None."""
+        if not (n.clause and o.clause):
+            return None  # a label ("tagged one" / "tagged two") asserts nothing to conflict with
         if c.changed and c.same_frame and not c.entities_differ:
             return "changed " + ", ".join(k.removeprefix("q:") or "number" for k in c.changed)
         if c.value_swap and not c.polarity and (not c.subject_changed or c.identity):

@@ -49,6 +49,7 @@ _AUX = frozenset(
 _COPULA = frozenset("is are was were am i'm we're you're they're he's she's it's that's".split())
 _DETERMINERS = frozenset("the a an my our your his her their its this that these those every each".split())
 _IDENTITY_DET = frozenset("my our your his her their the".split())
+_PRONOUNS = frozenset("i we you they he she it".split())
 _NAMING = frozenset("called named known".split())
 _PARTICIPLES = frozenset("led met set run paid held made sent kept told sold built born done gone seen given".split())
 #: Pairs of opposites among common words: swapping one for the other changes what a statement says.
@@ -64,6 +65,10 @@ for _a, _b in (
     ("upstairs", "downstairs"), ("front", "back"), ("first", "last"), ("full", "empty"),
 ):
     _OPPOSITES[_a], _OPPOSITES[_b] = _b, _a
+_ORDINALS = frozenset(
+    "first second third fourth fifth sixth seventh eighth ninth tenth last next previous final".split()
+)
+_ORDINAL_NUMBER = re.compile(r"\d+(?:st|nd|rd|th)")
 #: Words after which a noun is the old value being replaced: "from X to", "off X", "not X", "instead of X".
 _REPLACED = re.compile(
     r"(?i)\b(?:from|off|instead\s+of|rather\s+than|no\s+longer|quit|stopped|sold|replaced|dropped|ditched|"
@@ -98,6 +103,7 @@ class Statement:
     complement: frozenset[str]
     entity_words: frozenset[str]  # stemmed
     opposites: frozenset[str]  # stemmed words of an opposite pair present
+    ordinals: frozenset[str]  # "first", "second", "3rd", "last", "next": which one of several
     values: Values
     replaced: frozenset[str]  # stemmed words this statement says were replaced ("from X to", "not X")
     preference: tuple[str, str] | None  # "prefer A over B": (A, B)
@@ -108,6 +114,7 @@ class Statement:
     episode: bool
     question: bool
     identity: bool
+    clause: bool  # a verb or a subject pronoun: a statement, not a label ("tagged two", "first seed")
 
     def value_words(self) -> frozenset[str]:
         """Frame words that are values: entity and complement words, opposites."""
@@ -143,6 +150,7 @@ def _statement(text: str) -> Statement:
             # "Lena is my manager": the description is the slot, the name before it the value
             complement = set(subject) if identity else _complement(rest)
     opposites = {stem(t) for t in content if t in _OPPOSITES}
+    ordinals = {t for t in toks if t in _ORDINALS or _ORDINAL_NUMBER.fullmatch(t)}  # dates are masked
     replaced = {
         stem(w)
         for m in _REPLACED.finditer(plain)
@@ -160,6 +168,7 @@ def _statement(text: str) -> Statement:
         complement=frozenset(complement & frame),
         entity_words=frozenset(ents),
         opposites=frozenset(opposites),
+        ordinals=frozenset(ordinals),
         values=vals,
         replaced=frozenset(replaced),
         preference=(pref.group("a").strip().lower(), pref.group("b").strip().lower()) if pref else None,
@@ -170,6 +179,7 @@ def _statement(text: str) -> Statement:
         episode=signals.is_episode(plain),
         question="?" in plain or plain.rstrip().endswith("!") and len(content) <= 3,
         identity=identity,
+        clause=verb is not None or (len(toks) > 1 and toks[0] in _PRONOUNS),
     )
 
 

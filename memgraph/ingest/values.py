@@ -80,6 +80,7 @@ _WEEKDAY = re.compile(
     r"s?\b"
 )
 _PERIOD = re.compile(r"(?i)\b(?P<p>morning|afternoon|evening|night)s?\b")
+_DETERMINERS = frozenset("the a an this that which any every no each another other one".split())
 _REDACTED = re.compile(r"\[REDACTED:[a-z0-9_]+\]")
 
 
@@ -215,8 +216,12 @@ def _values(text: str) -> Values:
             after = text[m.end():]
             nxt = _WORD.match(after.lstrip())
             noun = nxt.group(0).lower() if nxt else ""
-            # a number word counts before a noun ("three coffees") or in a compound ("five-a-side")
-            if not (m.group("hy") or (noun and noun.isalnum() and noun not in stops) or word in ("twice", "once")):
+            # a number word counts before a noun ("three coffees"), in a compound ("five-a-side"), or closing a
+            # phrase ("tagged two."), but not as a pronoun ("the one I like")
+            before = text[max(0, m.start() - 12) : m.start()].lower().split()
+            closing = (not noun or not noun.isalnum()) and not (before and before[-1] in _DETERMINERS)
+            if not (m.group("hy") or (noun and noun.isalnum() and noun not in stops) or closing
+                    or word in ("twice", "once")):
                 continue
             value = float(NUMBER_WORDS[word])
             unit = "times" if word in ("twice", "once") else _unit(after)
