@@ -195,6 +195,12 @@ class Settings(BaseSettings):
         "'the staging database runs PostgreSQL 15' / 'the production database ...' (0.84) and 'I went hiking' / "
         "'I went camping' (0.80) are other statements; 'grandpa' / 'my grandfather lives in Cork' (0.93) is not.",
     )
+    reconcile_update_max_changed_terms: int = Field(
+        2,
+        description="An update ('now', 'switched to') that replaces at most this many words on each side of an "
+        "otherwise identical statement supersedes it ('Retro is in Oak' / 'Retro is now in Maple'); a "
+        "correction may replace reconcile_max_changed_terms.",
+    )
     reconcile_update_cosine: float = Field(
         0.6,
         description="An update ('now', 'was raised to') that changes a value of the same kind supersedes a "

@@ -234,7 +234,8 @@ class RuleReconciler:
             return "changed " + ", ".join(k.removeprefix("q:") or "number" for k in c.changed)
         most = s.reconcile_max_changed_terms
         swapped = bool(c.only_new and c.only_old) and not c.subject_changed
-        if swapped and len(c.only_new) <= 2 and len(c.only_old) <= 2 and c.cosine >= s.reconcile_update_cosine:
+        few = s.reconcile_update_max_changed_terms
+        if swapped and len(c.only_new) <= few and len(c.only_old) <= few and c.cosine >= s.reconcile_update_cosine:
             return "replaced " + ", ".join(sorted(c.only_old)) + " -> " + ", ".join(sorted(c.only_new))
         if n.correction:
             if c.preference_swapped or (c.same_frame and c.cosine >= s.reconcile_subject_cosine):
