@@ -9,8 +9,9 @@ polarity, cues) and compared. For each neighbour, most similar first, the first 
    token Jaccard >= `dedup_jaccard`, or a paraphrase at cosine >= `dedup_paraphrase_cosine` (+
    `dedup_swap_margin` when a word was replaced by another: "staging" vs "production" database, "went hiking" vs
    "went camping").
-2. Questions and greetings assert nothing; an additive statement ("I also like tea") adds, it never replaces;
-   statements of two different speakers never supersede or contradict each other.
+2. Statements of two different speakers never repeat, supersede or contradict each other ("Caroline: I love
+   pizza" and "Mel: I love pizza" are two facts). Questions and greetings assert nothing; an additive statement
+   ("I also like tea") adds, it never replaces.
 3. **supersede** when the new text is a correction ("actually", "no, …", "…, not X") or an update ("now",
    "moved to", "was raised to", "switched from X to Y") of the same subject: the same frame with a changed value,
    a swapped value word, or flipped polarity; or it names the old value as replaced ("from Jenkins to …",
@@ -254,12 +255,12 @@ class RuleReconciler:
             o = statement(old.content)
             c = compare(new.content, old.content, nb.similarity)
             scores = c.scores()
+            other = _speaker(old)
+            if who and other and who != other:
+                continue  # one person's statement neither repeats, corrects nor contradicts another's
             dup = self.duplicate(n, o, c)
             if dup is not None:
                 return ReconcileDecision(ReconcileAction.REINFORCE, old.id, dup, scores)
-            other = _speaker(old)
-            if who and other and who != other:
-                continue  # one person's statement does not correct or contradict another's
             if n.question or o.question or (n.additive and not o.additive):
                 continue
             episodic = new.kind in _EPISODIC or old.kind in _EPISODIC or (n.episode and o.episode)
