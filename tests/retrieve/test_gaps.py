@@ -104,6 +104,15 @@ def test_ordinal_years_and_decimal_prices_answer() -> None:
     assert judge("What time does the bakery open?", [bun], **ANSWER).miss
 
 
+def test_calendar_words_and_role_like_words_are_not_people() -> None:
+    account = ServedHit("My biggest account is Northwind, renewal due in November.", 0.51)
+    assert judge("Who is our contact at Northwind?", [account], **ANSWER).miss  # 'account' is no 'accountant'
+    deadline = ServedHit("The Atlas launch deadline is Wednesday 12 March.", 0.54)
+    assert judge("Who is the product manager for Atlas?", [deadline], **ANSWER).miss  # a weekday is no name
+    assert not judge("Who is our accountant?", [ServedHit("Our accountant is at Baker & Co.", 0.7)], **ANSWER).miss
+    assert not judge("Who walks the dog?", [ServedHit("The neighbours walk the dog on Mondays.", 0.6)], **ANSWER).miss
+
+
 def test_statements_and_empty_results() -> None:
     assert not judge("I prefer short answers with code first.", [], **ANSWER).miss
     assert judge("What is the airspeed velocity of an unladen swallow?", [], **ANSWER).miss
