@@ -93,6 +93,21 @@ def test_rule_reconciler_on_real_sentences(embedder, old: str, new: str, action:
     assert decision.reason and "cosine" in decision.scores
 
 
+def test_a_turn_said_again_in_other_words_is_another_turn(embedder) -> None:  # type: ignore[no-untyped-def]
+    """LoCoMo dev: the paraphrase rule merged 31 turns of 2760 (evidence among them); only a near-identical turn
+    repeats one. The same sentences without a speaker are one statement said twice."""
+    old = "Thanks, Maria! I appreciate your support, it really means a lot."
+    new = "Thanks, Maria. Your support means a lot."
+    va, vb = embedder.encode([f"John: {old}", f"John: {new}"])
+    turns = RuleReconciler(S).decide(_mem(f"John: {new}"), [Neighbour(_mem(f"John: {old}"), float(va @ vb))])
+    assert turns.action is ReconcileAction.CREATE, turns
+    va, vb = embedder.encode([old, new])
+    plain = RuleReconciler(S).decide(_mem(new), [Neighbour(_mem(old), float(va @ vb))])
+    assert plain.action is ReconcileAction.REINFORCE, plain
+    same = RuleReconciler(S).decide(_mem("John: Thanks, Maria!"), [Neighbour(_mem("John: Thanks, Maria!!"), 0.99)])
+    assert same.action is ReconcileAction.REINFORCE, same
+
+
 def _active(engine: MemoryEngine, user: str) -> dict[str, Memory]:
     return {m.content: m for m in engine.list(user_id=user)}
 
