@@ -23,14 +23,11 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-import Stemmer  # PyStemmer ships no type information (mypy override in pyproject.toml)
-
 from memgraph.ingest import signals
 from memgraph.ingest.clean import strip_code
 from memgraph.ingest.values import Values, masked, values
+from memgraph.text import stem as stem_tokens
 from memgraph.text import stop_words, tokenize
-
-_STEMMER = Stemmer.Stemmer("english")
 
 #: Words that mark a correction or an update; they are not part of what a statement says.
 CUE_WORDS = frozenset(
@@ -88,7 +85,9 @@ _PREFERENCE_ORDER = re.compile(
 
 
 def stem(word: str) -> str:
-    return str(_STEMMER.stemWord(word))
+    """The Snowball stem full text uses (`memgraph.text`: one stemmer per thread; reconcile runs on the writers'
+    threads and gap detection on the maintenance thread, and a PyStemmer object is not safe to share)."""
+    return stem_tokens([word])[0]
 
 
 @dataclass(frozen=True)
