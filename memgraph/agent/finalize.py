@@ -1,4 +1,4 @@
-"""Session end (seed 004 "session-end path"): one path for an explicit end, the inactivity timeout and close().
+"""Session end: one path for an explicit end, the inactivity timeout and close().
 
 1. Held candidates: promoted when repeated (>= agent_repeat_min mentions) or, for `hold` candidates, supported
    (similar to an existing memory, or to another turn of the session); dropped otherwise.

@@ -1,4 +1,4 @@
-"""The write policy of seed 004 as deterministic rules (no LLM): commit now, hold for session end, require
+"""The agent's write policy as deterministic rules (no LLM): commit now, hold for session end, require
 repetition, or drop, decided per sentence of a user turn.
 
 | rule (first match wins)                                                  | action             |
@@ -7,7 +7,7 @@ repetition, or drop, decided per sentence of a user turn.
 | asks to weaken a safety guard ("skip the safety check", "disable tests") | drop               |
 | explicit cue ("remember that…", "don't forget…", "from now on…")         | commit (cue cut)   |
 | fewer than `agent_min_candidate_words` content words                     | skip               |
-| correction / constraint / preference signal (seed 001 auto-capture)      | commit             |
+| correction / constraint / preference signal (auto-capture)               | commit             |
 | a question                                                               | skip (recall only) |
 | implicit agent-facing preference ("shorter answers would be nice")       | require repetition |
 | about now / this session ("right now I'm …")                             | require repetition |
@@ -35,7 +35,7 @@ from memgraph.models import MemoryKind
 from memgraph.retrieve import gaps
 from memgraph.text import content_tokens
 
-#: A request to weaken a safety guard: dropped, never remembered (seed 004 "safety-conflict requests").
+#: A request to weaken a safety guard: dropped, never remembered.
 _GUARD = (
     r"(?:safety|security|test|tests|test\s+suite|unit\s+tests|checks?|verification|validation|reviews?|"
     r"code\s+review|lint(?:ing|er)?|type\s*checks?|ci|guard\s*rails?|guardrails|pre-commit|hooks?|"
@@ -112,7 +112,7 @@ def is_question(text: str) -> bool:
 
 
 class WritePolicy:
-    """Deterministic seed 004 write policy. Stateless: the same statement always gets the same decision."""
+    """The deterministic write policy. Stateless: the same statement always gets the same decision."""
 
     def __init__(self, *, min_words: int = 3, max_triggers: int = 5) -> None:
         self.min_words = min_words

@@ -1,4 +1,4 @@
-"""Step 2 (seed 000 §1.3): one fact per memory. Text is cut where its statements are separate, measured in the
+"""Step 2 of the write path: one fact per memory. Text is cut where its statements are separate, measured in the
 embedding model's own tokens.
 
 1. A fenced code block is one unit, never cut mid-block (unless it alone exceeds `chunk_code_max_tokens`, then

@@ -1,6 +1,6 @@
-"""Step 5 (seed 000 §1.6 + seed 001 "Auto-Capture"): kind, layer and provenance of a chunk, without an LLM.
+"""Step 5 of the write path: kind, layer and provenance of a chunk, without an LLM.
 
-A hint always wins. Otherwise the first rule that matches decides (seed 001's captures first, then seed 000's
+A hint always wins. Otherwise the first rule that matches decides (the captured signals first, then the
 routing table):
 
 | rule                                                      | kind        | layer      |
@@ -14,7 +14,7 @@ routing table):
 | subject-predicate-object statement ("my X is Y", "I use") | fact        | semantic   |
 | default: a conversation turn or event                     | event       | episodic   |
 
-Trigger patterns of a constraint (DESIGN.md read path, step 4: a triggered constraint is surfaced whatever its
+Trigger patterns of a constraint (a triggered constraint is surfaced by recall whatever its
 similarity) come from what it constrains, never from the names around it: the constrained action and its
 condition ("Never deploy Atlas on Fridays." -> deploy AND friday, as `re:(?s)^(?=.*\bdeploy)(?=.*\bfriday)`),
 the action and its object when there is no condition ("Never commit secrets." -> commit AND secret), or the
@@ -37,7 +37,7 @@ from memgraph.ingest.values import MONTHS, WEEKDAYS
 from memgraph.models import Layer, MemoryKind, Provenance
 from memgraph.text import stop_words, tokenize
 
-#: Kind -> layer when nothing else decides (DESIGN.md: kinds and layers).
+#: Kind -> layer when nothing else decides.
 KIND_LAYER: dict[MemoryKind, Layer] = {
     MemoryKind.FACT: Layer.SEMANTIC,
     MemoryKind.PREFERENCE: Layer.PROCEDURAL,
@@ -48,7 +48,7 @@ KIND_LAYER: dict[MemoryKind, Layer] = {
     MemoryKind.EVENT: Layer.EPISODIC,
     MemoryKind.SUMMARY: Layer.EPISODIC,
 }
-#: A layer given as the hint (seed 000's memory_type_hint) picks the kind when no rule does.
+#: A layer given as the hint (`memory_type_hint`) picks the kind when no rule does.
 LAYER_DEFAULT_KIND: dict[Layer, MemoryKind] = {
     Layer.WORKING: MemoryKind.EVENT,
     Layer.EPISODIC: MemoryKind.EVENT,
@@ -72,7 +72,7 @@ class Classification:
 
 
 def parse_hint(hint: object) -> tuple[MemoryKind | None, Layer | None]:
-    """A hint is a kind ("preference") or a layer ("procedural", seed 000's memory_type_hint)."""
+    """A hint is a kind ("preference") or a layer ("procedural")."""
     if hint is None:
         return None, None
     if isinstance(hint, MemoryKind):

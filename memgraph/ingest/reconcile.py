@@ -1,4 +1,4 @@
-"""Step 7: reconcile a new memory with the nearest existing ones of the same user (seed 002 Phase 7.5, seed 004).
+"""Step 7: reconcile a new memory with the nearest existing ones of the same user.
 
 No LLM. Both texts are read as statements (`statement.py`: frame words, typed values, subject, complement,
 polarity, cues) and compared. For each neighbour, most similar first, the first rule that applies decides:

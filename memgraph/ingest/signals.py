@@ -2,7 +2,7 @@
 named entities, numbers and dates, negation. Shared by importance (salience), classify, tags and reconcile.
 
 Hand-written rather than a model (spaCy NER would add a 50 MB model and ~1 ms per chunk for a +0.3 salience
-bump): the seeds ask for regex capture (seed 001 "zero LLM cost"), and every rule here is visible and tested.
+bump): capture costs no model call, and every rule here is visible and tested.
 Patterns are English; the Unicode tokenizer (`memgraph.text`) keeps everything else working lexically.
 """
 
@@ -23,7 +23,7 @@ PREFERENCE = re.compile(
     r"|(?:^|[.!?]\s+|\n)\s*(?:please\s+)?always\s+(?:use|prefer|write|pick|choose|reply|answer|format)\b"
     r"|\bprefer(?:s|red)?\s+\w+(?:\s+\w+)?\s+(?:over|to|rather\s+than)\b",
 )
-# seed 001 corrections: "actually X", "no, X", "not X but Y"
+# corrections: "actually X", "no, X", "not X but Y"
 CORRECTION = re.compile(
     r"(?i)(?:^|[.!?:]\s+|\n|,\s*)\s*(?:actually|correction|to\s+correct\s+(?:that|myself)|scratch\s+that|"
     r"i\s+meant|sorry,\s+i\s+meant|wait,?\s+no)\b"
@@ -32,7 +32,7 @@ CORRECTION = re.compile(
     r"|\bthat(?:'s|\s+is|\s+was)\s+(?:wrong|incorrect|not\s+(?:right|true|correct))\b"
     r"|\bi\s+was\s+wrong\b",
 )
-# seed 001 constraints: "must X", "required X", "don't ever X"; "never X" as policy (imperative, not "I never")
+# constraints: "must X", "required X", "don't ever X"; "never X" as policy (imperative, not "I never")
 CONSTRAINT = re.compile(
     r"(?i)\b(?:must|mustn't|must\s+not)\b(?!\s+(?:say|admit|have\s+been|be\s+(?:so|nice|fun|great|lovely|"
     r"amazing|tough|hard)))"

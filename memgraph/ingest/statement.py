@@ -95,7 +95,7 @@ class Statement:
     """The parts of one statement the decisions compare (see the module docstring)."""
 
     text: str
-    tokens: frozenset[str]  # every token, unstemmed: the Jaccard of seed 004, and "is X mentioned?"
+    tokens: frozenset[str]  # every token, unstemmed: the dedup Jaccard, and "is X mentioned?"
     stems: frozenset[str]  # every content token, stemmed
     frame: frozenset[str]
     subject: frozenset[str]

@@ -1,9 +1,9 @@
 """consolidate: merge near-duplicate memories, merge duplicate tags, list unresolved contradictions.
 
-Memories (seed 002 "Future: Memory Consolidation", "Phase 8"): recallable memories of the same kind whose
-cosine is >= `consolidate_cosine` are grouped without chaining: memories are visited strongest first
-(pinned, then strength, confidence, oldest, id) and each unassigned one keeps every unassigned neighbour
-that is that similar *to it*. A pair joined by Contradicts or Supersedes is never merged. For each group:
+Memories: recallable memories of the same kind whose cosine is >= `consolidate_cosine` are grouped without
+chaining: memories are visited strongest first (pinned, then strength, confidence, oldest, id) and each
+unassigned one keeps every unassigned neighbour that is that similar *to it*. A pair joined by Contradicts or
+Supersedes is never merged. For each group:
 - the kept memory gets the merged ones' tags and memory edges (RelatesTo/Supersedes/Contradicts/outgoing
   DerivedFrom are moved; a DerivedFrom pointing *at* a merged memory is evidence and is copied, not moved),
   their strength and access counts added, the highest confidence and the latest last_accessed;
