@@ -47,6 +47,8 @@ def decision_lines(report: IngestReport, lookup: Lookup | None = None) -> list[l
     several = report.items > 1 or report.chunks > 1
     out = [_decision(d, quoted, several=several) for d in report.decisions]
     out += [[_dropped_line(d)] for d in report.dropped]
+    out += [[f"[dim]archived[/dim] {mid}: the least used rule over the per-user cap (kept, archived)"]
+            for mid in report.archived]
     return out
 
 

@@ -9,7 +9,9 @@ reinforcements, Supersedes/Contradicts edges, deactivations) goes to the store i
 transaction: a failure leaves nothing half-written.
 
 `explicit=True` is `remember`: one memory per item (no chunking beyond `max_content_chars`), never dropped for
-low importance, kind as given; the secret filter and dedup/reconcile still run.
+low importance, kind as given; the secret filter and dedup/reconcile still run. The caller chose the unit and
+gets one memory back for it. `explicit=False` is `ingest`: text whose structure memgraph finds, one memory per
+fact (`chunk.py`), each classified on its own; a conversation turn stays one memory.
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ from memgraph.config import Settings
 from memgraph.embed import CachedEmbedder, Embedder
 from memgraph.errors import ValidationError
 from memgraph.ingest import importance as imp
-from memgraph.ingest.chunk import chunk_text
+from memgraph.ingest import rules
+from memgraph.ingest.chunk import chunk_text, looks_like_turn
 from memgraph.ingest.classify import KIND_LAYER, classify
 from memgraph.ingest.embedding import encode
 from memgraph.ingest.items import Candidate, IngestItem, Prepared, prepare
@@ -129,6 +132,7 @@ class IngestPipeline:
         if extra_links is not None:
             batch.links.extend(extra_links(item_ids))
         batch.batch_id = batch_id
+        report.archived = [a.memory.id for a in rules.cap_batch(self.store, self.settings, user_id, batch, utcnow())]
         if not batch.is_empty():
             self.store.write(user_id, batch)
             if batch.memories and batch.embeddings is not None:
@@ -160,8 +164,9 @@ class IngestPipeline:
                 p.text,
                 count,
                 max_tokens=s.chunk_max_tokens,
-                min_tokens=s.chunk_min_tokens,
+                min_words=s.chunk_min_words,
                 code_max_tokens=s.chunk_code_max_tokens,
+                sentences=not _is_turn(p),
             )
             if p.embedding is not None and len(chunks) > 1:
                 raise ValidationError(f"item {p.index}: a precomputed embedding needs text that is one chunk")
@@ -343,6 +348,12 @@ class IngestPipeline:
 
 
 # -- helpers ------------------------------------------------------------------------------------------------
+
+
+def _is_turn(p: Prepared) -> bool:
+    """A conversation turn (a speaker in metadata or a "Name: " label) is one unit; a document is cut per fact."""
+    meta = p.metadata if isinstance(p.metadata, dict) else {}
+    return bool(meta.get("speaker") or meta.get("role")) or looks_like_turn(p.text)
 
 
 def _cache_counters(embedder: Embedder) -> tuple[int | None, int | None]:

@@ -62,6 +62,9 @@ class IngestReport(BaseModel):
     reinforced: list[str] = Field(default_factory=list)
     superseded: list[str] = Field(default_factory=list, description="ids of memories that became inactive")
     contradicted: list[str] = Field(default_factory=list, description="ids of memories flagged by a new one")
+    archived: list[str] = Field(
+        default_factory=list, description="ids of rules archived to keep the per-user rule cap (ingest/rules.py)"
+    )
     unchanged: list[str] = Field(default_factory=list, description="already stored (idempotent re-ingest)")
     dropped: list[Dropped] = Field(default_factory=list)
     redactions: dict[str, int] = Field(default_factory=dict, description="secrets redacted, by type")
@@ -92,6 +95,7 @@ class IngestReport(BaseModel):
             reinforced=self.reinforced + other.reinforced,
             superseded=self.superseded + other.superseded,
             contradicted=self.contradicted + other.contradicted,
+            archived=self.archived + other.archived,
             unchanged=self.unchanged + other.unchanged,
             dropped=self.dropped + [d.model_copy(update={"item": d.item + offset}) for d in other.dropped],
             redactions=dict(red),
@@ -114,6 +118,8 @@ class IngestReport(BaseModel):
             f"dropped {len(self.dropped)}"
             + (f" ({', '.join(f'{k} {v}' for k, v in sorted(drops.items()))})" if drops else ""),
         ]
+        if self.archived:
+            parts.append(f"archived {len(self.archived)} rule(s) over the cap")
         if self.redactions:
             parts.append("redacted " + ", ".join(f"{k} {v}" for k, v in sorted(self.redactions.items())))
         parts.append(f"embedded {self.embedded} (cache hits {self.cache_hits})")
