@@ -26,6 +26,7 @@ from memgraph.config import Settings
 from memgraph.embed import CachedEmbedder, Embedder
 from memgraph.errors import ValidationError
 from memgraph.ingest import importance as imp
+from memgraph.ingest import structure
 from memgraph.ingest.chunk import chunk_text
 from memgraph.ingest.classify import KIND_LAYER, classify
 from memgraph.ingest.embedding import encode
@@ -83,11 +84,13 @@ class IngestPipeline:
         on_secret_reject: Literal["raise", "drop"] = "raise",
         source: str = "ingest",
         extra_links: Callable[[list[list[str]]], list[Link]] | None = None,
+        link_sessions: bool = True,
     ) -> IngestResult:
         """Validate everything first (typed errors, nothing written), then run the stages and write once.
 
         `extra_links` gets the memory ids each item resolved to and returns links to add to the same atomic
-        write (e.g. the turn-order edges of a conversation)."""
+        write (e.g. the turn-order edges of a conversation). `link_sessions`: chain new session memories to their
+        session (ingest/structure.py); off for a conversation stored without its sequence."""
         report = IngestReport(user_id=user_id, items=len(items))
         item_ids: list[list[str]] = [[] for _ in items]
         redactions: Counter[str] = Counter()
@@ -115,6 +118,11 @@ class IngestPipeline:
         self._embed(candidates, report)
         self._score(user_id, candidates, explicit=explicit, report=report)
         candidates = [c for c in candidates if c.memory is not None]
+        structure.add_structure(
+            [c.memory for c in candidates if c.memory is not None],
+            [c.item.created_at is not None for c in candidates if c.memory is not None],
+            self.settings,
+        )
         batch = self._reconcile(
             user_id,
             candidates,
@@ -126,6 +134,8 @@ class IngestPipeline:
         )
         if extra_links is not None:
             batch.links.extend(extra_links(item_ids))
+        if link_sessions:
+            batch.links.extend(structure.session_links(self.store, user_id, batch.memories, self.settings, batch.links))
         if not batch.is_empty():
             self.store.write(user_id, batch)
             if batch.memories and batch.embeddings is not None:
