@@ -24,9 +24,10 @@ def test_engine_search_uses_the_same_fusion(quiet: MemoryEngine) -> None:
     quiet.remember("The deploy script lives in tools/release.sh", user_id="u")
     hits = quiet.search("where is the deploy script", user_id="u", k=3)
     assert hits and "deploy" in hits[0].memory.content
+    # one memory: each list's min-max normalised score is 1, so the fused score is the weight of its lists
+    w = quiet.settings.fusion_text_weight
     assert hits[0].score == pytest.approx(
-        (1 / 61 if hits[0].vector_score is not None else 0)
-        + (1 / 61 if hits[0].text_score is not None else 0)
+        ((1 - w) if hits[0].vector_score is not None else 0) + (w if hits[0].text_score is not None else 0)
     )
 
 
