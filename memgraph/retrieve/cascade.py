@@ -118,3 +118,14 @@ def cascade(
             act.depth = exp.depth
             act.path = exp.path
     return out
+
+
+def combine_relevance(seed: float, graph: float, settings: Settings) -> float:
+    """A candidate's relevance from its seed strength (the best seed 1) and its cascade activation.
+
+    A noisy-OR, 1 - (1 - seed) x (1 - min(cap, cascade_weight x graph)): the graph's evidence lifts a weak or
+    missing direct match, but never to the best direct hit's 1 (`graph_relevance_cap`), however many paths lead
+    to it. The earlier sum (seed + 1.5 x graph) let a memory reached from many seeds, the greeting "Nice to meet
+    you, Priya..." with 13 co-recall links, outrank the correction a question asked for."""
+    g = min(settings.graph_relevance_cap, settings.cascade_weight * graph)
+    return 1.0 - (1.0 - min(1.0, seed)) * (1.0 - g)

@@ -27,7 +27,23 @@ def test_access_counts_and_confidence_after_serving(mem: MemoryEngine) -> None:
     after = mem.get(a.id, user_id="u")
     assert after.access_count == before.access_count + 1
     assert after.last_accessed > before.last_accessed
-    assert after.confidence == pytest.approx(0.5 + mem.settings.feedback_boost)
+    # serving does not change how the next recall ranks it (recall_confidence_boost 0; feedback does)
+    assert after.confidence == pytest.approx(0.5)
+    assert after.updated_at == before.updated_at  # recency counts from the last write, not the last serve
+
+
+def test_only_the_top_hits_are_credited(mem: MemoryEngine) -> None:
+    mems = mem.remember_many(
+        [{"content": f"Sourdough note {i}: feed the starter with rye flour and water"} for i in range(6)],
+        user_id="u",
+    )
+    res = mem.recall("sourdough starter rye", user_id="u", top_k=6)
+    mem.flush()
+    assert len(res.memories) == 6
+    counts = {m.id: m.access_count for m in mem.store.get_memories("u", [m.id for m in mems])}
+    top = [t.memory_id for t in sorted(res.trace, key=lambda t: -t.final_score)][: mem.settings.co_recall_top]
+    assert {mid for mid, c in counts.items() if c == 1} == set(top)  # the rest only rode along
+    assert sum(counts.values()) == mem.settings.co_recall_top
 
 
 def test_co_recall_strengthens_relates_to(mem: MemoryEngine) -> None:
@@ -44,10 +60,30 @@ def test_co_recall_strengthens_relates_to(mem: MemoryEngine) -> None:
     mem.recall("project falcon", user_id="u", top_k=2)
     mem.flush()
     again = mem.store.get_links("u", [a.id], relations=[Relation.RELATES_TO])
-    assert len(again) == 1 and again[0].weight == pytest.approx(2 * mem.settings.co_recall_increment)
+    s = mem.settings
+    assert len(again) == 1
+    assert again[0].weight == pytest.approx(0.1 + s.co_recall_increment * (s.co_recall_max_weight - 0.1) / 0.3)
+    for _ in range(30):
+        mem.recall("project falcon", user_id="u", top_k=2)
+    mem.flush()
+    (link,) = mem.store.get_links("u", [a.id], relations=[Relation.RELATES_TO])
+    assert 0.25 < link.weight <= s.co_recall_max_weight  # bounded: it saturates below the cap
 
 
-def test_co_recall_keeps_an_existing_edge_source_and_caps_at_one(mem: MemoryEngine) -> None:
+def test_co_recall_weight_decays_then_saturates(mem: MemoryEngine) -> None:
+    m, s = mem._maintainer, mem.settings
+    assert m.co_recall_weight(None, 0.0) == pytest.approx(s.co_recall_increment)
+    # an edge last strengthened one half-life ago counts half, then moves 1/10 of the way to the cap
+    half = 0.2 * 0.5
+    assert m.co_recall_weight(0.2, s.co_recall_half_life_days) == pytest.approx(half + 0.1 * (0.3 - half) / 0.3)
+    w = 0.0
+    for _ in range(200):
+        w = m.co_recall_weight(w, 0.0)
+    assert w <= s.co_recall_max_weight and w == pytest.approx(s.co_recall_max_weight, abs=1e-6)
+    assert m.co_recall_weight(0.9, 0.0) <= s.co_recall_max_weight  # an old, heavier edge is brought under the cap
+
+
+def test_co_recall_never_changes_an_edge_of_another_source(mem: MemoryEngine) -> None:
     a = mem.remember("Oslo trip: flights booked", user_id="u")
     b = mem.remember("Oslo trip: hotel near the harbour", user_id="u")
     mem.link(b.id, a.id, user_id="u", weight=0.95)
@@ -55,7 +91,7 @@ def test_co_recall_keeps_an_existing_edge_source_and_caps_at_one(mem: MemoryEngi
     mem.flush()
     (link,) = mem.store.get_links("u", [a.id], relations=[Relation.RELATES_TO])
     assert (link.src, link.dst, link.source) == (b.id, a.id, LinkSource.EXPLICIT)
-    assert link.weight == pytest.approx(1.0)
+    assert link.weight == pytest.approx(0.95)
 
 
 def test_co_recall_is_limited_to_the_top_memories(mem: MemoryEngine) -> None:
