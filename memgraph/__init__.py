@@ -46,6 +46,7 @@ from memgraph.models import (
     SearchHit,
     StoreStats,
     Tag,
+    WeakHits,
 )
 
 __version__ = "0.1.0"
@@ -124,6 +125,7 @@ __all__ = [
     "UnknownUserError",
     "UnsupportedOperationError",
     "ValidationError",
+    "WeakHits",
     "__version__",
 ]
 
