@@ -9,7 +9,7 @@ export TRANSFORMERS_OFFLINE := 1
 export HF_HUB_DISABLE_PROGRESS_BARS := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: setup setup-dev demo test lint bench
+.PHONY: setup setup-dev demo test lint typecheck bench notebooks
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -37,7 +37,18 @@ demo: setup
 
 test: setup-dev
 	$(BIN)/python -m ruff check .
+	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest -q -ra
 
 bench: setup-dev
 	$(BIN)/python bench/storage.py
+
+# Regenerate the notebooks from notebooks/build_notebooks.py and execute them (their outputs are committed).
+notebooks: setup-dev
+	$(BIN)/python notebooks/build_notebooks.py --execute
+
+lint:
+	$(BIN)/python -m ruff check .
+
+typecheck:
+	$(BIN)/python -m mypy

@@ -74,6 +74,41 @@ class AsyncEngineMethods:
             reconcile=reconcile,
         )
 
+    async def remember_report(
+        self,
+        content: str,
+        *,
+        user_id: str,
+        kind: MemoryKind | str = MemoryKind.FACT,
+        tags: Iterable[str] | None = None,
+        scope: Scope | str = Scope.GLOBAL,
+        session_id: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        pinned: bool = False,
+        file_paths: Iterable[str] | None = None,
+        trigger_patterns: Iterable[str] | None = None,
+        embedding: Sequence[float] | None = None,
+        reconcile: bool = True,
+    ) -> IngestReport:
+        """`remember`, returning what the write did instead of the memory: created or reinforced (and which
+        memory), what it superseded or contradicted and why, and which secrets were redacted. For callers that
+        show the user what happened (the CLI does); `report.decisions[0].memory_id` is the memory."""
+        return await asyncio.to_thread(
+            self.sync.remember_report,
+            content,
+            user_id=user_id,
+            kind=kind,
+            tags=tags,
+            scope=scope,
+            session_id=session_id,
+            metadata=metadata,
+            pinned=pinned,
+            file_paths=file_paths,
+            trigger_patterns=trigger_patterns,
+            embedding=embedding,
+            reconcile=reconcile,
+        )
+
     async def remember_many(
         self,
         items: Sequence[Mapping[str, Any] | Memory],

@@ -354,6 +354,12 @@ class Settings(BaseSettings):
     half_life_inferred: float = Field(7, description="Half-life of anything with inferred provenance (days).")
     access_factor: float = Field(0.1, description="Decay access factor: (1 + access_factor*ln(access+1)).")
     archive_threshold: float = Field(0.1, description="Decay archives memories below this confidence.")
+    decay_min_reported_change: float = Field(
+        0.0005,
+        description="Decay writes every change (its baseline stays exact) but counts and lists as 'changed' only "
+        "confidence moves of at least this much: the report shows three decimals, and a plan listing "
+        "'1.000 -> 1.000' as a change tells nobody anything.",
+    )
     prune_threshold: float = Field(0.05, description="Prune candidates: confidence below this ...")
     prune_max_strength: int = Field(1, description="... and strength at most this.")
 

@@ -23,7 +23,7 @@ from memgraph.ingest.clean import CHUNK_ADVICE, clean_text
 from memgraph.ingest.embedding import encode
 from memgraph.ingest.episodes import plan_episode
 from memgraph.ingest.items import IngestItem, as_str_list, memory_items
-from memgraph.ingest.pipeline import IngestPipeline
+from memgraph.ingest.pipeline import IngestPipeline, IngestResult
 from memgraph.ingest.reconcile import Reconciler
 from memgraph.ingest.report import IngestReport
 from memgraph.models import (
@@ -129,10 +129,9 @@ class MemoryEngine:
         if self._embedder is not None:
             return self._embedder
         with self._embedder_lock:
-            if self._embedder is not None:
-                return self._embedder
-            self._embedder = default_embedder(self.settings)
-        return self._embedder
+            if self._embedder is None:
+                self._embedder = default_embedder(self.settings)
+            return self._embedder
 
     def _check_model(self) -> None:
         """A store remembers the model that built it; another model's vectors are not comparable."""
@@ -175,6 +174,31 @@ class MemoryEngine:
         item = dict(content=content, kind=kind, tags=tags, scope=scope, session_id=session_id, metadata=metadata,
                     pinned=pinned, file_paths=file_paths, trigger_patterns=trigger_patterns, embedding=embedding)
         return self.remember_many([item], user_id=user_id, reconcile=reconcile)[0]
+
+    def remember_report(
+        self,
+        content: str,
+        *,
+        user_id: str,
+        kind: MemoryKind | str = MemoryKind.FACT,
+        tags: Iterable[str] | None = None,
+        scope: Scope | str = Scope.GLOBAL,
+        session_id: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        pinned: bool = False,
+        file_paths: Iterable[str] | None = None,
+        trigger_patterns: Iterable[str] | None = None,
+        embedding: Sequence[float] | None = None,
+        reconcile: bool = True,
+    ) -> IngestReport:
+        """`remember`, returning what the write did instead of the memory: created or reinforced (and which
+        memory), what it superseded or contradicted and why, and which secrets were redacted. For callers that
+        show the user what happened (the CLI does); `report.decisions[0].memory_id` is the memory."""
+        owner = validate_owner(user_id)
+        item = dict(content=content, kind=kind, tags=tags, scope=scope, session_id=session_id, metadata=metadata,
+                    pinned=pinned, file_paths=file_paths, trigger_patterns=trigger_patterns, embedding=embedding)
+        parsed = memory_items([item], owner, "remember")
+        return self._run_write(owner, parsed, reconcile=reconcile, source="remember").report
 
     def remember_many(
         self, items: Sequence[Mapping[str, Any] | Memory], *, user_id: str, reconcile: bool = True
@@ -228,6 +252,19 @@ class MemoryEngine:
     ) -> list[str]:
         """The explicit write path: every item becomes exactly one memory id (never dropped as unimportant;
         a duplicate resolves to the memory it reinforced). Returns those ids in input order."""
+        res = self._run_write(owner, items, reconcile=reconcile, source=source, links=links)
+        return [ids[0] for ids in res.item_ids]
+
+    def _run_write(
+        self,
+        owner: str,
+        items: list[IngestItem],
+        *,
+        reconcile: bool,
+        source: str,
+        links: Callable[[list[str]], Iterable[Link]] | None = None,
+    ) -> IngestResult:
+        """Run explicit items through the write path, with `links` (see `remember_linked`) in the same write."""
 
         def extra_links(item_ids: list[list[str]]) -> list[Link]:
             assert links is not None
@@ -237,7 +274,7 @@ class MemoryEngine:
             written = {mid for ids in item_ids for mid in ids}
             return self._checked_links(owner, [x for x in given if x.src != x.dst], written)
 
-        res = self.pipeline.run(
+        return self.pipeline.run(
             owner,
             items,
             explicit=True,
@@ -246,7 +283,6 @@ class MemoryEngine:
             extra_links=None if links is None else extra_links,
             link_sessions=link_sessions,
         )
-        return [ids[0] for ids in res.item_ids]
 
     def _checked_links(self, owner: str, links: Iterable[Link], written: set[str] | None = None) -> list[Link]:
         """Links as they may be stored: between memories only (once each), reasons through the secret filter,

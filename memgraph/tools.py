@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic import ValidationError as PydanticValidationError
 
 from memgraph.errors import MemgraphError, ValidationError
-from memgraph.models import Memory, RecallResult, validate_identifier, validate_owner
+from memgraph.models import Memory, RecallResult, RecallTrace, validate_identifier, validate_owner
 from memgraph.secrets import scrub
 
 if TYPE_CHECKING:
@@ -62,7 +62,19 @@ class ToolInput(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
-class RememberInput(ToolInput):
+class MemoryOutput(ToolInput):
+    """Arguments of the tools that return memories: compact by default, every field on request. A whole memory
+    (timestamps, confidence, trust, provenance, metadata...) costs the calling model ~4x the tokens of the
+    compact form, on every call."""
+
+    full: bool = Field(
+        False,
+        description="Return whole memory objects (timestamps, confidence, provenance, metadata, ...) instead of "
+        "the compact form (id, kind, content, tags; recall and search add score and why).",
+    )
+
+
+class RememberInput(MemoryOutput):
     content: str = Field(min_length=1, description="What to remember, as one self-contained statement.")
     kind: WritableKind = Field("fact", description="fact | preference | correction | constraint | decision | "
                                                    "procedure | event (seed 002 'category').")
@@ -73,7 +85,7 @@ class RememberInput(ToolInput):
     pinned: bool = Field(False, description="Always surface this memory (baseline layer).")
 
 
-class RecallInput(ToolInput):
+class RecallInput(MemoryOutput):
     query: str | None = Field(
         None, min_length=1,
         description="The current context or question. Omit to get the memories the background agent prepared "
@@ -87,13 +99,13 @@ class RecallInput(ToolInput):
     include_trace: bool = Field(False, description="Also return why each memory was recalled.")
 
 
-class SearchInput(ToolInput):
+class SearchInput(MemoryOutput):
     query: str = Field(min_length=1, description="Semantic + full-text search query.")
     k: int = Field(10, ge=1, le=100, description="Hits to return at most.")
     kinds: list[KindName] | None = Field(None, description="Only these kinds.")
 
 
-class ListInput(ToolInput):
+class ListInput(MemoryOutput):
     tag: str | None = Field(None, min_length=1, description="Only memories with this tag.")
     kind: KindName | None = Field(None, description="Only this kind.")
     session_id: str | None = Field(None, min_length=1, description="Only memories of this session.")
@@ -102,7 +114,7 @@ class ListInput(ToolInput):
     offset: int = Field(0, ge=0, description="Skip this many (paging).")
 
 
-class ForgetInput(ToolInput):
+class ForgetInput(MemoryOutput):
     id: str = Field(min_length=1, description="Id of the memory to deactivate (kept, restorable).")
 
 
@@ -115,12 +127,12 @@ class LinkInput(ToolInput):
     reason: str | None = Field(None, description="Why they are linked.")
 
 
-class TagInput(ToolInput):
+class TagInput(MemoryOutput):
     id: str = Field(min_length=1, description="Id of the memory to tag.")
     tags: list[str] = Field(min_length=1, description="Tags to add.")
 
 
-class LearnInput(ToolInput):
+class LearnInput(MemoryOutput):
     content: str = Field(min_length=1, description="The fact, rule or lesson to store.")
     type: Literal["policy", "workflow", "pitfall", "architecture", "decision", "preference", "fact"] = Field(
         "fact", description="seed 001 type: policy/pitfall (rules, mistakes to avoid), workflow, architecture, "
@@ -132,13 +144,13 @@ class LearnInput(ToolInput):
     tags: list[str] = Field(default_factory=list, description="Tags to attach.")
 
 
-class EpisodeInput(ToolInput):
+class EpisodeInput(MemoryOutput):
     description: str = Field(min_length=1, description="What happened.")
     outcome: str | None = Field(None, description="How it ended (success, failure, what was learned).")
     tags: list[str] = Field(default_factory=list, description="Tags to attach.")
 
 
-class ProcedureInput(ToolInput):
+class ProcedureInput(MemoryOutput):
     name: str = Field(min_length=1, description="Name of the workflow, e.g. 'deploy to staging'.")
     steps: list[str] = Field(min_length=1, description="The steps, in order.")
     tags: list[str] = Field(default_factory=list, description="Tags to attach.")
@@ -286,40 +298,42 @@ class ToolSet:
               "pinned": a.pinned, "session_id": self.session_id}],
             user_id=self.user_id,
         )[0]
-        return {"memory": memory_json(mem)}
+        return {"memory": memory_json(mem, full=a.full)}
 
     def _recall(self, a: RecallInput) -> dict[str, Any]:
         if a.query is None:
             if self.agent is None or self.session_id is None:
                 raise ValidationError("query is required (no background agent session is configured)")
             pending = self.agent.take_pending(user_id=self.user_id, session_id=self.session_id)
-            out = recall_json(pending or RecallResult(), include_trace=a.include_trace)
+            out = recall_json(pending or RecallResult(), include_trace=a.include_trace, full=a.full)
             out["source"] = "agent"
             return out
         result = self.engine.recall(
             a.query, user_id=self.user_id, top_k=a.top_k, token_budget=a.token_budget, kinds=a.kinds,
             files=a.files, mode=a.mode,
         )
-        return recall_json(result, include_trace=a.include_trace)
+        return recall_json(result, include_trace=a.include_trace, full=a.full)
 
     def _search(self, a: SearchInput) -> dict[str, Any]:
         hits = self.engine.search(a.query, user_id=self.user_id, k=a.k, kinds=a.kinds)
-        return {"hits": [{"score": h.score, "memory": memory_json(h.memory)} for h in hits]}
+        if a.full:
+            return {"hits": [{"score": h.score, "memory": memory_json(h.memory, full=True)} for h in hits]}
+        return {"hits": [{**memory_json(h.memory), "score": round(h.score, 4)} for h in hits]}
 
     def _list(self, a: ListInput) -> dict[str, Any]:
         mems = self.engine.list(user_id=self.user_id, kind=a.kind, tag=a.tag, session_id=a.session_id,
                                 include_inactive=a.include_inactive, limit=a.limit, offset=a.offset)
-        return {"memories": [memory_json(m) for m in mems]}
+        return {"memories": [memory_json(m, full=a.full) for m in mems]}
 
     def _forget(self, a: ForgetInput) -> dict[str, Any]:
-        return {"memory": memory_json(self.engine.forget(a.id, user_id=self.user_id))}
+        return {"memory": memory_json(self.engine.forget(a.id, user_id=self.user_id), full=a.full)}
 
     def _link(self, a: LinkInput) -> dict[str, Any]:
         link = self.engine.link(a.src, a.dst, a.relation, user_id=self.user_id, weight=a.weight, reason=a.reason)
         return {"link": link.model_dump(mode="json")}
 
     def _tag(self, a: TagInput) -> dict[str, Any]:
-        return {"memory": memory_json(self.engine.tag(a.id, a.tags, user_id=self.user_id))}
+        return {"memory": memory_json(self.engine.tag(a.id, a.tags, user_id=self.user_id), full=a.full)}
 
     def _learn(self, a: LearnInput) -> dict[str, Any]:
         kind = LEARN_TYPES[a.type]
@@ -330,7 +344,7 @@ class ToolSet:
               "session_id": self.session_id, "metadata": {"type": a.type, "priority": a.priority}}],
             user_id=self.user_id,
         )[0]
-        return {"memory": memory_json(mem)}
+        return {"memory": memory_json(mem, full=a.full)}
 
     def _episode(self, a: EpisodeInput) -> dict[str, Any]:
         content = a.description.strip()
@@ -341,7 +355,7 @@ class ToolSet:
               "session_id": self.session_id, "metadata": {"outcome": a.outcome} if a.outcome else {}}],
             user_id=self.user_id,
         )[0]
-        return {"memory": memory_json(mem)}
+        return {"memory": memory_json(mem, full=a.full)}
 
     def _procedure(self, a: ProcedureInput) -> dict[str, Any]:
         steps = [s.strip() for s in a.steps if s.strip()]
@@ -354,7 +368,7 @@ class ToolSet:
               "metadata": {"procedure": a.name.strip(), "steps": steps}}],
             user_id=self.user_id,
         )[0]
-        return {"memory": memory_json(mem)}
+        return {"memory": memory_json(mem, full=a.full)}
 
     def _stats(self, a: StatsInput) -> dict[str, Any]:
         return self.engine.stats(user_id=self.user_id).model_dump(mode="json")
@@ -383,20 +397,53 @@ def input_schema(model: type[BaseModel]) -> dict[str, Any]:
     return schema
 
 
-def memory_json(mem: Memory) -> dict[str, Any]:
-    """A memory as JSON for a model: everything but the embedding."""
-    return mem.model_dump(mode="json", exclude={"embedding"})
+def memory_json(mem: Memory, *, full: bool = False) -> dict[str, Any]:
+    """A memory as JSON for a model: compact (id, kind, content, tags; `inactive` when it is) or, with `full`,
+    everything but the embedding."""
+    if full:
+        return mem.model_dump(mode="json", exclude={"embedding"})
+    out: dict[str, Any] = {"id": mem.id, "kind": mem.kind.value, "content": mem.content, "tags": list(mem.tags)}
+    if not mem.active:
+        out["inactive"] = True
+    return out
 
 
-def recall_json(result: RecallResult, *, include_trace: bool = False) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "memories": [memory_json(m) for m in result.memories],
-        "prompt": result.to_prompt(),
-        "total_tokens": result.total_tokens,
-        "budget_used": result.budget_used,
-        "mode": result.mode,
-        "warnings": list(result.warnings),
-    }
+def why(trace: RecallTrace) -> str:
+    """Why a memory was recalled, in a few words: how the query found it, or the graph path that led to it."""
+    section = str(getattr(trace, "section", None) or trace.layer)
+    if section == "triggered":
+        return "a rule whose trigger the query names"
+    if trace.seed_rank:
+        found = [name for name, score in (("meaning", trace.vector_score), ("words", trace.text_score)) if score]
+        return f"matches the query's {' and '.join(found) or 'tags'} (rank {trace.seed_rank})"
+    if trace.path:
+        steps = " -> ".join(f"{st.relation} {st.via}" for st in trace.path)
+        return f"linked to a match: {steps}"
+    return "pinned (always shown)" if section == "baseline" else section
+
+
+def recall_json(result: RecallResult, *, include_trace: bool = False, full: bool = False) -> dict[str, Any]:
+    """A recall as JSON for a model. Compact: each memory's id, kind, content, score and why, and the warnings;
+    `full` adds whole memories, the <memory> prompt block, tokens and mode."""
+    out: dict[str, Any]
+    if full:
+        out = {
+            "memories": [memory_json(m, full=True) for m in result.memories],
+            "prompt": result.to_prompt(),
+            "total_tokens": result.total_tokens,
+            "budget_used": result.budget_used,
+            "mode": result.mode,
+        }
+    else:
+        traces = {t.memory_id: t for t in result.trace}
+        out = {"memories": []}
+        for m in result.memories:
+            t = traces.get(m.id)
+            item: dict[str, Any] = {"id": m.id, "kind": m.kind.value, "content": m.content}
+            if t is not None:
+                item.update(score=round(t.final_score, 4), why=why(t))
+            out["memories"].append(item)
+    out["warnings"] = list(result.warnings)
     if include_trace:
         out["trace"] = [t.model_dump(mode="json") for t in result.trace]
     return out

@@ -1,10 +1,17 @@
-"""Writes the notebooks from the cell sources below (so diffs stay reviewable); CI executes them.
+"""Writes the notebooks from the cell sources below (so diffs of the code stay reviewable) and executes them,
+so the committed notebooks show their real output and figures. CI executes them again and checks that the
+committed outputs are there (tests/test_notebooks.py).
 
-    python notebooks/build_notebooks.py      # regenerate notebooks/*.ipynb (outputs stripped)
+    make notebooks                                       # the same as:
+    python notebooks/build_notebooks.py --execute        # regenerate and run notebooks/*.ipynb in place
+    python notebooks/build_notebooks.py                  # regenerate only (outputs stripped)
 """
 
 from __future__ import annotations
 
+import os
+import sys
+import tempfile
 from pathlib import Path
 
 import nbformat
@@ -216,16 +223,41 @@ MAINTENANCE = [
 ]
 
 
-def write(name: str, cells: list) -> None:
-    nb = new_notebook(cells=cells, metadata={"kernelspec": {"name": "python3", "display_name": "Python 3",
-                                                            "language": "python"}})
-    nbformat.write(nb, HERE / name)
+NOTEBOOKS = {"01-quickstart.ipynb": QUICKSTART, "02-cluster-map.ipynb": CLUSTER_MAP,
+             "03-maintenance.ipynb": MAINTENANCE}
+
+
+def build(cells: list) -> nbformat.NotebookNode:
+    return new_notebook(cells=cells, metadata={"kernelspec": {"name": "python3", "display_name": "Python 3",
+                                                              "language": "python"}})
+
+
+def execute(nb: nbformat.NotebookNode) -> None:
+    """Run every cell on a fresh temporary store (the notebooks read MEMGRAPH_NOTEBOOK_STORE), with the
+    repository importable and figures rendered to PNG."""
+    from nbclient import NotebookClient
+
+    with tempfile.TemporaryDirectory(prefix="memgraph-notebook-") as tmp:
+        os.environ["MEMGRAPH_NOTEBOOK_STORE"] = str(Path(tmp) / "store")
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        os.environ["MPLBACKEND"] = "Agg"
+        os.environ["PYTHONPATH"] = str(HERE.parent) + os.pathsep + os.environ.get("PYTHONPATH", "")
+        NotebookClient(nb, timeout=900, kernel_name="python3", resources={"metadata": {"path": tmp}}).execute()
+    # The temporary store's path is printed by the first cell; it says nothing to a reader of the file.
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            if "text" in out:
+                out["text"] = out["text"].replace(os.environ["MEMGRAPH_NOTEBOOK_STORE"], "<temporary store>")
 
 
 def main() -> None:
-    write("01-quickstart.ipynb", QUICKSTART)
-    write("02-cluster-map.ipynb", CLUSTER_MAP)
-    write("03-maintenance.ipynb", MAINTENANCE)
+    run = "--execute" in sys.argv[1:]
+    for name, cells in NOTEBOOKS.items():
+        nb = build(cells)
+        if run:
+            print(f"executing {name} ...", flush=True)
+            execute(nb)
+        nbformat.write(nb, HERE / name)
 
 
 if __name__ == "__main__":

@@ -3,8 +3,8 @@ Processing Pipeline").
 
     agent = MemoryAgent(engine)
     for turn in conversation:
-        memories = agent.take_pending(user_id="ada", session_id="s1")   # prepared from the previous turn
-        prompt = build_prompt(turn, memories.to_prompt() if memories else "")
+        pending = agent.take_pending(user_id="ada", session_id="s1")    # RecallResult | None (previous turn)
+        prompt = build_prompt(turn, pending.to_prompt() if pending else "")
         agent.observe(turn, user_id="ada", session_id="s1")              # returns at once
         ...
     agent.end_session(user_id="ada", session_id="s1")

@@ -3,7 +3,7 @@ this wrapper only makes its waits awaitable, so sync and async forms cannot drif
 
     async with AsyncMemoryAgent(engine) as agent:
         agent.observe(turn, user_id="ada", session_id="s1")        # non-blocking, no await needed
-        memories = await agent.take_pending(user_id="ada", session_id="s1")
+        pending = await agent.take_pending(user_id="ada", session_id="s1")   # RecallResult | None
         report = await agent.end_session("ada", "s1")
 """
 

@@ -25,7 +25,7 @@ app = typer.Typer(
     help="Long-term memory for AI agents as a property graph (SQLite embedded, Neo4j, FalkorDB).",
     no_args_is_help=True,
     add_completion=False,
-    rich_markup_mode="rich",
+    rich_markup_mode="markdown",
 )
 
 _LOG_HANDLER: logging.Handler | None = None

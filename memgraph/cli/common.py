@@ -119,6 +119,13 @@ def open_engine(store: str | None, *, check_model: bool = True, embeds: bool = F
                 wait([loading])
 
 
+def check_user(engine: MemoryEngine, user: str) -> None:
+    """End the command (exit 1) when `user` has no memories at all in this store: an empty answer would hide a
+    mistyped --user or the wrong --store. Names no other user of the store."""
+    if engine.stats(user_id=user).memories == 0:
+        fail(f"user {user!r} has no memories in {engine.settings.store} (check --user and --store)")
+
+
 # -- output ---------------------------------------------------------------------------------------------------
 
 
@@ -133,19 +140,33 @@ def print_reports(reports: Sequence[BaseModel]) -> None:
     print_json(data[0] if len(data) == 1 else data)
 
 
-def memory_table(rows: Sequence[tuple[float | None, Memory]], title: str | None = None) -> Table:
-    """Memories as a table: score (when there is one), id, kind, content (clipped) and tags."""
+def memory_status(mem: Memory) -> str:
+    """active, archived or inactive (forgotten or superseded), as `list --inactive` shows it."""
+    if not mem.active:
+        return "inactive"
+    return "archived" if mem.archived else "active"
+
+
+def memory_table(
+    rows: Sequence[tuple[float | None, Memory]], title: str | None = None, *, status: bool = False
+) -> Table:
+    """Memories as a table: score (only when the rows have scores), id, status (with `status`), kind, content
+    (clipped) and tags."""
+    scored = any(score is not None for score, _ in rows)
     table = Table(title=title, show_lines=False)
-    for col in ("score", "id", "kind", "content", "tags"):
+    cols = [*(["score"] if scored else []), "id", *(["status"] if status else []), "kind", "content", "tags"]
+    for col in cols:
         table.add_column(col, overflow="fold")
     for score, mem in rows:
-        table.add_row(
-            "" if score is None else f"{score:.3f}",
+        cells = [
+            *([("" if score is None else f"{score:.3f}")] if scored else []),
             mem.id,
+            *([memory_status(mem)] if status else []),
             mem.kind.value,
             mem.content if len(mem.content) < 200 else mem.content[:197] + "...",
             ", ".join(mem.tags),
-        )
+        ]
+        table.add_row(*cells)
     return table
 
 

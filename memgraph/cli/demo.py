@@ -9,6 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from memgraph.cli.common import StoreOpt, console, open_engine
+from memgraph.cli.explain import decision_lines, engine_lookup
 
 DEMO_QUESTIONS = (
     "When is the PostgreSQL cutover planned?",
@@ -33,6 +34,7 @@ def demo(
         sessions.setdefault(turn["session_id"], []).append(turn)
     with open_engine(store, embeds=True) as engine:
         where = engine.settings.store
+        lookup = engine_lookup(engine, user)
         console.rule(f"[bold]1. ingest[/bold] {len(turns)} turns in {len(sessions)} sessions -> {where}")
         for sid, session_turns in sessions.items():
             report = engine.ingest_many(
@@ -45,8 +47,11 @@ def demo(
                 f"{len(report.superseded)} superseded, {len(report.contradicted)} contradicted, "
                 f"{len(report.dropped)} dropped"
             )
-            for decision in [*report.superseded, *report.contradicted]:
-                console.print(f"   {decision}")
+            for (head, *details), d in zip(decision_lines(report, lookup), report.decisions, strict=False):
+                if d.action in ("superseded", "contradicted"):
+                    console.print(f"   {head}")
+                    for line in details:
+                        console.print(f"     {line}")
         for question in DEMO_QUESTIONS:
             console.rule(f"[bold]2. recall[/bold] {question}")
             res = engine.recall(question, user_id=user, top_k=3)

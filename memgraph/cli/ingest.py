@@ -23,8 +23,10 @@ from memgraph.cli.common import (
     print_reports,
     progress_bar,
 )
+from memgraph.cli.explain import Lookup, decision_lines, engine_lookup, redaction_line
 
 if TYPE_CHECKING:
+    from memgraph.ingest.report import IngestReport
     from memgraph.jobs import ExportFormat
 
 
@@ -56,7 +58,8 @@ def ingest(
 ) -> None:
     """Run text through the write path: clean, secret filter, chunk, embed, score, classify, tag, reconcile.
 
-    Prints what was created, reinforced, superseded, contradicted or dropped (and why). Secrets are redacted
+    Prints what happened to each chunk and why (reinforced, superseded, contradicted, dropped; and what was
+    created when that is at most 20 memories), then a summary line. Secrets are redacted
     (MEMGRAPH_SECRET_POLICY=reject refuses them: under reject, a turn holding one is left out and reported).
     """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -102,7 +105,37 @@ def ingest(
         if as_json:
             print_json(report.model_dump(mode="json"))
         else:
+            _print_decisions(report, engine_lookup(engine, user))
             console.print(report.summary())
+
+
+#: Decision lines `ingest` prints at most (the summary line follows; --json has every decision).
+MAX_DECISION_LINES = 200
+#: Up to this many created memories are listed one by one; above it they are only counted.
+MAX_CREATED_LISTED = 20
+
+
+def _print_decisions(report: IngestReport, lookup: Lookup) -> None:
+    """What happened to each chunk, with the reason: everything that was not a plain creation (reinforced,
+    superseded, contradicted, unchanged, dropped), and the creations too when there are few of them."""
+    quiet_created = len(report.created) > MAX_CREATED_LISTED
+    shown = 0
+    entries = decision_lines(report, lookup)
+    for (head, *details), action in zip(entries, [d.action for d in report.decisions] + ["dropped"] * len(
+        report.dropped
+    ), strict=True):
+        if quiet_created and action == "created":
+            continue
+        if shown >= MAX_DECISION_LINES:
+            console.print(f"… {len(entries) - shown} more (--json lists every decision)")
+            break
+        console.print(head)
+        for line in details:
+            console.print(f"  {line}")
+        shown += 1
+    redacted = redaction_line(report.redactions)
+    if redacted:
+        console.print(redacted)
 
 
 def export(
@@ -110,7 +143,7 @@ def export(
     user: JobUserOpt = None,
     all_users: AllUsersOpt = False,
     fmt: Annotated[
-        str, typer.Option("--format", "-f", help="jsonl (lossless backup) or graphml (Gephi, yEd).")
+        str, typer.Option("--format", help="jsonl (lossless backup) or graphml (Gephi, yEd).")
     ] = "jsonl",
     store: StoreOpt = None,
     as_json: ReportJsonOpt = False,

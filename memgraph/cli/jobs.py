@@ -50,15 +50,15 @@ R = TypeVar("R", bound="JobReport")
 def _banner(report: JobReport) -> None:
     """PLAN or APPLIED, for whom, and why a job did nothing or skipped some memories."""
     who = f" for {report.user_id}" if report.user_id else ""
-    if report.applied:
+    if report.skipped:
+        console.print(f"[bold yellow]SKIPPED[/bold yellow] {report.job}{who}: {report.skipped} (nothing changed)")
+    elif report.applied:
         console.print(f"[bold green]APPLIED[/bold green] {report.job}{who}")
     else:
         console.print(
             f"[bold yellow]PLAN[/bold yellow] {report.job}{who} (dry run: nothing changed; "
             "run again with --apply to act)"
         )
-    if report.skipped:
-        console.print(f"  skipped: {report.skipped}")
     for w in report.warnings:
         console.print(f"  [yellow]warning:[/yellow] {w}")
     if report.invalid_embeddings:
@@ -111,7 +111,8 @@ def cluster(
     """Group each user's memories into clusters (PCA + HDBSCAN) with ids stable across runs."""
 
     def render(r: ClusterReport) -> None:
-        _counts_line(r, ["memories", "clustered", "noise"])
+        if not r.skipped:
+            _counts_line(r, ["memories", "clustered", "noise"])
         table = Table("cluster", "status", "size", "label")
         for c in r.clusters:
             table.add_row(c.id, c.status, str(c.size), c.label)
@@ -149,6 +150,11 @@ def decay(
         _counts_line(
             r, ["evaluated", "changed", "archived", "prune_candidates", "pruned", "pinned_skipped"]
         )
+        if not r.changed and r.rows_planned:
+            console.print(
+                f"  no visible change: {r.rows_planned} memories' confidence moves by less than "
+                "decay_min_reported_change (--apply still records the exact values)"
+            )
         table = Table("memory", "kind", "age (d)", "old", "new", "action")
         for c in r.examples[:10]:
             action = "prune" if c.prune else "archive" if c.archive else ""

@@ -8,7 +8,17 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from memgraph.cli.common import JsonOpt, StoreOpt, UserOpt, console, memory_table, open_engine, print_json
+from memgraph.cli.common import (
+    JsonOpt,
+    StoreOpt,
+    UserOpt,
+    check_user,
+    console,
+    memory_table,
+    open_engine,
+    print_json,
+)
+from memgraph.cli.explain import decision_lines, engine_lookup, redaction_line, stored_id
 
 
 def remember(
@@ -21,33 +31,62 @@ def remember(
     store: StoreOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Store one memory now (explicit memories are never dropped for low importance)."""
+    """Store one memory now (explicit memories are never dropped for low importance).
+
+    Prints the memory's id and what the write did: a near-duplicate reinforces the memory already there, a
+    correction supersedes the statement it corrects (named, with the reason), a conflicting statement is
+    flagged as contradicting one, and secrets are redacted (by type). --json prints the memory and that report."""
     if content == "-":
         content = sys.stdin.read()
     with open_engine(store, embeds=True) as engine:
-        mem = engine.remember(content, user_id=user, kind=kind, tags=tag, session_id=session, pinned=pinned)
+        report = engine.remember_report(
+            content, user_id=user, kind=kind, tags=tag, session_id=session, pinned=pinned
+        )
+        mem = engine.get(stored_id(report.decisions[0]), user_id=user)
         if as_json:
-            print_json(mem.model_dump(mode="json", exclude={"embedding"}))
+            print_json({"memory": mem.model_dump(mode="json", exclude={"embedding"}),
+                        "report": report.model_dump(mode="json")})
+            return
+        decision = report.decisions[0]
+        if decision.action == "reinforced":
+            console.print(f"already remembered as [bold]{mem.id}[/bold] ({mem.kind.value}): reinforced it, "
+                          "nothing new stored")
+        elif decision.action == "unchanged":
+            console.print(f"already remembered as [bold]{mem.id}[/bold] ({mem.kind.value}): the same text")
         else:
             console.print(f"remembered [bold]{mem.id}[/bold] ({mem.kind.value})")
+        _head, *details = decision_lines(report, engine_lookup(engine, user))[0]
+        for line in details:
+            console.print(f"  {line}")
+        redacted = redaction_line(report.redactions)
+        if redacted:
+            console.print("  " + redacted)
 
 
 def list_(
     user: UserOpt,
     kind: Annotated[str | None, typer.Option(help="Only this kind.")] = None,
     tag: Annotated[str | None, typer.Option(help="Only memories with this tag.")] = None,
-    inactive: Annotated[bool, typer.Option("--inactive", help="Include forgotten/superseded.")] = False,
+    inactive: Annotated[
+        bool, typer.Option("--inactive", help="Include forgotten, superseded and archived memories (a status column "
+                           "says which).")
+    ] = False,
     limit: Annotated[int, typer.Option(help="At most this many.")] = 50,
     store: StoreOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """List a user's memories, newest first."""
     with open_engine(store) as engine:
-        mems = engine.list(user_id=user, kind=kind, tag=tag, include_inactive=inactive, limit=limit)
+        mems = engine.list(
+            user_id=user, kind=kind, tag=tag, include_inactive=inactive, include_archived=inactive, limit=limit
+        )
         if as_json:
             print_json([m.model_dump(mode="json", exclude={"embedding"}) for m in mems])
+        elif not mems:
+            check_user(engine, user)
+            console.print("no memories match (try --inactive, or another --kind/--tag)")
         else:
-            console.print(memory_table([(None, m) for m in mems]))
+            console.print(memory_table([(None, m) for m in mems], status=inactive))
 
 
 def forget(
@@ -57,6 +96,9 @@ def forget(
 ) -> None:
     """Deactivate a memory (soft: it is kept and can be restored)."""
     with open_engine(store) as engine:
+        if not engine.get(memory_id, user_id=user).active:
+            console.print(f"{memory_id} is already inactive (forgotten or superseded); nothing changed")
+            return
         engine.forget(memory_id, user_id=user)
         console.print(f"forgot {memory_id} (restore with `memgraph restore {memory_id}`)")
 
@@ -68,6 +110,9 @@ def restore(
 ) -> None:
     """Make a forgotten or superseded memory active again."""
     with open_engine(store) as engine:
+        if engine.get(memory_id, user_id=user).active:
+            console.print(f"{memory_id} is already active; nothing changed")
+            return
         engine.restore(memory_id, user_id=user)
         console.print(f"restored {memory_id}")
 

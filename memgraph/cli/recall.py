@@ -13,6 +13,7 @@ from memgraph.cli.common import (
     JsonOpt,
     StoreOpt,
     UserOpt,
+    check_user,
     console,
     err_console,
     memory_table,
@@ -63,7 +64,8 @@ def recall(
             sys.stdout.write(res.to_prompt() + "\n")
             return
         if not res.memories:
-            console.print("nothing recalled")
+            check_user(engine, user)
+            console.print("nothing recalled (every memory is below the relevance cut; try --mode lexical)")
             return
         table = Table(title=f"recall ({res.mode}): {res.total_tokens} tokens, {res.budget_used:.0%} of budget")
         for col in ("#", "score", "section", "kind", "content", "how"):
@@ -103,6 +105,7 @@ def search(
         if as_json:
             print_json([h.model_dump(mode="json", exclude={"memory": {"embedding"}}) for h in hits])
         elif not hits:
+            check_user(engine, user)
             console.print("no memories matched")
         else:
             console.print(memory_table([(h.score, h.memory) for h in hits]))

@@ -94,7 +94,7 @@ class CachedEmbedder:
                         out[i] = vec
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        return np.stack([np.asarray(v, dtype=np.float32) for v in out])  # type: ignore[arg-type]
+        return np.stack([np.asarray(v, dtype=np.float32) for v in out])
 
     def _remember(self, key: str, vec: np.ndarray) -> None:
         self._lru[key] = vec

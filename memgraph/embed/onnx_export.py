@@ -54,7 +54,7 @@ def export_verified(spec: ModelSpec, key: str) -> bytes:
     import torch  # noqa: F401 - imported before _quiet(): torch sets its loggers' levels when first imported
     from transformers.utils import logging as hf_logging
 
-    hf_logging.disable_progress_bar()  # a library must not draw bars on the caller's terminal
+    hf_logging.disable_progress_bar()  # type: ignore[no-untyped-call]  # a library must not draw bars on the caller's terminal
     with _quiet():
         data = export_encoder(spec)
         worst = verify(spec, data)

@@ -18,7 +18,11 @@ class Embedder(Protocol):
     """What the engine needs from an embedding model."""
 
     model_name: str
-    dim: int
+
+    @property
+    def dim(self) -> int:
+        """Length of each vector."""
+        ...
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """Embed a batch: (len(texts), dim) float32, L2-normalised."""

@@ -50,7 +50,7 @@ class SentenceTransformerEmbedder(LazyLoad):
             from sentence_transformers import SentenceTransformer
             from transformers.utils import logging as hf_logging
 
-            hf_logging.disable_progress_bar()  # a library must not draw bars on the caller's terminal
+            hf_logging.disable_progress_bar()  # type: ignore[no-untyped-call]  # a library must not draw bars on the caller's terminal
         except ImportError as exc:
             raise EmbedderUnavailableError(f"sentence-transformers is not installed: {exc}") from exc
         try:

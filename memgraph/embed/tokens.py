@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -53,7 +53,9 @@ class EncoderInputs:
         if do_lower_case:
             # as sentence-transformers does: a Lowercase step in front unless one is there already
             current = tok.normalizer
-            steps = list(current) if isinstance(current, normalizers.Sequence) else [current] if current else []
+            steps: list[Any] = (
+                list(current) if isinstance(current, normalizers.Sequence) else [current] if current else []  # type: ignore[call-overload]
+            )
             if not any(isinstance(n, normalizers.Lowercase) for n in steps):
                 tok.normalizer = normalizers.Sequence([normalizers.Lowercase(), *steps])
         tok.enable_truncation(max_length, strategy="longest_first", direction="right")

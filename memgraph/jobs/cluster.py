@@ -96,6 +96,11 @@ def cluster_user(ctx: JobContext, user_id: str, *, apply: bool = False, force: b
             found.setdefault(lab, []).append(i)
     report.noise = int((labels < 0).sum())
     report.clustered = len(ids) - report.noise
+    if not found:
+        report.warnings.append(
+            f"no cluster found: HDBSCAN needs groups of at least cluster_min_size = {s.cluster_min_size} similar "
+            f"memories; lower it (MEMGRAPH_CLUSTER_MIN_SIZE={max(2, s.cluster_min_size - 2)}) or store more"
+        )
 
     ctx.tick("labelling clusters", 0, 1)
     groups = [sorted(found[lab]) for lab in sorted(found)]
@@ -255,16 +260,16 @@ def _labels(
     out = []
     for gi in range(len(groups)):
         row = tfidf.getrow(gi).toarray().ravel()
-        picked: list[str] = []
+        label: list[str] = []
         keys: set[str] = set()
         for i in np.lexsort((vocab, -row)):
-            if row[i] <= 0 or len(picked) >= n_terms:
+            if row[i] <= 0 or len(label) >= n_terms:
                 break
             term = str(vocab[i]).lstrip("#")
             if tag_key(term) not in keys:  # "coffee" and the tag "coffees" are one label term
                 keys.add(tag_key(term))
-                picked.append(term)
-        out.append(", ".join(picked))
+                label.append(term)
+        out.append(", ".join(label))
     return out
 
 

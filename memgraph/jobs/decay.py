@@ -104,8 +104,11 @@ class DecayReport(JobReport):
     job: str = "decay"
     evaluated: int = 0
     pinned_skipped: int = 0
-    changed: int = Field(0, description="Memories whose confidence changed or that were archived.")
-    rows_written: int = Field(0, description="Updates sent (first runs also record each memory's c0).")
+    changed: int = Field(
+        0, description="Memories whose confidence changed by at least decay_min_reported_change, or that are archived."
+    )
+    rows_planned: int = Field(0, description="Updates the run needs (first runs also record each memory's c0).")
+    rows_written: int = Field(0, description="Updates sent: rows_planned when applied, 0 for a plan.")
     archived: int = 0
     prune_candidates: int = 0
     pruned: int = 0
@@ -143,11 +146,13 @@ def decay_user(
             report.prune_ids.append(mem.id)
         if update is None:
             continue
-        report.rows_written += 1
-        report.changed += int(abs(new - mem.confidence) > _EPS or archive)
-        report.archived += int(archive)
-        changes.append((-abs(mem.confidence - new), mem.id, mem, c0, half_life, age, new, archive, candidate))
+        report.rows_planned += 1
         updates.append(update)
+        visible = abs(new - mem.confidence) >= s.decay_min_reported_change
+        report.changed += int(visible or archive)
+        report.archived += int(archive)
+        if visible or archive or candidate:
+            changes.append((-abs(mem.confidence - new), mem.id, mem, c0, half_life, age, new, archive, candidate))
     changes.sort(key=lambda c: (c[0], c[1]))
     report.examples = [
         DecayChange(
@@ -167,6 +172,7 @@ def decay_user(
         done = 0
         for batch in batched(updates, s.job_batch_size):
             store.update_memories(owner, list(batch))
+            report.rows_written += len(batch)
             report.batches += 1
             done += len(batch)
             ctx.tick("updating confidence", done, len(updates))

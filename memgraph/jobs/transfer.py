@@ -30,7 +30,7 @@ import os
 import sys
 import tempfile
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
@@ -189,7 +189,7 @@ class _Parsed(BaseModel):
     clean: dict[int, int]
 
 
-def _read_lines(path: str | Path) -> Iterator[tuple[int, dict[str, Any], int]]:
+def _read_lines(path: str | Path) -> Generator[tuple[int, dict[str, Any], int], None, None]:
     """(line number, record, hash of the line's text) for each non-blank line."""
     try:
         fh = sys.stdin if str(path) == "-" else open(Path(path).expanduser(), encoding="utf-8")
@@ -505,8 +505,8 @@ def export_graphml(ctx: JobContext, users: list[str], path: str | Path) -> Expor
             }
             g.add_node(f"memory:{m.id}", type="Memory", label=m.content[:60], **attrs)
             counts["memory"] += 1
-            for t in m.tags:
-                g.add_edge(f"memory:{m.id}", f"tag:{user}:{t}", key="HasTag", type="HasTag")
+            for name in m.tags:
+                g.add_edge(f"memory:{m.id}", f"tag:{user}:{name}", key="HasTag", type="HasTag")
                 counts["edge"] += 1
         for t in store.list_tags(user):
             attrs = {k: v for k, v in t.model_dump().items() if v is not None}

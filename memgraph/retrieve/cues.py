@@ -64,7 +64,8 @@ def _find_tags(store: GraphStore, user_id: str, names: list[str]) -> list[Tag]:
     """`store.find_tags`; a store that predates it is served from `list_tags` (slower, same result)."""
     finder = getattr(store, "find_tags", None)
     if finder is not None:
-        return finder(user_id, names)
+        found: list[Tag] = finder(user_id, names)
+        return found
     wanted = set(names)
     return [t for t in store.list_tags(user_id) if t.name in wanted or t.name.split(":", 1)[-1] in wanted]
 

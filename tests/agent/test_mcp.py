@@ -89,9 +89,9 @@ def test_recall_through_mcp_returns_what_the_python_api_returns(open_engine, tmp
     assert expected.memories
 
     async def scenario(client: Client) -> Any:
-        recall = await client.call_tool("memory_recall", {"query": query, "top_k": 3})
+        recall = await client.call_tool("memory_recall", {"query": query, "top_k": 3, "full": True})
         remembered = await client.call_tool("memory_remember", {"content": "Ada's terminal font is Iosevka"})
-        listed = await client.call_tool("memory_list", {"limit": 50})
+        listed = await client.call_tool("memory_list", {"limit": 50, "full": True})
         return recall, remembered, listed
 
     recall, remembered, listed = with_server(store, USER, scenario, MEMGRAPH_RECALL_MAINTENANCE="false")

@@ -127,36 +127,51 @@ def test_remember_recall_search_list_tag_link_forget(tools: ToolSet) -> None:
     assert a["kind"] == "preference" and a["tags"] == ["ui"] and "embedding" not in a
     rec = ok(tools.call("memory_recall", {"query": "which editor theme should I set up?"}))
     assert a["id"] in [m["id"] for m in rec["memories"]]
-    assert rec["prompt"].startswith("<memory>") and "[PREFERENCE] I prefer dark mode" in rec["prompt"]
-    assert "trace" not in rec
+    assert "trace" not in rec and "prompt" not in rec
+    full = ok(tools.call("memory_recall", {"query": "which editor theme should I set up?", "full": True}))
+    assert full["prompt"].startswith("<memory>") and "[PREFERENCE] I prefer dark mode" in full["prompt"]
     traced = ok(tools.call("memory_recall", {"query": "editor theme", "include_trace": True}))
     assert traced["trace"] and traced["trace"][0]["memory_id"] == traced["memories"][0]["id"]
     hits = ok(tools.call("memory_search", {"query": "Solarized theme", "k": 1}))["hits"]
-    assert [h["memory"]["id"] for h in hits] == [b["id"]]
+    assert [h["id"] for h in hits] == [b["id"]] and hits[0]["score"] > 0
     assert ok(tools.call("memory_tag", {"id": b["id"], "tags": ["ui", "team"]}))["memory"]["tags"] == ["team", "ui"]
     listed = ok(tools.call("memory_list", {"tag": "ui"}))["memories"]
     assert {m["id"] for m in listed} == {a["id"], b["id"]}
     link = ok(tools.call("memory_link", {"from": a["id"], "to": b["id"], "reason": "same topic"}))["link"]
     assert (link["src"], link["dst"], link["relation"]) == (a["id"], b["id"], "RelatesTo")
     forgotten = ok(tools.call("memory_forget", {"id": a["id"]}))["memory"]
-    assert forgotten["active"] is False
+    assert forgotten["inactive"] is True
     assert a["id"] not in [m["id"] for m in ok(tools.call("memory_list", {}))["memories"]]
     assert a["id"] in [m["id"] for m in ok(tools.call("memory_list", {"include_inactive": True}))["memories"]]
 
 
+def test_results_are_compact_unless_full_is_asked(tools: ToolSet) -> None:
+    """A whole memory costs the calling model tokens on every call: the default is id, kind, content, tags,
+    and recall adds a score and a few words of why."""
+    mem = ok(tools.call("memory_remember", {"content": "I prefer dark mode in every editor", "kind": "preference"}))
+    assert set(mem["memory"]) == {"id", "kind", "content", "tags"}
+    rec = ok(tools.call("memory_recall", {"query": "dark mode editor"}))
+    [hit] = rec["memories"]
+    assert set(hit) == {"id", "kind", "content", "score", "why"} and "matches the query" in hit["why"]
+    full = ok(tools.call("memory_recall", {"query": "dark mode editor", "full": True}))
+    assert {"created_at", "confidence", "provenance", "metadata"} <= set(full["memories"][0])
+    assert len(json.dumps(rec)) * 2 < len(json.dumps(full))
+
+
 def test_learn_episode_procedure_stats(tools: ToolSet) -> None:
     rule = ok(tools.call("memory_learn", {"content": "Never commit .env files to git", "type": "policy",
-                                          "priority": "critical"}))["memory"]
+                                          "priority": "critical", "full": True}))["memory"]
     assert (rule["kind"], rule["pinned"], rule["importance"]) == ("constraint", True, 1.0)
     assert "policy" in rule["tags"] and rule["metadata"] == {"type": "policy", "priority": "critical"}
     low = ok(tools.call("memory_learn", {"content": "The CI cache is flaky on Mondays", "type": "pitfall",
-                                         "priority": "low"}))["memory"]
+                                         "priority": "low", "full": True}))["memory"]
     assert (low["kind"], low["pinned"], low["importance"]) == ("constraint", False, 0.3)
     ep = ok(tools.call("memory_episode", {"description": "Deployed v2 to staging", "outcome": "rolled back",
-                                          "tags": ["deploy"]}))["memory"]
+                                          "tags": ["deploy"], "full": True}))["memory"]
     assert ep["kind"] == "event" and ep["layer"] == "episodic"
     assert ep["content"] == "Deployed v2 to staging\nOutcome: rolled back"
-    proc = ok(tools.call("memory_procedure", {"name": "release", "steps": ["bump version", "tag", "publish"]}))
+    proc = ok(tools.call("memory_procedure", {"name": "release", "steps": ["bump version", "tag", "publish"],
+                                              "full": True}))
     assert proc["memory"]["content"] == "release:\n1. bump version\n2. tag\n3. publish"
     assert proc["memory"]["kind"] == "procedure" and proc["memory"]["metadata"]["steps"] == ["bump version", "tag",
                                                                                             "publish"]
@@ -179,7 +194,7 @@ def test_the_owner_comes_from_the_configuration(open_engine) -> None:
     engine = open_engine()
     ada, bob = ToolSet(engine, user_id=USER), ToolSet(engine, user_id="bob")
     mem = ok(ada.call("memory_remember", {"content": "Ada's locker code is 4711"}))["memory"]
-    assert mem["user_id"] == USER
+    assert engine.get(mem["id"], user_id=USER).user_id == USER
     assert ok(bob.call("memory_list", {}))["memories"] == []
     assert ok(bob.call("memory_recall", {"query": "locker code"}))["memories"] == []
     for name, args in [("memory_forget", {"id": mem["id"]}), ("memory_tag", {"id": mem["id"], "tags": ["x"]})]:
@@ -221,7 +236,8 @@ def test_recall_without_a_query_takes_the_agents_pending_memories(open_engine, a
 def test_session_id_from_the_configuration_is_stored(open_engine) -> None:
     engine = open_engine()
     tools = ToolSet(engine, user_id=USER, session_id="chat-7")
-    mem = ok(tools.call("memory_remember", {"content": "We picked Hetzner for the EU region"}))["memory"]
+    mem = ok(tools.call("memory_remember", {"content": "We picked Hetzner for the EU region", "full": True}))
+    mem = mem["memory"]
     assert mem["session_id"] == "chat-7"
     assert engine.get(mem["id"], user_id=USER).kind is MemoryKind.FACT
 
