@@ -252,7 +252,9 @@ class MemoryEngine:
     ) -> list[str]:
         """The explicit write path: every item becomes exactly one memory id (never dropped as unimportant;
         a duplicate resolves to the memory it reinforced). Returns those ids in input order."""
-        res = self._run_write(owner, items, reconcile=reconcile, source=source, links=links)
+        res = self._run_write(
+            owner, items, reconcile=reconcile, source=source, links=links, link_sessions=link_sessions
+        )
         return [ids[0] for ids in res.item_ids]
 
     def _run_write(
@@ -263,8 +265,10 @@ class MemoryEngine:
         reconcile: bool,
         source: str,
         links: Callable[[list[str]], Iterable[Link]] | None = None,
+        link_sessions: bool = True,
     ) -> IngestResult:
-        """Run explicit items through the write path, with `links` (see `remember_linked`) in the same write."""
+        """Run explicit items through the write path, with `links` (see `remember_linked`) in the same write;
+        `link_sessions=False` leaves new session memories unchained (a conversation stored without sequence)."""
 
         def extra_links(item_ids: list[list[str]]) -> list[Link]:
             assert links is not None
