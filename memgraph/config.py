@@ -216,11 +216,11 @@ class Settings(BaseSettings):
         "combination of min-max normalised scores, RRF with equal weights, or RRF weighted like the convex "
         "one. LoCoMo dev hybrid R@10 in bench/RESULTS.md 'Fusion' (RRF ties BM25 there).",
     )
-    fusion_normalise: Literal["floor", "minmax", "max"] = Field(
-        "floor",
-        description="How the convex fusion puts a list's scores on [0, 1]: floor = (s - floor) / (best - floor) "
-        "with the similarity threshold as the vector lists' floor and 0 as BM25's; minmax = (s - worst) / "
-        "(best - worst); max = s / best.",
+    fusion_normalise: Literal["minmax", "floor", "max"] = Field(
+        "minmax",
+        description="How the convex fusion puts a list's scores on [0, 1]: minmax = (s - worst) / (best - worst); "
+        "floor = (s - floor) / (best - floor), the similarity threshold as the vector lists' floor and 0 as "
+        "BM25's; max = s / best. LoCoMo dev hybrid R@10 at text 0.6: 0.636, 0.618, 0.609.",
     )
     fusion_text_weight: float = Field(
         0.6,

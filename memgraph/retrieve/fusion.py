@@ -3,14 +3,20 @@
 `search`, hybrid recall and the cascade's seeds all fuse through `fuse_lists`, so they rank alike.
 
 The default is a convex combination of min-max normalised scores, full text weighted `fusion_text_weight`
-(0.6), vector 0.4: score(d) = sum over lists of weight(list) x (s - min) / (max - min), a memory missing from a
-list getting 0 from it. Reciprocal rank fusion (RRF, k = 60) with equal weights is the other choice
-(`fusion = "rrf"`). Measured on LoCoMo dev (`python bench/fusion.py`, R@10 of hybrid recall; lexical 0.584,
-semantic 0.501): RRF with equal weights ties BM25 (0.585): it keeps only ranks, so the weaker dense list's
-rank-3 hit counts as much as the stronger text list's rank-3 hit and dilutes it; RRF with text weighted 2:1 or
-a convex combination keep how far apart the scores are. The figures for each variant are in bench/RESULTS.md
-("Fusion"). Written here (a few lines) because it must be identical for every caller and store; the BM25 scores
-it reads are computed the same way on every store (store/bm25.py).
+(0.6), vector 0.4: score(d) = sum over lists of weight(list) x (s - worst) / (best - worst), a memory missing
+from a list getting 0 from it. Measured on LoCoMo dev through `recall` (`python bench/fusion.py`, R@10;
+lexical 0.586, semantic 0.502; bench/RESULTS.md "Fusion"):
+
+    hybrid:  RRF equal weights 0.585 (ties BM25) | RRF text 0.6: 0.598 | convex min-max text 0.5 / 0.6 / 0.7:
+             0.631 / 0.636 / 0.640 | fixed floor 0.611 / 0.618 / 0.624 | max 0.592 / 0.609 / 0.611
+    cascade (remember_many ingest): min-max text 0.6 / 0.7: 0.773 / 0.769 | floor 0.6: 0.770
+
+RRF keeps only ranks, so the weaker dense list's third hit counts as much as the stronger text list's and
+dilutes it; a convex combination keeps how far apart the scores are. Min-max with text 0.6 is the best cascade
+and within 0.004 of the best hybrid. Its one oddity: the last hit of a list scores 0 from that list (a store
+with two memories ranks the second at 0 although it was found); ranks stay right. Written here (a few lines)
+because it must be identical for every caller and store; the BM25 scores it reads are computed the same way
+on every store (store/bm25.py).
 """
 
 from __future__ import annotations
