@@ -297,6 +297,11 @@ class Settings(BaseSettings):
         "count, decay clock, confidence, and co-recall links among them. Memories that only rode along (lower "
         "ranks, triggered, baseline, weak) get nothing."
     )
+    co_recall_direct_only: bool = Field(
+        True,
+        description="Co-recall links join only credited memories that the query's own lists found, never one "
+        "the graph brought: the graph cannot reinforce its own choices.",
+    )
     recall_confidence_boost: float = Field(
         0.0,
         ge=0.0,

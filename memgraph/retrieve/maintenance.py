@@ -29,7 +29,7 @@ import itertools
 import logging
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -50,6 +50,7 @@ class ServedRecall:
     ranked: list[str]  # the query's own hits (contextual and procedural), best score first: the top is credited
     gap: bool  # nothing passed the similarity threshold
     query_vector: np.ndarray | None
+    direct: set[str] = field(default_factory=set)  # memories the query's own lists found (seeds)
 
 
 class Maintainer:
@@ -102,8 +103,9 @@ class Maintainer:
         credited = list(dict.fromkeys(recall.ranked))[: self.settings.co_recall_top]
         if credited:
             self.touch(recall.user_id, credited)
-            if len(credited) >= 2:
-                self.strengthen(recall.user_id, credited)
+            pair = [m for m in credited if m in recall.direct] if self.settings.co_recall_direct_only else credited
+            if len(pair) >= 2:
+                self.strengthen(recall.user_id, pair)
         if recall.gap:
             self.record_gap(recall.user_id, recall.query, recall.query_vector)
 

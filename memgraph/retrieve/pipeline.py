@@ -230,6 +230,7 @@ class Recaller:
                         for p in sorted(placed, key=lambda p: -p.scored.final)
                         if p.section in (layer_mod.CONTEXTUAL, layer_mod.PROCEDURAL)
                     ],
+                    direct=set(seed_by_id),
                     gap=gap,
                     query_vector=qvec,
                 )

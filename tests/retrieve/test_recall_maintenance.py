@@ -164,3 +164,17 @@ def test_missing_model_degrades_to_lexical(tmp_path) -> None:
         eng.flush()
     finally:
         eng.close()
+
+
+def test_the_graph_cannot_reinforce_its_own_choices(mem: MemoryEngine) -> None:
+    """A credited memory the cascade brought (not one of the query's own hits) is counted, never co-linked."""
+    from memgraph.retrieve.maintenance import ServedRecall
+
+    a, b, c = (mem.remember(t, user_id="u") for t in ("Kayak trip on Saturday", "Kayak rental costs 40 euros",
+                                                     "Bring the dry bags"))
+    mem._maintainer.apply(ServedRecall(user_id="u", query="kayak", served=[a.id, b.id, c.id],
+                                       ranked=[a.id, c.id, b.id], gap=False, query_vector=None,
+                                       direct={a.id, b.id}))
+    links = mem.store.get_links("u", relations=[Relation.RELATES_TO])
+    assert [{lk.src, lk.dst} for lk in links] == [{a.id, b.id}]
+    assert all(m.access_count == 1 for m in mem.store.get_memories("u", [a.id, b.id, c.id]))
