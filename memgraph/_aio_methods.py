@@ -345,7 +345,8 @@ class AsyncEngineMethods:
 
     async def feedback(self, memory_id: str, helpful: bool, *, user_id: str) -> Memory:
         """Explicit feedback on a recalled memory (seed 002 "Feedback Loops"): helpful -> strength + 1 and
-        confidence + feedback_boost; not helpful -> confidence - feedback_penalty. Applied at once."""
+        confidence + feedback_boost, and a co-recall link to the other memories of the user's last recall that
+        feedback called helpful; not helpful -> confidence - feedback_penalty. Applied at once."""
         return await asyncio.to_thread(self.sync.feedback, memory_id, helpful, user_id=user_id)
 
     async def flush(self, timeout: float | None = None) -> None:

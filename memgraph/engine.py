@@ -602,7 +602,8 @@ class MemoryEngine:
 
     def feedback(self, memory_id: str, helpful: bool, *, user_id: str) -> Memory:
         """Explicit feedback on a recalled memory (seed 002 "Feedback Loops"): helpful -> strength + 1 and
-        confidence + feedback_boost; not helpful -> confidence - feedback_penalty. Applied at once."""
+        confidence + feedback_boost, and a co-recall link to the other memories of the user's last recall that
+        feedback called helpful; not helpful -> confidence - feedback_penalty. Applied at once."""
         owner = validate_owner(user_id)
         if not isinstance(helpful, bool):
             raise ValidationError("helpful must be True or False")
@@ -613,6 +614,8 @@ class MemoryEngine:
             owner,
             [MemoryUpdate(id=memory_id, set={"last_accessed": utcnow()}, inc=inc)],
         )
+        if helpful and s.co_recall_from == "feedback":
+            self._maintainer.confirm(owner, memory_id)
         return self.get(memory_id, user_id=owner)
 
     def flush(self, timeout: float | None = None) -> None:

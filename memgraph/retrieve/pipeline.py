@@ -219,6 +219,7 @@ class Recaller:
             cue_tags=sorted(cue_names),
             weak=weak,
         )
+        self.maintainer.note_served(req.user_id, [m.id for m in result.memories])
         if s.recall_maintenance:
             self.maintainer.submit(
                 ServedRecall(

@@ -46,28 +46,39 @@ def test_only_the_top_hits_are_credited(mem: MemoryEngine) -> None:
     assert sum(counts.values()) == mem.settings.co_recall_top
 
 
-def test_co_recall_strengthens_relates_to(mem: MemoryEngine) -> None:
+def test_co_recall_links_what_feedback_confirmed(mem: MemoryEngine) -> None:
     a = mem.remember("Project Falcon ships in March", user_id="u")
     b = mem.remember("Project Falcon's lead is Priya", user_id="u")
-    mem.recall("project falcon", user_id="u", top_k=2)
+    c = mem.remember("The Falcon budget is 40k", user_id="u")
+    mem.recall("project falcon", user_id="u", top_k=3)
     mem.flush()
-    links = mem.store.get_links("u", [a.id], relations=[Relation.RELATES_TO])
-    assert len(links) == 1
-    link = links[0]
-    assert {link.src, link.dst} == {a.id, b.id}
-    assert link.source is LinkSource.CO_RECALL
+    assert mem.store.get_links("u", relations=[Relation.RELATES_TO]) == []  # being served is not being used
+    mem.feedback(a.id, True, user_id="u")
+    assert mem.store.get_links("u", relations=[Relation.RELATES_TO]) == []  # one used memory: no pair yet
+    mem.feedback(b.id, True, user_id="u")
+    (link,) = mem.store.get_links("u", relations=[Relation.RELATES_TO])
+    assert {link.src, link.dst} == {a.id, b.id} and link.source is LinkSource.CO_RECALL
     assert link.weight == pytest.approx(mem.settings.co_recall_increment)
-    mem.recall("project falcon", user_id="u", top_k=2)
-    mem.flush()
-    again = mem.store.get_links("u", [a.id], relations=[Relation.RELATES_TO])
+    mem.feedback(c.id, False, user_id="u")  # unhelpful: no link
+    mem.feedback(a.id, True, user_id="u")  # twice for one recall counts once
+    assert len(mem.store.get_links("u", relations=[Relation.RELATES_TO])) == 1
     s = mem.settings
-    assert len(again) == 1
-    assert again[0].weight == pytest.approx(0.1 + s.co_recall_increment * (s.co_recall_max_weight - 0.1) / 0.3)
-    for _ in range(30):
-        mem.recall("project falcon", user_id="u", top_k=2)
+    for _ in range(30):  # used together again and again: bounded, it saturates below the cap
+        mem.recall("project falcon", user_id="u", top_k=3)
+        mem.feedback(a.id, True, user_id="u")
+        mem.feedback(b.id, True, user_id="u")
     mem.flush()
-    (link,) = mem.store.get_links("u", [a.id], relations=[Relation.RELATES_TO])
-    assert 0.25 < link.weight <= s.co_recall_max_weight  # bounded: it saturates below the cap
+    (link,) = mem.store.get_links("u", relations=[Relation.RELATES_TO])
+    assert 0.25 < link.weight <= s.co_recall_max_weight
+
+
+def test_feedback_on_a_memory_the_last_recall_did_not_serve_links_nothing(mem: MemoryEngine) -> None:
+    a = mem.remember("The boat leaves at 7", user_id="u")
+    b = mem.remember("Sunscreen is in the blue bag", user_id="u")
+    mem.recall("when does the boat leave", user_id="u", top_k=1)
+    mem.feedback(a.id, True, user_id="u")
+    mem.feedback(b.id, True, user_id="u")  # not served by that recall
+    assert mem.store.get_links("u", relations=[Relation.RELATES_TO]) == []
 
 
 def test_co_recall_weight_decays_then_saturates(mem: MemoryEngine) -> None:
@@ -88,20 +99,30 @@ def test_co_recall_never_changes_an_edge_of_another_source(mem: MemoryEngine) ->
     b = mem.remember("Oslo trip: hotel near the harbour", user_id="u")
     mem.link(b.id, a.id, user_id="u", weight=0.95)
     mem.recall("oslo trip", user_id="u", top_k=2)
-    mem.flush()
+    mem.feedback(a.id, True, user_id="u")
+    mem.feedback(b.id, True, user_id="u")
     (link,) = mem.store.get_links("u", [a.id], relations=[Relation.RELATES_TO])
     assert (link.src, link.dst, link.source) == (b.id, a.id, LinkSource.EXPLICIT)
     assert link.weight == pytest.approx(0.95)
 
 
-def test_co_recall_is_limited_to_the_top_memories(mem: MemoryEngine) -> None:
-    mem.remember_many(
-        [{"content": f"Bread recipe variant {i} with rye flour"} for i in range(6)], user_id="u"
-    )
-    mem.recall("rye bread recipe", user_id="u", top_k=6)
-    mem.flush()
-    top = mem.settings.co_recall_top
-    assert len(mem.store.get_links("u", relations=[Relation.RELATES_TO])) == top * (top - 1) // 2
+def test_links_from_the_top_hits_when_configured(embedder) -> None:
+    """co_recall_from='top': the top hits the query itself found are linked without feedback (bounded too)."""
+    from tests.retrieve.conftest import make_engine
+
+    eng = make_engine(embedder, co_recall_from="top")
+    try:
+        eng.remember_many([{"content": f"Bread recipe variant {i} with rye flour"} for i in range(6)], user_id="u")
+        eng.recall("rye bread recipe", user_id="u", top_k=6)
+        eng.flush()
+        top = eng.settings.co_recall_top
+        links = eng.store.get_links("u", relations=[Relation.RELATES_TO])
+        assert len(links) == top * (top - 1) // 2
+        assert all(lk.weight == pytest.approx(eng.settings.co_recall_increment) for lk in links)
+    finally:
+        eng.flush()
+        eng._maintainer.close()
+        eng.store.close()
 
 
 def test_gap_is_recorded_and_deduplicated(mem: MemoryEngine) -> None:
@@ -166,15 +187,22 @@ def test_missing_model_degrades_to_lexical(tmp_path) -> None:
         eng.close()
 
 
-def test_the_graph_cannot_reinforce_its_own_choices(mem: MemoryEngine) -> None:
-    """A credited memory the cascade brought (not one of the query's own hits) is counted, never co-linked."""
+def test_the_graph_cannot_reinforce_its_own_choices(embedder) -> None:
+    """With co_recall_from='top', a credited memory the cascade brought (not one of the query's own hits) is
+    counted, never co-linked."""
     from memgraph.retrieve.maintenance import ServedRecall
+    from tests.retrieve.conftest import make_engine
 
-    a, b, c = (mem.remember(t, user_id="u") for t in ("Kayak trip on Saturday", "Kayak rental costs 40 euros",
-                                                     "Bring the dry bags"))
-    mem._maintainer.apply(ServedRecall(user_id="u", query="kayak", served=[a.id, b.id, c.id],
-                                       ranked=[a.id, c.id, b.id], gap=False, query_vector=None,
-                                       direct={a.id, b.id}))
-    links = mem.store.get_links("u", relations=[Relation.RELATES_TO])
-    assert [{lk.src, lk.dst} for lk in links] == [{a.id, b.id}]
-    assert all(m.access_count == 1 for m in mem.store.get_memories("u", [a.id, b.id, c.id]))
+    eng = make_engine(embedder, co_recall_from="top")
+    try:
+        a, b, c = (eng.remember(t, user_id="u") for t in ("Kayak trip on Saturday", "Kayak rental costs 40 euros",
+                                                         "Bring the dry bags"))
+        eng._maintainer.apply(ServedRecall(user_id="u", query="kayak", served=[a.id, b.id, c.id],
+                                           ranked=[a.id, c.id, b.id], gap=False, query_vector=None,
+                                           direct={a.id, b.id}))
+        links = eng.store.get_links("u", relations=[Relation.RELATES_TO])
+        assert [{lk.src, lk.dst} for lk in links] == [{a.id, b.id}]
+        assert all(m.access_count == 1 for m in eng.store.get_memories("u", [a.id, b.id, c.id]))
+    finally:
+        eng._maintainer.close()
+        eng.store.close()
