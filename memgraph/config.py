@@ -34,6 +34,34 @@ class Settings(BaseSettings):
     store_retry_attempts: int = Field(5, description="Attempts for transient store errors before giving up.")
     store_retry_base_delay: float = Field(0.05, description="First retry backoff in seconds (doubles each try).")
     sqlite_busy_timeout_ms: int = Field(5000, description="SQLite busy timeout before 'database is locked'.")
+    sqlite_change_log_keep: int = Field(
+        200_000,
+        description="SQLite: change-log entries kept (one per memory a write touched, ~10 per remembered turn "
+        "with its tags and links). A process whose read structures fall further behind reloads them (~2 s at "
+        "100k memories) instead of catching up (reading 200k entries: ~0.3 s); trimmed about once per this many.",
+    )
+    ann_min_vectors: int = Field(
+        10_000_000,
+        description="SQLite: a user with at least this many vectors is searched through a faiss IVF index "
+        "(approximate) instead of exactly. Off in practice by default: on the recall bench's conversation turns "
+        "IVF-Flat reached recall@10 0.90 at 5% of the lists probed and 0.93 at 30% (100k vectors), below the 0.98 "
+        "bar (clustered vectors reach 0.98 at 5%: lower this for such data). Exact search is one pass over the "
+        "matrix, ~9 ms at 100k on the 2-core development machine.",
+    )
+    ann_min_passing_fraction: float = Field(
+        0.3,
+        description="SQLite ANN: a filter that lets fewer than this fraction of the user's vectors through is "
+        "searched exactly over the rows that pass (fewer rows than the index would probe, and no filtered-out "
+        "probed lists that leave fewer than k hits).",
+    )
+    ann_lists_per_sqrt: float = Field(
+        1.0, description="SQLite ANN: inverted lists = this x sqrt(vectors) (1000 lists at 1M)."
+    )
+    ann_probe_fraction: float = Field(
+        0.05,
+        description="SQLite ANN: lists probed per query, as a fraction of all lists; sets recall against exact "
+        "search (tests/test_sqlite_ann.py requires recall@10 >= 0.98).",
+    )
     falkordb_hnsw_m: int = Field(16, description="FalkorDB HNSW M (links per node).")
     falkordb_hnsw_ef_construction: int = Field(200, description="FalkorDB HNSW efConstruction.")
     falkordb_hnsw_ef_runtime: int = Field(
@@ -54,11 +82,22 @@ class Settings(BaseSettings):
         "exactly (brute-force cosine over that user's vectors).",
     )
     fulltext_max_matches: int = Field(
-        2000, description="Cypher stores: full-text hits ranked per query (the store ranks the index's hits by "
-        "BM25 itself, so Neo4j and FalkorDB score alike)."
+        100_000,
+        description="Cypher stores: most full-text hits of one user read per query. The store ranks the hits by "
+        "BM25 itself (store/bm25.py) and counts each query term's document frequency from them, so up to this many "
+        "hits the scores are exact; a query whose terms are in more of one user's memories is ranked on this many "
+        "(logged).",
     )
-    bm25_k1: float = Field(1.2, description="BM25 term-frequency saturation (Cypher stores' ranking; FTS5 default).")
-    bm25_b: float = Field(0.75, description="BM25 length normalisation (Cypher stores' ranking; FTS5's default).")
+    fulltext_max_query_terms: int = Field(
+        64, description="Most distinct terms of one full-text query (the rest are ignored): bounds the work of a "
+        "query pasted from a long text."
+    )
+    bm25_k1: float = Field(
+        1.2, description="BM25 term-frequency saturation on every store (store/bm25.py); FTS5's and Lucene's default."
+    )
+    bm25_b: float = Field(
+        0.75, description="BM25 length normalisation on every store (store/bm25.py); FTS5's and Lucene's default."
+    )
     falkordb_appendfsync: Literal["always", "everysec", "no"] = Field(
         "everysec",
         description="Embedded FalkorDB (falkordb+dir://): append-only-file fsync policy. Every batch is one "

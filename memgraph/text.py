@@ -1,14 +1,25 @@
-"""Unicode-aware lexical tokens, shared by full-text search, dedup (Jaccard) and salience.
+"""Unicode-aware lexical tokens, shared by full-text search, dedup (Jaccard) and salience, and the full-text
+analyzer every store indexes and queries with.
 
-Written here rather than taken from a library because the rule is small and must be identical in every store:
-words are runs of letters/digits (accents kept, case folded), and each CJK ideograph, kana or hangul syllable
-is its own token (seed 004: CJK split per character), so Chinese and Japanese text gets meaningful tokens.
+Tokens are written here rather than taken from a library because the rule is small and must be identical in
+every store: words are runs of letters/digits (accents kept, case folded), and each CJK ideograph, kana or
+hangul syllable is its own token (CJK split per character), so Chinese and Japanese text gets meaningful tokens.
+
+Full-text terms are those tokens stemmed by the Snowball English stemmer (PyStemmer, the C build of
+snowballstem.org's algorithms: "supported" and "supports" meet at "support"). The stemmer runs here, in
+Python, before anything reaches a store, so SQLite, FalkorDB and Neo4j index and query the very same terms
+(their own analyzers would each stem differently). Stemming a token that is not an English word leaves it as
+it is (CJK characters, digits, "café").
 """
 
 from __future__ import annotations
 
 import re
+import threading
 import unicodedata
+from typing import Protocol
+
+import Stemmer  # PyStemmer ships no type information (pyproject: mypy override)
 
 # CJK Unified Ideographs (+ext A, compatibility), Hiragana, Katakana, Hangul syllables.
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
@@ -59,13 +70,45 @@ def content_tokens(text: str) -> list[str]:
 
 
 def jaccard(a: str, b: str) -> float:
-    """Token-set Jaccard similarity (seed 004 dedup uses 0.85)."""
+    """Token-set Jaccard similarity (near-duplicate detection compares it with a threshold)."""
     sa, sb = set(tokenize(a)), set(tokenize(b))
     if not sa and not sb:
         return 1.0
     return len(sa & sb) / len(sa | sb)
 
 
+class _Stemmer(Protocol):
+    def stemWords(self, words: list[str]) -> list[str]: ...  # noqa: N802 (PyStemmer's name)
+
+
+_local = threading.local()
+
+
+def _stemmer() -> _Stemmer:
+    """This thread's stemmer (a PyStemmer object is not safe to share between threads; each keeps a cache)."""
+    stemmer: _Stemmer | None = getattr(_local, "stemmer", None)
+    if stemmer is None:
+        stemmer = _local.stemmer = Stemmer.Stemmer("english")
+    return stemmer
+
+
+def stem(tokens: list[str]) -> list[str]:
+    """Snowball English stems of tokens, in order."""
+    return _stemmer().stemWords(tokens)
+
+
+def terms(text: str) -> list[str]:
+    """The full-text terms of a memory's text, in order, stop words included (they count in its length)."""
+    return stem(tokenize(text))
+
+
+def query_terms(text: str, limit: int) -> list[str]:
+    """The distinct full-text terms a query searches for, in order of first use: its tokens without stop
+    words, stemmed; at most `limit` of them."""
+    return list(dict.fromkeys(stem(content_tokens(text))))[:limit]
+
+
 def fts_document(text: str) -> str:
-    """The text indexed by a full-text index: our tokens joined by spaces, so every store tokenizes alike."""
-    return " ".join(tokenize(text))
+    """The term field a full-text index holds: the terms joined by single spaces, so every store's own
+    tokenizer (whitespace) finds exactly these terms."""
+    return " ".join(terms(text))

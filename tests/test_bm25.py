@@ -1,15 +1,17 @@
-"""The Cypher stores' full-text ranking is SQLite FTS5's BM25: given the same documents (FTS5 sees exactly the
-hits, so N, document frequencies and the average length are the same for both), the scores are FTS5's own
-`bm25()`, value for value."""
+"""The one full-text ranking (memgraph/store/bm25.py) is SQLite FTS5's BM25: given one user's memories as an
+FTS5 table (FTS5's statistics are then exactly that user's), the scores are FTS5's own `bm25()`, value for
+value; and its ordering and filtering are what every store returns."""
 
 from __future__ import annotations
 
 import sqlite3
 
+import numpy as np
 import pytest
 
-from memgraph.store.bm25 import bm25_rank
-from memgraph.text import fts_document
+from memgraph.store import bm25
+from memgraph.store.bm25 import Okapi
+from memgraph.text import fts_document, query_terms, terms
 
 DOCS = {
     "a": "tabs over spaces tabs forever",
@@ -20,38 +22,80 @@ DOCS = {
     "f": "nothing here matches",
     "g": "spaces only",
     "h": "Don't drink coffee after five, café au lait included",
+    "i": "She supported the runners; he supports running.",
 }
-QUERIES = [["tabs"], ["coffee", "tea"], ["tabs", "coffee", "tea", "spaces"], ["tea"], ["coffee"], ["café", "tabs"]]
+QUERIES = ["tabs", "coffee tea", "tabs, coffee, tea and spaces", "tea", "coffee", "café tabs", "supporting runs"]
+OKAPI = Okapi(k1=1.2, b=0.75)
 
 
-def _fts5(query: list[str], docs: list[tuple[str, str]]) -> dict[str, float]:
+def _fts5(query: list[str]) -> dict[str, float]:
     conn = sqlite3.connect(":memory:")
-    # tokenchars: an apostrophe stays inside a word, as in memgraph's tokens ("don't" is one token)
+    # the documents are memgraph's terms joined by spaces; tokenchars keeps an apostrophe inside a term
     conn.execute(
         "CREATE VIRTUAL TABLE t USING fts5(id UNINDEXED, doc, "
         "tokenize = \"unicode61 remove_diacritics 0 tokenchars ''''\")"
     )
-    conn.executemany("INSERT INTO t VALUES (?, ?)", docs)
+    conn.executemany("INSERT INTO t VALUES (?, ?)", [(k, fts_document(v)) for k, v in DOCS.items()])
     match = " OR ".join(f'"{q}"' for q in query)
     return {mid: -score for mid, score in conn.execute("SELECT id, bm25(t) FROM t WHERE t MATCH ?", (match,))}
 
 
-@pytest.mark.parametrize("query", QUERIES, ids="+".join)
-def test_scores_are_fts5_bm25(query: list[str]) -> None:
-    hits = [(k, fts_document(v)) for k, v in DOCS.items() if set(fts_document(v).split()) & set(query)]
-    want = _fts5(query, hits)
-    got = bm25_rank(query, hits, len(hits), k1=1.2, b=0.75)
-    assert [m for m, _ in got] == sorted(want, key=lambda m: (-want[m], m)), "the same order"
+def _ours(query: list[str]) -> list[tuple[str, float]]:
+    docs = [(k, fts_document(v)) for k, v in DOCS.items()]
+    hits = [(k, d) for k, d in docs if set(d.split()) & set(query)]
+    ids, tf, lengths, dfs = bm25.term_counts(query, hits)
+    total = sum(len(d.split()) for _, d in docs)
+    values = bm25.scores([bm25.idf(len(docs), df) for df in dfs], tf, lengths, len(docs), total, OKAPI)
+    return [(ids[i], float(values[i])) for i in bm25.best_first(ids, values, 100)]
+
+
+@pytest.mark.parametrize("text", QUERIES)
+def test_scores_are_fts5_bm25_on_the_users_own_documents(text: str) -> None:
+    query = query_terms(text, 64)
+    want = _fts5(query)
+    got = _ours(query)
+    assert [m for m, _ in got] == sorted(want, key=lambda m: (-want[m], m)), "the same hits in the same order"
     for mid, score in got:
         assert score == pytest.approx(want[mid], rel=1e-9)
 
 
-def test_a_token_in_most_documents_weighs_almost_nothing_and_n_is_the_users() -> None:
+def test_terms_are_snowball_stems_and_queries_drop_stop_words() -> None:
+    assert terms("She supported the runners") == ["she", "support", "the", "runner"]
+    assert query_terms("She SUPPORTS the running, supported!", 64) == ["support", "run"]
+    assert query_terms("café 北京 don't", 64) == ["café", "北", "京"]  # "don't" is a stop word
+    assert query_terms("apples, pears and plums", 2) == ["appl", "pear"]
+
+
+def test_a_term_in_most_documents_weighs_almost_nothing_and_n_is_the_users() -> None:
     """FTS5 takes idf as 1e-6 where ln((N - df + 0.5) / (df + 0.5)) is not positive; a larger N (the user's
     other memories) makes the same hits rarer, so they score higher."""
-    hits = [("x", "coffee tea"), ("y", "coffee"), ("z", "coffee cake")]
-    few = dict(bm25_rank(["coffee"], hits, 3, k1=1.2, b=0.75))
-    assert all(0 < s < 1e-5 for s in few.values())
-    many = dict(bm25_rank(["coffee"], hits, 100, k1=1.2, b=0.75))
-    assert all(many[m] > 1.0 for m in many)
-    assert bm25_rank(["absent"], hits, 3, k1=1.2, b=0.75) == []
+    assert bm25.idf(3, 3) == 1e-6 and bm25.idf(3, 2) == 1e-6
+    assert bm25.idf(100, 3) == pytest.approx(np.log(97.5 / 3.5))
+    tf = np.array([[1], [1], [1]])
+    lengths = np.array([2, 1, 2])
+    few = bm25.scores([bm25.idf(3, 3)], tf, lengths, 3, 5, OKAPI)
+    assert all(0 < s < 1e-5 for s in few)
+    many = bm25.scores([bm25.idf(100, 3)], tf, lengths, 100, 250, OKAPI)
+    assert all(s > 1.0 for s in many)
+
+
+def test_ties_go_by_id_and_zero_scores_are_not_hits() -> None:
+    ids = ["c", "a", "d", "b", "e"]
+    values = np.array([1.0, 2.0, 1.0, 1.0, 0.0])
+    assert [ids[i] for i in bm25.best_first(ids, values, 10)] == ["a", "b", "c", "d"]
+    assert [ids[i] for i in bm25.best_first(ids, values, 2)] == ["a", "b"], "ties at the cut are ordered by id"
+
+
+def test_top_passing_walks_the_ranking_until_k_hits_pass() -> None:
+    ids = [f"m{i:04d}" for i in range(2000)]
+    values = np.linspace(2.0, 1.0, len(ids))
+    asked: list[int] = []
+
+    def late_ones(positions: list[int]) -> set[int]:
+        asked.append(len(positions))
+        return {i for i in positions if i >= 1500}
+
+    got = bm25.top_passing(ids, values, 5, late_ones)
+    assert [m for m, _ in got] == ids[1500:1505]
+    assert asked[0] == 32 and sum(asked) <= 2000
+    assert bm25.top_passing(ids, values, 5, lambda some: set()) == []

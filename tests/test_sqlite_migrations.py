@@ -10,6 +10,7 @@ import json
 import logging
 import math
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -40,10 +41,22 @@ def _maker() -> ModuleType:
     return module
 
 
+#: Scores that version 4 changed on purpose: full text ranks by BM25 on the user's own statistics with
+#: Snowball stems (the release ranked with FTS5's index-wide statistics and Porter stems), so full-text scores,
+#: and the recall scores fused from them, differ; the ids found and their order must not.
+RESCORED = re.compile(
+    r"\.text_search\[\d+\]\[\d+\]\[1\]$|\.search\[\d+\]\[\d+\]\[3\]$"
+    r"|\.trace\[\d+\]\.(text_score|cascade_score|final_score)$"
+)
+
+
 def assert_same(got: Any, want: Any, path: str = "$") -> None:
     """Deep equality with a readable path; floats within 1e-5 (the query embeddings of another machine's
-    BLAS may differ in the last bits; everything read from the file is exact)."""
+    BLAS may differ in the last bits; everything read from the file is exact), except the RESCORED ones."""
     if isinstance(want, float) and isinstance(got, int | float):
+        if RESCORED.search(path):
+            assert got >= 0, f"{path}: {got}"
+            return
         assert math.isclose(got, want, rel_tol=1e-5, abs_tol=1e-6), f"{path}: {got} != {want}"
         return
     assert type(got) is type(want), f"{path}: {type(got).__name__} {got!r} != {type(want).__name__} {want!r}"

@@ -31,7 +31,7 @@ FOR (v:MemoryVector) ON (v.embedding)
 OPTIONS {indexConfig: {`vector.dimensions`: $embedding_dim, `vector.similarity_function`: 'cosine',
                        `vector.quantization.enabled`: false}};
 
-// -- full text over memgraph's own tokens (memgraph.text.fts_document), split on whitespace only ---------
+// -- full text over memgraph's own terms (memgraph.text.fts_document: Snowball stems), split on whitespace ---
 CREATE FULLTEXT INDEX memory_fts IF NOT EXISTS
 FOR (m:Memory) ON EACH [m.fts]
 OPTIONS {indexConfig: {`fulltext.analyzer`: 'whitespace'}};

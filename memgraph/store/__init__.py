@@ -45,7 +45,9 @@ def open_store(target: str, settings: Settings) -> GraphStore:
             f"unknown store target {target!r}: use a directory, ':memory:', bolt://, neo4j://, "
             "falkordb://host:port or falkordb+dir:///path"
         )
+    from memgraph.store.bm25 import Okapi
     from memgraph.store.sqlite import SQLiteStore
+    from memgraph.store.sqlite.ann import AnnConfig
 
     return SQLiteStore(
         target,
@@ -53,4 +55,12 @@ def open_store(target: str, settings: Settings) -> GraphStore:
         busy_timeout_ms=settings.sqlite_busy_timeout_ms,
         retry_attempts=settings.store_retry_attempts,
         retry_base_delay=settings.store_retry_base_delay,
+        okapi=Okapi.from_settings(settings),
+        change_log_keep=settings.sqlite_change_log_keep,
+        ann=AnnConfig(
+            min_vectors=settings.ann_min_vectors,
+            min_passing_fraction=settings.ann_min_passing_fraction,
+            lists_per_sqrt=settings.ann_lists_per_sqrt,
+            probe_fraction=settings.ann_probe_fraction,
+        ),
     )

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import logging
 import threading
 import uuid
 from collections.abc import Iterator, Sequence
@@ -36,6 +37,7 @@ from memgraph.models import (
     StoreStats,
     Tag,
 )
+from memgraph.store import bm25
 from memgraph.store.base import (
     INCREMENTABLE_FIELDS,
     UPDATABLE_FIELDS,
@@ -48,8 +50,9 @@ from memgraph.store.base import (
     field_readers,
     query_matrix,
 )
-from memgraph.store.bm25 import bm25_rank
+from memgraph.store.bm25 import Okapi
 from memgraph.store.cypher_executor import Executor
+from memgraph.store.cypher_migrations import migrate
 from memgraph.store.cypher_values import (
     checked_vector,
     iso_ts,
@@ -64,10 +67,10 @@ from memgraph.store.falkordb_executor import FalkorExecutor
 from memgraph.store.neo4j_executor import Neo4jExecutor
 from memgraph.store.read_only import check_read_only
 from memgraph.store.traverse import Degrees, Neighbours, breadth_first
-from memgraph.text import content_tokens, fts_document
+from memgraph.text import query_terms, terms
 
-SCHEMA_VERSION = "1"
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 _INT_INC = ("access_count", "strength")
 _FLOAT_INC = ("confidence", "importance")
@@ -105,9 +108,17 @@ class CypherStore:
         self._lock = threading.RLock()
         self._closed = False
         self._packs = dialect.name == "falkordb" and settings.falkordb_packed_vectors
+        self.okapi = Okapi.from_settings(settings)
         self._apply_schema()
-        if self.get_meta("schema_version") is None:
-            self.set_meta("schema_version", SCHEMA_VERSION)
+        migrate(
+            self.get_meta,
+            self.compare_and_set_meta,
+            self._read,
+            self._write,
+            f"the {self.name} graph",
+            lambda: not self._read("migrate_terms_page", after="", limit=1),
+        )
+        if self.get_meta("embedding_dim") is None:
             self.set_meta("embedding_dim", str(self.embedding_dim))
         stored_dim = int(self.get_meta("embedding_dim") or self.embedding_dim)
         if stored_dim != self.embedding_dim:
@@ -250,7 +261,8 @@ class CypherStore:
             raise ValidationError(f"cannot update field(s): {', '.join(sorted(bad))}")
         props = {f: to_property(f, v) for f, v in upd.set.items()}
         if "content" in upd.set:
-            props["fts"] = fts_document(str(upd.set["content"]))
+            words = terms(str(upd.set["content"]))
+            props["fts"], props["fts_len"] = " ".join(words), len(words)
         inc: dict[str, Any] = {}
         for f in _INT_INC:
             v = float(upd.inc.get(f, 0))
@@ -509,25 +521,31 @@ class CypherStore:
     def text_search(
         self, user_id: str, query: str, k: int, *, flt: MemoryFilter | None = None
     ) -> list[tuple[str, float]]:
-        tokens = list(dict.fromkeys(content_tokens(query)))
-        if not tokens or k <= 0:
+        """The index finds the user's hits; they are ranked here by BM25 on the user's own statistics
+        (store/bm25.py), exactly as the SQLite store ranks them."""
+        words = query_terms(query, self.okapi.max_query_terms)
+        if not words or k <= 0:
             return []
-        q = self.dialect.fulltext_query(tokens[:64])
-        # The index finds the hits; the store ranks them (bm25_rank), so every store scores alike.
-        rows = self._read(
-            "text_search", **self._filter(user_id, flt), query=q, limit=self.settings.fulltext_max_matches
-        )
+        limit = self.settings.fulltext_max_matches
+        rows = self._read("text_search", user_id=user_id, query=self.dialect.fulltext_query(words), limit=limit)
         if not rows:
             return []
-        n_docs = int(self._read("count_user_memories", user_id=user_id)[0]["n"])
-        ranked = bm25_rank(
-            tokens[:64],
-            [(r["id"], r["fts"] or "") for r in rows],
-            max(n_docs, len(rows)),
-            k1=self.settings.bm25_k1,
-            b=self.settings.bm25_b,
-        )
-        return ranked[: int(k)]
+        if len(rows) >= limit:
+            log.warning(
+                "full-text query of %d terms has more than %d hits for one user: ranked on the first %d "
+                "(fulltext_max_matches)", len(words), limit, limit
+            )
+        stats = self._read("text_stats", user_id=user_id)[0]
+        n_docs, total_len = max(int(stats["n"] or 0), len(rows)), int(stats["total"] or 0)
+        ids, tf, lengths, dfs = bm25.term_counts(words, [(r["id"], r["fts"] or "") for r in rows])
+        values = bm25.scores([bm25.idf(n_docs, df) for df in dfs], tf, lengths, n_docs, total_len, self.okapi)
+        fparams = self._filter(user_id, flt)
+
+        def passing(positions: list[int]) -> set[int]:
+            at = {ids[i]: i for i in positions}
+            return {at[r["id"]] for r in self._read("passing_memories", **fparams, ids=list(at))}
+
+        return bm25.top_passing(ids, values, k, passing)
 
     def expand(
         self,

@@ -16,7 +16,7 @@ import numpy as np
 from memgraph.errors import StoreError, ValidationError
 from memgraph.models import Layer, Memory, MemoryKind, Provenance, Scope
 from memgraph.store.base import STORED_FIELDS
-from memgraph.text import fts_document
+from memgraph.text import terms
 
 _JSON_FIELDS = {"metadata"}
 _LIST_FIELDS = {"file_paths", "trigger_patterns"}
@@ -56,7 +56,8 @@ def to_property(field: str, value: Any) -> Any:
 
 def memory_properties(mem: Memory) -> dict[str, Any]:
     props = {f: to_property(f, getattr(mem, f)) for f in STORED_FIELDS}
-    props["fts"] = fts_document(mem.content)
+    words = terms(mem.content)  # the full-text term field and its length (store/bm25.py's statistics)
+    props["fts"], props["fts_len"] = " ".join(words), len(words)
     return props
 
 

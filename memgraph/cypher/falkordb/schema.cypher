@@ -26,5 +26,5 @@ CREATE VECTOR INDEX FOR (v:MemoryVector) ON (v.embedding)
 OPTIONS {dimension: $embedding_dim, similarityFunction: 'cosine', M: $hnsw_m,
          efConstruction: $hnsw_ef_construction, efRuntime: $hnsw_ef_runtime};
 
-// Exact tokens: memgraph tokenizes (memgraph.text.fts_document); no stemming, no stop words dropped.
+// Exact terms: memgraph stems them itself (memgraph.text.fts_document); no stemming here, no stop words dropped.
 CALL db.idx.fulltext.createNodeIndex({label: 'Memory', stopwords: []}, {field: 'fts', nostem: true});

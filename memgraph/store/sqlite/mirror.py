@@ -1,20 +1,19 @@
-"""In-memory read structures, kept exactly in step with the file: today each user's embeddings as a
-normalised float32 matrix, the exact cosine search runs on (loaded on a user's first search).
+"""In-memory read structures, kept exactly in step with the file across processes: per user, the memories
+as columns (the normalised embedding matrix and the filter fields, columns.py), the graph as adjacency
+arrays (csr.py) and, above a size threshold, an ANN index over the vectors (ann.py). Loaded on a user's
+first read; recall then runs without SQL for vector search, filters and the cascade.
 
-One place learns of every committed write, and anything added here (a full-text index, the graph as sparse
-adjacency arrays) is fed by the same two calls:
-- this process's writes: the store records what a transaction changes in a `Changes` while it runs, and
-  `Mirror.committed(changes)` applies it after COMMIT, in commit order (the writer lock is still held); a
-  rolled-back transaction is never seen;
-- everyone else's commits (other processes, and this process's writer as seen from a reader connection):
-  every read of the structures first catches up. `PRAGMA data_version` of the reading connection changes
-  when another connection commits; inserts are then read incrementally (rowid above the highest loaded,
-  idempotent with `committed`), and a write that replaces or deletes existing rows calls `mark_rewritten`
-  inside its transaction, which bumps `meta.vectors_epoch`: a reader that sees a new epoch drops the
-  structures and reloads them on demand.
-A structure that cannot be caught up by rowid (edges live in a WITHOUT ROWID table; updates keep their rowid)
-needs the file to say what changed: a change log written in the same transaction as the change (a table
-added by a migration), read from the last position seen in `_catch_up`, would replace the epoch's reloads.
+How they stay in step: every write transaction records the memories it touched in the change log
+(changelog.py), in the same transaction. Every read of the structures first catches up (inside one read
+transaction, so it sees one snapshot): it reads the log after the last position it saw and re-reads those
+memories and their edges; this process's own writes come through the same path (one reader for every
+writer). So after a recall's maintenance writes the next recall re-reads three memories, not the user.
+Two signals make it drop everything and reload on demand instead:
+- `meta.vectors_epoch` changed: erasure bumps it (`mark_rewritten`) and deletes the erased user's log
+  entries, so nothing of the erased user survives in any reader;
+- the log was trimmed past the last position seen (a reader idle through many writes).
+A user with more touched memories than `reload_fraction` of its rows (a bulk load by another process) is
+reloaded rather than caught up row by row.
 """
 
 from __future__ import annotations
@@ -23,163 +22,249 @@ import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from typing import Any
 
 import numpy as np
 
+from memgraph.store.sqlite import changelog
+from memgraph.store.sqlite.changelog import Changes
+from memgraph.store.sqlite.columns import COLUMNS_SQL, UserColumns
 from memgraph.store.sqlite.connection import Database
+from memgraph.store.sqlite.csr import CLUSTER, REL_CODE, TAG, UserGraph
+from memgraph.store.sqlite.rows import MEMORY_EDGE_TYPES, chunks
+
+__all__ = ["Changes", "Mirror", "UserState"]
+
+_DISCOVERED = "discovered"
 
 
-def _normalise(matrix: np.ndarray) -> np.ndarray:
-    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-    norms[norms == 0] = 1.0
-    out: np.ndarray = (matrix / norms).astype(np.float32, copy=False)
-    return out
+_LinkLists = tuple[list[int], list[int], list[float], list[bool]]
 
 
-class UserVectors:
-    """One user's embeddings as a normalised float32 matrix with amortised appends."""
-
-    def __init__(self, dim: int, ids: list[str], matrix: np.ndarray, max_rid: int = 0) -> None:
-        self.dim = dim
-        self.max_rid = max_rid  # highest rowid loaded: another process's inserts are read incrementally
-        self.ids = list(ids)
-        self.index = {mid: i for i, mid in enumerate(self.ids)}
-        cap = max(64, len(self.ids))
-        self.buf = np.zeros((cap, dim), dtype=np.float32)
-        self.buf[: len(self.ids)] = _normalise(matrix) if len(self.ids) else matrix
-        self.valid = np.ones(cap, dtype=bool)
-        self.valid[len(self.ids) :] = False
-
-    def upsert(self, ids: Sequence[str], matrix: np.ndarray) -> None:
-        matrix = _normalise(matrix.astype(np.float32, copy=False))
-        for mid, row in zip(ids, matrix, strict=True):
-            pos = self.index.get(mid)
-            if pos is None:
-                pos = len(self.ids)
-                if pos >= len(self.buf):
-                    grow = np.zeros((len(self.buf) * 2, self.dim), dtype=np.float32)
-                    grow[: len(self.buf)] = self.buf
-                    valid = np.zeros(len(self.buf) * 2, dtype=bool)
-                    valid[: len(self.valid)] = self.valid
-                    self.buf, self.valid = grow, valid
-                self.ids.append(mid)
-                self.index[mid] = pos
-            self.buf[pos] = row
-            self.valid[pos] = True
-
-    def remove(self, ids: Sequence[str]) -> None:
-        for mid in ids:
-            pos = self.index.get(mid)
-            if pos is not None:
-                self.valid[pos] = False
-
-    def scores(self, query: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(row positions, cosine scores) of every valid row."""
-        rows, sims = self.scores_many(query.reshape(1, -1))
-        return rows, sims[0]
-
-    def scores_many(self, queries: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(row positions of every valid row, cosine scores: one row per query). One pass over the matrix
-        for all the queries: a matrix-vector product per query re-reads the whole matrix each time (memory
-        bound: ~150 MB per query at 100k rows)."""
-        n = len(self.ids)
-        qs = _normalise(np.asarray(queries, dtype=np.float32).reshape(-1, self.dim))
-        sims = qs @ self.buf[:n].T
-        rows = np.nonzero(self.valid[:n])[0]
-        return rows, (sims if len(rows) == n else sims[:, rows])
+def _add_link(lists: _LinkLists, other: int, typ: str, weight: float, source: str | None) -> None:
+    lists[0].append(other)
+    lists[1].append(REL_CODE[typ])
+    lists[2].append(float(weight))
+    lists[3].append(source == _DISCOVERED)
 
 
-class Changes:
-    """What one write transaction changed that the read structures mirror (applied once it commits)."""
+class UserState:
+    """Everything held in memory for one user."""
 
-    def __init__(self) -> None:
-        #: (user, memory id, new embedding or None when removed, rowid or 0 when not an insert)
-        self.vectors: list[tuple[str, str, np.ndarray | None, int]] = []
-
-    def vector_set(self, user_id: str, memory_id: str, vector: np.ndarray, rid: int = 0) -> None:
-        self.vectors.append((user_id, memory_id, vector, rid))
-
-    def vectors_removed(self, user_id: str, memory_ids: Sequence[str]) -> None:
-        self.vectors += [(user_id, mid, None, 0) for mid in memory_ids]
+    def __init__(self, dim: int) -> None:
+        self.columns = UserColumns(dim)
+        self.graph = UserGraph()
+        self.ann: Any = None  # ann.AnnIndex once the user's vectors pass the threshold (search.py builds it)
 
 
 class Mirror:
     """The read structures of one store (see the module docstring). Thread-safe."""
 
-    def __init__(self, db: Database, dim: int) -> None:
+    def __init__(self, db: Database, dim: int, *, reload_fraction: float = 0.25) -> None:
         self._db = db
         self.dim = dim
-        self._vectors: dict[str, UserVectors] = {}
+        self.reload_fraction = reload_fraction
+        self._users: dict[str, UserState] = {}
         self._lock = threading.RLock()  # guards the structures; taken after the writer lock, never before
-        self._seen = threading.local()  # PRAGMA data_version last seen by this thread's reading connection
-        row = db.conn.execute("SELECT value FROM meta WHERE key = 'vectors_epoch'").fetchone()
-        self._epoch: str | None = row[0] if row else None
-
-    def committed(self, changes: Changes) -> None:
-        """Mirror this process's committed writes (called by the store after COMMIT, writer lock held)."""
-        with self._lock:
-            for user_id, mid, vec, rid in changes.vectors:
-                cache = self._vectors.get(user_id)
-                if cache is None:
-                    continue
-                if vec is None:
-                    cache.remove([mid])
-                else:
-                    cache.upsert([mid], vec.reshape(1, -1))
-                    cache.max_rid = max(cache.max_rid, rid)
+        self._pos = 0  # change-log position the structures are caught up to
+        self._epoch: str | None = None
+        #: Loads and row-by-row catch-ups so far (tests and benchmarks read them).
+        self.loads = 0
+        self.caught_up = 0
+        with db.reading() as conn:
+            self._pos, _, self._epoch = self._position(conn)
 
     @staticmethod
     def mark_rewritten(conn: sqlite3.Connection) -> None:
-        """Called inside a write that replaces or deletes existing embeddings: every reader (other
-        processes', this one's) must reload rather than read incrementally."""
+        """Called inside a write that must make every reader (other processes', this one's) drop its
+        structures and reload: erasure (with `changelog.forget_user`)."""
         conn.execute(
             "INSERT INTO meta(key, value) VALUES ('vectors_epoch', '1') "
             "ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1"
         )
 
     @contextmanager
-    def vectors(self, user_id: str) -> Iterator[UserVectors]:
-        """The user's matrix, caught up with every commit and loaded on first use; valid inside the block."""
+    def user(self, user_id: str) -> Iterator[UserState]:
+        """The user's structures, caught up with every commit and loaded on first use; valid inside the block
+        (the caller holds the structures' lock until it ends)."""
         with self._db.reading() as conn, self._lock:
-            self._catch_up(conn)
-            cache = self._vectors.get(user_id)
-            if cache is None:
-                cache = self._load(conn, user_id)
-                self._vectors[user_id] = cache
-            yield cache
+            state = self._db.retry(lambda: self._fresh(conn, user_id))
+            yield state
 
-    def _load(self, conn: sqlite3.Connection, user_id: str) -> UserVectors:
-        rows = conn.execute(
-            "SELECT id, embedding, rid FROM memories WHERE user_id = ? AND embedding IS NOT NULL ORDER BY rid",
-            (user_id,),
-        ).fetchall()
-        ids = [r[0] for r in rows]
-        max_rid = rows[-1][2] if rows else 0
-        if rows:
-            matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), self.dim)
-        else:
-            matrix = np.zeros((0, self.dim), dtype=np.float32)
-        return UserVectors(self.dim, ids, matrix, max_rid)
+    def drop(self, user_id: str | None = None) -> None:
+        """Forget one user's structures (or everyone's): they reload on the next read."""
+        with self._lock:
+            if user_id is None:
+                self._users.clear()
+            else:
+                self._users.pop(user_id, None)
+
+    # -- catching up -------------------------------------------------------------------------------------
+
+    def _fresh(self, conn: sqlite3.Connection, user_id: str) -> UserState:
+        own = not conn.in_transaction
+        if own:
+            conn.execute("BEGIN")  # one snapshot for the log and the rows it points at
+        try:
+            self._catch_up(conn)
+            state = self._users.get(user_id)
+            if state is None:
+                state = self._users[user_id] = self._load(conn, user_id)
+            return state
+        finally:
+            if own:
+                conn.execute("COMMIT")
+
+    @staticmethod
+    def _position(conn: sqlite3.Connection) -> tuple[int, int, str | None]:
+        row = conn.execute(
+            "SELECT (SELECT seq FROM sqlite_sequence WHERE name = 'changelog'), "
+            "(SELECT value FROM meta WHERE key = ?), (SELECT value FROM meta WHERE key = 'vectors_epoch')",
+            (changelog.FLOOR_KEY,),
+        ).fetchone()
+        return int(row[0] or 0), int(row[1] or 0), row[2]
 
     def _catch_up(self, conn: sqlite3.Connection) -> None:
-        """Catch up with commits this connection has not seen yet (caller holds _lock). Inserts are read
-        incrementally; a new `vectors_epoch` drops the cached matrices (reloaded on demand)."""
-        version = int(conn.execute("PRAGMA data_version").fetchone()[0])
-        if version == getattr(self._seen, "data_version", None):
+        last, floor, epoch = self._position(conn)
+        if epoch != self._epoch or floor > self._pos:
+            self._epoch, self._pos = epoch, last
+            self._users.clear()
             return
-        self._seen.data_version = version
-        row = conn.execute("SELECT value FROM meta WHERE key = 'vectors_epoch'").fetchone()
-        epoch = row[0] if row else None
-        if epoch != self._epoch:
-            self._epoch = epoch
-            self._vectors.clear()
+        if last == self._pos:
             return
-        for user_id, cache in self._vectors.items():
-            rows = conn.execute(
-                "SELECT rid, id, embedding FROM memories WHERE user_id = ? AND rid > ? AND embedding IS NOT NULL",
-                (user_id, cache.max_rid),
+        entries = changelog.since(conn, self._pos, last) if self._users else []
+        self._pos = last
+        touched: dict[str, dict[str, None]] = {}
+        for user_id, mid in entries:
+            if user_id in self._users:
+                touched.setdefault(user_id, {})[mid] = None
+        for user_id, ids in touched.items():
+            state = self._users[user_id]
+            if len(ids) > 1000 and len(ids) > self.reload_fraction * state.columns.n:
+                del self._users[user_id]
+            else:
+                self._apply(conn, user_id, state, list(ids))
+
+    def _apply(self, conn: sqlite3.Connection, user_id: str, state: UserState, ids: list[str]) -> None:
+        """Re-read these memories and their edges and replace what the structures hold for them."""
+        self.caught_up += 1
+        cols, graph = state.columns, state.graph
+        present: dict[str, sqlite3.Row] = {}
+        out_edges: list[sqlite3.Row] = []
+        in_edges: list[sqlite3.Row] = []
+        for chunk in chunks(ids, 500):
+            marks = ",".join("?" * len(chunk))
+            present.update(
+                (r[0], r)
+                for r in conn.execute(
+                    f"SELECT {COLUMNS_SQL} FROM memories WHERE id IN ({marks}) AND +user_id = ?", [*chunk, user_id]
+                )
+            )
+            out_edges += conn.execute(
+                f"SELECT src, type, dst, weight, source FROM edges INDEXED BY edges_src "
+                f"WHERE user_id = ? AND src IN ({marks})",
+                [user_id, *chunk],
             ).fetchall()
-            if rows:
-                matrix = np.frombuffer(b"".join(r[2] for r in rows), dtype=np.float32).reshape(len(rows), -1)
-                cache.upsert([r[1] for r in rows], matrix)
-                cache.max_rid = max(r[0] for r in rows)
+            in_edges += conn.execute(
+                f"SELECT src, type, dst, weight, source FROM edges INDEXED BY edges_dst "
+                f"WHERE user_id = ? AND type IN ({MEMORY_EDGE_TYPES}) AND dst IN ({marks})",
+                [user_id, *chunk],
+            ).fetchall()
+        removed = cols.remove([m for m in ids if m not in present])
+        cols.set(list(present.values()))
+        changed = cols.vector_changes
+        groups: dict[str, tuple[list[int], list[float]]] = {}
+        links: dict[str, _LinkLists] = {}
+        index, alive = cols.index, cols.alive
+        for src, typ, dst, weight, source in out_edges:
+            if typ == "HasTag" or typ == "InCluster":
+                g = groups.setdefault(src, ([], []))
+                g[0].append(graph.group(TAG if typ == "HasTag" else CLUSTER, dst))
+                g[1].append(1.0 if typ == "HasTag" else float(weight))
+            else:
+                other = index.get(dst)
+                if other is not None and alive[other]:
+                    _add_link(links.setdefault(src, ([], [], [], [])), other, typ, weight, source)
+        for src, typ, dst, weight, source in in_edges:
+            other = index.get(src)
+            if other is not None and alive[other]:
+                _add_link(links.setdefault(dst, ([], [], [], [])), other, typ, weight, source)
+        graph.grow(cols.n)
+        rows: list[int] = []
+        group_lists: list[tuple[np.ndarray, np.ndarray]] = []
+        link_lists: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+        for mid in ids:
+            row = index.get(mid)
+            if row is None:
+                continue
+            g = groups.get(mid, ([], []))
+            lk = links.get(mid, ([], [], [], []))
+            rows.append(row)
+            group_lists.append((np.array(g[0], dtype=np.int64), np.array(g[1], dtype=np.float64)))
+            link_lists.append(
+                (
+                    np.array(lk[0], dtype=np.int64),
+                    np.array(lk[1], dtype=np.int8),
+                    np.array(lk[2], dtype=np.float64),
+                    np.array(lk[3], dtype=bool),
+                )
+            )
+        graph.set_memories(rows, group_lists, link_lists)
+        graph.maybe_compact()
+        if state.ann is not None:
+            state.ann.refresh(cols, np.concatenate([removed, changed]))
+
+    def _load(self, conn: sqlite3.Connection, user_id: str) -> UserState:
+        """A user's structures from the tables (inside the catch-up's read transaction)."""
+        self.loads += 1
+        state = UserState(self.dim)
+        cols, graph = state.columns, state.graph
+        cols.set(
+            conn.execute(f"SELECT {COLUMNS_SQL} FROM memories WHERE user_id = ? ORDER BY rid", (user_id,)).fetchall()
+        )
+        edges = conn.execute(
+            "SELECT type, src, dst, weight, source FROM edges WHERE user_id = ?", (user_id,)
+        ).fetchall()
+        index = cols.index
+        m_rows: list[int] = []
+        m_groups: list[int] = []
+        m_w: list[float] = []
+        l_src: list[int] = []
+        l_dst: list[int] = []
+        l_rel: list[int] = []
+        l_w: list[float] = []
+        l_disc: list[bool] = []
+        group = graph.group
+        for typ, src, dst, weight, source in edges:
+            row = index.get(src)
+            if row is None:
+                continue
+            if typ == "HasTag" or typ == "InCluster":
+                m_rows.append(row)
+                m_groups.append(group(TAG if typ == "HasTag" else CLUSTER, dst))
+                m_w.append(1.0 if typ == "HasTag" else float(weight))
+            else:
+                other = index.get(dst)
+                if other is None:
+                    continue
+                l_src.append(row)
+                l_dst.append(other)
+                l_rel.append(REL_CODE[typ])
+                l_w.append(float(weight))
+                l_disc.append(source == _DISCOVERED)
+        graph.load(
+            cols.n,
+            (np.array(m_rows, dtype=np.int64), np.array(m_groups, dtype=np.int64), np.array(m_w, dtype=np.float64)),
+            (
+                np.array(l_src, dtype=np.int64),
+                np.array(l_dst, dtype=np.int64),
+                np.array(l_rel, dtype=np.int8),
+                np.array(l_w, dtype=np.float64),
+                np.array(l_disc, dtype=bool),
+            ),
+        )
+        return state
+
+    def cached_users(self) -> Sequence[str]:
+        with self._lock:
+            return list(self._users)

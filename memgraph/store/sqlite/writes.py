@@ -1,8 +1,10 @@
 """The SQL of every write, run inside one transaction the store opened (`SQLiteStore._write`).
 
-`Writes` is bound to that transaction: `conn` is the writer connection inside it, and `changes` collects what
-the in-memory read structures must learn once it commits (mirror.py). A method that raises leaves the whole
-transaction to roll back: a batch is written entirely or not at all.
+`Writes` is bound to that transaction: `conn` is the writer connection inside it, and `changes` collects every
+memory whose row or edges it touches: the store writes them to the change log before COMMIT (changelog.py),
+and every reader's in-memory structures re-read exactly those (mirror.py). So each method here must touch
+the memories it changes, both ends of a memory-to-memory edge included. A method that raises leaves the
+whole transaction to roll back: a batch is written entirely or not at all.
 """
 
 from __future__ import annotations
@@ -18,9 +20,16 @@ import numpy as np
 from memgraph.errors import ValidationError
 from memgraph.models import MEMORY_RELATIONS, Cluster, Gap, HasTag, InCluster, Link, Memory, Relation, Tag
 from memgraph.store.base import INCREMENTABLE_FIELDS, UPDATABLE_FIELDS, JobRun, MemoryUpdate, WriteBatch
-from memgraph.store.sqlite.mirror import Changes, Mirror
-from memgraph.store.sqlite.rows import CLAMPED, MAX_SQL_VARIABLES, MEMORY_COLUMNS, chunks, db_value, ts
-from memgraph.text import fts_document
+from memgraph.store.sqlite.changelog import Changes
+from memgraph.store.sqlite.rows import (
+    CLAMPED,
+    MAX_SQL_VARIABLES,
+    MEMORY_COLUMNS,
+    MEMORY_EDGE_TYPES,
+    chunks,
+    db_value,
+    ts,
+)
 
 # Lookups by a list of ids write `+user_id = ?` (here and in store.py): the unary plus keeps SQLite's planner
 # from choosing a user_id index (a scan of all the user's rows per chunk: 13 s of a 30k-memory links run) over
@@ -79,12 +88,7 @@ class Writes:
             self.conn.execute(f"UPDATE memories SET {sets} WHERE rid = ?", [*values[1:], rid])
             if blob is not None and blob != row["embedding"]:
                 self.conn.execute("UPDATE memories SET embedding = ? WHERE rid = ?", (blob, rid))
-                if row["embedding"] is not None:
-                    Mirror.mark_rewritten(self.conn)
-            self.conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (rid,))
-        self.conn.execute("INSERT INTO memories_fts(rowid, doc) VALUES (?, ?)", (rid, fts_document(mem.content)))
-        if vec is not None:
-            self.changes.vector_set(mem.user_id, mem.id, vec, int(rid or 0))
+        self.changes.touch(mem.user_id, (mem.id,))
 
     def update(self, user_id: str, updates: Sequence[MemoryUpdate]) -> int:
         """Set-based: updates of the same shape (same fields set / incremented) go out as one
@@ -106,6 +110,7 @@ class Writes:
                 rounds.append([])
             rounds[rnd].append(upd)
         matched = 0
+        self.changes.touch(user_id, (u.id for u in updates if u.set or u.inc))
         for (set_fields, inc_fields), rounds in groups.items():
             ncols = 1 + len(set_fields) + len(inc_fields)
             parts = [f"{f} = v.column{i + 2}" for i, f in enumerate(set_fields)]
@@ -129,18 +134,6 @@ class Writes:
                         [*params, user_id],
                     )
                     matched += cur.rowcount
-                    if "content" in set_fields:
-                        for upd in chunk:
-                            row = self.conn.execute(
-                                "SELECT rid FROM memories WHERE id = ? AND user_id = ?", (upd.id, user_id)
-                            ).fetchone()
-                            if row is None:
-                                continue
-                            self.conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (row[0],))
-                            self.conn.execute(
-                                "INSERT INTO memories_fts(rowid, doc) VALUES (?, ?)",
-                                (row[0], fts_document(upd.set["content"])),
-                            )
         return matched
 
     def delete_memories(self, user_id: str, ids: Sequence[str]) -> int:
@@ -156,18 +149,30 @@ class Writes:
             found = [r[1] for r in rows]
             rmarks = ",".join("?" * len(rids))
             fmarks = ",".join("?" * len(found))
-            self.conn.execute(f"DELETE FROM memories_fts WHERE rowid IN ({rmarks})", rids)
+            self.changes.touch(user_id, found)
+            self.changes.touch(user_id, self._linked(user_id, found))
             self.conn.execute(f"DELETE FROM memories WHERE rid IN ({rmarks})", rids)
             self.conn.execute(
                 f"DELETE FROM edges WHERE user_id = ? AND (src IN ({fmarks}) "
                 f"OR (dst IN ({fmarks}) AND type != 'HasTag'))",
                 [user_id, *found, *found],
             )
-            self.changes.vectors_removed(user_id, found)
-            if found:
-                Mirror.mark_rewritten(self.conn)
             deleted += len(found)
         return deleted
+
+    def _linked(self, user_id: str, ids: Sequence[str]) -> set[str]:
+        """The memories at the other end of memory-to-memory edges of `ids` (their adjacency changes too)."""
+        out: set[str] = set()
+        for chunk in chunks(list(ids), 400):
+            marks = ",".join("?" * len(chunk))
+            for r in self.conn.execute(
+                f"SELECT dst FROM edges INDEXED BY edges_src WHERE user_id = ? AND type IN ({MEMORY_EDGE_TYPES}) "
+                f"AND src IN ({marks}) UNION SELECT src FROM edges INDEXED BY edges_dst WHERE user_id = ? "
+                f"AND type IN ({MEMORY_EDGE_TYPES}) AND dst IN ({marks})",
+                [user_id, *chunk, user_id, *chunk],
+            ):
+                out.add(r[0])
+        return out
 
     def owned(self, user_id: str, ids: Sequence[str]) -> set[str]:
         """Which of `ids` are memories of `user_id` (one query per chunk, not per id)."""
@@ -188,6 +193,7 @@ class Writes:
         if not pairs:
             return 0
         now = ts(datetime.now(UTC))
+        self.changes.touch(user_id, (p.memory_id for p in pairs))
         self.conn.executemany(
             "INSERT OR IGNORE INTO tags(user_id, name) VALUES (?, ?)",
             [(user_id, n) for n in {p.tag for p in pairs}],
@@ -200,6 +206,7 @@ class Writes:
         return cur.rowcount
 
     def remove_tags(self, user_id: str, pairs: Sequence[HasTag]) -> int:
+        self.changes.touch(user_id, (p.memory_id for p in pairs))
         cur = self.conn.executemany(
             "DELETE FROM edges WHERE user_id = ? AND type = 'HasTag' AND src = ? AND dst = ?",
             [(user_id, p.memory_id, p.tag) for p in pairs],
@@ -215,6 +222,18 @@ class Writes:
         return cur.rowcount
 
     def delete_tags(self, user_id: str, names: Sequence[str]) -> int:
+        for chunk in chunks(list(names), 400):
+            self.changes.touch(
+                user_id,
+                (
+                    r[0]
+                    for r in self.conn.execute(
+                        f"SELECT src FROM edges INDEXED BY edges_in WHERE user_id = ? AND type = 'HasTag' "
+                        f"AND dst IN ({','.join('?' * len(chunk))})",
+                        [user_id, *chunk],
+                    )
+                ),
+            )
         self.conn.executemany(
             "DELETE FROM edges WHERE user_id = ? AND type = 'HasTag' AND dst = ?",
             [(user_id, n) for n in names],
@@ -255,6 +274,7 @@ class Writes:
             ),
             key=lambda r: (r[1], r[2], r[3]),
         )
+        self.changes.touch(user_id, (x for ln in links for x in (ln.src, ln.dst)))
         self.conn.executemany(
             "INSERT INTO edges(user_id, type, src, dst, weight, source, reason, created_at, updated_at) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
@@ -265,6 +285,7 @@ class Writes:
         )
 
     def delete_links(self, user_id: str, keys: Sequence[tuple[str, str, Relation]]) -> int:
+        self.changes.touch(user_id, (x for src, dst, _ in keys for x in (src, dst)))
         cur = self.conn.executemany(
             "DELETE FROM edges WHERE user_id = ? AND type = ? AND src = ? AND dst = ?",
             [(user_id, Relation.parse(rel).value, src, dst) for src, dst, rel in keys],
@@ -277,17 +298,18 @@ class Writes:
             "UPDATE memories SET embedding = ?, embedding_model = ? WHERE id = ? AND user_id = ?",
             [(row.tobytes(), model, mid, user_id) for mid, row in zip(ids, matrix, strict=True)],
         )
-        changed = cur.rowcount
-        owned = self.owned(user_id, ids)
-        for mid, row in zip(ids, matrix, strict=True):
-            if mid in owned:
-                self.changes.vector_set(user_id, mid, row)
-        if changed:
-            Mirror.mark_rewritten(self.conn)  # other processes must reload replaced vectors
-        return changed
+        self.changes.touch(user_id, ids)
+        return int(cur.rowcount)
 
     def replace_clusters(self, user_id: str, clusters: Sequence[Cluster], members: Sequence[InCluster]) -> None:
         now = ts(datetime.now(UTC))
+        self.changes.touch(
+            user_id,
+            (r[0] for r in self.conn.execute(
+                "SELECT src FROM edges WHERE user_id = ? AND type = 'InCluster'", (user_id,)
+            )),
+        )
+        self.changes.touch(user_id, (m.memory_id for m in members))
         self.conn.execute("DELETE FROM edges WHERE user_id = ? AND type = 'InCluster'", (user_id,))
         self.conn.execute("DELETE FROM clusters WHERE user_id = ?", (user_id,))
         for c in clusters:

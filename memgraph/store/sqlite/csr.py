@@ -1,0 +1,523 @@
+"""One user's graph as sparse adjacency arrays (CSR), and `expand`'s breadth-first walk over them.
+
+Three adjacencies, each a compressed-sparse-row base (`indptr` + column arrays, scipy.sparse's layout; one
+numpy gather serves a whole frontier) plus the lists replaced since the base was built (`Adjacency`):
+- memory -> its tags and clusters (group id, weight);
+- tag/cluster -> its member memories;
+- memory -> linked memories, both directions of every memory-to-memory edge (other, relation, weight,
+  discovered).
+A write touches a few memories (a recall's maintenance writes, a remember), so catching up replaces a few
+lists; the base is rebuilt once the replaced lists pass a fraction of it (amortised, `compact`).
+
+The walk is the definition in `GraphStore.expand` (memgraph/store/base.py), the one the Cypher stores run
+through memgraph.store.traverse.breadth_first: the same capped, ordered neighbours per node and the same
+first-found path per (seed, memory). Here each hop is array operations over the whole frontier: gather the
+frontier nodes' lists, rank them per node (np.lexsort on numeric keys; ties broken by id/name in Python only
+for tie runs that reach the cap), drop visited (seed, node) states and keep each new state's first
+occurrence. Paths are parent pointers, turned into trace steps only for the memories found.
+tests/conformance/test_expand_parity.py checks that this walk, FalkorDB's and Neo4j's agree on random graphs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+import numpy as np
+from pydantic import BaseModel
+
+from memgraph.models import Relation, TraceStep
+from memgraph.store.base import Expansion
+
+#: Relation codes. The four memory-to-memory relations first, in name order: the walk breaks ties between
+#: two edges to the same memory by relation name, as the SQL and Cypher statements do.
+REL_NAMES = ("Contradicts", "DerivedFrom", "RelatesTo", "Supersedes", "HasTag", "InCluster")
+REL_CODE = {name: i for i, name in enumerate(REL_NAMES)}
+_RELATES_TO = REL_CODE[Relation.RELATES_TO.value]
+HAS_TAG, IN_CLUSTER = REL_CODE["HasTag"], REL_CODE["InCluster"]
+#: Group kinds (a group is a tag or a cluster: what HasTag / InCluster point at).
+TAG, CLUSTER = 0, 1
+#: A tag/cluster with more members than this has its members pre-selected by importance (np.partition)
+#: before the exact ranking: a hub of 50k members then costs a partition, not a sort.
+_PRESELECT = 256
+
+_Cols = tuple[np.ndarray, ...]
+
+
+class Adjacency:
+    """Lists of rows (one list per owner index) with typed columns: a CSR base plus replaced lists."""
+
+    def __init__(self, dtypes: Sequence[Any]) -> None:
+        self.dtypes = [np.dtype(d) for d in dtypes]
+        self.ptr = np.zeros(1, dtype=np.int64)
+        self.cols: _Cols = tuple(np.zeros(0, dtype=d) for d in self.dtypes)
+        self.over: dict[int, _Cols] = {}
+        self.sizes = np.zeros(0, dtype=np.int64)  # list length per owner (base or replaced)
+
+    def empty(self) -> _Cols:
+        return tuple(np.zeros(0, dtype=d) for d in self.dtypes)
+
+    def build(self, n_owners: int, owner: np.ndarray, cols: _Cols) -> None:
+        """The base from (owner, columns) rows; rows of one owner keep their given order."""
+        order = np.argsort(owner, kind="stable")
+        counts = np.bincount(owner, minlength=n_owners).astype(np.int64)
+        self.ptr = np.zeros(n_owners + 1, dtype=np.int64)
+        np.cumsum(counts, out=self.ptr[1:])
+        self.cols = tuple(np.asarray(c, dtype=d)[order] for c, d in zip(cols, self.dtypes, strict=True))
+        self.over = {}
+        self.sizes = counts
+
+    def _reserve(self, n_owners: int) -> None:
+        if n_owners > len(self.sizes):
+            sizes = np.zeros(max(n_owners, 2 * len(self.sizes)), dtype=np.int64)
+            sizes[: len(self.sizes)] = self.sizes
+            self.sizes = sizes
+
+    def get(self, owner: int) -> _Cols:
+        hit = self.over.get(owner)
+        if hit is not None:
+            return hit
+        if owner + 1 < len(self.ptr):
+            a, b = self.ptr[owner], self.ptr[owner + 1]
+            return tuple(c[a:b] for c in self.cols)
+        return self.empty()
+
+    def replace(self, owner: int, cols: _Cols) -> None:
+        self._reserve(owner + 1)
+        self.over[owner] = tuple(np.asarray(c, dtype=d) for c, d in zip(cols, self.dtypes, strict=True))
+        self.sizes[owner] = len(cols[0])
+
+    def gather(self, owners: np.ndarray) -> tuple[np.ndarray, _Cols]:
+        """Every list of `owners` (distinct owner indices) concatenated: (position in `owners` of each row,
+        columns), grouped by position in ascending order, each list in its own order."""
+        owners = np.asarray(owners, dtype=np.int64)
+        n_base = len(self.ptr) - 1
+        replaced = np.array([o in self.over for o in owners.tolist()], dtype=bool) if self.over else None
+        in_base = owners < n_base
+        if replaced is not None:
+            in_base &= ~replaced
+        pos_b = np.flatnonzero(in_base)
+        starts = self.ptr[owners[pos_b]]
+        lens = self.ptr[owners[pos_b] + 1] - starts
+        total = int(lens.sum())
+        offsets = np.cumsum(lens) - lens
+        idx = np.arange(total, dtype=np.int64) - np.repeat(offsets - starts, lens)
+        pos = np.repeat(pos_b, lens)
+        cols = [c[idx] for c in self.cols]
+        if replaced is not None and replaced.any():
+            extra_pos = []
+            extra = [[] for _ in self.dtypes]  # type: list[list[np.ndarray]]
+            for p in np.flatnonzero(replaced).tolist():
+                lst = self.over[int(owners[p])]
+                extra_pos.append(np.full(len(lst[0]), p, dtype=np.int64))
+                for j, c in enumerate(lst):
+                    extra[j].append(c)
+            pos = np.concatenate([pos, *extra_pos])
+            cols = [np.concatenate([c, *e]) for c, e in zip(cols, extra, strict=True)]
+            order = np.argsort(pos, kind="stable")
+            pos = pos[order]
+            cols = [c[order] for c in cols]
+        return pos, tuple(cols)
+
+    def compact(self, n_owners: int) -> None:
+        """Fold the replaced lists into a new base."""
+        pos, cols = self.gather(np.arange(n_owners, dtype=np.int64))
+        self.build(n_owners, pos, cols)
+
+    def needs_compaction(self) -> bool:
+        return len(self.over) > max(512, (len(self.ptr) - 1) // 16)
+
+
+class UserGraph:
+    """One user's graph: memories are rows of the user's columns (columns.py), tags and clusters are groups."""
+
+    def __init__(self) -> None:
+        self.group_index: dict[tuple[int, str], int] = {}
+        self.group_names: list[str] = []
+        self.group_kind = np.zeros(0, dtype=np.int8)
+        self.to_groups = Adjacency([np.int64, np.float64])  # memory row -> (group, weight)
+        self.members = Adjacency([np.int64])  # group -> member rows
+        self.links = Adjacency([np.int64, np.int8, np.float64, np.bool_])  # row -> (other, rel, weight, disc)
+        self.n_rows = 0
+
+    # -- building and updating ---------------------------------------------------------------------------
+
+    def group(self, kind: int, name: str) -> int:
+        gid = self.group_index.get((kind, name))
+        if gid is None:
+            gid = self.group_index[(kind, name)] = len(self.group_names)
+            self.group_names.append(name)
+            if gid >= len(self.group_kind):
+                grown = np.zeros(max(64, 2 * len(self.group_kind)), dtype=np.int8)
+                grown[: len(self.group_kind)] = self.group_kind
+                self.group_kind = grown
+            self.group_kind[gid] = kind
+        return gid
+
+    def load(
+        self,
+        n_rows: int,
+        memberships: tuple[np.ndarray, np.ndarray, np.ndarray],
+        links: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    ) -> None:
+        """The base arrays from every edge of the user: memberships (row, group, weight) and memory links
+        (src row, dst row, relation, weight, discovered), each link entered at both ends."""
+        self.n_rows = n_rows
+        rows, gids, ws = memberships
+        self.to_groups.build(n_rows, rows, (gids, ws))
+        self.members.build(len(self.group_names), gids, (rows,))
+        src, dst, rel, w, disc = links
+        self.links.build(
+            n_rows,
+            np.concatenate([src, dst]),
+            (np.concatenate([dst, src]), np.tile(rel, 2), np.tile(w, 2), np.tile(disc, 2)),
+        )
+
+    def grow(self, n_rows: int) -> None:
+        self.n_rows = max(self.n_rows, n_rows)
+
+    def set_memories(
+        self,
+        rows: Sequence[int],
+        groups: Sequence[tuple[np.ndarray, np.ndarray]],
+        links: Sequence[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]],
+    ) -> None:
+        """Replace these memories' memberships and links (as the file has them now). A group's member list is
+        rewritten once for the whole call: a bulk write adds a thousand members to a hub tag in one copy."""
+        if not len(rows):
+            return
+        self.grow(max(rows) + 1)
+        added: dict[int, list[int]] = {}
+        removed: dict[int, set[int]] = {}
+        for row, grp, lk in zip(rows, groups, links, strict=True):
+            old = set(self.to_groups.get(row)[0].tolist())
+            new = set(grp[0].tolist())
+            self.to_groups.replace(row, grp)
+            for gid in old - new:
+                removed.setdefault(gid, set()).add(row)
+            for gid in new - old:
+                added.setdefault(gid, []).append(row)
+            self.links.replace(row, lk)
+        for gid in removed.keys() | added.keys():
+            members = self.members.get(gid)[0]
+            gone = removed.get(gid)
+            if gone:
+                members = members[~np.isin(members, list(gone))]
+            more = added.get(gid)
+            if more:
+                members = np.concatenate([members, np.array(more, dtype=np.int64)])
+            self.members.replace(gid, (members,))
+
+    def maybe_compact(self) -> None:
+        if self.to_groups.needs_compaction() or self.links.needs_compaction():
+            self.to_groups.compact(self.n_rows)
+            self.links.compact(self.n_rows)
+        if self.members.needs_compaction():
+            self.members.compact(len(self.group_names))
+
+    # -- reading -----------------------------------------------------------------------------------------
+
+    def degree(self, gids: np.ndarray) -> np.ndarray:
+        sizes = self.members.sizes
+        gids = np.asarray(gids, dtype=np.int64)
+        out = np.zeros(len(gids), dtype=np.int64)
+        ok = gids < len(sizes)
+        out[ok] = sizes[gids[ok]]
+        return out
+
+    def tagged(self, tag: str) -> np.ndarray:
+        """Rows carrying the tag (the `tag` filter)."""
+        gid = self.group_index.get((TAG, tag))
+        return np.zeros(0, dtype=np.int64) if gid is None else self.members.get(gid)[0]
+
+
+def ranked_top(
+    owner: np.ndarray, keys: Sequence[np.ndarray], tiebreak: Callable[[np.ndarray], list[Any]], cap: int
+) -> np.ndarray:
+    """Indices of the candidates kept: per owner (ascending), the first `cap` by `keys` (numeric, smaller is
+    better, first key first) and then by `tiebreak` (Python values for a run of tied candidates), in order."""
+    if not len(owner) or cap <= 0:
+        return np.zeros(0, dtype=np.int64)
+    order = np.lexsort([*reversed(keys), owner])
+    o = owner[order]
+    new_owner = np.r_[True, o[1:] != o[:-1]]
+    idx = np.arange(len(o))
+    rank = idx - np.maximum.accumulate(np.where(new_owner, idx, 0))
+    same = ~new_owner[1:]
+    for k in keys:
+        ks = k[order]
+        same &= ks[1:] == ks[:-1]
+    if same.any():
+        edges = np.diff(np.r_[0, same.astype(np.int8), 0])
+        for s, e in zip(np.flatnonzero(edges == 1).tolist(), np.flatnonzero(edges == -1).tolist(), strict=True):
+            if rank[s] < cap:
+                seg = order[s : e + 1]
+                values = tiebreak(seg)
+                order[s : e + 1] = seg[sorted(range(len(seg)), key=values.__getitem__)]
+    return order[rank < cap]
+
+
+def expand(
+    graph: UserGraph,
+    ids: list[str],
+    index: dict[str, int],
+    importance: np.ndarray,
+    last_accessed: np.ndarray,
+    passing: np.ndarray,
+    seeds: Sequence[str],
+    *,
+    max_depth: int,
+    fanout_cap: int,
+    weights: dict[str, float],
+) -> list[Expansion]:
+    """`GraphStore.expand` over the arrays. `passing` is the filter as a mask over rows; `ids`, `index`,
+    `importance` and `last_accessed` are the user's columns."""
+    seed_ids = [s for s in dict.fromkeys(seeds) if s in index]
+    if not seed_ids or max_depth <= 0 or fanout_cap <= 0:
+        return []
+    cap = int(fanout_cap)
+    discovered = float(weights.get("RelatesTo:discovered", 1.0))
+    n_keys = 2 * max(len(ids), len(graph.group_names)) + 2
+    # the states: (seed position, kind 0 memory / 1 group, node, parent state, relation, weight, degree)
+    st_seed = [np.arange(len(seed_ids), dtype=np.int64)]
+    st_kind = [np.zeros(len(seed_ids), dtype=np.int64)]
+    st_node = [np.array([index[s] for s in seed_ids], dtype=np.int64)]
+    st_parent = [np.full(len(seed_ids), -1, dtype=np.int64)]
+    st_rel = [np.full(len(seed_ids), -1, dtype=np.int64)]
+    st_w = [np.zeros(len(seed_ids), dtype=np.float64)]
+    st_deg = [np.full(len(seed_ids), -1, dtype=np.int64)]
+    visited = st_seed[0] * n_keys + st_node[0] * 2
+    count = len(seed_ids)
+    frontier = np.arange(len(seed_ids), dtype=np.int64)
+    found: list[np.ndarray] = []
+    f_seed, f_kind, f_node = st_seed[0], st_kind[0], st_node[0]
+    for depth in range(1, max_depth + 1):
+        table = _hop(
+            graph, ids, importance, last_accessed, passing, f_kind, f_node, cap, depth != max_depth, discovered
+        )
+        if table is None:
+            break
+        t_key, t_rel, t_okind, t_onode, t_w, t_deg = table
+        if not len(t_key):
+            break
+        # each frontier state takes its node's list
+        uniq, starts, counts = np.unique(t_key, return_index=True, return_counts=True)
+        f_key = f_node * 2 + f_kind
+        j = np.searchsorted(uniq, f_key)
+        j_ok = np.minimum(j, len(uniq) - 1)
+        hit = (j < len(uniq)) & (uniq[j_ok] == f_key)
+        lens = np.where(hit, counts[j_ok], 0)
+        total = int(lens.sum())
+        if not total:
+            break
+        parent_pos = np.repeat(np.arange(len(frontier)), lens)
+        offsets = np.cumsum(lens) - lens
+        lst = np.arange(total, dtype=np.int64) - np.repeat(offsets - starts[j_ok], lens)
+        c_seed = f_seed[parent_pos]
+        c_kind, c_node = t_okind[lst], t_onode[lst]
+        c_key = c_seed * n_keys + c_node * 2 + c_kind
+        fresh = ~np.isin(c_key, visited)
+        cand = np.flatnonzero(fresh)
+        _, firsts = np.unique(c_key[cand], return_index=True)
+        keep = cand[np.sort(firsts)]
+        if not len(keep):
+            break
+        visited = np.concatenate([visited, c_key[keep]])
+        new_ids = count + np.arange(len(keep), dtype=np.int64)
+        count += len(keep)
+        st_seed.append(c_seed[keep])
+        st_kind.append(c_kind[keep])
+        st_node.append(c_node[keep])
+        st_parent.append(frontier[parent_pos[keep]])
+        st_rel.append(t_rel[lst[keep]])
+        st_w.append(t_w[lst[keep]])
+        st_deg.append(t_deg[lst[keep]])
+        found.append(new_ids[c_kind[keep] == 0])
+        frontier = new_ids
+        f_seed, f_kind, f_node = st_seed[-1], st_kind[-1], st_node[-1]
+    if not found:
+        return []
+    return _expansions(
+        graph,
+        ids,
+        seed_ids,
+        weights,
+        np.concatenate(found),
+        *(np.concatenate(a) for a in (st_seed, st_kind, st_node, st_parent, st_rel, st_w, st_deg)),
+    )
+
+
+def _hop(
+    graph: UserGraph,
+    ids: list[str],
+    importance: np.ndarray,
+    last_accessed: np.ndarray,
+    passing: np.ndarray,
+    f_kind: np.ndarray,
+    f_node: np.ndarray,
+    cap: int,
+    to_groups: bool,
+    discovered: float,
+) -> tuple[np.ndarray, ...] | None:
+    """The capped, ordered neighbour lists of the frontier's distinct nodes, as one table sorted by owner key
+    (node * 2 + kind): (owner key, relation, other kind, other node, weight, degree). A memory's list is its
+    tags/clusters (when `to_groups`) and then its linked memories; a group's list is its members."""
+    parts: list[tuple[np.ndarray, ...]] = []
+    mem_nodes = np.unique(f_node[f_kind == 0])
+    grp_nodes = np.unique(f_node[f_kind == 1])
+    if len(mem_nodes) and to_groups:
+        pos, (gid, w) = graph.to_groups.gather(mem_nodes)
+        deg = graph.degree(gid)
+        names = graph.group_names
+        keep = ranked_top(pos, [deg, -w], lambda seg: [names[g] for g in gid[seg].tolist()], cap)
+        kinds = graph.group_kind[gid[keep]].astype(np.int64)
+        parts.append(
+            (
+                mem_nodes[pos[keep]] * 2,
+                np.where(kinds == TAG, HAS_TAG, IN_CLUSTER),
+                np.ones(len(keep), dtype=np.int64),
+                gid[keep],
+                w[keep],
+                deg[keep],
+            )
+        )
+    if len(mem_nodes):
+        pos, (other, rel, w, disc) = graph.links.gather(mem_nodes)
+        ok = passing[other]
+        pos, other, rel, w, disc = pos[ok], other[ok], rel[ok].astype(np.int64), w[ok], disc[ok]
+        w = np.where(disc & (rel == _RELATES_TO), w * discovered, w)
+        keep = ranked_top(
+            pos,
+            [-w, -importance[other]],
+            lambda seg: [(ids[o], r) for o, r in zip(other[seg].tolist(), rel[seg].tolist(), strict=True)],
+            cap,
+        )
+        parts.append(
+            (
+                mem_nodes[pos[keep]] * 2,
+                rel[keep],
+                np.zeros(len(keep), dtype=np.int64),
+                other[keep],
+                w[keep],
+                np.full(len(keep), -1, dtype=np.int64),
+            )
+        )
+    if len(grp_nodes):
+        pos, (row,) = graph.members.gather(grp_nodes)
+        ok = passing[row]
+        pos, row = pos[ok], row[ok]
+        pos, row = _preselect(pos, row, importance, cap)
+        keep = ranked_top(
+            pos, [-importance[row], -last_accessed[row]], lambda seg: [ids[r] for r in row[seg].tolist()], cap
+        )
+        kinds = graph.group_kind[grp_nodes[pos[keep]]].astype(np.int64)
+        parts.append(
+            (
+                grp_nodes[pos[keep]] * 2 + 1,
+                np.where(kinds == TAG, HAS_TAG, IN_CLUSTER),
+                np.zeros(len(keep), dtype=np.int64),
+                row[keep],
+                np.ones(len(keep), dtype=np.float64),
+                np.full(len(keep), -1, dtype=np.int64),
+            )
+        )
+    if not parts:
+        return None
+    cols = [np.concatenate([p[i] for p in parts]) for i in range(6)]
+    order = np.argsort(cols[0], kind="stable")  # per owner: its groups, then its links (the parts' order)
+    return tuple(c[order] for c in cols)
+
+
+def _preselect(pos: np.ndarray, row: np.ndarray, importance: np.ndarray, cap: int) -> tuple[np.ndarray, np.ndarray]:
+    """Within each group longer than _PRESELECT, keep only members at least as important as its `cap`-th most
+    important one (ties kept): the ranking after it sorts a few rows instead of a hub's members."""
+    if len(pos) <= _PRESELECT:
+        return pos, row
+    bounds = np.flatnonzero(np.r_[True, pos[1:] != pos[:-1], True])
+    least = max(_PRESELECT, cap)
+    long = [(a, b) for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True) if b - a > least]
+    if not long:
+        return pos, row
+    keep = np.ones(len(pos), dtype=bool)
+    for a, b in long:
+        imp = importance[row[a:b]]
+        threshold = np.partition(imp, len(imp) - cap)[len(imp) - cap]
+        keep[a:b] = imp >= threshold
+    return pos[keep], row[keep]
+
+
+_M = TypeVar("_M", bound=BaseModel)
+
+
+def _built(cls: type[_M], fields: dict[str, Any]) -> _M:
+    """A model from a complete dict of values made right here (thousands of expansions and steps per
+    recall): pydantic's model_construct cost ~50 us each under load, models.trusted ~25 us (it reads
+    `model_fields`, a slow class property, per call); this ~3 us. Callers pass exactly the model's fields."""
+    obj = cls.__new__(cls)
+    object.__setattr__(obj, "__dict__", fields)
+    object.__setattr__(obj, "__pydantic_fields_set__", set(fields))
+    object.__setattr__(obj, "__pydantic_extra__", None)
+    object.__setattr__(obj, "__pydantic_private__", None)
+    return obj
+
+
+def _expansions(
+    graph: UserGraph,
+    ids: list[str],
+    seed_ids: list[str],
+    weights: dict[str, float],
+    found: np.ndarray,
+    st_seed: np.ndarray,
+    st_kind: np.ndarray,
+    st_node: np.ndarray,
+    st_parent: np.ndarray,
+    st_rel: np.ndarray,
+    st_w: np.ndarray,
+    st_deg: np.ndarray,
+) -> list[Expansion]:
+    """Expansion models for the memory states found, in the order they were found; trace steps shared."""
+    other = weights.get("other", 0.3)
+    rel_weight = [weights.get(name, other) for name in REL_NAMES]
+    labels = {TAG: "tag:", CLUSTER: "cluster:"}
+    seed = st_seed.tolist()
+    kind = st_kind.tolist()
+    node = st_node.tolist()
+    parent = st_parent.tolist()
+    rel = st_rel.tolist()
+    w = st_w.tolist()
+    deg = st_deg.tolist()
+    gkind = graph.group_kind
+    by_state: dict[int, TraceStep] = {}
+    by_value: dict[tuple[int, int, int, float, int], TraceStep] = {}  # one object per distinct step
+    paths: dict[int, list[TraceStep]] = {}
+
+    def step(s: int) -> TraceStep:
+        obj = by_state.get(s)
+        if obj is None:
+            r = rel[s]
+            weight = w[s] if r == _RELATES_TO else rel_weight[r]
+            key = (r, kind[s], node[s], weight, deg[s])
+            obj = by_value.get(key)
+            if obj is None:
+                if kind[s] == 0:
+                    via, degree = ids[node[s]], None
+                else:
+                    via, degree = labels[int(gkind[node[s]])] + graph.group_names[node[s]], deg[s]
+                obj = by_value[key] = _built(
+                    TraceStep, {"relation": REL_NAMES[r], "via": via, "weight": weight, "degree": degree}
+                )
+            by_state[s] = obj
+        return obj
+
+    # states come parent first (breadth-first), so one pass builds every path from its parent's
+    for s in range(len(parent)):
+        p = parent[s]
+        if p >= 0:
+            paths[s] = [step(s)] if parent[p] < 0 else [*paths[p], step(s)]
+    out = []
+    for s in found.tolist():
+        p = paths[s]
+        out.append(
+            _built(Expansion, {"memory_id": ids[node[s]], "seed_id": seed_ids[seed[s]], "depth": len(p), "path": p})
+        )
+    return out

@@ -1,0 +1,158 @@
+"""The SQLite store's in-memory read structures (vectors, filter columns, graph arrays) stay exactly in step
+with the file across connections and processes, through the change log, without reloading the user; they
+reload when the log was trimmed past them or when erasure bumps the epoch."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from memgraph.config import Settings
+from memgraph.errors import ValidationError
+from memgraph.models import HasTag, Link, Relation
+from memgraph.store import MemoryFilter, MemoryUpdate, WriteBatch
+from memgraph.store.sqlite import SQLiteStore, changelog
+from memgraph.store.sqlite.mirror import Mirror
+from tests.conformance.helpers import mem, unit_vectors
+
+WEIGHTS = Settings().relation_weights()
+
+
+def _expand(store: SQLiteStore, seeds: list[str], cap: int = 4) -> list[tuple[str, str, int, list[str]]]:
+    got = store.expand("ada", seeds, max_depth=2, fanout_cap=cap, weights=WEIGHTS)
+    return sorted((e.seed_id, e.memory_id, e.depth, [s.via for s in e.path]) for e in got)
+
+
+def _same_as_a_fresh_reader(path: Path, reader: SQLiteStore, seeds: list[str], query: np.ndarray) -> None:
+    fresh = SQLiteStore(path)
+    try:
+        for cap in (2, 4, 50):
+            assert _expand(reader, seeds, cap) == _expand(fresh, seeds, cap)
+        for flt in (None, MemoryFilter.everything(), MemoryFilter(tag="t1")):
+            assert reader.vector_search("ada", query, 20, flt=flt) == fresh.vector_search("ada", query, 20, flt=flt)
+    finally:
+        fresh.close()
+
+
+@pytest.fixture
+def pair(tmp_path: Path):  # type: ignore[no-untyped-def]
+    writer, reader = SQLiteStore(tmp_path), SQLiteStore(tmp_path)
+    yield writer, reader
+    writer.close()
+    reader.close()
+
+
+def _seed_graph(writer: SQLiteStore) -> tuple[list[str], np.ndarray]:
+    mems = [
+        mem("ada", f"memory {i}", minutes=i, tags=[f"t{i % 3}", "hub"], importance=round(0.1 + i * 0.02, 2))
+        for i in range(30)
+    ]
+    vecs = unit_vectors(30, seed=1)
+    links = [Link(src=mems[i].id, dst=mems[i + 1].id, relation=Relation.RELATES_TO, weight=0.7) for i in range(29)]
+    writer.write("ada", WriteBatch(memories=mems, embeddings=vecs, links=links))
+    return [m.id for m in mems], vecs
+
+
+def test_another_connection_catches_up_without_reloading(pair, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    writer, reader = pair
+    ids, vecs = _seed_graph(writer)
+    assert reader.vector_search("ada", vecs[3], 1)[0][0] == ids[3]
+    assert reader._mirror.loads == 1
+    seeds = [ids[0], ids[10]]
+
+    new = mem("ada", "a new memory", tags=["t1"], importance=0.99)
+    v = unit_vectors(1, seed=9)[0]
+    writer.write("ada", WriteBatch(memories=[new], embeddings=v[None]))
+    assert reader.vector_search("ada", v, 1)[0][0] == new.id
+    assert new.id in {e[1] for e in _expand(reader, [ids[1]], cap=3)}  # most important member of t1
+
+    w = unit_vectors(1, seed=11)[0]
+    writer.set_embeddings("ada", [ids[0]], w[None], "all-MiniLM-L6-v2")
+    assert reader.vector_search("ada", w, 1)[0][0] == ids[0]
+
+    writer.update_memories("ada", [MemoryUpdate(id=ids[5], set={"importance": 1.0})])  # reorders a tag's members
+    writer.update_memories("ada", [MemoryUpdate(id=ids[3], set={"active": False})])  # filtered out now
+    assert ids[3] not in [m for m, _ in reader.vector_search("ada", vecs[3], 5)]
+    writer.delete_memories("ada", [ids[7]])
+    writer.upsert_links("ada", [Link(src=ids[0], dst=ids[20], relation=Relation.SUPERSEDES)])
+    writer.delete_links("ada", [(ids[10], ids[11], Relation.RELATES_TO)])
+    writer.remove_tags("ada", [HasTag(memory_id=ids[12], tag="hub")])
+    writer.delete_tags("ada", ["t2"])
+    _same_as_a_fresh_reader(tmp_path, reader, seeds, vecs[8])
+    assert ids[7] not in {e[1] for e in _expand(reader, seeds, cap=50)}
+    assert reader._mirror.loads == 1  # every change above was caught up, none reloaded the user
+
+
+def test_a_writer_in_another_process_is_caught_up(pair, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    writer, reader = pair
+    ids, vecs = _seed_graph(writer)
+    reader.expand("ada", [ids[0]], max_depth=2, fanout_cap=4, weights=WEIGHTS)
+    script = (
+        "import sys; sys.path.insert(0, sys.argv[2]);"
+        "from memgraph.store.sqlite import SQLiteStore; from memgraph.store import WriteBatch;"
+        "from memgraph.models import Link, Relation; from tests.conformance.helpers import mem, unit_vectors;"
+        "s = SQLiteStore(sys.argv[1]); m = mem('ada', 'from another process', tags=['t0']);"
+        "s.write('ada', WriteBatch(memories=[m], embeddings=unit_vectors(1, seed=5),"
+        " links=[Link(src=m.id, dst=sys.argv[3], relation=Relation.CONTRADICTS)])); print(m.id); s.close()"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path), str(Path(__file__).parents[1]), ids[0]],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    new_id = out.stdout.strip()
+    assert reader.vector_search("ada", unit_vectors(1, seed=5)[0], 1)[0][0] == new_id
+    got = reader.expand("ada", [ids[0]], max_depth=1, fanout_cap=10, weights=WEIGHTS)
+    assert ("Contradicts", new_id) in {(e.path[0].relation, e.memory_id) for e in got}
+    assert reader._mirror.loads == 1
+    _same_as_a_fresh_reader(tmp_path, reader, [ids[0], new_id], vecs[2])
+
+
+def test_a_reader_behind_a_trimmed_log_reloads(tmp_path: Path) -> None:
+    writer, reader = SQLiteStore(tmp_path, change_log_keep=5), SQLiteStore(tmp_path)
+    try:
+        ids, vecs = _seed_graph(writer)
+        reader.vector_search("ada", vecs[0], 1)
+        for i in range(8):  # 8 writes x 2 touched memories: past 2 x keep, so the log is trimmed
+            writer.upsert_links("ada", [Link(src=ids[i], dst=ids[i + 15], relation=Relation.DERIVED_FROM)])
+        last, floor = changelog.position(writer._conn)
+        assert floor > 0 and last - floor <= 10
+        _same_as_a_fresh_reader(tmp_path, reader, [ids[0], ids[3]], vecs[4])
+        assert reader._mirror.loads == 2
+    finally:
+        writer.close()
+        reader.close()
+
+
+def test_erasure_signal_drops_every_readers_structures(pair, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    writer, reader = pair
+    ids, vecs = _seed_graph(writer)
+    reader.vector_search("ada", vecs[0], 1)
+    with writer._tx() as conn:  # what erasure does besides deleting the rows
+        Mirror.mark_rewritten(conn)
+        changelog.forget_user(conn, "ada")
+    assert writer._conn.execute("SELECT COUNT(*) FROM changelog WHERE user_id = 'ada'").fetchone()[0] == 0
+    reader.vector_search("ada", vecs[0], 1)
+    assert reader._mirror.loads == 2
+
+
+def test_the_log_is_written_with_the_change_and_only_then(pair) -> None:  # type: ignore[no-untyped-def]
+    writer, _ = pair
+    ids, _ = _seed_graph(writer)
+    count = lambda: writer._conn.execute("SELECT COUNT(*) FROM changelog").fetchone()[0]  # noqa: E731
+    before = count()
+    with pytest.raises(ValidationError):
+        writer.write(
+            "ada",
+            WriteBatch(
+                memories=[mem("ada", "fine")], links=[Link(src=ids[0], dst="nope", relation=Relation.RELATES_TO)]
+            ),
+        )
+    assert count() == before
+    writer.update_memories("ada", [MemoryUpdate(id=ids[0], inc={"access_count": 1})])
+    assert count() == before + 1
