@@ -348,6 +348,12 @@ class Settings(BaseSettings):
         description="Confidence a credited recall adds (explicit feedback adds feedback_boost). 0: serving a "
         "memory must not change how the next recall ranks it (bench/RESULTS.md 'Reinforcement').",
     )
+    serve_restarts_decay_clock: bool = Field(
+        False,
+        description="A credited recall sets last_accessed (the decay clock, also the store expansion's order "
+        "among a tag's members). Off: serving counts access only, so the next recall's walk is not steered by "
+        "the last one's results; writes, restatements and feedback still restart the clock.",
+    )
     co_recall_max_weight: float = Field(
         0.3,
         ge=0.0,

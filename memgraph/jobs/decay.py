@@ -6,7 +6,8 @@ exactly as DESIGN.md writes it (so at age = half_life the factor is 1/e, the spe
 to [0, 1], with `half_life = Settings.half_life_days(kind, provenance)` (inferred provenance: 7 days).
 
 - **age** is measured from the memory's last reinforcement, `last_accessed`: it is set when the memory is
-  written, when recall serves it and when it is explicitly remembered again (seed 001: an explicit "remember
+  written, on helpful feedback and when it is explicitly remembered again (a serve only with
+  `serve_restarts_decay_clock`) (seed 001: an explicit "remember
   this" resets the decay timer; "score halves ... without access"). Never from `updated_at`, which jobs touch.
 - **c0** is the confidence before any time decay: the stored confidence the first time decay sees the memory
   (what ingest wrote, plus any feedback so far). It is kept in `metadata["_decay"] = {"c0", "written"}`.
