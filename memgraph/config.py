@@ -1,4 +1,4 @@
-"""Every tunable number of memgraph, once, with the spec's default (DESIGN.md "Defaults").
+"""Every tunable number of memgraph, once, with the reason for its default.
 
 `Settings` reads `MEMGRAPH_*` environment variables (e.g. `MEMGRAPH_SIMILARITY_THRESHOLD=0.5`) and accepts
 keyword overrides: `Settings(similarity_threshold=0.5)`. Nothing is read at import time; an engine gets its
@@ -231,7 +231,7 @@ class Settings(BaseSettings):
         0.8, description="Cosine above which two statements are taken to be about the same subject."
     )
 
-    # --- write path: ingest pipeline details (issue 3; memgraph/ingest/) -------------------------------------
+    # --- write path: ingest pipeline details (memgraph/ingest/) -----------------------------------------------
     chunk_code_max_tokens: int = Field(
         2000, description="A fenced code block stays one chunk up to this many tokens, then splits at line ends."
     )
@@ -309,7 +309,7 @@ class Settings(BaseSettings):
     max_initial_hits: int = Field(
         200,
         description="Seeds that start the cascade at most (each passes on activation scaled by its strength). "
-        "Seed 002 says 10; letting every fused seed start measured +0.02 R@10 on LoCoMo dev. A latency guard.",
+        "Letting every fused seed start (rather than the first 10) measured +0.02 R@10 on LoCoMo dev. A latency guard.",
     )
     max_depth: int = Field(2, description="Breadth-first traversal depth.")
     max_results: int = Field(10, description="Results a recall returns at most.")
@@ -385,7 +385,7 @@ class Settings(BaseSettings):
         "other reasons (a triggered rule, a pinned memory, a graph neighbour). The widest margin that kept "
         "recall of misses >= 0.6 on the labelled dev cases (a wider one favours precision).",
     )
-    # read path, added by retrieve/ (issue 4): ranking blend, query cues, layers, post-serve maintenance
+    # read path, added by retrieve/: ranking blend, query cues, layers, post-serve maintenance
     reranker_model_path: str | None = Field(
         None, description="Local cross-encoder directory for reranking; none is shipped (blend is used)."
     )
@@ -477,7 +477,7 @@ class Settings(BaseSettings):
     )
     episodic_window_days: float = Field(
         30.0, description="Session summaries older than this (from the user's newest memory) are recalled only "
-        "when the query names their period or with include_old=True (seed 003: 30 days)."
+        "when the query names their period or with include_old=True."
     )
     recall_maintenance: bool = Field(
         True, description="Run post-recall maintenance (access counts, co-recall links, gaps) in the background."
@@ -519,12 +519,12 @@ class Settings(BaseSettings):
     compress_after_days: float = Field(30, description="Episodic sessions older than this are compressed.")
     compress_sentences: int = Field(3, description="Sentences an extractive session summary keeps.")
 
-    # --- memory agent (issue 8; memgraph/agent/): background turns, write policy, session end -----------------
+    # --- memory agent (memgraph/agent/): background turns, write policy, session end -----------------
     agent_queue_size: int = Field(
         256, description="Turns an agent queues at most; when full, the oldest queued turn is dropped (counted)."
     )
     agent_inactivity_timeout: float = Field(
-        1200.0, description="Seconds without a turn after which a session ends on its own (seed 004: 20 min)."
+        1200.0, description="Seconds without a turn after which a session ends on its own (20 min)."
     )
     agent_poll_interval: float = Field(0.5, description="Seconds an idle agent worker waits between timeout checks.")
     agent_close_timeout: float = Field(120.0, description="Seconds close() waits for the queue and session ends.")
@@ -532,7 +532,7 @@ class Settings(BaseSettings):
         0.3, description="Consecutive contexts less similar than this are a topic change: the surfaced set resets."
     )
     agent_top_k: int = Field(5, description="Memories the agent prepares per turn at most.")
-    agent_token_budget: int = Field(800, description="Token budget of the memories prepared per turn (seed 001).")
+    agent_token_budget: int = Field(800, description="Token budget of the memories prepared per turn.")
     agent_min_candidate_words: int = Field(
         3, description="Sentences with fewer content words are never memory candidates (\"ok thanks\")."
     )
@@ -557,7 +557,7 @@ class Settings(BaseSettings):
     )
     agent_summary_turn_chars: int = Field(240, description="Characters of one evidence turn quoted in a summary.")
 
-    # --- jobs: details (issue #5; the job defaults above come from DESIGN.md) -------------------------------
+    # --- jobs: details (the job defaults are above) ----------------------------------------------------------
     cluster_min_samples: int | None = Field(
         None, description="HDBSCAN min_samples (None: equal to cluster_min_size)."
     )
@@ -614,7 +614,7 @@ class Settings(BaseSettings):
         return Path(target).expanduser()
 
     def half_life_days(self, kind: str, provenance: str | None = None) -> float:
-        """Half-life for a memory kind; inferred provenance overrides the kind (seed 002 table)."""
+        """Half-life for a memory kind; inferred provenance overrides the kind."""
         if provenance == "inferred":
             return self.half_life_inferred
         return float(getattr(self, f"half_life_{kind}", self.half_life_fact))

@@ -447,7 +447,7 @@ class MemoryEngine:
         metadata: Mapping[str, Any] | None = None,
         created_at: Any = None,
     ) -> IngestReport:
-        """Run text through the write path (seed 000 §1): clean, secret filter, chunk, embed (one batch,
+        """Run text through the write path: clean, secret filter, chunk, embed (one batch,
         cached), importance, classify, tag, reconcile, one atomic write. Chunks below the importance floor are
         dropped; the report says what was created, reinforced, superseded, contradicted or dropped, and why."""
         item = dict(text=text, session_id=session_id, kind=kind_hint, tags=tags, scope=scope, files=files,
@@ -821,7 +821,7 @@ class MemoryEngine:
 
     @checked
     def feedback(self, memory_id: str, helpful: bool, *, user_id: str) -> Memory:
-        """Explicit feedback on a recalled memory (seed 002 "Feedback Loops"): helpful -> strength + 1 and
+        """Explicit feedback on a recalled memory (a feedback loop): helpful -> strength + 1 and
         confidence + feedback_boost, and a co-recall link to the other memories of the user's last recall that
         feedback called helpful; not helpful -> confidence - feedback_penalty. Applied at once."""
         owner = validate_owner(user_id)

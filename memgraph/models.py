@@ -45,7 +45,7 @@ def utcnow() -> datetime:
 
 
 class MemoryKind(StrEnum):
-    """What a memory is. Unifies the seeds' type lists (DESIGN.md "Memory kinds")."""
+    """What a memory is. One list for facts, preferences, rules, procedures and events."""
 
     FACT = "fact"
     PREFERENCE = "preference"
@@ -79,7 +79,7 @@ class Provenance(StrEnum):
 
 
 class Relation(StrEnum):
-    """The graph's relationship vocabulary (DESIGN.md "Relationships"); names are kept as in the graph."""
+    """The graph's relationship vocabulary; names are kept as in the graph."""
 
     HAS_TAG = "HasTag"
     IN_CLUSTER = "InCluster"
@@ -340,7 +340,7 @@ class RecallResult(BaseModel):
     weak: WeakHits | None = None
 
     def to_prompt(self) -> str:
-        """Render seed 000's `<memory>` block exactly: one `[KIND] content` line per memory."""
+        """Render the `<memory>` prompt block: one `[KIND] content` line per memory."""
         lines = ["<memory>"]
         lines += [f"[{m.kind.value.upper()}] {m.content}" for m in self.memories]
         lines.append("</memory>")

@@ -17,7 +17,7 @@ from memgraph.models import MemoryKind, utcnow
 
 
 class MemoryMode(StrEnum):
-    """Seed 004 memory modes. `incognito` persists nothing (buffers in memory, no store writes at all);
+    """Memory modes. `incognito` persists nothing (buffers in memory, no store writes at all);
     `local` writes to the engine's store. ("guest" is accepted as an alias of incognito.)"""
 
     INCOGNITO = "incognito"

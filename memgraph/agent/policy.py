@@ -16,8 +16,8 @@ repetition, or drop, decided per sentence of a user turn.
 | anything else (chit-chat)                                                | skip               |
 
 The signals are the ingest classifier's (`memgraph.ingest.classify` / `signals`), so the agent and the write
-path agree on what a preference or a correction is. Seed 004 routes product judgment to an LLM policy with hard
-local guards; here the guards (safety, secrets) and the judgment are both rules, every one visible and tested.
+path agree on what a preference or a correction is. An LLM policy with hard local guards could judge instead;
+here the guards (safety, secrets) and the judgment are both rules, every one visible and tested.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
     clean -> secrets -> chunk -> embed (one batch, cached) -> importance -> classify -> tags -> reconcile -> write
 
-The secret filter runs on the whole cleaned text before chunking (DESIGN.md lists it after chunking): a secret
+The secret filter runs on the whole cleaned text before chunking: a secret
 can then never straddle a chunk boundary, and chunk sizes are measured on the text that is stored. Nothing has
 been embedded, cached, stored or logged at that point. Everything a call writes (new memories with their tags,
 reinforcements, Supersedes/Contradicts edges, deactivations) goes to the store in ONE `WriteBatch`, i.e. one
@@ -43,7 +43,7 @@ from memgraph.store.base import GraphStore, MemoryFilter, WriteBatch
 
 log = logging.getLogger("memgraph.ingest")
 
-#: Kinds kept even below `min_importance_stored`: seed 001 ranks corrections high and policies critical.
+#: Kinds kept even below `min_importance_stored`: corrections and policies matter whatever their wording.
 ALWAYS_KEEP = frozenset({MemoryKind.CORRECTION, MemoryKind.CONSTRAINT})
 
 

@@ -4,7 +4,7 @@
   with cosine >= `link_threshold` becomes `RelatesTo {weight: cosine, source: discovered}`; each memory
   keeps at most `link_k` discovered links (strongest first). Direction is canonical (smaller id -> larger).
 - co-recall: recall strengthens `RelatesTo {source: co_recall}` edges when memories are served together
-  (DESIGN.md read path step 6); those edges are the co-recall statistics. This job keeps them while recall
+  (after feedback, retrieve/maintenance.py); those edges are the co-recall statistics. This job keeps them while recall
   keeps refreshing them, and ages them like discovered links when it stopped.
 - ageing: a discovered link not re-found, or a co-recall link not refreshed, is weakened (weight x
   `link_stale_decay`) at most once per `link_stale_days` since it was last confirmed or weakened, and

@@ -1,4 +1,4 @@
-"""Stage 2 of recall: spread activation from the seeds through the graph (seed 002 "Cascade Retrieval").
+"""Stage 2 of recall: spread activation from the seeds through the graph (the cascade).
 
 The traversal itself runs in the store (`GraphStore.expand`: SQL per hop on SQLite, Cypher on Neo4j and
 FalkorDB); this module only scores the paths it returns. A path from a seed contributes

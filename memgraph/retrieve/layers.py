@@ -1,9 +1,9 @@
 """Stage 4 of recall: put memories in prompt order by section and stop at top_k or the token budget.
 
-Sections (seed 001 "4-Layer Activation", DESIGN.md read path step 4; the trace calls them `section`, since a
+Sections (four activation layers; the trace calls them `section`, since a
 memory's own `layer` field is something else):
 1. `triggered`: constraints (negative memories) whose trigger patterns occur in the query; surfaced whatever
-   their relevance (seed 002 "Negative Memories");
+   their relevance (negative memories: what not to do);
 2. `baseline`: pinned memories, and constraints/preferences of high priority (importance >= baseline_importance);
 3. `contextual` and `procedural`: what the query found, ranked together by score (at most `max_procedures`
    procedures);
@@ -13,7 +13,7 @@ and filled `top_k` with memories the query did not ask for, and procedures came 
 Atlas?" with `-k 10` lost "To release Atlas: bump the version..." although it was the best vector and text hit.
 Now the best contextual hits and the best procedure always get their slots; slots the ranked hits leave free go
 back to triggered and baseline memories. A memory that does not fit the budget is skipped and smaller later
-ones may still fit (seed 000 2.6). Tokens are counted with the embedder's own tokenizer.
+ones may still fit. Tokens are counted with the embedder's own tokenizer.
 """
 
 from __future__ import annotations

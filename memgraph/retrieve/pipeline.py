@@ -1,6 +1,6 @@
 """Recall, end to end: seeds -> cascade -> rank -> layers and budget -> result with a trace per memory.
 
-Modes (seed 003): `cascade` (default: vector + full text + the tags the query names, then the graph),
+Modes: `cascade` (default: vector + full text + the tags the query names, then the graph),
 `hybrid` (vector + full text fused, no graph), `semantic` (vector only), `lexical` (full text only). If the
 embedder cannot be loaded, recall runs in lexical mode and says so in `RecallResult.warnings`; it never fails
 for that reason.

@@ -1,4 +1,4 @@
-"""Stage 3 of recall: order candidates by relevance x confidence x recency x importance (seed 002).
+"""Stage 3 of recall: order candidates by relevance x confidence x recency x importance.
 
     final = relevance x effective_confidence x recency_boost x ((1 - w) + w x importance) x cue_factor
 

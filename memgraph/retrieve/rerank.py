@@ -1,4 +1,4 @@
-"""Optional cross-encoder reranking (seed 000 2.5): only when the user points `reranker_model_path` at a
+"""Optional cross-encoder reranking: only when the user points `reranker_model_path` at a
 local sentence-transformers CrossEncoder directory. None is shipped; without one, recall uses the weighted
 blend of rank.py and says so in each trace's notes. A model that fails to load is reported, never raised.
 """

@@ -1,6 +1,6 @@
 """SQLite store: the embedded default. One file per data directory, no server.
 
-Why SQLite (DESIGN.md "Stores"): the embeddable Cypher engines measured here reopen slowly, corrupt indexes
+Why SQLite: the embeddable Cypher engines measured here reopen slowly, corrupt indexes
 or lack offline vector search. Layout: `memories` (embedding as a float32 blob), `tags`, `clusters`, `gaps`,
 `job_runs`, `meta`, and one typed `edges` table indexed both ways. Full text is BM25 on each user's own
 statistics over per-user postings in memory, built from `memories.content` and kept in step through a change
