@@ -58,8 +58,13 @@ QUICKSTART = [
         "print('created:', len(report.created), 'redactions:', report.redactions)\n"
         "report = mem.ingest('Actually, the cutover moved to 28 November 2026, not 14 November.',\n"
         "                    user_id='ada', session_id='s2')\n"
-        "for d in report.superseded:\n"
-        "    print('superseded:', d)"
+        "for d in report.decisions:\n"
+        "    if d.action == 'superseded':\n"
+        "        old = mem.get(d.target_id, user_id='ada')\n"
+        "        new = mem.get(d.memory_id, user_id='ada')\n"
+        "        print(f'superseded {old.content!r}')\n"
+        "        print(f'        by {new.content!r}')\n"
+        "        print(f'       why {d.reason}')"
     ),
     new_markdown_cell("## Recall\nThe cascade starts from vector and full-text seeds and spreads through tags, "
                       "clusters and links. The trace says how each memory was found."),
@@ -67,8 +72,9 @@ QUICKSTART = [
         "result = mem.recall('when is the PostgreSQL cutover?', user_id='ada', top_k=3)\n"
         "print(result.to_prompt())\n"
         "for t in result.trace:\n"
-        "    print(t.memory_id, 'seed rank', t.seed_rank, 'path', [s.relation for s in t.path],\n"
-        "          'score', round(t.final_score, 3), t.layer)"
+        "    path = ' -> '.join(s.relation for s in t.path)\n"
+        "    how = f'search hit #{t.seed_rank}' if t.seed_rank else f'graph, {len(t.path)} hop(s): {path}'\n"
+        "    print(f'{t.final_score:.3g}  [{t.section}]  {how}')"
     ),
     new_code_cell(
         "result = mem.recall('can I push this fix to main? it is Friday', user_id='ada', top_k=3)\n"
@@ -208,7 +214,8 @@ MAINTENANCE = [
         "mem.flush()\n"
         "gaps = mem.jobs.gaps('ada')\n"
         "for g in gaps.misses:\n"
-        "    print(g)\n"
+        "    answered = f'answered by {g.answered_by}' if g.answered_by else 'unanswered'\n"
+        "    print(f'{g.count} x {g.query!r} ({answered})')\n"
         "print('orphan tags:', gaps.orphan_tags, ' unconnected memories:', gaps.unconnected_total)"
     ),
     new_markdown_cell("## Links and consolidation plans"),
