@@ -475,6 +475,14 @@ class Settings(BaseSettings):
         3, description="When no memory passes similarity_threshold, this many closest memories come back in "
         "section 'weak' with a warning, instead of nothing."
     )
+    weak_min_similarity: float = Field(
+        0.1,
+        ge=-1.0,
+        le=1.0,
+        description="A weak hit needs at least this cosine to the query. Two unrelated personal statements score "
+        "0.17 at the median (300 random pairs of Multi-Session Chat persona sentences; 90th percentile 0.32): a "
+        "memory below 0.1 is further from the query than a random one, and showing it is noise.",
+    )
     episodic_window_days: float = Field(
         30.0, description="Session summaries older than this (from the user's newest memory) are recalled only "
         "when the query names their period or with include_old=True."

@@ -257,7 +257,7 @@ class Recaller:
         near = [
             (mid, sim)
             for mid, sim in self.store.vector_search(req.user_id, qvec, room + len(have), min_similarity=-1.0, flt=flt)
-            if mid not in have
+            if mid not in have and sim >= s.weak_min_similarity
         ][:room]
         if not near:
             return placed, None

@@ -131,3 +131,15 @@ def test_recall_does_not_drift_with_use(demo: MemoryEngine) -> None:
     # what recall learned stays bounded: no co-recall link passes the cap, and the greeting gained no edges
     links = demo.store.get_links("demo")
     assert max((lk.weight for lk in links if lk.source.value == "co_recall"), default=0.0) <= 0.3
+
+
+def test_a_weak_hit_must_be_closer_than_an_unrelated_statement(mem: MemoryEngine) -> None:
+    """Weak hits help a query phrased unlike the memory; a memory further from the query than a random
+    statement is noise and is not served (weak_min_similarity)."""
+    mem.remember("I prefer tabs over spaces in Python", user_id="ada", kind="preference")
+    far = mem.remember("Lena moved to Lisbon last month.", user_id="ada")
+    res = mem.recall("what is my passport number?", user_id="ada")
+    sims = {m.id: tr.vector_score for m, tr in zip(res.memories, res.trace, strict=True)}
+    assert far.id not in sims, sims
+    assert all(t.section == "weak" and (t.vector_score or 0) >= mem.settings.weak_min_similarity
+               for t in res.trace), res.trace
