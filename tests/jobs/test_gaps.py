@@ -55,7 +55,8 @@ def test_gaps_report(corpus_engine):
     # g2 is answered by a memory written after the miss
     engine.remember("The best coffee grinder for espresso is a flat burr grinder.", user_id="ada")
     engine.store.upsert_tags("ada", [Tag(name="unused-tag", user_id="ada")])
-    lonely = engine.remember("Zebra crossings need repainting on Elm Street.", user_id="ada")
+    # no name, place or date in it: the write infers no tag, so nothing connects it
+    lonely = engine.remember("zebra crossings need repainting before winter.", user_id="ada")
     report = engine.jobs.gaps("ada")
     assert {g.id for g in report.misses} == {"g1", "g2", "g3"}
     answered = {g.id: g.answered_by for g in report.misses}
