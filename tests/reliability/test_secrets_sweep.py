@@ -194,10 +194,12 @@ def tag_and_link(s: Sweep) -> None:
 
 
 def queries(s: Sweep) -> None:
-    """recall records a Gap node holding the query when nothing relevant is found; search embeds it."""
+    """recall records a Gap node holding the question when nothing served answers it; search embeds it.
+    Each secret goes in as a plain statement and inside a question (only a question can be a miss)."""
     s.eng.remember("The office plants are watered on Mondays.", user_id=USER)
     for text in CARRIERS:
         s.catch(lambda t=text: s.eng.recall(t, user_id=USER))
+        s.catch(lambda t=text: s.eng.recall(f"Where did I write down this: {t}?", user_id=USER))
         s.catch(lambda t=text: s.eng.search(t, user_id=USER))
     s.eng.flush()
     assert s.eng.store.list_gaps(USER), "no Gap was recorded: the query path was not exercised"

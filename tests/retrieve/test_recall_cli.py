@@ -32,6 +32,6 @@ def test_recall_prompt_json_and_trace(tmp_path: Path) -> None:
     assert data["mode"] == "hybrid" and data["memories"][0]["content"].startswith("The spare key")
     assert "embedding" not in data["memories"][0] and data["trace"][0]["seed_rank"] == 1
     tr = _cli("recall", "where is the spare key", "--user", "ada", "--trace", store=store)
-    assert tr.returncode == 0 and "flowerpot" in tr.stdout and "seed rank 1" in tr.stdout
+    assert tr.returncode == 0 and "flowerpot" in tr.stdout and "search hit #1" in tr.stdout
     bad = _cli("recall", "x", "--user", "ada", "--mode", "nonsense", store=store)
     assert bad.returncode == 1 and "unknown recall mode" in bad.stderr
