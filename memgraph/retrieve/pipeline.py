@@ -18,12 +18,13 @@ from memgraph.embed import Embedder
 from memgraph.errors import EmbedderUnavailableError
 from memgraph.models import Memory, MemoryKind, RecallResult, RecallTrace, utcnow
 from memgraph.retrieve import layers as layer_mod
-from memgraph.retrieve.cascade import Activation, cascade, seed_strengths
+from memgraph.retrieve.cascade import Activation, seed_strengths
 from memgraph.retrieve.cues import QueryCues, find_cues
 from memgraph.retrieve.maintenance import Maintainer, ServedRecall
 from memgraph.retrieve.rank import Scored, rank, score
 from memgraph.retrieve.rerank import RerankerUnavailable, rerank_scores
 from memgraph.retrieve.seeds import Seed, fuse, resolve_superseded, search_lists
+from memgraph.retrieve.spread import spread
 from memgraph.store.base import GraphStore, MemoryFilter
 from memgraph.text import tokenize
 
@@ -133,7 +134,7 @@ class Recaller:
             # every seed starts the cascade (up to the latency guard), passing on activation scaled by its
             # strength: weak seeds add little alone, but agreeing ones lift each other
             starters = seeds[: max(s.max_initial_hits, req.top_k)]
-            activations = cascade(self.store, req.user_id, starters, flt, s, strengths=strength)
+            activations = spread(self.store, req.user_id, starters, flt, s, strengths=strength)
 
         relevance = dict(strength)
         for mid, act in activations.items():

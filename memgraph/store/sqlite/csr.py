@@ -28,6 +28,7 @@ from pydantic import BaseModel
 
 from memgraph.models import Relation, TraceStep
 from memgraph.store.base import Expansion
+from memgraph.store.traverse import ExpansionTable
 
 #: Relation codes. The four memory-to-memory relations first, in name order: the walk breaks ties between
 #: two edges to the same memory by relation name, as the SQL and Cypher statements do.
@@ -257,7 +258,7 @@ def ranked_top(
     return order[rank < cap]
 
 
-def expand(
+def expand_table(
     graph: UserGraph,
     ids: list[str],
     index: dict[str, int],
@@ -269,12 +270,12 @@ def expand(
     max_depth: int,
     fanout_cap: int,
     weights: dict[str, float],
-) -> list[Expansion]:
-    """`GraphStore.expand` over the arrays. `passing` is the filter as a mask over rows; `ids`, `index`,
+) -> ExpansionTable:
+    """`GraphStore.expand_table` over the arrays. `passing` is the filter as a mask over rows; `ids`, `index`,
     `importance` and `last_accessed` are the user's columns."""
     seed_ids = [s for s in dict.fromkeys(seeds) if s in index]
     if not seed_ids or max_depth <= 0 or fanout_cap <= 0:
-        return []
+        return ExpansionTable.empty()
     cap = int(fanout_cap)
     discovered = float(weights.get("RelatesTo:discovered", 1.0))
     n_keys = 2 * max(len(ids), len(graph.group_names)) + 2
@@ -286,6 +287,7 @@ def expand(
     st_rel = [np.full(len(seed_ids), -1, dtype=np.int64)]
     st_w = [np.zeros(len(seed_ids), dtype=np.float64)]
     st_deg = [np.full(len(seed_ids), -1, dtype=np.int64)]
+    st_depth = [np.zeros(len(seed_ids), dtype=np.int64)]
     visited = st_seed[0] * n_keys + st_node[0] * 2
     count = len(seed_ids)
     frontier = np.arange(len(seed_ids), dtype=np.int64)
@@ -332,18 +334,19 @@ def expand(
         st_rel.append(t_rel[lst[keep]])
         st_w.append(t_w[lst[keep]])
         st_deg.append(t_deg[lst[keep]])
+        st_depth.append(np.full(len(keep), depth, dtype=np.int64))
         found.append(new_ids[c_kind[keep] == 0])
         frontier = new_ids
         f_seed, f_kind, f_node = st_seed[-1], st_kind[-1], st_node[-1]
     if not found:
-        return []
-    return _expansions(
+        return ExpansionTable.empty()
+    return _table(
         graph,
         ids,
         seed_ids,
         weights,
         np.concatenate(found),
-        *(np.concatenate(a) for a in (st_seed, st_kind, st_node, st_parent, st_rel, st_w, st_deg)),
+        *(np.concatenate(a) for a in (st_seed, st_kind, st_node, st_parent, st_rel, st_w, st_deg, st_depth)),
     )
 
 
@@ -446,6 +449,34 @@ def _preselect(pos: np.ndarray, row: np.ndarray, importance: np.ndarray, cap: in
     return pos[keep], row[keep]
 
 
+def expand(
+    graph: UserGraph,
+    ids: list[str],
+    index: dict[str, int],
+    importance: np.ndarray,
+    last_accessed: np.ndarray,
+    passing: np.ndarray,
+    seeds: Sequence[str],
+    *,
+    max_depth: int,
+    fanout_cap: int,
+    weights: dict[str, float],
+) -> list[Expansion]:
+    """`GraphStore.expand` over the arrays: the table's expansions."""
+    return expand_table(
+        graph,
+        ids,
+        index,
+        importance,
+        last_accessed,
+        passing,
+        seeds,
+        max_depth=max_depth,
+        fanout_cap=fanout_cap,
+        weights=weights,
+    ).expansions()
+
+
 _M = TypeVar("_M", bound=BaseModel)
 
 
@@ -461,7 +492,7 @@ def _built(cls: type[_M], fields: dict[str, Any]) -> _M:
     return obj
 
 
-def _expansions(
+def _table(
     graph: UserGraph,
     ids: list[str],
     seed_ids: list[str],
@@ -474,50 +505,45 @@ def _expansions(
     st_rel: np.ndarray,
     st_w: np.ndarray,
     st_deg: np.ndarray,
-) -> list[Expansion]:
-    """Expansion models for the memory states found, in the order they were found; trace steps shared."""
+    depth: np.ndarray,
+) -> ExpansionTable:
+    """The walk's states as an `ExpansionTable`: each step's trace weight (RelatesTo its edge's, else the
+    relation's) as an array, trace steps built on demand and shared (one object per distinct step)."""
     other = weights.get("other", 0.3)
-    rel_weight = [weights.get(name, other) for name in REL_NAMES]
+    rel_weight = np.array([weights.get(name, other) for name in REL_NAMES] + [0.0], dtype=np.float64)
+    rel = st_rel  # -1 for seeds: indexes the trailing 0.0
+    weight = np.where(rel == _RELATES_TO, st_w, rel_weight[rel])
     labels = {TAG: "tag:", CLUSTER: "cluster:"}
-    seed = st_seed.tolist()
-    kind = st_kind.tolist()
-    node = st_node.tolist()
-    parent = st_parent.tolist()
-    rel = st_rel.tolist()
-    w = st_w.tolist()
-    deg = st_deg.tolist()
     gkind = graph.group_kind
     by_state: dict[int, TraceStep] = {}
-    by_value: dict[tuple[int, int, int, float, int], TraceStep] = {}  # one object per distinct step
-    paths: dict[int, list[TraceStep]] = {}
+    by_value: dict[tuple[int, int, int, float, int], TraceStep] = {}
 
     def step(s: int) -> TraceStep:
         obj = by_state.get(s)
         if obj is None:
-            r = rel[s]
-            weight = w[s] if r == _RELATES_TO else rel_weight[r]
-            key = (r, kind[s], node[s], weight, deg[s])
+            r, k, node, w, deg = int(rel[s]), int(st_kind[s]), int(st_node[s]), float(weight[s]), int(st_deg[s])
+            key = (r, k, node, w, deg)
             obj = by_value.get(key)
             if obj is None:
-                if kind[s] == 0:
-                    via, degree = ids[node[s]], None
+                if k == 0:
+                    via, degree = ids[node], None
                 else:
-                    via, degree = labels[int(gkind[node[s]])] + graph.group_names[node[s]], deg[s]
+                    via, degree = labels[int(gkind[node])] + graph.group_names[node], deg
                 obj = by_value[key] = _built(
-                    TraceStep, {"relation": REL_NAMES[r], "via": via, "weight": weight, "degree": degree}
+                    TraceStep, {"relation": REL_NAMES[r], "via": via, "weight": w, "degree": degree}
                 )
             by_state[s] = obj
         return obj
 
-    # states come parent first (breadth-first), so one pass builds every path from its parent's
-    for s in range(len(parent)):
-        p = parent[s]
-        if p >= 0:
-            paths[s] = [step(s)] if parent[p] < 0 else [*paths[p], step(s)]
-    out = []
-    for s in found.tolist():
-        p = paths[s]
-        out.append(
-            _built(Expansion, {"memory_id": ids[node[s]], "seed_id": seed_ids[seed[s]], "depth": len(p), "path": p})
-        )
-    return out
+    return ExpansionTable(
+        seed_ids=seed_ids,
+        memory_ids=[ids[n] for n in st_node[found].tolist()],
+        memory_code=st_node[found],
+        found=found,
+        seed=st_seed[found],
+        depth=depth[found],
+        parent=st_parent,
+        weight=weight,
+        degree=np.where(st_kind == 0, -1, st_deg),
+        step=step,
+    )

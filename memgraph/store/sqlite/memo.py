@@ -1,0 +1,89 @@
+"""Memory rows held in memory per user, for recall's reads by id: the candidate pool (~120 memories per
+recall), the seeds' supersede check and the constraint/pinned layers each read memories by id, and reading
+them by SQL (the rows, then their tags) was the second cost of a cascade recall after the walk (profile at 1k
+memories: ~20% of the pipeline). A row is kept with its tag names as the file had them at the structures'
+change-log position; the mirror drops a memory's entry whenever the change log says it was touched (mirror.py
+`_apply`), and everything with the user's structures, so an entry is never stale. An entry is the `Memory`
+as rows.py builds it; each read hands out a copy (callers may mutate what they get): ~3 us against ~40 us
+to convert the row again (timestamps, enums, JSON) under load.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+
+from memgraph.models import Memory
+from memgraph.store.sqlite.rows import MEMORY_COLUMNS, chunks, row_to_memory
+
+#: The memory as read (tags in name order, no embedding); never handed out itself (`copy`).
+Entry = Memory
+_CONTAINERS = ("file_paths", "trigger_patterns", "metadata", "tags")
+
+
+def copy(memory: Memory) -> Memory:
+    """A copy of a cached memory that shares nothing mutable with it (its lists and metadata are copied; the
+    metadata's nested values, JSON from the row, are copied too)."""
+    fields = dict(memory.__dict__)
+    for name in _CONTAINERS:
+        fields[name] = _deep(fields[name])
+    obj = Memory.__new__(Memory)
+    object.__setattr__(obj, "__dict__", fields)
+    object.__setattr__(obj, "__pydantic_fields_set__", set(memory.__pydantic_fields_set__))
+    object.__setattr__(obj, "__pydantic_extra__", None)
+    object.__setattr__(obj, "__pydantic_private__", None)
+    return obj
+
+
+def _deep(value: object) -> object:
+    if isinstance(value, list):
+        return [_deep(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _deep(v) for k, v in value.items()}
+    return value
+
+
+class MemoryRows:
+    """One user's cached rows, at most `limit` of them (the oldest entries go first)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.entries: dict[str, Entry] = {}
+
+    def forget(self, ids: Sequence[str]) -> None:
+        for mid in ids:
+            self.entries.pop(mid, None)
+
+    def read(self, conn: sqlite3.Connection, user_id: str, ids: Sequence[str]) -> dict[str, Entry]:
+        """The entries of these ids that exist, reading the missing ones through `conn` (inside the read
+        transaction the structures caught up in, so that they are at the same position)."""
+        entries = self.entries
+        missing = [mid for mid in ids if mid not in entries]
+        loaded = load(conn, user_id, missing) if missing else {}
+        if loaded and self.limit > 0:
+            entries.update(loaded)
+            if len(entries) > self.limit:
+                for mid in list(entries)[: len(entries) - self.limit]:
+                    del entries[mid]
+        return {mid: e for mid in ids if (e := loaded.get(mid) or entries.get(mid)) is not None}
+
+
+def load(conn: sqlite3.Connection, user_id: str, ids: Sequence[str]) -> dict[str, Entry]:
+    """Rows and tag names of these memories of the user (the same SQL as reads.py `get_memories`)."""
+    rows: dict[str, sqlite3.Row] = {}
+    tags: dict[str, list[str]] = {}
+    for chunk in chunks(list(ids), 500):
+        marks = ",".join("?" * len(chunk))
+        for r in conn.execute(
+            f"SELECT {MEMORY_COLUMNS}, NULL AS embedding FROM memories WHERE id IN ({marks}) AND +user_id = ?",
+            [*chunk, user_id],
+        ):
+            rows[r["id"]] = r
+        for src, dst in conn.execute(
+            # INDEXED BY edges_src: see reads.py `_tags_for`
+            f"SELECT src, dst FROM edges INDEXED BY edges_src WHERE user_id = ? AND type = 'HasTag' "
+            f"AND src IN ({marks}) ORDER BY dst",
+            [user_id, *chunk],
+        ):
+            tags.setdefault(src, []).append(dst)
+    return {mid: row_to_memory(row, tags.get(mid, []), False) for mid, row in rows.items()}
