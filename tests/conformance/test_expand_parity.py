@@ -16,6 +16,9 @@ import pytest
 
 from memgraph.config import Settings
 from memgraph.models import Cluster, HasTag, InCluster, Link, LinkSource, Memory, MemoryKind, Relation
+from memgraph.retrieve.cascade import cascade
+from memgraph.retrieve.seeds import Seed
+from memgraph.retrieve.spread import spread
 from memgraph.store import GraphStore, MemoryFilter, MemoryUpdate, WriteBatch
 from memgraph.store.traverse import Degrees, Neighbours, NodeKey, breadth_first
 
@@ -232,3 +235,39 @@ def test_every_store_walks_the_one_definition(store: GraphStore, seed: int, n: i
     _check(store, g, rng)
     _update(store, g, seed)
     _check(store, g, rng)
+
+
+def _cascade_check(store: GraphStore, g: Graph, rng: random.Random, settings: Settings) -> int:
+    """The table is `expand`'s answer, and the cascade scored on it (retrieve/spread.py) is the cascade scored
+    on `expand`'s objects (retrieve/cascade.py): the same activations, in the same order, bit for bit."""
+    ids = sorted(g.mems)
+    checked = 0
+    for flt in FILTERS[:4]:
+        seeds = rng.sample(ids, 8) + ["not-a-memory"]
+        strengths = {s: rng.choice([0.5, 1.0, round(rng.random(), 3)]) for s in seeds}  # ties between seeds
+        strengths[seeds[0]] = 0.0  # a seed that passes nothing on
+        seed_objs = [Seed(id=s, rank=i + 1, score=1.0) for i, s in enumerate(seeds)]
+        kw = {"max_depth": settings.max_depth, "fanout_cap": settings.fanout_cap, "weights": WEIGHTS, "flt": flt}
+        table = store.expand_table("ada", seeds, **kw)
+        assert table.expansions() == store.expand("ada", seeds, **kw)
+        want = cascade(store, "ada", seed_objs, flt, settings, strengths=strengths)
+        got = spread(store, "ada", seed_objs, flt, settings, strengths=strengths)
+        assert list(got) == list(want)
+        for mid, act in want.items():
+            other = got[mid]
+            assert (other.total, other.best, other.seed_id) == (act.total, act.best, act.seed_id)
+            assert (other.depth, other.path) == (act.depth, act.path)
+        checked += len(want)
+    return checked
+
+
+@pytest.mark.parametrize("depth,damping", [(2, 4), (3, 40)])
+def test_cascade_on_arrays_equals_the_cascade(store: GraphStore, depth: int, damping: int) -> None:
+    """Recall scores the cascade from `expand_table` on every store (SQLite: the walk's arrays; Cypher: its
+    expansions); hub damping on (small `hub_damping_size`), depth 2 and 3, before and after updates."""
+    settings = Settings(max_depth=depth, fanout_cap=6, hub_damping_size=damping)
+    g = _build(store, 5, 150)
+    rng = random.Random(depth)
+    assert _cascade_check(store, g, rng, settings) > 50
+    _update(store, g, 5)
+    assert _cascade_check(store, g, rng, settings) > 50
