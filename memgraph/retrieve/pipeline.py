@@ -8,7 +8,7 @@ for that reason.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,7 +24,7 @@ from memgraph.retrieve.maintenance import Maintainer, ServedRecall
 from memgraph.retrieve.rank import Scored, rank, score
 from memgraph.retrieve.rerank import RerankerUnavailable, rerank_scores
 from memgraph.retrieve.seeds import Seed, fuse, resolve_superseded, search_lists
-from memgraph.retrieve.spread import spread
+from memgraph.retrieve.spread import EMPTY, activation_totals, spread
 from memgraph.store.base import GraphStore, MemoryFilter
 from memgraph.text import tokenize
 
@@ -129,7 +129,7 @@ class Recaller:
         gap = qvec is not None and vector_hits == 0
 
         strength = seed_strengths(seeds, s.seed_score_weight)
-        activations: dict[str, Activation] = {}
+        activations: Mapping[str, Activation] = EMPTY
         if mode == "cascade" and seeds:
             # every seed starts the cascade (up to the latency guard), passing on activation scaled by its
             # strength: weak seeds add little alone, but agreeing ones lift each other
@@ -137,8 +137,8 @@ class Recaller:
             activations = spread(self.store, req.user_id, starters, flt, s, strengths=strength)
 
         relevance = dict(strength)
-        for mid, act in activations.items():
-            relevance[mid] = relevance.get(mid, 0.0) + s.cascade_weight * act.total
+        for mid, act_total in activation_totals(activations).items():
+            relevance[mid] = relevance.get(mid, 0.0) + s.cascade_weight * act_total
         # Only the most relevant candidates are loaded and scored in full.
         pool = sorted(relevance, key=lambda mid: -relevance[mid])[: n * s.pool_multiplier]
         relevance = {mid: relevance[mid] for mid in pool}

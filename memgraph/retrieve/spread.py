@@ -11,6 +11,7 @@ returned memory's trace reads them. tests/conformance/test_recall.py checks it e
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -78,14 +79,14 @@ def spread(
     flt: MemoryFilter,
     settings: Settings,
     strengths: dict[str, float] | None = None,
-) -> dict[str, Activation]:
-    """`cascade.cascade`, scored on the store's expansion table."""
+) -> Mapping[str, Activation]:
+    """`cascade.cascade`, scored on the store's expansion table (`Activations`: read `totals` for all)."""
     if strengths is None:
         strength = seed_strengths(seeds)
     else:
         strength = {s.id: strengths.get(s.id, 0.0) for s in seeds}
     if not strength or settings.max_depth <= 0:
-        return {}
+        return EMPTY
     table = store.expand_table(
         user_id,
         list(strength),
@@ -97,16 +98,16 @@ def spread(
     return activations(table, strength, settings)
 
 
-def activations(table: ExpansionTable, strength: dict[str, float], settings: Settings) -> dict[str, Activation]:
+def activations(table: ExpansionTable, strength: dict[str, float], settings: Settings) -> Mapping[str, Activation]:
     """Per memory: the noisy-OR of its expansions' contributions and the first strongest one."""
     if not len(table):
-        return {}
+        return EMPTY
     seed_strength = np.array([strength.get(s, 0.0) for s in table.seed_ids], dtype=np.float64)
     factor = path_factors(table, settings)[table.found]
     contribution = np.minimum(1.0, seed_strength[table.seed] * factor)
     live = np.flatnonzero(contribution > 0.0)  # in expand's order
     if not len(live):
-        return {}
+        return EMPTY
     # memories numbered in order of their first live expansion (the order `cascade` adds them in)
     uniq, first_at, inverse = np.unique(table.memory_code[live], return_index=True, return_inverse=True)
     by_first = np.argsort(first_at, kind="stable")
@@ -123,24 +124,58 @@ def activations(table: ExpansionTable, strength: dict[str, float], settings: Set
     # the strongest contribution; the first in expand's order among equals (cascade keeps it: `>`)
     best_order = np.lexsort((np.arange(len(c)), -c, mem))
     first = best_order[np.r_[True, mem[best_order][1:] != mem[best_order][:-1]]]
-    j = live[first]
-    memory_ids, seed_ids = table.memory_ids, table.seed_ids
-    out: dict[str, Activation] = {}
-    new = object.__new__
-    for jj, tot, best, sd, dp, st in zip(
-        j.tolist(),
-        total.tolist(),
-        c[first].tolist(),
-        table.seed[j].tolist(),
-        table.depth[j].tolist(),
-        table.found[j].tolist(),
-        strict=True,
-    ):
-        mid = memory_ids[jj]
-        act = new(_TableActivation)
-        act.__dict__ = {
-            "memory_id": mid, "total": tot, "best": best, "seed_id": seed_ids[sd], "depth": dp, "_table": table,
-            "_state": st,
-        }  # fmt: skip
-        out[mid] = act
-    return out
+    return Activations(table, [table.memory_ids[x] for x in live[first].tolist()], total, c[first], live[first])
+
+
+class Activations(Mapping[str, Activation]):
+    """`cascade`'s dict (memory id -> Activation, in the same order), with the Activation objects made only
+    for the memories asked for: a recall reads every memory's `totals` but the rest only for the ~10 it
+    returns (~2,000 to ~5,000 objects per recall otherwise)."""
+
+    def __init__(
+        self, table: ExpansionTable, ids: list[str], total: np.ndarray, best: np.ndarray, at: np.ndarray
+    ) -> None:
+        self._table = table
+        self._at = dict(zip(ids, range(len(ids)), strict=True))
+        #: memory id -> combined activation (noisy-OR), in `cascade`'s order
+        self.totals: dict[str, float] = dict(zip(ids, total.tolist(), strict=True))
+        self._best = best
+        self._where = at  # the position in the table of each memory's best expansion
+        self._made: dict[str, Activation] = {}
+
+    def __getitem__(self, mid: str) -> Activation:
+        act = self._made.get(mid)
+        if act is None:
+            i = self._at[mid]  # KeyError for a memory the cascade did not reach
+            j = int(self._where[i])
+            t = self._table
+            act = _TableActivation.__new__(_TableActivation)
+            act.__dict__ = {
+                "memory_id": mid, "total": self.totals[mid], "best": float(self._best[i]),
+                "seed_id": t.seed_ids[int(t.seed[j])], "depth": int(t.depth[j]), "_table": t,
+                "_state": int(t.found[j]),
+            }  # fmt: skip
+            self._made[mid] = act
+        return act
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.totals)
+
+    def __len__(self) -> int:
+        return len(self.totals)
+
+    def __contains__(self, mid: object) -> bool:
+        return mid in self.totals
+
+
+EMPTY: Mapping[str, Activation] = Activations(
+    ExpansionTable.empty(), [], np.zeros(0), np.zeros(0), np.zeros(0, dtype=np.int64)
+)
+
+
+def activation_totals(acts: Mapping[str, Activation]) -> dict[str, float]:
+    """Memory id -> combined activation, without making an `Activation` per memory when `acts` came from
+    `spread`."""
+    if isinstance(acts, Activations):
+        return acts.totals
+    return {mid: act.total for mid, act in acts.items()}
