@@ -203,3 +203,27 @@ def test_list_memories_answers_an_empty_filter_from_the_masks(pair) -> None:  # 
     assert reader.list_memories("ada", pinned) == []
     writer.update_memories("ada", [MemoryUpdate(id=ids[4], set={"pinned": True})])
     assert [m.id for m in reader.list_memories("ada", pinned)] == [ids[4]]
+
+
+def test_text_search_filters_from_the_masks_as_sql_does(pair, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Full-text hits filtered by the masks (structures loaded) equal those filtered by SQL (a store whose
+    structures are not loaded), for each filter and after another connection changed what passes."""
+    writer, reader = pair
+    ids, vecs = _seed_graph(writer)
+    reader.vector_search("ada", vecs[0], 5)
+    filters = [None, MemoryFilter.everything(), MemoryFilter(tag="t1"), MemoryFilter(min_importance=0.4)]
+
+    def same() -> None:
+        fresh = SQLiteStore(tmp_path)
+        try:
+            for flt in filters:
+                got = reader.text_search("ada", "memory", 12, flt=flt)
+                assert got == fresh.text_search("ada", "memory", 12, flt=flt)
+                assert got
+        finally:
+            fresh.close()
+
+    same()
+    writer.update_memories("ada", [MemoryUpdate(id=mid, set={"active": False}) for mid in ids[::3]])
+    writer.remove_tags("ada", [HasTag(memory_id=ids[1], tag="t1")])
+    same()

@@ -299,9 +299,21 @@ class SQLiteStore(SQLReads):
     def text_search(
         self, user_id: str, query: str, k: int, *, flt: MemoryFilter | None = None
     ) -> list[tuple[str, float]]:
-        """Hits from the user's postings in memory, ranked by BM25 on the user's statistics (fulltext.py)."""
+        """Hits from the user's postings in memory, ranked by BM25 on the user's statistics (fulltext.py); the
+        filter from the masks once the user's structures are loaded (else by SQL)."""
         clause, params = where(flt)
-        return self._text.search(user_id, query, k, clause, params)
+        passes = None
+        if self._mirror.loaded(user_id):
+            mask: list[np.ndarray] = []
+
+            def passes(ids: list[str]) -> set[str]:
+                with self._mirror.user(user_id) as state:
+                    if not mask:
+                        mask.append(self._mask(state, flt))
+                    ok, index = mask[0], state.columns.index
+                    return {mid for mid in ids if (row := index.get(mid)) is not None and row < len(ok) and ok[row]}
+
+        return self._text.search(user_id, query, k, clause, params, passes)
 
     def expand(
         self,
