@@ -13,6 +13,7 @@ from memgraph.errors import (
     AgentClosedError,
     EmbedderUnavailableError,
     ExportFormatError,
+    InvalidIdentifierError,
     JobLockedError,
     MemgraphError,
     MissingOwnerError,
@@ -93,6 +94,7 @@ __all__ = [
     "ExportFormatError",
     "Gap",
     "IngestReport",
+    "InvalidIdentifierError",
 
     "JobLockedError",
     "Layer",

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
     from memgraph.engine import MemoryEngine
     from memgraph.ingest.report import IngestReport
+    from memgraph.jobs.erase import EraseReport
     from memgraph.models import Link, Memory, RecallResult, SearchHit, StoreStats, Tag
 
 
@@ -228,6 +229,20 @@ class AsyncEngineMethods:
     async def restore(self, memory_id: str, *, user_id: str) -> Memory:
         """Undo `forget` (or a supersede): the memory is active again."""
         return await asyncio.to_thread(self.sync.restore, memory_id, user_id=user_id)
+
+    async def erase(self, memory_ids: Sequence[str], *, user_id: str) -> EraseReport:
+        """Erase memories for good (a user's request, or a secret stored by mistake); `forget` is the soft delete.
+        Also erased: the memories merged into them, derived summaries left with no other evidence, their tags
+        and clusters, cache entries; a summary with other evidence loses what it quoted of them; supersede
+        chains are joined across them. Then the store's files are rewritten (memgraph/jobs/erase.py; Neo4j
+        keeps transaction logs: README, "Identifiers, secrets and erasure"). Ids that are not this user's are
+        listed in the report's `not_found`."""
+        return await asyncio.to_thread(self.sync.erase, memory_ids, user_id=user_id)
+
+    async def erase_user(self, user_id: str) -> EraseReport:
+        """Erase everything stored for one user: memories, tags, clusters, gaps, job history, open agent session
+        buffers, cache entries; then rewrite the store's files (see `erase`). Irreversible."""
+        return await asyncio.to_thread(self.sync.erase_user, user_id)
 
     async def link(
         self,

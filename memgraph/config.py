@@ -117,6 +117,11 @@ class Settings(BaseSettings):
         600.0, description="FalkorDB client socket timeout in seconds: a large batch builds HNSW entries for "
         "seconds (redis-py's default of 5 s would cut it off)."
     )
+    falkordb_purge_timeout_s: float = Field(
+        default=60.0,
+        description="After an erasure: seconds to wait for FalkorDB to rewrite its append-only file (which holds "
+        "every write ever made); ~1 s at 100k memories, and the rewrite goes on in the background after it.",
+    )
     falkordb_query_timeout_ms: int = Field(
         0, description="FalkorDB per-query timeout in milliseconds (0: the server default)."
     )

@@ -18,7 +18,14 @@ import numpy as np
 
 from memgraph.config import Settings
 from memgraph.embed import CachedEmbedder, Embedder, default_embedder
-from memgraph.errors import EmbedderUnavailableError, ModelMismatchError, NotFoundError, ValidationError
+from memgraph.errors import (
+    EmbedderUnavailableError,
+    ModelMismatchError,
+    NotFoundError,
+    SecretDetectedError,
+    ValidationError,
+)
+from memgraph.ids import invalid_id_problems, report_invalid_user_ids, secret_in
 from memgraph.ingest.clean import CHUNK_ADVICE, clean_text
 from memgraph.ingest.embedding import encode
 from memgraph.ingest.episodes import plan_episode
@@ -48,9 +55,11 @@ from memgraph.retrieve.fusion import rrf_fuse
 from memgraph.retrieve.maintenance import Maintainer
 from memgraph.retrieve.pipeline import Recaller, RecallRequest, check_mode, memory_kinds
 from memgraph.store import GraphStore, MemoryFilter, MemoryUpdate, WriteBatch, open_store
+from memgraph.validation import checked
 
 if TYPE_CHECKING:
     from memgraph.jobs import Jobs
+    from memgraph.jobs.erase import EraseReport
 
 
 class MemoryEngine:
@@ -72,6 +81,7 @@ class MemoryEngine:
         self._jobs: Jobs | None = None
         if check_model:
             self._check_model()
+        report_invalid_user_ids(self.store.name, self.store.users())
         #: The write path (memgraph/ingest); `reconciler` replaces the rule-based dedup/conflict decisions.
         self.pipeline = IngestPipeline(store, settings, lambda: self.embedder, reconciler)
         self._maintainer = Maintainer(store, settings)
@@ -80,6 +90,7 @@ class MemoryEngine:
     # -- lifecycle ----------------------------------------------------------------------------------------
 
     @classmethod
+    @checked
     def open(
         cls,
         target: str | Path | None = None,
@@ -93,14 +104,19 @@ class MemoryEngine:
         """Open a store: a directory (SQLite), ":memory:" (incognito), bolt:// / neo4j:// (Neo4j),
         falkordb://host:port or falkordb+dir:///path (FalkorDB). Keyword overrides go to `Settings`.
         `check_model=False` opens a store built with another embedding model (only for `jobs.reindex`)."""
-        settings = settings or Settings(**overrides)
-        if overrides and settings is not None:
-            settings = settings.model_copy(update=overrides)
+        unknown = sorted(set(overrides) - set(Settings.model_fields))
+        if unknown:
+            raise ValidationError(f"open(): unknown setting(s): {', '.join(unknown)} (see memgraph.Settings)")
+        if settings is None:
+            settings = Settings(**overrides)
+        elif overrides:  # validated like the settings themselves (model_copy would not check them)
+            settings = Settings(**{**settings.model_dump(), **overrides})
         if target is not None:
             settings = settings.model_copy(update={"store": str(target)})
         store = open_store(settings.store, settings)
         return cls(store, settings, embedder, reconciler=reconciler, check_model=check_model)
 
+    @checked
     def close(self) -> None:
         """Finish background maintenance, then close the store (and the embedding cache file)."""
         self._maintainer.close()
@@ -144,12 +160,14 @@ class MemoryEngine:
                 f"{self.settings.embedding_model!r}; run `memgraph reindex` or open with that model"
             )
 
+    @checked
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Embed texts in batches (cached by content hash)."""
         return encode(self.embedder, texts, self.settings.embedding_dim)
 
     # -- writes -------------------------------------------------------------------------------------------
 
+    @checked
     def remember(
         self,
         content: str,
@@ -175,6 +193,7 @@ class MemoryEngine:
                     pinned=pinned, file_paths=file_paths, trigger_patterns=trigger_patterns, embedding=embedding)
         return self.remember_many([item], user_id=user_id, reconcile=reconcile)[0]
 
+    @checked
     def remember_report(
         self,
         content: str,
@@ -200,6 +219,7 @@ class MemoryEngine:
         parsed = memory_items([item], owner, "remember")
         return self._run_write(owner, parsed, reconcile=reconcile, source="remember").report
 
+    @checked
     def remember_many(
         self, items: Sequence[Mapping[str, Any] | Memory], *, user_id: str, reconcile: bool = True
     ) -> list[Memory]:
@@ -218,6 +238,7 @@ class MemoryEngine:
         ids = self._write(owner, parsed, reconcile=reconcile, source="remember")
         return self.store.get_memories(owner, list(dict.fromkeys(ids)))
 
+    @checked
     def remember_linked(
         self,
         items: Sequence[Mapping[str, Any] | Memory],
@@ -235,6 +256,7 @@ class MemoryEngine:
         or twice is left out; Supersedes, which also deactivates a memory, is `link()`'s). `source` names the
         writer in the breadcrumbs of reinforced memories."""
         owner = validate_owner(user_id)
+        validate_identifier(source, "source")  # a writer's name, kept in breadcrumbs: the id rule, no secret
         parsed = memory_items(items, owner, "remember_linked")
         if not parsed:
             return []
@@ -302,6 +324,7 @@ class MemoryEngine:
                 raise NotFoundError(f"no memory {end!r} for user {owner!r}")
         return list(out.values())
 
+    @checked
     def ingest(
         self,
         text: str,
@@ -322,6 +345,7 @@ class MemoryEngine:
                     metadata=metadata, created_at=created_at)
         return self.ingest_many([item], user_id=user_id)
 
+    @checked
     def ingest_many(
         self,
         items: Sequence[Mapping[str, Any]],
@@ -348,6 +372,7 @@ class MemoryEngine:
             return IngestReport(user_id=owner)
         return self.pipeline.run(owner, parsed, explicit=False, on_secret_reject=on_secret_reject).report
 
+    @checked
     def remember_conversation(
         self,
         turns: Sequence[Mapping[str, Any] | str],
@@ -363,6 +388,13 @@ class MemoryEngine:
         `RelatesTo {source: sequence}`. One atomic write. Returns the memories in turn order."""
         owner = validate_owner(user_id)
         validate_identifier(session_id, "session_id")
+        for i, turn in enumerate(turns):
+            speaker = turn.get("speaker") if isinstance(turn, Mapping) else None
+            # a speaker name becomes a `speaker:` tag (lowercased: a vendor key would no longer be found there)
+            if isinstance(speaker, str) and secret_in(speaker):
+                raise SecretDetectedError(
+                    f"turn {i}: the speaker name holds a secret ({', '.join(secret_in(speaker))}); nothing was stored"
+                )
         # Checked before plan_episode lowercases them (the filter knows vendor keys in their own case).
         extra = [t for t in as_str_list(tags, "tags") if not self._secret_tag(t)]
         plan = plan_episode(turns, session_id=session_id, session_date=session_date, tags=extra)
@@ -393,6 +425,7 @@ class MemoryEngine:
         return self.store.get_memories(owner, list(dict.fromkeys(ids)))
 
 
+    @checked
     def get(self, memory_id: str, *, user_id: str, with_embedding: bool = False) -> Memory:
         """One memory of this user; NotFoundError when it does not exist (or is another user's)."""
         owner = validate_owner(user_id)
@@ -402,10 +435,12 @@ class MemoryEngine:
             raise NotFoundError(f"no memory {memory_id!r} for user {owner!r}")
         return found[0]
 
+    @checked
     def forget(self, memory_id: str, *, user_id: str) -> Memory:
         """Soft delete: the memory becomes inactive (kept, restorable with `restore`)."""
         return self._set_active(memory_id, user_id, False)
 
+    @checked
     def restore(self, memory_id: str, *, user_id: str) -> Memory:
         """Undo `forget` (or a supersede): the memory is active again."""
         return self._set_active(memory_id, user_id, True)
@@ -418,6 +453,25 @@ class MemoryEngine:
         )
         return self.get(memory_id, user_id=owner)
 
+    @checked
+    def erase(self, memory_ids: Sequence[str], *, user_id: str) -> EraseReport:
+        """Erase memories for good (a user's request, or a secret stored by mistake); `forget` is the soft delete.
+        Also erased: the memories merged into them, derived summaries left with no other evidence, their tags
+        and clusters, cache entries; a summary with other evidence loses what it quoted of them; supersede
+        chains are joined across them. Then the store's files are rewritten (memgraph/jobs/erase.py; Neo4j
+        keeps transaction logs: README, "Identifiers, secrets and erasure"). Ids that are not this user's are
+        listed in the report's `not_found`."""
+        self._maintainer.flush()  # post-recall updates of these memories land before, not after
+        return self.jobs.erase(user_id, memory_ids)
+
+    @checked
+    def erase_user(self, user_id: str) -> EraseReport:
+        """Erase everything stored for one user: memories, tags, clusters, gaps, job history, open agent session
+        buffers, cache entries; then rewrite the store's files (see `erase`). Irreversible."""
+        self._maintainer.flush()
+        return self.jobs.erase_user(user_id)
+
+    @checked
     def link(
         self,
         src: str,
@@ -430,12 +484,12 @@ class MemoryEngine:
     ) -> Link:
         """Join two memories of the same user. Links across users are refused (NotFoundError)."""
         owner = validate_owner(user_id)
+        validate_identifier(src, "src")
+        validate_identifier(dst, "dst")
         rel = Relation.parse(relation)
         if src == dst:
             raise ValidationError("a memory cannot be linked to itself")
-        if reason is not None and not isinstance(reason, str):
-            raise ValidationError("reason must be a string")
-        if not isinstance(weight, int | float) or not 0.0 <= float(weight) <= 1.0:
+        if not 0.0 <= weight <= 1.0:
             raise ValidationError("weight must be a number between 0 and 1")
         given = Link(src=src, dst=dst, relation=rel, weight=float(weight), source=LinkSource.EXPLICIT, reason=reason)
         [link] = self._checked_links(owner, [given])
@@ -445,6 +499,7 @@ class MemoryEngine:
         self.store.write(owner, WriteBatch(links=[link], updates=updates))
         return link
 
+    @checked
     def tag(self, memory_id: str, tags: Iterable[str], *, user_id: str) -> Memory:
         """Add tags (normalised: lowercase, trimmed) to a memory."""
         owner = validate_owner(user_id)
@@ -459,6 +514,7 @@ class MemoryEngine:
 
     # -- reads --------------------------------------------------------------------------------------------
 
+    @checked
     def list(
         self,
         *,
@@ -483,14 +539,16 @@ class MemoryEngine:
             include_archived=include_archived,
             include_compressed=True,
             tag=normalize_tag(tag) if tag is not None else None,
-            session_id=session_id,
+            session_id=None if session_id is None else validate_identifier(session_id, "session_id"),
         )
         return self.store.list_memories(owner, flt, limit=max(0, int(limit)), offset=max(0, int(offset)))
 
+    @checked
     def tags(self, *, user_id: str) -> builtins.list[Tag]:
         """A user's tags with their memory counts."""
         return self.store.list_tags(validate_owner(user_id))
 
+    @checked
     def search(
         self, query: str, *, user_id: str, k: int = 10, kinds: Sequence[MemoryKind | str] | None = None
     ) -> builtins.list[SearchHit]:
@@ -526,11 +584,13 @@ class MemoryEngine:
         text = clean_text(query, what="query", max_chars=self.settings.max_content_chars, advice=CHUNK_ADVICE)
         return self.redact(text)
 
+    @checked
     def redact(self, text: str) -> str:
         """`text` with secrets replaced by `[REDACTED:type]`, whatever the policy: for queries, which are
         embedded (and cached) but never stored, so refusing them would help nobody."""
         return self.pipeline.secrets.redacted(text)
 
+    @checked
     def recall(
         self,
         query: str,
@@ -578,12 +638,11 @@ class MemoryEngine:
             )
         )
 
+    @checked
     def feedback(self, memory_id: str, helpful: bool, *, user_id: str) -> Memory:
         """Explicit feedback on a recalled memory (seed 002 "Feedback Loops"): helpful -> strength + 1 and
         confidence + feedback_boost; not helpful -> confidence - feedback_penalty. Applied at once."""
         owner = validate_owner(user_id)
-        if not isinstance(helpful, bool):
-            raise ValidationError("helpful must be True or False")
         self.get(memory_id, user_id=owner)
         s = self.settings
         inc = {"strength": 1, "confidence": s.feedback_boost} if helpful else {"confidence": -s.feedback_penalty}
@@ -593,14 +652,21 @@ class MemoryEngine:
         )
         return self.get(memory_id, user_id=owner)
 
+    @checked
     def flush(self, timeout: float | None = None) -> None:
         """Wait until background post-recall maintenance has been written."""
         self._maintainer.flush(timeout)
 
+    @checked
     def stats(self, *, user_id: str | None = None) -> StoreStats:
         """Counts for one user, or for the whole store when user_id is None."""
-        return self.store.stats(validate_owner(user_id) if user_id is not None else None)
+        if user_id is not None:
+            return self.store.stats(validate_owner(user_id))
+        st = self.store.stats(None)
+        st.invalid_user_ids = sum(invalid_id_problems(self.store.users()).values())
+        return st
 
+    @checked
     def users(self) -> builtins.list[str]:
         """Every user with memories in this store."""
         return self.store.users()

@@ -18,8 +18,15 @@ class ValidationError(MemgraphError, ValueError):
     """Input is malformed: empty or oversized content, bad ids, NaN embeddings, unknown relation names."""
 
 
-class MissingOwnerError(ValidationError):
-    """A call had no `user_id`. Memory is never written to or read from a shared default owner."""
+class InvalidIdentifierError(ValidationError):
+    """A user, session or memory id breaks the identifier rule (`memgraph.ids`): empty, too long, surrounding
+    whitespace, control/format/separator characters, lone surrogates, not NFC, or holding a secret. The message
+    names the rule broken, never the value (it may be another tenant's look-alike, or a secret)."""
+
+
+class MissingOwnerError(InvalidIdentifierError):
+    """A call had no valid `user_id` (none, not a string, or one that breaks the identifier rule). Memory is
+    never written to or read from a shared default owner."""
 
 
 class EmbeddingDimensionError(ValidationError):

@@ -8,17 +8,18 @@ from __future__ import annotations
 
 import hashlib
 import math
-import unicodedata
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Annotated, Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from memgraph.errors import MissingOwnerError, ValidationError
+from memgraph.errors import ValidationError
 
-MAX_ID_LEN = 256
-
+# MAX_ID_LEN and normalize_tag lived here before memgraph.ids; they are re-exported for existing imports.
+from memgraph.ids import MAX_ID_LEN as MAX_ID_LEN
+from memgraph.ids import check_id, check_owner
+from memgraph.ids import normalize_tag as normalize_tag
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
@@ -110,29 +111,17 @@ class LinkSource(StrEnum):
     SEQUENCE = "sequence"  # neighbouring turns of one conversation (ingest/episodes.py)
 
 
-# --- identifiers ------------------------------------------------------------------------------------------
+# --- identifiers (the rule is memgraph/ids.py) ------------------------------------------------------------
 
 
 def validate_owner(user_id: object) -> str:
-    """Every call is scoped by a user; a missing or blank owner is an error, never a shared default."""
-    if user_id is None:
-        raise MissingOwnerError("user_id is required: every memory belongs to exactly one user")
-    if not isinstance(user_id, str):
-        raise MissingOwnerError(f"user_id must be a string, got {type(user_id).__name__}")
-    return validate_identifier(user_id, "user_id", error=MissingOwnerError)
+    """Every call is scoped by a user; a missing or invalid owner is `MissingOwnerError` (memgraph.ids)."""
+    return check_owner(user_id)
 
 
-def validate_identifier(value: object, what: str, *, error: type[ValidationError] = ValidationError) -> str:
-    """Ids are opaque strings: non-empty, bounded, no control characters. They are data, never query text."""
-    if not isinstance(value, str):
-        raise error(f"{what} must be a string, got {type(value).__name__}")
-    if not value.strip():
-        raise error(f"{what} must not be empty")
-    if len(value) > MAX_ID_LEN:
-        raise error(f"{what} is longer than {MAX_ID_LEN} characters")
-    if any(unicodedata.category(ch) in ("Cc", "Cs") for ch in value):
-        raise error(f"{what} contains control or surrogate characters")
-    return value
+def validate_identifier(value: object, what: str) -> str:
+    """A session or memory id under the identifier rule (memgraph.ids), or `InvalidIdentifierError`."""
+    return check_id(value, what)
 
 
 def memory_id_for(user_id: str, content: str) -> str:
@@ -144,21 +133,6 @@ def memory_id_for(user_id: str, content: str) -> str:
 def content_hash(text: str) -> str:
     """Key of the embedding cache (model name is added by the cache)."""
     return hashlib.sha256(text.encode()).hexdigest()
-
-
-def normalize_tag(name: str) -> str:
-    """Tags are lowercase, NFC, single-spaced; `#` and surrounding punctuation are dropped."""
-    if not isinstance(name, str):
-        raise ValidationError(f"tag must be a string, got {type(name).__name__}")
-    norm = " ".join(unicodedata.normalize("NFC", name).strip().lower().split())
-    norm = norm.strip("#.,;:!?\"'`")
-    if not norm:
-        raise ValidationError(f"tag {name!r} is empty after normalisation")
-    if len(norm) > 128:
-        raise ValidationError("tag is longer than 128 characters")
-    if any(unicodedata.category(ch) in ("Cc", "Cs") for ch in norm):
-        raise ValidationError("tag contains control or surrogate characters")
-    return norm
 
 
 def check_embedding(vector: Any, dim: int) -> list[float]:
@@ -354,3 +328,6 @@ class StoreStats(BaseModel):
     gaps: int = 0
     edges: dict[str, int] = Field(default_factory=dict)
     users: int = 0
+    #: Whole-store stats only: stored user ids that break the identifier rule (memgraph/ids.py), written before
+    #: it existed. They are kept as they are (never rewritten); the engine logs them when it opens the store.
+    invalid_user_ids: int = 0

@@ -97,14 +97,45 @@ _SENSITIVE_KEY = (
     r"secret[_\- ]?key|private[_\- ]?key|auth[_\- ]?token|access[_\- ]?token|refresh[_\- ]?token|"
     r"bearer[_\- ]?token|token|credentials?|db[_\- ]?pass(?:word)?|signing[_\- ]?key|encryption[_\- ]?key)"
 )
+#: Between an id and its secret in an unlabelled pair: a CSV/TSV delimiter, `:`, `/`, or spaces.
+_PAIR_SEP = r"[ \t]*[,;:|\t/ ][ \t]*"
 _VALUE = r"(?:\"(?P<dq>[^\"\n]{4,200})\"|'(?P<sq>[^'\n]{4,200})'|(?P<bare>[^\s\"',;}{)\]]{4,200}))"
 _CONTEXT_RULES: list[tuple[str, re.Pattern[str], str]] = [
     # (type, pattern, check): check names how the value is judged (see `_value_ok`).
     (
         "aws_secret_key",
         re.compile(
-            r"(?i)(?:aws_?)?secret_?access_?key[\"']?\s*[:=]\s*[\"']?(?P<v>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])"
+            r"(?i)(?:(?:aws_?)?secret[_ ]?access[_ ]?key[\"']?\s*[:=]|aws_secret_access_key[\"']?[ \t])\s*[\"']?"
+            r"(?P<v>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])"
         ),
+        "any",
+    ),
+    # Unlabelled pairs: a vendor's secret right after the id it belongs to (a CSV row, `id:secret`, `id secret`),
+    # written from the vendors' documented formats. AWS: key id AKIA/ASIA... + 40-character secret (the console's
+    # "Download .csv file" row); Twilio: Account SID AC + 32-hex auth token, API key SID SK + 32-character secret.
+    (
+        "aws_secret_key",
+        re.compile(
+            r"(?<![A-Z0-9])(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA)[A-Z0-9]{16}[\"']?"
+            rf"{_PAIR_SEP}[\"']?(?P<v>[A-Za-z0-9/+]{{40}})(?![A-Za-z0-9/+=])"
+        ),
+        "paired",
+    ),
+    (
+        "twilio_auth_token",
+        re.compile(rf"(?<![\w])AC[0-9a-f]{{32}}[\"']?{_PAIR_SEP}[\"']?(?P<v>[0-9a-f]{{32}})(?![\w])"),
+        "any",
+    ),
+    (
+        "twilio_api_secret",
+        re.compile(rf"(?<![\w])SK[0-9a-f]{{32}}[\"']?{_PAIR_SEP}[\"']?(?P<v>[A-Za-z0-9]{{32}})(?![\w])"),
+        "paired",
+    ),
+    # GCP service-account key files: the key's id (40 hex) sits beside the PEM private key (`private_key`,
+    # found by the private_key rule even with its newlines escaped as \n inside the JSON string).
+    (
+        "gcp_private_key_id",
+        re.compile(r"(?i)[\"']?private[_ ]key[_ ]id[\"']?\s*[:=]\s*[\"']?(?P<v>[0-9a-f]{40})(?![0-9a-f])"),
         "any",
     ),
     (
@@ -123,7 +154,12 @@ _CONTEXT_RULES: list[tuple[str, re.Pattern[str], str]] = [
     ),
     (
         "connection_string",
-        re.compile(r"(?i)(?<![\w])(?:SharedAccessKey|AccountKey|Password|Pwd)\s*=\s*(?P<v>[^;\s\"']{8,})(?=;|\s|$)"),
+        # Azure connection strings: storage/Cosmos AccountKey, Service Bus/Event Hubs/IoT SharedAccessKey, SignalR
+        # AccessKey, App Configuration Secret, SQL Password/Pwd
+        re.compile(
+            r"(?i)(?<![\w])(?:SharedAccessKey|AccountKey|AccessKey|Secret|Password|Pwd)\s*=\s*(?P<v>[^;\s\"']{8,})"
+            r"(?=;|\s|$)"
+        ),
         "any",
     ),
     (
@@ -224,6 +260,8 @@ def _value_ok(value: str, check: str) -> bool:
         return _looks_like_password(value)
     if check == "assignment":
         return len(value) >= 6 or _char_classes(value) >= 2
+    if check == "paired":  # random, not a hash or a word: a secret's shape, not just its length
+        return not _HEX.match(value) and _char_classes(value) >= 2 and shannon_entropy(value) >= 3.5
     return True
 
 
@@ -277,7 +315,97 @@ class SecretScanner:
                 and _looks_random(value, min_len=self.entropy_min_len, min_entropy=self.entropy_min)
             ):
                 found.append(Finding("env_secret", start, end))
+        if "\n" in text or any(d in text for d in _TABLE_DELIMITERS):
+            found += _table_findings(text)
         return _resolve(found)
+
+
+# --- tables: a column whose header names a secret ----------------------------------------------------------
+# The AWS console hands out `Access key ID,Secret access key` then `AKIA...,<secret>`; IAM user exports add
+# `User name,Password,...`; people paste such tables as CSV, TSV or Markdown. A header row names the columns, so
+# the cells below a secret-named header are secrets whatever they look like (if they look like one at all: no
+# spaces, not a placeholder, not purely alphabetic unless long).
+_TABLE_DELIMITERS = ",\t;|"
+_TABLE_SECRET_HEADER = re.compile(
+    r"(?i)^(?:aws[ _]?)?(?:secret(?:[ _]?access)?[ _]?key|secret|client[ _]?secret|api[ _]?secret|password|passwd|"
+    r"passphrase|auth[ _]?token|access[ _]?token|refresh[ _]?token|session[ _]?token|api[ _]?key|private[ _]?key|"
+    r"token|account[ _]?key|primary[ _]?key|secondary[ _]?key|key ?[12]|connection[ _]?string|signing[ _]?secret|"
+    r"webhook[ _]?secret)$"
+)
+_TABLE_HEADER_CELL = re.compile(r"^[A-Za-z][A-Za-z0-9 _\-()/.#]{0,40}$")
+
+
+def _cells(line: str, delimiter: str, offset: int) -> list[tuple[str, int, int]]:
+    """The cells of one table row: (value without surrounding spaces and quotes, start, end in the text)."""
+    out: list[tuple[str, int, int]] = []
+    pos = 0
+    for raw in line.split(delimiter):
+        start, end = pos, pos + len(raw)
+        while start < end and line[start] in " \t\"'`":
+            start += 1
+        while end > start and line[end - 1] in " \t\"'`":
+            end -= 1
+        out.append((line[start:end], offset + start, offset + end))
+        pos += len(raw) + 1
+    return out
+
+
+def _table_type(header: str) -> str:
+    h = header.lower()
+    if "access" in h and "secret" in h:
+        return "aws_secret_key"
+    return "password" if "pass" in h else "credential"
+
+
+def _table_value(value: str) -> bool:
+    return (
+        len(value) >= 6
+        and not any(c.isspace() for c in value)
+        and not _is_placeholder(value)
+        and (not value.isalpha() or len(value) >= 20)
+    )
+
+
+def _table_findings(text: str) -> list[Finding]:
+    """Cells under a secret-named column header, in CSV/TSV/`;`/Markdown tables; the value beside a secret-named
+    label in a two-cell row (`Auth Token<TAB>...`); the line under a one-column header (`Secret access key`)."""
+    found: list[Finding] = []
+    table: tuple[str, int, dict[int, str]] | None = None  # delimiter, cells per row, secret columns -> type
+    offset = 0
+    for line in text.splitlines(keepends=True):
+        body = line.rstrip("\r\n")
+        start, offset = offset, offset + len(line)
+        if table is not None:
+            delimiter, width, columns = table
+            cells = _cells(body, delimiter, start) if delimiter in body else []
+            if width == 1 and not any(d in body for d in _TABLE_DELIMITERS):
+                cells = _cells(body, "\n", start)
+            if len(cells) == width:
+                found += [Finding(t, cells[i][1], cells[i][2]) for i, t in columns.items() if _table_value(cells[i][0])]
+                continue
+            table = None
+        label = body.strip(" \t\"'`|")
+        if _TABLE_SECRET_HEADER.match(label):  # a one-column table: its header alone on the line
+            table = ("\n", 1, {0: _table_type(label)})
+            continue
+        for delimiter in _TABLE_DELIMITERS:
+            if delimiter not in body:
+                continue
+            cells = [c for c in _cells(body, delimiter, start) if c[0]]
+            if len(cells) == 2 and _TABLE_SECRET_HEADER.match(cells[0][0]) and _table_value(cells[1][0]):
+                found.append(Finding(_table_type(cells[0][0]), cells[1][1], cells[1][2]))
+                break
+        for delimiter in _TABLE_DELIMITERS:
+            if delimiter not in body:
+                continue
+            cells = _cells(body, delimiter, start)
+            names = [c[0] for c in cells]
+            if len(cells) >= 2 and all(not n or _TABLE_HEADER_CELL.match(n) for n in names):
+                columns = {i: _table_type(n) for i, n in enumerate(names) if _TABLE_SECRET_HEADER.match(n)}
+                if columns:
+                    table = (delimiter, len(cells), columns)
+                    break
+    return found
 
 
 def _value_of(m: re.Match[str]) -> tuple[str | None, int, int]:

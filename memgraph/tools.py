@@ -1,6 +1,6 @@
 """Memory tools for agents: one typed set that any framework (and the MCP server) can register.
 
-The memory tool of seed 002 (remember, recall, search, list, forget, link, tag) and the tools of seed 001
+The memory tools (remember, recall, search, list, forget, link, tag) and the learning tools
 (learn, episode, procedure, stats, consolidate), each with a pydantic input model (`extra="forbid"`, strict
 types) whose JSON schema is what the model sees:
 
@@ -39,7 +39,7 @@ WritableKind = Literal["fact", "preference", "procedure", "correction", "constra
 ScopeName = Literal["global", "project", "session"]
 RelationName = Literal["relates_to", "supersedes", "contradicts", "derived_from"]
 
-#: seed 001 memory types -> memgraph kinds (DESIGN.md "Memory kinds" unifies them)
+#: learn's memory types -> memgraph kinds
 LEARN_TYPES: dict[str, str] = {
     "policy": "constraint",
     "pitfall": "constraint",
@@ -49,7 +49,7 @@ LEARN_TYPES: dict[str, str] = {
     "preference": "preference",
     "fact": "fact",
 }
-#: seed 001 priorities -> importance (critical is also pinned: always in the baseline layer)
+#: learn's priorities -> importance (critical is also pinned: always in the baseline layer)
 PRIORITY_IMPORTANCE: dict[str, float] = {"critical": 1.0, "high": 0.85, "medium": 0.65, "normal": 0.5, "low": 0.3}
 
 
@@ -77,7 +77,7 @@ class MemoryOutput(ToolInput):
 class RememberInput(MemoryOutput):
     content: str = Field(min_length=1, description="What to remember, as one self-contained statement.")
     kind: WritableKind = Field("fact", description="fact | preference | correction | constraint | decision | "
-                                                   "procedure | event (seed 002 'category').")
+                                                   "procedure | event.")
     scope: ScopeName = Field("global", description="global (everywhere), project (with file_paths globs), "
                                                    "or session.")
     tags: list[str] = Field(default_factory=list, description="Tags to attach (lowercased).")
@@ -135,7 +135,7 @@ class TagInput(MemoryOutput):
 class LearnInput(MemoryOutput):
     content: str = Field(min_length=1, description="The fact, rule or lesson to store.")
     type: Literal["policy", "workflow", "pitfall", "architecture", "decision", "preference", "fact"] = Field(
-        "fact", description="seed 001 type: policy/pitfall (rules, mistakes to avoid), workflow, architecture, "
+        "fact", description="Type: policy/pitfall (rules, mistakes to avoid), workflow, architecture, "
                             "decision, preference, fact.")
     scope: ScopeName = Field("global", description="global, project (give file_paths globs) or session.")
     file_paths: list[str] = Field(default_factory=list, description="Glob patterns for project scope.")
@@ -217,7 +217,7 @@ class ToolSet:
         self.agent = agent
         self.prefix = prefix
         self._tools: dict[str, tuple[str, type[ToolInput], Callable[[Any], Any]]] = {
-            "remember": ("Store a memory now (seed 002 memory remember). Returns the stored memory; a near-duplicate "
+            "remember": ("Store a memory now. Returns the stored memory; a near-duplicate "
                          "reinforces the existing one.", RememberInput, self._remember),
             "recall": ("Memories relevant to the current context, ranked and within a token budget, with a "
                        "ready-to-use <memory> prompt block.", RecallInput, self._recall),
@@ -227,8 +227,8 @@ class ToolSet:
             "link": ("Link two memories (relates_to, supersedes, contradicts, derived_from).", LinkInput,
                      self._link),
             "tag": ("Add tags to a memory.", TagInput, self._tag),
-            "learn": ("Store a fact, rule, pitfall, workflow, decision or preference with a priority (seed 001 "
-                      "memory_learn).", LearnInput, self._learn),
+            "learn": ("Store a fact, rule, pitfall, workflow, decision or preference with a priority.", LearnInput,
+                      self._learn),
             "episode": ("Record an event with its outcome (episodic memory).", EpisodeInput, self._episode),
             "procedure": ("Save a named workflow with its steps (procedural memory).", ProcedureInput,
                           self._procedure),

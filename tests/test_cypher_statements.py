@@ -55,8 +55,10 @@ def test_every_statement_file_says_what_it_does_and_declares_its_parameters(path
 def test_the_filter_predicate_is_written_once_and_included_where_it_is_used() -> None:
     """memory_filter.cypher holds the one copy; every statement that filters memories includes it, and
     expanding puts exactly its statement lines there (the text the store runs and the lint checks)."""
-    body = "\n".join(ln for ln in FILTER.splitlines() if not ln.startswith("//"))
-    assert body.startswith("WHERE m.user_id = $user_id") and "$file_patterns" in body
+    # the filter includes the owner re-check (include/owner.cypher) right after its owner comparison
+    body = "\n".join(ln for ln in expand_includes(FILTER).splitlines() if not ln.startswith("//"))
+    assert body.startswith("WHERE m.user_id = $user_id\n  AND coalesce(m.user_id, '') = $user_id")
+    assert "$file_patterns" in body
     users = 0
     for path in STATEMENT_FILES:
         raw = path.read_text(encoding="utf-8")
@@ -66,7 +68,7 @@ def test_the_filter_predicate_is_written_once_and_included_where_it_is_used() ->
             users += 1
             expanded = expand_includes(raw)
             assert body in expanded and "// include:" not in expanded
-            assert expanded == raw.replace("// include: memory_filter", body)
+            assert expanded == expand_includes(raw.replace("// include: memory_filter", body))
     assert users >= 10
     assert "$include_archived" in NEO4J.statement("list_memories")
     assert "$include_archived" in FALKORDB.statement("vector_search")
@@ -86,7 +88,7 @@ def test_browser_queries_stay_pasteable_and_ship_by_name() -> None:
 
 def test_every_statement_the_store_runs_exists_in_both_dialects() -> None:
     source = STORE_SOURCE.read_text(encoding="utf-8")
-    names = set(re.findall(r'self\._(?:read|write|read_matrix)\(\s*"(\w+)"', source))
+    names = set(re.findall(r'self\._(?:read|write|read_matrix|guarded_write)\(\s*"(\w+)"', source))
     # the graph's migrations run theirs through the store's runners, passed in as `read` / `write`
     migrations = (STORE_SOURCE.parent / "cypher_migrations.py").read_text(encoding="utf-8")
     names |= set(re.findall(r'\b(?:read|write)\(\s*"(\w+)"', migrations))

@@ -31,13 +31,19 @@ method in a worker thread (`asyncio.to_thread`). `AsyncMemoryEngine` (memgraph/a
 
 
 def public_methods(tree: ast.Module) -> list[ast.FunctionDef]:
-    """MemoryEngine's public instance methods, in source order (properties and class methods excluded)."""
+    """MemoryEngine's public instance methods, in source order (properties and class methods excluded; `@checked`
+    ones included)."""
     cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "MemoryEngine")
     return [
         n
         for n in cls.body
-        if isinstance(n, ast.FunctionDef) and not n.name.startswith("_") and not n.decorator_list
+        if isinstance(n, ast.FunctionDef) and not n.name.startswith("_") and all(_plain(d) for d in n.decorator_list)
     ]
+
+
+def _plain(decorator: ast.expr) -> bool:
+    """`@checked` (argument validation, memgraph/validation.py) keeps a method an ordinary public method."""
+    return isinstance(decorator, ast.Name) and decorator.id == "checked"
 
 
 def _params(fn: ast.FunctionDef) -> tuple[list[str], list[str]]:

@@ -2,6 +2,7 @@
 // strongest members (membership probability) first.
 // Parameters: $user
 MATCH (c:Cluster {user_id: $user})<-[r:InCluster]-(m:Memory)
+WHERE coalesce(c.user_id, '') = $user
 WITH c, m, r
 ORDER BY r.probability DESC
 WITH c, collect(m.content) AS members

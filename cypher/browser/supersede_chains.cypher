@@ -2,7 +2,7 @@
 // kept for audit, restorable with `memgraph restore`).
 // Parameters: $user
 MATCH p = (newest:Memory {user_id: $user})-[:Supersedes*1..5]->(older:Memory)
-WHERE newest.active
+WHERE coalesce(newest.user_id, '') = $user AND newest.active
 RETURN newest.content AS current,
        older.content AS replaced,
        length(p) AS steps,

@@ -2,6 +2,7 @@
 // and their mean confidence. Set the parameter first in Browser:  :param user => 'demo'
 // Parameters: $user
 MATCH (m:Memory {user_id: $user})
+WHERE coalesce(m.user_id, '') = $user
 RETURN m.kind AS kind,
        count(m) AS memories,
        sum(CASE WHEN m.active THEN 1 ELSE 0 END) AS active,

@@ -1,4 +1,4 @@
-"""The background memory agent (seed 002 "Memory Agent", seed 004 write model and session end).
+"""The background memory agent: the write policy, session buffers and session end.
 
 `MemoryAgent` / `AsyncMemoryAgent` watch a conversation without making it wait: turns go on a bounded queue,
 a worker recalls and applies the write policy, and the memories prepared from turn N are taken at turn N+1.

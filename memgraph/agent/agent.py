@@ -1,5 +1,5 @@
-"""`MemoryAgent`: memory for an agent without ever making it wait (seed 002 "Key Design Decisions" 1, "Async
-Processing Pipeline").
+"""`MemoryAgent`: memory for an agent without ever making it wait (writes and
+recalls run in the background).
 
     agent = MemoryAgent(engine)
     for turn in conversation:

@@ -116,3 +116,22 @@ class MetaBufferStore:
             index = self._load_index()
             if key in index:
                 self._write_index([p for p in index if p != key])
+
+
+def forget_user(store: GraphStore, user_id: str) -> int:
+    """Erasure (memgraph/jobs/erase.py): delete every open session buffer of `user_id` from the store's meta and
+    drop its sessions from the index; returns how many buffers there were. An agent running in another process
+    keeps what it holds in memory: erase a user while no agent has a session of theirs open."""
+    raw = store.get_meta(INDEX_KEY)
+    try:
+        pairs = [(str(u), str(s)) for u, s in json.loads(raw)] if raw else []
+    except (ValueError, TypeError):
+        pairs = []
+    mine = [p for p in pairs if p[0] == user_id]
+    for key in mine:
+        current = store.get_meta(buffer_key(*key))
+        store.compare_and_set_meta(buffer_key(*key), current, None)
+    if mine:
+        rest = [list(p) for p in pairs if p[0] != user_id]
+        store.compare_and_set_meta(INDEX_KEY, raw, json.dumps(rest, ensure_ascii=False))
+    return len(mine)

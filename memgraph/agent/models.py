@@ -1,6 +1,6 @@
 """The agent's data: what a session buffer holds (persisted as JSON), what session end reports, and counters.
 
-A `SessionBuffer` is the seed 004 "SessionMemoryBuffer": the held candidates of one (user, session), the
+A `SessionBuffer` is the session memory buffer: the held candidates of one (user, session), the
 session's transcript (secret-filtered, bounded) and the ids of the memories the session already wrote. It is
 saved after every processed turn, so a killed process loses at most the turns still queued.
 """
@@ -39,7 +39,7 @@ class MemoryMode(StrEnum):
 
 
 class WriteAction(StrEnum):
-    """What the write policy does with one statement (seed 004 write model)."""
+    """What the write policy does with one statement (commit, hold or drop)."""
 
     COMMIT = "commit"  # explicit durable statement: written now through the ingest path
     HOLD = "hold"  # implicit statement: kept until session end, promoted if repeated or supported

@@ -1,4 +1,4 @@
-"""One agent per store (seed 002: the memory agent is a singleton). Two agents on one store would race on the
+"""One agent per store (the memory agent is a singleton). Two agents on one store would race on the
 same session buffers and double-commit turns.
 
 In this process a registry keyed by the store's identity refuses a second agent; for a SQLite directory an

@@ -2,7 +2,7 @@
 
 A held statement said again (cosine >= agent_repeat_cosine or token Jaccard >= agent_repeat_jaccard against a
 held candidate of the same session) counts as another mention of that candidate instead of a new one; session
-end promotes candidates with enough mentions (seed 004 "require repetition").
+end promotes candidates with enough mentions (a held statement needs repeating to become memory).
 """
 
 from __future__ import annotations

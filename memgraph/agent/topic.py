@@ -1,4 +1,4 @@
-"""Topic-change detection and surfaced-memory tracking (seed 002 "Phase 3: Memory Agent").
+"""Topic-change detection and surfaced-memory tracking.
 
 The context of each turn is embedded; when two consecutive contexts of a session are less similar than
 `agent_topic_change_cosine` (0.3) the conversation has moved on, and the set of memories already surfaced in

@@ -4,9 +4,9 @@ Every command takes `--store` (or MEMGRAPH_STORE): a directory (SQLite, the defa
 `:memory:`, bolt://host:7687 / neo4j://… (Neo4j) or falkordb://host:port / falkordb+dir:///path (FalkorDB).
 
 One module per concern, all built on `common` (options, consoles, opening the engine, errors, output):
-`memories` (remember, list, forget, restore, link, tag, stats), `recall` (recall, search), `ingest` (ingest,
-export, import), `cypher`, `demo`, `mcp`, `jobs` (the maintenance jobs). This module makes the `app` and lists
-the commands in the order `memgraph --help` shows them.
+`memories` (remember, list, forget, restore, link, tag, stats), `erase` (erase, erase-user), `recall` (recall,
+search), `ingest` (ingest, export, import), `cypher`, `demo`, `mcp`, `jobs` (the maintenance jobs). This module
+makes the `app` and lists the commands in the order `memgraph --help` shows them.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Annotated
 
 import typer
 
-from memgraph.cli import cypher, demo, ingest, jobs, mcp, memories, recall
+from memgraph.cli import cypher, demo, erase, ingest, jobs, mcp, memories, recall
 from memgraph.cli.common import err_console
 
 app = typer.Typer(
@@ -78,6 +78,8 @@ app.command()(recall.recall)
 app.command("list")(memories.list_)
 app.command()(memories.forget)
 app.command()(memories.restore)
+app.command()(erase.erase)
+app.command("erase-user")(erase.erase_user)
 app.command()(memories.link)
 app.command()(memories.tag)
 app.command()(memories.stats)

@@ -163,4 +163,6 @@ def stats(
             table.add_row(f"kind: {kind}", str(n))
         for rel, n in sorted(st.edges.items()):
             table.add_row(f"edge: {rel}", str(n))
+        if st.invalid_user_ids:  # stored before the identifier rule; kept as they are (memgraph/ids.py)
+            table.add_row("user ids breaking the id rule", str(st.invalid_user_ids))
         console.print(table)

@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from memgraph.embed.protocol import Embedder, warm
+from memgraph.errors import EmbedderUnavailableError
 from memgraph.models import content_hash
 
 
@@ -34,6 +35,10 @@ class CachedEmbedder:
             path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None, timeout=5)
             self._db.execute("PRAGMA journal_mode = WAL")
+            # erased texts' vectors must not stay readable in freed pages (forget); checked: a build option
+            self._db.execute("PRAGMA secure_delete = ON")
+            if int(self._db.execute("PRAGMA secure_delete").fetchone()[0]) != 1:
+                raise EmbedderUnavailableError("this SQLite cannot securely delete (PRAGMA secure_delete stays off)")
             self._db.execute(
                 "CREATE TABLE IF NOT EXISTS embedding_cache (model TEXT, hash TEXT, vector BLOB, "
                 "PRIMARY KEY (model, hash)) WITHOUT ROWID"
@@ -95,6 +100,26 @@ class CachedEmbedder:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         return np.stack([np.asarray(v, dtype=np.float32) for v in out])
+
+    def forget(self, texts: Sequence[str]) -> int:
+        """Erasure: drop these texts' entries from the in-process cache and the cache file (secure_delete zeroes
+        them; the write-ahead log is truncated). Returns how many texts had an entry."""
+        removed = 0
+        with self._lock:
+            if self._db is not None:
+                self._db.execute("BEGIN")
+            for key in dict.fromkeys(content_hash(t) for t in texts):
+                gone = self._lru.pop(key, None) is not None
+                if self._db is not None:
+                    cur = self._db.execute(
+                        "DELETE FROM embedding_cache WHERE model = ? AND hash = ?", (self.model_name, key)
+                    )
+                    gone = gone or cur.rowcount > 0
+                removed += gone
+            if self._db is not None:
+                self._db.execute("COMMIT")
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return removed
 
     def _remember(self, key: str, vec: np.ndarray) -> None:
         self._lru[key] = vec

@@ -1,4 +1,4 @@
-"""The write path (DESIGN.md "Write path"): clean -> secrets -> chunk -> embed -> importance -> classify -> tags
+"""The write path (docs/design.md "Write path"): clean -> secrets -> chunk -> embed -> importance -> classify -> tags
 -> reconcile -> one atomic write. `IngestPipeline` runs it for `MemoryEngine.ingest` and `remember`.
 
 Stage by module: `items` (the input; validate, clean, filter secrets), `clean`, `secrets`, `chunk`, `embedding`,

@@ -1,4 +1,4 @@
-"""Step 1 of the write path (seed 000 §1.2): make text safe and canonical without changing what it says.
+"""Step 1 of the write path: make text safe and canonical without changing what it says.
 
 NFC, line endings to `\\n`, control characters out (tab and newline stay), trimmed, runs of 3+ newlines
 collapsed to one blank line. Formatting markers and code blocks are kept: whitespace inside a fenced code

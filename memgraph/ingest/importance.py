@@ -1,4 +1,4 @@
-"""Step 4 (seed 000 §1.5): importance = novelty_weight·novelty + salience_weight·salience (0.6 / 0.4).
+"""Step 4: importance = novelty_weight·novelty + salience_weight·salience (0.6 / 0.4).
 
 novelty  = cosine distance between the chunk's embedding and the centroid of the user's existing memory
            embeddings, clamped to [0, 1]; 1.0 for a user with no memories yet.

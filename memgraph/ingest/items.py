@@ -18,13 +18,15 @@ import numpy as np
 
 from memgraph.config import Settings
 from memgraph.errors import SecretDetectedError, ValidationError
+from memgraph.ids import check_optional_id
 from memgraph.ingest import importance as imp
 from memgraph.ingest.classify import Classification, parse_hint
 from memgraph.ingest.clean import CHUNK_ADVICE, SPLIT_ADVICE, clean_text
 from memgraph.ingest.report import Dropped, DropReason, IngestReport
 from memgraph.ingest.secrets import SecretFilter, only_redactions
 from memgraph.ingest.tags import normalise_tags
-from memgraph.models import Layer, Memory, MemoryKind, Provenance, Scope, check_embedding, validate_identifier
+from memgraph.models import Layer, Memory, MemoryKind, Provenance, Scope, check_embedding
+from memgraph.validation import check_nesting
 
 
 @dataclass
@@ -94,6 +96,7 @@ def memory_items(items: Sequence[Mapping[str, Any] | Memory], owner: str, what: 
         if isinstance(item, Memory):
             if item.user_id != owner:
                 raise ValidationError(f"{what}: a Memory of another user was passed")
+            check_nesting(item.metadata)
             data = item.model_dump(include=_MEMORY_FIELDS)
         elif isinstance(item, Mapping):
             data = dict(item)
@@ -177,9 +180,9 @@ def prepare(
         advice=CHUNK_ADVICE if explicit else SPLIT_ADVICE,
     )
     try:
-        session_id = None if item.session_id is None else validate_identifier(item.session_id, "session_id")
-    except ValidationError as exc:
-        raise ValidationError(f"{where}{exc}") from None
+        session_id = check_optional_id(item.session_id, "session_id")
+    except ValidationError as exc:  # the same type (an invalid id, a secret in it), with the item named
+        raise type(exc)(f"{where}{exc}") from None
     try:
         kind_hint, layer_hint = parse_hint(item.kind)
         if item.layer is not None:
@@ -277,7 +280,9 @@ def as_str_list(values: Any, what: str) -> list[str]:
 
 
 def check_json(meta: dict[str, Any]) -> dict[str, Any]:
-    """Metadata must be a JSON object that round-trips (string keys, finite numbers), at most 64 KB."""
+    """Metadata must be a JSON object that round-trips (string keys, finite numbers), at most 64 KB, nested at
+    most `MAX_NESTING` deep (checked first, without recursion: json.dumps would end in a RecursionError)."""
+    check_nesting(meta)
     try:
         text = json.dumps(meta, ensure_ascii=False, allow_nan=False)
     except (TypeError, ValueError) as exc:

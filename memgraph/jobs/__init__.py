@@ -3,7 +3,8 @@ export / import. Reached as `engine.jobs.<name>(...)` and `memgraph <name>` on t
 
 Every job that changes data returns a plan unless called with `apply=True`; an applied run takes the store's
 job lock (one job at a time per store, `JobLockedError` otherwise) and is recorded as a `JobRun`
-(`engine.jobs.history()`, `memgraph history`).
+(`engine.jobs.history()`, `memgraph history`). Every public method validates its arguments (`@checked`,
+memgraph/validation.py).
 """
 
 from __future__ import annotations
@@ -35,12 +36,14 @@ from memgraph.jobs.cluster import ClusterReport, cluster_user
 from memgraph.jobs.compress import CompressReport, ExtractiveSummarizer, Summarizer, compress_user
 from memgraph.jobs.consolidate import ConsolidateReport, consolidate_user
 from memgraph.jobs.decay import DecayReport, decay_user, decayed_confidence
+from memgraph.jobs.erase import EraseReport, erase_memories, erase_user
 from memgraph.jobs.gaps import GapsReport, gaps_user
 from memgraph.jobs.links import LinksReport, links_user
 from memgraph.jobs.reindex import ReindexReport, reindex_user, store_model_consistent
 from memgraph.jobs.transfer import ExportReport, ImportReport, export_graphml, export_jsonl, import_jsonl
 from memgraph.models import validate_owner
 from memgraph.store.base import GraphStore, JobRun
+from memgraph.validation import checked
 
 R = TypeVar("R", bound=JobReport)
 
@@ -52,6 +55,7 @@ __all__ = [
     "CompressReport",
     "ConsolidateReport",
     "DecayReport",
+    "EraseReport",
     "ExportFormat",
     "ExportReport",
     "ExtractiveSummarizer",
@@ -95,6 +99,7 @@ class Jobs:
             ctx.heartbeat = self._lock.renew
         return ctx
 
+    @checked
     @contextmanager
     def locked(self, job: str) -> Iterator[JobLock]:
         """Hold the store's job lock (re-entrant within this Jobs object)."""
@@ -130,6 +135,7 @@ class Jobs:
                 report.warnings.append(lock.taken_over)
             return report
 
+    @checked
     def users(self, user_id: str | None = None, *, all_users: bool = False) -> list[str]:
         """The users a command acts on: exactly one of `user_id` or `all_users`."""
         if (user_id is None) == (not all_users):
@@ -140,6 +146,7 @@ class Jobs:
 
     # -- the jobs -----------------------------------------------------------------------------------------
 
+    @checked
     def cluster(
         self, user_id: str, *, apply: bool = False, force: bool = False, progress: ProgressFn | None = None
     ) -> ClusterReport:
@@ -148,6 +155,7 @@ class Jobs:
             "cluster", user_id, apply, lambda c: cluster_user(c, user_id, apply=apply, force=force), progress
         )
 
+    @checked
     def decay(
         self,
         user_id: str,
@@ -168,6 +176,7 @@ class Jobs:
             progress,
         )
 
+    @checked
     def links(
         self,
         user_id: str,
@@ -181,10 +190,12 @@ class Jobs:
             "links", user_id, apply, lambda c: links_user(c, user_id, apply=apply, now=now), progress
         )
 
+    @checked
     def gaps(self, user_id: str, *, progress: ProgressFn | None = None) -> GapsReport:
         """Read-only report of recall misses and thin regions of the graph."""
         return gaps_user(self._ctx(progress), user_id)
 
+    @checked
     def consolidate(
         self, user_id: str, *, apply: bool = False, progress: ProgressFn | None = None
     ) -> ConsolidateReport:
@@ -193,6 +204,7 @@ class Jobs:
             "consolidate", user_id, apply, lambda c: consolidate_user(c, user_id, apply=apply), progress
         )
 
+    @checked
     def compress(
         self,
         user_id: str,
@@ -211,6 +223,7 @@ class Jobs:
             progress,
         )
 
+    @checked
     def reindex(
         self, user_id: str, *, apply: bool = False, force: bool = False, progress: ProgressFn | None = None
     ) -> ReindexReport:
@@ -226,6 +239,7 @@ class Jobs:
 
         return self._run("reindex", user_id, apply, run, progress)
 
+    @checked
     def export(
         self,
         path: str | Path,
@@ -250,16 +264,43 @@ class Jobs:
             raise ValidationError(f"unknown export format {format!r}: use jsonl or graphml")
         return export_jsonl(ctx, users, path)
 
+    @checked
     def import_(
         self, path: str | Path, *, reembed: bool = False, progress: ProgressFn | None = None
     ) -> ImportReport:
         """Read an export: validated whole first (nothing written on error), then upserted."""
         return self._run("import", None, True, lambda c: import_jsonl(c, path, reembed=reembed), progress)
 
+    @checked
+    def erase(self, user_id: str, memory_ids: Sequence[str], *, progress: ProgressFn | None = None) -> EraseReport:
+        """Erase memories for good, with what derives from them (memgraph/jobs/erase.py); `engine.erase`."""
+        owner = validate_owner(user_id)
+        with self.locked("erase"), recorded_run(self.store, "erase", owner) as rec:
+            report = erase_memories(self._ctx(progress), owner, memory_ids, forget_texts=self._forget_texts())
+            rec["counts"] = report.counts()
+        return report
+
+    @checked
+    def erase_user(self, user_id: str, *, progress: ProgressFn | None = None) -> EraseReport:
+        """Erase everything of one user (memgraph/jobs/erase.py); `engine.erase_user`. Its history record names
+        no user (the user's own job records are erased)."""
+        owner = validate_owner(user_id)
+        with self.locked("erase_user"), recorded_run(self.store, "erase_user", None) as rec:
+            report = erase_user(self._ctx(progress), owner, forget_texts=self._forget_texts())
+            rec["counts"] = report.counts()
+        return report
+
+    def _forget_texts(self) -> Callable[[Sequence[str]], int] | None:
+        """The embedding cache's `forget` (the engine's CachedEmbedder), when it has one."""
+        forget = getattr(self._embedder(), "forget", None)
+        return forget if callable(forget) else None
+
+    @checked
     def history(self, limit: int = 50) -> list[JobRun]:
         """Recent applied job runs, newest first."""
         return self.store.list_jobs(limit)
 
+    @checked
     def status_of(self, run: JobRun) -> str:
         """done / failed / running / interrupted (a run left 'running' while no job holds the lock)."""
         held = self.store.get_meta(LOCK_KEY)

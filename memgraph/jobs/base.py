@@ -88,12 +88,14 @@ class JobContext:
 
 
 def check_user(store: GraphStore, user_id: object) -> str:
-    """A job's user must be a valid owner that has memories here; anything else is a typed error."""
+    """A job's user must be a valid owner that has memories here; anything else is a typed error. The message
+    names no other user (error texts reach logs, CLI output and tool results: another tenant's id is not the
+    caller's to see); `memgraph stats` counts the users."""
     owner = validate_owner(user_id)
     if store.count_memories(owner, MemoryFilter.everything()) == 0:
-        known = store.users()
-        hint = f"known users: {', '.join(known[:10])}" if known else "the store is empty"
-        raise UnknownUserError(f"user {owner!r} has no memories in this store ({hint})")
+        raise UnknownUserError(
+            f"user {owner!r} has no memories in this store (check the spelling and --store)"
+        )
     return owner
 
 

@@ -1,6 +1,6 @@
 """cluster: HDBSCAN over each user's embeddings -> Cluster nodes with stable ids and InCluster edges.
 
-Pipeline (seed 002 "Clusters", DESIGN.md "Batch jobs"):
+Pipeline (docs/design.md "Batch jobs"):
 1. the user's recallable memories (active, not archived, not compressed) with finite embeddings;
 2. PCA to `cluster_pca_dims` (raw 384-d HDBSCAN is far too slow), then HDBSCAN (`hdbscan` package;
    scikit-learn's HDBSCAN when it is missing). Above `cluster_fit_max` memories HDBSCAN is fitted on a

@@ -1,12 +1,12 @@
 """compress: old episodic sessions -> one `summary` memory each, with DerivedFrom edges to every source.
 
-Seed 000 section 3 and seed 003 "Compression Schedule": a session (the `event` memories sharing a
+The compression schedule: a session (the `event` memories sharing a
 session_id) whose newest event is older than `compress_after_days` is summarised; the summary is a memory of
 kind `summary`, layer `episodic`, provenance `extracted`, with `metadata.source_session_id` and
 `compression_source`; the originals are marked `compressed=True` and are no longer recalled unless asked for
 (`MemoryFilter.include_compressed`), but they are never deleted (the audit trail).
 
-Provenance rule (seed 003): no summary without evidence. The summary, its `DerivedFrom` edge to EVERY source
+Provenance rule: no summary without evidence. The summary, its `DerivedFrom` edge to EVERY source
 and the `compressed` flags are one atomic write; `write_summary` refuses a summary with no sources.
 
 The default summariser is extractive and needs no LLM: the session's sentences are ranked by TextRank

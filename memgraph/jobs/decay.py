@@ -2,12 +2,12 @@
 
     confidence = c0 · e^(−age_days / half_life[kind]) · (1 + 0.1 · ln(access_count + 1)) · trust
 
-exactly as DESIGN.md writes it (so at age = half_life the factor is 1/e, the spec's time constant), clamped
+(so at age = half_life the factor is 1/e: the "half-life" is a time constant), clamped
 to [0, 1], with `half_life = Settings.half_life_days(kind, provenance)` (inferred provenance: 7 days).
 
 - **age** is measured from the memory's last reinforcement, `last_accessed`: it is set when the memory is
-  written, when recall serves it and when it is explicitly remembered again (seed 001: an explicit "remember
-  this" resets the decay timer; "score halves ... without access"). Never from `updated_at`, which jobs touch.
+  written, when recall serves it and when it is explicitly remembered again (an explicit
+  "remember this" resets the decay timer). Never from `updated_at`, which jobs touch.
 - **c0** is the confidence before any time decay: the stored confidence the first time decay sees the memory
   (what ingest wrote, plus any feedback so far). It is kept in `metadata["_decay"] = {"c0", "written"}`.
   When something else changed the confidence since decay last wrote it (a feedback boost or penalty), the
@@ -32,12 +32,13 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from memgraph.confidence import DECAY_STATE_KEY, baseline
 from memgraph.config import Settings
 from memgraph.jobs.base import JobContext, JobReport, age_days, batched, check_user
-from memgraph.models import Memory, MemoryKind, Provenance, Relation, trusted, utcnow
+from memgraph.models import MemoryKind, Provenance, Relation, trusted, utcnow
 from memgraph.store.base import MemoryFilter, MemoryUpdate
 
-STATE_KEY = "_decay"
+STATE_KEY = DECAY_STATE_KEY
 _EPS = 1e-12
 #: What decay reads of each memory (besides its id).
 DECAY_FIELDS = (
@@ -74,18 +75,9 @@ class MemoryState:
 def decayed_confidence(
     c0: float, age: float, half_life: float, access_count: int, trust: float, access_factor: float = 0.1
 ) -> float:
-    """The decay formula (DESIGN.md "Batch jobs"), clamped to [0, 1]."""
+    """The decay formula (module docstring), clamped to [0, 1]."""
     value = c0 * math.exp(-age / half_life) * (1.0 + access_factor * math.log(access_count + 1)) * trust
     return min(1.0, max(0.0, value))
-
-
-def baseline(memory: Memory | MemoryState) -> float:
-    """c0 for a memory: its remembered baseline plus any outside change since decay last wrote it."""
-    state = memory.metadata.get(STATE_KEY)
-    if not isinstance(state, dict) or "c0" not in state or "written" not in state:
-        return float(memory.confidence)
-    outside = float(memory.confidence) - float(state["written"])
-    return min(1.0, max(0.0, float(state["c0"]) + outside))
 
 
 class DecayChange(BaseModel):

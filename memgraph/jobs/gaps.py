@@ -57,9 +57,10 @@ def gaps_user(ctx: JobContext, user_id: str) -> GapsReport:
     owner = validate_owner(user_id)
     gaps = store.list_gaps(owner)
     if not gaps and store.count_memories(owner, MemoryFilter.everything()) == 0:
-        known = store.users()
-        hint = f"known users: {', '.join(known[:10])}" if known else "the store is empty"
-        raise UnknownUserError(f"user {owner!r} has no memories and no recall misses in this store ({hint})")
+        # names no other user: see jobs.base.check_user
+        raise UnknownUserError(
+            f"user {owner!r} has no memories and no recall misses in this store (check the spelling and --store)"
+        )
     report = GapsReport(user_id=owner)
     ctx.tick("loading", 0, 1)
     memories = load_all(store, owner, MemoryFilter())

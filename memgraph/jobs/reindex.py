@@ -1,6 +1,6 @@
 """reindex: re-embed memories whose embedding is missing, invalid (NaN/inf) or from another model.
 
-Seed 002 "Phase 8: embedding backfill" and seed 003's batch re-indexing CLI. The store remembers the model
+Embedding backfill and batch re-indexing (`memgraph reindex`). The store remembers the model
 that built it (meta `embedding_model`); an engine opened with another model refuses to run anything but this
 job (`MemoryEngine.open(..., check_model=False)`), which re-embeds every memory with the engine's model in
 batches and then records the new model in the store. A different embedding *dimension* cannot be reindexed

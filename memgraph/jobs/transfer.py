@@ -39,11 +39,19 @@ import numpy as np
 from pydantic import BaseModel, Field
 from pydantic import ValidationError as PydanticValidationError
 
-from memgraph.errors import EmbedderUnavailableError, ExportFormatError, ModelMismatchError, ValidationError
+from memgraph.errors import (
+    EmbedderUnavailableError,
+    ExportFormatError,
+    ModelMismatchError,
+    SecretDetectedError,
+    ValidationError,
+)
+from memgraph.ids import check_id, check_optional_id, check_owner, normalize_tag
 from memgraph.ingest.secrets import SecretFilter
 from memgraph.jobs.base import JobContext, JobReport, batched, load_all
 from memgraph.models import Cluster, Gap, InCluster, Link, Memory, Tag, utcnow
 from memgraph.store.base import MemoryFilter, WriteBatch
+from memgraph.validation import MAX_NESTING, check_nesting
 
 FORMAT = "memgraph-export"
 VERSION = 1
@@ -205,6 +213,8 @@ def _read_lines(path: str | Path) -> Generator[tuple[int, dict[str, Any], int], 
                 obj = json.loads(line)
             except json.JSONDecodeError as exc:
                 raise ExportFormatError(f"{path}: line {n} is not valid JSON ({exc.msg})") from None
+            except RecursionError:  # JSON nested beyond Python's recursion limit
+                raise ExportFormatError(f"{path}: line {n} nests deeper than {MAX_NESTING} levels") from None
             if not isinstance(obj, dict):
                 raise ExportFormatError(f"{path}: line {n} is not a JSON object")
             yield n, obj, hash(line)
@@ -319,17 +329,26 @@ def _parse(rec: dict[str, Any], dim: int, where: str, known: dict[str, set[str]]
     if not isinstance(user, str) or not user:
         raise ExportFormatError(f"{where}: record without user_id")
     try:
+        # the identifier rule of every other entry point (memgraph/ids.py): ids refused, tags normalised
+        check_owner(user)
         if kind == "memory":
             mem = Memory.model_validate({**rec["memory"], "tags": rec.get("tags", [])})
             if mem.user_id != user:
                 raise ExportFormatError(f"{where}: memory user_id differs from the record's")
+            check_id(mem.id, "memory id")
+            check_optional_id(mem.session_id, "session_id")
+            check_nesting(mem.metadata)  # the write path's cap on metadata, as for every other entry point
+            mem = mem.model_copy(update={"tags": list(dict.fromkeys(normalize_tag(t) for t in mem.tags))})
             if known is not None:
                 known.setdefault(user, set()).add(mem.id)
             return mem, _unb64(rec.get("embedding"), dim, where)
         if kind == "tag":
-            return Tag(user_id=user, **rec["tag"])
+            tag = Tag(user_id=user, **rec["tag"])
+            return tag.model_copy(update={"name": normalize_tag(tag.name)})
         if kind == "link":
             link = Link.model_validate(rec["link"])
+            check_id(link.src, "link source")
+            check_id(link.dst, "link target")
             if known is not None and not {link.src, link.dst} <= known.get(user, set()):
                 raise ExportFormatError(f"{where}: link between memories that are not in the file")
             return link
@@ -342,6 +361,11 @@ def _parse(rec: dict[str, Any], dim: int, where: str, known: dict[str, set[str]]
             return InCluster.model_validate(rec["member"])
         vec = _unb64(rec.get("embedding"), dim, where)
         return Gap.model_validate({**rec["gap"], "embedding": None if vec is None else vec.tolist()})
+    except ValidationError as exc:  # an id breaking the rule (its message never quotes the id) or a bad tag
+        if isinstance(exc, ExportFormatError):
+            raise
+        error = type(exc) if isinstance(exc, SecretDetectedError) else ExportFormatError  # a secret stays one
+        raise error(f"{where}: invalid {kind} record ({exc})") from None
     except (PydanticValidationError, KeyError, TypeError) as exc:
         raise ExportFormatError(f"{where}: invalid {kind} record ({str(exc).splitlines()[0]})") from None
 

@@ -15,6 +15,7 @@ import math
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from memgraph.confidence import baseline
 from memgraph.config import Settings
 from memgraph.models import Memory
 
@@ -32,13 +33,15 @@ class Scored:
 
 
 def effective_confidence(memory: Memory, now: datetime, settings: Settings) -> float:
-    """Stored confidence decayed by e^(-days since last touch / half-life of its kind)."""
+    """The confidence before decay (`confidence.baseline`: what the decay job decayed from, so a memory the job
+    has already decayed is not decayed twice) times e^(-days since last touch / half-life of its kind)."""
     if memory.pinned:
         return memory.confidence
     touched = max(memory.last_accessed, memory.updated_at)
     days = max(0.0, (now - touched).total_seconds() / 86400.0)
     half_life = settings.half_life_days(memory.kind.value, memory.provenance.value)
-    return memory.confidence * math.exp(-days / half_life) if half_life > 0 else memory.confidence
+    base = baseline(memory)
+    return base * math.exp(-days / half_life) if half_life > 0 else base
 
 
 def recency_boost(memory: Memory, now: datetime, settings: Settings) -> float:

@@ -2,7 +2,8 @@
 
 Every method takes the owner first and is scoped by it; a store never returns, links to or counts a memory of
 another user. Writes that belong together go through `write` (one transaction). Graph traversal (`expand`)
-runs inside the store (SQL or Cypher), never by loading the graph into Python.
+runs inside the store: Cypher on Neo4j and FalkorDB, a vectorised walk over in-memory adjacency arrays on
+SQLite (store/sqlite/csr.py); the conformance suite checks that all three return the same expansions.
 """
 
 from __future__ import annotations
@@ -248,6 +249,27 @@ class GraphStore(Protocol):
         ...
 
     def delete_links(self, user_id: str, keys: Sequence[tuple[str, str, Relation]]) -> int: ...
+
+    # -- erasure (memgraph/jobs/erase.py decides what to erase; these remove it) ---------------------------------
+    def erase_memories(self, user_id: str, ids: Sequence[str]) -> dict[str, int]:
+        """Hard-delete memories of the user in one transaction: the memories, their embeddings and full-text
+        entries, every edge touching them, the user's Tag nodes they leave without a memory, and the clusters
+        that held one of them (labels and centroids derive from the members; the cluster job rebuilds them).
+        Every process's in-memory read structures drop them. Returns counts by kind ("memories", "tags",
+        "clusters"). The bytes may survive in free pages or logs until `purge`."""
+        ...
+
+    def erase_user(self, user_id: str) -> dict[str, int]:
+        """Hard-delete everything stored under `user_id` (memories, embeddings, tags, clusters, gaps, job runs),
+        as `erase_memories` does for a few; returns counts by kind."""
+        ...
+
+    def purge(self) -> list[str]:
+        """Make what was deleted unrecoverable from the store's files where the database allows it: SQLite
+        rewrites its full-text index and truncates its write-ahead log (secure_delete zeroes freed pages),
+        FalkorDB rewrites its append-only file and snapshot; Neo4j keeps transaction logs by design (README,
+        "Identifiers, secrets and erasure"). Returns warnings (what could not be done), empty when everything was."""
+        ...
     def upsert_tags(self, user_id: str, tags: Sequence[Tag]) -> int:
         """Create Tag nodes (no HasTag edges) or update their description when one is given; for import."""
         ...

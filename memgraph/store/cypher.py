@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from memgraph.config import Settings
-from memgraph.errors import ModelMismatchError, ValidationError
+from memgraph.errors import ModelMismatchError, StoreError, ValidationError
 from memgraph.models import (
     MEMORY_RELATIONS,
     Cluster,
@@ -69,6 +69,12 @@ from memgraph.store.read_only import check_read_only
 from memgraph.store.traverse import Degrees, ExpansionTable, Neighbours, breadth_first
 from memgraph.text import query_terms, terms
 
+#: Why an owner guard aborts when no input was at fault: a node of a look-alike owner (stored before the
+#: identifier rule, memgraph/ids.py) that the store's index cannot tell from this user's.
+_LOOKALIKE = (
+    "the store's index matched a node of another owner whose id differs only by surrounding whitespace "
+    "(stored before the identifier rule); nothing was written. `memgraph stats` counts such ids"
+)
 T = TypeVar("T")
 log = logging.getLogger(__name__)
 
@@ -147,6 +153,16 @@ class CypherStore:
 
     def _write(self, name: str, **params: Any) -> list[dict[str, Any]]:
         return self._x.run(self.dialect.statement(name), params, write=True)
+
+    def _guarded_write(self, name: str, **params: Any) -> list[dict[str, Any]]:
+        """A write whose MERGE of a Tag is guarded by the owner re-check (include/owner.cypher): when the
+        index matched another owner's look-alike node the statement aborts and nothing is written."""
+        try:
+            return self._write(name, **params)
+        except Exception as exc:
+            if not self._x.is_guard_error(exc):
+                raise
+            raise StoreError(_LOOKALIKE) from None
 
     def close(self) -> None:
         with self._lock:
@@ -293,7 +309,7 @@ class CypherStore:
         for link in params["links"]:
             if not {link["src"], link["dst"]} <= found | mine:
                 return ValidationError(f"link {link['src']} -> {link['dst']}: both memories must belong to the user")
-        return ValidationError("the batch was refused by the store's consistency guard; nothing was written")
+        return ValidationError(f"the batch was refused by the store's consistency guard ({_LOOKALIKE})")
 
     def write(self, user_id: str, batch: WriteBatch) -> None:
         if batch.is_empty():
@@ -315,7 +331,7 @@ class CypherStore:
         rows = list({(p.memory_id, p.tag): {"memory_id": p.memory_id, "tag": p.tag} for p in pairs}.values())
         if not rows:
             return 0
-        out = self._write("add_tags", user_id=user_id, tags=rows, now=iso_ts(datetime.now(UTC)))
+        out = self._guarded_write("add_tags", user_id=user_id, tags=rows, now=iso_ts(datetime.now(UTC)))
         return int(out[0]["added"] or 0) if out else 0
 
     def remove_tags(self, user_id: str, pairs: Sequence[HasTag]) -> int:
@@ -340,7 +356,7 @@ class CypherStore:
         rows = [{"name": t.name, "description": t.description} for t in tags]
         if not rows:
             return 0
-        out = self._write("upsert_tags", user_id=user_id, tags=rows)
+        out = self._guarded_write("upsert_tags", user_id=user_id, tags=rows)
         return int(out[0]["upserted"]) if out else 0
 
     def delete_tags(self, user_id: str, names: Sequence[str]) -> int:
@@ -349,6 +365,25 @@ class CypherStore:
             return 0
         out = self._write("delete_tags", user_id=user_id, names=wanted)
         return int(out[0]["removed"]) if out else 0
+
+    def erase_memories(self, user_id: str, ids: Sequence[str]) -> dict[str, int]:
+        wanted = list(dict.fromkeys(ids))
+        out = {"memories": 0, "tags": 0, "clusters": 0}
+        if not wanted:
+            return out
+        tags = sorted({t for m in self.get_memories(user_id, wanted) for t in m.tags})
+        for chunk in _chunks(wanted, 1000):
+            row = self._write("erase_memories", user_id=user_id, ids=chunk, tags=tags)[0]
+            for key in out:
+                out[key] += int(row[key] or 0)
+        return out
+
+    def erase_user(self, user_id: str) -> dict[str, int]:
+        row = self._write("erase_user", user_id=user_id)[0]
+        return {k: int(v or 0) for k, v in row.items()}
+
+    def purge(self) -> list[str]:
+        return self._x.purge()
 
     def set_embeddings(self, user_id: str, ids: Sequence[str], matrix: np.ndarray, model: str) -> int:
         matrix = np.asarray(matrix, dtype=np.float32)

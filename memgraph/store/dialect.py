@@ -9,8 +9,10 @@ renamed in the shared text for FalkorDB: `toFloatList(...)`, which turns an embe
 becomes `vecf32(...)`, FalkorDB's indexed float32 vector type.
 
 A line `// include: NAME` in a statement is replaced by the statement lines of `include/NAME.cypher` (its `//`
-comment lines left out): the MemoryFilter predicate is written once there. tools/cypher-lint expands includes
-by the same rule before it lints.
+comment lines left out, the include line's indentation put before each): the MemoryFilter predicate is written
+once there. `// include: NAME(v)` passes a node variable: the fragment writes its node as `x`, and `x.` becomes
+`v.` (the owner re-check, `// include: owner(m)`, follows every owner comparison this way). A fragment may
+include another. tools/cypher-lint expands includes by the same rule before it lints.
 
 The exploration queries for people (`cypher/browser/` in the repository) ship too, as `memgraph.browser`:
 `browser_query("user_overview")` returns one.
@@ -42,7 +44,9 @@ FALKORDB_CONSTRAINTS: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 
 _PARAM = re.compile(r"\$(\w+)")
-_INCLUDE = re.compile(r"^// include: (\w+)[ \t]*$", re.MULTILINE)
+_INCLUDE = re.compile(r"^([ \t]*)// include: (\w+)(?:\((\w+)\))?[ \t]*$", re.MULTILINE)
+#: How a fragment names the node variable it is given (`// include: owner(m)` turns `x.` into `m.`).
+_FRAGMENT_NODE = re.compile(r"\bx\.")
 _NAME = re.compile(r"[a-z][a-z0-9_]*")
 
 
@@ -60,13 +64,23 @@ def _read(node: Traversable, what: str) -> str:
 
 @cache
 def _fragment(name: str) -> str:
-    text = _read(statements_root() / "include" / f"{name}.cypher", f"include/{name}.cypher")
+    """A fragment's statement lines, its own includes expanded first."""
+    text = expand_includes(_read(statements_root() / "include" / f"{name}.cypher", f"include/{name}.cypher"))
     return "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("//"))
 
 
+def _included(match: re.Match[str]) -> str:
+    indent, name, node = match.group(1), match.group(2), match.group(3)
+    text = _fragment(name)
+    if node is not None:
+        text = _FRAGMENT_NODE.sub(f"{node}.", text)
+    return "\n".join(indent + line for line in text.splitlines())
+
+
 def expand_includes(text: str) -> str:
-    """The statement with every `// include: NAME` line replaced by that fragment's statement lines."""
-    return _INCLUDE.sub(lambda m: _fragment(m.group(1)), text)
+    """The statement with every `// include: NAME` (or `NAME(v)`) line replaced by that fragment's statement
+    lines (see the module docstring)."""
+    return _INCLUDE.sub(_included, text)
 
 
 @cache

@@ -7,6 +7,7 @@ Parameters travel as query text (memgraph.store.falkordb_params)."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from contextlib import suppress
 from pathlib import Path
@@ -50,6 +51,7 @@ class FalkorExecutor:
         self._delay = settings.store_retry_base_delay
         self._timeout = settings.falkordb_query_timeout_ms or None
         self._socket_timeout = settings.falkordb_socket_timeout_s
+        self._purge_timeout = settings.falkordb_purge_timeout_s
         self._server: Any = None
         url = urlparse(target)
         query = parse_qs(url.query)
@@ -96,6 +98,19 @@ class FalkorExecutor:
         self.graph_name = graph_name or settings.falkordb_graph
         self._client = client
         self._graph = Graph(client, self.graph_name)
+        self._no_query_log()
+
+    def _no_query_log(self) -> None:
+        """FalkorDB keeps the last MAX_INFO_QUERIES (1000) queries, parameters included, in a `telemetry{graph}`
+        stream that it saves in its RDB and AOF files: memory text, ids and queries in clear, and text erased from
+        the graph would survive there (measured on FalkorDB 4.22, falkordblite 0.11: 300 queries left 304
+        entries; `CMD_INFO no` does not stop it, `MAX_INFO_QUERIES 0` does). memgraph switches it off on the
+        server it talks to (server-wide: a shared server stops logging queries for everyone) and drops its
+        graph's stream. tests/reliability/test_secrets_sweep.py scans the files for it."""
+        with suppress(self._redis_errors.RedisError):
+            self._client.execute_command("GRAPH.CONFIG", "SET", "MAX_INFO_QUERIES", "0")
+        with suppress(self._redis_errors.RedisError):
+            self._client.delete(f"telemetry{{{self.graph_name}}}")
 
     @staticmethod
     def start_embedded(directory: Path, settings: Settings, retry: Any = None) -> Any:
@@ -229,6 +244,34 @@ class FalkorExecutor:
 
     def is_guard_error(self, exc: BaseException) -> bool:
         return isinstance(exc, self._redis_errors.ResponseError) and "division by zero" in str(exc).lower()
+
+    def purge(self) -> list[str]:
+        """Rewrite the append-only file from the live data (BGREWRITEAOF: the old file holds every write ever
+        made, erased text included; Redis 7 deletes the old parts once the new base is written), wait for it,
+        then write a fresh snapshot (SAVE on the embedded server, BGSAVE on a shared one, which SAVE would
+        block). Deleted nodes are never in a snapshot."""
+        warnings: list[str] = []
+        try:
+            self._client.execute_command("BGREWRITEAOF")
+        except self._redis_errors.ResponseError as exc:
+            if "in progress" not in str(exc).lower():
+                return [f"FalkorDB did not rewrite its append-only file: {exc}"]
+        except self._redis_errors.RedisError as exc:
+            return [f"FalkorDB did not rewrite its append-only file: {exc}"]
+        deadline = time.monotonic() + self._purge_timeout
+        while True:
+            info = self._client.info("persistence")
+            if not info.get("aof_rewrite_in_progress") and not info.get("aof_rewrite_scheduled"):
+                break
+            if time.monotonic() > deadline:
+                warnings.append("FalkorDB's append-only file rewrite was still running; it finishes in the background")
+                break
+            time.sleep(0.05)
+        try:
+            self._client.execute_command("SAVE" if self._server is not None else "BGSAVE")
+        except self._redis_errors.RedisError as exc:
+            warnings.append(f"FalkorDB did not write a new snapshot: {exc}")
+        return warnings
 
     def delete_graph(self) -> None:
         """Drop this graph (tests and benchmarks)."""

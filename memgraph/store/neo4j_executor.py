@@ -152,6 +152,15 @@ class Neo4jExecutor:
     def is_guard_error(self, exc: BaseException) -> bool:
         return isinstance(exc, self._nex.ClientError) and "ArithmeticError" in (exc.code or "")
 
+    def purge(self) -> list[str]:
+        """Neo4j keeps every committed transaction, deletes included, in its transaction logs until they rotate
+        out (`db.tx_log.rotation.retention_policy`), and reuses the store files' freed records later: nothing a
+        client can rewrite. README, "Identifiers, secrets and erasure", says how to bound that."""
+        return [
+            "Neo4j keeps erased data in its transaction logs until they rotate out "
+            "(db.tx_log.rotation.retention_policy; README, 'Identifiers, secrets and erasure')"
+        ]
+
     def close(self) -> None:
         self._driver.close()
 

@@ -1,12 +1,13 @@
-"""The breadth-first bookkeeping of `GraphStore.expand`, shared by every store.
+"""The breadth-first bookkeeping of `GraphStore.expand` on the Cypher stores (Neo4j, FalkorDB).
 
-A store answers one question per hop, inside the database (SQL or Cypher): "which neighbours of these
+The store answers one question per hop, inside the database (Cypher): "which neighbours of these
 nodes, at most `fanout_cap` per node, pass the filter?" (memories: heaviest edge first; tags/clusters: the
 rarest first; members of a tag/cluster: the most important first), plus the member count (degree) of each
 tag/cluster it reached. This module walks the hops and keeps, per (seed, memory), the first (so shortest)
-path. Sharing it means SQLite, Neo4j and FalkorDB return the same expansions for the same graph: only the
-neighbour queries differ. `ExpansionTable` is the same answer as arrays (SQLite builds it from its walk,
-the Cypher stores from their expansions), for the cascade's vectorised scoring.
+path. SQLite runs the same rules over its in-memory adjacency arrays (store/sqlite/csr.py);
+tests/conformance/test_expand_parity.py checks that all three stores return the same expansions.
+`ExpansionTable` is the same answer as arrays (SQLite builds it from its walk, the Cypher stores from their
+expansions), for the cascade's vectorised scoring (retrieve/spread.py).
 """
 
 from __future__ import annotations

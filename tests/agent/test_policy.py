@@ -1,4 +1,4 @@
-"""The deterministic write policy (seed 004 write model without an LLM): one decision per sentence."""
+"""The deterministic write policy (without an LLM): one decision per sentence."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Session lifecycle (seed 004): commit now, hold in a persisted buffer, promote or drop at session end, one
+"""Session lifecycle: commit now, hold in a persisted buffer, promote or drop at session end, one
 episodic summary with DerivedFrom edges, gaps, inactivity timeout, close, restart and the incognito mode."""
 
 from __future__ import annotations

@@ -16,8 +16,8 @@ from memgraph.errors import MissingOwnerError
 from .conftest import USER, FaultyStore
 
 EXPECTED = [
-    "remember", "recall", "search", "list", "forget", "link", "tag",  # seed 002 memory tool
-    "learn", "episode", "procedure", "stats", "consolidate",  # seed 001 tools
+    "remember", "recall", "search", "list", "forget", "link", "tag",  # the memory tools
+    "learn", "episode", "procedure", "stats", "consolidate",  # the learning tools
 ]
 
 

@@ -390,6 +390,149 @@ many(
     ],
 )
 
+# --- unlabelled pairs and tables, from the vendors' documented layouts ---------------------------------------
+# The secret follows the id it belongs to, or sits in a column whose header names it; nothing says "secret=".
+
+
+def pairs(type_: str, make_id, make_secret, contexts: list[str]) -> None:
+    """Each context holds an id {i} and its secret {s}; the secret must be found (the id may be too)."""
+    for ctx in contexts:
+        i, sec = make_id(), make_secret()
+        positives.append({"type": type_, "secret": sec, "text": ctx.format(i=i, s=sec)})
+
+
+def aws_id() -> str:
+    return R.choice(["AKIA", "AKIA", "ASIA"]) + rnd(UP + "234567", 16)
+
+
+def aws_secret() -> str:
+    return rnd(B64, 40)
+
+
+pairs(
+    "aws_secret_key",
+    aws_id,
+    aws_secret,
+    [
+        # the console's "Download .csv file" for a new access key
+        "Access key ID,Secret access key\n{i},{s}\n",
+        # IAM "Create user" credentials file
+        "User name,Password,Access key ID,Secret access key,Console login link\n"
+        "ci-bot,,{i},{s},https://123456789012.signin.aws.amazon.com/console\n",
+        "Access key ID\tSecret access key\n{i}\t{s}",
+        "| Access key ID | Secret access key |\n|---|---|\n| {i} | {s} |",
+        "here are the new keys: {i},{s}",
+        "{i}:{s}",
+        "creds for the backup job {i} {s} (rotate after the migration)",
+        'aws configure set aws_access_key_id {i} && aws configure set aws_secret_access_key "{s}"',
+        "Access key ID: {i}\nSecret access key: {s}",
+        '{{"AccessKeyId": "{i}", "SecretAccessKey": "{s}", "Status": "Active"}}',
+    ],
+)
+many(
+    "aws_secret_key",
+    aws_secret,
+    [
+        "Secret access key\n{s}\n",
+        "User name,Secret access key\ndeploy-bot,{s}\n",
+        "Secret access key;Status\n{s};Active\n",
+    ],
+)
+pairs(
+    "password",
+    lambda: R.choice(["ci-bot", "ada", "backup"]),
+    lambda: rnd(ALNUM, 10) + R.choice("#!%&") + rnd(DIG, 2),
+    [
+        "User name,Password,Access key ID,Secret access key,Console login link\n{i},{s},,,https://x.signin.aws.amazon.com/console",
+        "username;password\n{i};{s}\n",
+        "| user | password |\n|---|---|\n| {i} | {s} |",
+    ],
+)
+
+
+def gcp_sa(key_id: str, key: str) -> str:
+    return (
+        '{{\n  "type": "service_account",\n  "project_id": "acme-prod-4821",\n'
+        f'  "private_key_id": "{key_id}",\n'
+        f'  "private_key": "{key}",\n'
+        '  "client_email": "deployer@acme-prod-4821.iam.gserviceaccount.com",\n'
+        '  "client_id": "104857392018273645102",\n'
+        '  "auth_uri": "https://accounts.google.com/o/oauth2/auth",\n'
+        '  "token_uri": "https://oauth2.googleapis.com/token"\n}}'
+    )
+
+
+for _ in range(3):
+    kid = rnd(HEX, 40)
+    pem_escaped = pem("PRIVATE KEY", 6).replace("\n", "\\n") + "\\n"
+    text = gcp_sa(kid, pem_escaped).replace("{{", "{").replace("}}", "}")
+    positives.append({"type": "gcp_private_key_id", "secret": kid, "text": text})
+    positives.append({"type": "private_key", "secret": pem_escaped.split("\\n")[2], "text": text})
+many(
+    "gcp_private_key_id",
+    lambda: rnd(HEX, 40),
+    ["private_key_id: {s}", "GCP key file: private_key_id = '{s}'"],
+)
+AZ_B64 = ALNUM + "+/"
+pairs(
+    "connection_string",
+    lambda: R.choice(["acme-bus", "orders-prod", "telemetry-eu"]),
+    lambda: rnd(AZ_B64, 43) + "=",
+    [
+        "Endpoint=sb://{i}.servicebus.windows.net/;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey={s}",
+        "Endpoint=sb://{i}.servicebus.windows.net/;SharedAccessKeyName=send;SharedAccessKey={s};EntityPath=orders",
+        "HostName={i}.azure-devices.net;DeviceId=sensor-17;SharedAccessKey={s}",
+        "Endpoint=https://{i}.service.signalr.net;AccessKey={s};Version=1.0;",
+        "Endpoint=https://{i}.azconfig.io;Id=x4Kd-l9-s0:Qm3pZ8y1rT;Secret={s}",
+        "{i}.redis.cache.windows.net:6380,password={s},ssl=True,abortConnect=False",
+        "Server=tcp:{i}.database.windows.net,1433;Initial Catalog=app;User ID=app;Password={s};Encrypt=True;",
+    ],
+)
+pairs(
+    "azure_storage_key",
+    lambda: R.choice(["acmestorage", "logsprodeu", "backups01"]),
+    lambda: rnd(AZ_B64, 86) + "==",
+    [
+        "DefaultEndpointsProtocol=https;AccountName={i};AccountKey={s};EndpointSuffix=core.windows.net",
+        "AccountEndpoint=https://{i}.documents.azure.com:443/;AccountKey={s};",
+    ],
+)
+pairs(
+    "credential",
+    lambda: R.choice(["acmestorage", "logsprodeu"]),
+    lambda: rnd(AZ_B64, 86) + "==",
+    ["Storage account,key1\n{i},{s}\n", "Storage account name\tPrimary key\n{i}\t{s}"],
+)
+pairs(
+    "stripe_key",
+    lambda: "pk_live_" + rnd(ALNUM, 24),
+    lambda: R.choice(["sk_live_", "rk_live_", "sk_test_"]) + rnd(ALNUM, 24),
+    [
+        "Publishable key,Secret key\n{i},{s}\n",
+        "STRIPE_PUBLISHABLE_KEY={i}\nSTRIPE_SECRET_KEY={s}",
+        '{{"publishable": "{i}", "secret": "{s}"}}',
+        "stripe keys: {i} / {s}",
+    ],
+)
+pairs(
+    "twilio_auth_token",
+    lambda: "AC" + rnd(HEX, 32),
+    lambda: rnd(HEX, 32),
+    [
+        "Account SID,Auth Token\n{i},{s}\n",
+        "{i}:{s}",
+        "twilio creds {i} {s}",
+        "Account SID\t{i}\nAuth Token\t{s}",
+        "curl -u {i}:{s} https://api.twilio.com/2010-04-01/Accounts.json",
+    ],
+)
+pairs(
+    "twilio_api_secret",
+    lambda: "SK" + rnd(HEX, 32),
+    lambda: rnd(ALNUM, 32),
+    ["{i}:{s}", "API key SID,Secret\n{i},{s}\n", "new twilio api key {i} {s}"],
+)
+
 # --- near misses: must not be flagged -------------------------------------------------------------------------
 near: list[str] = []
 for _ in range(10):
@@ -537,6 +680,30 @@ near += [
     "I prefer tabs over spaces, always.",
     "Run `pytest -x -q tests/ingest` before pushing.",
     "The file lives at src/memgraph/ingest/secrets.py",
+]
+# near misses for the pair and table rules: ids without secrets, hashes and counts in secret-looking places
+for _ in range(3):
+    near.append(f"Account SID {'AC' + rnd(HEX, 32)}, messaging number +1 555 0134")
+    near.append(f"Twilio account {'AC' + rnd(HEX, 32)} was upgraded on 2024-03-02.")
+near += [
+    "Access key ID,Status,Created\n(rotated),Inactive,2024-01-05\n",
+    "Secret access key\n(shown only once at creation)\n",
+    "| Secret | Where |\n|---|---|\n| ******** | team vault |\n| <redacted> | 1Password |",
+    "Token,Status\nActive,Enabled\nRevoked,Disabled\n",
+    "Input tokens,Output tokens\n1200,300\n4800,900\n",
+    "password,notes\n(see vault),rotate monthly\n",
+    "Password policy,Minimum length\nstrict,12\n",
+    "API key,Owner\n${API_KEY},platform team\n",
+    "Endpoint=sb://acme-bus.servicebus.windows.net/;SharedAccessKeyName=RootManageSharedAccessKey",
+    "DefaultEndpointsProtocol=https;AccountName=acmestorage;EndpointSuffix=core.windows.net",
+    '"client_id": "104857392018273645102", "client_email": "deployer@acme-prod-4821.iam.gserviceaccount.com"',
+    '"private_key_id": "<KEY_ID>"',
+    f"Publishable key {'pk_live_' + rnd(ALNUM, 24)} goes in the frontend bundle.",
+    f"integrity sha512-{rnd(B64, 86)}==",
+    "commit,author\n" + rnd(HEX, 40) + ",ada\n" + rnd(HEX, 40) + ",bob\n",
+    "id,checksum\n" + "-".join(rnd(HEX, n) for n in (8, 4, 4, 4, 12)) + "," + rnd(HEX, 64) + "\n",
+    "name, token budget, top_k\nrecall, 2000, 5\n",
+    "key1,key2\nred,blue\n",
 ]
 
 corpus = {"secrets": positives, "near_misses": [{"text": t} for t in near]}

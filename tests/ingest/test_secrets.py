@@ -16,8 +16,12 @@ CORPUS = json.loads((Path(__file__).parents[1] / "data" / "secrets_corpus.json")
 
 
 def test_corpus_is_big_enough() -> None:
-    assert len(CORPUS["secrets"]) >= 100
-    assert len(CORPUS["near_misses"]) >= 100
+    assert len(CORPUS["secrets"]) >= 170
+    assert len(CORPUS["near_misses"]) >= 145
+    # the unlabelled layouts (a secret after its id, a secret-named column) of the vendors' documented formats
+    types = {e["type"] for e in CORPUS["secrets"]}
+    assert {"gcp_private_key_id", "twilio_auth_token", "twilio_api_secret", "aws_secret_key"} <= types
+    assert sum("Secret access key" in e["text"] and "=" not in e["text"] for e in CORPUS["secrets"]) >= 5
     assert len({e["type"] for e in CORPUS["secrets"]}) >= 25
 
 
@@ -38,8 +42,8 @@ def test_detection_and_false_positive_rates() -> None:
         f"\nsecret filter: detection {detection:.3f} ({len(CORPUS['secrets']) - len(missed)}/{len(CORPUS['secrets'])}"
         f", {len(by_type)} types), false positives {false_positive:.3f} ({len(flagged)}/{len(CORPUS['near_misses'])})"
     )
-    assert detection >= 0.98, f"missed: {Counter(missed)}"
-    assert false_positive <= 0.02, f"flagged: {flagged}"
+    assert detection == 1.0, f"missed: {Counter(missed)}"
+    assert false_positive == 0.0, f"flagged: {flagged}"
 
 
 def test_redaction_keeps_context_and_names_the_type() -> None:

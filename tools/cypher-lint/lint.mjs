@@ -6,9 +6,10 @@
 //                                 exploration queries, cypher/browser/)
 //
 // A line `// include: NAME` is replaced by the statement lines of the fragment `include/NAME.cypher` (found in
-// the nearest enclosing folder that has an include/ folder; its `//` lines left out) before linting: the same
-// rule as the store's loader (memgraph/store/dialect.py, expand_includes), so the lint sees exactly the text
-// the store runs. Fragments themselves (files under include/) are linted only as part of the statements that
+// the nearest enclosing folder that has an include/ folder; its own includes expanded, its `//` lines left out,
+// the include line's indentation put before each line; `// include: NAME(v)` turns the fragment's node `x.`
+// into `v.`) before linting: the same rule as the store's loader (memgraph/store/dialect.py, expand_includes),
+// so the lint sees exactly the text the store runs. Fragments themselves (files under include/) are linted only as part of the statements that
 // include them. Line numbers in messages are those of the expanded text.
 //
 // Each file may hold several statements separated by `;` (the parser splits them). The database schema given
@@ -156,15 +157,20 @@ function cypherFiles(path) {
 
 /** The file's text with every `// include: NAME` line replaced by the fragment's statement lines. */
 function expandIncludes(file, text) {
-  return text.replace(/^\/\/ include: (\w+)[ \t]*$/gm, (line, name) => {
+  return text.replace(/^([ \t]*)\/\/ include: (\w+)(?:\((\w+)\))?[ \t]*$/gm, (line, indent, name, node) => {
     for (let dir = dirname(file); ; dir = dirname(dir)) {
       const fragment = join(dir, 'include', `${name}.cypher`);
       if (existsSync(fragment)) {
-        return readFileSync(fragment, 'utf8')
+        let body = expandIncludes(fragment, readFileSync(fragment, 'utf8'))
           .split('\n')
           .filter((l) => !l.trimStart().startsWith('//'))
           .join('\n')
           .replace(/\n+$/, '');
+        if (node !== undefined) body = body.replace(/\bx\./g, `${node}.`);
+        return body
+          .split('\n')
+          .map((l) => indent + l)
+          .join('\n');
       }
       if (dirname(dir) === dir) throw new Error(`${file}: no include/${name}.cypher above it`);
     }

@@ -5,8 +5,10 @@
 // Cascade hop, part 1: from memories to their tags and clusters, at most $cap per memory, rarest first
 // (fewest members), then strongest (HasTag 1.0, InCluster its probability), then by name.
 // Parameters: $user_id, $ids, $cap
-MATCH (s:Memory {user_id: $user_id})
-WHERE s.id IN $ids
+MATCH (s:Memory)
+WHERE s.user_id = $user_id
+// include: owner(s)
+  AND s.id IN $ids
 WITH s
 MATCH (s)-[r:HasTag|InCluster]->(x)
 WITH s, type(r) AS relation,

@@ -5,6 +5,7 @@
 CALL db.idx.vector.queryNodes('MemoryVector', 'embedding', $candidates, vecf32($vector)) YIELD node, score
 WITH node AS v, score
 WHERE v.user_id = $user_id
+// include: owner(v)
 MATCH (m:Memory)-[:HasEmbedding]->(v)
 // include: memory_filter
 RETURN m.id AS id, score

@@ -2,9 +2,11 @@
 // `// include: memory_filter` where this WHERE clause goes, and the store's statement loader
 // (memgraph/store/dialect.py) puts the lines below there before it runs or lints the statement. A null
 // parameter switches its clause off. $file_patterns holds the user's stored glob patterns that match the
-// caller's files (the store matches them with fnmatch; Cypher has no glob).
+// caller's files (the store matches them with fnmatch; Cypher has no glob). The owner comparison is followed by
+// the owner re-check (include/owner.cypher).
 // Parameters: $user_id, $active, $include_archived, $include_compressed, $kinds, $session_id, $pinned, $min_importance, $tag, $file_patterns
 WHERE m.user_id = $user_id
+// include: owner(m)
   AND ($active IS NULL OR m.active = $active)
   AND ($include_archived OR NOT m.archived)
   AND ($include_compressed OR NOT m.compressed)

@@ -2,6 +2,8 @@
 // many tags were removed.
 // Parameters: $user_id, $names
 UNWIND $names AS name
-MATCH (t:Tag {user_id: $user_id, name: name})
+MATCH (t:Tag {name: name})
+WHERE t.user_id = $user_id
+// include: owner(t)
 DETACH DELETE t
 RETURN count(*) AS removed

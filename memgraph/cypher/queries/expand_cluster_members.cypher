@@ -1,8 +1,10 @@
 // Cascade hop, part 4: from clusters to their member memories that pass the filter. At most $cap members
 // each, most important (then most recently used) first; the step weighs the membership probability.
 // Parameters: $user_id, $ids, $cap, $active, $include_archived, $include_compressed, $kinds, $session_id, $pinned, $min_importance, $tag, $file_patterns
-MATCH (c:Cluster {user_id: $user_id})
-WHERE c.id IN $ids
+MATCH (c:Cluster)
+WHERE c.user_id = $user_id
+// include: owner(c)
+  AND c.id IN $ids
 WITH c
 MATCH (m:Memory)-[r:InCluster]->(c)
 // include: memory_filter

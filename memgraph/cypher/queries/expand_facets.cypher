@@ -5,8 +5,10 @@
 // memories point at tags (HasTag) and clusters (InCluster), so the degree is the count of incoming edges,
 // which Neo4j answers from its degree store without walking a hub's members.
 // Parameters: $user_id, $ids, $cap
-MATCH (s:Memory {user_id: $user_id})
-WHERE s.id IN $ids
+MATCH (s:Memory)
+WHERE s.user_id = $user_id
+// include: owner(s)
+  AND s.id IN $ids
 WITH s
 MATCH (s)-[r:HasTag|InCluster]->(x)
 WITH s, type(r) AS relation,

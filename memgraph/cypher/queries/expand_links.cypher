@@ -2,8 +2,10 @@
 // pass the filter. At most $cap per memory: heaviest link first, then the more important memory. A discovered
 // (similarity) RelatesTo link weighs $discovered of its stored weight: vector seeds already cover similarity.
 // Parameters: $user_id, $ids, $cap, $discovered, $active, $include_archived, $include_compressed, $kinds, $session_id, $pinned, $min_importance, $tag, $file_patterns
-MATCH (s:Memory {user_id: $user_id})
-WHERE s.id IN $ids
+MATCH (s:Memory)
+WHERE s.user_id = $user_id
+// include: owner(s)
+  AND s.id IN $ids
 WITH s
 MATCH (s)-[r:RelatesTo|Supersedes|Contradicts|DerivedFrom]-(m:Memory)
 // include: memory_filter

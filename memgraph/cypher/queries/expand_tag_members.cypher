@@ -1,8 +1,10 @@
 // Cascade hop, part 3: from tags to the memories carrying them that pass the filter. A tag is a hub: at most
 // $cap members each, most important (then most recently used) first.
 // Parameters: $user_id, $names, $cap, $active, $include_archived, $include_compressed, $kinds, $session_id, $pinned, $min_importance, $tag, $file_patterns
-MATCH (t:Tag {user_id: $user_id})
-WHERE t.name IN $names
+MATCH (t:Tag)
+WHERE t.user_id = $user_id
+// include: owner(t)
+  AND t.name IN $names
 WITH t
 MATCH (m:Memory)-[:HasTag]->(t)
 // include: memory_filter

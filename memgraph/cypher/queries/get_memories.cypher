@@ -1,8 +1,10 @@
 // Memories of one user by id, with their tag names and (when asked) their embedding. Unknown ids, and ids of
 // another user's memories, return nothing.
 // Parameters: $user_id, $ids, $with_embeddings
-MATCH (m:Memory {user_id: $user_id})
-WHERE m.id IN $ids
+MATCH (m:Memory)
+WHERE m.user_id = $user_id
+// include: owner(m)
+  AND m.id IN $ids
 OPTIONAL MATCH (m)-[:HasTag]->(t:Tag)
 WITH m, collect(t.name) AS tags
 OPTIONAL MATCH (m)-[:HasEmbedding]->(v:MemoryVector)

@@ -5,5 +5,4 @@ MATCH (m:Memory)
 WHERE m.id IN $ids
 WITH m
 // include: memory_filter
-  AND m.user_id + '' = $user_id
 RETURN m.id AS id

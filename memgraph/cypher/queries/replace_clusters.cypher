@@ -2,7 +2,9 @@
 // the new ones, and join each member memory of this user to its cluster. One statement: all or nothing.
 // Parameters: $user_id, $clusters, $members, $now
 CALL {
-  MATCH (c:Cluster {user_id: $user_id})
+  MATCH (c:Cluster)
+  WHERE c.user_id = $user_id
+  // include: owner(c)
   DETACH DELETE c
   RETURN count(*) AS removed
 }
@@ -14,8 +16,12 @@ CALL {
 }
 CALL {
   UNWIND $members AS row
-  MATCH (m:Memory {id: row.memory_id, user_id: $user_id})
-  MATCH (c:Cluster {id: row.cluster_id, user_id: $user_id})
+  MATCH (m:Memory {id: row.memory_id})
+  WHERE m.user_id = $user_id
+  // include: owner(m)
+  MATCH (c:Cluster {id: row.cluster_id})
+  WHERE c.user_id = $user_id
+  // include: owner(c)
   MERGE (m)-[r:InCluster]->(c)
   SET r.probability = row.probability, r.created_at = $now, r.updated_at = $now
   RETURN count(r) AS joined

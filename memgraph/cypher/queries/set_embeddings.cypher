@@ -3,7 +3,9 @@
 // the user's are left alone. Returns how many memories matched.
 // Parameters: $user_id, $rows, $model
 UNWIND $rows AS row
-MATCH (m:Memory {id: row.id, user_id: $user_id})
+MATCH (m:Memory {id: row.id})
+WHERE m.user_id = $user_id
+// include: owner(m)
 SET m.embedding_model = $model
 MERGE (v:MemoryVector {id: row.id})
 ON CREATE SET v.user_id = $user_id

@@ -9,7 +9,8 @@
 // Parameters: $query, $limit, $user_id
 CALL db.index.fulltext.queryNodes('memory_fts', $query) YIELD node, score
 WITH node AS m, score
-WHERE m.user_id = $user_id AND m.user_id + '' = $user_id
+WHERE m.user_id = $user_id
+// include: owner(m)
 RETURN m.id AS id, m.fts AS fts
 ORDER BY score DESC, id
 LIMIT $limit

@@ -5,6 +5,7 @@
 CALL db.index.vector.queryNodes('memory_vector', $candidates, $vector) YIELD node, score
 WITH node AS v, score
 WHERE v.user_id = $user_id
+// include: owner(v)
 MATCH (m:Memory)-[:HasEmbedding]->(v)
 // include: memory_filter
 RETURN m.id AS id, score

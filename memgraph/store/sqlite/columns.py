@@ -169,12 +169,13 @@ class UserColumns:
         return idx
 
     def remove(self, ids: Sequence[str]) -> np.ndarray:
-        """Mark these memories dead (they keep their rows); returns the rows that were alive."""
+        """Mark these memories dead (they keep their rows, zeroed); returns the rows that were alive."""
         idx = np.array([self.index[m] for m in ids if m in self.index], dtype=np.int64)
         idx = idx[self.alive[idx]] if len(idx) else idx
         if len(idx):
             self.alive[idx] = False
             self.has_vector[idx] = False
+            self.vectors[idx] = 0.0  # an erased memory's vector leaves this process's RAM with it
             for row in idx.tolist():
                 self.patterns.pop(row, None)
             self.version += 1

@@ -24,6 +24,15 @@ T = TypeVar("T")
 SqlFunction = tuple[str, int, Callable[..., Any]]
 
 
+def secure_delete(conn: sqlite3.Connection) -> None:
+    """Deleted content is overwritten with zeros (erasure, memgraph/jobs/erase.py), on every connection and
+    checked: the default is a compile-time option (Debian's build turns it on, python.org's does not), so a test
+    on one machine proves nothing about another."""
+    conn.execute("PRAGMA secure_delete = ON")
+    if int(conn.execute("PRAGMA secure_delete").fetchone()[0]) != 1:
+        raise StoreError("this SQLite cannot securely delete (PRAGMA secure_delete stays off): erasure needs it")
+
+
 class Database:
     """The connections of one store. Thread-safe; `lock` serialises this process's writes."""
 
@@ -41,6 +50,8 @@ class Database:
         self._busy_timeout_ms = busy_timeout_ms
         self._retry_attempts = retry_attempts
         self._retry_base_delay = retry_base_delay
+        #: The bounded retries of this store (Settings.store_retry_*), for waits outside `retry` (erase.purge).
+        self.retry_policy = (retry_attempts, retry_base_delay)
         self._functions = tuple(functions)
         #: Held for every write transaction (and every :memory: read); taken before any read-structure lock.
         self.lock = threading.RLock()
@@ -66,6 +77,7 @@ class Database:
         for name, nargs, fn in self._functions:
             conn.create_function(name, nargs, fn, deterministic=True)
         conn.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout_ms)}")
+        secure_delete(conn)
         if query_only:
             conn.execute("PRAGMA query_only = 1")
         return conn

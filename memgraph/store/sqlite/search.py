@@ -2,7 +2,7 @@
 or the ANN index (ann.py) when the user has enough vectors and the filter lets enough of them through.
 
 Exact search ranks best first, ties in row order (the order `np.argsort(kind="stable")` gives), and is the
-reference the ANN is measured against (recall@10 >= 0.98, tests/store/test_ann.py).
+reference the ANN is measured against (recall@10 >= 0.98, tests/test_sqlite_ann.py).
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ from memgraph.store.base import (
     query_matrix,
 )
 from memgraph.store.bm25 import Okapi
-from memgraph.store.sqlite import changelog, csr, memo
+from memgraph.store.sqlite import changelog, csr, erase, memo
 from memgraph.store.sqlite.ann import AnnConfig, ann_search
 from memgraph.store.sqlite.connection import Database
 from memgraph.store.sqlite.fulltext import FullText
@@ -205,6 +205,17 @@ class SQLiteStore(SQLReads):
     def delete_links(self, user_id: str, keys: Sequence[tuple[str, str, Relation]]) -> int:
         with self._write() as w:
             return w.delete_links(user_id, keys)
+
+    def erase_memories(self, user_id: str, ids: Sequence[str]) -> dict[str, int]:
+        with self._tx() as conn:
+            return erase.erase_memories(conn, self._changes, user_id, ids)
+
+    def erase_user(self, user_id: str) -> dict[str, int]:
+        with self._tx() as conn:
+            return erase.erase_user(conn, self._changes, user_id)
+
+    def purge(self) -> list[str]:
+        return erase.purge(self._db)
 
     def set_embeddings(self, user_id: str, ids: Sequence[str], matrix: np.ndarray, model: str) -> int:
         matrix = np.asarray(matrix, dtype=np.float32)

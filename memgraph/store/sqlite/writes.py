@@ -161,18 +161,7 @@ class Writes:
         return deleted
 
     def _linked(self, user_id: str, ids: Sequence[str]) -> set[str]:
-        """The memories at the other end of memory-to-memory edges of `ids` (their adjacency changes too)."""
-        out: set[str] = set()
-        for chunk in chunks(list(ids), 400):
-            marks = ",".join("?" * len(chunk))
-            for r in self.conn.execute(
-                f"SELECT dst FROM edges INDEXED BY edges_src WHERE user_id = ? AND type IN ({MEMORY_EDGE_TYPES}) "
-                f"AND src IN ({marks}) UNION SELECT src FROM edges INDEXED BY edges_dst WHERE user_id = ? "
-                f"AND type IN ({MEMORY_EDGE_TYPES}) AND dst IN ({marks})",
-                [user_id, *chunk, user_id, *chunk],
-            ):
-                out.add(r[0])
-        return out
+        return linked(self.conn, user_id, ids)
 
     def owned(self, user_id: str, ids: Sequence[str]) -> set[str]:
         """Which of `ids` are memories of `user_id` (one query per chunk, not per id)."""
@@ -348,3 +337,18 @@ class Writes:
                 json.dumps(run.counts, sort_keys=True, default=str),
             ),
         )
+
+
+def linked(conn: sqlite3.Connection, user_id: str, ids: Sequence[str]) -> set[str]:
+    """The memories at the other end of memory-to-memory edges of `ids` (their adjacency changes too)."""
+    out: set[str] = set()
+    for chunk in chunks(list(ids), 400):
+        marks = ",".join("?" * len(chunk))
+        for r in conn.execute(
+            f"SELECT dst FROM edges INDEXED BY edges_src WHERE user_id = ? AND type IN ({MEMORY_EDGE_TYPES}) "
+            f"AND src IN ({marks}) UNION SELECT src FROM edges INDEXED BY edges_dst WHERE user_id = ? "
+            f"AND type IN ({MEMORY_EDGE_TYPES}) AND dst IN ({marks})",
+            [user_id, *chunk, user_id, *chunk],
+        ):
+            out.add(r[0])
+    return out
