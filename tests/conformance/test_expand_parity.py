@@ -111,7 +111,7 @@ def _reference(g: Graph, seeds: list[str], depth: int, cap: int, flt: MemoryFilt
     return breadth_first(seeds, max_depth=depth, weights=WEIGHTS, neighbours=hop)
 
 
-def _build(store: GraphStore, seed: int, n: int) -> Graph:
+def _build(store: GraphStore, seed: int, n: int, id_prefix: str | None = None) -> Graph:
     """A random graph: hub tags (one on most memories, speaker tags on half), small topic and session
     tags, importances and weights rounded so that ties are common (the id breaks them), links of every
     relation (some discovered), supersede chains with the older memory inactive, two clusters."""
@@ -139,6 +139,8 @@ def _build(store: GraphStore, seed: int, n: int) -> Graph:
             pinned=rng.random() < 0.05,
             session_id=f"s{i // 20}",
         )
+        if id_prefix is not None:  # ids alike in their first bytes: SQLite's numeric id keys tie, names decide
+            m = m.model_copy(update={"id": f"{id_prefix}{rng.choice(['', 'é', 'z', 'é-'])}{i % 7}-{i}"})
         mems.append(m)
         g.mems[m.id] = m
         g.tags[m.id] = set(tags)
@@ -259,6 +261,14 @@ def _cascade_check(store: GraphStore, g: Graph, rng: random.Random, settings: Se
             assert (other.depth, other.path) == (act.depth, act.path)
         checked += len(want)
     return checked
+
+
+def test_ids_alike_in_their_first_bytes_rank_by_the_whole_id(store: GraphStore) -> None:
+    """SQLite ranks ties by a number made of an id's first 8 bytes and compares whole ids only where those
+    tie: ids sharing a long prefix (and non-ASCII ones) must still rank by the whole id, as on the others."""
+    g = _build(store, 3, 120, id_prefix="memory-of-ada-")
+    rng = random.Random(3)
+    _check(store, g, rng)
 
 
 @pytest.mark.parametrize("depth,damping", [(2, 4), (3, 40)])

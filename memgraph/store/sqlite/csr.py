@@ -28,6 +28,7 @@ from pydantic import BaseModel
 
 from memgraph.models import Relation, TraceStep
 from memgraph.store.base import Expansion
+from memgraph.store.sqlite.columns import prefix_keys
 from memgraph.store.traverse import ExpansionTable
 
 #: Relation codes. The four memory-to-memory relations first, in name order: the walk breaks ties between
@@ -136,6 +137,7 @@ class UserGraph:
         self.group_index: dict[tuple[int, str], int] = {}
         self.group_names: list[str] = []
         self.group_kind = np.zeros(0, dtype=np.int8)
+        self.group_key = np.zeros(0, dtype=np.uint64)  # columns.prefix_keys of the group names
         self.to_groups = Adjacency([np.int64, np.float64])  # memory row -> (group, weight)
         self.members = Adjacency([np.int64])  # group -> member rows
         self.links = Adjacency([np.int64, np.int8, np.float64, np.bool_])  # row -> (other, rel, weight, disc)
@@ -153,6 +155,11 @@ class UserGraph:
                 grown[: len(self.group_kind)] = self.group_kind
                 self.group_kind = grown
             self.group_kind[gid] = kind
+            if gid >= len(self.group_key):
+                keys = np.zeros(max(64, 2 * len(self.group_key)), dtype=np.uint64)
+                keys[: len(self.group_key)] = self.group_key
+                self.group_key = keys
+            self.group_key[gid] = prefix_keys([name])[0]
         return gid
 
     def load(
@@ -270,10 +277,14 @@ def expand_table(
     max_depth: int,
     fanout_cap: int,
     weights: dict[str, float],
+    id_key: np.ndarray | None = None,
 ) -> ExpansionTable:
     """`GraphStore.expand_table` over the arrays. `passing` is the filter as a mask over rows; `ids`, `index`,
-    `importance` and `last_accessed` are the user's columns."""
+    `importance` and `last_accessed` are the user's columns; `id_key` their ids' prefix keys (columns.py; made
+    here when not given)."""
     seed_ids = [s for s in dict.fromkeys(seeds) if s in index]
+    if id_key is None:
+        id_key = prefix_keys(ids)
     if not seed_ids or max_depth <= 0 or fanout_cap <= 0:
         return ExpansionTable.empty()
     cap = int(fanout_cap)
@@ -295,7 +306,7 @@ def expand_table(
     f_seed, f_kind, f_node = st_seed[0], st_kind[0], st_node[0]
     for depth in range(1, max_depth + 1):
         table = _hop(
-            graph, ids, importance, last_accessed, passing, f_kind, f_node, cap, depth != max_depth, discovered
+            graph, ids, importance, last_accessed, passing, f_kind, f_node, cap, depth != max_depth, discovered, id_key
         )
         if table is None:
             break
@@ -361,6 +372,7 @@ def _hop(
     cap: int,
     to_groups: bool,
     discovered: float,
+    id_key: np.ndarray,
 ) -> tuple[np.ndarray, ...] | None:
     """The capped, ordered neighbour lists of the frontier's distinct nodes, as one table sorted by owner key
     (node * 2 + kind): (owner key, relation, other kind, other node, weight, degree). A memory's list is its
@@ -372,7 +384,9 @@ def _hop(
         pos, (gid, w) = graph.to_groups.gather(mem_nodes)
         deg = graph.degree(gid)
         names = graph.group_names
-        keep = ranked_top(pos, [deg, -w], lambda seg: [names[g] for g in gid[seg].tolist()], cap)
+        keep = ranked_top(
+            pos, [deg, -w, graph.group_key[gid]], lambda seg: [names[g] for g in gid[seg].tolist()], cap
+        )
         kinds = graph.group_kind[gid[keep]].astype(np.int64)
         parts.append(
             (
@@ -391,7 +405,7 @@ def _hop(
         w = np.where(disc & (rel == _RELATES_TO), w * discovered, w)
         keep = ranked_top(
             pos,
-            [-w, -importance[other]],
+            [-w, -importance[other], id_key[other]],
             lambda seg: [(ids[o], r) for o, r in zip(other[seg].tolist(), rel[seg].tolist(), strict=True)],
             cap,
         )
@@ -411,7 +425,10 @@ def _hop(
         pos, row = pos[ok], row[ok]
         pos, row = _preselect(pos, row, importance, cap)
         keep = ranked_top(
-            pos, [-importance[row], -last_accessed[row]], lambda seg: [ids[r] for r in row[seg].tolist()], cap
+            pos,
+            [-importance[row], -last_accessed[row], id_key[row]],
+            lambda seg: [ids[r] for r in row[seg].tolist()],
+            cap,
         )
         kinds = graph.group_kind[grp_nodes[pos[keep]]].astype(np.int64)
         parts.append(

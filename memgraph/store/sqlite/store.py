@@ -365,4 +365,5 @@ class SQLiteStore(SQLReads):
                 max_depth=max_depth,
                 fanout_cap=fanout_cap,
                 weights=weights,
+                id_key=cols.id_key,
             )
