@@ -265,8 +265,9 @@ class FullText:
 
         def passing_in_memory(positions: list[int]) -> set[int]:
             assert passes is not None
-            ok = passes([ids[i] for i in positions])
-            return {i for i in positions if ids[i] in ok}
+            names = [ids[i] for i in positions]
+            ok = passes(names)
+            return {i for i, name in zip(positions, names, strict=True) if name in ok}
 
         def passing(positions: list[int]) -> set[int]:
             # by rowid (the table's own key: one seek per hit, no id index), the user re-checked
