@@ -423,7 +423,7 @@ def _hop(
         pos, (row,) = graph.members.gather(grp_nodes)
         ok = passing[row]
         pos, row = pos[ok], row[ok]
-        pos, row = _preselect(pos, row, importance, cap)
+        pos, row = _preselect(pos, row, importance, last_accessed, cap)
         keep = ranked_top(
             pos,
             [-importance[row], -last_accessed[row], id_key[row]],
@@ -448,9 +448,14 @@ def _hop(
     return tuple(c[order] for c in cols)
 
 
-def _preselect(pos: np.ndarray, row: np.ndarray, importance: np.ndarray, cap: int) -> tuple[np.ndarray, np.ndarray]:
-    """Within each group longer than _PRESELECT, keep only members at least as important as its `cap`-th most
-    important one (ties kept): the ranking after it sorts a few rows instead of a hub's members."""
+def _preselect(
+    pos: np.ndarray, row: np.ndarray, importance: np.ndarray, last_accessed: np.ndarray, cap: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Within each group longer than _PRESELECT, keep only the members that can be among its first `cap` by
+    (importance, last_accessed) descending: all more important than its `cap`-th most important one, and of
+    those tied with it the ones at least as recent as the last one needed (ties kept; the id decides later).
+    The ranking after it sorts about `cap` rows instead of a hub's members: with importance alone, a store
+    whose memories share one importance (conversations: all 0.5) kept every member of every hub."""
     if len(pos) <= _PRESELECT:
         return pos, row
     bounds = np.flatnonzero(np.r_[True, pos[1:] != pos[:-1], True])
@@ -460,9 +465,18 @@ def _preselect(pos: np.ndarray, row: np.ndarray, importance: np.ndarray, cap: in
         return pos, row
     keep = np.ones(len(pos), dtype=bool)
     for a, b in long:
-        imp = importance[row[a:b]]
+        members = row[a:b]
+        imp = importance[members]
         threshold = np.partition(imp, len(imp) - cap)[len(imp) - cap]
-        keep[a:b] = imp >= threshold
+        above = imp > threshold
+        tied = np.flatnonzero(imp == threshold)
+        need = cap - int(above.sum())  # >= 1: the threshold is the cap-th value
+        recent = last_accessed[members[tied]]
+        if len(recent) > need:
+            cut = np.partition(recent, len(recent) - need)[len(recent) - need]
+            tied = tied[recent >= cut]
+        above[tied] = True
+        keep[a:b] = above
     return pos[keep], row[keep]
 
 
