@@ -31,7 +31,8 @@ class AsyncEngineMethods:
     sync: MemoryEngine
 
     async def close(self) -> None:
-        """Finish background maintenance, then close the store (and the embedding cache file)."""
+        """Finish background maintenance, then close the store (and the embedding cache file). Writes still
+        queued in the outbox stay there: the next engine on this store replays them."""
         return await asyncio.to_thread(self.sync.close)
 
     async def embed(self, texts: Sequence[str]) -> np.ndarray:
@@ -219,7 +220,10 @@ class AsyncEngineMethods:
         )
 
     async def get(self, memory_id: str, *, user_id: str, with_embedding: bool = False) -> Memory:
-        """One memory of this user; NotFoundError when it does not exist (or is another user's)."""
+        """One memory of this user; NotFoundError when it does not exist (or is another user's).
+
+        On a server store, calls queued in the outbox for this memory are shown applied, with `queued=True`
+        (a memory only queued so far comes from the outbox, also while the server is down)."""
         return await asyncio.to_thread(self.sync.get, memory_id, user_id=user_id, with_embedding=with_embedding)
 
     async def forget(self, memory_id: str, *, user_id: str) -> Memory:

@@ -3,7 +3,7 @@
 One source of truth: every public `MemoryEngine` method has an awaitable twin with the same signature and
 docstring, generated from engine.py by `tools/gen_aio.py` into `memgraph/_aio_methods.py` (a test fails when
 that file is stale), which runs the sync method in a worker thread (`asyncio.to_thread`). What cannot be
-generated is written here: `open`, `settings`, `jobs` and `async with`. The stores are thread-safe (SQLite:
+generated is written here: `open`, `settings`, `jobs`, `outbox` and `async with`. The stores are thread-safe (SQLite:
 per-thread readers + one locked writer; the neo4j driver: a session per call), so concurrent awaits are safe.
 A native-async Cypher store would remove the thread hop; the API would not change.
 """
@@ -63,6 +63,12 @@ class AsyncMemoryEngine(AsyncEngineMethods):
     def jobs(self) -> Any:
         """`await engine.jobs.cluster(user_id=...)`: the maintenance jobs, awaitable."""
         return _AsyncProxy(self.sync.jobs)
+
+    @property
+    def outbox(self) -> Any:
+        """`await engine.outbox.replay()`: the outbox of a server store, awaitable (None on SQLite)."""
+        box = self.sync.outbox
+        return None if box is None else _AsyncProxy(box)
 
     async def __aenter__(self) -> AsyncMemoryEngine:
         return self

@@ -133,6 +133,42 @@ class Settings(BaseSettings):
         "memory at 384 dimensions.",
     )
 
+    # --- outbox: writes while a graph server is down (README "When the graph server is down") --------------
+    outbox: bool = Field(
+        True,
+        description="Server stores (Neo4j, a FalkorDB server): a write that still fails after the retry budget is "
+        "queued durably in a local outbox file and replayed in order, exactly once, when the server answers; the "
+        "call returns with its memories marked `queued`. False: the call raises TransientStoreError instead.",
+    )
+    outbox_dir: str = Field(
+        "~/.memgraph/outbox",
+        description="Folder of the outbox files: one SQLite file per server target, named "
+        "<scheme>-<host>-<port>-<database>.sqlite3 (never a user name or password).",
+    )
+    outbox_background: bool = Field(
+        True,
+        description="An engine replays its outbox in a background thread (from open, and after each queued "
+        "call). False: only `engine.outbox.replay()` / `memgraph outbox replay` apply it (that command itself "
+        "runs this way, to report each call).",
+    )
+    outbox_retry_s: float = Field(
+        1.0,
+        description="First wait of the background replayer before it asks a down server again; it doubles up "
+        "to outbox_retry_max_s (a restart of Neo4j here takes ~15 s, of FalkorDB ~1 s).",
+    )
+    outbox_retry_max_s: float = Field(
+        30.0, description="Longest wait between two attempts of the background replayer to reach a down server."
+    )
+    outbox_max_entries: int = Field(
+        100_000,
+        description="Queued calls at most (a remember_many is one). Past it a write raises TransientStoreError "
+        "again instead of growing the file without bound (a queued remember of a sentence is ~0.4 KB of JSON plus "
+        "its index rows, 2 KB more with a given embedding: 100k calls are ~100-300 MB).",
+    )
+    outbox_log_keep: int = Field(
+        1000, description="Replay outcomes kept in the outbox file for `memgraph outbox status` (newest)."
+    )
+
     # --- embedding ----------------------------------------------------------------------------------------
     embedding_model: str = Field("all-MiniLM-L6-v2", description="Embedding model name recorded in the store.")
     embedding_model_path: str | None = Field(
@@ -176,8 +212,14 @@ class Settings(BaseSettings):
     # --- write path -------------------------------------------------------------------------------------------
     max_content_chars: int = Field(20_000, description="Largest single memory accepted (characters).")
     max_ingest_chars: int = Field(2_000_000, description="Largest text one ingest call accepts (characters).")
-    chunk_max_tokens: int = Field(300, description="Chunks above this many tokens split at sentence ends.")
-    chunk_min_tokens: int = Field(50, description="Chunks below this many tokens merge into a neighbour.")
+    chunk_max_tokens: int = Field(
+        300, description="ingest: a paragraph, list or turn above this many tokens splits at sentence ends."
+    )
+    chunk_min_words: int = Field(
+        2,
+        description="ingest keeps one fact per memory: a sentence with fewer content words than this ('Thanks!', "
+        "'OK.') joins its neighbour instead of becoming a memory of its own.",
+    )
     secret_policy: SecretPolicy = Field("redact", description="Secrets found in text: 'redact' or 'reject'.")
     novelty_weight: float = Field(0.6, description="importance = novelty_weight*novelty + salience_weight*sal.")
     salience_weight: float = Field(0.4, description="Weight of salience in importance.")
@@ -186,8 +228,10 @@ class Settings(BaseSettings):
     salience_preference: float = Field(0.4, description="Salience for a preference signal.")
     salience_technical: float = Field(0.1, description="Salience for a rare/technical term.")
     min_importance_stored: float = Field(0.3, description="Chunks below this importance are not stored.")
-    dedup_cosine: float = Field(0.95, description="Cosine at or above which a new memory is a duplicate.")
-    dedup_jaccard: float = Field(0.85, description="Token Jaccard at or above which it is a duplicate.")
+    dedup_cosine: float = Field(
+        0.95, description="Cosine at or above which a new memory with the same values is a duplicate."
+    )
+    dedup_jaccard: float = Field(0.85, description="Token Jaccard at or above which it is a duplicate (same values).")
     reconcile_neighbours: int = Field(5, description="Nearest memories checked when reconciling a write.")
     reconcile_subject_cosine: float = Field(
         0.8, description="Cosine above which two statements are taken to be about the same subject."
@@ -225,11 +269,28 @@ class Settings(BaseSettings):
     reconcile_max_changed_terms: int = Field(
         3, description="Content words that may differ on each side for two statements to share a frame."
     )
-    reconcile_frame_jaccard: float = Field(
-        0.25, description="Shared/total content words (values excluded) for two statements to share a frame."
+    dedup_paraphrase_cosine: float = Field(
+        0.8,
+        description="A paraphrase this similar that repeats every value (numbers, dates, names, negation) is a "
+        "duplicate. Labelled pairs (bench/decisions.py): paraphrases with the same values lie at 0.62-0.97, "
+        "compatible statements with the same values at 0.46-0.84.",
     )
-    reconcile_min_frame_terms: int = Field(
-        2, description="Shared content words needed before a single swapped word counts as a contradiction."
+    dedup_swap_margin: float = Field(
+        0.1,
+        description="Added to dedup_paraphrase_cosine when a word of one text was replaced by another word: "
+        "'the staging database runs PostgreSQL 15' / 'the production database ...' (0.84) and 'I went hiking' / "
+        "'I went camping' (0.80) are other statements; 'grandpa' / 'my grandfather lives in Cork' (0.93) is not.",
+    )
+    reconcile_update_max_changed_terms: int = Field(
+        2,
+        description="An update ('now', 'switched to') that replaces at most this many words on each side of an "
+        "otherwise identical statement supersedes it ('Retro is in Oak' / 'Retro is now in Maple'); a "
+        "correction may replace reconcile_max_changed_terms.",
+    )
+    reconcile_update_cosine: float = Field(
+        0.6,
+        description="An update ('now', 'was raised to') that changes a value of the same kind supersedes a "
+        "memory at least this similar sharing a frame word.",
     )
     reinforcement_breadcrumbs_max: int = Field(
         50, description="Reinforcement breadcrumbs (session, time) kept in a memory's metadata at most."
@@ -267,10 +328,37 @@ class Settings(BaseSettings):
     recency_amplitude: float = Field(0.5, description="Recency boost = 1 + amplitude*exp(-hours/recency_hours).")
     recency_hours: float = Field(24.0, description="Recency boost time constant in hours.")
     max_procedures: int = Field(3, description="Procedures surfaced per recall at most.")
+    max_active_procedures: int = Field(
+        50,
+        ge=1,
+        description="Active procedures per user at most; a new one past the cap archives the least useful "
+        "(fewest accesses, lowest confidence, least recently used, oldest; never pinned). Recall shows "
+        "max_procedures of them; 50 keeps a few dozen workflows a person really follows and stops an agent "
+        "that captures one per session from growing the set without bound.",
+    )
+    max_active_constraints: int = Field(
+        100,
+        ge=1,
+        description="Active constraints per user at most (the same archiving). Every recall scans active "
+        "constraints for trigger patterns (max_triggered_scan) and the high-priority ones are baseline in "
+        "every prompt: 100 rules is more than a person states and far under the scan limit.",
+    )
     feedback_boost: float = Field(0.05, description="Confidence added by helpful feedback / a served recall.")
     feedback_penalty: float = Field(0.1, description="Confidence removed by unhelpful feedback.")
     co_recall_increment: float = Field(0.1, description="RelatesTo weight added when memories co-recall.")
     gap_dedup_cosine: float = Field(0.9, description="A new recall miss this similar to a Gap bumps it.")
+    gap_answer_cosine: float = Field(
+        0.4,
+        description="A served memory can answer a question (no Gap recorded) from this cosine to the query, when "
+        "it holds the kind of value asked for (a time, a number, a name...). Labelled cases: answered questions' "
+        "best memories lie at 0.41-0.90, all but one above 0.4 (bench/decisions.py).",
+    )
+    gap_answer_margin: float = Field(
+        0.25,
+        description="... and within this much of the most similar served memory: the others were served for "
+        "other reasons (a triggered rule, a pinned memory, a graph neighbour). The widest margin that kept "
+        "recall of misses >= 0.6 on the labelled dev cases (a wider one favours precision).",
+    )
     # read path, added by retrieve/ (issue 4): ranking blend, query cues, layers, post-serve maintenance
     reranker_model_path: str | None = Field(
         None, description="Local cross-encoder directory for reranking; none is shipped (blend is used)."
@@ -415,6 +503,11 @@ class Settings(BaseSettings):
         50_000, description="Above this many RelatesTo edges the networkx bridge analysis is skipped."
     )
     consolidate_k: int = Field(10, description="Neighbours checked per memory when looking for merges.")
+    consolidate_rule_cosine: float = Field(
+        0.85,
+        description="consolidate reports active procedures/constraints of one kind this similar as near-duplicate "
+        "rules (not merged: two rules that read alike may still say different things).",
+    )
     gap_repeat_min: int = Field(2, description="A recall miss seen this often is a repeated, unanswered topic.")
     gap_covered_cosine: float = Field(
         0.6, description="A miss counts as answered once a later memory is at least this similar to it."

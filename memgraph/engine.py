@@ -8,11 +8,13 @@
 from __future__ import annotations
 
 import builtins
+import logging
 import threading
+import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import numpy as np
 
@@ -22,7 +24,9 @@ from memgraph.errors import (
     EmbedderUnavailableError,
     ModelMismatchError,
     NotFoundError,
+    QueuedWritesWarning,
     SecretDetectedError,
+    TransientStoreError,
     ValidationError,
 )
 from memgraph.ids import invalid_id_problems, report_invalid_user_ids, secret_in
@@ -51,15 +55,19 @@ from memgraph.models import (
     validate_identifier,
     validate_owner,
 )
+from memgraph.outbox import WriteOutbox, open_or_defer, outbox_path
 from memgraph.retrieve.fusion import rrf_fuse
 from memgraph.retrieve.maintenance import Maintainer
 from memgraph.retrieve.pipeline import Recaller, RecallRequest, check_mode, memory_kinds
-from memgraph.store import GraphStore, MemoryFilter, MemoryUpdate, WriteBatch, open_store
+from memgraph.store import GraphStore, MemoryFilter, MemoryUpdate, WriteBatch
 from memgraph.validation import checked
 
 if TYPE_CHECKING:
     from memgraph.jobs import Jobs
     from memgraph.jobs.erase import EraseReport
+
+log = logging.getLogger("memgraph")
+T = TypeVar("T")
 
 
 class MemoryEngine:
@@ -79,11 +87,22 @@ class MemoryEngine:
         self._embedder = embedder
         self._embedder_lock = threading.Lock()
         self._jobs: Jobs | None = None
-        if check_model:
-            self._check_model()
-        report_invalid_user_ids(self.store.name, self.store.users())
         #: The write path (memgraph/ingest); `reconciler` replaces the rule-based dedup/conflict decisions.
         self.pipeline = IngestPipeline(store, settings, lambda: self.embedder, reconciler)
+        deferred_check: Callable[[], None] | None = None
+        if check_model:
+            try:
+                self._check_model()
+            except TransientStoreError:
+                if outbox_path(settings) is None:
+                    raise
+                deferred_check = self._check_model  # checked before the first replay, once the server answers
+        self._outbox = WriteOutbox.open(settings, store, self.pipeline, before_first=deferred_check,
+                                        prefetch=self.embed, eraser=self._replay_erasure)
+        try:
+            report_invalid_user_ids(self.store.name, self.store.users())
+        except TransientStoreError:
+            pass  # the server is down (writes queue in the outbox): reported on the next open
         self._maintainer = Maintainer(store, settings)
         self._recaller = Recaller(store, settings, lambda: self.embedder, self._maintainer)
 
@@ -113,13 +132,16 @@ class MemoryEngine:
             settings = Settings(**{**settings.model_dump(), **overrides})
         if target is not None:
             settings = settings.model_copy(update={"store": str(target)})
-        store = open_store(settings.store, settings)
+        store = open_or_defer(settings)
         return cls(store, settings, embedder, reconciler=reconciler, check_model=check_model)
 
     @checked
     def close(self) -> None:
-        """Finish background maintenance, then close the store (and the embedding cache file)."""
+        """Finish background maintenance, then close the store (and the embedding cache file). Writes still
+        queued in the outbox stay there: the next engine on this store replays them."""
         self._maintainer.close()
+        if self._outbox is not None:
+            self._outbox.close()
         if isinstance(self._embedder, CachedEmbedder):
             self._embedder.close()
         self.store.close()
@@ -148,6 +170,57 @@ class MemoryEngine:
             if self._embedder is None:
                 self._embedder = default_embedder(self.settings)
             return self._embedder
+
+    # -- the outbox (README "When the graph server is down"; memgraph/outbox) ---------------------------------
+
+    @property
+    def outbox(self) -> WriteOutbox | None:
+        """The local outbox of a server store (None on SQLite or with `outbox=False`): `pending()`, `status()`,
+        `replay()`, `wait()`, `drop()`, `erase()`."""
+        return self._outbox
+
+    def _queueable(self, owner: str, online: Callable[[], T], queued: Callable[[WriteOutbox], T]) -> T:
+        """Every write call goes through here: on a server store whose server cannot take it now (known down,
+        or failing after the retry budget), or while earlier writes of this user wait, it is queued in the
+        outbox instead (`queued`), so nothing is lost and nothing overtakes what was queued before."""
+        box = self._outbox
+        if box is not None and box.must_queue(owner):
+            return queued(box)
+        try:
+            return online()
+        except TransientStoreError as exc:
+            if box is None:
+                raise
+            log.warning("graph server unreachable (%s); the write is queued in %s", type(exc).__name__, box.path)
+            box.note_outage()
+            return queued(box)
+
+    def _erasing(
+        self, owner: str, memory_ids: Sequence[str] | None, online: Callable[[], T], queued: Callable[[], T]
+    ) -> T:
+        """The outbox's side of an erasure (`erase`/`erase_user` run their work through here): what is queued
+        of those memories (None: of the user) leaves the outbox first and is overwritten in its file; then
+        `online()` erases on the server, or, when the server cannot take it now or earlier calls of the user
+        still wait, the erasure is queued behind them and replayed in order (`queued()` is the caller's result
+        then). The replay erases through the outbox's `eraser` (WriteOutbox.open; default: delete the
+        memories)."""
+        box = self._outbox
+        if box is None:
+            return online()
+        ids = None if memory_ids is None else list(memory_ids)
+        box.erase(owner, ids)
+
+        def queue(b: WriteOutbox) -> T:
+            b.queue_erase(owner, ids)
+            return queued()
+
+        return self._queueable(owner, online, queue)
+
+    def _warn_queued(self, owner: str) -> None:
+        """`search`, `list` and `stats` while writes of this user wait in the outbox."""
+        note = self._outbox.note(owner) if self._outbox is not None else None
+        if note is not None:
+            warnings.warn(QueuedWritesWarning(note), stacklevel=3)
 
     def _check_model(self) -> None:
         """A store remembers the model that built it; another model's vectors are not comparable."""
@@ -217,7 +290,7 @@ class MemoryEngine:
         item = dict(content=content, kind=kind, tags=tags, scope=scope, session_id=session_id, metadata=metadata,
                     pinned=pinned, file_paths=file_paths, trigger_patterns=trigger_patterns, embedding=embedding)
         parsed = memory_items([item], owner, "remember")
-        return self._run_write(owner, parsed, reconcile=reconcile, source="remember").report
+        return self._run_write(owner, parsed, reconcile=reconcile, source="remember")[0].report
 
     @checked
     def remember_many(
@@ -235,8 +308,8 @@ class MemoryEngine:
         parsed = memory_items(items, owner, "remember_many")
         if not parsed:
             return []
-        ids = self._write(owner, parsed, reconcile=reconcile, source="remember")
-        return self.store.get_memories(owner, list(dict.fromkeys(ids)))
+        ids, queued = self._write(owner, parsed, reconcile=reconcile, source="remember")
+        return self._read_back(owner, ids, queued)
 
     @checked
     def remember_linked(
@@ -260,7 +333,7 @@ class MemoryEngine:
         parsed = memory_items(items, owner, "remember_linked")
         if not parsed:
             return []
-        return self._write(owner, parsed, reconcile=reconcile, source=source, links=links)
+        return self._write(owner, parsed, reconcile=reconcile, source=source, links=links)[0]
 
     def _write(
         self,
@@ -270,11 +343,12 @@ class MemoryEngine:
         reconcile: bool,
         source: str,
         links: Callable[[list[str]], Iterable[Link]] | None = None,
-    ) -> list[str]:
+    ) -> tuple[list[str], bool]:
         """The explicit write path: every item becomes exactly one memory id (never dropped as unimportant;
-        a duplicate resolves to the memory it reinforced). Returns those ids in input order."""
-        res = self._run_write(owner, items, reconcile=reconcile, source=source, links=links)
-        return [ids[0] for ids in res.item_ids]
+        a duplicate resolves to the memory it reinforced). Returns those ids in input order, and whether the
+        write was queued in the outbox (the ids are then those the memories get when stored as new)."""
+        res, queued = self._run_write(owner, items, reconcile=reconcile, source=source, links=links)
+        return [ids[0] for ids in res.item_ids], queued
 
     def _run_write(
         self,
@@ -284,29 +358,49 @@ class MemoryEngine:
         reconcile: bool,
         source: str,
         links: Callable[[list[str]], Iterable[Link]] | None = None,
-    ) -> IngestResult:
-        """Run explicit items through the write path, with `links` (see `remember_linked`) in the same write."""
+    ) -> tuple[IngestResult, bool]:
+        """Run explicit items through the write path, with `links` (see `remember_linked`) in the same write;
+        or queue them in the outbox when the graph server cannot take them (True: queued, the report says so)."""
 
-        def extra_links(item_ids: list[list[str]]) -> list[Link]:
+        def given_links(ids: list[str]) -> list[Link]:
             assert links is not None
-            given = list(links([ids[0] for ids in item_ids]))
+            given = list(links(ids))
             if any(link.relation is Relation.SUPERSEDES for link in given):
                 raise ValidationError("a Supersedes link also deactivates a memory: write it with link()")
+            return self._clean_links([x for x in given if x.src != x.dst])
+
+        def extra_links(item_ids: list[list[str]]) -> list[Link]:
             written = {mid for ids in item_ids for mid in ids}
-            return self._checked_links(owner, [x for x in given if x.src != x.dst], written)
+            return self._check_ends(owner, given_links([ids[0] for ids in item_ids]), written)
 
-        return self.pipeline.run(
-            owner,
-            items,
-            explicit=True,
-            reconcile=reconcile,
-            source=source,
-            extra_links=None if links is None else extra_links,
-        )
+        def online() -> tuple[IngestResult, bool]:
+            res = self.pipeline.run(
+                owner,
+                items,
+                explicit=True,
+                reconcile=reconcile,
+                source=source,
+                extra_links=None if links is None else extra_links,
+            )
+            return res, False
 
-    def _checked_links(self, owner: str, links: Iterable[Link], written: set[str] | None = None) -> list[Link]:
-        """Links as they may be stored: between memories only (once each), reasons through the secret filter,
-        and both ends memories of this user (`written`: ids the same write creates)."""
+        def queued(box: WriteOutbox) -> tuple[IngestResult, bool]:
+            item_ids, report = box.write(owner, items, explicit=True, reconcile=reconcile, source=source,
+                                         links=None if links is None else given_links)
+            return IngestResult(report=report, item_ids=item_ids), True
+
+        return self._queueable(owner, online, queued)
+
+    def _read_back(self, owner: str, ids: list[str], queued: bool) -> list[Memory]:
+        """The memories a write resolved to, each once: from the store, or as queued in the outbox."""
+        unique = list(dict.fromkeys(ids))
+        if queued:
+            assert self._outbox is not None
+            return self._outbox.views(owner, unique)
+        return self.store.get_memories(owner, unique)
+
+    def _clean_links(self, links: Iterable[Link]) -> list[Link]:
+        """Links as they may be stored: between memories only, once each, reasons through the secret filter."""
         out: dict[tuple[str, str, Relation], Link] = {}
         for link in links:
             if link.relation not in MEMORY_RELATIONS:
@@ -317,12 +411,21 @@ class MemoryEngine:
                 reason = self.pipeline.secrets.text(link.reason, what="link reason").text
                 link = link.model_copy(update={"reason": reason})
             out.setdefault((link.src, link.dst, link.relation), link)
-        ends = [end for key in out for end in key[:2] if end not in (written or set())]
+        return list(out.values())
+
+    def _checked_links(self, owner: str, links: Iterable[Link]) -> list[Link]:
+        """`_clean_links`, and both ends memories of this user."""
+        return self._check_ends(owner, self._clean_links(links))
+
+    def _check_ends(self, owner: str, out: list[Link], written: set[str] | None = None) -> list[Link]:
+        """NotFoundError unless both ends of every link are memories of this user (`written`: ids the same
+        write creates)."""
+        ends = [end for x in out for end in (x.src, x.dst) if end not in (written or set())]
         found = {m.id for m in self.store.get_memories(owner, list(dict.fromkeys(ends)))} if ends else set()
         for end in ends:
             if end not in found:
                 raise NotFoundError(f"no memory {end!r} for user {owner!r}")
-        return list(out.values())
+        return out
 
     @checked
     def ingest(
@@ -370,7 +473,11 @@ class MemoryEngine:
             parsed.append(IngestItem.from_mapping(item))
         if not parsed:
             return IngestReport(user_id=owner)
-        return self.pipeline.run(owner, parsed, explicit=False, on_secret_reject=on_secret_reject).report
+        return self._queueable(
+            owner,
+            lambda: self.pipeline.run(owner, parsed, explicit=False, on_secret_reject=on_secret_reject).report,
+            lambda box: box.write(owner, parsed, explicit=False, source="ingest", on_secret_reject=on_secret_reject)[1],
+        )
 
     @checked
     def remember_conversation(
@@ -419,21 +526,32 @@ class MemoryEngine:
 
         # Explicit (turns are never dropped for low importance), still secret-filtered and deduplicated;
         # the sequence links go into the same atomic write.
-        ids = self._write(
+        ids, queued = self._write(
             owner, parsed, reconcile=True, source="conversation", links=sequence_links if link_sequence else None
         )
-        return self.store.get_memories(owner, list(dict.fromkeys(ids)))
-
+        return self._read_back(owner, ids, queued)
 
     @checked
     def get(self, memory_id: str, *, user_id: str, with_embedding: bool = False) -> Memory:
-        """One memory of this user; NotFoundError when it does not exist (or is another user's)."""
+        """One memory of this user; NotFoundError when it does not exist (or is another user's).
+
+        On a server store, calls queued in the outbox for this memory are shown applied, with `queued=True`
+        (a memory only queued so far comes from the outbox, also while the server is down)."""
         owner = validate_owner(user_id)
         validate_identifier(memory_id, "memory_id")
-        found = self.store.get_memories(owner, [memory_id], with_embeddings=with_embedding)
-        if not found:
+        box = self._outbox
+        try:
+            found = self.store.get_memories(owner, [memory_id], with_embeddings=with_embedding)
+        except TransientStoreError:
+            if box is None or (view := box.overlay(owner, memory_id, None)) is None:
+                raise
+            return view
+        mem = found[0] if found else None
+        if box is not None:
+            mem = box.overlay(owner, memory_id, mem)
+        if mem is None:
             raise NotFoundError(f"no memory {memory_id!r} for user {owner!r}")
-        return found[0]
+        return mem
 
     @checked
     def forget(self, memory_id: str, *, user_id: str) -> Memory:
@@ -447,11 +565,19 @@ class MemoryEngine:
 
     def _set_active(self, memory_id: str, user_id: str, active: bool) -> Memory:
         owner = validate_owner(user_id)
-        self.get(memory_id, user_id=owner)
-        self.store.update_memories(
-            owner, [MemoryUpdate(id=memory_id, set={"active": active, "updated_at": utcnow()})]
+        validate_identifier(memory_id, "memory_id")
+
+        def online() -> Memory | None:
+            self.get(memory_id, user_id=owner)
+            self.store.update_memories(
+                owner, [MemoryUpdate(id=memory_id, set={"active": active, "updated_at": utcnow()})]
+            )
+            return None
+
+        queued = self._queueable(
+            owner, online, lambda box: box.update(owner, memory_id, "restore" if active else "forget", active=active)
         )
-        return self.get(memory_id, user_id=owner)
+        return queued if queued is not None else self.get(memory_id, user_id=owner)
 
     @checked
     def erase(self, memory_ids: Sequence[str], *, user_id: str) -> EraseReport:
@@ -462,14 +588,25 @@ class MemoryEngine:
         keeps transaction logs: README, "Identifiers, secrets and erasure"). Ids that are not this user's are
         listed in the report's `not_found`."""
         self._maintainer.flush()  # post-recall updates of these memories land before, not after
-        return self.jobs.erase(user_id, memory_ids)
+        owner = validate_owner(user_id)
+        ids = list(memory_ids)
+        return self._erasing(
+            owner, ids, lambda: self.jobs.erase(owner, ids), lambda: _queued_erasure(ids)
+        )
 
     @checked
     def erase_user(self, user_id: str) -> EraseReport:
         """Erase everything stored for one user: memories, tags, clusters, gaps, job history, open agent session
         buffers, cache entries; then rewrite the store's files (see `erase`). Irreversible."""
         self._maintainer.flush()
-        return self.jobs.erase_user(user_id)
+        owner = validate_owner(user_id)
+        return self._erasing(owner, None, lambda: self.jobs.erase_user(owner), lambda: _queued_erasure(None))
+
+    def _replay_erasure(self, user_id: str, memory_ids: list[str] | None) -> object:
+        """The outbox's eraser: a queued erasure replays as the full one (derived data included)."""
+        if memory_ids is None:
+            return self.jobs.erase_user(user_id)
+        return self.jobs.erase(user_id, memory_ids)
 
     @checked
     def link(
@@ -492,21 +629,36 @@ class MemoryEngine:
         if not 0.0 <= weight <= 1.0:
             raise ValidationError("weight must be a number between 0 and 1")
         given = Link(src=src, dst=dst, relation=rel, weight=float(weight), source=LinkSource.EXPLICIT, reason=reason)
-        [link] = self._checked_links(owner, [given])
-        updates = []
-        if rel is Relation.SUPERSEDES:
-            updates.append(MemoryUpdate(id=dst, set={"active": False, "updated_at": utcnow()}))
-        self.store.write(owner, WriteBatch(links=[link], updates=updates))
-        return link
+
+        def online() -> Link:
+            [link] = self._checked_links(owner, [given])
+            updates = []
+            if rel is Relation.SUPERSEDES:
+                updates.append(MemoryUpdate(id=dst, set={"active": False, "updated_at": utcnow()}))
+            self.store.write(owner, WriteBatch(links=[link], updates=updates))
+            return link
+
+        def queued(box: WriteOutbox) -> Link:
+            validate_identifier(src, "src")
+            validate_identifier(dst, "dst")
+            return box.link(owner, self._clean_links([given])[0])
+
+        return self._queueable(owner, online, queued)
 
     @checked
     def tag(self, memory_id: str, tags: Iterable[str], *, user_id: str) -> Memory:
         """Add tags (normalised: lowercase, trimmed) to a memory."""
         owner = validate_owner(user_id)
+        validate_identifier(memory_id, "memory_id")
         names = sorted({normalize_tag(t) for t in as_str_list(tags, "tags") if not self._secret_tag(t)})
-        self.get(memory_id, user_id=owner)
-        self.store.add_tags(owner, [HasTag(memory_id=memory_id, tag=n) for n in names])
-        return self.get(memory_id, user_id=owner)
+
+        def online() -> Memory | None:
+            self.get(memory_id, user_id=owner)
+            self.store.add_tags(owner, [HasTag(memory_id=memory_id, tag=n) for n in names])
+            return None
+
+        queued = self._queueable(owner, online, lambda box: box.tag(owner, memory_id, names))
+        return queued if queued is not None else self.get(memory_id, user_id=owner)
 
     def _secret_tag(self, tag: str) -> bool:
         """A tag holding a secret is refused (reject policy: SecretDetectedError) or left out (redact)."""
@@ -541,7 +693,9 @@ class MemoryEngine:
             tag=normalize_tag(tag) if tag is not None else None,
             session_id=None if session_id is None else validate_identifier(session_id, "session_id"),
         )
-        return self.store.list_memories(owner, flt, limit=max(0, int(limit)), offset=max(0, int(offset)))
+        found = self.store.list_memories(owner, flt, limit=max(0, int(limit)), offset=max(0, int(offset)))
+        self._warn_queued(owner)
+        return found
 
     @checked
     def tags(self, *, user_id: str) -> builtins.list[Tag]:
@@ -572,6 +726,7 @@ class MemoryEngine:
         fused = rrf_fuse([vec_hits, text_hits], self.settings.rrf_k)[: max(1, int(k))]
         vs, ts = dict(vec_hits), dict(text_hits)
         mems = {m.id: m for m in self.store.get_memories(owner, [mid for mid, _ in fused])}
+        self._warn_queued(owner)
         return [
             SearchHit(memory=mems[mid], score=score, vector_score=vs.get(mid), text_score=ts.get(mid))
             for mid, score in fused
@@ -625,7 +780,7 @@ class MemoryEngine:
             raise ValidationError("give files or scope, not both (scope is an alias of files)")
         paths = files if files is not None else scope
         file_list = as_str_list(paths, "files") if paths is not None else None
-        return self._recaller.recall(
+        result = self._recaller.recall(
             RecallRequest(
                 user_id=owner,
                 query=text,
@@ -637,20 +792,30 @@ class MemoryEngine:
                 include_archived=bool(include_archived),
             )
         )
+        note = self._outbox.note(owner) if self._outbox is not None else None
+        if note is not None:
+            result.warnings.append(note)
+        return result
 
     @checked
     def feedback(self, memory_id: str, helpful: bool, *, user_id: str) -> Memory:
         """Explicit feedback on a recalled memory (seed 002 "Feedback Loops"): helpful -> strength + 1 and
         confidence + feedback_boost; not helpful -> confidence - feedback_penalty. Applied at once."""
         owner = validate_owner(user_id)
-        self.get(memory_id, user_id=owner)
+        validate_identifier(memory_id, "memory_id")
         s = self.settings
         inc = {"strength": 1, "confidence": s.feedback_boost} if helpful else {"confidence": -s.feedback_penalty}
-        self.store.update_memories(
-            owner,
-            [MemoryUpdate(id=memory_id, set={"last_accessed": utcnow()}, inc=inc)],
-        )
-        return self.get(memory_id, user_id=owner)
+
+        def online() -> Memory | None:
+            self.get(memory_id, user_id=owner)
+            self.store.update_memories(
+                owner,
+                [MemoryUpdate(id=memory_id, set={"last_accessed": utcnow()}, inc=inc)],
+            )
+            return None
+
+        queued = self._queueable(owner, online, lambda box: box.update(owner, memory_id, "feedback", inc=inc))
+        return queued if queued is not None else self.get(memory_id, user_id=owner)
 
     @checked
     def flush(self, timeout: float | None = None) -> None:
@@ -661,7 +826,10 @@ class MemoryEngine:
     def stats(self, *, user_id: str | None = None) -> StoreStats:
         """Counts for one user, or for the whole store when user_id is None."""
         if user_id is not None:
-            return self.store.stats(validate_owner(user_id))
+            owner = validate_owner(user_id)
+            found = self.store.stats(owner)
+            self._warn_queued(owner)
+            return found
         st = self.store.stats(None)
         st.invalid_user_ids = sum(invalid_id_problems(self.store.users()).values())
         return st
@@ -672,3 +840,12 @@ class MemoryEngine:
         return self.store.users()
 
 
+def _queued_erasure(memory_ids: list[str] | None) -> EraseReport:
+    """What `erase` returns while the graph server is down: nothing erased yet; the erasure waits in the outbox
+    (the queued copies of those memories already left it) and runs, derived data included, on replay."""
+    from memgraph.jobs.erase import EraseReport
+
+    what = "these memories" if memory_ids is not None else "this user"
+    return EraseReport(
+        warnings=[f"the graph server is unreachable: the erasure of {what} is queued and runs when it answers"]
+    )

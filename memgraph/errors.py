@@ -52,6 +52,16 @@ class TransientStoreError(StoreError):
     """A retryable failure (lock, leader switch, connection reset). Raised only after retries ran out."""
 
 
+class OutboxFullError(TransientStoreError):
+    """The graph server is unreachable and its local outbox holds `outbox_max_entries` calls: nothing was
+    queued. Replay it (`memgraph outbox replay` once the server answers) or raise the limit."""
+
+
+class QueuedWritesWarning(UserWarning):
+    """Issued by `search`, `list` and `stats` while writes of the user wait in the outbox: their results do not
+    show them yet (`recall` says so in `RecallResult.warnings`)."""
+
+
 class SchemaVersionError(StoreError):
     """The store was written by a newer memgraph (a schema version this code does not know): upgrade."""
 

@@ -186,6 +186,10 @@ class Memory(BaseModel):
     tags: list[str] = Field(default_factory=list)
     embedding_model: str | None = None
     embedding: list[float] | None = Field(default=None, repr=False)
+    #: Not stored: True when the call that returned this memory could not reach the graph server and queued
+    #: the write in the local outbox; it is replayed in order once the server answers (README "When the graph
+    #: server is down"). Also True from `get` while queued changes of this memory wait.
+    queued: bool = False
 
     @field_validator("created_at", "updated_at", "last_accessed")
     @classmethod

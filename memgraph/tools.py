@@ -398,13 +398,15 @@ def input_schema(model: type[BaseModel]) -> dict[str, Any]:
 
 
 def memory_json(mem: Memory, *, full: bool = False) -> dict[str, Any]:
-    """A memory as JSON for a model: compact (id, kind, content, tags; `inactive` when it is) or, with `full`,
-    everything but the embedding."""
+    """A memory as JSON for a model: compact (id, kind, content, tags; `inactive` when it is, `queued` while it
+    waits in the outbox for the graph server) or, with `full`, everything but the embedding."""
     if full:
         return mem.model_dump(mode="json", exclude={"embedding"})
     out: dict[str, Any] = {"id": mem.id, "kind": mem.kind.value, "content": mem.content, "tags": list(mem.tags)}
     if not mem.active:
         out["inactive"] = True
+    if mem.queued:
+        out["queued"] = True
     return out
 
 

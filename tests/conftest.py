@@ -15,6 +15,7 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 from memgraph import MemoryEngine, Settings
 from memgraph.embed import CachedEmbedder, SentenceTransformerEmbedder
+from tests.fault_servers import restartable_server  # noqa: F401 - servers a test may stop and restart
 from tests.neo4j_server import (  # noqa: F401 - the real Neo4j fixture, its CI rule, statement coverage
     _record_neo4j_statements,
     neo4j_server,
@@ -36,6 +37,15 @@ def pytest_configure(config: pytest.Config) -> None:
     # Test modules read their sizes at import (tests/reliability/__init__.py), after this runs.
     if config.getoption("--long"):
         os.environ["MEMGRAPH_LONG_TESTS"] = "1"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _outbox_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Engines on server stores keep their outbox (README "When the graph server is down") in the session's
+    temporary folder, not in ~/.memgraph/outbox; worker processes inherit it."""
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("MEMGRAPH_OUTBOX_DIR", str(tmp_path_factory.mktemp("outbox")))
+        yield
 
 
 @pytest.fixture(scope="session")

@@ -1,4 +1,4 @@
-"""Session end (seed 004 "session-end path"): one path for an explicit end, the inactivity timeout and close().
+"""Session end: one path for an explicit end, the inactivity timeout and close().
 
 1. Held candidates: promoted when repeated (>= agent_repeat_min mentions) or, for `hold` candidates, supported
    (similar to an existing memory, or to another turn of the session); dropped otherwise.
@@ -6,8 +6,9 @@
    the turns closest to the session's centroid, quoted. Its evidence is stored with it in the same atomic write
    (those turns as episodic `event` memories) and it gets `DerivedFrom` edges to them and to every memory the
    session wrote. No evidence, no summary (the provenance rule).
-3. Gaps: the recall misses of the session were recorded by recall's background maintenance; the engine is
-   flushed so they are in the store, and they are reported.
+3. Gaps: the recall misses of the session were recorded by recall's background maintenance (only questions and
+   requests nothing served could answer: plain statements are never misses); the engine is flushed so they are
+   in the store, and they are reported.
 In incognito mode nothing is written: the report says what would have been (`persisted=False`).
 """
 
@@ -31,6 +32,7 @@ from memgraph.agent.seam import AgentEngine
 from memgraph.agent.session import VectorCache
 from memgraph.agent.topic import cosine
 from memgraph.models import Link, LinkSource, MemoryKind, Provenance, Relation, normalize_tag
+from memgraph.retrieve import gaps
 from memgraph.store.base import MemoryFilter
 from memgraph.text import content_tokens
 
@@ -64,12 +66,19 @@ class SessionFinalizer:
         self._summary(buf, report)
         if self.persist:
             self.engine.flush()  # recall misses (Gap nodes) are written now
-            report.gaps = [
-                g.query
-                for g in self.engine.store.list_gaps(buf.user_id)
-                if g.last_seen >= buf.started_at
-            ]
+            report.gaps = self._gaps(buf)
         return report
+
+    def _gaps(self, buf: SessionBuffer) -> list[str]:
+        """The session's recall misses. The agent recalls on every turn, most of which ask nothing: post-recall
+        maintenance records a Gap only for an information need that nothing served could answer
+        (`retrieve/gaps.py`), so a plain statement ("I prefer short answers with code first.") is never one.
+        The same test guards the report against Gap nodes written by any other path."""
+        return [
+            g.query
+            for g in self.engine.store.list_gaps(buf.user_id)
+            if g.last_seen >= buf.started_at and gaps.information_need(g.query)
+        ]
 
     # -- 1. held candidates -------------------------------------------------------------------------------
 

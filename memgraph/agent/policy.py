@@ -1,4 +1,4 @@
-"""The write policy of seed 004 as deterministic rules (no LLM): commit now, hold for session end, require
+"""The agent's write policy as deterministic rules (no LLM): commit now, hold for session end, require
 repetition, or drop, decided per sentence of a user turn.
 
 | rule (first match wins)                                                  | action             |
@@ -7,7 +7,7 @@ repetition, or drop, decided per sentence of a user turn.
 | asks to weaken a safety guard ("skip the safety check", "disable tests") | drop               |
 | explicit cue ("remember that…", "don't forget…", "from now on…")         | commit (cue cut)   |
 | fewer than `agent_min_candidate_words` content words                     | skip               |
-| correction / constraint / preference signal (seed 001 auto-capture)      | commit             |
+| correction / constraint / preference signal (auto-capture)               | commit             |
 | a question                                                               | skip (recall only) |
 | implicit agent-facing preference ("shorter answers would be nice")       | require repetition |
 | about now / this session ("right now I'm …")                             | require repetition |
@@ -28,12 +28,14 @@ from dataclasses import dataclass
 from memgraph._deprecated import deprecated_alias
 from memgraph.agent.models import WriteAction
 from memgraph.ingest import signals
+from memgraph.ingest.chunk import ABBREVIATIONS
 from memgraph.ingest.classify import classify
 from memgraph.ingest.clean import split_code
 from memgraph.models import MemoryKind
+from memgraph.retrieve import gaps
 from memgraph.text import content_tokens
 
-#: A request to weaken a safety guard: dropped, never remembered (seed 004 "safety-conflict requests").
+#: A request to weaken a safety guard: dropped, never remembered.
 _GUARD = (
     r"(?:safety|security|test|tests|test\s+suite|unit\s+tests|checks?|verification|validation|reviews?|"
     r"code\s+review|lint(?:ing|er)?|type\s*checks?|ci|guard\s*rails?|guardrails|pre-commit|hooks?|"
@@ -66,11 +68,6 @@ IMPLICIT_PREFERENCE = re.compile(
 _STANDING = re.compile(
     r"(?i)^\s*(?:(?:please|also|and|ok(?:ay)?)[,\s]+)*(?:from\s+now\s+on|going\s+forward|in\s+(?:the\s+)?future)"
 )
-_QUESTION_START = re.compile(
-    r"(?i)^\s*(?:what|why|how|when|where|who|whom|whose|which|is|are|was|were|do|does|did|can|could|would|"
-    r"should|shall|will|may|might|have|has|had|am|isn't|aren't|don't|doesn't|didn't|won't|wouldn't|can't|"
-    r"couldn't|shouldn't)\b",
-)
 _SENTENCE = re.compile(r"(?<=[.!?])[\"')\]»”’]*\s+(?=\S)|\n+")
 
 
@@ -85,11 +82,6 @@ class WriteDecision:
     reason: str
 
 
-#: Words after which a period does not end a sentence ("Dr. Okafor", "e.g. this").
-_ABBREVIATIONS = frozenset(
-    "mr mrs ms dr prof sr jr st mt ft no nr vs etc e.g i.e eg ie approx dept est inc ltd co corp av ave "
-    "jan feb mar apr jun jul aug sep sept oct nov dec mon tue wed thu fri sat sun fig vol ch p pp".split()
-)
 _LAST_WORD = re.compile(r"([\w.]+)\.$")
 
 
@@ -102,7 +94,7 @@ def sentences(text: str) -> list[str]:
     for m in _SENTENCE.finditer(text):
         piece = text[start:m.start()]
         word = _LAST_WORD.search(piece)
-        if word and (word.group(1).lower() in _ABBREVIATIONS or len(word.group(1)) == 1):
+        if word and (word.group(1).lower() in ABBREVIATIONS or len(word.group(1)) == 1):
             continue  # "Dr." or an initial ("J."): the sentence goes on
         out.append(piece)
         start = m.end()
@@ -115,12 +107,12 @@ def is_safety_conflict(text: str) -> bool:
 
 
 def is_question(text: str) -> bool:
-    stripped = text.rstrip()
-    return stripped.endswith("?") or bool(_QUESTION_START.match(stripped) and not stripped.endswith("."))
+    """A question (the same rule as gap detection's: a recall on a question can be a miss, on a statement never)."""
+    return gaps.is_question(text)
 
 
 class WritePolicy:
-    """Deterministic seed 004 write policy. Stateless: the same statement always gets the same decision."""
+    """The deterministic write policy. Stateless: the same statement always gets the same decision."""
 
     def __init__(self, *, min_words: int = 3, max_triggers: int = 5) -> None:
         self.min_words = min_words

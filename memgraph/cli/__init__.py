@@ -5,8 +5,9 @@ Every command takes `--store` (or MEMGRAPH_STORE): a directory (SQLite, the defa
 
 One module per concern, all built on `common` (options, consoles, opening the engine, errors, output):
 `memories` (remember, list, forget, restore, link, tag, stats), `erase` (erase, erase-user), `recall` (recall,
-search), `ingest` (ingest, export, import), `cypher`, `demo`, `mcp`, `jobs` (the maintenance jobs). This module
-makes the `app` and lists the commands in the order `memgraph --help` shows them.
+search), `ingest` (ingest, export, import), `cypher`, `demo`, `mcp`, `outbox` (writes queued while a graph server
+was down), `jobs` (the maintenance jobs). This module makes the `app` and lists the commands in the order
+`memgraph --help` shows them.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Annotated
 
 import typer
 
-from memgraph.cli import cypher, demo, erase, ingest, jobs, mcp, memories, recall
+from memgraph.cli import cypher, demo, erase, ingest, jobs, mcp, memories, outbox, recall
 from memgraph.cli.common import err_console
 
 app = typer.Typer(
@@ -86,6 +87,7 @@ app.command()(memories.stats)
 app.command()(cypher.cypher)
 app.command()(demo.demo)
 app.command("mcp")(mcp.mcp_)
+app.add_typer(outbox.app, name="outbox")
 
 _JOBS = "Maintenance jobs"
 app.command(rich_help_panel=_JOBS)(jobs.cluster)

@@ -77,17 +77,20 @@ def reported(code: int = 1) -> Iterator[None]:
 
 
 @contextmanager
-def open_engine(store: str | None, *, check_model: bool = True, embeds: bool = False) -> Iterator[MemoryEngine]:
+def open_engine(
+    store: str | None, *, check_model: bool = True, embeds: bool = False, **overrides: Any
+) -> Iterator[MemoryEngine]:
     """Open the engine for one command (`--store`, else MEMGRAPH_STORE, else the default directory) and close
     it afterwards; typed memgraph errors, opening included, become a clean message and exit code 1.
 
     `embeds=True` (commands that embed text: recall, search, remember, ingest, mcp, demo) starts loading the
     embedding model in a background thread before the store opens, so the two overlap, and shows a spinner on a
-    terminal while the model is still loading (the first run on a machine exports it to ONNX once, ~20 s)."""
+    terminal while the model is still loading (the first run on a machine exports it to ONNX once, ~20 s).
+    `overrides` are settings for this command (e.g. `outbox_background=False`)."""
     from memgraph.engine import MemoryEngine
 
     with reported():
-        settings = Settings()
+        settings = Settings(**overrides)
         target = store or settings.store
         if not embeds:
             with MemoryEngine.open(target, settings=settings, check_model=check_model) as engine:

@@ -24,6 +24,7 @@ _VERB = {
     "superseded": "[yellow]superseded[/yellow]",
     "contradicted": "[magenta]contradicts[/magenta]",
     "unchanged": "[dim]unchanged[/dim]",
+    "queued": "[yellow]queued[/yellow]",
 }
 
 
@@ -46,6 +47,8 @@ def decision_lines(report: IngestReport, lookup: Lookup | None = None) -> list[l
     several = report.items > 1 or report.chunks > 1
     out = [_decision(d, quoted, several=several) for d in report.decisions]
     out += [[_dropped_line(d)] for d in report.dropped]
+    out += [[f"[dim]archived[/dim] {mid}: the least used rule over the per-user cap (kept, archived)"]
+            for mid in report.archived]
     return out
 
 
@@ -57,6 +60,8 @@ def _decision(d: IngestDecision, quoted: dict[str, str], *, several: bool) -> li
         head = f"{where}{_VERB['reinforced']} {mid}{kind}: already known, nothing new stored"
     elif d.action == "unchanged":
         head = f"{where}{_VERB['unchanged']} {mid}{kind}: the same text is already stored"
+    elif d.action == "queued":
+        head = f"{where}{_VERB['queued']} {mid}{kind}: the graph server is unreachable, written when it answers"
     else:
         head = f"{where}{_VERB['created']} {mid}{kind}"
     lines = [head]

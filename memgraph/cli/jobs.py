@@ -239,7 +239,7 @@ def consolidate(
     store: StoreOpt = None,
     as_json: ReportJsonOpt = False,
 ) -> None:
-    """Merge near-duplicates and duplicate tags; list open contradictions.
+    """Merge near-duplicates and duplicate tags; list open contradictions and near-duplicate rules.
 
     The strongest memory of a group is kept and gets the others' edges and tags; the others become
     inactive with a DerivedFrom link to them. Nothing is deleted."""
@@ -256,6 +256,11 @@ def consolidate(
             console.print(
                 f"  [red]contradiction[/red] {c.a} <-> {c.b}: "
                 f"{c.a_content[:50]!r} vs {c.b_content[:50]!r}"
+            )
+        for p in r.near_duplicate_rules[:20]:
+            console.print(
+                f"  [yellow]similar {p.kind}s[/yellow] ({p.similarity:.2f}) {p.a} <-> {p.b}: "
+                f"{p.a_content[:50]!r} vs {p.b_content[:50]!r}"
             )
 
     _run_per_user(

@@ -42,22 +42,31 @@ def remember(
         report = engine.remember_report(
             content, user_id=user, kind=kind, tags=tag, session_id=session, pinned=pinned
         )
-        mem = engine.get(stored_id(report.decisions[0]), user_id=user)
+        decision = report.decisions[0]
+        box = engine.outbox
+        if report.queued and box is not None:  # the server is unreachable: the memory as queued
+            mem = box.memory(user, decision.memory_id)
+        else:
+            mem = engine.get(stored_id(decision), user_id=user)
         if as_json:
             print_json({"memory": mem.model_dump(mode="json", exclude={"embedding"}),
                         "report": report.model_dump(mode="json")})
             return
-        decision = report.decisions[0]
-        if decision.action == "reinforced":
+        if report.queued:
+            console.print(f"[yellow]queued[/yellow] [bold]{mem.id}[/bold] ({mem.kind.value}): the graph server is "
+                          "unreachable; it is written, and reconciled, when the server answers "
+                          "(`memgraph outbox status`)")
+        elif decision.action == "reinforced":
             console.print(f"already remembered as [bold]{mem.id}[/bold] ({mem.kind.value}): reinforced it, "
                           "nothing new stored")
         elif decision.action == "unchanged":
             console.print(f"already remembered as [bold]{mem.id}[/bold] ({mem.kind.value}): the same text")
         else:
             console.print(f"remembered [bold]{mem.id}[/bold] ({mem.kind.value})")
-        _head, *details = decision_lines(report, engine_lookup(engine, user))[0]
-        for line in details:
-            console.print(f"  {line}")
+        if not report.queued:
+            _head, *details = decision_lines(report, engine_lookup(engine, user))[0]
+            for line in details:
+                console.print(f"  {line}")
         redacted = redaction_line(report.redactions)
         if redacted:
             console.print("  " + redacted)

@@ -1,10 +1,19 @@
-"""Step 2 (seed 000 §1.3): semantic chunking, measured in the embedding model's own tokens.
+"""Step 2 of the write path: one fact per memory. Text is cut where its statements are separate, measured in the
+embedding model's own tokens.
 
-1. Paragraphs (blank lines) are the primary boundary; a fenced code block is one unit and never cut mid-block
-   (unless it alone exceeds `chunk_code_max_tokens`, then it is cut at line ends).
-2. A unit over `max_tokens` is split at sentence ends (`.`, `!`, `?` + space + capital; CJK `。！？`); a sentence
-   still too long is split at line breaks, then between words, then (a run with no spaces) between characters.
-3. Adjacent chunks under `min_tokens` are merged into a neighbour while the result stays within `max_tokens`.
+1. A fenced code block is one unit, never cut mid-block (unless it alone exceeds `chunk_code_max_tokens`, then
+   it is cut at line ends). A list or a table (with the line that introduces it) is one unit too.
+2. Paragraphs (blank lines) are separate units. A heading ("# Notes", "Monday 3 March:") joins what follows.
+3. Inside a prose paragraph every sentence is its own unit, except one that continues the sentence before it:
+   it opens with a pronoun or a connective ("It…", "They…", "But…", "Also…", "Then…"), follows a lead-in
+   ending in ":", or is a fragment of fewer than `min_words` content words ("Thanks!", "OK."). A conversation
+   turn (`sentences=False`) stays one unit: its sentences lean on each other and on the dialogue.
+4. A unit over `max_tokens` is split at sentence ends (`.`, `!`, `?` + space + capital; CJK `。！？`), then at
+   line breaks, then between words, then (a run with no spaces) between characters.
+
+Why: a memory holding two facts is reinforced, superseded or contradicted as one ("Actually, the standup
+moved to 9:30." must not deactivate "Never push to main on Fridays." written in the same paragraph), classified
+as one kind (a notes file of ten paragraphs became one `constraint`), and triggers on every word of both.
 
 Chunks are exact slices of the cleaned text (`text[start:end]`) and only whitespace lies between them, so no
 character of content is ever lost. Token counts come from the caller (`embedder.count_tokens`): the model's
@@ -18,8 +27,39 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from memgraph.ingest.clean import split_code
+from memgraph.text import stop_words, tokenize
 
 CountTokens = Callable[[str], int]
+
+#: Words after which a period does not end a sentence ("Dr. Okafor", "e.g. this").
+ABBREVIATIONS = frozenset(
+    "mr mrs ms dr prof sr jr st mt ft no nr vs etc e.g i.e eg ie approx dept est inc ltd co corp av ave "
+    "jan feb mar apr jun jul aug sep sept oct nov dec mon tue wed thu fri sat sun fig vol ch p pp".split()
+)
+#: A sentence opening with one of these leans on the one before it.
+CONTINUATIONS = frozenset(
+    "it its it's this that these those they them their theirs he she his her him such both either neither "
+    "also and but or so then however otherwise instead because though although still yet plus besides "
+    "moreover furthermore meanwhile afterwards thus therefore hence which except unless until even only "
+    "same another other others here".split()
+)
+_SOCIAL = frozenset(
+    "thanks thank thx cheers ok okay hi hello hey bye regards best wishes yes yeah yep no nope sure great cool "
+    "nice lol sorry please dear all team everyone".split()
+)
+_TITLES = frozenset("dr mr mrs ms miss prof sir".split())
+#: Labels that open a note, not a conversation turn ("Note: …", "Update: …").
+_LABELS = frozenset(
+    "note notes update correction todo to-do decision warning important reminder summary tip fyi ps edit re "
+    "subject agenda action actions context goal goals status q a answer question example rule policy".split()
+)
+_LIST_LINE = re.compile(r"^[ \t]*(?:[-*•+▪–][ \t]+|\(?\d{1,3}[.)][ \t]+|\(?[a-zA-Z][.)][ \t]+|\[[ xX]\][ \t]+)\S")
+_TABLE_LINE = re.compile(r"^[ \t]*\|.*\|[ \t]*$")
+_HEADING = re.compile(r"^[ \t]*(?:#{1,6}[ \t]+\S.*|\*\*[^*\n]+\*\*:?|[^\n.!?]{1,80}:)[ \t]*$")
+_SPEAKER = re.compile(
+    r"^\s*([A-Z][\w.'’ -]{0,40}?|user|assistant|system|human|ai|bot|agent|customer|support|me|you):\s"
+)
+_ABBREV_BEFORE = re.compile(r"([\w.]+)\.$")
 
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
 _SENTENCE_END = re.compile(r"[.!?][\"')\]»”’]*\s+|[。！？][\"')\]」』”’]*\s*")
@@ -38,32 +78,156 @@ class Chunk:
     code: bool = False
 
 
+def looks_like_turn(text: str) -> bool:
+    """A conversation turn: the text opens with a speaker label ("Caroline: …", "user: …"), not a note label
+    ("Note: …")."""
+    m = _SPEAKER.match(text)
+    if m is None:
+        return False
+    words = m.group(1).strip().split()
+    # a speaker is one name ("Caroline", "user") or a title and a name ("Dr. Chen"); "Nimbus API:" is a header
+    named = len(words) == 1 or (len(words) == 2 and words[0].lower().rstrip(".") in _TITLES)
+    return named and words[0].lower() not in _LABELS
+
+
 def chunk_text(
     text: str,
     count: CountTokens,
     *,
     max_tokens: int,
-    min_tokens: int,
+    min_words: int = 2,
     code_max_tokens: int | None = None,
+    sentences: bool = True,
 ) -> list[Chunk]:
-    """Split `text` (already cleaned) into chunks of about min..max tokens. Empty text gives no chunks."""
-    if max_tokens < 1 or min_tokens < 0 or min_tokens > max_tokens:
-        raise ValueError("chunking needs 0 <= min_tokens <= max_tokens and max_tokens >= 1")
+    """Split `text` (already cleaned) into one unit per fact (see the module docstring), each at most
+    `max_tokens` (a code block `code_max_tokens`). Empty text gives no chunks."""
+    if max_tokens < 1 or min_words < 0:
+        raise ValueError("chunking needs max_tokens >= 1 and min_words >= 0")
     code_max = max(code_max_tokens or max_tokens, max_tokens)
-    units: list[Chunk] = []
+    spans: list[tuple[int, int, str]] = []  # (start, end, what): what is code, list, lead or prose
     pos = 0
     for is_code, part in split_code(text):
         base = pos
         pos += len(part)
         if is_code:
-            units += _split_code_block(text, base, base + len(part), count, max_tokens, code_max)
+            spans.append((base, base + len(part), "code"))
             continue
         start = base
         for m in _PARAGRAPH.finditer(part):
-            units += _split_prose(text, start, base + m.start(), count, max_tokens)
+            spans += _paragraph(text, start, base + m.start(), min_words, sentences)
             start = base + m.end()
-        units += _split_prose(text, start, base + len(part), count, max_tokens)
-    return _merge(text, units, count, max_tokens, min_tokens)
+        spans += _paragraph(text, start, base + len(part), min_words, sentences)
+    spans = [(a, b, w) for a, b, w in (_trim(text, a, b, w) for a, b, w in spans) if a < b]
+    out: list[Chunk] = []
+    for a, b, what in _absorb_fragments(text, _attach_leads(spans), min_words):
+        if what == "code":
+            out += _split_code_block(text, a, b, count, max_tokens, code_max)
+        elif what == "list":
+            out += _split_list(text, a, b, count, max_tokens)
+        else:
+            out += _split_prose(text, a, b, count, max_tokens)
+    return out
+
+
+def _trim(text: str, a: int, b: int, what: str) -> tuple[int, int, str]:
+    a, b = _trimmed(text, a, b)
+    return a, b, what
+
+
+def _paragraph(text: str, start: int, end: int, min_words: int, sentences: bool) -> list[tuple[int, int, str]]:
+    """One paragraph as units: whole (a list, a table, a turn), a lead (a heading), or its sentences grouped."""
+    start, end = _trimmed(text, start, end)
+    if start >= end:
+        return []
+    para = text[start:end]
+    lines = para.split("\n")
+    if any(_LIST_LINE.match(ln) or _TABLE_LINE.match(ln) for ln in lines):
+        return [(start, end, "list")]
+    if len(lines) == 1 and _HEADING.match(para):
+        return [(start, end, "lead")]
+    if not sentences:
+        return [(start, end, "prose")]
+    cuts = [start, *_sentence_cuts(text, start, end), end]
+    groups: list[list[int]] = []  # [start, end] of each group
+    for a, b in zip(cuts, cuts[1:], strict=False):
+        sentence = text[a:b].strip()
+        if not sentence:
+            continue
+        joins = bool(groups) and (
+            _continues(sentence)
+            or text[groups[-1][0] : groups[-1][1]].rstrip().endswith(":")
+            or _words(sentence) < min_words
+            or _words(text[groups[-1][0] : groups[-1][1]]) < min_words
+        )
+        if joins:
+            groups[-1][1] = b
+        else:
+            groups.append([a, b])
+    return [(a, b, "prose") for a, b in groups]
+
+
+def _attach_leads(spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """A heading joins the unit after it (the last one, the unit before it)."""
+    out: list[tuple[int, int, str]] = []
+    pending: int | None = None
+    for a, b, what in spans:
+        if what == "lead":
+            pending = a if pending is None else pending
+            continue
+        if pending is not None:  # a heading over a code block or a list stays with it
+            a, pending = pending, None
+        out.append((a, b, what))
+    if pending is not None:
+        if out:
+            a, _, what = out[-1]
+            out[-1] = (a, spans[-1][1], what)
+        else:
+            out.append((pending, spans[-1][1], "prose"))
+    return out
+
+
+def _absorb_fragments(
+    text: str, spans: list[tuple[int, int, str]], min_words: int
+) -> list[tuple[int, int, str]]:
+    """A prose paragraph that is only a fragment ("Thanks!", "Cheers, Ada") joins the unit before it (the first
+    one, the unit after it); code stays apart."""
+    out: list[tuple[int, int, str]] = []
+    for a, b, what in spans:
+        small = what == "prose" and _words(text[a:b]) < min_words
+        if small and out and out[-1][2] != "code":
+            out[-1] = (out[-1][0], b, out[-1][2])
+            continue
+        if out and out[-1][2] == "prose" and _words(text[out[-1][0] : out[-1][1]]) < min_words and what != "code":
+            out[-1] = (out[-1][0], b, what)
+            continue
+        out.append((a, b, what))
+    return out
+
+
+def _continues(sentence: str) -> bool:
+    """Does the sentence lean on the one before it (a pronoun or a connective first, or no capital)?"""
+    first = next(iter(tokenize(sentence[:40])), "")
+    return first in CONTINUATIONS or (sentence[:1].isalpha() and sentence[:1].islower())
+
+
+def _words(text: str) -> int:
+    """Content words, greetings and thanks left out ("Cheers, Ada" carries no fact)."""
+    stops = stop_words()
+    return sum(1 for t in tokenize(text) if t not in stops and t not in _SOCIAL)
+
+
+def _sentence_cuts(text: str, start: int, end: int) -> list[int]:
+    """Sentence ends inside [start, end): after . ! ? before a capital (not after "Dr." or an initial), after
+    CJK full stops, and at line breaks."""
+    cuts = []
+    for cut in _boundaries(text, start, end, _SENTENCE_END):
+        before = text[start:cut].rstrip()
+        m = _ABBREV_BEFORE.search(before)
+        if m and before.endswith(".") and (m.group(1).lower() in ABBREVIATIONS or len(m.group(1)) == 1):
+            continue
+        cuts.append(cut)
+    cuts += [m.end() for m in _LINE.finditer(text, start, end)]
+    return sorted(set(c for c in cuts if start < c < end))
 
 
 def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
@@ -101,6 +265,16 @@ def _split_prose(text: str, start: int, end: int, count: CountTokens, max_tokens
     if whole.tokens <= max_tokens:
         return [whole]
     return _pack(text, whole.start, whole.end, count, max_tokens, [_SENTENCE_END, _LINE, _SPACE])
+
+
+def _split_list(text: str, start: int, end: int, count: CountTokens, max_tokens: int) -> list[Chunk]:
+    """A list or a table stays whole up to `max_tokens`; a longer one is cut between its lines."""
+    whole = _make(text, start, end, count)
+    if whole is None:
+        return []
+    if whole.tokens <= max_tokens:
+        return [whole]
+    return _pack(text, whole.start, whole.end, count, max_tokens, [_LINE, _SPACE])
 
 
 def _boundaries(text: str, start: int, end: int, pattern: re.Pattern[str]) -> list[int]:
@@ -159,19 +333,3 @@ def _split_chars(text: str, start: int, end: int, count: CountTokens, limit: int
     return _split_chars(text, piece.start, mid, count, limit, code) + _split_chars(
         text, mid, piece.end, count, limit, code
     )
-
-
-def _merge(text: str, units: list[Chunk], count: CountTokens, max_tokens: int, min_tokens: int) -> list[Chunk]:
-    """Merge a chunk under `min_tokens` into its neighbour while the merged chunk stays within `max_tokens`."""
-    out: list[Chunk] = []
-    for unit in units:
-        if out and (out[-1].tokens < min_tokens or unit.tokens < min_tokens):
-            prev = out[-1]
-            # recount the merged text: counts add up between words, not across a cut inside one
-            merged = text[prev.start : unit.end]
-            tokens = count(merged)
-            if tokens <= max_tokens:
-                out[-1] = Chunk(merged, prev.start, unit.end, tokens, prev.code or unit.code)
-                continue
-        out.append(unit)
-    return out

@@ -1,6 +1,6 @@
-"""Step 5 (seed 000 §1.6 + seed 001 "Auto-Capture"): kind, layer and provenance of a chunk, without an LLM.
+"""Step 5 of the write path: kind, layer and provenance of a chunk, without an LLM.
 
-A hint always wins. Otherwise the first rule that matches decides (seed 001's captures first, then seed 000's
+A hint always wins. Otherwise the first rule that matches decides (the captured signals first, then the
 routing table):
 
 | rule                                                      | kind        | layer      |
@@ -14,19 +14,30 @@ routing table):
 | subject-predicate-object statement ("my X is Y", "I use") | fact        | semantic   |
 | default: a conversation turn or event                     | event       | episodic   |
 
-Trigger patterns of a constraint are its key terms (content words minus the cue words), the words whose
-appearance in a later query should surface the constraint (DESIGN.md read path, step 4).
+Trigger patterns of a constraint (a triggered constraint is surfaced by recall whatever its
+similarity) come from what it constrains, never from the names around it: the constrained action and its
+condition ("Never deploy Atlas on Fridays." -> deploy AND friday, as `re:(?s)^(?=.*\bdeploy)(?=.*\bfriday)`),
+the action and its object when there is no condition ("Never commit secrets." -> commit AND secret), or the
+subject of a rule stated about a thing ("The Atlas app icon must use the brand blue." -> icon). Terms are Snowball
+stems matched as word prefixes, so "deploying" and "Fridays" match. A project or person name alone would fire the
+rule on every question about that project ("When is the Atlas launch?"), which is what it must not do.
 """
 
 from __future__ import annotations
 
+import os
+import re
 from dataclasses import dataclass, field
 
 from memgraph.errors import ValidationError
 from memgraph.ingest import signals
+from memgraph.ingest.clean import strip_code
+from memgraph.ingest.statement import stem
+from memgraph.ingest.values import MONTHS, WEEKDAYS
 from memgraph.models import Layer, MemoryKind, Provenance
+from memgraph.text import stop_words, tokenize
 
-#: Kind -> layer when nothing else decides (DESIGN.md: kinds and layers).
+#: Kind -> layer when nothing else decides.
 KIND_LAYER: dict[MemoryKind, Layer] = {
     MemoryKind.FACT: Layer.SEMANTIC,
     MemoryKind.PREFERENCE: Layer.PROCEDURAL,
@@ -37,7 +48,7 @@ KIND_LAYER: dict[MemoryKind, Layer] = {
     MemoryKind.EVENT: Layer.EPISODIC,
     MemoryKind.SUMMARY: Layer.EPISODIC,
 }
-#: A layer given as the hint (seed 000's memory_type_hint) picks the kind when no rule does.
+#: A layer given as the hint (`memory_type_hint`) picks the kind when no rule does.
 LAYER_DEFAULT_KIND: dict[Layer, MemoryKind] = {
     Layer.WORKING: MemoryKind.EVENT,
     Layer.EPISODIC: MemoryKind.EVENT,
@@ -61,7 +72,7 @@ class Classification:
 
 
 def parse_hint(hint: object) -> tuple[MemoryKind | None, Layer | None]:
-    """A hint is a kind ("preference") or a layer ("procedural", seed 000's memory_type_hint)."""
+    """A hint is a kind ("preference") or a layer ("procedural")."""
     if hint is None:
         return None, None
     if isinstance(hint, MemoryKind):
@@ -79,7 +90,121 @@ def parse_hint(hint: object) -> tuple[MemoryKind | None, Layer | None]:
 
 
 def trigger_terms(text: str, limit: int) -> list[str]:
-    return signals.key_terms(text, drop=CUE_WORDS, limit=limit)
+    """The trigger patterns of a constraint: one conjunctive pattern per rule sentence (see the module docstring),
+    at most `limit`; text without an English rule cue falls back to its key terms."""
+    patterns: list[str] = []
+    plain = strip_code(text)
+    for sentence in _RULE_SENTENCE.split(plain):
+        terms = rule_terms(sentence)
+        if terms:
+            pattern = _pattern(terms)
+            if pattern not in patterns:
+                patterns.append(pattern)
+        if len(patterns) >= limit:
+            break
+    if patterns:
+        return patterns
+    ents = {w for e in signals.entities(plain) for w in tokenize(e)}
+    return [t for t in signals.key_terms(plain, drop=CUE_WORDS | ents, limit=limit + len(ents))][:limit]
+
+
+#: Verbs that say little on their own: the rule is about their object ("never use eval", "don't run migrations").
+_LIGHT = frozenset(
+    "use using make do have get let put keep try run go be been being allow allowed ask".split()
+)
+_SKIP = frozenset(
+    "ever again directly just even really please you we i anyone anybody one ever yourself the a an any "
+    "your our my their this that these those".split()
+)
+#: Words that open a condition: "on Fridays", "without a backup", "before merging", "in production".
+_CONDITION = frozenset(
+    "on in at during before after without with while when whenever if unless until outside over past from "
+    "within between".split()
+)
+_EVENT = frozenset("before after when whenever while until if unless".split())
+_STOP_PHRASE = frozenset("to into for of by about than".split())
+_RULE_CUE = re.compile(
+    r"(?i)\b(?:never|don't|do\s+not|must\s+not|mustn't|must|should\s+not|shouldn't|shall\s+not|cannot|"
+    r"can't|avoid|always|under\s+no\s+circumstances|at\s+no\s+time|no\s+one\s+may|nobody\s+may|"
+    r"(?:is|are)\s+(?:strictly\s+)?(?:not\s+allowed|not\s+permitted|forbidden|prohibited|required|"
+    r"mandatory|banned)|required\s+(?:to|for|before))\b"
+)
+_RULE_SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+")
+_VALUE_WORDS = {m: m for m in MONTHS} | {d: d for d in WEEKDAYS}
+
+
+def rule_terms(sentence: str) -> list[str]:
+    """The stemmed terms a query must contain for this rule sentence to apply (empty: no rule cue found)."""
+    m = _RULE_CUE.search(sentence)
+    if m is None:
+        return []
+    stops = stop_words()
+    ents = {w for e in signals.entities(sentence) for w in tokenize(e)} - _when_words()
+    before = [t for t in tokenize(sentence[: m.start()]) if t not in stops and t not in ents and not t.isdigit()]
+    after = [t for t in tokenize(sentence[m.end() :]) if not t.isdigit()]
+    # the action phrase: up to the first condition or linking word
+    phrase: list[str] = []
+    i = 0
+    while i < len(after) and after[i] not in _CONDITION and after[i] not in _STOP_PHRASE:
+        phrase.append(after[i])
+        i += 1
+    words = [w for w in phrase if w not in _SKIP and w not in stops and w not in ents and w not in CUE_WORDS]
+    light = bool(words) and words[0] in _LIGHT
+    content = [w for w in words if w not in _LIGHT]
+    action = content[-1] if (light and content) else (content[0] if content else None)
+    obj = content[-1] if (not light and len(content) > 1) else None
+    condition, event = _condition(after[i:], ents)
+    subject = before[-1] if before else None
+    if subject is not None and m.group(0).lower().startswith(("is", "are", "must", "should", "shall", "required")):
+        # a rule about a thing: "The Atlas app icon must use ...", "Passwords must be rotated ..."
+        head = event if event else condition
+        return [_prefix(t) for t in (subject, head) if t]
+    if action is None:
+        return [_prefix(t) for t in (event or condition,) if t]
+    second = condition or event or obj
+    return [_prefix(t) for t in (action, second) if t]
+
+
+def _condition(words: list[str], ents: set[str]) -> tuple[str | None, str | None]:
+    """The first condition after the action: (its head word, or None; the event verb of "before X"-like ones)."""
+    stops = stop_words()
+    for i, w in enumerate(words):
+        if w not in _CONDITION:
+            continue
+        tail = []
+        for t in words[i + 1 :]:
+            if t in _CONDITION or t in _STOP_PHRASE:
+                break
+            if t not in stops and t not in ents and t not in _SKIP:
+                tail.append(t)
+        if not tail:
+            continue
+        if w in _EVENT:
+            return None, tail[0]
+        values = [t for t in tail if t.rstrip("s") in _VALUE_WORDS or t in _VALUE_WORDS]
+        return (values[0].rstrip("s") if values else tail[0]), None
+    return None, None
+
+
+def _when_words() -> set[str]:
+    """Weekday and month names, singular and plural: when a rule applies, never a name to drop."""
+    return {w for v in _VALUE_WORDS for w in (v, v + "s")}
+
+
+def _prefix(word: str) -> str:
+    """The part of a word its inflections share: the Snowball stem, cut back to what the word itself spells
+    ("apply" -> "appl", so "applied" matches; "Fridays" -> "friday")."""
+    st = stem(word)
+    common = os.path.commonprefix([st, word])
+    return common if len(common) >= 3 else word
+
+
+def _pattern(terms: list[str]) -> str:
+    """A pattern for layers.trigger_matches: every term as a word prefix, in any order."""
+    parts = [re.escape(t) for t in dict.fromkeys(terms)]
+    if len(parts) == 1:
+        return rf"re:\b{parts[0]}"
+    return "re:(?s)^" + "".join(rf"(?=.*\b{p})" for p in parts)
 
 
 def classify(text: str, hint: object = None, *, max_triggers: int = 5) -> Classification:

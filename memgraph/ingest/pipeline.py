@@ -9,7 +9,9 @@ reinforcements, Supersedes/Contradicts edges, deactivations) goes to the store i
 transaction: a failure leaves nothing half-written.
 
 `explicit=True` is `remember`: one memory per item (no chunking beyond `max_content_chars`), never dropped for
-low importance, kind as given; the secret filter and dedup/reconcile still run.
+low importance, kind as given; the secret filter and dedup/reconcile still run. The caller chose the unit and
+gets one memory back for it. `explicit=False` is `ingest`: text whose structure memgraph finds, one memory per
+fact (`chunk.py`), each classified on its own; a conversation turn stays one memory.
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ from memgraph.config import Settings
 from memgraph.embed import CachedEmbedder, Embedder
 from memgraph.errors import ValidationError
 from memgraph.ingest import importance as imp
-from memgraph.ingest.chunk import chunk_text
+from memgraph.ingest import rules
+from memgraph.ingest.chunk import chunk_text, looks_like_turn
 from memgraph.ingest.classify import KIND_LAYER, classify
 from memgraph.ingest.embedding import encode
 from memgraph.ingest.items import Candidate, IngestItem, Prepared, prepare
@@ -83,11 +86,13 @@ class IngestPipeline:
         on_secret_reject: Literal["raise", "drop"] = "raise",
         source: str = "ingest",
         extra_links: Callable[[list[list[str]]], list[Link]] | None = None,
+        batch_id: str | None = None,
     ) -> IngestResult:
         """Validate everything first (typed errors, nothing written), then run the stages and write once.
 
         `extra_links` gets the memory ids each item resolved to and returns links to add to the same atomic
-        write (e.g. the turn-order edges of a conversation)."""
+        write (e.g. the turn-order edges of a conversation). `batch_id` is the write's idempotency key
+        (`WriteBatch.batch_id`: the outbox replays a queued write under its entry id)."""
         report = IngestReport(user_id=user_id, items=len(items))
         item_ids: list[list[str]] = [[] for _ in items]
         redactions: Counter[str] = Counter()
@@ -126,6 +131,8 @@ class IngestPipeline:
         )
         if extra_links is not None:
             batch.links.extend(extra_links(item_ids))
+        batch.batch_id = batch_id
+        report.archived = [a.memory.id for a in rules.cap_batch(self.store, self.settings, user_id, batch, utcnow())]
         if not batch.is_empty():
             self.store.write(user_id, batch)
             if batch.memories and batch.embeddings is not None:
@@ -157,8 +164,9 @@ class IngestPipeline:
                 p.text,
                 count,
                 max_tokens=s.chunk_max_tokens,
-                min_tokens=s.chunk_min_tokens,
+                min_words=s.chunk_min_words,
                 code_max_tokens=s.chunk_code_max_tokens,
+                sentences=not _is_turn(p),
             )
             if p.embedding is not None and len(chunks) > 1:
                 raise ValidationError(f"item {p.index}: a precomputed embedding needs text that is one chunk")
@@ -340,6 +348,12 @@ class IngestPipeline:
 
 
 # -- helpers ------------------------------------------------------------------------------------------------
+
+
+def _is_turn(p: Prepared) -> bool:
+    """A conversation turn (a speaker in metadata or a "Name: " label) is one unit; a document is cut per fact."""
+    meta = p.metadata if isinstance(p.metadata, dict) else {}
+    return bool(meta.get("speaker") or meta.get("role")) or looks_like_turn(p.text)
 
 
 def _cache_counters(embedder: Embedder) -> tuple[int | None, int | None]:

@@ -38,7 +38,7 @@ class IngestDecision(BaseModel):
 
     item: int
     chunk: int
-    action: str  # created | reinforced | superseded | contradicted | unchanged
+    action: str  # created | reinforced | superseded | contradicted | unchanged | queued (outbox)
     memory_id: str
     target_id: str | None = None
     reason: str
@@ -62,12 +62,20 @@ class IngestReport(BaseModel):
     reinforced: list[str] = Field(default_factory=list)
     superseded: list[str] = Field(default_factory=list, description="ids of memories that became inactive")
     contradicted: list[str] = Field(default_factory=list, description="ids of memories flagged by a new one")
+    archived: list[str] = Field(
+        default_factory=list, description="ids of rules archived to keep the per-user rule cap (ingest/rules.py)"
+    )
     unchanged: list[str] = Field(default_factory=list, description="already stored (idempotent re-ingest)")
     dropped: list[Dropped] = Field(default_factory=list)
     redactions: dict[str, int] = Field(default_factory=dict, description="secrets redacted, by type")
     decisions: list[IngestDecision] = Field(default_factory=list)
     embedded: int = Field(0, description="texts the model embedded in this call (cache misses)")
     cache_hits: int = Field(0, description="texts served from the embedding cache")
+    queued: bool = Field(
+        False,
+        description="the graph server was unreachable: the texts wait in the local outbox and go through the "
+        "rest of the write path (created/reinforced/... and drops for low importance) when it is replayed",
+    )
 
     @property
     def stored(self) -> bool:
@@ -87,12 +95,14 @@ class IngestReport(BaseModel):
             reinforced=self.reinforced + other.reinforced,
             superseded=self.superseded + other.superseded,
             contradicted=self.contradicted + other.contradicted,
+            archived=self.archived + other.archived,
             unchanged=self.unchanged + other.unchanged,
             dropped=self.dropped + [d.model_copy(update={"item": d.item + offset}) for d in other.dropped],
             redactions=dict(red),
             decisions=self.decisions + [d.model_copy(update={"item": d.item + offset}) for d in other.decisions],
             embedded=self.embedded + other.embedded,
             cache_hits=self.cache_hits + other.cache_hits,
+            queued=self.queued or other.queued,
         )
 
     def summary(self) -> str:
@@ -108,9 +118,13 @@ class IngestReport(BaseModel):
             f"dropped {len(self.dropped)}"
             + (f" ({', '.join(f'{k} {v}' for k, v in sorted(drops.items()))})" if drops else ""),
         ]
+        if self.archived:
+            parts.append(f"archived {len(self.archived)} rule(s) over the cap")
         if self.redactions:
             parts.append("redacted " + ", ".join(f"{k} {v}" for k, v in sorted(self.redactions.items())))
         parts.append(f"embedded {self.embedded} (cache hits {self.cache_hits})")
+        if self.queued:
+            parts.append("queued in the outbox: the graph server was unreachable")
         return "; ".join(parts)
 
 

@@ -2,7 +2,7 @@
 named entities, numbers and dates, negation. Shared by importance (salience), classify, tags and reconcile.
 
 Hand-written rather than a model (spaCy NER would add a 50 MB model and ~1 ms per chunk for a +0.3 salience
-bump): the seeds ask for regex capture (seed 001 "zero LLM cost"), and every rule here is visible and tested.
+bump): capture costs no model call, and every rule here is visible and tested.
 Patterns are English; the Unicode tokenizer (`memgraph.text`) keeps everything else working lexically.
 """
 
@@ -23,7 +23,7 @@ PREFERENCE = re.compile(
     r"|(?:^|[.!?]\s+|\n)\s*(?:please\s+)?always\s+(?:use|prefer|write|pick|choose|reply|answer|format)\b"
     r"|\bprefer(?:s|red)?\s+\w+(?:\s+\w+)?\s+(?:over|to|rather\s+than)\b",
 )
-# seed 001 corrections: "actually X", "no, X", "not X but Y"
+# corrections: "actually X", "no, X", "not X but Y"
 CORRECTION = re.compile(
     r"(?i)(?:^|[.!?:]\s+|\n|,\s*)\s*(?:actually|correction|to\s+correct\s+(?:that|myself)|scratch\s+that|"
     r"i\s+meant|sorry,\s+i\s+meant|wait,?\s+no)\b"
@@ -32,7 +32,7 @@ CORRECTION = re.compile(
     r"|\bthat(?:'s|\s+is|\s+was)\s+(?:wrong|incorrect|not\s+(?:right|true|correct))\b"
     r"|\bi\s+was\s+wrong\b",
 )
-# seed 001 constraints: "must X", "required X", "don't ever X"; "never X" as policy (imperative, not "I never")
+# constraints: "must X", "required X", "don't ever X"; "never X" as policy (imperative, not "I never")
 CONSTRAINT = re.compile(
     r"(?i)\b(?:must|mustn't|must\s+not)\b(?!\s+(?:say|admit|have\s+been|be\s+(?:so|nice|fun|great|lovely|"
     r"amazing|tough|hard)))"
@@ -56,15 +56,34 @@ WORKING = re.compile(
     r"(?i)\b(?:right\s+now|at\s+the\s+moment|currently|this\s+session|in\s+this\s+session|for\s+now|"
     r"just\s+now|today\s+i'?m|i'm\s+(?:currently\s+)?working\s+on|at\s+present)\b",
 )
-# a newer statement about the same subject ("now", "no longer", "switched to"): lets reconcile supersede
+# a newer statement about the same subject ("now", "no longer", "switched to", "was raised to", "got a new"):
+# lets reconcile supersede. Change verbs in any tense, plus the adverbs and openers that date a statement.
 UPDATE = re.compile(
     r"(?i)\b(?:now|nowadays|these\s+days|anymore|any\s+more|no\s+longer|not\s+anymore|from\s+now\s+on|"
-    r"switched|changed|moved|instead|as\s+of|since\s+then|from\s+today|starting\s+today)\b",
+    r"instead|as\s+of|since\s+then|from\s+today|starting\s+today|update[ds]?\s*:|change\s+of\s+plans?|"
+    r"(?:switch|chang|mov|migrat|replac|upgrad|downgrad|renam|relocat|transferr|reschedul|postpon|"
+    r"extend|shorten|rais|lower|increas|decreas|reduc|retun|remortgag|re-?register|updat)(?:e|es|ed|ing)?|"
+    r"switches|pushed\s+(?:back|forward)|brought\s+forward|delayed|"
+    r"(?:went|goes|go|gone|going)\s+(?:up|down)|cut\s+down|"
+    r"(?:got|get|have|has|had|bought|found|hired|registered\s+with)\s+(?:a\s+|an\s+)?new|"
+    r"(?:just\s+)?turned\s+\d+|quit|stopped|retired|sold)\b",
+)
+# an additional statement, not a replacement: "I also like tea", "Metrics go to Datadog too"
+ADDITIVE = re.compile(r"(?i)\b(?:also|too|as\s+well|additionally|in\s+addition|another|besides)\b")
+# a past event told as a story: events accumulate ("went hiking", "went camping"), they do not conflict
+EPISODE = re.compile(
+    r"(?i)\b(?:i|we|he|she|they|you|[A-Z][a-z]+)\s+(?:just\s+)?(?:went|visited|saw|watched|met|ate|bought|"
+    r"played|did|spent|attended|tried|climbed|hiked|swam|ran|drove|flew|cooked|baked|painted|finished|"
+    r"celebrated|enjoyed|joined|took\s+part|came\s+back|got\s+back|had\s+(?:a|an|some|lunch|dinner|breakfast))\b",
 )
 FACT = re.compile(
     r"(?i)^(?:my|our|the|his|her|their|[A-Z][\w-]+)\s+(?:[\w'-]+\s+){0,5}?"
     r"(?:is|are|was|were|has|have|uses|runs|lives|works|contains|costs|equals|means|belongs)\b\s+\S"
-    r"|\b(?:i|we)\s+(?:am|'m|work|live|use|have|own|study|studied|was\s+born|grew\s+up|speak|drive)\b\s+\S"
+    # a subject and a present-simple verb: "The gym closes at 22:00", "Priya leads the onboarding team"
+    r"|^(?:my|our|the|his|her|their|(?!(?:That|This|It|There|Here|What|Which|Who|He|She|They|We|You|I|Everything|"
+    r"Nothing|Something|Anything)\b)[A-Z][\w-]+)\s+(?:[\w'’-]+\s+){0,3}?[a-z]{2,}[^s\W]s\b\s+\S"
+    r"|\b(?:i|we)\s+(?:am|work|live|use|have|own|study|studied|was\s+born|grew\s+up|speak|drive)\b\s+\S"
+    r"|\b(?:i|we)['’](?:m|re)\s+(?!\w+ing\b)\S"  # "I'm vegetarian", not "I'm flying" (a plan, an event)
     r"|\b(?:is|are)\s+(?:located|based|called|named|made|written|built)\b"
     r"|\b(?:i|we|they|he|she)\s+(?:have\s+|'ve\s+)?(?:switched|migrated|moved|changed)\b(?:\s+[\w'-]+){0,5}\s+to\b",
 )
@@ -122,6 +141,14 @@ def has_constraint(text: str) -> bool:
 
 def has_update_cue(text: str) -> bool:
     return bool(UPDATE.search(text))
+
+
+def is_additive(text: str) -> bool:
+    return bool(ADDITIVE.search(text))
+
+
+def is_episode(text: str) -> bool:
+    return bool(EPISODE.search(strip_code(text)))
 
 
 def is_negated(text: str) -> bool:

@@ -1,9 +1,9 @@
 """consolidate: merge near-duplicate memories, merge duplicate tags, list unresolved contradictions.
 
-Memories (seed 002 "Future: Memory Consolidation", "Phase 8"): recallable memories of the same kind whose
-cosine is >= `consolidate_cosine` are grouped without chaining: memories are visited strongest first
-(pinned, then strength, confidence, oldest, id) and each unassigned one keeps every unassigned neighbour
-that is that similar *to it*. A pair joined by Contradicts or Supersedes is never merged. For each group:
+Memories: recallable memories of the same kind whose cosine is >= `consolidate_cosine` are grouped without
+chaining: memories are visited strongest first (pinned, then strength, confidence, oldest, id) and each
+unassigned one keeps every unassigned neighbour that is that similar *to it*. A pair joined by Contradicts or
+Supersedes is never merged. For each group:
 - the kept memory gets the merged ones' tags and memory edges (RelatesTo/Supersedes/Contradicts/outgoing
   DerivedFrom are moved; a DerivedFrom pointing *at* a merged memory is evidence and is copied, not moved),
   their strength and access counts added, the highest confidence and the latest last_accessed;
@@ -13,6 +13,9 @@ that is that similar *to it*. A pair joined by Contradicts or Supersedes is neve
 Tags: names that differ only in case, separators (space - _ . / :) or a simple English plural (-s, -es,
 -ies) are merged into the most used one; variant Tag nodes are removed once no memory points at them.
 Contradictions: Contradicts edges whose two memories are both still active are listed for a decision.
+Near-duplicate rules: active procedures or constraints of one kind at cosine >= `consolidate_rule_cosine` that
+this run does not merge are listed (not merged: "Never deploy on Fridays" and "Never deploy on Fridays after
+15:00" read alike and say different things), so the rule set stays small (see the rule cap, ingest/rules.py).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from memgraph.ingest.rules import CAPPED
 from memgraph.jobs.base import JobContext, JobReport, batched, check_user, load_all, load_matrix
 from memgraph.jobs.neighbours import knn, pairs_from_knn
 from memgraph.models import HasTag, Link, LinkSource, Memory, Relation, Tag, utcnow
@@ -60,6 +64,15 @@ class ContradictionPair(BaseModel):
     at: datetime
 
 
+class RulePair(BaseModel):
+    kind: str
+    a: str
+    b: str
+    a_content: str
+    b_content: str
+    similarity: float
+
+
 class ConsolidateReport(JobReport):
     job: str = "consolidate"
     memories: int = 0
@@ -70,6 +83,9 @@ class ConsolidateReport(JobReport):
     resumed: int = Field(0, description="Memories merged by an earlier, interrupted run finished now.")
     tag_merges: list[TagMerge] = Field(default_factory=list)
     contradictions: list[ContradictionPair] = Field(default_factory=list)
+    near_duplicate_rules: list[RulePair] = Field(
+        default_factory=list, description="active procedures/constraints that read alike (not merged)"
+    )
 
 
 def singular(word: str) -> str:
@@ -246,6 +262,10 @@ def consolidate_user(ctx: JobContext, user_id: str, *, apply: bool = False) -> C
         report.tag_merges.append(TagMerge(canonical=canonical.name, variants=names, memories=len(holders)))
         tag_moves.append((canonical.name, names))
 
+    # -- near-duplicate rules -----------------------------------------------------------------------------------
+    report.near_duplicate_rules = _rule_pairs(ids, matrix, by_id, set(merge_into), s.consolidate_rule_cosine,
+                                              s.consolidate_k, s.knn_exact_max, s.knn_probe_cells)
+
     # -- contradictions -------------------------------------------------------------------------------------
     for ln in links:
         if ln.relation is not Relation.CONTRADICTS:
@@ -267,6 +287,30 @@ def consolidate_user(ctx: JobContext, user_id: str, *, apply: bool = False) -> C
         _apply_tags(ctx, owner, everything, tags, tag_moves)
     report.finished_at = utcnow()
     return report
+
+
+def _rule_pairs(
+    ids: list[str],
+    matrix: Any,
+    by_id: dict[str, Memory],
+    merged: set[str],
+    min_similarity: float,
+    k: int,
+    exact_max: int,
+    probe_cells: int,
+) -> list[RulePair]:
+    """Active rules (procedures, constraints) of one kind that read alike, most similar first."""
+    out: list[RulePair] = []
+    for kind in CAPPED:
+        rows = [i for i, mid in enumerate(ids) if by_id[mid].kind is kind and mid not in merged]
+        if len(rows) < 2:
+            continue
+        idx, sims = knn(matrix[rows], k, min_similarity=min_similarity, exact_max=exact_max, probe_cells=probe_cells)
+        for i, j, sim in zip(*(x.tolist() for x in pairs_from_knn(idx, sims)), strict=True):
+            a, b = by_id[ids[rows[i]]], by_id[ids[rows[j]]]
+            out.append(RulePair(kind=kind.value, a=a.id, b=b.id, a_content=a.content, b_content=b.content,
+                                similarity=round(sim, 4)))
+    return sorted(out, key=lambda p: (-p.similarity, p.a, p.b))
 
 
 def _resolver(moving: dict[str, str]) -> Callable[[str], str]:

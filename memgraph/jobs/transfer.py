@@ -47,6 +47,7 @@ from memgraph.errors import (
     ValidationError,
 )
 from memgraph.ids import check_id, check_optional_id, check_owner, normalize_tag
+from memgraph.ingest import rules
 from memgraph.ingest.secrets import SecretFilter
 from memgraph.jobs.base import JobContext, JobReport, batched, load_all
 from memgraph.models import Cluster, Gap, InCluster, Link, Memory, Tag, utcnow
@@ -464,6 +465,13 @@ def import_jsonl(ctx: JobContext, path: str | Path, *, reembed: bool = False) ->
                 )
             store.upsert_gap(gap)
     ctx.tick("importing", total, total)
+    now = utcnow()
+    capped = [a for user in parsed.users for a in rules.enforce(store, ctx.settings, user, now, why="import")]
+    if capped:
+        report.warnings.append(
+            f"{len(capped)} rules were archived to keep max_active_procedures/max_active_constraints "
+            "(the least used; reason in their metadata)"
+        )
     if found:
         report.warnings.append(
             f"{sum(found.values())} secrets were redacted (types: {', '.join(sorted(found))}); "

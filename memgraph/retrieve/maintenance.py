@@ -5,7 +5,8 @@ Maintenance", "Feedback Loops").
 - the top `co_recall_top` served memories: RelatesTo strengthened pairwise by co_recall_increment
   (capped at 1);
   an existing edge keeps its source (explicit, sequence...), a new one is `co_recall`;
-- a recall where nothing passed the similarity threshold: a `Gap` node, or a bump of a similar existing gap.
+- a recall that missed (`gaps.judge`: an information need that no served memory can answer; a plain statement
+  is never a miss): a `Gap` node, or a bump of a similar existing gap.
 These run on one background thread owned by the engine (`flush()` waits for them; `close()` too). Explicit
 feedback (`engine.feedback`) is applied at once.
 """
@@ -23,6 +24,7 @@ import numpy as np
 
 from memgraph.config import Settings
 from memgraph.models import Gap, Link, LinkSource, Relation, utcnow
+from memgraph.retrieve import gaps
 from memgraph.store.base import GraphStore, MemoryUpdate
 
 log = logging.getLogger(__name__)
@@ -92,8 +94,26 @@ class Maintainer:
             top = recall.ranked[: self.settings.co_recall_top]
             if len(top) >= 2:
                 self.strengthen(recall.user_id, top)
-        if recall.gap:
-            self.record_gap(recall.user_id, recall.query, recall.query_vector)
+        if self.is_miss(recall).miss:  # the Gap keeps what was asked, not the statements around it
+            self.record_gap(recall.user_id, gaps.asked(recall.query), recall.query_vector)
+
+    def is_miss(self, recall: ServedRecall) -> gaps.GapVerdict:
+        """The gap decision for a served recall (`retrieve/gaps.py`), on the served memories' cosine to the query."""
+        if not gaps.information_need(recall.query):
+            return gaps.judge(recall.query, [], answer_cosine=0.0, answer_margin=0.0, need=False)
+        served = self.store.get_memories(recall.user_id, list(dict.fromkeys(recall.served)), with_embeddings=True)
+        q = recall.query_vector
+        hits = []
+        for m in served:
+            sim: float | None = None
+            if q is not None and m.embedding is not None:
+                v = np.asarray(m.embedding, dtype=np.float32)
+                sim = float(v @ q / ((np.linalg.norm(v) * np.linalg.norm(q)) or 1.0))
+            hits.append(gaps.ServedHit(m.content, sim))
+        s = self.settings
+        return gaps.judge(
+            recall.query, hits, answer_cosine=s.gap_answer_cosine, answer_margin=s.gap_answer_margin, need=True
+        )
 
     def touch(self, user_id: str, ids: list[str]) -> None:
         now = utcnow()

@@ -169,6 +169,10 @@ class WriteBatch:
 
     `embeddings` rows align with `memories` (float32, n x dim). Memories are upserted by id (MERGE): a rerun
     of the same batch after a crash writes nothing twice.
+
+    `batch_id` makes the whole batch idempotent: a store applies a batch with a given id at most once, and
+    records the id (`applied_key`) in the same transaction. The outbox resends a queued batch under its id
+    after a crash, so its increments and reinforcements never count twice. None: a fresh id per write.
     """
 
     memories: list[Memory] = field(default_factory=list)
@@ -180,11 +184,17 @@ class WriteBatch:
     #: (consolidation moves edges and tags from merged memories to the kept one atomically).
     remove_tags: list[HasTag] = field(default_factory=list)
     delete_links: list[tuple[str, str, Relation]] = field(default_factory=list)
+    batch_id: str | None = None
 
     def is_empty(self) -> bool:
         return not (
             self.memories or self.tags or self.links or self.updates or self.remove_tags or self.delete_links
         )
+
+
+def applied_key(batch_id: str) -> str:
+    """The store meta key that records a `WriteBatch.batch_id` as applied (`get_meta` tells whether it was)."""
+    return f"applied_batch:{batch_id}"
 
 
 class Expansion(BaseModel):

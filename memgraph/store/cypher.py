@@ -47,6 +47,7 @@ from memgraph.store.base import (
     MemoryFilter,
     MemoryUpdate,
     WriteBatch,
+    applied_key,
     field_readers,
     query_matrix,
 )
@@ -244,8 +245,10 @@ class CypherStore:
             "links": [self._link_row(link) for link in batch.links],
             "updates": updates,
             "sets": sets,
-            # one id per write, sent again by every retry: an update row already applied under it is skipped
-            "batch": uuid.uuid4().hex,
+            # one id per write, sent again by every retry: an update row already applied under it is skipped;
+            # a batch with its own id (the outbox's) is applied at most once, marked by a Meta node
+            "batch": batch.batch_id or uuid.uuid4().hex,
+            "once": None if batch.batch_id is None else applied_key(batch.batch_id),
             "remove_tags": list(
                 {(p.memory_id, p.tag): {"memory_id": p.memory_id, "tag": p.tag} for p in batch.remove_tags}.values()
             ),

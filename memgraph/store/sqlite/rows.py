@@ -121,6 +121,7 @@ def row_to_memory(row: sqlite3.Row, tags: list[str], with_embedding: bool) -> Me
             tags=tags,
             embedding_model=row["embedding_model"],
             embedding=emb,
+            queued=False,
         ),
     )
 

@@ -27,6 +27,7 @@ from memgraph.store.base import (
     MemoryFilter,
     MemoryUpdate,
     WriteBatch,
+    applied_key,
     query_matrix,
 )
 from memgraph.store.bm25 import Okapi
@@ -172,6 +173,11 @@ class SQLiteStore(SQLReads):
         if batch.embeddings is not None and len(batch.embeddings) != len(batch.memories):
             raise ValidationError("embeddings rows must align with memories")
         with self._write() as w:
+            if batch.batch_id is not None:
+                key = applied_key(batch.batch_id)
+                if w.conn.execute("SELECT 1 FROM meta WHERE key = ?", (key,)).fetchone() is not None:
+                    return  # applied before: a batch with an id is applied at most once
+                w.conn.execute("INSERT INTO meta(key, value) VALUES (?, ?)", (key, batch.batch_id))
             w.batch(user_id, batch)
 
     def update_memories(self, user_id: str, updates: Sequence[MemoryUpdate]) -> int:

@@ -1,0 +1,224 @@
+"""Precision and recall of the write-path decisions (duplicate, supersedes, contradicts) and of gap detection,
+measured through the public API with the real embedding model on the labelled sets in tests/data/decisions/.
+
+Pairs: every pair is one fresh user of one in-memory engine; `remember(old)` then `remember(new)`; the decision
+is read back from the store: `new` resolved to the old memory (duplicate: reinforced), the old memory became
+inactive with a Supersedes edge from the new one (supersedes), or the new memory lists the old one under
+`metadata["contradicts"]` (contradicts); anything else is "no decision".
+
+Gaps: every persona is one user in a store of its own (full-text statistics span a store's users); its memories
+are stored with `remember_many`, then each case is one `recall(query, top_k=5)` with post-recall maintenance on
+(the default), drained after each recall; the recall counts as a detected gap when the user's Gap counts grew.
+Truth: a miss is a case that asks for information (`need`) where no served memory is labelled relevant.
+
+Precision = right decisions / decisions made; recall = right decisions / labelled cases; `n` = labelled cases.
+The held-out parts are only scored while rules are tuned: `--errors` lists the dev part's errors.
+
+    python bench/decisions.py                    # both parts, prints the table
+    python bench/decisions.py --errors           # ... and the dev part's errors by kind
+    python bench/decisions.py --write-results    # ... and writes bench/results/decisions.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench_results import RESULTS_DIR, machine  # noqa: E402
+
+from memgraph import MemoryEngine, Relation, Settings  # noqa: E402
+from memgraph.embed import Embedder, default_embedder  # noqa: E402
+
+DATA = ROOT / "tests" / "data" / "decisions"
+DECISIONS = ("duplicate", "supersedes", "contradicts")
+SPLITS = ("dev", "heldout", "heldout2")  # heldout2: gap cases only
+
+
+@dataclass
+class Tally:
+    """Labelled vs decided, per decision name."""
+
+    labelled: Counter[str] = field(default_factory=Counter)
+    decided: Counter[str] = field(default_factory=Counter)
+    right: Counter[str] = field(default_factory=Counter)
+    errors: list[str] = field(default_factory=list)
+
+    def add(self, label: str, decided: str, note: str) -> None:
+        self.labelled[label] += 1
+        self.decided[decided] += 1
+        if label == decided:
+            self.right[label] += 1
+        else:
+            self.errors.append(f"[{label} -> {decided}] {note}")
+
+    def row(self, name: str) -> dict[str, Any]:
+        d, n, r = self.decided[name], self.labelled[name], self.right[name]
+        return {
+            "precision": round(r / d, 3) if d else None,
+            "recall": round(r / n, 3) if n else None,
+            "n": n,
+            "decided": d,
+        }
+
+
+def load_pairs(split: str) -> list[dict[str, str]]:
+    path = DATA / f"pairs_{split}.jsonl"
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def load_gaps(split: str) -> list[dict[str, Any]]:
+    personas: list[dict[str, Any]] = json.loads((DATA / f"gaps_{split}.json").read_text(encoding="utf-8"))[
+        "personas"
+    ]
+    return personas
+
+
+def decide_pair(engine: MemoryEngine, user: str, old_text: str, new_text: str) -> tuple[str, str]:
+    """What the write path did with `new_text` remembered after `old_text`, and its reason."""
+    old = engine.remember(old_text, user_id=user)
+    new = engine.remember(new_text, user_id=user)
+    if new.id == old.id:
+        return "duplicate", "reinforced"
+    old_now = engine.get(old.id, user_id=user)
+    links = engine.store.get_links(user, [old.id])
+    sup = [ln for ln in links if ln.relation is Relation.SUPERSEDES and ln.src == new.id and ln.dst == old.id]
+    if sup and not old_now.active:
+        return "supersedes", sup[0].reason or ""
+    con = [ln for ln in links if ln.relation is Relation.CONTRADICTS and ln.src == new.id and ln.dst == old.id]
+    if old.id in (new.metadata.get("contradicts") or []) or con:
+        return "contradicts", con[0].reason if con and con[0].reason else ""
+    return "none", ""
+
+
+def run_pairs(engine: MemoryEngine, split: str) -> Tally:
+    tally = Tally()
+    for pair in load_pairs(split):
+        user = f"pair-{pair['id']}"
+        decided, reason = decide_pair(engine, user, pair["old"], pair["new"])
+        label = pair["label"] if pair["label"] in DECISIONS else "none"
+        tally.add(label, decided, f"{pair['id']} {pair['old']!r} / {pair['new']!r} ({reason})")
+    return tally
+
+
+def _gap_total(engine: MemoryEngine, user: str) -> int:
+    return sum(g.count for g in engine.store.list_gaps(user))
+
+
+def run_gaps(embedder: Embedder, split: str, top_k: int) -> Tally:
+    """Each persona in a store of its own: full-text statistics of one user's store must not depend on others."""
+    tally = Tally()
+    for persona in load_gaps(split):
+        with MemoryEngine.open(":memory:", embedder=embedder) as engine:
+            _persona(engine, persona, tally, top_k)
+    return tally
+
+
+def _persona(engine: MemoryEngine, persona: dict[str, Any], tally: Tally, top_k: int) -> None:
+    user = f"gaps-{persona['user']}"
+    mems = engine.remember_many([{"content": t} for t in persona["memories"]], user_id=user, reconcile=False)
+    if len(mems) != len(persona["memories"]):
+        raise SystemExit(f"persona {persona['user']}: memories are not distinct")
+    ids = [m.id for m in mems]
+    for case in persona["cases"]:
+        before = _gap_total(engine, user)
+        res = engine.recall(case["query"], user_id=user, top_k=top_k)
+        engine.flush()
+        flagged = _gap_total(engine, user) > before
+        relevant = {ids[i] for i in case["relevant"]}
+        answered = any(m.id in relevant for m in res.memories)
+        miss = bool(case["need"]) and not answered
+        top = res.memories[0].content if res.memories else "-"
+        tally.add(
+            "gap" if miss else "none",
+            "gap" if flagged else "none",
+            f"{case['id']} {case['query']!r} need={case['need']} answered={answered} top={top!r}",
+        )
+
+
+def summary(tallies: dict[str, tuple[Tally, Tally]]) -> dict[str, Any]:
+    """{decision: {precision, recall, n, decided, dev: {...}, heldout: {...}}} over both parts."""
+    out: dict[str, Any] = {}
+    for name in (*DECISIONS, "gap"):
+        kind = 1 if name == "gap" else 0
+        both = Tally()
+        per: dict[str, Any] = {}
+        for split, pair in tallies.items():
+            t = pair[kind]
+            per[split] = t.row(name)
+            both.labelled.update(t.labelled)
+            both.decided.update(t.decided)
+            both.right.update(t.right)
+        out[name] = {**both.row(name), **per}
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--splits", default="dev,heldout,heldout2", help="parts to score (dev, heldout, heldout2)")
+    ap.add_argument("--only", choices=("pairs", "gaps"), help="score only one of the two sets")
+    ap.add_argument("--top-k", type=int, default=5, help="memories per recall in the gap cases")
+    ap.add_argument(
+        "--errors", nargs="?", const="dev", default=None, metavar="PART",
+        help="print the errors of one part (default dev; a held-out part only once tuning on it is over)",
+    )
+    ap.add_argument("--write-results", action="store_true", help="write bench/results/decisions.json")
+    args = ap.parse_args()
+    splits = [s for s in args.splits.split(",") if s]
+    if any(s not in SPLITS for s in splits):
+        raise SystemExit(f"--splits takes {', '.join(SPLITS)}")
+    started = time.perf_counter()
+    tallies: dict[str, tuple[Tally, Tally]] = {}
+    embedder = default_embedder(Settings(store=":memory:"))  # one model for every store of the run
+    for split in splits:
+        with MemoryEngine.open(":memory:", embedder=embedder) as engine:
+            pairs = run_pairs(engine, split) if args.only != "gaps" else Tally()
+        gaps = run_gaps(embedder, split, args.top_k) if args.only != "pairs" else Tally()
+        tallies[split] = (pairs, gaps)
+    result = summary(tallies)
+    print(f"{'decision':<12} {'part':<8} {'precision':>9} {'recall':>7} {'n':>5} {'decided':>8}")
+    for name, row in result.items():
+        for part in (*splits, "all"):
+            r = row if part == "all" else row[part]
+            if not r["n"] and not r["decided"]:
+                continue
+            p = "-" if r["precision"] is None else f"{r['precision']:.3f}"
+            rc = "-" if r["recall"] is None else f"{r['recall']:.3f}"
+            print(f"{name:<12} {part:<8} {p:>9} {rc:>7} {r['n']:>5} {r['decided']:>8}")
+    if args.errors and args.errors in tallies:
+        for what, t in zip(("pairs", "gaps"), tallies[args.errors], strict=True):
+            print(f"\n-- {args.errors} {what}: {len(t.errors)} errors")
+            for e in sorted(t.errors):
+                print("  " + e)
+    elapsed = time.perf_counter() - started
+    print(f"\n{elapsed:.0f} s, load average {os.getloadavg()[0]:.2f}")
+    if args.write_results:
+        RESULTS_DIR.mkdir(parents=True, exist_ok=True)
+        meta = {
+            "date": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "machine": machine(),
+            "command": " ".join(["python", "bench/decisions.py", *sys.argv[1:]]),
+            "splits": splits,
+        }
+        path = RESULTS_DIR / "decisions.json"
+        path.write_text(json.dumps({**result, "meta": meta}, indent=2) + "\n", encoding="utf-8")
+        print(f"wrote {path.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,233 @@
+"""What one statement says, read without a parser: the words that frame it, the values it gives, its subject,
+its polarity and its cues. The write-path decisions (`reconcile`) compare two statements by these.
+
+- **values**: typed values (`values.py`: times, dates, weekdays, months, years, parts of the day, quantities),
+  named entities, the complement of a copula ("is *vegetarian*", "is called *Biscuit*"), and either side of a
+  common pair of opposites (left/right, positive/negative, …). A duplicate repeats every value; a conflict
+  changes one.
+- **frame**: the stemmed content words that are not cue words, light verbs or typed values; entity and
+  complement words stay in it (a changed entity is a changed frame word *and* a changed value).
+- **subject**: the content words before the main verb (the first auxiliary or copula, or the first -s verb
+  after a noun): "The gym closes at 22:00" is about the gym. A swapped subject is another statement, not a
+  changed value, unless the statement is an identity ("Lena is my manager" = "My manager is Lena").
+- **cues**: a correction ("actually", "no, …", "not X but Y"), an update ("now", "moved to", "was raised to"),
+  an additive marker ("also", "too": one more fact, not a replacement), a past episode ("went hiking"), a
+  question (questions and greetings assert nothing).
+
+Stemming is Snowball English (PyStemmer), so "invoices"/"invoice" and "deploying"/"deploy" meet.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from memgraph.ingest import signals
+from memgraph.ingest.clean import strip_code
+from memgraph.ingest.values import Values, masked, values
+from memgraph.text import stem as stem_tokens
+from memgraph.text import stop_words, tokenize
+
+#: Words that mark a correction or an update; they are not part of what a statement says.
+CUE_WORDS = frozenset(
+    "actually correction scratch meant wait no nope now nowadays anymore longer instead switched switch changed "
+    "change moved move migrated replaced update updated days since today wrong incorrect raised lowered "
+    "increased decreased reduced rescheduled postponed pushed brought delayed extended got new just turned "
+    "went goes gone cut quit stopped retired sold plan also too additionally besides".split()
+)
+#: Verbs that carry little meaning of their own ("we use X", "I have X"): left out of the frame.
+LIGHT_VERBS = frozenset("use uses using used have has had get gets getting got make makes made do does did".split())
+_AUX = frozenset(
+    "is are was were am be been being has have had does do did will would can could should must may might shall "
+    "i'm we're you're they're he's she's it's that's there's i've we've they've isn't aren't wasn't weren't "
+    "don't doesn't didn't won't can't cannot shouldn't mustn't".split()
+)
+_COPULA = frozenset("is are was were am i'm we're you're they're he's she's it's that's".split())
+_DETERMINERS = frozenset("the a an my our your his her their its this that these those every each".split())
+_IDENTITY_DET = frozenset("my our your his her their the".split())
+_PRONOUNS = frozenset("i we you they he she it".split())
+_NAMING = frozenset("called named known".split())
+_PARTICIPLES = frozenset("led met set run paid held made sent kept told sold built born done gone seen given".split())
+#: Pairs of opposites among common words: swapping one for the other changes what a statement says.
+_OPPOSITES: dict[str, str] = {}
+for _a, _b in (
+    ("left", "right"), ("positive", "negative"), ("open", "closed"), ("enabled", "disabled"), ("true", "false"),
+    ("early", "late"), ("earlier", "later"), ("hot", "cold"), ("dark", "light"), ("high", "low"),
+    ("higher", "lower"), ("older", "younger"), ("oldest", "youngest"), ("bigger", "smaller"),
+    ("larger", "smaller"), ("public", "private"), ("internal", "external"), ("allowed", "forbidden"),
+    ("required", "optional"), ("paid", "unpaid"), ("free", "paid"), ("single", "double"), ("odd", "even"),
+    ("inside", "outside"), ("indoor", "outdoor"), ("north", "south"), ("east", "west"), ("win", "lose"),
+    ("won", "lost"), ("wet", "dry"), ("major", "minor"), ("maximum", "minimum"), ("max", "min"),
+    ("upstairs", "downstairs"), ("front", "back"), ("first", "last"), ("full", "empty"),
+):
+    _OPPOSITES[_a], _OPPOSITES[_b] = _b, _a
+_ORDINALS = frozenset(
+    "first second third fourth fifth sixth seventh eighth ninth tenth last next previous final".split()
+)
+_ORDINAL_NUMBER = re.compile(r"\d+(?:st|nd|rd|th)")
+#: Words after which a noun is the old value being replaced: "from X to", "off X", "not X", "instead of X".
+_REPLACED = re.compile(
+    r"(?i)\b(?:from|off|instead\s+of|rather\s+than|no\s+longer|quit|stopped|sold|replaced|dropped|ditched|"
+    r"left|,\s*not|not\s+(?=[\w'’ .-]+?\s+but\b))\s+(?P<w>(?:[\w.'’-]+\s*){1,3})"
+    r"|(?P<who>\b[A-Z][\w'’-]+)\s+(?:left|quit|retired|moved\s+on)\b"
+)
+#: "…, not Zoom." / "not May but June": a correction naming the replaced value, not a negated statement.
+_NOT_X = re.compile(
+    r"(?i),\s*not\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+)?[\w.'’-]+(?:\s+[\w.'’-]+){0,3}?(?=\s*(?:[.,;!?]|$))"
+    r"|\bnot\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+)?[\w.'’-]+(?=\s*(?:[.;!?]|$))"
+    r"|\bnot\s+[\w.'’ -]+?\s+but\b"
+)
+_PREFERENCE_ORDER = re.compile(
+    r"(?i)\bprefer\w*\s+(?P<a>[\w' -]{1,40}?)\s+(?:over|to|rather\s+than|instead\s+of)\s+(?P<b>[\w' -]{1,40}?)"
+    r"(?:[.,;!?]|$|\s+(?:in|for|when|on|at)\b)"
+)
+
+
+def stem(word: str) -> str:
+    """The Snowball stem full text uses (`memgraph.text`: one stemmer per thread; reconcile runs on the writers'
+    threads and gap detection on the maintenance thread, and a PyStemmer object is not safe to share)."""
+    return stem_tokens([word])[0]
+
+
+@dataclass(frozen=True)
+class Statement:
+    """The parts of one statement the decisions compare (see the module docstring)."""
+
+    text: str
+    tokens: frozenset[str]  # every token, unstemmed: the dedup Jaccard, and "is X mentioned?"
+    stems: frozenset[str]  # every content token, stemmed
+    frame: frozenset[str]
+    subject: frozenset[str]
+    complement: frozenset[str]
+    entity_words: frozenset[str]  # stemmed
+    opposites: frozenset[str]  # stemmed words of an opposite pair present
+    ordinals: frozenset[str]  # "first", "second", "3rd", "last", "next": which one of several
+    values: Values
+    replaced: frozenset[str]  # stemmed words this statement says were replaced ("from X to", "not X")
+    preference: tuple[str, str] | None  # "prefer A over B": (A, B)
+    negated: bool
+    correction: bool
+    update: bool
+    additive: bool
+    episode: bool
+    question: bool
+    identity: bool
+    clause: bool  # a verb or a subject pronoun: a statement, not a label ("tagged two", "first seed")
+
+    def value_words(self) -> frozenset[str]:
+        """Frame words that are values: entity and complement words, opposites."""
+        return self.entity_words | self.complement | self.opposites
+
+
+def statement(text: str) -> Statement:
+    """`text` read as a statement (cached: neighbours recur across a batch)."""
+    return _statement(text)
+
+
+@lru_cache(maxsize=16384)
+def _statement(text: str) -> Statement:
+    stops = stop_words()
+    plain = strip_code(text)
+    core = _NOT_X.sub(" ", plain)  # "…, not May": May is the old value, not something this text says
+    vals = values(core)
+    masked_core = masked(core)
+    toks = tokenize(masked_core)
+    verb = _verb_index(toks)
+    content = [t for t in toks if t not in stops and t != "#"]
+    cue_stems = {stem(w) for w in CUE_WORDS}
+    ents = {stem(w) for e in signals.entities(masked_core) for w in tokenize(e) if w not in stops} - cue_stems
+    frame = {stem(t) for t in content if t not in CUE_WORDS and t not in LIGHT_VERBS and not t.isdigit()}
+    subject: set[str] = set()
+    complement: set[str] = set()
+    identity = False
+    if verb is not None:
+        subject = {stem(t) for t in toks[:verb] if t not in stops and t not in _AUX and t != "#"}
+        if toks[verb] in _COPULA:
+            rest = toks[verb + 1 :]
+            identity = bool(rest) and rest[0] in _IDENTITY_DET and bool(subject)
+            # "Lena is my manager": the description is the slot, the name before it the value
+            complement = set(subject) if identity else _complement(rest)
+    opposites = {stem(t) for t in content if t in _OPPOSITES}
+    ordinals = {t for t in toks if t in _ORDINALS or _ORDINAL_NUMBER.fullmatch(t)}  # dates are masked
+    replaced = {
+        stem(w)
+        for m in _REPLACED.finditer(plain)
+        for w in tokenize(m.group("w") or m.group("who"))
+        if w not in stops
+    }
+    joined = {stem(w.replace("-", "")) for w in re.findall(r"\w+(?:-\w+)+", core.lower())}
+    pref = _PREFERENCE_ORDER.search(plain)
+    return Statement(
+        text=text,
+        tokens=frozenset(tokenize(plain)),
+        stems=frozenset({stem(t) for t in content} | joined),
+        frame=frozenset(frame),
+        subject=frozenset(subject & frame),
+        complement=frozenset(complement & frame),
+        entity_words=frozenset(ents),
+        opposites=frozenset(opposites),
+        ordinals=frozenset(ordinals),
+        values=vals,
+        replaced=frozenset(replaced),
+        preference=(pref.group("a").strip().lower(), pref.group("b").strip().lower()) if pref else None,
+        negated=signals.is_negated(_NOT_X.sub(" ", _strip_cue(plain))),
+        correction=signals.has_correction(plain),
+        update=signals.has_update_cue(plain),
+        additive=signals.is_additive(plain),
+        episode=signals.is_episode(plain),
+        question="?" in plain or plain.rstrip().endswith("!") and len(content) <= 3,
+        identity=identity,
+        clause=verb is not None or (len(toks) > 1 and toks[0] in _PRONOUNS),
+    )
+
+
+def _verb_index(toks: list[str]) -> int | None:
+    """Where the main verb is: the first auxiliary or copula, or the first -s verb after a noun."""
+    stops = stop_words()
+    for i, t in enumerate(toks):
+        if t in _AUX:
+            return i
+        if (
+            i > 0
+            and t not in stops
+            and len(t) > 3
+            and t.endswith("s")
+            and not t.endswith(("ss", "'s", "us", "is"))
+            and toks[i - 1] not in _DETERMINERS
+            and toks[i - 1] != "#"
+            and not toks[i - 1].endswith("'s")
+        ):
+            return i
+    return None
+
+
+def _complement(rest: list[str]) -> set[str]:
+    """Content words right after a copula, up to the first stop word ("is O negative", "is called Biscuit");
+    none for a verb phrase ("is learning", "is booked") or a prepositional one ("is at 9:15")."""
+    stops = stop_words()
+    if not rest or rest[0] == "#" or "by" in rest[:3]:
+        return set()  # "is 44", "is 1,450 euros": a quantity; "is led by": a passive
+    words = [t for t in rest if t != "#"]
+    while words and words[0] in _DETERMINERS | {"not", "no", "very", "really", "usually", "always", "still"}:
+        words = words[1:]
+    if words and words[0] in _NAMING:
+        words = words[1:]
+    elif words and (words[0].endswith(("ed", "ing")) and len(words[0]) > 4 or words[0] in _PARTICIPLES):
+        return set()
+    out: set[str] = set()
+    for t in words:
+        if t in stops:
+            break
+        out.add(stem(t))
+        if len(out) >= 3:
+            break
+    return out
+
+
+def _strip_cue(text: str) -> str:
+    """Text without its leading correction cue, so "No, I live in Paris" is not read as a negation."""
+    m = signals.CORRECTION.search(text)
+    if m and m.start() <= 2:
+        return text[m.end() - 1 :] if text[m.end() - 1 : m.end()].isalnum() else text[m.end() :]
+    return text

@@ -1,0 +1,279 @@
+"""Typed values a statement carries: times of day, calendar dates, weekdays, months, years, and quantities with
+their unit. The write-path decisions compare statements by these (a duplicate repeats the same values, a
+contradiction changes one of the same kind), so spellings of one value must meet: "5pm" = "17:00",
+"14 June" = "June 14th", "five-a-side" = "5-a-side", "1,450 euros" = "1450 EUR", "3.9%" = "3.9 percent".
+
+Rules, no parser (English): a part of the day (morning, afternoon, evening, night) is a value; a time is H:MM
+or H(:MM) with am/pm (or noon/midnight); a date is a day number next to a month name (either order, ordinals
+allowed, "12-14 May" gives two) or ISO 2024-05-01; a year is a 4-digit 19xx/20xx; any other number (digits,
+or a number word before a noun or in a hyphenated compound) is a quantity whose unit is the word after it
+(plural folded, "of" skipped) or a currency sign before it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from memgraph.ingest.clean import strip_code
+from memgraph.text import stop_words
+
+MONTHS = {
+    m: i + 1
+    for i, names in enumerate(
+        [
+            ("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may",),
+            ("june", "jun"), ("july", "jul"), ("august", "aug"), ("september", "sep", "sept"),
+            ("october", "oct"), ("november", "nov"), ("december", "dec"),
+        ]
+    )
+    for m in names
+}
+WEEKDAYS = {d: i for i, d in enumerate("monday tuesday wednesday thursday friday saturday sunday".split())}
+_WEEKDAY_SHORT = {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "thu": 3, "thur": 3, "thurs": 3, "fri": 4, "sat": 5,
+                  "sun": 6}
+NUMBER_WORDS = {
+    w: i
+    for i, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+        "seventeen eighteen nineteen twenty".split()
+    )
+} | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "ninety": 90, "hundred": 100, "twice": 2,
+     "once": 1, "half": 0.5, "dozen": 12}
+_CURRENCY = {"€": "eur", "£": "gbp", "$": "usd", "¥": "jpy"}
+_UNIT_ALIASES = {
+    "euro": "eur", "euros": "eur", "eur": "eur", "pound": "gbp", "pounds": "gbp", "gbp": "gbp", "quid": "gbp",
+    "dollar": "usd", "dollars": "usd", "usd": "usd", "yen": "jpy", "percent": "%", "per cent": "%",
+    "minute": "min", "minutes": "min", "mins": "min", "min": "min", "hour": "h", "hours": "h", "hrs": "h",
+    "h": "h", "second": "s", "seconds": "s", "secs": "s", "sec": "s", "day": "day", "days": "day",
+    "week": "week", "weeks": "week", "month": "month", "months": "month", "year": "year", "years": "year",
+    "kilometre": "km", "kilometres": "km", "kilometer": "km", "kilometers": "km", "km": "km", "k": "k",
+    "time": "times", "times": "times", "mg": "mg", "gb": "gb", "mb": "mb", "kb": "kb", "tb": "tb",
+}
+_MONTH_RE = "|".join(sorted(MONTHS, key=len, reverse=True))
+_ORD = r"(?:st|nd|rd|th)?"
+_TIME = re.compile(
+    r"(?i)\b(?P<h>[01]?\d|2[0-3])[:.](?P<m>[0-5]\d)(?:\s*(?P<ap>a\.?m\.?|p\.?m\.?))?(?!\d|[.:]\d)"
+    r"|\b(?P<h2>1[0-2]|0?[1-9])\s*(?P<ap2>a\.?m\.?|p\.?m\.?)(?![a-z])"
+    r"|\b(?P<word>noon|midday|midnight)\b"
+)
+_AT_TIME = re.compile(r"(?i)\b(?:at|from|until|till|by|before|after|around|about)\s*$")
+_TIME_RANGE = re.compile(
+    r"(?i)\b(?P<h1>1[0-2]|0?[1-9])(?::(?P<m1>[0-5]\d))?\s*(?:-|–|to|until|till)\s*"
+    r"(?P<h2>1[0-2]|0?[1-9])(?::(?P<m2>[0-5]\d))?\s*(?P<ap>a\.?m\.?|p\.?m\.?)(?![a-z])"
+)
+_DATE = re.compile(
+    rf"(?i)\b(?P<d1>[0-3]?\d){_ORD}(?:\s*[-–]\s*(?P<d1b>[0-3]?\d){_ORD})?\s+(?:of\s+)?(?P<m1>{_MONTH_RE})\b\.?"
+    rf"|\b(?P<m2>{_MONTH_RE})\.?\s+(?:the\s+)?(?P<d2>[0-3]?\d){_ORD}\b(?!\s*(?:[:.]\d|%))"
+    r"|\b(?P<y>(?:19|20)\d\d)-(?P<mo>[01]\d)-(?P<d3>[0-3]\d)\b"
+)
+_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+_NUMBER = re.compile(
+    r"(?P<cur>[€£$¥])?\s?(?P<n>(?<![\w.])\d+(?:,\d{3})*(?:\.\d+)?)(?P<ord>st|nd|rd|th)?(?P<pct>\s?%)?"
+    r"|\b(?P<w>" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")(?P<hy>-)?",
+    re.IGNORECASE,
+)
+_WORD = re.compile(r"[a-z%][a-z0-9%]*|\S", re.IGNORECASE)
+_WEEKDAY = re.compile(
+    r"(?i)\b(?P<d>monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)"
+    r"s?\b"
+)
+_PERIOD = re.compile(r"(?i)\b(?P<p>morning|afternoon|evening|night)s?\b")
+_DETERMINERS = frozenset("the a an this that which any every no each another other one".split())
+_REDACTED = re.compile(r"\[REDACTED:[a-z0-9_]+\]")
+
+
+@dataclass(frozen=True)
+class Values:
+    """The typed values of one text."""
+
+    times: frozenset[int]  # minutes after midnight
+    dates: frozenset[tuple[int, int]]  # (month, day)
+    weekdays: frozenset[int]
+    months: frozenset[int]  # months named without a day
+    years: frozenset[int]
+    periods: frozenset[str]  # parts of the day: morning, afternoon, evening, night
+    quantities: frozenset[tuple[str, float]]  # (unit, value); unit "" when none was found
+    spans: tuple[tuple[int, int], ...]  # where the values are in the text (for masking)
+
+    @property
+    def empty(self) -> bool:
+        return not (
+            self.times or self.dates or self.weekdays or self.months or self.years or self.periods or self.quantities
+        )
+
+    def numbers(self) -> frozenset[float]:
+        """Every numeric value regardless of type (to ask: does a value of one text occur in the other?)."""
+        out: set[float] = {float(q) for _, q in self.quantities} | {float(y) for y in self.years}
+        out |= {float(d) for _, d in self.dates}
+        return frozenset(out)
+
+    def kinds(self) -> dict[str, frozenset[object]]:
+        """Values grouped by comparable kind: a quantity's kind is its unit."""
+        out: dict[str, set[object]] = {}
+        for name, vals in (("time", self.times), ("date", self.dates), ("weekday", self.weekdays),
+                           ("month", self.months), ("year", self.years), ("period", self.periods)):
+            if vals:
+                out[name] = set(vals)
+        for unit, q in self.quantities:
+            out.setdefault(f"q:{unit}", set()).add(q)
+        return {k: frozenset(v) for k, v in out.items()}
+
+
+def values(text: str) -> Values:
+    """The typed values of `text` (cached: the decisions ask for the same texts repeatedly)."""
+    return _values(text)
+
+
+@lru_cache(maxsize=16384)
+def _values(text: str) -> Values:
+    text = _REDACTED.sub(lambda m: " " * len(m.group(0)), strip_code(text))
+    taken: list[tuple[int, int]] = []
+
+    def free(a: int, b: int) -> bool:
+        return all(b <= x or a >= y for x, y in taken)
+
+    times: set[int] = set()
+    for m in _TIME_RANGE.finditer(text):  # "2 to 5pm", "9-11am": the first end takes the second's am/pm
+        ap = m.group("ap").lower().replace(".", "")
+        for h_, m_ in ((m.group("h1"), m.group("m1")), (m.group("h2"), m.group("m2"))):
+            h = int(h_)
+            h += 12 if ap == "pm" and h < 12 else 0
+            times.add((0 if ap == "am" and h == 12 else h) * 60 + int(m_ or 0))
+        taken.append(m.span())
+    for m in _TIME.finditer(text):
+        if not free(*m.span()):
+            continue
+        if m.group("word"):
+            w = m.group("word").lower()
+            times.add(0 if w == "midnight" else 720)
+        else:
+            h = int(m.group("h") or m.group("h2"))
+            mins = int(m.group("m") or 0)
+            ap = (m.group("ap") or m.group("ap2") or "").lower().replace(".", "")
+            dotted = m.group("h") and "." in m.group(0)[: len(m.group("h")) + 1]
+            if dotted and not ap and not _AT_TIME.search(text[max(0, m.start() - 12) : m.start()]):
+                continue  # "3.20 each", "sells for 4.50": a decimal; "at 7.40", "7.40pm" are times
+            if ap == "pm" and h < 12:
+                h += 12
+            elif ap == "am" and h == 12:
+                h = 0
+            times.add(h * 60 + mins)
+        taken.append(m.span())
+    dates: set[tuple[int, int]] = set()
+    for m in _DATE.finditer(text):
+        if not free(*m.span()):
+            continue
+        if m.group("y"):
+            mo, d = int(m.group("mo")), int(m.group("d3"))
+            if 1 <= mo <= 12 and 1 <= d <= 31:
+                dates.add((mo, d))
+                taken.append(m.span())
+            continue
+        month = MONTHS[(m.group("m1") or m.group("m2")).lower()]
+        days = [m.group("d1"), m.group("d1b")] if m.group("m1") else [m.group("d2")]
+        got = [int(d) for d in days if d and 1 <= int(d) <= 31]
+        if got:
+            dates.update((month, d) for d in got)
+            taken.append(m.span())
+    years = set()
+    for m in _YEAR.finditer(text):
+        if free(*m.span()):
+            years.add(int(m.group(0)))
+            taken.append(m.span())
+    weekdays = set()
+    for m in _WEEKDAY.finditer(text):
+        day: str = m.group("d").lower()
+        if day in WEEKDAYS:
+            weekdays.add(WEEKDAYS[day])
+        elif len(day) >= 3 and day in _WEEKDAY_SHORT and m.group(0)[:1].isupper():  # "Fri", not "sat down"
+            weekdays.add(_WEEKDAY_SHORT[day])
+        else:
+            continue
+        taken.append(m.span())
+    months = set()
+    for m in re.finditer(rf"(?i)\b(?P<m>{_MONTH_RE})\b", text):
+        word = m.group("m")
+        if not free(*m.span()) or (word.lower() in ("may", "mar", "jan", "sep") and not word[0].isupper()):
+            continue  # "may" the verb, "mar" the verb
+        if len(word) == 3 and word.lower() not in ("may",) and not word[0].isupper():
+            continue
+        months.add(MONTHS[word.lower()])
+        taken.append(m.span())
+    quantities: set[tuple[str, float]] = set()
+    stops = stop_words()
+    periods = set()
+    for m in _PERIOD.finditer(text):
+        if free(*m.span()) and not re.search(r"\d\s*$", text[max(0, m.start() - 4) : m.start()]):
+            periods.add(m.group("p").lower())  # not "4 nights": that is a quantity
+            taken.append(m.span())
+    for m in _NUMBER.finditer(text):
+        if not free(*m.span()):
+            continue
+        if m.group("w"):
+            word = m.group("w").lower()
+            after = text[m.end():]
+            nxt = _WORD.match(after.lstrip())
+            noun = nxt.group(0).lower() if nxt else ""
+            # a number word counts before a noun ("three coffees"), in a compound ("five-a-side"), or closing a
+            # phrase ("tagged two."), but not as a pronoun ("the one I like")
+            before = text[max(0, m.start() - 12) : m.start()].lower().split()
+            closing = (not noun or not noun.isalnum()) and not (before and before[-1] in _DETERMINERS)
+            if not (m.group("hy") or (noun and noun.isalnum() and noun not in stops) or closing
+                    or word in ("twice", "once")):
+                continue
+            value = float(NUMBER_WORDS[word])
+            unit = "times" if word in ("twice", "once") else _unit(after)
+        else:
+            value = float(m.group("n").replace(",", ""))
+            if m.group("pct"):
+                unit = "%"
+            elif m.group("cur"):
+                unit = _CURRENCY[m.group("cur")]
+            elif m.group("ord"):
+                unit = "day"  # "the 9th", "on the 25th": a day of the month
+            else:
+                unit = _unit(text[m.end():])
+        quantities.add((unit, value))
+        taken.append(m.span())
+    return Values(
+        times=frozenset(times),
+        dates=frozenset(dates),
+        weekdays=frozenset(weekdays),
+        months=frozenset(months),
+        years=frozenset(years),
+        periods=frozenset(periods),
+        quantities=frozenset(quantities),
+        spans=tuple(sorted(taken)),
+    )
+
+
+def _unit(after: str) -> str:
+    """The unit of a number: the next word (plural folded, 'of' skipped), '' when it is not a noun-like word."""
+    rest = after.lstrip(" -")
+    if rest.lower().startswith("per cent"):
+        return "%"
+    words = re.findall(r"[a-z%]+", rest[:40].lower())
+    if not words or not re.match(r"[a-z%]", rest[:1].lower()):
+        return ""
+    w: str = words[0]
+    if w == "of" and len(words) > 1:
+        w = words[1]
+    if w in _UNIT_ALIASES:
+        return _UNIT_ALIASES[w]
+    if w in stop_words() or w in ("a", "an", "per", "each", "every"):
+        return ""
+    return w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
+
+
+def masked(text: str) -> str:
+    """`text` with its values replaced by a placeholder, to compare what two statements say about them."""
+    vals = values(text)
+    out, pos = [], 0
+    for a, b in vals.spans:
+        out.append(text[pos:a])
+        out.append("#")
+        pos = b
+    out.append(text[pos:])
+    return "".join(out)

@@ -1,0 +1,334 @@
+"""Gap detection: was a served recall a miss? A pure decision on the query, what was served and how similar each
+served memory is to the query; post-recall maintenance records a `Gap` when it says yes.
+
+A miss needs two things:
+1. **an information need**: the query asks for something: a question ("…?", or a question word or auxiliary
+   first: "how should I indent this file"), a request to be told ("tell me…", "remind me what…", "show me…"),
+   or a bare keyword query ("standup time"). Plain statements ("I prefer short answers with code first.",
+   "We merged it this morning."), thanks and instructions about style are not misses, whatever was served:
+   an agent recalls on every turn, and most turns ask nothing.
+2. **no served memory that can answer it**: a memory answers when it is similar to the query
+   (cosine >= `gap_answer_cosine`, within `gap_answer_margin` of the best) and holds the kind of value the
+   question asks for: a clock time for "what time"; a date, weekday, month, period or frequency for "when" /
+   "which day" / "how often"; a number for "how many/much" or "what's the rate/size/…" (not one the question
+   names itself); a duration or an end point for "how long"; an amount of money for "how much does it cost";
+   a name not in the question (or a role: "the platform team") for "who"; a name, a path or a place phrase
+   for "where"; an e-mail address or a phone number when one is asked for. A question that names a value
+   ("in 1997", "the Q4 target") needs a memory holding it. A memory that shares most of the question's key
+   words counts as similar too (text search found it). Nothing served at all is a miss.
+
+What decided it (measured on hand-labelled cases, tests/data/decisions/gaps_*.json, bench/decisions.py): the
+old rule ("no vector hit above the similarity threshold") logged answered questions as misses (the best memory
+for "how do I install dependencies for the frontend?" is "The frontend uses pnpm; …" at cosine 0.45, found by
+text search), and logged every plain statement an agent recalled on. A question on a stored topic whose detail
+was never stored ("What time does Sam's football practice finish?" with only "… on Thursday evenings …") is
+similar (0.75) but cannot be answered: the expected answer type catches it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from memgraph.ingest.statement import stem
+from memgraph.ingest.values import MONTHS, WEEKDAYS, values
+from memgraph.text import stop_words, tokenize
+
+
+@dataclass(frozen=True)
+class ServedHit:
+    """One served memory as gap detection sees it: its text and its cosine to the query (None: unknown)."""
+
+    content: str
+    similarity: float | None
+
+
+@dataclass(frozen=True)
+class GapVerdict:
+    """The decision and why: `miss` is what gets recorded."""
+
+    miss: bool
+    need: bool
+    expects: str | None  # the kind of answer the query asks for, if any
+    reason: str
+    best_similarity: float | None = None
+
+
+_QUESTION_START = re.compile(
+    r"(?i)^\W*(?:(?:and|so|ok(?:ay)?|also|hey|hi|please|quick\s+question)[,:]?\s+)*"
+    r"(?:what|when|where|who|whom|whose|which|why|how|is|are|was|were|do|does|did|can|could|should|shall|will|"
+    r"would|may|might|have|has|had|am|isn't|aren't|don't|doesn't|didn't|won't|wouldn't|can't|couldn't|"
+    r"shouldn't|what's|where's|who's|when's|how's)\b"
+)
+_REQUEST = re.compile(
+    r"(?i)^\W*(?:(?:please|pls|can\s+you|could\s+you|ok(?:ay)?|hey)[,:]?\s+)*"
+    r"(?:tell\s+me|remind\s+me\s+(?:what|when|where|who|which|how|why|of|about|if|whether)|show\s+me|"
+    r"give\s+me|list|find|look\s+up|recall|explain|describe|summari[sz]e|i\s+(?:need|want)\s+to\s+know|"
+    r"i\s+(?:forgot|can't\s+remember|don't\s+remember)|do\s+you\s+(?:know|remember))\b"
+)
+_QUESTION_WORDS = frozenset(
+    "what when where who whom whose which why how what's when's where's who's how's is are was were do does did "
+    "can could should would will may might tell remind show".split()
+)
+_STANDING = re.compile(
+    r"(?i)\b(?:from\s+now\s+on|going\s+forward|in\s+(?:the\s+)?future|next\s+time|every\s+time|always|"
+    r"whenever|by\s+default)\b"
+)
+_SOCIAL = frozenset(
+    "thanks thank thx cheers ok okay great cool nice bye goodbye hello hi hey sorry yes yeah yep no nope sure "
+    "lol good perfect awesome brilliant lovely fine alright right morning evening night".split()
+)
+_PRONOUN_OR_VERB = re.compile(
+    r"(?i)\b(?:i|i'm|i've|i'd|i'll|we|we're|you|he|she|they|it|it's|is|are|was|were|am|be|been|do|does|did|"
+    r"have|has|had|will|would|can|could|should|must|let's|please)\b"
+)
+
+#: (expected answer, query pattern), the first match wins.
+_EXPECT: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("email", re.compile(r"(?i)\be-?mail(?:\s+address)?\b")),
+    ("phone", re.compile(r"(?i)\b(?:phone|mobile|telephone|cell)(?:\s+number)?\b")),
+    ("time", re.compile(r"(?i)\bwhat\s+time\b|\bhow\s+(?:late|early)\b|\bwhat\s+hour\b|\bwhich\s+hour\b")),
+    (
+        "money",
+        re.compile(
+            r"(?i)\bhow\s+much\b[^?.!]*\b(?:cost|costs|charge|charges|pay|paid|spend|spent|owe|earn|price)\b|"
+            r"\bhow\s+much\s+(?:is|are|was|were|will)\b|"
+            r"\bwhat(?:'s|\s+is|\s+are|\s+was)?\s+(?:the\s+|my\s+|our\s+|his\s+|her\s+|their\s+)?"
+            r"(?:[\w'’-]+\s+){0,3}?(?:price|cost|fee|fees|salary|rent|budget|(?:hourly|daily|day)\s+rate)\b|"
+            r"\bhow\s+expensive\b"
+        ),
+    ),
+    ("duration", re.compile(r"(?i)\bhow\s+long\b")),
+    (
+        "number",
+        re.compile(
+            r"(?i)\bhow\s+(?:much|many|far|big|fast|old|tall|heavy|large|high|wide)\b|"
+            r"\bwhat(?:'s|\s+is|\s+are|\s+was)?\s+(?:the\s+|my\s+|our\s+|his\s+|her\s+|their\s+)?(?:[\w-]+\s+){0,2}?"
+            r"(?:size|number|count|rate|limit|percentage|speed|distance|weight|height|temperature|pressure|dose|"
+            r"score|rating|version|age|capacity|amount)\b"
+        ),
+    ),
+    (
+        "when",
+        re.compile(
+            r"(?i)^\W*when\b|\bwhen(?:'s|\s+(?:is|are|was|were|does|do|did|will|should|can|shall))\b|"
+            r"\bwhat\s+(?:day|date|month|year|week)\b|\bwhich\s+(?:day|date|month|year|week|weekday)s?\b|"
+            r"\bhow\s+(?:often|soon)\b|\bon\s+which\s+day\b"
+        ),
+    ),
+    (
+        "name",
+        re.compile(
+            r"(?i)^\W*who(?:m|se|'s)?\b|\bwho\s+(?:is|are|was|were|does|do|did|will|can|should)\b|"
+            r"\bwhat(?:'s|\s+is|\s+was)\s+(?:the\s+|his\s+|her\s+|their\s+|my\s+|our\s+)?(?:[\w']+\s+){0,3}?"
+            r"name\b|\bname\s+of\b"
+        ),
+    ),
+    ("place", re.compile(r"(?i)^\W*where\b|\bwhere(?:'s|\s+(?:is|are|was|were|does|do|did|can|should))\b")),
+)
+_WHICH_YEAR = re.compile(r"(?i)\b(?:what|which)\s+year\b")
+_ORDINAL_YEAR = re.compile(
+    r"(?i)\b(?:first|second|third|fourth|fifth|sixth|final|last|\d+(?:st|nd|rd|th))[\s-]+year\b|\byear\s+\d+\b"
+)
+_FREQUENCY = re.compile(
+    r"(?i)\b(?:every|each|daily|weekly|monthly|yearly|annually|fortnightly|twice|once|always|never|before|after|"
+    r"within|until|till|today|tomorrow|tonight|yesterday|next|last|weekdays?|weekends?|term|season|spring|"
+    r"summer|autumn|fall|winter)\b"
+)
+_TIME_UNITS = frozenset({"min", "h", "s", "day", "week", "month", "year", "fortnight", "night", "weekend"})
+_DURATION = re.compile(
+    r"(?i)\b(?:a|an|half\s+an?|one)\s+(?:minute|hour|day|night|week|fortnight|month|year|decade)s?\b|"
+    r"\b(?:daily|weekly|fortnightly|monthly|yearly|annually|hourly)\b"
+)
+_PRICE = re.compile(
+    r"\b\d+[.,]\d\d\b|(?i:\b(?:costs?|sells?|sold|charges?|priced|fee|fees|pays?|paid|rent|budget)\b)"
+)
+_UNTIL = re.compile(r"(?i)\b(?:until|till|til|through|to|by|ends?|ending)\b")
+_CODE = re.compile(r"\b[a-z]+\d[a-z\d]*\b", re.IGNORECASE)  # identifiers: Q4, v2, A100, HbA1c
+_LOCATIVE = re.compile(
+    r"(?i)\b(?:in|on|at|under|behind|inside|near|beside|above|below|next\s+to|from)\s+"
+    r"(?:the|my|our|a|an|his|her|their|your)\s+[\w-]+"
+)
+#: People named by their role or relation answer "who" as well as a name does. Matched on the word itself (or its
+#: plural), not its stem: "account" is not an "accountant".
+_ROLES = frozenset(
+    w
+    for w in (
+        "team manager lead owner engineer developer designer doctor dentist nurse teacher tutor coach trainer "
+        "mum mom mother dad father sister brother wife husband partner son daughter friend colleague boss "
+        "neighbour neighbor landlord landlady accountant lawyer cleaner babysitter nanny plumber electrician "
+        "mechanic vet assistant admin administrator support department agency company"
+    ).split()
+)
+#: Capitalised calendar words are dates, not names: "The Atlas launch deadline is Wednesday 12 March." does not
+#: answer "Who is the product manager for Atlas?" (dev gap cases: five such false answers, none lost).
+_CALENDAR = frozenset(m for m in MONTHS if len(m) > 3 or m == "may") | frozenset(WEEKDAYS)
+_MONEY_WORD = re.compile(r"(?i)\b(?:euros?|pounds?|dollars?|quid|pence|cents?|gbp|eur|usd|yen)\b|[€£$¥]")
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")
+_PHONE = re.compile(r"(?:\+?\d[\s-]?){7,}")
+_PATH = re.compile(r"[\w.-]+/[\w./-]+|`[^`]+`|\b\w+\.(?:ya?ml|json|toml|py|md|txt|sh|cfg|ini|conf)\b|https?://\S+")
+_CAPITAL = re.compile(r"\b[A-Z][\w'’.-]*[A-Za-z0-9]|\b[A-Z]\b")
+
+
+def is_question(text: str) -> bool:
+    """A question: it has a question mark, or a sentence opens with a question word or an auxiliary and does not
+    end as a statement ("How should I indent this file", not "Do the dishes.")."""
+    for sentence in _sentences(text):
+        s = sentence.strip()
+        if s.endswith("?") or (_QUESTION_START.match(s) and not s.endswith((".", "!"))):
+            return True
+    return False
+
+
+def information_need(query: str) -> bool:
+    """Does the query ask for information (see the module docstring)?"""
+    text = query.strip()
+    if not text:
+        return False
+    if is_question(text):
+        return True
+    if any(_REQUEST.match(s.strip()) and not _STANDING.search(s) for s in _sentences(text)):
+        return True  # "tell me the host" asks; "give me short answers from now on" instructs
+    # a bare keyword query: a few words, no verb or pronoun, no closing punctuation ("standup time")
+    words = tokenize(text)
+    content = [w for w in words if w not in stop_words()]
+    return (
+        0 < len(words) <= 6
+        and not text.endswith((".", "!"))
+        and not _PRONOUN_OR_VERB.search(text)
+        and any(w not in _SOCIAL for w in content)
+    )
+
+
+def asked(query: str) -> str:
+    """What a query asks: its question and request sentences ("I prefer short answers. How do I deploy?" ->
+    "How do I deploy?"), or the whole query when no sentence is one (a keyword query)."""
+    parts = [s.strip() for s in _sentences(query) if is_question(s) or _REQUEST.match(s.strip())]
+    return " ".join(parts) if parts else query.strip()
+
+
+def expected_answer(query: str) -> str | None:
+    """The kind of value the query asks for (time, when, duration, number, money, name, place, email, phone)."""
+    for name, pattern in _EXPECT:
+        if pattern.search(query):
+            return name
+    return None
+
+
+def holds_answer(content: str, expects: str | None, query: str) -> bool:
+    """Does `content` hold a value of the expected kind?"""
+    if expects is None:
+        return True
+    v = values(content)
+    if expects == "time":
+        return bool(v.times)
+    if expects == "when" and _WHICH_YEAR.search(query) and _ORDINAL_YEAR.search(content):
+        return True  # "What year am I in?" / "second year", "Year 9"
+    if expects == "when":
+        timed = any(unit in _TIME_UNITS for unit, _ in v.quantities)  # "in two weeks"
+        return bool(v.times or v.dates or v.weekdays or v.months or v.years or v.periods or timed
+                    or _FREQUENCY.search(content))
+    if expects == "money":  # "12 pounds", "£5", and prices without a currency: "sells for 4.50", "3.20 each"
+        if not v.quantities:
+            return False
+        return bool(_MONEY_WORD.search(content) or _PRICE.search(content))
+    if expects in ("number", "duration"):
+        # a number the question names itself ("the under-11s") is not an answer; a clock time is not "how many"
+        own = {q for _, q in values(query).quantities}
+        if {q for _, q in v.quantities} - own or v.years or _DURATION.search(content):  # a date is no count
+            return True
+        # "how long": an end point answers too ("until September")
+        return expects == "duration" and bool(_UNTIL.search(content)) and bool(v.months or v.dates or v.weekdays
+                                                                                or v.years)
+    if expects == "email":
+        return bool(_EMAIL.search(content))
+    if expects == "phone":
+        return bool(_PHONE.search(content))
+    asked = {stem(w) for w in tokenize(query)}
+    names = {
+        stem(w)
+        for m in _CAPITAL.finditer(content)
+        for w in tokenize(m.group(0))
+        if w not in stop_words() and w not in _CALENDAR
+    }
+    if names - asked:
+        return True
+    if expects == "name":  # "the platform team", "my sister": a person named by role
+        words = {w.removesuffix("s") if w.removesuffix("s") in _ROLES else w for w in tokenize(content)}
+        return bool({w for w in words & _ROLES if stem(w) not in asked})
+    return bool(_PATH.search(content) or _LOCATIVE.search(content))
+
+
+def holds_asked_values(content: str, query: str) -> bool:
+    """A question pinned to values ("which album came out in 1997?", "my best time for 10 km?", "the Q4
+    target?") is answered only by a memory that holds one of them."""
+    asked = _flat(query)
+    return not asked or bool(asked & _flat(content))
+
+
+def judge(
+    query: str,
+    served: Sequence[ServedHit],
+    *,
+    answer_cosine: float,
+    answer_margin: float,
+    need: bool | None = None,
+) -> GapVerdict:
+    """Is this recall a miss? Candidate answers are the served memories at least `answer_cosine` similar to the
+    query and within `answer_margin` of the most similar one (the rest were served for other reasons: a
+    triggered rule, a pinned memory, a graph neighbour). `need` overrides the information-need test."""
+    asks = information_need(query) if need is None else need
+    expects = expected_answer(query) if asks else None
+    sims = [h.similarity for h in served if h.similarity is not None]
+    best = max(sims) if sims else None
+    if not asks:
+        return GapVerdict(False, False, None, "not an information need (a statement)", best)
+    if not served:
+        return GapVerdict(True, True, expects, "nothing was served", None)
+    floor = answer_cosine if best is None else max(answer_cosine, best - answer_margin)
+    terms = key_terms(query)
+    close = [
+        h for h in served if h.similarity is None or h.similarity >= floor or _covers(h.content, terms)
+    ]
+    if not close:
+        return GapVerdict(True, True, expects, f"no served memory is similar (best cosine {best or 0:.2f})", best)
+    pinned = [h for h in close if holds_asked_values(h.content, query)]
+    if not pinned:
+        return GapVerdict(True, True, expects, "no similar memory holds the values the question names", best)
+    for hit in pinned:
+        if holds_answer(hit.content, expects, query):
+            why = "answered" if expects is None else f"answered (holds a {expects})"
+            return GapVerdict(False, True, expects, why, best)
+    return GapVerdict(True, True, expects, f"no similar memory holds the {expects} asked for", best)
+
+
+def key_terms(query: str) -> set[str]:
+    """The query's content words, stemmed, without question words."""
+    return {stem(w) for w in tokenize(query) if w not in stop_words() and w not in _QUESTION_WORDS}
+
+
+def _covers(content: str, terms: set[str]) -> bool:
+    """A memory found by its words: it shares at least two of the query's key terms and half of them
+    ("how do I install dependencies for the frontend?" / "The frontend uses pnpm; never run npm install …")."""
+    if len(terms) < 2:
+        return False
+    have = {stem(w) for w in tokenize(content)}
+    shared = {t for t in terms if t in have or (len(t) >= 5 and any(h.startswith(t) or t.startswith(h) for h in have
+                                                                   if len(h) >= 5))}
+    return len(shared) >= 2 and len(shared) * 2 >= len(terms)
+
+
+def _flat(text: str) -> set[tuple[str, object]]:
+    v = values(text)
+    out: set[tuple[str, object]] = {("t", t) for t in v.times} | {("d", d) for d in v.dates}
+    out |= {("n", float(y)) for y in v.years} | {("n", q) for _, q in v.quantities}
+    out |= {("c", m.group(0).lower()) for m in _CODE.finditer(text)}
+    return out
+
+
+_SPLIT = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+def _sentences(text: str) -> list[str]:
+    return [s for s in _SPLIT.split(text) if s.strip()]
