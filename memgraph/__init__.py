@@ -47,6 +47,7 @@ from memgraph.models import (
     SearchHit,
     StoreStats,
     Tag,
+    WeakHits,
 )
 
 __version__ = "0.1.0"
@@ -126,6 +127,7 @@ __all__ = [
     "UnknownUserError",
     "UnsupportedOperationError",
     "ValidationError",
+    "WeakHits",
     "__version__",
 ]
 

@@ -310,7 +310,7 @@ class AsyncEngineMethods:
         k: int = 10,
         kinds: Sequence[MemoryKind | str] | None = None,
     ) -> builtins.list[SearchHit]:
-        """Vector + full-text search fused by reciprocal rank (no graph expansion; see `recall`)."""
+        """Vector + full-text search fused like recall's seeds (`Settings.fusion`; no graph, see `recall`)."""
         return await asyncio.to_thread(self.sync.search, query, user_id=user_id, k=k, kinds=kinds)
 
     async def redact(self, text: str) -> str:
@@ -330,15 +330,22 @@ class AsyncEngineMethods:
         mode: str = 'cascade',
         files: Sequence[str] | str | None = None,
         include_archived: bool = False,
+        session_id: str | None = None,
+        include_old: bool = False,
     ) -> RecallResult:
         """Cascade retrieval: seeds from vector + full-text search (and the tags the query names), spread
-        through the graph, ranked by relevance x confidence x recency x importance, then placed by layer
-        (triggered constraints, baseline, contextual, procedures) within `top_k` and `token_budget` tokens.
+        through the graph, ranked by relevance x confidence x recency x importance, then placed by section
+        (triggered constraints and baseline memories in at most half of `top_k`, then the query's best hits,
+        contextual and procedural together) within `top_k` and `token_budget` tokens.
 
         `files` (or `scope`, its alias) are the caller's current file paths: project-scoped memories are
         served only when one of their glob patterns matches one of them. `mode`: cascade | hybrid |
-        semantic | lexical. Without a usable embedder recall runs lexically and says so in `warnings`.
-        Access counts, co-recall links and gaps are updated afterwards in the background (`flush()` waits).
+        semantic | lexical. Without a usable embedder recall runs lexically and says so in `warnings`. When no
+        memory passes the similarity threshold, the closest ones come back in section `weak`, with a warning
+        (`result.weak`). `session_id`: the caller's session; its first recall also brings the latest session
+        summary. Session summaries older than `episodic_window_days` are left out unless the query names their
+        period or `include_old` is set. The top hits are credited afterwards in the background (access counts,
+        co-recall links; gaps), `flush()` waits.
         """
         return await asyncio.to_thread(
             self.sync.recall,
@@ -351,11 +358,14 @@ class AsyncEngineMethods:
             mode=mode,
             files=files,
             include_archived=include_archived,
+            session_id=session_id,
+            include_old=include_old,
         )
 
     async def feedback(self, memory_id: str, helpful: bool, *, user_id: str) -> Memory:
         """Explicit feedback on a recalled memory (seed 002 "Feedback Loops"): helpful -> strength + 1 and
-        confidence + feedback_boost; not helpful -> confidence - feedback_penalty. Applied at once."""
+        confidence + feedback_boost, and a co-recall link to the other memories of the user's last recall that
+        feedback called helpful; not helpful -> confidence - feedback_penalty. Applied at once."""
         return await asyncio.to_thread(self.sync.feedback, memory_id, helpful, user_id=user_id)
 
     async def flush(self, timeout: float | None = None) -> None:

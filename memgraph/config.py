@@ -261,7 +261,20 @@ class Settings(BaseSettings):
     tag_infer_entities: bool = Field(True, description="Infer tags from capitalised entities (FastAPI, Berlin).")
     max_inferred_tags: int = Field(8, description="Inferred tags per memory at most.")
     remember_infer_tags: bool = Field(
-        False, description="Also infer tags on remember() (off: explicit memories keep exactly the tags given)."
+        True,
+        description="Also infer tags (entities, projects, hashtags) on remember(): the graph forms from ordinary "
+        "writes (off: explicit memories keep exactly the tags given, plus the structure facets).",
+    )
+    write_structure: bool = Field(
+        True,
+        description="Every write gets its structure (ingest/structure.py): session/speaker/date facet tags, topic "
+        "tags for session memories, and sequence links between a session's memories in time order. Without it "
+        "memories written one by one form no graph (LoCoMo dev, remember_many: 0 tags, 0 edges).",
+    )
+    structure_topics: bool = Field(
+        True,
+        description="Session memories also get topic:<word> tags for their content words of 4+ letters (turns "
+        "sharing a rare word are two hops apart; a common word is a damped hub).",
     )
     reconcile_slot_cosine: float = Field(
         0.4, description="Cosine from which two statements sharing a frame ('I live in X') are the same subject."
@@ -308,6 +321,25 @@ class Settings(BaseSettings):
     max_results: int = Field(10, description="Results a recall returns at most.")
     edge_decay: float = Field(0.7, description="Score decay per hop.")
     rrf_k: int = Field(60, description="Reciprocal rank fusion constant.")
+    fusion: Literal["convex", "rrf", "rrf_weighted"] = Field(
+        "convex",
+        description="How vector and full-text lists fuse (search, hybrid, the cascade's seeds): a convex "
+        "combination of min-max normalised scores, RRF with equal weights, or RRF weighted like the convex "
+        "one. LoCoMo dev hybrid R@10 in bench/RESULTS.md 'Fusion' (RRF ties BM25 there).",
+    )
+    fusion_normalise: Literal["minmax", "floor", "max"] = Field(
+        "minmax",
+        description="How the convex fusion puts a list's scores on [0, 1]: minmax = (s - worst) / (best - worst); "
+        "floor = (s - floor) / (best - floor), the similarity threshold as the vector lists' floor and 0 as "
+        "BM25's; max = s / best. LoCoMo dev hybrid R@10 at text 0.6: 0.636, 0.618, 0.609.",
+    )
+    fusion_text_weight: float = Field(
+        0.6,
+        ge=0.0,
+        le=1.0,
+        description="Weight of the full-text lists in the fusion (vector lists: 1 - this): BM25 is the stronger "
+        "list on conversational memory (bench/fusion.py).",
+    )
     candidate_multiplier: int = Field(4, description="Candidates fetched = top_k * this.")
     min_importance_retrieved: float = Field(0.2, description="Memories below this importance are not recalled.")
     token_budget: int = Field(2000, description="Default token budget of one recall (API).")
@@ -380,7 +412,8 @@ class Settings(BaseSettings):
     cascade_weight: float = Field(
         1.5,
         ge=0.0,
-        description="Relevance = seed strength (best seed 1) + this x cascade activation (noisy-OR, below 1).",
+        description="Graph evidence = this x cascade activation (noisy-OR over paths, below 1), capped at "
+        "graph_relevance_cap and combined with the seed strength as a noisy-OR.",
     )
     hub_damping_size: int = Field(
         2, description="A tag/cluster with more members than this passes on size/members of the activation."
@@ -397,7 +430,61 @@ class Settings(BaseSettings):
     )
     max_baseline: int = Field(5, description="Baseline (pinned / high-priority) memories per recall at most.")
     max_triggered_scan: int = Field(500, description="Constraints scanned for trigger patterns per recall.")
-    co_recall_top: int = Field(3, description="Top memories of a recall whose RelatesTo links are strengthened.")
+    co_recall_top: int = Field(
+        3, description="Top memories of a recall (by score, contextual and procedural) that are credited: access "
+        "count, decay clock, confidence (and co-recall links among them with co_recall_from='top'). Memories "
+        "that only rode along (lower ranks, triggered, baseline, weak) get nothing."
+    )
+    co_recall_from: Literal["feedback", "top"] = Field(
+        "feedback",
+        description="What makes co-recall links: helpful feedback on two or more memories of the user's last "
+        "recall (feedback), or the top hits of every recall that the query's own lists found (top). Top "
+        "lowered the second pass of LoCoMo dev (0.772 -> 0.767 R@10): a link needs the caller's word.",
+    )
+    recall_confidence_boost: float = Field(
+        0.0,
+        ge=0.0,
+        description="Confidence a credited recall adds (explicit feedback adds feedback_boost). 0: serving a "
+        "memory must not change how the next recall ranks it (bench/RESULTS.md 'Reinforcement').",
+    )
+    serve_restarts_decay_clock: bool = Field(
+        False,
+        description="A credited recall sets last_accessed (the decay clock, also the store expansion's order "
+        "among a tag's members). Off: serving counts access only, so the next recall's walk is not steered by "
+        "the last one's results; writes, restatements and feedback still restart the clock.",
+    )
+    co_recall_max_weight: float = Field(
+        0.3,
+        ge=0.0,
+        le=1.0,
+        description="Co-recall RelatesTo weights approach this and never pass it (each co-recall adds "
+        "co_recall_increment of the distance left): below sequence (0.85) and explicit links.",
+    )
+    co_recall_half_life_days: float = Field(
+        14.0, description="A co-recall link's weight halves in this many days without another co-recall."
+    )
+    fixed_section_share: float = Field(
+        0.5,
+        ge=0.0,
+        le=1.0,
+        description="Share of top_k that triggered and baseline memories may take at most; the rest goes to the "
+        "query's best hits (contextual and procedural together).",
+    )
+    graph_relevance_cap: float = Field(
+        0.95,
+        ge=0.0,
+        le=1.0,
+        description="Relevance = 1 - (1 - seed strength) x (1 - min(this, cascade_weight x activation)): graph "
+        "evidence alone never reaches the best direct hit's 1.",
+    )
+    weak_hits: int = Field(
+        3, description="When no memory passes similarity_threshold, this many closest memories come back in "
+        "section 'weak' with a warning, instead of nothing."
+    )
+    episodic_window_days: float = Field(
+        30.0, description="Session summaries older than this (from the user's newest memory) are recalled only "
+        "when the query names their period or with include_old=True (seed 003: 30 days)."
+    )
     recall_maintenance: bool = Field(
         True, description="Run post-recall maintenance (access counts, co-recall links, gaps) in the background."
     )

@@ -56,7 +56,7 @@ from memgraph.models import (
     validate_owner,
 )
 from memgraph.outbox import WriteOutbox, open_or_defer, outbox_path
-from memgraph.retrieve.fusion import rrf_fuse
+from memgraph.retrieve.fusion import fuse_lists
 from memgraph.retrieve.maintenance import Maintainer
 from memgraph.retrieve.pipeline import Recaller, RecallRequest, check_mode, memory_kinds
 from memgraph.store import GraphStore, MemoryFilter, MemoryUpdate, WriteBatch
@@ -343,11 +343,14 @@ class MemoryEngine:
         reconcile: bool,
         source: str,
         links: Callable[[list[str]], Iterable[Link]] | None = None,
+        link_sessions: bool = True,
     ) -> tuple[list[str], bool]:
         """The explicit write path: every item becomes exactly one memory id (never dropped as unimportant;
         a duplicate resolves to the memory it reinforced). Returns those ids in input order, and whether the
         write was queued in the outbox (the ids are then those the memories get when stored as new)."""
-        res, queued = self._run_write(owner, items, reconcile=reconcile, source=source, links=links)
+        res, queued = self._run_write(
+            owner, items, reconcile=reconcile, source=source, links=links, link_sessions=link_sessions
+        )
         return [ids[0] for ids in res.item_ids], queued
 
     def _run_write(
@@ -358,9 +361,11 @@ class MemoryEngine:
         reconcile: bool,
         source: str,
         links: Callable[[list[str]], Iterable[Link]] | None = None,
+        link_sessions: bool = True,
     ) -> tuple[IngestResult, bool]:
         """Run explicit items through the write path, with `links` (see `remember_linked`) in the same write;
-        or queue them in the outbox when the graph server cannot take them (True: queued, the report says so)."""
+        or queue them in the outbox when the graph server cannot take them (True: queued, the report says so).
+        `link_sessions=False` leaves new session memories unchained (a conversation stored without sequence)."""
 
         def given_links(ids: list[str]) -> list[Link]:
             assert links is not None
@@ -381,6 +386,7 @@ class MemoryEngine:
                 reconcile=reconcile,
                 source=source,
                 extra_links=None if links is None else extra_links,
+                link_sessions=link_sessions,
             )
             return res, False
 
@@ -527,7 +533,12 @@ class MemoryEngine:
         # Explicit (turns are never dropped for low importance), still secret-filtered and deduplicated;
         # the sequence links go into the same atomic write.
         ids, queued = self._write(
-            owner, parsed, reconcile=True, source="conversation", links=sequence_links if link_sequence else None
+            owner,
+            parsed,
+            reconcile=True,
+            source="conversation",
+            links=sequence_links if link_sequence else None,
+            link_sessions=link_sequence,
         )
         return self._read_back(owner, ids, queued)
 
@@ -706,7 +717,7 @@ class MemoryEngine:
     def search(
         self, query: str, *, user_id: str, k: int = 10, kinds: Sequence[MemoryKind | str] | None = None
     ) -> builtins.list[SearchHit]:
-        """Vector + full-text search fused by reciprocal rank (no graph expansion; see `recall`)."""
+        """Vector + full-text search fused like recall's seeds (`Settings.fusion`; no graph, see `recall`)."""
         owner = validate_owner(user_id)
         text = self._query(query)
         try:
@@ -723,7 +734,7 @@ class MemoryEngine:
             )
         except EmbedderUnavailableError:
             pass
-        fused = rrf_fuse([vec_hits, text_hits], self.settings.rrf_k)[: max(1, int(k))]
+        fused = fuse_lists({"vector": vec_hits, "text": text_hits}, self.settings)[: max(1, int(k))]
         vs, ts = dict(vec_hits), dict(text_hits)
         mems = {m.id: m for m in self.store.get_memories(owner, [mid for mid, _ in fused])}
         self._warn_queued(owner)
@@ -758,15 +769,22 @@ class MemoryEngine:
         mode: str = "cascade",
         files: Sequence[str] | str | None = None,
         include_archived: bool = False,
+        session_id: str | None = None,
+        include_old: bool = False,
     ) -> RecallResult:
         """Cascade retrieval: seeds from vector + full-text search (and the tags the query names), spread
-        through the graph, ranked by relevance x confidence x recency x importance, then placed by layer
-        (triggered constraints, baseline, contextual, procedures) within `top_k` and `token_budget` tokens.
+        through the graph, ranked by relevance x confidence x recency x importance, then placed by section
+        (triggered constraints and baseline memories in at most half of `top_k`, then the query's best hits,
+        contextual and procedural together) within `top_k` and `token_budget` tokens.
 
         `files` (or `scope`, its alias) are the caller's current file paths: project-scoped memories are
         served only when one of their glob patterns matches one of them. `mode`: cascade | hybrid |
-        semantic | lexical. Without a usable embedder recall runs lexically and says so in `warnings`.
-        Access counts, co-recall links and gaps are updated afterwards in the background (`flush()` waits).
+        semantic | lexical. Without a usable embedder recall runs lexically and says so in `warnings`. When no
+        memory passes the similarity threshold, the closest ones come back in section `weak`, with a warning
+        (`result.weak`). `session_id`: the caller's session; its first recall also brings the latest session
+        summary. Session summaries older than `episodic_window_days` are left out unless the query names their
+        period or `include_old` is set. The top hits are credited afterwards in the background (access counts,
+        co-recall links; gaps), `flush()` waits.
         """
         owner = validate_owner(user_id)
         text = self._query(query)
@@ -780,6 +798,8 @@ class MemoryEngine:
             raise ValidationError("give files or scope, not both (scope is an alias of files)")
         paths = files if files is not None else scope
         file_list = as_str_list(paths, "files") if paths is not None else None
+        if session_id is not None:
+            validate_identifier(session_id, "session_id")
         result = self._recaller.recall(
             RecallRequest(
                 user_id=owner,
@@ -790,6 +810,8 @@ class MemoryEngine:
                 scope_files=file_list,
                 mode=mode,
                 include_archived=bool(include_archived),
+                session_id=session_id,
+                include_old=bool(include_old),
             )
         )
         note = self._outbox.note(owner) if self._outbox is not None else None
@@ -800,7 +822,8 @@ class MemoryEngine:
     @checked
     def feedback(self, memory_id: str, helpful: bool, *, user_id: str) -> Memory:
         """Explicit feedback on a recalled memory (seed 002 "Feedback Loops"): helpful -> strength + 1 and
-        confidence + feedback_boost; not helpful -> confidence - feedback_penalty. Applied at once."""
+        confidence + feedback_boost, and a co-recall link to the other memories of the user's last recall that
+        feedback called helpful; not helpful -> confidence - feedback_penalty. Applied at once."""
         owner = validate_owner(user_id)
         validate_identifier(memory_id, "memory_id")
         s = self.settings
@@ -812,6 +835,8 @@ class MemoryEngine:
                 owner,
                 [MemoryUpdate(id=memory_id, set={"last_accessed": utcnow()}, inc=inc)],
             )
+            if helpful and s.co_recall_from == "feedback":
+                self._maintainer.confirm(owner, memory_id)
             return None
 
         queued = self._queueable(owner, online, lambda box: box.update(owner, memory_id, "feedback", inc=inc))

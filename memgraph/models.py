@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import hashlib
 import math
+import warnings
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Annotated, Any, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from memgraph.errors import ValidationError
 
@@ -295,9 +296,34 @@ class RecallTrace(BaseModel):
     cue_boost: float = 1.0  # (1 + cue_boost) per query-named tag this memory carries
     matched_tags: list[str] = Field(default_factory=list)
     final_score: float = 0.0
-    layer: str = "contextual"  # triggered | baseline | contextual | procedural
+    section: str = "contextual"  # triggered | baseline | contextual | procedural | weak
     tokens: int = 0
     notes: list[str] = Field(default_factory=list)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _old_layer_name(cls, data: Any) -> Any:
+        """`layer=` (the old name of `section`) is still accepted, with a DeprecationWarning."""
+        if isinstance(data, dict) and "layer" in data:
+            warnings.warn("RecallTrace(layer=...) is deprecated, use section=", DeprecationWarning, stacklevel=4)
+            data = {k: v for k, v in data.items() if k != "layer"} | {"section": data.get("section", data["layer"])}
+        return data
+
+    @property
+    def layer(self) -> str:
+        """Deprecated: the old name of `section` (a memory's own `layer` field is something else)."""
+        warnings.warn("RecallTrace.layer is deprecated, use RecallTrace.section", DeprecationWarning, stacklevel=2)
+        return self.section
+
+
+class WeakHits(BaseModel):
+    """Why a recall served weak hits: no memory passed the similarity threshold, so the closest ones below it
+    are shown, marked, rather than nothing."""
+
+    best_score: float  # the closest memory's cosine similarity to the query
+    threshold: float  # similarity_threshold
+    count: int  # weak hits served
+    hint: str = ""
 
 
 class RecallResult(BaseModel):
@@ -310,6 +336,8 @@ class RecallResult(BaseModel):
     mode: str = "cascade"
     warnings: list[str] = Field(default_factory=list)
     cue_tags: list[str] = Field(default_factory=list)  # tags the query named (cascade mode)
+    #: Set when nothing passed the similarity threshold and the closest memories came back as `weak` hits.
+    weak: WeakHits | None = None
 
     def to_prompt(self) -> str:
         """Render seed 000's `<memory>` block exactly: one `[KIND] content` line per memory."""

@@ -168,3 +168,26 @@ def test_cluster_without_clusters_says_which_setting_to_lower(tmp_path, embedder
     engine.close()
     assert report.clustered == 0 and report.skipped is None
     assert any("MEMGRAPH_CLUSTER_MIN_SIZE=3" in w for w in report.warnings)
+
+
+def test_recall_trace_is_rounded_and_paths_start_at_their_seed(store):
+    eng = MemoryEngine.open(store)
+    eng.remember_conversation(
+        [
+            {"speaker": "Ada", "text": "We are moving the Atlas launch to the Lisbon office."},
+            {"speaker": "Ben", "text": "Then the catering order needs a new address."},
+            {"speaker": "Ada", "text": "I will email Rosa at the bakery about it tomorrow."},
+        ],
+        user_id="ada",
+        session_id="s1",
+    )
+    eng.close()
+    code, out, _ = run("recall", "Where is the Atlas launch?", "-u", "ada", "-s", store, "--trace", "-k", "3")
+    text = flat(out)
+    assert code == 0 and "in prompt order" in text
+    assert "search hit #1" in text  # the how column names what found each memory
+    assert not __import__("re").search(r"\d\.\d{5,}", text), text  # three significant digits, never 0.0327868...
+    assert "cue x1.0 []" not in text and "cascade depth 0" not in text
+    for line in text.split(" · "):
+        if " via " in line:  # a graph path runs from the seed it started at to this memory
+            assert line.split(" via ", 1)[1].split()[0].startswith(("m_", "seed")) and "this" in line

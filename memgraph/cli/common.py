@@ -19,6 +19,7 @@ from rich.table import Table
 
 from memgraph.config import Settings
 from memgraph.errors import MemgraphError
+from memgraph.ingest.structure import user_tags
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -150,6 +151,14 @@ def memory_status(mem: Memory) -> str:
     return "archived" if mem.archived else "active"
 
 
+def tag_cell(tags: Sequence[str]) -> str:
+    """A memory's own tags, then how many structure tags (session, speaker, date, topic) it also carries: those
+    are the graph's, written on every session write, and would crowd the column (`--json` lists them all)."""
+    own = user_tags(tags)
+    extra = len(tags) - len(own)
+    return ", ".join(own) + (f"{' ' if own else ''}(+{extra} structure)" if extra else "")
+
+
 def memory_table(
     rows: Sequence[tuple[float | None, Memory]], title: str | None = None, *, status: bool = False
 ) -> Table:
@@ -167,7 +176,7 @@ def memory_table(
             *([memory_status(mem)] if status else []),
             mem.kind.value,
             mem.content if len(mem.content) < 200 else mem.content[:197] + "...",
-            ", ".join(mem.tags),
+            tag_cell(mem.tags),
         ]
         table.add_row(*cells)
     return table

@@ -59,7 +59,7 @@ def demo(
             sys.stdout.write(res.to_prompt() + "\n")
             for tr in res.trace:
                 path = " -> ".join(f"{st.relation}" for st in tr.path) or "seed"
-                console.print(f"   [dim]{tr.memory_id}: {tr.layer}, {path}, score {tr.final_score:.3f}[/dim]")
+                console.print(f"   [dim]{tr.memory_id}: {tr.section}, {path}, score {tr.final_score:.3f}[/dim]")
         engine.flush()
         jobs = engine.jobs
         console.rule("[bold]3. maintenance plans[/bold] (dry run: nothing changes without --apply)")

@@ -7,6 +7,7 @@ import sys
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from memgraph.cli.common import (
@@ -20,6 +21,7 @@ from memgraph.cli.common import (
     open_engine,
     print_json,
 )
+from memgraph.cli.trace import how_found, score_text, shared_notes, trace_line
 
 
 def recall(
@@ -36,6 +38,13 @@ def recall(
         typer.Option("--file", "-f", help="A file you work on: project-scoped memories whose globs match it."),
     ] = None,
     archived: Annotated[bool, typer.Option("--archived", help="Also recall archived memories.")] = False,
+    session: Annotated[
+        str | None,
+        typer.Option("--session", help="Your session: its first recall also brings the latest session summary."),
+    ] = None,
+    include_old: Annotated[
+        bool, typer.Option("--include-old", help="Also session summaries older than the episode window.")
+    ] = False,
     prompt: Annotated[bool, typer.Option("--prompt", help="Print the <memory> block for a prompt.")] = False,
     trace: Annotated[bool, typer.Option("--trace", help="Explain how each memory was found and scored.")] = False,
     store: StoreOpt = None,
@@ -45,7 +54,7 @@ def recall(
     with open_engine(store, embeds=True) as engine:
         res = engine.recall(
             query, user_id=user, top_k=k, token_budget=budget, mode=mode, kinds=kind, files=file,
-            include_archived=archived,
+            include_archived=archived, session_id=session, include_old=include_old,
         )
         engine.flush()
         for w in res.warnings:
@@ -60,25 +69,26 @@ def recall(
             check_user(engine, user)
             console.print("nothing recalled (every memory is below the relevance cut; try --mode lexical)")
             return
-        table = Table(title=f"recall ({res.mode}): {res.total_tokens} tokens, {res.budget_used:.0%} of budget")
-        for col in ("#", "score", "layer", "kind", "content", "how"):
+        table = Table(
+            title=f"recall ({res.mode}): {res.total_tokens} tokens, {res.budget_used:.0%} of budget, in prompt order "
+            "(sections first, then score)"
+        )
+        for col in ("#", "score", "section", "kind", "content", "how"):
             table.add_column(col, overflow="fold")
+        rows = {mem.id: i for i, mem in enumerate(res.memories, start=1)}
         for i, (mem, tr) in enumerate(zip(res.memories, res.trace, strict=True), start=1):
-            how = f"seed #{tr.seed_rank}" if tr.seed_rank else f"cascade depth {tr.depth}"
             content = mem.content if len(mem.content) < 200 else mem.content[:197] + "..."
-            table.add_row(str(i), f"{tr.final_score:.3f}", tr.layer, mem.kind.value, content, how)
+            table.add_row(str(i), score_text(tr), tr.section, mem.kind.value, content, how_found(mem, tr, rows))
         console.print(table)
         if trace:
+            common = shared_notes(res.trace)
             for i, tr in enumerate(res.trace, start=1):
-                path = " -> ".join(f"[{st.relation} {st.weight:.2f}] {st.via}" for st in tr.path) or "-"
-                console.print(
-                    f"[bold]{i}[/bold] {tr.memory_id}: seed rank {tr.seed_rank} score {tr.seed_score} "
-                    f"(vector {tr.vector_score}, text {tr.text_score}); cascade {tr.cascade_score:.3f} via "
-                    f"{path}; confidence {tr.confidence:.3f} recency x{tr.recency_boost:.2f} "
-                    f"cue x{tr.cue_boost:.1f} {tr.matched_tags} -> {tr.final_score:.3f} [{tr.layer}]"
-                )
+                console.print(trace_line(i, tr))
                 for note in tr.notes:
-                    console.print(f"    {note}")
+                    if note not in common:
+                        console.print(f"    {escape(note)}")
+            for note in common:
+                console.print(escape(note))
             if res.cue_tags:
                 console.print(f"query named tags: {', '.join(res.cue_tags)}")
 

@@ -10,6 +10,8 @@ Given the turns of one session in order, `plan_episode` returns the memories to 
 - topic tags `topic:<word>` for the turn's content words (no stop words, 4+ letters, at most
   `MAX_TOPIC_TAGS`): turns that share a rare word are two hops apart, so the cascade reaches the other
   turns about "pottery" or "screenplay" from the one the query found (a common word is a hub and is damped).
+The write path gives every ordinary session write the same structure (ingest/structure.py, where the rules
+live); this plan states it for the conversation API, whatever `write_structure` says.
 Turn order is kept in `created_at` (session time + one second per turn) and in metadata (`turn`).
 """
 
@@ -21,18 +23,10 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from memgraph.errors import ValidationError
+from memgraph.ingest.structure import TOPIC_PREFIX, topic_tags
 from memgraph.models import Layer, MemoryKind, normalize_tag
-from memgraph.text import content_tokens
 
-#: Topic tags per turn at most (a long turn keeps its first distinct content words).
-MAX_TOPIC_TAGS = 16
-TOPIC_PREFIX = "topic:"
-
-
-def topic_tags(text: str) -> list[str]:
-    """`topic:<word>` for distinct content words of 4+ letters (stop words and numbers left out)."""
-    words = [w for w in content_tokens(text) if len(w) >= 4 and w.isalpha()]
-    return [f"{TOPIC_PREFIX}{w}" for w in list(dict.fromkeys(words))[:MAX_TOPIC_TAGS]]
+__all__ = ["TOPIC_PREFIX", "EpisodePlan", "facet_tags", "plan_episode", "topic_tags", "turn_content"]
 
 
 @dataclass

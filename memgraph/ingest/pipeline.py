@@ -28,7 +28,7 @@ from memgraph.config import Settings
 from memgraph.embed import CachedEmbedder, Embedder
 from memgraph.errors import ValidationError
 from memgraph.ingest import importance as imp
-from memgraph.ingest import rules
+from memgraph.ingest import rules, structure
 from memgraph.ingest.chunk import chunk_text, looks_like_turn
 from memgraph.ingest.classify import KIND_LAYER, classify
 from memgraph.ingest.embedding import encode
@@ -87,12 +87,15 @@ class IngestPipeline:
         source: str = "ingest",
         extra_links: Callable[[list[list[str]]], list[Link]] | None = None,
         batch_id: str | None = None,
+        link_sessions: bool = True,
     ) -> IngestResult:
         """Validate everything first (typed errors, nothing written), then run the stages and write once.
 
         `extra_links` gets the memory ids each item resolved to and returns links to add to the same atomic
         write (e.g. the turn-order edges of a conversation). `batch_id` is the write's idempotency key
-        (`WriteBatch.batch_id`: the outbox replays a queued write under its entry id)."""
+        (`WriteBatch.batch_id`: the outbox replays a queued write under its entry id). `link_sessions`: chain new
+        session memories to their session (ingest/structure.py); off for a conversation stored without its
+        sequence."""
         report = IngestReport(user_id=user_id, items=len(items))
         item_ids: list[list[str]] = [[] for _ in items]
         redactions: Counter[str] = Counter()
@@ -120,6 +123,11 @@ class IngestPipeline:
         self._embed(candidates, report)
         self._score(user_id, candidates, explicit=explicit, report=report)
         candidates = [c for c in candidates if c.memory is not None]
+        structure.add_structure(
+            [c.memory for c in candidates if c.memory is not None],
+            [c.item.created_at is not None for c in candidates if c.memory is not None],
+            self.settings,
+        )
         batch = self._reconcile(
             user_id,
             candidates,
@@ -132,6 +140,8 @@ class IngestPipeline:
         if extra_links is not None:
             batch.links.extend(extra_links(item_ids))
         batch.batch_id = batch_id
+        if link_sessions:
+            batch.links.extend(structure.session_links(self.store, user_id, batch.memories, self.settings, batch.links))
         report.archived = [a.memory.id for a in rules.cap_batch(self.store, self.settings, user_id, batch, utcnow())]
         if not batch.is_empty():
             self.store.write(user_id, batch)

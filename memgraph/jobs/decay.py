@@ -6,8 +6,9 @@
 to [0, 1], with `half_life = Settings.half_life_days(kind, provenance)` (inferred provenance: 7 days).
 
 - **age** is measured from the memory's last reinforcement, `last_accessed`: it is set when the memory is
-  written, when recall serves it and when it is explicitly remembered again (an explicit
-  "remember this" resets the decay timer). Never from `updated_at`, which jobs touch.
+  written, on helpful feedback and when it is explicitly remembered again (an explicit "remember this"
+  resets the decay timer; a serve only with `serve_restarts_decay_clock`). Never from `updated_at`, which jobs
+  touch.
 - **c0** is the confidence before any time decay: the stored confidence the first time decay sees the memory
   (what ingest wrote, plus any feedback so far). It is kept in `metadata["_decay"] = {"c0", "written"}`.
   When something else changed the confidence since decay last wrote it (a feedback boost or penalty), the

@@ -9,7 +9,8 @@
 - ageing: a discovered link not re-found, or a co-recall link not refreshed, is weakened (weight x
   `link_stale_decay`) at most once per `link_stale_days` since it was last confirmed or weakened, and
   dropped below `link_min_weight`. Re-running the job at once changes nothing.
-- explicit links (source explicit) are never created, changed or removed here.
+- explicit links (source explicit) and the sequence links of sessions (ingest/structure.py) are never created,
+  changed or removed here.
 - analysis: networkx over the resulting RelatesTo graph of the recallable memories: connected components,
   the largest one, isolated memories, bridges (edges whose removal splits a component).
 """
@@ -129,7 +130,7 @@ def links_user(
             else:
                 report.confirmed += 1
     for ln in existing:
-        if ln.source is LinkSource.EXPLICIT:
+        if ln.source in (LinkSource.EXPLICIT, LinkSource.SEQUENCE):  # structure, not a statistic: never aged
             continue
         if ln.source is LinkSource.DISCOVERED and _key(ln.src, ln.dst) in accepted:
             continue

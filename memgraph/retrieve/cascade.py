@@ -57,12 +57,12 @@ def path_factor(path: list[TraceStep], settings: Settings) -> float:
 
 
 def seed_strengths(seeds: list[Seed], raw_weight: float = 0.0) -> dict[str, float]:
-    """How strongly each seed matched, in [0, 1]: (1 - w) x RRF score / best RRF score + w x the mean of its
+    """How strongly each seed matched, in [0, 1]: (1 - w) x fused score / best fused score + w x the mean of its
     vector similarity / best similarity and its BM25 score / best BM25 score (w = `raw_weight`).
 
-    RRF orders the seeds (seed 004) but keeps only ranks: a hit with cosine 0.83 and BM25 4.9 and the runner-up
-    at 0.45 and 1.9 come out 1.0 and 0.97, and any graph activation then decides between them. Blending in the
-    max-normalised raw scores keeps how much better the best hit is (on LoCoMo dev, w = 0.5: +0.01 R@10)."""
+    The fused score (fusion.py) orders the seeds; blending in the max-normalised raw scores keeps how much
+    better the best hit is when the fusion does not (RRF keeps only ranks: a hit with cosine 0.83 and BM25 4.9
+    and the runner-up at 0.45 and 1.9 came out 1.0 and 0.97). On LoCoMo dev, w = 0.5: +0.01 R@10 with RRF."""
     if not seeds:
         return {}
     top = max(s.score for s in seeds) or 1.0
@@ -118,3 +118,14 @@ def cascade(
             act.depth = exp.depth
             act.path = exp.path
     return out
+
+
+def combine_relevance(seed: float, graph: float, settings: Settings) -> float:
+    """A candidate's relevance from its seed strength (the best seed 1) and its cascade activation.
+
+    A noisy-OR, 1 - (1 - seed) x (1 - min(cap, cascade_weight x graph)): the graph's evidence lifts a weak or
+    missing direct match, but never to the best direct hit's 1 (`graph_relevance_cap`), however many paths lead
+    to it. The earlier sum (seed + 1.5 x graph) let a memory reached from many seeds, the greeting "Nice to meet
+    you, Priya..." with 13 co-recall links, outrank the correction a question asked for."""
+    g = min(settings.graph_relevance_cap, settings.cascade_weight * graph)
+    return 1.0 - (1.0 - min(1.0, seed)) * (1.0 - g)

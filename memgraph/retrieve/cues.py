@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from memgraph.ingest.structure import dates_named
 from memgraph.models import Tag
 from memgraph.store.base import GraphStore
 from memgraph.text import stop_words, tokenize
@@ -30,18 +31,6 @@ TEXT_DERIVED_PREFIXES = ("topic:",)
 def is_facet(name: str) -> bool:
     """`facet:value` tags other than the text-derived ones: the only tags a query can name as a cue."""
     return ":" in name and not name.startswith(TEXT_DERIVED_PREFIXES)
-
-_MONTHS = (
-    "january", "february", "march", "april", "may", "june",
-    "july", "august", "september", "october", "november", "december",
-)  # fmt: skip
-_MONTH_NUM = {m: i + 1 for i, m in enumerate(_MONTHS)} | {m[:3]: i + 1 for i, m in enumerate(_MONTHS)}
-_M = "|".join(sorted(_MONTH_NUM, key=len, reverse=True))
-_DAY_MONTH_YEAR = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_M})\.?,?\s+(\d{{4}})\b", re.I)
-_MONTH_DAY_YEAR = re.compile(rf"\b({_M})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b", re.I)
-_ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
-_MONTH_YEAR = re.compile(rf"\b({_M})\.?,?\s+(\d{{4}})\b", re.I)
-
 
 @dataclass
 class QueryCues:
@@ -57,26 +46,9 @@ class QueryCues:
 
 
 def date_tag_names(query: str) -> tuple[list[str], list[str]]:
-    """Date facet tags a query names (`date:YYYY-MM-DD`, `month:YYYY-MM`) and the phrases that named them."""
-    names: list[str] = []
-    phrases: list[str] = []
-
-    def day(y: str, mo: int, d: str, phrase: str) -> None:
-        if 1 <= mo <= 12 and 1 <= int(d) <= 31:
-            names.append(f"date:{int(y):04d}-{mo:02d}-{int(d):02d}")
-            phrases.append(phrase)
-
-    for m in _DAY_MONTH_YEAR.finditer(query):
-        day(m[3], _MONTH_NUM[m[2].lower()], m[1], m[0])
-    for m in _MONTH_DAY_YEAR.finditer(query):
-        day(m[3], _MONTH_NUM[m[1].lower()], m[2], m[0])
-    for m in _ISO_DATE.finditer(query):
-        day(m[1], int(m[2]), m[3], m[0])
-    if not names:  # a month is only a cue when no full date was given
-        for m in _MONTH_YEAR.finditer(query):
-            names.append(f"month:{int(m[2]):04d}-{_MONTH_NUM[m[1].lower()]:02d}")
-            phrases.append(m[0])
-    return names, phrases
+    """Date facet tags a query names (`date:YYYY-MM-DD`, `month:YYYY-MM`) and the phrases that named them: the
+    same rule that tags memories with the dates their text names (ingest/structure.py)."""
+    return dates_named(query)
 
 
 def _terms(query: str) -> list[str]:

@@ -1,21 +1,26 @@
-"""Stage 4 of recall: put memories in prompt order by layer and stop at top_k or the token budget.
+"""Stage 4 of recall: put memories in prompt order by section and stop at top_k or the token budget.
 
-Order (seed 001 "4-Layer Activation", DESIGN.md read path step 4):
-1. `triggered`: constraints (negative memories) whose trigger patterns occur in the query; always surfaced
-   when the budget allows, relevance or not (seed 002 "Negative Memories").
-2. `baseline`: pinned memories, and constraints/preferences of high priority
-   (importance >= baseline_importance).
-3. `contextual`: everything else the query found, best first.
-4. `procedural`: up to `max_procedures` procedures the query found.
-Layers compete for the budget in that order; a memory that does not fit is skipped and smaller later ones may
-still fit (seed 000 2.6). Tokens are counted with the embedder's own tokenizer.
+Sections (seed 001 "4-Layer Activation", DESIGN.md read path step 4; the trace calls them `section`, since a
+memory's own `layer` field is something else):
+1. `triggered`: constraints (negative memories) whose trigger patterns occur in the query; surfaced whatever
+   their relevance (seed 002 "Negative Memories");
+2. `baseline`: pinned memories, and constraints/preferences of high priority (importance >= baseline_importance);
+3. `contextual` and `procedural`: what the query found, ranked together by score (at most `max_procedures`
+   procedures);
+4. `weak`: when nothing passed the similarity threshold, the closest memories below it (pipeline.py).
+Triggered and baseline memories take at most half of `top_k` (`fixed_share`): before, they were placed first
+and filled `top_k` with memories the query did not ask for, and procedures came last, so "How do I release
+Atlas?" with `-k 10` lost "To release Atlas: bump the version..." although it was the best vector and text hit.
+Now the best contextual hits and the best procedure always get their slots; slots the ranked hits leave free go
+back to triggered and baseline memories. A memory that does not fit the budget is skipped and smaller later
+ones may still fit (seed 000 2.6). Tokens are counted with the embedder's own tokenizer.
 """
 
 from __future__ import annotations
 
 import fnmatch
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from memgraph.models import Memory, MemoryKind
@@ -25,14 +30,22 @@ TRIGGERED = "triggered"
 BASELINE = "baseline"
 CONTEXTUAL = "contextual"
 PROCEDURAL = "procedural"
-LAYER_ORDER = (TRIGGERED, BASELINE, CONTEXTUAL, PROCEDURAL)
+WEAK = "weak"
+SECTION_ORDER = (TRIGGERED, BASELINE, CONTEXTUAL, PROCEDURAL, WEAK)
+#: The old name (sections were called layers).
+LAYER_ORDER = SECTION_ORDER
 
 
 @dataclass
 class Placed:
     scored: Scored
-    layer: str
+    section: str
     tokens: int
+
+    @property
+    def layer(self) -> str:
+        """The old name of `section`."""
+        return self.section
 
 
 def trigger_matches(pattern: str, query: str) -> bool:
@@ -66,7 +79,7 @@ def is_baseline(memory: Memory, baseline_importance: float) -> bool:
     )
 
 
-def layer_of(memory: Memory, query: str, baseline_importance: float) -> str:
+def section_of(memory: Memory, query: str, baseline_importance: float) -> str:
     if is_triggered(memory, query):
         return TRIGGERED
     if is_baseline(memory, baseline_importance):
@@ -74,6 +87,9 @@ def layer_of(memory: Memory, query: str, baseline_importance: float) -> str:
     if memory.kind is MemoryKind.PROCEDURE:
         return PROCEDURAL
     return CONTEXTUAL
+
+
+layer_of = section_of  # the old name
 
 
 def assemble(
@@ -86,26 +102,61 @@ def assemble(
     max_procedures: int,
     baseline_importance: float,
     max_baseline: int,
+    fixed_share: float = 0.5,
+    first: Sequence[str] | None = None,
 ) -> list[Placed]:
-    """Pick memories layer by layer (each keeps its ranked order) until top_k or the budget is reached."""
-    by_layer: dict[str, list[Scored]] = {name: [] for name in LAYER_ORDER}
+    """Pick memories section by section until top_k or the budget is reached: triggered and baseline ones
+    (each in ranked order) in at most `fixed_share` of `top_k`, then contextual and procedural ones by score,
+    then what the fixed sections had left over if slots remain. Memories named in `first` (a session's
+    catch-up summary) are placed before all others, in section baseline. Returned in prompt order: triggered,
+    baseline, then the ranked hits best first."""
+    by_section: dict[str, list[Scored]] = {name: [] for name in SECTION_ORDER}
+    ranked: list[tuple[str, Scored]] = []
     seen: set[str] = set()
+    procedures = 0
+    wanted_first = list(first or [])
+    firsts: dict[str, Scored] = {}
     for s in candidates:
         if s.memory.id in seen:
             continue
         seen.add(s.memory.id)
-        by_layer[layer_of(s.memory, query, baseline_importance)].append(s)
-    by_layer[BASELINE] = by_layer[BASELINE][:max_baseline]
-    by_layer[PROCEDURAL] = by_layer[PROCEDURAL][:max_procedures]
-    placed: list[Placed] = []
+        if s.memory.id in wanted_first:
+            firsts[s.memory.id] = s
+            continue
+        section = section_of(s.memory, query, baseline_importance)
+        if section in (CONTEXTUAL, PROCEDURAL):
+            if section == PROCEDURAL:
+                if procedures >= max_procedures:
+                    continue
+                procedures += 1
+            ranked.append((section, s))
+        else:
+            by_section[section].append(s)
+    by_section[BASELINE] = by_section[BASELINE][:max_baseline]
+    fixed = [(name, s) for name in (TRIGGERED, BASELINE) for s in by_section[name]]
+    chosen: list[Placed] = []
     used = 0
-    for layer in LAYER_ORDER:
-        for s in by_layer[layer]:
-            if len(placed) >= top_k:
-                return placed
+
+    def place(pairs: list[tuple[str, Scored]], slots: int) -> list[tuple[str, Scored]]:
+        """Place from `pairs` until `slots` are used or the pairs run out; returns the pairs not placed."""
+        nonlocal used
+        rest: list[tuple[str, Scored]] = []
+        taken = 0
+        for section, s in pairs:
+            if taken >= slots or len(chosen) >= top_k:
+                rest.append((section, s))
+                continue
             tokens = count_tokens(s.memory.content)
             if used + tokens > token_budget:
                 continue
             used += tokens
-            placed.append(Placed(scored=s, layer=layer, tokens=tokens))
-    return placed
+            taken += 1
+            chosen.append(Placed(scored=s, section=section, tokens=tokens))
+        return rest
+
+    place([(BASELINE, firsts[mid]) for mid in wanted_first if mid in firsts], top_k)
+    left = place(fixed, int(top_k * fixed_share))
+    place(ranked, top_k)
+    place(left, top_k)
+    head = [p for name in (TRIGGERED, BASELINE) for p in chosen if p.section == name]
+    return head + [p for p in chosen if p.section not in (TRIGGERED, BASELINE)]

@@ -10,15 +10,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 import numpy as np
 
 from memgraph.config import Settings
 from memgraph.embed import Embedder
 from memgraph.errors import EmbedderUnavailableError
-from memgraph.models import Memory, MemoryKind, RecallResult, RecallTrace, utcnow
+from memgraph.models import Memory, MemoryKind, RecallResult, RecallTrace, WeakHits, utcnow
 from memgraph.retrieve import layers as layer_mod
-from memgraph.retrieve.cascade import Activation, seed_strengths
+from memgraph.retrieve import window
+from memgraph.retrieve.cascade import Activation, combine_relevance, seed_strengths
 from memgraph.retrieve.cues import QueryCues, find_cues
 from memgraph.retrieve.maintenance import Maintainer, ServedRecall
 from memgraph.retrieve.rank import Scored, rank, score
@@ -41,6 +43,8 @@ class RecallRequest:
     scope_files: list[str] | None
     mode: str
     include_archived: bool
+    session_id: str | None = None  # the caller's session: its first recall catches up on the latest summary
+    include_old: bool = False  # also summaries older than the episode window
 
 
 class Recaller:
@@ -124,7 +128,7 @@ class Recaller:
             scoped=[(t.name, cues.stripped_query, v) for t, v in zip(cues.tags, scoped_vecs, strict=True)],
             scoped_min_similarity=s.cue_similarity_threshold,
         )
-        seeds = resolve_superseded(self.store, req.user_id, fuse(lists, s.rrf_k), flt)
+        seeds = resolve_superseded(self.store, req.user_id, fuse(lists, s), flt)
         vector_hits = len(lists.get("vector", []))
         gap = qvec is not None and vector_hits == 0
 
@@ -136,9 +140,10 @@ class Recaller:
             starters = seeds[: max(s.max_initial_hits, req.top_k)]
             activations = spread(self.store, req.user_id, starters, flt, s, strengths=strength)
 
-        relevance = dict(strength)
-        for mid, act_total in activation_totals(activations).items():
-            relevance[mid] = relevance.get(mid, 0.0) + s.cascade_weight * act_total
+        totals = activation_totals(activations)  # every memory's activation, no Activation object each
+        relevance = {
+            mid: combine_relevance(strength.get(mid, 0.0), totals.get(mid, 0.0), s) for mid in {*strength, *totals}
+        }
         # Only the most relevant candidates are loaded and scored in full.
         pool = sorted(relevance, key=lambda mid: -relevance[mid])[: n * s.pool_multiplier]
         relevance = {mid: relevance[mid] for mid in pool}
@@ -159,9 +164,14 @@ class Recaller:
         )
         pool_ids = list(relevance)
         mems = {m.id: m for m in self.store.get_memories(req.user_id, pool_ids)}
-        for m in (*triggered, *pinned):
+        catch_up = window.catch_up(self.store, req.user_id, req.session_id) if req.session_id else None
+        for m in (*triggered, *pinned, *([catch_up] if catch_up else [])):
             mems.setdefault(m.id, m)
             relevance.setdefault(m.id, 0.0)
+        if not req.include_old:
+            for mid in window.outside_window(self.store, req.user_id, mems.values(), req.query, s):
+                if catch_up is None or mid != catch_up.id:
+                    del mems[mid]
 
         cue_names = set(cues.tag_names)
         scored = [score(m, relevance[mid], now, s, cue_names) for mid, m in mems.items() if m.active]
@@ -172,21 +182,33 @@ class Recaller:
         else:
             notes_all.append("rerank: weighted blend (no cross-encoder configured)")
         ranked = rank(scored)
+        count_tokens = self._count_tokens(warnings)
         placed = layer_mod.assemble(
             ranked,
             query=req.query,
             top_k=max(0, req.top_k),
             token_budget=max(0, req.token_budget),
-            count_tokens=self._count_tokens(warnings),
+            count_tokens=count_tokens,
             max_procedures=s.max_procedures,
             baseline_importance=s.baseline_importance,
             max_baseline=s.max_baseline,
+            fixed_share=s.fixed_section_share,
+            first=[catch_up.id] if catch_up else None,
         )
+        weak: WeakHits | None = None
+        if gap and qvec is not None:
+            placed, weak = self._weak_hits(req, qvec, flt, placed, count_tokens, now)
+            if weak is not None:
+                warnings.append(weak.hint)
         seed_by_id = {sd.id: sd for sd in seeds}
         traces = [
             self._trace(p, seed_by_id.get(p.scored.memory.id), activations.get(p.scored.memory.id), notes_all)
             for p in placed
         ]
+        if catch_up is not None:
+            for t in traces:
+                if t.memory_id == catch_up.id:
+                    t.notes.append("catch-up: the latest session summary, on the first recall of this session")
         total = sum(p.tokens for p in placed)
         result = RecallResult(
             memories=[p.scored.memory for p in placed],
@@ -196,19 +218,72 @@ class Recaller:
             mode=mode,
             warnings=warnings,
             cue_tags=sorted(cue_names),
+            weak=weak,
         )
+        self.maintainer.note_served(req.user_id, [m.id for m in result.memories])
         if s.recall_maintenance:
             self.maintainer.submit(
                 ServedRecall(
                     user_id=req.user_id,
                     query=req.query,
                     served=[m.id for m in result.memories],
-                    ranked=[p.scored.memory.id for p in placed if p.layer == layer_mod.CONTEXTUAL],
+                    ranked=[
+                        p.scored.memory.id
+                        for p in sorted(placed, key=lambda p: -p.scored.final)
+                        if p.section in (layer_mod.CONTEXTUAL, layer_mod.PROCEDURAL)
+                    ],
+                    direct=set(seed_by_id),
                     gap=gap,
                     query_vector=qvec,
                 )
             )
         return result
+
+    def _weak_hits(
+        self,
+        req: RecallRequest,
+        qvec: np.ndarray,
+        flt: MemoryFilter,
+        placed: list[layer_mod.Placed],
+        count_tokens: Callable[[str], int],
+        now: datetime,
+    ) -> tuple[list[layer_mod.Placed], WeakHits | None]:
+        """Nothing passed the similarity threshold: rather than an empty block, the closest memories below it,
+        in section `weak`, in the slots left (the threshold still decides what seeds the cascade)."""
+        s = self.settings
+        room = min(s.weak_hits, max(0, req.top_k) - len(placed))
+        if room <= 0:
+            return placed, None
+        have = {p.scored.memory.id for p in placed}
+        near = [
+            (mid, sim)
+            for mid, sim in self.store.vector_search(req.user_id, qvec, room + len(have), min_similarity=-1.0, flt=flt)
+            if mid not in have
+        ][:room]
+        if not near:
+            return placed, None
+        mems = {m.id: m for m in self.store.get_memories(req.user_id, [mid for mid, _ in near])}
+        used = sum(p.tokens for p in placed)
+        out = list(placed)
+        for mid, sim in near:
+            m = mems.get(mid)
+            if m is None:
+                continue
+            tokens = count_tokens(m.content)
+            if used + tokens > req.token_budget:
+                continue
+            used += tokens
+            out.append(layer_mod.Placed(scored=score(m, max(0.0, sim), now, s), section=layer_mod.WEAK, tokens=tokens))
+        served = len(out) - len(placed)
+        if not served:
+            return placed, None
+        best = max(sim for _, sim in near)
+        hint = (
+            f"no memory passed the similarity threshold ({s.similarity_threshold:.2f}; the closest scored "
+            f"{best:.2f}): the {served} closest are shown as weak hits. Rephrase the query, or try "
+            "mode='lexical' (CLI: --mode lexical) to match exact words."
+        )
+        return out, WeakHits(best_score=round(best, 4), threshold=s.similarity_threshold, count=served, hint=hint)
 
     def _rerank(self, query: str, scored: list[Scored]) -> tuple[list[Scored], str]:
         """Replace the relevance of the top candidates by cross-encoder scores, or keep the blend."""
@@ -240,12 +315,14 @@ class Recaller:
             t_notes.append(f"resolved from superseded memory {seed.resolved_from}")
         if seed is not None:
             t_notes.append("found by: " + ", ".join(f"{k}#{v}" for k, v in seed.lists.items()))
+        if p.section == layer_mod.WEAK:
+            t_notes.append(f"weak: cosine {sc.relevance:.3f}, below the similarity threshold")
         return RecallTrace(
             memory_id=sc.memory.id,
             from_seed=act.seed_id if act else None,
             seed_rank=seed.rank if seed else None,
             seed_score=seed.score if seed else None,
-            vector_score=seed.vector_score if seed else None,
+            vector_score=seed.vector_score if seed else (sc.relevance if p.section == layer_mod.WEAK else None),
             text_score=seed.text_score if seed else None,
             depth=act.depth if (act and seed is None) else 0,
             path=act.path if act else [],
@@ -256,7 +333,7 @@ class Recaller:
             cue_boost=sc.cue_factor,
             matched_tags=sc.matched_tags,
             final_score=sc.final,
-            layer=p.layer,
+            section=p.section,
             tokens=p.tokens,
             notes=t_notes,
         )

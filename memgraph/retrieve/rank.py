@@ -2,10 +2,11 @@
 
     final = relevance x effective_confidence x recency_boost x ((1 - w) + w x importance) x cue_factor
 
-relevance is the seed strength (the best seed 1) plus `cascade_weight` x the cascade activation (a noisy-OR
-below 1; or a cross-encoder score when one is configured); effective confidence decays the stored confidence
+relevance is the seed strength (the best seed 1) combined with the cascade's evidence as a noisy-OR that graph
+evidence alone cannot lift to 1 (cascade.py `combine_relevance`; or a cross-encoder score when one is
+configured); effective confidence decays the stored confidence
 by the kind's half-life since the memory was last touched (pinned memories never decay); recency_boost =
-1 + 0.5 e^(-hours_since_access / 24); cue_factor is (1 + cue_boost) for every facet tag the query names that
+1 + 0.5 e^(-hours since the last write / 24); cue_factor is (1 + cue_boost) for every facet tag the query names that
 the memory carries. The seed strength blends RRF with the raw scores (retrieve/cascade.py `seed_strengths`).
 """
 
@@ -45,8 +46,10 @@ def effective_confidence(memory: Memory, now: datetime, settings: Settings) -> f
 
 
 def recency_boost(memory: Memory, now: datetime, settings: Settings) -> float:
-    """1 + amplitude x e^(-hours since last access / recency_hours)."""
-    hours = max(0.0, (now - memory.last_accessed).total_seconds() / 3600.0)
+    """1 + amplitude x e^(-hours since the last write / recency_hours). From the last write (created, updated,
+    reinforced by a restatement), not the last serve: a boost for having been recalled made every served memory
+    1.5x as likely to be served again the next day (maintenance.py)."""
+    hours = max(0.0, (now - memory.updated_at).total_seconds() / 3600.0)
     return 1.0 + settings.recency_amplitude * math.exp(-hours / settings.recency_hours)
 
 

@@ -1,4 +1,4 @@
-"""Stage 1 of recall: seed memories from vector kNN and full-text hits, fused by reciprocal rank.
+"""Stage 1 of recall: seed memories from vector kNN and full-text hits, fused into one ranking (fusion.py).
 
 Every list is filtered inside the store query (user, active, archived, kinds, project-scope globs, minimum
 importance). In cascade mode each tag the query names (see cues.py) adds a vector and a full-text list run
@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from memgraph.config import Settings
 from memgraph.models import Relation
-from memgraph.retrieve.fusion import rrf_fuse
+from memgraph.retrieve.fusion import fuse_lists
 from memgraph.store.base import GraphStore, MemoryFilter
 
 #: How many Supersedes hops a resolution follows (a chain old -> newer -> newest).
@@ -63,10 +64,11 @@ def search_lists(
     return lists
 
 
-def fuse(lists: dict[str, list[tuple[str, float]]], rrf_k: int) -> list[Seed]:
-    """RRF over the named lists; each seed keeps its per-list ranks and the global lists' raw scores."""
+def fuse(lists: dict[str, list[tuple[str, float]]], settings: Settings) -> list[Seed]:
+    """The named lists fused (fusion.py `fuse_lists`); each seed keeps its per-list ranks and the global lists'
+    raw scores."""
     names = list(lists)
-    fused = rrf_fuse([lists[n] for n in names], rrf_k)
+    fused = fuse_lists(lists, settings)
     ranks = {n: {mid: r for r, (mid, _) in enumerate(lists[n], start=1)} for n in names}
     vec = dict(lists.get("vector", []))
     txt = dict(lists.get("text", []))

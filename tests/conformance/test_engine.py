@@ -9,6 +9,7 @@ import pytest
 from memgraph import MemoryEngine, Settings
 from memgraph.embed import CachedEmbedder
 from memgraph.errors import MissingOwnerError, NotFoundError, ValidationError
+from memgraph.ingest.tags import infer_tags
 from memgraph.models import Relation
 from memgraph.store import GraphStore, MemoryFilter
 
@@ -49,7 +50,10 @@ def test_metadata_and_tags_with_cypher_fragments_are_data(mem_engine: MemoryEngi
     got = mem_engine.get(m.id, user_id="ada")
     assert got.content == NASTY[0]
     assert got.metadata == metadata
-    assert set(got.tags) == {'"}) detach delete n //'.strip("#.,;:!?\"'`"), "tag", "x' or '1'='1", "$user_id"}
+    explicit = {'"}) detach delete n //'.strip("#.,;:!?\"'`"), "tag", "x' or '1'='1", "$user_id"}
+    # the explicit tags, then those every write infers from the content (entity tags: ingest/tags.py)
+    inferred = set(infer_tags(NASTY[0], mem_engine.settings, explicit=tags).inferred)
+    assert set(got.tags) == explicit | inferred
     assert mem_engine.stats(user_id="ada").memories == 2
     assert mem_engine.stats(user_id="bob").memories == 1
     assert [t.name for t in mem_engine.tags(user_id="bob")] == []

@@ -13,6 +13,7 @@ from memgraph import MemoryEngine, SecretDetectedError, Settings, ValidationErro
 from memgraph.embed import CachedEmbedder, SentenceTransformerEmbedder
 from memgraph.errors import MissingOwnerError, StoreError
 from memgraph.ingest.report import DropReason
+from memgraph.ingest.structure import user_tags
 from memgraph.store.sqlite import SQLiteStore
 from memgraph.store.sqlite.writes import Writes
 
@@ -110,7 +111,8 @@ def test_remember_keeps_its_contract(engine: MemoryEngine) -> None:
     assert len(mems) == 1
     m = engine.get(mems[0].id, user_id="u", with_embedding=True)
     assert m.pinned and m.file_paths == ["src/*.py"] and m.trigger_patterns == ["deploy"]
-    assert m.importance == 0.9 and m.tags == ["a"] and m.metadata == {"k": 1} and m.scope.value == "project"
+    assert m.importance == 0.9 and user_tags(m.tags) == ["a"] and m.metadata == {"k": 1} and m.scope.value == "project"
+    assert {"session:s", "date:2024-01-02", "month:2024-01"} <= set(m.tags)  # its structure (ingest/structure.py)
     assert m.created_at.year == 2024
     assert np.allclose(np.asarray(m.embedding), vec / np.linalg.norm(vec), atol=1e-5) or np.allclose(
         np.asarray(m.embedding), vec, atol=1e-5

@@ -29,7 +29,7 @@ def test_remember_conversation_builds_structure(quiet: MemoryEngine) -> None:
         "Bob: Hey Ada, I adopted a cat.",
         "A line with no speaker",
     ]
-    assert mems[0].tags == ["date:2023-05-08", "month:2023-05", "session:s1", "speaker:ada"]
+    assert mems[0].tags == ["bob", "date:2023-05-08", "month:2023-05", "session:s1", "speaker:ada"]
     assert "speaker:bob" in mems[1].tags and not any(t.startswith("speaker:") for t in mems[2].tags)
     assert mems[0].metadata["dia_id"] == "D1:1" and mems[0].metadata["turn"] == 0
     assert mems[0].created_at == when and mems[1].created_at > mems[0].created_at

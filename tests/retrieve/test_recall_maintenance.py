@@ -26,46 +26,104 @@ def test_access_counts_and_confidence_after_serving(mem: MemoryEngine) -> None:
     mem.flush()
     after = mem.get(a.id, user_id="u")
     assert after.access_count == before.access_count + 1
-    assert after.last_accessed > before.last_accessed
-    assert after.confidence == pytest.approx(0.5 + mem.settings.feedback_boost)
+    # the decay clock (also the store walk's order among a tag's members) is not restarted by a serve
+    assert after.last_accessed == before.last_accessed
+    # serving does not change how the next recall ranks it (recall_confidence_boost 0; feedback does)
+    assert after.confidence == pytest.approx(0.5)
+    assert after.updated_at == before.updated_at  # recency counts from the last write, not the last serve
 
 
-def test_co_recall_strengthens_relates_to(mem: MemoryEngine) -> None:
+def test_only_the_top_hits_are_credited(mem: MemoryEngine) -> None:
+    mems = mem.remember_many(
+        [{"content": f"Sourdough note {i}: feed the starter with rye flour and water"} for i in range(6)],
+        user_id="u",
+    )
+    res = mem.recall("sourdough starter rye", user_id="u", top_k=6)
+    mem.flush()
+    assert len(res.memories) == 6
+    counts = {m.id: m.access_count for m in mem.store.get_memories("u", [m.id for m in mems])}
+    top = [t.memory_id for t in sorted(res.trace, key=lambda t: -t.final_score)][: mem.settings.co_recall_top]
+    assert {mid for mid, c in counts.items() if c == 1} == set(top)  # the rest only rode along
+    assert sum(counts.values()) == mem.settings.co_recall_top
+
+
+def test_co_recall_links_what_feedback_confirmed(mem: MemoryEngine) -> None:
     a = mem.remember("Project Falcon ships in March", user_id="u")
     b = mem.remember("Project Falcon's lead is Priya", user_id="u")
-    mem.recall("project falcon", user_id="u", top_k=2)
+    c = mem.remember("The Falcon budget is 40k", user_id="u")
+    mem.recall("project falcon", user_id="u", top_k=3)
     mem.flush()
-    links = mem.store.get_links("u", [a.id], relations=[Relation.RELATES_TO])
-    assert len(links) == 1
-    link = links[0]
-    assert {link.src, link.dst} == {a.id, b.id}
-    assert link.source is LinkSource.CO_RECALL
+    assert mem.store.get_links("u", relations=[Relation.RELATES_TO]) == []  # being served is not being used
+    mem.feedback(a.id, True, user_id="u")
+    assert mem.store.get_links("u", relations=[Relation.RELATES_TO]) == []  # one used memory: no pair yet
+    mem.feedback(b.id, True, user_id="u")
+    (link,) = mem.store.get_links("u", relations=[Relation.RELATES_TO])
+    assert {link.src, link.dst} == {a.id, b.id} and link.source is LinkSource.CO_RECALL
     assert link.weight == pytest.approx(mem.settings.co_recall_increment)
-    mem.recall("project falcon", user_id="u", top_k=2)
+    mem.feedback(c.id, False, user_id="u")  # unhelpful: no link
+    mem.feedback(a.id, True, user_id="u")  # twice for one recall counts once
+    assert len(mem.store.get_links("u", relations=[Relation.RELATES_TO])) == 1
+    s = mem.settings
+    for _ in range(30):  # used together again and again: bounded, it saturates below the cap
+        mem.recall("project falcon", user_id="u", top_k=3)
+        mem.feedback(a.id, True, user_id="u")
+        mem.feedback(b.id, True, user_id="u")
     mem.flush()
-    again = mem.store.get_links("u", [a.id], relations=[Relation.RELATES_TO])
-    assert len(again) == 1 and again[0].weight == pytest.approx(2 * mem.settings.co_recall_increment)
+    (link,) = mem.store.get_links("u", relations=[Relation.RELATES_TO])
+    assert 0.25 < link.weight <= s.co_recall_max_weight
 
 
-def test_co_recall_keeps_an_existing_edge_source_and_caps_at_one(mem: MemoryEngine) -> None:
+def test_feedback_on_a_memory_the_last_recall_did_not_serve_links_nothing(mem: MemoryEngine) -> None:
+    a = mem.remember("The boat leaves at 7", user_id="u")
+    b = mem.remember("Sunscreen is in the blue bag", user_id="u")
+    mem.recall("when does the boat leave", user_id="u", top_k=1)
+    mem.feedback(a.id, True, user_id="u")
+    mem.feedback(b.id, True, user_id="u")  # not served by that recall
+    assert mem.store.get_links("u", relations=[Relation.RELATES_TO]) == []
+
+
+def test_co_recall_weight_decays_then_saturates(mem: MemoryEngine) -> None:
+    m, s = mem._maintainer, mem.settings
+    assert m.co_recall_weight(None, 0.0) == pytest.approx(s.co_recall_increment)
+    # an edge last strengthened one half-life ago counts half, then moves 1/10 of the way to the cap
+    half = 0.2 * 0.5
+    assert m.co_recall_weight(0.2, s.co_recall_half_life_days) == pytest.approx(half + 0.1 * (0.3 - half) / 0.3)
+    w = 0.0
+    for _ in range(200):
+        w = m.co_recall_weight(w, 0.0)
+    assert w <= s.co_recall_max_weight and w == pytest.approx(s.co_recall_max_weight, abs=1e-6)
+    assert m.co_recall_weight(0.9, 0.0) <= s.co_recall_max_weight  # an old, heavier edge is brought under the cap
+
+
+def test_co_recall_never_changes_an_edge_of_another_source(mem: MemoryEngine) -> None:
     a = mem.remember("Oslo trip: flights booked", user_id="u")
     b = mem.remember("Oslo trip: hotel near the harbour", user_id="u")
     mem.link(b.id, a.id, user_id="u", weight=0.95)
     mem.recall("oslo trip", user_id="u", top_k=2)
-    mem.flush()
+    mem.feedback(a.id, True, user_id="u")
+    mem.feedback(b.id, True, user_id="u")
     (link,) = mem.store.get_links("u", [a.id], relations=[Relation.RELATES_TO])
     assert (link.src, link.dst, link.source) == (b.id, a.id, LinkSource.EXPLICIT)
-    assert link.weight == pytest.approx(1.0)
+    assert link.weight == pytest.approx(0.95)
 
 
-def test_co_recall_is_limited_to_the_top_memories(mem: MemoryEngine) -> None:
-    mem.remember_many(
-        [{"content": f"Bread recipe variant {i} with rye flour"} for i in range(6)], user_id="u"
-    )
-    mem.recall("rye bread recipe", user_id="u", top_k=6)
-    mem.flush()
-    top = mem.settings.co_recall_top
-    assert len(mem.store.get_links("u", relations=[Relation.RELATES_TO])) == top * (top - 1) // 2
+def test_links_from_the_top_hits_when_configured(embedder) -> None:
+    """co_recall_from='top': the top hits the query itself found are linked without feedback (bounded too)."""
+    from tests.retrieve.conftest import make_engine
+
+    eng = make_engine(embedder, co_recall_from="top")
+    try:
+        eng.remember_many([{"content": f"Bread recipe variant {i} with rye flour"} for i in range(6)], user_id="u")
+        eng.recall("rye bread recipe", user_id="u", top_k=6)
+        eng.flush()
+        top = eng.settings.co_recall_top
+        links = eng.store.get_links("u", relations=[Relation.RELATES_TO])
+        assert len(links) == top * (top - 1) // 2
+        assert all(lk.weight == pytest.approx(eng.settings.co_recall_increment) for lk in links)
+    finally:
+        eng.flush()
+        eng._maintainer.close()
+        eng.store.close()
 
 
 def test_gap_is_recorded_and_deduplicated(mem: MemoryEngine) -> None:
@@ -128,3 +186,24 @@ def test_missing_model_degrades_to_lexical(tmp_path) -> None:
         eng.flush()
     finally:
         eng.close()
+
+
+def test_the_graph_cannot_reinforce_its_own_choices(embedder) -> None:
+    """With co_recall_from='top', a credited memory the cascade brought (not one of the query's own hits) is
+    counted, never co-linked."""
+    from memgraph.retrieve.maintenance import ServedRecall
+    from tests.retrieve.conftest import make_engine
+
+    eng = make_engine(embedder, co_recall_from="top")
+    try:
+        a, b, c = (eng.remember(t, user_id="u") for t in ("Kayak trip on Saturday", "Kayak rental costs 40 euros",
+                                                         "Bring the dry bags"))
+        eng._maintainer.apply(ServedRecall(user_id="u", query="kayak", served=[a.id, b.id, c.id],
+                                           ranked=[a.id, c.id, b.id], gap=False, query_vector=None,
+                                           direct={a.id, b.id}))
+        links = eng.store.get_links("u", relations=[Relation.RELATES_TO])
+        assert [{lk.src, lk.dst} for lk in links] == [{a.id, b.id}]
+        assert all(m.access_count == 1 for m in eng.store.get_memories("u", [a.id, b.id, c.id]))
+    finally:
+        eng._maintainer.close()
+        eng.store.close()

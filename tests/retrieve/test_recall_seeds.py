@@ -1,12 +1,12 @@
-"""Stage 1: seeds from vector + full text, fused by RRF, filtered inside the store."""
+"""Stage 1: seeds from vector + full text, fused (fusion.py), filtered inside the store."""
 
 from __future__ import annotations
 
 import pytest
 
-from memgraph import MemoryEngine
+from memgraph import MemoryEngine, Settings
 from memgraph.errors import ValidationError
-from memgraph.retrieve.fusion import rrf_fuse
+from memgraph.retrieve.fusion import convex_fuse, floored, fuse_lists, minmax, rrf_fuse
 
 
 def test_rrf_fuse_scores_and_order() -> None:
@@ -20,13 +20,39 @@ def test_rrf_fuse_scores_and_order() -> None:
     assert weighted["c"] == pytest.approx(2 / 61)
 
 
+def test_convex_fusion_keeps_how_far_apart_the_scores_are() -> None:
+    assert minmax([("a", 0.8), ("b", 0.6), ("c", 0.4)]) == pytest.approx({"a": 1.0, "b": 0.5, "c": 0.0})
+    assert minmax([("a", 0.5), ("b", 0.5)]) == {"a": 1.0, "b": 1.0}
+    assert floored([("a", 0.8), ("b", 0.6)], 0.4) == pytest.approx({"a": 1.0, "b": 0.5})
+    vector = [("b", 0.80), ("a", 0.79), ("c", 0.41), ("e", 0.40)]
+    text = [("c", 9.0), ("b", 1.0), ("d", 0.5)]
+    fused = dict(convex_fuse([vector, text], [0.4, 0.6]))
+    assert fused["c"] == pytest.approx(0.4 * 0.01 / 0.40 + 0.6)  # the clear text winner, low in the vector list
+    assert fused["b"] == pytest.approx(0.4 + 0.6 * 0.5 / 8.5)
+    # RRF with equal weights puts b (ranks 1 and 2) above c (ranks 3 and 1): ranks forget that 9.0 >> 1.0
+    assert [mid for mid, _ in rrf_fuse([vector, text], 60)][:2] == ["b", "c"]
+    assert [mid for mid, _ in convex_fuse([vector, text], [0.4, 0.6])][:2] == ["c", "b"]
+    with pytest.raises(ValueError):
+        convex_fuse([vector], [0.5, 0.5])
+
+
+def test_fuse_lists_weighs_text_lists_and_scoped_lists_like_their_kind() -> None:
+    s = Settings(store=":memory:", fusion_text_weight=0.7)
+    fused = dict(fuse_lists({"vector": [("a", 0.9)], "text": [("b", 3.0)], "text@speaker:ada": [("a", 1.0)]}, s))
+    assert fused == pytest.approx({"a": 0.3 + 0.7, "b": 0.7})
+    assert dict(fuse_lists({"vector": [("a", 0.9)], "text": []}, s)) == pytest.approx({"a": 0.3})
+    rrf = dict(fuse_lists({"vector": [("a", 0.9)], "text": [("b", 3.0)]}, s.model_copy(update={"fusion": "rrf"})))
+    assert rrf == pytest.approx({"a": 1 / 61, "b": 1 / 61})
+
+
 def test_engine_search_uses_the_same_fusion(quiet: MemoryEngine) -> None:
     quiet.remember("The deploy script lives in tools/release.sh", user_id="u")
     hits = quiet.search("where is the deploy script", user_id="u", k=3)
     assert hits and "deploy" in hits[0].memory.content
+    # one memory: each list's min-max normalised score is 1, so the fused score is the weight of its lists
+    w = quiet.settings.fusion_text_weight
     assert hits[0].score == pytest.approx(
-        (1 / 61 if hits[0].vector_score is not None else 0)
-        + (1 / 61 if hits[0].text_score is not None else 0)
+        ((1 - w) if hits[0].vector_score is not None else 0) + (w if hits[0].text_score is not None else 0)
     )
 
 
