@@ -141,9 +141,13 @@ class Recaller:
             activations = spread(self.store, req.user_id, starters, flt, s, strengths=strength)
 
         totals = activation_totals(activations)  # every memory's activation, no Activation object each
-        relevance = {
-            mid: combine_relevance(strength.get(mid, 0.0), totals.get(mid, 0.0), s) for mid in {*strength, *totals}
-        }
+        candidates = list({*strength, *totals})
+        combined = combine_relevance(
+            np.array([strength.get(mid, 0.0) for mid in candidates], dtype=np.float64),
+            np.array([totals.get(mid, 0.0) for mid in candidates], dtype=np.float64),
+            s,
+        )
+        relevance = dict(zip(candidates, combined.tolist(), strict=True))
         # Only the most relevant candidates are loaded and scored in full.
         pool = sorted(relevance, key=lambda mid: -relevance[mid])[: n * s.pool_multiplier]
         relevance = {mid: relevance[mid] for mid in pool}
