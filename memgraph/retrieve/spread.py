@@ -6,7 +6,8 @@ trace. Scoring that one `Expansion` object at a time (each with its list of `Tra
 cascade recall (profile at 1k memories: ~2,000 expansions, 60% of the pipeline). Here the same numbers come
 from arrays, in the same order of floating-point operations (a path factor multiplies its steps from the
 seed on; the noisy-OR multiplies in `expand`'s order), and the best path's trace steps are built only when a
-returned memory's trace reads them. tests/conformance/test_recall.py checks it equals `cascade` on every store.
+returned memory's trace reads them. tests/conformance/test_expand_parity.py checks it equals `cascade` bit for
+bit on every store.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from memgraph.store.traverse import ExpansionTable
 
 class _TableActivation(Activation):
     """An `Activation` whose `path` is read from the table when first asked (only returned memories' are).
-    Made by `activations` (a dict per object: ~2,000 per recall, the dataclass __init__ would double that)."""
+    Made by `Activations` on demand, its fields set as one dict (cheaper than the dataclass __init__)."""
 
     _table: ExpansionTable
     _state: int
