@@ -179,6 +179,12 @@ def test_memories_read_by_id_come_from_the_row_cache_and_stay_in_step(pair, tmp_
         got.tags.append("mutated")
         got.metadata["x"] = 1
         assert _dump(reader, [ids[1]]) == _dump(fresh, [ids[1]])
+        writer.update_memories("ada", [MemoryUpdate(id=ids[5], set={"metadata": {"a": [1, {"b": 2}], "c": "d"}})])
+        nested = reader.get_memories("ada", [ids[5]])[0]
+        nested.metadata["a"].append(3)
+        nested.metadata["a"][1]["b"] = 5
+        assert _dump(reader, [ids[5]]) == _dump(fresh, [ids[5]])
+        assert reader.get_memories("ada", [ids[5]])[0].metadata == {"a": [1, {"b": 2}], "c": "d"}
         writer.update_memories("ada", [MemoryUpdate(id=ids[1], set={"importance": 0.99}, inc={"access_count": 2})])
         writer.add_tags("ada", [HasTag(memory_id=ids[0], tag="new-tag")])
         writer.remove_tags("ada", [HasTag(memory_id=ids[3], tag="hub")])

@@ -16,26 +16,32 @@ from collections.abc import Sequence
 from memgraph.models import Memory
 from memgraph.store.sqlite.rows import MEMORY_COLUMNS, chunks, json_value, row_to_memory
 
-#: The memory as read (tags in name order, no embedding) and its metadata's JSON text; the memory is never
-#: handed out itself (`copy`).
-Entry = tuple[Memory, str]
+#: The memory as read (tags in name order, no embedding), its metadata's JSON text, and whether the metadata
+#: is flat (no nested lists or dicts); the memory is never handed out itself (`copy`).
+Entry = tuple[Memory, str, bool]
 
 
 def copy(entry: Entry) -> Memory:
     """A copy of a cached memory that shares nothing mutable with it: its lists of strings copied, its metadata
-    parsed again from the row's JSON (nested values included; copying them in Python cost 5x more)."""
-    memory, metadata = entry
+    copied when flat (conversation turns: date, session, speaker, turn) and parsed again from the row's JSON
+    when nested (copying nested values in Python cost 5x more)."""
+    memory, metadata, flat = entry
     fields = dict(memory.__dict__)
     fields["tags"] = list(memory.tags)
     fields["file_paths"] = list(memory.file_paths)
     fields["trigger_patterns"] = list(memory.trigger_patterns)
-    fields["metadata"] = json_value(metadata)
+    fields["metadata"] = dict(memory.metadata) if flat else json_value(metadata)
     obj = Memory.__new__(Memory)
     object.__setattr__(obj, "__dict__", fields)
     object.__setattr__(obj, "__pydantic_fields_set__", set(memory.__pydantic_fields_set__))
     object.__setattr__(obj, "__pydantic_extra__", None)
     object.__setattr__(obj, "__pydantic_private__", None)
     return obj
+
+
+def _entry(memory: Memory, metadata: str) -> Entry:
+    flat = not any(isinstance(v, list | dict) for v in memory.metadata.values())
+    return memory, metadata, flat
 
 
 class MemoryRows:
@@ -81,4 +87,4 @@ def load(conn: sqlite3.Connection, user_id: str, ids: Sequence[str]) -> dict[str
             [user_id, *chunk],
         ):
             tags.setdefault(src, []).append(dst)
-    return {mid: (row_to_memory(row, tags.get(mid, []), False), row["metadata"]) for mid, row in rows.items()}
+    return {mid: _entry(row_to_memory(row, tags.get(mid, []), False), row["metadata"]) for mid, row in rows.items()}
