@@ -99,3 +99,18 @@ def test_top_passing_walks_the_ranking_until_k_hits_pass() -> None:
     assert [m for m, _ in got] == ids[1500:1505]
     assert asked[0] == 32 and sum(asked) <= 2000
     assert bm25.top_passing(ids, values, 5, lambda some: set()) == []
+
+
+def test_best_first_is_by_score_then_id() -> None:
+    """The numpy ranking with ties resolved by id only inside runs of equal scores gives the definition's
+    order: positive scores, best first, ties by id, the first `limit`."""
+    import random
+
+    rng = random.Random(4)
+    for trial in range(200):
+        n = rng.randrange(1, 60)
+        ids = [f"m{rng.randrange(10_000):05d}{'é' if rng.random() < 0.2 else ''}" for _ in range(n)]
+        values = np.array([rng.choice([0.0, 1.5, 2.25, 2.25, 3.0, rng.random()]) for _ in range(n)])
+        for limit in (1, 3, 10, n + 5):
+            want = sorted((i for i in range(n) if values[i] > 0), key=lambda i: (-values[i], ids[i]))[:limit]
+            assert bm25.best_first(ids, values, limit) == want, (trial, limit)

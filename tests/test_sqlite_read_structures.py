@@ -156,3 +156,80 @@ def test_the_log_is_written_with_the_change_and_only_then(pair) -> None:  # type
     assert count() == before
     writer.update_memories("ada", [MemoryUpdate(id=ids[0], inc={"access_count": 1})])
     assert count() == before + 1
+
+
+def _dump(store: SQLiteStore, ids: list[str]) -> list[dict[str, object]]:
+    return [m.model_dump() for m in store.get_memories("ada", ids)]
+
+
+def test_memories_read_by_id_come_from_the_row_cache_and_stay_in_step(pair, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Once a user's structures are loaded, reads by id are served from cached rows (memo.py): equal to what
+    SQL returns after writes by this store and by another connection, and a caller mutating what it got
+    changes nothing that the next read returns."""
+    writer, reader = pair
+    ids, vecs = _seed_graph(writer)
+    reader.vector_search("ada", vecs[0], 5)  # loads the structures
+    assert reader._mirror.memory_rows("ada", ids[:3]) is not None
+    fresh = SQLiteStore(tmp_path)  # its structures are never loaded: plain SQL
+    try:
+        wanted = [ids[3], "missing", ids[1], ids[3], ids[0]]
+        assert _dump(reader, wanted) == _dump(fresh, wanted)
+        assert [m.id for m in reader.get_memories("ada", wanted)] == [ids[3], ids[1], ids[0]]
+        got = reader.get_memories("ada", [ids[1]])[0]
+        got.tags.append("mutated")
+        got.metadata["x"] = 1
+        assert _dump(reader, [ids[1]]) == _dump(fresh, [ids[1]])
+        writer.update_memories("ada", [MemoryUpdate(id=ids[5], set={"metadata": {"a": [1, {"b": 2}], "c": "d"}})])
+        nested = reader.get_memories("ada", [ids[5]])[0]
+        nested.metadata["a"].append(3)
+        nested.metadata["a"][1]["b"] = 5
+        assert _dump(reader, [ids[5]]) == _dump(fresh, [ids[5]])
+        assert reader.get_memories("ada", [ids[5]])[0].metadata == {"a": [1, {"b": 2}], "c": "d"}
+        writer.update_memories("ada", [MemoryUpdate(id=ids[1], set={"importance": 0.99}, inc={"access_count": 2})])
+        writer.add_tags("ada", [HasTag(memory_id=ids[0], tag="new-tag")])
+        writer.remove_tags("ada", [HasTag(memory_id=ids[3], tag="hub")])
+        writer.delete_memories("ada", [ids[2]])
+        wanted = ids[:5]
+        assert _dump(reader, wanted) == _dump(fresh, wanted)
+        assert reader.get_memories("ada", [ids[1]])[0].importance == 0.99
+        assert "new-tag" in reader.get_memories("ada", [ids[0]])[0].tags
+        assert "hub" not in reader.get_memories("ada", [ids[3]])[0].tags
+        assert reader._mirror.memory_rows("ada", [ids[2]]) == {}
+    finally:
+        fresh.close()
+
+
+def test_list_memories_answers_an_empty_filter_from_the_masks(pair) -> None:  # type: ignore[no-untyped-def]
+    """Recall's constraint and pinned scans: nothing passes on most stores, and the masks say so without SQL;
+    once a memory passes, SQL lists it (after another connection wrote it)."""
+    writer, reader = pair
+    ids, vecs = _seed_graph(writer)
+    reader.vector_search("ada", vecs[0], 5)
+    pinned = MemoryFilter(pinned=True)
+    assert reader.list_memories("ada", pinned) == []
+    writer.update_memories("ada", [MemoryUpdate(id=ids[4], set={"pinned": True})])
+    assert [m.id for m in reader.list_memories("ada", pinned)] == [ids[4]]
+
+
+def test_text_search_filters_from_the_masks_as_sql_does(pair, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Full-text hits filtered by the masks (structures loaded) equal those filtered by SQL (a store whose
+    structures are not loaded), for each filter and after another connection changed what passes."""
+    writer, reader = pair
+    ids, vecs = _seed_graph(writer)
+    reader.vector_search("ada", vecs[0], 5)
+    filters = [None, MemoryFilter.everything(), MemoryFilter(tag="t1"), MemoryFilter(min_importance=0.4)]
+
+    def same() -> None:
+        fresh = SQLiteStore(tmp_path)
+        try:
+            for flt in filters:
+                got = reader.text_search("ada", "memory", 12, flt=flt)
+                assert got == fresh.text_search("ada", "memory", 12, flt=flt)
+                assert got
+        finally:
+            fresh.close()
+
+    same()
+    writer.update_memories("ada", [MemoryUpdate(id=mid, set={"active": False}) for mid in ids[::3]])
+    writer.remove_tags("ada", [HasTag(memory_id=ids[1], tag="t1")])
+    same()

@@ -22,11 +22,16 @@ from many weak paths cannot outrank a direct hit by volume alone.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TypeVar
+
+import numpy as np
 
 from memgraph.config import Settings
 from memgraph.models import TraceStep
 from memgraph.retrieve.seeds import Seed
 from memgraph.store.base import GraphStore, MemoryFilter
+
+RelevanceT = TypeVar("RelevanceT", float, np.ndarray)
 
 
 @dataclass
@@ -120,12 +125,16 @@ def cascade(
     return out
 
 
-def combine_relevance(seed: float, graph: float, settings: Settings) -> float:
+def combine_relevance(seed: RelevanceT, graph: RelevanceT, settings: Settings) -> RelevanceT:
     """A candidate's relevance from its seed strength (the best seed 1) and its cascade activation.
 
     A noisy-OR, 1 - (1 - seed) x (1 - min(cap, cascade_weight x graph)): the graph's evidence lifts a weak or
     missing direct match, but never to the best direct hit's 1 (`graph_relevance_cap`), however many paths lead
     to it. The earlier sum (seed + 1.5 x graph) let a memory reached from many seeds, the greeting "Nice to meet
-    you, Priya..." with 13 co-recall links, outrank the correction a question asked for."""
-    g = min(settings.graph_relevance_cap, settings.cascade_weight * graph)
-    return 1.0 - (1.0 - min(1.0, seed)) * (1.0 - g)
+    you, Priya..." with 13 co-recall links, outrank the correction a question asked for.
+
+    Floats or arrays of them (the pipeline combines every candidate in one call: ~5,000 Python calls per
+    recall at 10k memories cost ~5% of it); the same operations either way."""
+    g = np.minimum(settings.graph_relevance_cap, settings.cascade_weight * graph)
+    out: RelevanceT = 1.0 - (1.0 - np.minimum(1.0, seed)) * (1.0 - g)
+    return out

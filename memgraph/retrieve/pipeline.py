@@ -8,7 +8,7 @@ for that reason.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -20,12 +20,13 @@ from memgraph.errors import EmbedderUnavailableError
 from memgraph.models import Memory, MemoryKind, RecallResult, RecallTrace, WeakHits, utcnow
 from memgraph.retrieve import layers as layer_mod
 from memgraph.retrieve import window
-from memgraph.retrieve.cascade import Activation, cascade, combine_relevance, seed_strengths
+from memgraph.retrieve.cascade import Activation, combine_relevance, seed_strengths
 from memgraph.retrieve.cues import QueryCues, find_cues
 from memgraph.retrieve.maintenance import Maintainer, ServedRecall
 from memgraph.retrieve.rank import Scored, rank, score
 from memgraph.retrieve.rerank import RerankerUnavailable, rerank_scores
 from memgraph.retrieve.seeds import Seed, fuse, resolve_superseded, search_lists
+from memgraph.retrieve.spread import EMPTY, activation_totals, spread
 from memgraph.store.base import GraphStore, MemoryFilter
 from memgraph.text import tokenize
 
@@ -132,17 +133,21 @@ class Recaller:
         gap = qvec is not None and vector_hits == 0
 
         strength = seed_strengths(seeds, s.seed_score_weight)
-        activations: dict[str, Activation] = {}
+        activations: Mapping[str, Activation] = EMPTY
         if mode == "cascade" and seeds:
             # every seed starts the cascade (up to the latency guard), passing on activation scaled by its
             # strength: weak seeds add little alone, but agreeing ones lift each other
             starters = seeds[: max(s.max_initial_hits, req.top_k)]
-            activations = cascade(self.store, req.user_id, starters, flt, s, strengths=strength)
+            activations = spread(self.store, req.user_id, starters, flt, s, strengths=strength)
 
-        relevance = {
-            mid: combine_relevance(strength.get(mid, 0.0), act.total if (act := activations.get(mid)) else 0.0, s)
-            for mid in {*strength, *activations}
-        }
+        totals = activation_totals(activations)  # every memory's activation, no Activation object each
+        candidates = list({*strength, *totals})
+        combined = combine_relevance(
+            np.array([strength.get(mid, 0.0) for mid in candidates], dtype=np.float64),
+            np.array([totals.get(mid, 0.0) for mid in candidates], dtype=np.float64),
+            s,
+        )
+        relevance = dict(zip(candidates, combined.tolist(), strict=True))
         # Only the most relevant candidates are loaded and scored in full.
         pool = sorted(relevance, key=lambda mid: -relevance[mid])[: n * s.pool_multiplier]
         relevance = {mid: relevance[mid] for mid in pool}

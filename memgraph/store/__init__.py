@@ -57,6 +57,7 @@ def open_store(target: str, settings: Settings) -> GraphStore:
         retry_base_delay=settings.store_retry_base_delay,
         okapi=Okapi.from_settings(settings),
         change_log_keep=settings.sqlite_change_log_keep,
+        memory_rows_cached=settings.sqlite_memory_rows_cached,
         ann=AnnConfig(
             min_vectors=settings.ann_min_vectors,
             min_passing_fraction=settings.ann_min_passing_fraction,

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import Enum
-from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 from pydantic import BaseModel, Field
@@ -35,6 +35,9 @@ from memgraph.models import (
     TraceStep,
     utcnow,
 )
+
+if TYPE_CHECKING:
+    from memgraph.store.traverse import ExpansionTable
 
 #: Memory fields a `MemoryUpdate` may set. Anything else is refused (ids and owners never change).
 UPDATABLE_FIELDS = frozenset(
@@ -384,6 +387,21 @@ class GraphStore(Protocol):
         then id; from a tag/cluster, its members by importance, then last_accessed (newest first), then id.
         The last hop fetches memories only. The walk itself is `memgraph.store.traverse.breadth_first`,
         shared by every store, so all stores return identical expansions."""
+        ...
+
+    def expand_table(
+        self,
+        user_id: str,
+        seeds: Sequence[str],
+        *,
+        max_depth: int,
+        fanout_cap: int,
+        weights: dict[str, float],
+        flt: MemoryFilter | None = None,
+    ) -> ExpansionTable:
+        """`expand`'s answer as arrays (`memgraph.store.traverse.ExpansionTable`), for the cascade's scoring:
+        `expand_table(...).expansions() == expand(...)`. SQLite builds it from its walk without an `Expansion`
+        per memory; the Cypher stores from `expand`'s list."""
         ...
 
     # -- clusters, gaps, job runs ------------------------------------------------------------------------

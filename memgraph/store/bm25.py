@@ -93,7 +93,19 @@ def best_first(ids: Sequence[str], values: np.ndarray, limit: int) -> list[int]:
     if len(pos) > limit:
         kth = np.partition(values[pos], len(pos) - limit)[len(pos) - limit]
         pos = pos[values[pos] >= kth]  # ties with the limit-th score stay: the id decides among them
-    order = sorted(pos.tolist(), key=lambda i: (-values[i], ids[i]))
+    # by score with numpy; ids read only inside runs of equal scores (a Python sort keyed on (score, id) of
+    # every hit cost ~5% of a cascade recall at 10k memories)
+    scores = values[pos]
+    by_score = np.argsort(-scores, kind="stable")
+    order: list[int] = pos[by_score].tolist()
+    ranked = scores[by_score]
+    tied = ranked[1:] == ranked[:-1]
+    if tied.any():
+        edges = np.diff(np.r_[0, tied.astype(np.int8), 0])
+        for start, end in zip(np.flatnonzero(edges == 1).tolist(), np.flatnonzero(edges == -1).tolist(), strict=True):
+            if start >= limit:
+                break
+            order[start : end + 1] = sorted(order[start : end + 1], key=ids.__getitem__)
     return order[:limit]
 
 

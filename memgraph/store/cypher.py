@@ -67,7 +67,7 @@ from memgraph.store.dialect import FALKORDB, NEO4J, Dialect, render_ints
 from memgraph.store.falkordb_executor import FalkorExecutor
 from memgraph.store.neo4j_executor import Neo4jExecutor
 from memgraph.store.read_only import check_read_only
-from memgraph.store.traverse import Degrees, Neighbours, breadth_first
+from memgraph.store.traverse import Degrees, ExpansionTable, Neighbours, breadth_first
 from memgraph.text import query_terms, terms
 
 #: Why an owner guard aborts when no input was at fault: a node of a look-alike owner (stored before the
@@ -605,6 +605,21 @@ class CypherStore:
             neighbours=lambda nodes, to_groups: self._neighbours(
                 fparams, nodes, int(fanout_cap), to_groups, float(weights.get("RelatesTo:discovered", 1.0))
             ),
+        )
+
+    def expand_table(
+        self,
+        user_id: str,
+        seeds: Sequence[str],
+        *,
+        max_depth: int,
+        fanout_cap: int,
+        weights: dict[str, float],
+        flt: MemoryFilter | None = None,
+    ) -> ExpansionTable:
+        """`expand`'s list as a table (the walk is the same; only the cascade's scoring reads arrays)."""
+        return ExpansionTable.of(
+            self.expand(user_id, seeds, max_depth=max_depth, fanout_cap=fanout_cap, weights=weights, flt=flt)
         )
 
     def _neighbours(

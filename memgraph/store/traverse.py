@@ -6,11 +6,15 @@ rarest first; members of a tag/cluster: the most important first), plus the memb
 tag/cluster it reached. This module walks the hops and keeps, per (seed, memory), the first (so shortest)
 path. SQLite runs the same rules over its in-memory adjacency arrays (store/sqlite/csr.py);
 tests/conformance/test_expand_parity.py checks that all three stores return the same expansions.
+`ExpansionTable` is the same answer as arrays (SQLite builds it from its walk, the Cypher stores from their
+expansions), for the cascade's vectorised scoring (retrieve/spread.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+
+import numpy as np
 
 from memgraph.models import Relation, TraceStep
 from memgraph.store.base import Expansion
@@ -81,3 +85,128 @@ def breadth_first(
         Expansion.model_construct(memory_id=mid, seed_id=seed, depth=depth, path=[step_of(st) for st in path])
         for (seed, mid), (depth, path) in found.items()
     ]
+
+
+class ExpansionTable:
+    """`GraphStore.expand`'s answer as arrays, for a caller that scores thousands of expansions per recall (the
+    cascade): building an `Expansion` with its trace steps for each cost more than the walk itself (profile:
+    ~60% of a cascade recall at 1k memories). The walk's states are kept parent first: a seed's state has parent
+    -1, every other state is one step (relation, via, weight, degree) from its parent. `found` are the states
+    that are memory expansions, in `expand`'s order; `memory_ids`, `memory_code` (equal codes: the same memory),
+    `seed` and `depth` are aligned with it.
+    Trace steps are built only for the states asked for (`path`); `expansions()` is exactly `expand`'s list."""
+
+    def __init__(
+        self,
+        *,
+        seed_ids: list[str],
+        memory_ids: list[str],
+        memory_code: np.ndarray,
+        found: np.ndarray,
+        seed: np.ndarray,
+        depth: np.ndarray,
+        parent: np.ndarray,
+        weight: np.ndarray,
+        degree: np.ndarray,
+        step: Callable[[int], TraceStep],
+    ) -> None:
+        self.seed_ids = seed_ids
+        self.memory_ids = memory_ids
+        self.memory_code = memory_code
+        self.found = found
+        self.seed = seed
+        self.depth = depth
+        self.parent = parent
+        self.weight = weight
+        self.degree = degree  # -1: a step to a memory (TraceStep.degree None)
+        self._step = step
+
+    def __len__(self) -> int:
+        return len(self.found)
+
+    def path(self, state: int) -> list[TraceStep]:
+        """The trace steps from the seed to this state."""
+        steps: list[TraceStep] = []
+        parent = self.parent
+        while parent[state] >= 0:
+            steps.append(self._step(state))
+            state = int(parent[state])
+        steps.reverse()
+        return steps
+
+    def expansions(self) -> list[Expansion]:
+        """The table as `expand` returns it."""
+        out = []
+        for i, state in enumerate(self.found.tolist()):
+            path = self.path(state)
+            out.append(
+                Expansion.model_construct(
+                    memory_id=self.memory_ids[i], seed_id=self.seed_ids[int(self.seed[i])], depth=len(path), path=path
+                )
+            )
+        return out
+
+    @classmethod
+    def empty(cls) -> ExpansionTable:
+        none = np.zeros(0, dtype=np.int64)
+        return cls(
+            seed_ids=[],
+            memory_ids=[],
+            memory_code=none,
+            found=none,
+            seed=none,
+            depth=none,
+            parent=none,
+            weight=np.zeros(0, dtype=np.float64),
+            degree=none,
+            step=_no_step,
+        )
+
+    @classmethod
+    def of(cls, expansions: Sequence[Expansion]) -> ExpansionTable:
+        """The table of an `expand` result (the Cypher stores' `expand_table`): one state per step of each
+        path, so that scoring the table scores exactly these paths."""
+        seed_pos: dict[str, int] = {}
+        root: dict[str, int] = {}  # seed -> its state (no step)
+        codes: dict[str, int] = {}
+        parent: list[int] = []
+        steps: list[TraceStep | None] = []
+        found: list[int] = []
+        seed: list[int] = []
+        for exp in expansions:
+            seed.append(seed_pos.setdefault(exp.seed_id, len(seed_pos)))
+            prev = root.get(exp.seed_id, -1)
+            if prev < 0:
+                prev = root[exp.seed_id] = len(parent)
+                parent.append(-1)
+                steps.append(None)
+            for st in exp.path:
+                parent.append(prev)
+                steps.append(st)
+                prev = len(parent) - 1
+            found.append(prev)
+
+        def step(state: int) -> TraceStep:
+            st = steps[state]
+            if st is None:
+                raise IndexError(state)
+            return st
+
+        weight = [1.0 if st is None else float(st.weight) for st in steps]
+        degree = [-1 if st is None or st.degree is None else int(st.degree) for st in steps]
+        return cls(
+            seed_ids=list(seed_pos),
+            memory_ids=[e.memory_id for e in expansions],
+            memory_code=np.array([codes.setdefault(e.memory_id, len(codes)) for e in expansions], dtype=np.int64),
+            found=np.array(found, dtype=np.int64),
+            seed=np.array(seed, dtype=np.int64),
+            depth=np.array([e.depth for e in expansions], dtype=np.int64),
+            parent=np.array(parent, dtype=np.int64),
+            weight=np.array(weight, dtype=np.float64),
+            degree=np.array(degree, dtype=np.int64),
+            step=step,
+        )
+
+
+def _no_step(state: int) -> TraceStep:
+    raise IndexError(state)

@@ -16,6 +16,9 @@ import pytest
 
 from memgraph.config import Settings
 from memgraph.models import Cluster, HasTag, InCluster, Link, LinkSource, Memory, MemoryKind, Relation
+from memgraph.retrieve.cascade import cascade
+from memgraph.retrieve.seeds import Seed
+from memgraph.retrieve.spread import spread
 from memgraph.store import GraphStore, MemoryFilter, MemoryUpdate, WriteBatch
 from memgraph.store.traverse import Degrees, Neighbours, NodeKey, breadth_first
 
@@ -108,7 +111,7 @@ def _reference(g: Graph, seeds: list[str], depth: int, cap: int, flt: MemoryFilt
     return breadth_first(seeds, max_depth=depth, weights=WEIGHTS, neighbours=hop)
 
 
-def _build(store: GraphStore, seed: int, n: int) -> Graph:
+def _build(store: GraphStore, seed: int, n: int, id_prefix: str | None = None) -> Graph:
     """A random graph: hub tags (one on most memories, speaker tags on half), small topic and session
     tags, importances and weights rounded so that ties are common (the id breaks them), links of every
     relation (some discovered), supersede chains with the older memory inactive, two clusters."""
@@ -136,6 +139,8 @@ def _build(store: GraphStore, seed: int, n: int) -> Graph:
             pinned=rng.random() < 0.05,
             session_id=f"s{i // 20}",
         )
+        if id_prefix is not None:  # ids alike in their first bytes: SQLite's numeric id keys tie, names decide
+            m = m.model_copy(update={"id": f"{id_prefix}{rng.choice(['', 'é', 'z', 'é-'])}{i % 7}-{i}"})
         mems.append(m)
         g.mems[m.id] = m
         g.tags[m.id] = set(tags)
@@ -232,3 +237,47 @@ def test_every_store_walks_the_one_definition(store: GraphStore, seed: int, n: i
     _check(store, g, rng)
     _update(store, g, seed)
     _check(store, g, rng)
+
+
+def _cascade_check(store: GraphStore, g: Graph, rng: random.Random, settings: Settings) -> int:
+    """The table is `expand`'s answer, and the cascade scored on it (retrieve/spread.py) is the cascade scored
+    on `expand`'s objects (retrieve/cascade.py): the same activations, in the same order, bit for bit."""
+    ids = sorted(g.mems)
+    checked = 0
+    for flt in FILTERS[:4]:
+        seeds = rng.sample(ids, 8) + ["not-a-memory"]
+        strengths = {s: rng.choice([0.5, 1.0, round(rng.random(), 3)]) for s in seeds}  # ties between seeds
+        strengths[seeds[0]] = 0.0  # a seed that passes nothing on
+        seed_objs = [Seed(id=s, rank=i + 1, score=1.0) for i, s in enumerate(seeds)]
+        kw = {"max_depth": settings.max_depth, "fanout_cap": settings.fanout_cap, "weights": WEIGHTS, "flt": flt}
+        table = store.expand_table("ada", seeds, **kw)
+        assert table.expansions() == store.expand("ada", seeds, **kw)
+        want = cascade(store, "ada", seed_objs, flt, settings, strengths=strengths)
+        got = spread(store, "ada", seed_objs, flt, settings, strengths=strengths)
+        assert list(got) == list(want)
+        for mid, act in want.items():
+            other = got[mid]
+            assert (other.total, other.best, other.seed_id) == (act.total, act.best, act.seed_id)
+            assert (other.depth, other.path) == (act.depth, act.path)
+        checked += len(want)
+    return checked
+
+
+def test_ids_alike_in_their_first_bytes_rank_by_the_whole_id(store: GraphStore) -> None:
+    """SQLite ranks ties by a number made of an id's first 8 bytes and compares whole ids only where those
+    tie: ids sharing a long prefix (and non-ASCII ones) must still rank by the whole id, as on the others."""
+    g = _build(store, 3, 120, id_prefix="memory-of-ada-")
+    rng = random.Random(3)
+    _check(store, g, rng)
+
+
+@pytest.mark.parametrize("depth,damping", [(2, 4), (3, 40)])
+def test_cascade_on_arrays_equals_the_cascade(store: GraphStore, depth: int, damping: int) -> None:
+    """Recall scores the cascade from `expand_table` on every store (SQLite: the walk's arrays; Cypher: its
+    expansions); hub damping on (small `hub_damping_size`), depth 2 and 3, before and after updates."""
+    settings = Settings(max_depth=depth, fanout_cap=6, hub_damping_size=damping)
+    g = _build(store, 5, 150)
+    rng = random.Random(depth)
+    assert _cascade_check(store, g, rng, settings) > 50
+    _update(store, g, 5)
+    assert _cascade_check(store, g, rng, settings) > 50

@@ -49,6 +49,18 @@ def micros(texts: Sequence[str]) -> np.ndarray:
     )
 
 
+def prefix_keys(names: Sequence[str]) -> np.ndarray:
+    """The first 8 bytes of each name's UTF-8, zero-padded, as big-endian uint64: numbers in the names' order
+    (UTF-8 byte order is code-point order, Python's string order), equal only when those bytes are. The graph
+    walk ranks by them with numpy and compares the names themselves only where keys tie (csr.ranked_top):
+    conversation stores tie on weight and importance by the thousand, and ranking ties by name in Python cost
+    ~12% of a cascade recall at 10k memories."""
+    if not names:
+        return np.zeros(0, dtype=np.uint64)
+    raw = b"".join(n.encode("utf-8")[:8].ljust(8, b"\0") for n in names)
+    return np.frombuffer(raw, dtype=">u8").astype(np.uint64)
+
+
 def _grow(arr: np.ndarray, size: int) -> np.ndarray:
     out = np.zeros((size, *arr.shape[1:]), dtype=arr.dtype)
     out[: len(arr)] = arr
@@ -63,6 +75,7 @@ class UserColumns:
         self.ids: list[str] = []
         self.index: dict[str, int] = {}
         cap = 64
+        self.id_key = np.zeros(cap, dtype=np.uint64)  # prefix_keys of the ids, by row
         self.vectors = np.zeros((cap, dim), dtype=np.float32)
         self.has_vector = np.zeros(cap, dtype=bool)
         self.alive = np.zeros(cap, dtype=bool)
@@ -92,6 +105,7 @@ class UserColumns:
             return
         cap = max(size, 2 * cap)
         for name in (
+            "id_key",
             "vectors",
             "has_vector",
             "alive",
@@ -121,6 +135,7 @@ class UserColumns:
             out[i] = row
         if fresh:
             self._reserve(len(self.ids) + len(fresh))
+            self.id_key[len(self.ids) : len(self.ids) + len(fresh)] = prefix_keys(fresh)
             self.ids += fresh
         return out
 

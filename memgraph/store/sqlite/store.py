@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from memgraph.errors import ModelMismatchError, ValidationError
-from memgraph.models import Cluster, Gap, HasTag, InCluster, Link, Relation, Tag
+from memgraph.models import Cluster, Gap, HasTag, InCluster, Link, Memory, Relation, Tag
 from memgraph.store.base import (
     Expansion,
     JobRun,
@@ -31,7 +31,7 @@ from memgraph.store.base import (
     query_matrix,
 )
 from memgraph.store.bm25 import Okapi
-from memgraph.store.sqlite import changelog, csr, erase
+from memgraph.store.sqlite import changelog, csr, erase, memo
 from memgraph.store.sqlite.ann import AnnConfig, ann_search
 from memgraph.store.sqlite.connection import Database
 from memgraph.store.sqlite.fulltext import FullText
@@ -41,6 +41,7 @@ from memgraph.store.sqlite.reads import SQLReads
 from memgraph.store.sqlite.rows import glob_any, where
 from memgraph.store.sqlite.search import candidates, exact
 from memgraph.store.sqlite.writes import Writes
+from memgraph.store.traverse import ExpansionTable
 
 DB_FILE = "memgraph.sqlite3"
 
@@ -62,6 +63,7 @@ class SQLiteStore(SQLReads):
         okapi: Okapi | None = None,
         change_log_keep: int = 200_000,
         ann: AnnConfig | None = None,
+        memory_rows_cached: int = 20_000,
     ) -> None:
         self.embedding_dim = embedding_dim
         self.path: Path | None
@@ -82,7 +84,7 @@ class SQLiteStore(SQLReads):
         )
         try:
             migrate(self._db)
-            self._mirror = Mirror(self._db, embedding_dim)
+            self._mirror = Mirror(self._db, embedding_dim, memo_limit=memory_rows_cached)
             self._text = FullText(self._db, okapi or Okapi())
             self._changes = Changes()  # what the open write transaction touches (see _tx)
             self._change_log_keep = change_log_keep
@@ -241,6 +243,30 @@ class SQLiteStore(SQLReads):
             w.record_job(run)
 
     # -- reads -------------------------------------------------------------------------------------------
+
+    def get_memories(self, user_id: str, ids: Sequence[str], *, with_embeddings: bool = False) -> list[Memory]:
+        """From the user's cached rows (memo.py) once its read structures are loaded, else by SQL (reads.py)."""
+        wanted = list(dict.fromkeys(ids))
+        entries = None if with_embeddings or not wanted else self._mirror.memory_rows(user_id, wanted)
+        if entries is None:
+            return super().get_memories(user_id, ids, with_embeddings=with_embeddings)
+        out = []
+        for mid in wanted:
+            entry = entries.get(mid)
+            if entry is not None:
+                out.append(memo.copy(entry))
+        return out
+
+    def list_memories(
+        self, user_id: str, flt: MemoryFilter | None = None, *, limit: int = 100, offset: int = 0
+    ) -> list[Memory]:
+        """By SQL (reads.py); when the user's structures are loaded and no memory passes the filter there (a
+        recall's constraint and pinned scans, on most stores), without it."""
+        if limit > 0 and self._mirror.loaded(user_id):
+            with self._mirror.user(user_id) as state:
+                if not self._mask(state, flt).any():
+                    return []
+        return super().list_memories(user_id, flt, limit=limit, offset=offset)
     # -- searches and the cascade: on the in-memory structures ---------------------------------------------
 
     def _mask(self, state: UserState, flt: MemoryFilter | None) -> np.ndarray:
@@ -290,9 +316,21 @@ class SQLiteStore(SQLReads):
     def text_search(
         self, user_id: str, query: str, k: int, *, flt: MemoryFilter | None = None
     ) -> list[tuple[str, float]]:
-        """Hits from the user's postings in memory, ranked by BM25 on the user's statistics (fulltext.py)."""
+        """Hits from the user's postings in memory, ranked by BM25 on the user's statistics (fulltext.py); the
+        filter from the masks once the user's structures are loaded (else by SQL)."""
         clause, params = where(flt)
-        return self._text.search(user_id, query, k, clause, params)
+        passes = None
+        if self._mirror.loaded(user_id):
+            mask: list[np.ndarray] = []
+
+            def passes(ids: list[str]) -> set[str]:
+                with self._mirror.user(user_id) as state:
+                    if not mask:
+                        mask.append(self._mask(state, flt))
+                    ok, index = mask[0], state.columns.index
+                    return {mid for mid in ids if (row := index.get(mid)) is not None and row < len(ok) and ok[row]}
+
+        return self._text.search(user_id, query, k, clause, params, passes)
 
     def expand(
         self,
@@ -305,9 +343,24 @@ class SQLiteStore(SQLReads):
         flt: MemoryFilter | None = None,
     ) -> list[Expansion]:
         """Breadth-first over the user's graph arrays (csr.py), the definition every store runs."""
+        return self.expand_table(
+            user_id, seeds, max_depth=max_depth, fanout_cap=fanout_cap, weights=weights, flt=flt
+        ).expansions()
+
+    def expand_table(
+        self,
+        user_id: str,
+        seeds: Sequence[str],
+        *,
+        max_depth: int,
+        fanout_cap: int,
+        weights: dict[str, float],
+        flt: MemoryFilter | None = None,
+    ) -> ExpansionTable:
+        """The walk over the graph arrays as a table: no `Expansion` per memory (the cascade scores arrays)."""
         with self._mirror.user(user_id) as state:
             cols = state.columns
-            return csr.expand(
+            return csr.expand_table(
                 state.graph,
                 cols.ids,
                 cols.index,
@@ -318,4 +371,5 @@ class SQLiteStore(SQLReads):
                 max_depth=max_depth,
                 fanout_cap=fanout_cap,
                 weights=weights,
+                id_key=cols.id_key,
             )

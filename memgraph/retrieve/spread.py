@@ -1,0 +1,182 @@
+"""The cascade (cascade.py) scored on arrays: the same activations from the store's `ExpansionTable`.
+
+`cascade.cascade` is the definition: every expansion's contribution is the seed's strength times its path
+factor, and a memory's activation is the noisy-OR of its contributions with the strongest path kept for the
+trace. Scoring that one `Expansion` object at a time (each with its list of `TraceStep`s) was most of a
+cascade recall (profile at 1k memories: ~2,000 expansions, 60% of the pipeline). Here the same numbers come
+from arrays, in the same order of floating-point operations (a path factor multiplies its steps from the
+seed on; the noisy-OR multiplies in `expand`'s order), and the best path's trace steps are built only when a
+returned memory's trace reads them. tests/conformance/test_expand_parity.py checks it equals `cascade` bit for
+bit on every store.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import numpy as np
+
+from memgraph.config import Settings
+from memgraph.models import TraceStep
+from memgraph.retrieve.cascade import Activation, seed_strengths
+from memgraph.retrieve.seeds import Seed
+from memgraph.store.base import GraphStore, MemoryFilter
+from memgraph.store.traverse import ExpansionTable
+
+
+class _TableActivation(Activation):
+    """An `Activation` whose `path` is read from the table when first asked (only returned memories' are).
+    Made by `Activations` on demand, its fields set as one dict (cheaper than the dataclass __init__)."""
+
+    _table: ExpansionTable
+    _state: int
+
+    @property
+    def path(self) -> list[TraceStep]:
+        cached: list[TraceStep] | None = self.__dict__.get("_path")
+        if cached is None:
+            cached = self.__dict__["_path"] = self._table.path(self._state)
+        return cached
+
+    @path.setter
+    def path(self, value: list[TraceStep]) -> None:
+        self.__dict__["_path"] = value
+
+    def __eq__(self, other: Any) -> bool:
+        if not isinstance(other, Activation):
+            return NotImplemented
+        return (self.memory_id, self.total, self.best, self.seed_id, self.depth, self.path) == (
+            other.memory_id,
+            other.total,
+            other.best,
+            other.seed_id,
+            other.depth,
+            other.path,
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def path_factors(table: ExpansionTable, settings: Settings) -> np.ndarray:
+    """`cascade.path_factor` of every state: its parent's factor x (weight x hub damping) x edge_decay."""
+    size = settings.hub_damping_size
+    deg = table.degree
+    damped = (deg >= 0) & (deg > size) & (size > 0)
+    damping = np.ones(len(deg), dtype=np.float64)
+    damping[damped] = size / deg[damped]
+    step = table.weight * damping * settings.edge_decay
+    root = table.parent < 0
+    factor = np.ones(len(step), dtype=np.float64)
+    for _ in range(int(table.depth.max(initial=0))):
+        factor = np.where(root, 1.0, factor[table.parent] * step)
+    return factor
+
+
+def spread(
+    store: GraphStore,
+    user_id: str,
+    seeds: list[Seed],
+    flt: MemoryFilter,
+    settings: Settings,
+    strengths: dict[str, float] | None = None,
+) -> Mapping[str, Activation]:
+    """`cascade.cascade`, scored on the store's expansion table (`Activations`: read `totals` for all)."""
+    if strengths is None:
+        strength = seed_strengths(seeds)
+    else:
+        strength = {s.id: strengths.get(s.id, 0.0) for s in seeds}
+    if not strength or settings.max_depth <= 0:
+        return EMPTY
+    table = store.expand_table(
+        user_id,
+        list(strength),
+        max_depth=settings.max_depth,
+        fanout_cap=settings.fanout_cap,
+        weights=settings.relation_weights(),
+        flt=flt,
+    )
+    return activations(table, strength, settings)
+
+
+def activations(table: ExpansionTable, strength: dict[str, float], settings: Settings) -> Mapping[str, Activation]:
+    """Per memory: the noisy-OR of its expansions' contributions and the first strongest one."""
+    if not len(table):
+        return EMPTY
+    seed_strength = np.array([strength.get(s, 0.0) for s in table.seed_ids], dtype=np.float64)
+    factor = path_factors(table, settings)[table.found]
+    contribution = np.minimum(1.0, seed_strength[table.seed] * factor)
+    live = np.flatnonzero(contribution > 0.0)  # in expand's order
+    if not len(live):
+        return EMPTY
+    # memories numbered in order of their first live expansion (the order `cascade` adds them in)
+    uniq, first_at, inverse = np.unique(table.memory_code[live], return_index=True, return_inverse=True)
+    by_first = np.argsort(first_at, kind="stable")
+    renumber = np.empty(len(uniq), dtype=np.int64)
+    renumber[by_first] = np.arange(len(uniq), dtype=np.int64)
+    mem = renumber[inverse.reshape(-1)]
+    c = contribution[live]
+    # noisy-OR per memory, multiplied in expand's order (a stable sort keeps it within each memory)
+    order = np.argsort(mem, kind="stable")
+    m_sorted = mem[order]
+    starts = np.flatnonzero(np.r_[True, m_sorted[1:] != m_sorted[:-1]])
+    missed = np.multiply.reduceat(1.0 - c[order], starts)
+    total = 1.0 - missed
+    # the strongest contribution; the first in expand's order among equals (cascade keeps it: `>`)
+    best_order = np.lexsort((np.arange(len(c)), -c, mem))
+    first = best_order[np.r_[True, mem[best_order][1:] != mem[best_order][:-1]]]
+    return Activations(table, [table.memory_ids[x] for x in live[first].tolist()], total, c[first], live[first])
+
+
+class Activations(Mapping[str, Activation]):
+    """`cascade`'s dict (memory id -> Activation, in the same order), with the Activation objects made only
+    for the memories asked for: a recall reads every memory's `totals` but the rest only for the ~10 it
+    returns (~2,000 to ~5,000 objects per recall otherwise)."""
+
+    def __init__(
+        self, table: ExpansionTable, ids: list[str], total: np.ndarray, best: np.ndarray, at: np.ndarray
+    ) -> None:
+        self._table = table
+        self._at = dict(zip(ids, range(len(ids)), strict=True))
+        #: memory id -> combined activation (noisy-OR), in `cascade`'s order
+        self.totals: dict[str, float] = dict(zip(ids, total.tolist(), strict=True))
+        self._best = best
+        self._where = at  # the position in the table of each memory's best expansion
+        self._made: dict[str, Activation] = {}
+
+    def __getitem__(self, mid: str) -> Activation:
+        act = self._made.get(mid)
+        if act is None:
+            i = self._at[mid]  # KeyError for a memory the cascade did not reach
+            j = int(self._where[i])
+            t = self._table
+            act = _TableActivation.__new__(_TableActivation)
+            act.__dict__ = {
+                "memory_id": mid, "total": self.totals[mid], "best": float(self._best[i]),
+                "seed_id": t.seed_ids[int(t.seed[j])], "depth": int(t.depth[j]), "_table": t,
+                "_state": int(t.found[j]),
+            }  # fmt: skip
+            self._made[mid] = act
+        return act
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.totals)
+
+    def __len__(self) -> int:
+        return len(self.totals)
+
+    def __contains__(self, mid: object) -> bool:
+        return mid in self.totals
+
+
+EMPTY: Mapping[str, Activation] = Activations(
+    ExpansionTable.empty(), [], np.zeros(0), np.zeros(0), np.zeros(0, dtype=np.int64)
+)
+
+
+def activation_totals(acts: Mapping[str, Activation]) -> dict[str, float]:
+    """Memory id -> combined activation, without making an `Activation` per memory when `acts` came from
+    `spread`."""
+    if isinstance(acts, Activations):
+        return acts.totals
+    return {mid: act.total for mid, act in acts.items()}
