@@ -17,11 +17,26 @@ from memgraph.store.cypher_values import plain_value, vector_matrix
 _INT_MIN, _INT_MAX = -(2**63), 2**63 - 1
 
 
+class FloatList(list[float]):
+    """A vector parameter: a plain list to the driver's packer, with a short repr. The driver writes
+    `repr(parameters)` into a DEBUG log line on every RUN whether or not DEBUG is on (neo4j 6.4, bolt5
+    `run`); for a write of 1,000 x 384 floats that repr took 0.9 s of a ~5 s batch at load 11-13, and with
+    this class 0.01 s (the packed bytes are the same)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"<{len(self)} floats>"
+
+
 def bolt_params(value: Any) -> Any:
-    """numpy values as plain lists/floats (every driver version takes those); an integer Bolt cannot carry (64
-    bits) is refused with a typed error (the driver raises a bare OverflowError)."""
+    """numpy values as plain lists/floats (every driver version takes those; vectors as `FloatList`); an
+    integer Bolt cannot carry (64 bits) is refused with a typed error (the driver raises a bare
+    OverflowError)."""
     if isinstance(value, np.ndarray):
-        return value.astype(np.float64).tolist()
+        if value.ndim > 1:
+            return [bolt_params(row) for row in value]
+        return FloatList(value.astype(np.float64).tolist())
     if isinstance(value, dict):
         return {k: bolt_params(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
