@@ -511,8 +511,7 @@ class CypherStore:
         if k <= 0 or not len(queries):
             return [[] for _ in range(len(queries))]
         base = {**self._filter(user_id, flt), "k": int(k)}
-        total = self._vector_count()
-        return [self._vector_search({**base, "vector": row}, k, min_similarity, total) for row in queries]
+        return [self._vector_search({**base, "vector": row}, k, min_similarity) for row in queries]
 
     def vector_search(
         self,
@@ -532,21 +531,26 @@ class CypherStore:
         if k <= 0:
             return []
         params = {**self._filter(user_id, flt), "vector": vec, "k": int(k)}
-        return self._vector_search(params, k, min_similarity, self._vector_count())
+        return self._vector_search(params, k, min_similarity)
 
     def _vector_count(self) -> int:
         """Vectors in the shared index (every user's): where widening the request stops."""
         return int(self._read("count_vectors")[0]["n"])
 
-    def _vector_search(
-        self, params: dict[str, Any], k: int, min_similarity: float, total: int
-    ) -> list[tuple[str, float]]:
+    def _vector_search(self, params: dict[str, Any], k: int, min_similarity: float) -> list[tuple[str, float]]:
+        """The index size is read only when the first request comes back short of k (one round trip less per
+        search in the common case)."""
         s = self.settings
         candidates = max(int(k) * s.vector_overfetch, s.vector_min_candidates)
+        total: int | None = None
         while True:
-            asked = min(candidates, max(total, 1))
+            asked = candidates if total is None else min(candidates, max(total, 1))
             rows = self._read("vector_search", **params, candidates=asked)
-            if len(rows) >= k or asked >= total:
+            if len(rows) >= k:
+                break
+            if total is None:
+                total = self._vector_count()
+            if asked >= total:
                 break
             if candidates >= s.vector_max_candidates:
                 rows = self._read("vector_search_exact", **params)
