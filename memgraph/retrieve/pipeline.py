@@ -141,7 +141,7 @@ class Recaller:
             activations = spread(self.store, req.user_id, starters, flt, s, strengths=strength)
 
         totals = activation_totals(activations)  # every memory's activation, no Activation object each
-        candidates = list({*strength, *totals})
+        candidates = list(dict.fromkeys([*strength, *totals]))  # seeds first; a set's order varies by process
         combined = combine_relevance(
             np.array([strength.get(mid, 0.0) for mid in candidates], dtype=np.float64),
             np.array([totals.get(mid, 0.0) for mid in candidates], dtype=np.float64),
@@ -149,7 +149,8 @@ class Recaller:
         )
         relevance = dict(zip(candidates, combined.tolist(), strict=True))
         # Only the most relevant candidates are loaded and scored in full.
-        pool = sorted(relevance, key=lambda mid: -relevance[mid])[: n * s.pool_multiplier]
+        # ties by id: the same pool in every process and on every store
+        pool = sorted(relevance, key=lambda mid: (-relevance[mid], mid))[: n * s.pool_multiplier]
         relevance = {mid: relevance[mid] for mid in pool}
 
         # Constraints whose trigger patterns match are surfaced whatever their similarity.
