@@ -66,6 +66,7 @@ class FalkorExecutor:
             self.directory: Path | None = directory
             self._server = self.start_embedded(directory, settings, no_retry)
             client: Any = self._server
+            self._wait_ready(client, settings.falkordb_start_timeout_s)
         elif url.scheme == "falkordb":
             self.directory = None
             import falkordb
@@ -147,6 +148,25 @@ class FalkorExecutor:
                     continue
                 raise StoreError(f"cannot start the embedded FalkorDB in {directory}: {exc}") from exc
         raise AssertionError("unreachable")
+
+    @staticmethod
+    def _wait_ready(client: Any, timeout: float) -> None:  # noqa: ANN401 - the redis client
+        """PING the embedded server until it answers (it can refuse its socket for a moment after start under
+        load: the full suite once saw Error 111 in the first statement after a second embedded store started)."""
+        import redis
+
+        deadline = time.monotonic() + max(0.0, timeout)
+        delay = 0.05
+        while True:
+            try:
+                client.ping()
+                return
+            except redis.exceptions.ConnectionError as exc:
+                if time.monotonic() >= deadline:
+                    message = f"the embedded FalkorDB did not answer within {timeout} s: {exc}"
+                    raise TransientStoreError(message) from exc
+                time.sleep(delay)
+                delay = min(1.0, delay * 2)
 
     def _indexes_building(self) -> bool:
         with suppress(self._redis_errors.RedisError):
