@@ -27,7 +27,6 @@ import numpy as np
 from pydantic import BaseModel
 
 from memgraph.models import Relation, TraceStep
-from memgraph.store.base import Expansion
 from memgraph.store.sqlite.columns import prefix_keys
 from memgraph.store.traverse import ExpansionTable
 
@@ -479,33 +478,6 @@ def _preselect(
         keep[a:b] = above
     return pos[keep], row[keep]
 
-
-def expand(
-    graph: UserGraph,
-    ids: list[str],
-    index: dict[str, int],
-    importance: np.ndarray,
-    last_accessed: np.ndarray,
-    passing: np.ndarray,
-    seeds: Sequence[str],
-    *,
-    max_depth: int,
-    fanout_cap: int,
-    weights: dict[str, float],
-) -> list[Expansion]:
-    """`GraphStore.expand` over the arrays: the table's expansions."""
-    return expand_table(
-        graph,
-        ids,
-        index,
-        importance,
-        last_accessed,
-        passing,
-        seeds,
-        max_depth=max_depth,
-        fanout_cap=fanout_cap,
-        weights=weights,
-    ).expansions()
 
 
 _M = TypeVar("_M", bound=BaseModel)
