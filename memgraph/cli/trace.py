@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from rich.markup import escape
 
+from memgraph.cli.explain import clip
 from memgraph.models import Memory, RecallTrace
 
 
@@ -18,12 +19,10 @@ def sig(value: float | None) -> str:
 
 
 def _short(node: str, memory_id: str) -> str:
-    """A path node for people: the recalled memory is 'this', memory ids are cut to 10 characters."""
+    """A path node for people: the recalled memory is 'this', memory ids are cut to 10 characters and '…'."""
     if node == memory_id:
         return "this"
-    if node.startswith("m_") and len(node) > 12:
-        return node[:10] + "…"
-    return node
+    return clip(node, 11) if node.startswith("m_") else node
 
 
 def path_text(tr: RecallTrace) -> str:
