@@ -235,7 +235,9 @@ def build_store(n: int, bulk: bool, locomo: list[Session], sentences: list[str],
         for _, units in s.turns:
             turn_table[_norm(" ".join(units))] = turn_vector(units, table)
         if bulk:
-            plan = plan_episode(turns, session_id=s.id, session_date=s.date)
+            plan = plan_episode(
+                turns, session_id=s.id, session_date=s.date, max_topic_tags=settings.structure_max_topic_tags
+            )
             base = len(pending)
             pending += [
                 {**item, "embedding": turn_table[_norm(item["content"].split(": ", 1)[1])]} for item in plan.items

@@ -510,7 +510,13 @@ class MemoryEngine:
                 )
         # Checked before plan_episode lowercases them (the filter knows vendor keys in their own case).
         extra = [t for t in as_str_list(tags, "tags") if not self._secret_tag(t)]
-        plan = plan_episode(turns, session_id=session_id, session_date=session_date, tags=extra)
+        plan = plan_episode(
+            turns,
+            session_id=session_id,
+            session_date=session_date,
+            tags=extra,
+            max_topic_tags=self.settings.structure_max_topic_tags,
+        )
         parsed = [
             IngestItem.from_mapping({**item, "kind": item.get("kind") or MemoryKind.EVENT}) for item in plan.items
         ]

@@ -8,7 +8,7 @@ Given the turns of one session in order, `plan_episode` returns the memories to 
   `month:YYYY-MM`. Recall matches query words and dates against tags ("what did Ada say on 3 May 2024"),
   and the cascade walks them (damped: they are hubs);
 - topic tags `topic:<word>` for the turn's content words (no stop words, 4+ letters, at most
-  `MAX_TOPIC_TAGS`): turns that share a rare word are two hops apart, so the cascade reaches the other
+  `Settings.structure_max_topic_tags`): turns that share a rare word are two hops apart, so the cascade reaches the other
   turns about "pottery" or "screenplay" from the one the query found (a common word is a hub and is damped).
 The write path gives every ordinary session write the same structure (ingest/structure.py, where the rules
 live); this plan states it for the conversation API, whatever `write_structure` says.
@@ -57,6 +57,7 @@ def plan_episode(
     session_id: str,
     session_date: datetime | None = None,
     tags: Sequence[str] | None = None,
+    max_topic_tags: int,
 ) -> EpisodePlan:
     """One memory per turn (`{"speaker", "text", "metadata"?}` or a plain string) and the links between
     neighbours. Empty turns are skipped (the sequence joins the turns around them)."""
@@ -100,7 +101,7 @@ def plan_episode(
             "session_id": session_id,
             "tags": [
                 *facet_tags(session_id=session_id, speaker=who, when=when),
-                *topic_tags(text),
+                *topic_tags(text, max_topic_tags),
                 *extra,
             ],
             "metadata": meta,

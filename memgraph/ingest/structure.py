@@ -40,8 +40,6 @@ FACET_PREFIXES = ("session:", "speaker:", "date:", "month:")
 TOPIC_PREFIX = "topic:"
 #: Every tag prefix the structure step writes; `user_tags` leaves them out (what a person tagged or named).
 STRUCTURE_PREFIXES = (*FACET_PREFIXES, TOPIC_PREFIX)
-#: Topic tags per memory at most (a long text keeps its first distinct content words).
-MAX_TOPIC_TAGS = 16
 #: A session's newest memories read to find its tail; more only when all of them share one timestamp.
 TAIL_WINDOW = 8
 TAIL_WINDOW_TIES = 512
@@ -86,10 +84,11 @@ def date_facets(when: datetime) -> list[str]:
     return [f"date:{when:%Y-%m-%d}", f"month:{when:%Y-%m}"]
 
 
-def topic_tags(text: str) -> list[str]:
-    """`topic:<word>` for distinct content words of 4+ letters (stop words and numbers left out)."""
+def topic_tags(text: str, limit: int) -> list[str]:
+    """`topic:<word>` for the first `limit` distinct content words of 4+ letters (stop words and numbers left
+    out; `Settings.structure_max_topic_tags`)."""
     words = [w for w in content_tokens(text) if len(w) >= 4 and w.isalpha()]
-    return [f"{TOPIC_PREFIX}{w}" for w in list(dict.fromkeys(words))[:MAX_TOPIC_TAGS]]
+    return [f"{TOPIC_PREFIX}{w}" for w in list(dict.fromkeys(words))[: max(0, limit)]]
 
 
 def is_structure_tag(name: str) -> bool:
@@ -157,7 +156,7 @@ def structure_tags(
         tags.extend(date_facets(created_at))
     tags.extend(dates_named(text)[0])
     if session_id is not None and settings.structure_topics:
-        tags.extend(topic_tags(_body(text)))
+        tags.extend(topic_tags(_body(text), settings.structure_max_topic_tags))
     return list(dict.fromkeys(tags))
 
 
