@@ -8,8 +8,8 @@ Given the turns of one session in order, `plan_episode` returns the memories to 
   `month:YYYY-MM`. Recall matches query words and dates against tags ("what did Ada say on 3 May 2024"),
   and the cascade walks them (damped: they are hubs);
 - topic tags `topic:<word>` for the turn's content words (no stop words, 4+ letters, at most
-  `Settings.structure_max_topic_tags`): turns that share a rare word are two hops apart, so the cascade reaches the other
-  turns about "pottery" or "screenplay" from the one the query found (a common word is a hub and is damped).
+  `Settings.structure_max_topic_tags`): turns that share a rare word are two hops apart, so the cascade reaches
+  the other turns about "pottery" or "screenplay" from the one the query found (a common word is a hub and is damped).
 The write path gives every ordinary session write the same structure (ingest/structure.py, where the rules
 live); this plan states it for the conversation API, whatever `write_structure` says.
 Turn order is kept in `created_at` (session time + one second per turn) and in metadata (`turn`).
