@@ -191,7 +191,10 @@ def test_a_memory_on_the_topic_that_does_not_say_the_focus_does_not_answer(embed
     def miss(query: str, texts: list[str], with_focus: bool = True) -> bool:
         return judge(query, _hits(embedder, query, texts), **answer, focus=focus if with_focus else None).miss
 
-    hotel = ["The Lisbon hotel is Casa do Largo in Alfama, booked for 4 nights.", "Check-in at Casa do Largo is from 15:00."]
+    hotel = [
+        "The Lisbon hotel is Casa do Largo in Alfama, booked for 4 nights.",
+        "Check-in at Casa do Largo is from 15:00.",
+    ]
     assert miss("Does the Lisbon hotel have parking?", hotel)
     assert not miss("Does the Lisbon hotel have parking?", hotel, with_focus=False)  # what the lexical rules said
     assert miss("What's the SLA for the Nimbus API?", ["The Nimbus API rate limit is 600 requests per minute."])
