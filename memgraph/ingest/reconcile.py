@@ -271,7 +271,9 @@ class RuleReconciler:
                 return ReconcileDecision(ReconcileAction.REINFORCE, old.id, dup, scores)
             if n.question or o.question or (n.additive and not o.additive):
                 continue
-            moved = slots.verdict(new.content, old.content)  # "Lena moved to Lisbon" after "Lena lives in Porto"
+            # "Lena moved to Lisbon" after "Lena lives in Porto"; not between two turns of a conversation, where
+            # "I moved to Paris" is a story told, and the turn it would replace may be what a question needs
+            moved = None if (who and other) else slots.verdict(new.content, old.content)
             if moved is not None:
                 if not moved[0]:
                     continue  # someone else's move, or a move within the same place: not a change of `old`
