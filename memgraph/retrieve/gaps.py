@@ -16,20 +16,29 @@ A miss needs two things:
    for "where"; an e-mail address or a phone number when one is asked for. A question that names a value
    ("in 1997", "the Q4 target") needs a memory holding it. A memory that shares most of the question's key
    words counts as similar too (text search found it). Nothing served at all is a miss.
+3. **the focus words** (with the engine's embedder, `FocusTest`): the answer must also say what the question is
+   about, not only its topic: "Does the Lisbon hotel have parking?" is not answered by "The Lisbon hotel is Casa
+   do Largo …" (see `uncovered`). A weaker memory (cosine from `gap_weak_cosine`) answers when it names every
+   focus word ("Who is our GP?" / "Our family doctor is Dr. Chen", cosine 0.34).
 
 What decided it (measured on hand-labelled cases, tests/data/decisions/gaps_*.json, bench/decisions.py): the
 old rule ("no vector hit above the similarity threshold") logged answered questions as misses (the best memory
 for "how do I install dependencies for the frontend?" is "The frontend uses pnpm; …" at cosine 0.45, found by
 text search), and logged every plain statement an agent recalled on. A question on a stored topic whose detail
 was never stored ("What time does Sam's football practice finish?" with only "… on Thursday evenings …") is
-similar (0.75) but cannot be answered: the expected answer type catches it.
+similar (0.75) but cannot be answered: the expected answer type catches it. The focus words (first dev part:
+precision / recall 0.875 / 0.61 -> 0.97 / 0.70; the paraphrase part: 0.56 / 0.45 -> 0.78 / 0.64) generalise less
+well: on the second held-out part they found 2 more misses and logged 3 answered questions (paraphrases the
+small model does not link); bench/RESULTS.md has the figures.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+
+import numpy as np
 
 from memgraph.ingest.statement import stem
 from memgraph.ingest.values import MONTHS, WEEKDAYS, values
@@ -42,6 +51,26 @@ class ServedHit:
 
     content: str
     similarity: float | None
+
+
+#: Texts -> their embeddings, one row each (the engine's embedder): lets judge test whether a memory covers a word.
+Encoder = Callable[[Sequence[str]], np.ndarray]
+
+
+@dataclass(frozen=True)
+class FocusTest:
+    """How judge tests a candidate answer for the question's focus words (see `uncovered`): a word is covered
+    when the memory holds a word at least `word_cosine` similar to it, or when taking the word out of the question
+    lowers the memory's cosine to it by at least `drop`."""
+
+    encode: Encoder
+    word_cosine: float
+    drop: float
+    #: A served memory below the answer cosine but at least this similar is a candidate too, when every focus word
+    #: is in it, or a word of it at least `weak_word_cosine` similar ("Can I eat parmesan?" / "… hard cheese is
+    #: fine", cosine 0.33): a weak match must name what is asked; the drop test is not trusted that far down.
+    weak_cosine: float = 1.0
+    weak_word_cosine: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -274,10 +303,12 @@ def judge(
     answer_cosine: float,
     answer_margin: float,
     need: bool | None = None,
+    focus: FocusTest | None = None,
 ) -> GapVerdict:
     """Is this recall a miss? Candidate answers are the served memories at least `answer_cosine` similar to the
     query and within `answer_margin` of the most similar one (the rest were served for other reasons: a
-    triggered rule, a pinned memory, a graph neighbour). `need` overrides the information-need test."""
+    triggered rule, a pinned memory, a graph neighbour). `need` overrides the information-need test. With
+    `focus`, a candidate must also cover every focus word of the question (`uncovered`)."""
     asks = information_need(query) if need is None else need
     expects = expected_answer(query) if asks else None
     sims = [h.similarity for h in served if h.similarity is not None]
@@ -291,16 +322,146 @@ def judge(
     close = [
         h for h in served if h.similarity is None or h.similarity >= floor or _covers(h.content, terms)
     ]
+    if focus is not None:
+        strict = FocusTest(focus.encode, focus.weak_word_cosine, float("inf"))
+        close += [
+            h for h in served
+            if h not in close and h.similarity is not None and h.similarity >= focus.weak_cosine
+            and not uncovered(query, h.content, strict)
+        ]
     if not close:
         return GapVerdict(True, True, expects, f"no served memory is similar (best cosine {best or 0:.2f})", best)
     pinned = [h for h in close if holds_asked_values(h.content, query)]
     if not pinned:
         return GapVerdict(True, True, expects, "no similar memory holds the values the question names", best)
-    for hit in pinned:
-        if holds_answer(hit.content, expects, query):
+    typed = [h for h in pinned if holds_answer(h.content, expects, query)]
+    if not typed:
+        return GapVerdict(True, True, expects, f"no similar memory holds the {expects} asked for", best)
+    left: list[str] = []
+    # a word another served memory holds is covered too: the answer may be read across two memories ("What time
+    # can I check in at the Lisbon hotel?" / "Check-in at Casa do Largo is from 15:00." + "The Lisbon hotel is
+    # Casa do Largo …")
+    said = {stem(w) for h in served for w in tokenize(h.content)}
+    for hit in typed:
+        missing = uncovered(query, hit.content, focus) if focus is not None else []
+        missing = [w for w in missing if not _stem_in(stem(w), said)]
+        # one word short of a long question is still an answer: "which command installs frontend packages?" /
+        # "The frontend uses pnpm; never run npm install …" covers command, installs and frontend, not "packages"
+        long_question = len(focus_words(asked(query), typed=True)) - 1 >= _FOCUS_ENOUGH
+        if not missing or (len(missing) == 1 and long_question):
             why = "answered" if expects is None else f"answered (holds a {expects})"
             return GapVerdict(False, True, expects, why, best)
-    return GapVerdict(True, True, expects, f"no similar memory holds the {expects} asked for", best)
+        left.extend(w for w in missing if w not in left)
+    return GapVerdict(True, True, expects, "no similar memory covers " + ", ".join(repr(w) for w in left), best)
+
+
+#: Words a question shares with every question of its kind: the answer's type ("what time", "the name of", "how
+#: many") and light verbs. They are the answer's slot, not its subject, and are never focus words.
+_SLOT_WORDS = frozenset(
+    "time times day days date dates week weeks month months year years name names number numbers size amount "
+    "kind kinds type types sort much many long often soon far thing things anything something everything "
+    "use uses used get gets got go goes went put keep make makes do does did have has had need needs want new "
+    "normal usual typical current currently responsible main exact moment".split()
+)
+#: The verb of a question asked about a subject ("how do I *ship* …", "which seat should I *book*", "how much does
+#: the babysitter *cost*") and the word after "how" ("how *big*"): what is done or measured, said in other words
+#: by the answer ("released with", "charges 12 pounds", "a target of six months"). Not a focus word.
+_QUESTION_VERB = (
+    re.compile(
+        r"(?i)\b(?:do|does|did|can|could|should|shall|will|would|may|might|must|am|are|is)\s+"
+        r"(?:i|we|you|he|she|they|it|(?-i:[A-Z][a-z])[\w'’-]*)\s+(?:\w+ly\s+)?(?P<v>[\w'-]+)"
+        r"(?:\s+(?P<p>up|down|in|out|on|off|aside|back|away|over|by))?"
+    ),
+    re.compile(
+        r"(?i)\b(?:what|which|how|when|where|who|whom)\b[^?]*?\b(?:do|does|did)\s+"
+        r"(?:the|my|our|your|his|her|their|this|that)\s+(?:[\w'’-]+\s+){0,2}?"
+        r"(?P<end>[\w'-]+)\s*[?.!]*\s*$"
+    ),
+    re.compile(r"(?i)\bhow\s+(?P<how>[\w'-]+)"),
+    # "where is the CI workflow defined?": a participle closing the question
+    re.compile(
+        r"(?i)\b(?:is|are|was|were)\s+(?:the|my|our|your|his|her|their|this|that)\s+(?:[\w'’-]+\s+){0,2}?"
+        r"(?P<ed>[\w'-]+ed)\s*[?.!]*\s*$"
+    ),
+    re.compile(r"(?i)\bwho\s+(?!is\b|are\b|was\b|were\b|has\b|have\b|had\b)(?P<who>[\w'-]+)"),  # "who runs …"
+    # "this python file", "the new pipeline": the thing at hand, not something stored
+    re.compile(r"(?i)\b(?:this|that|these|those|the\s+new|a\s+new)\s+(?P<d1>[\w'-]+)(?:\s+(?P<d2>[\w'-]+)(?=\s*[?.!]*\s*$))?"),
+)
+#: "What language is …", "which pager tool do …": the words between the question word and the verb name the
+#: answer's type, which the answer is an instance of and seldom repeats ("written in Go", "lives in Opsgenie").
+#: On the labelled cases (dev, dev2, dev3, first held-out) they were the focus words most often wrongly uncovered.
+_ANSWER_TYPE = (
+    re.compile(
+        r"(?i)^\W*(?:what|which)\s+(?P<t>(?:[a-z][\w'-]*\s+){1,2}?)"
+        r"(?:do|does|did|is|are|was|were|should|can|could|will|would|have|has)\b"
+    ),
+    re.compile(r"(?i)^\W*(?:what|which)\s+(?P<t>[a-z][\w'-]*)\s+(?!of\b)"),
+)
+#: A focus word this long or longer that begins a memory's word is covered: an abbreviation ("prod" /
+#: "production", "physio" / "physiotherapist").
+_PREFIX_MIN = 4
+#: Focus words a memory must cover to be forgiven one more it does not.
+_FOCUS_ENOUGH = 3
+#: Words of at most this many letters are not tested (they are mostly function words the stop list lacks).
+_FOCUS_MIN_LETTERS = 3
+
+
+def focus_words(question: str, *, typed: bool = False) -> list[str]:
+    """The words a memory must cover to answer `question`: its content words, less question words, the answer's
+    slot (`_SLOT_WORDS`) and type (`_ANSWER_TYPE`; kept with `typed`), the question's own verb (`_QUESTION_VERB`)
+    and names (capitalised words: the subject, which an answer may give by another name: "the Lisbon hotel" /
+    "Casa do Largo")."""
+    skip: set[str] = set()
+    for pattern in _QUESTION_VERB:
+        for m in pattern.finditer(question):
+            skip |= {w.lower() for w in m.groups() if w}
+    # Title-case words are names; an all-capitals word is an acronym, often the very thing asked ("the SLA")
+    names = {w.lower() for w in re.findall(r"\b[A-Z][a-z][\w'’-]*", question)}
+    for pattern in () if typed else _ANSWER_TYPE:  # typed: the answer's type words count (a question's length)
+        for m in pattern.finditer(question):
+            skip |= set(tokenize(m.group("t")))
+    out: list[str] = []
+    for w in tokenize(question):
+        if (
+            w in stop_words() or w in _QUESTION_WORDS or w in _SLOT_WORDS or w in skip or w in names
+            or len(w) < _FOCUS_MIN_LETTERS or not w.isalpha() or w in out
+        ):
+            continue
+        out.append(w)
+    return out
+
+
+def uncovered(query: str, content: str, test: FocusTest) -> list[str]:
+    """The question's focus words that `content` does not cover, neither by the word (or its stem) nor in
+    meaning. Meaning, measured with the embedding model two ways: a word of the memory close to the focus word
+    ("teaches" / "lessons", "plane" / "flights"), or the memory matching the question less once the word is taken
+    out ("amoxicillin" / "penicillin", "package manager" / "pnpm"). A focus word neither test finds is what the
+    question asks about and the memory does not say: "parking" for "The Lisbon hotel is Casa do Largo …",
+    "SLA" for "The Nimbus API rate limit is 600 requests per minute."."""
+    question = asked(query)
+    have = {stem(w) for w in tokenize(content)}
+    missing = [w for w in focus_words(question) if not _stem_in(stem(w), have)]
+    if not missing:
+        return []
+    mem_words = [w for w in dict.fromkeys(tokenize(content)) if w not in stop_words() and not w.isdigit()]
+    ablated = [re.sub(rf"(?i)(?<![\w'-]){re.escape(w)}(?![\w'-])", " ", question) for w in missing]
+    texts = [question, content, *ablated, *missing, *mem_words]
+    vecs = np.asarray(test.encode(texts), dtype=np.float32)
+    vecs = vecs / np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-12)
+    q, m = vecs[0], vecs[1]
+    k = len(missing)
+    drops = float(m @ q) - vecs[2 : 2 + k] @ m
+    words = vecs[2 + k : 2 + 2 * k]
+    near = (words @ vecs[2 + 2 * k :].T).max(axis=1) if mem_words else np.zeros(k, dtype=np.float32)
+    return [w for w, d, c in zip(missing, drops, near, strict=True) if d < test.drop and c < test.word_cosine]
+
+
+def _stem_in(term: str, have: set[str]) -> bool:
+    """`term` is among the stems `have`, or one begins the other (five letters or more: "physio"/"physiotherapi"),
+    or it begins one of them (`_PREFIX_MIN`: "prod" / "product")."""
+    return term in have or (
+        len(term) >= 5 and any(len(h) >= 5 and (h.startswith(term) or term.startswith(h)) for h in have)
+    ) or (len(term) >= _PREFIX_MIN and any(len(h) > len(term) and h.startswith(term) for h in have))
 
 
 def key_terms(query: str) -> set[str]:

@@ -38,12 +38,14 @@ import itertools
 import logging
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from memgraph.config import Settings
+from memgraph.embed.protocol import Embedder
 from memgraph.models import Gap, Link, LinkSource, Relation, utcnow
 from memgraph.retrieve import gaps
 from memgraph.store.base import GraphStore, MemoryUpdate
@@ -70,9 +72,14 @@ class ServedRecall:
 class Maintainer:
     """Owns the background executor; all store writes of post-recall maintenance go through it."""
 
-    def __init__(self, store: GraphStore, settings: Settings) -> None:
+    def __init__(
+        self, store: GraphStore, settings: Settings, embedder: Callable[[], Embedder] | None = None
+    ) -> None:
         self.store = store
         self.settings = settings
+        #: the engine's embedder (lazy): gap detection tests whether a served memory covers the question's focus
+        #: words (`gaps.uncovered`); without one only the lexical tests run
+        self._embedder = embedder
         self._executor: ThreadPoolExecutor | None = None
         self._pending: set[Future[None]] = set()
         self._lock = threading.Lock()
@@ -148,8 +155,15 @@ class Maintainer:
                 sim = float(v @ q / ((np.linalg.norm(v) * np.linalg.norm(q)) or 1.0))
             hits.append(gaps.ServedHit(m.content, sim))
         s = self.settings
+        focus = None
+        if self._embedder is not None:
+            focus = gaps.FocusTest(
+                self._embedder().encode, s.gap_focus_word_cosine, s.gap_focus_drop, s.gap_weak_cosine,
+                s.gap_weak_word_cosine,
+            )
         return gaps.judge(
-            recall.query, hits, answer_cosine=s.gap_answer_cosine, answer_margin=s.gap_answer_margin, need=True
+            recall.query, hits, answer_cosine=s.gap_answer_cosine, answer_margin=s.gap_answer_margin, need=True,
+            focus=focus,
         )
 
     def confirm(self, user_id: str, memory_id: str) -> None:

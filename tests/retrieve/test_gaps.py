@@ -3,10 +3,12 @@ issue's newcomer cases end to end with the real model (a Gap is what post-recall
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
-from memgraph import MemoryEngine
-from memgraph.retrieve.gaps import ServedHit, expected_answer, information_need, judge
+from memgraph import MemoryEngine, Settings
+from memgraph.embed import CachedEmbedder
+from memgraph.retrieve.gaps import FocusTest, ServedHit, expected_answer, focus_words, information_need, judge
 
 ANSWER = {"answer_cosine": 0.4, "answer_margin": 0.25}
 
@@ -156,3 +158,50 @@ def _served(mem: MemoryEngine, user: str, query: str):  # type: ignore[no-untype
     res = mem.recall(query, user_id=user)
     mem.flush()
     return ServedRecall(user, query, [m.id for m in res.memories], [], False, mem.embed([query])[0])
+
+
+@pytest.mark.parametrize(
+    ("query", "focus"),
+    [
+        ("Does the Lisbon hotel have parking?", ["hotel", "parking"]),  # the name is the subject, not the focus
+        ("What's the SLA for the Nimbus API?", ["sla", "api"]),  # an acronym is kept
+        ("How much does the babysitter cost?", ["babysitter"]),  # the question's verb is said otherwise
+        ("How do I ship the release of Atlas?", ["release"]),
+        ("Should I use pandas for the new pipeline?", ["pandas"]),  # "the new pipeline": at hand
+        ("how should I indent this python file?", []),  # its verb, and "this python file": the thing at hand
+        ("What time does school finish?", ["school", "finish"]),
+    ],
+)
+def test_focus_words(query: str, focus: list[str]) -> None:
+    assert focus_words(query) == focus
+
+
+def _hits(embedder: CachedEmbedder, query: str, texts: list[str]) -> list[ServedHit]:
+    vecs = np.asarray(embedder.encode([query, *texts]), dtype=np.float32)
+    vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+    return [ServedHit(t, float(v @ vecs[0])) for t, v in zip(texts, vecs[1:], strict=True)]
+
+
+def test_a_memory_on_the_topic_that_does_not_say_the_focus_does_not_answer(embedder: CachedEmbedder) -> None:
+    s = Settings(store=":memory:")
+    focus = FocusTest(embedder.encode, s.gap_focus_word_cosine, s.gap_focus_drop, s.gap_weak_cosine,
+                      s.gap_weak_word_cosine)
+    answer = {"answer_cosine": s.gap_answer_cosine, "answer_margin": s.gap_answer_margin}
+
+    def miss(query: str, texts: list[str], with_focus: bool = True) -> bool:
+        return judge(query, _hits(embedder, query, texts), **answer, focus=focus if with_focus else None).miss
+
+    hotel = [
+        "The Lisbon hotel is Casa do Largo in Alfama, booked for 4 nights.",
+        "Check-in at Casa do Largo is from 15:00.",
+    ]
+    assert miss("Does the Lisbon hotel have parking?", hotel)
+    assert not miss("Does the Lisbon hotel have parking?", hotel, with_focus=False)  # what the lexical rules said
+    assert miss("What's the SLA for the Nimbus API?", ["The Nimbus API rate limit is 600 requests per minute."])
+    # covered in other words, or across two served memories
+    assert not miss("Can I take amoxicillin?", ["I'm allergic to penicillin."])
+    assert not miss("What time can I check in at the Lisbon hotel?", hotel)
+    # a weak match (cosine 0.34, under gap_answer_cosine) that names what is asked by a close word answers
+    gp = ["Our family doctor is Dr. Chen at Parkway Surgery.", "Sam's shoe size is 34."]
+    assert not miss("Who is our GP?", gp)
+    assert miss("Who is our GP?", gp, with_focus=False)

@@ -1,0 +1,188 @@
+"""Change of state: where someone lives and where (or as what) someone works, read from a statement without an LLM.
+
+"My sister Lena lives in Porto and works as a nurse." then "Actually Lena moved to Lisbon last month.": the two
+statements share one word of their frames ("lena"), so the frame comparison of `reconcile` sees no conflict. Read
+as slots instead, the second says that the holder of the first (`lena`, named there as "my sister Lena") has a
+new value for her home (`lisbon`, not `porto`), so it supersedes it.
+
+A slot is (holder, kind, value):
+- **kind** `home` ("lives in", "is based in", "is in <Place>", "moved to", "relocated to", "now living in") or
+  `job` ("works as/at/for", "is a <role> at", "joined", "now works at", "switched careers", "changed jobs");
+- **holder**: the words before the verb in its clause ("my sister Lena", "I", "the landlord"; a clause without one,
+  "… and now works at KPMG", takes the previous clause's), compared by their last word or as a subset of the
+  other: "Lena" is "my sister Lena", "Lena's friend" is not, "my sister Ana" is not;
+- **value**: the content words after the verb up to the clause's end, less dates and words of time ("Lisbon last
+  month" -> `lisbon`); empty when not said ("changed jobs", "moved out");
+- **ended**: "no longer lives in", "quit", "left", "retired from", "stopped working at".
+
+A newer statement replaces an old slot when it marks a change (a change verb, an ending, or an update or correction
+cue such as "now", "actually") and names the same holder and kind: with another value (no word in common: "a bigger
+flat in Turin" keeps "Turin"), or the ending of the old value, or a change without a value. Visits, likes and other
+people's moves are not slots of the holder ("Lena visited Lisbon", "Lena likes Lisbon", "Lena's friend moved to
+Lisbon": tests/data/decisions/pairs_*.jsonl, the `dr` and `h3` pairs).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from memgraph.ingest import signals
+from memgraph.ingest.values import MONTHS, WEEKDAYS
+from memgraph.text import stem as stem_tokens
+from memgraph.text import stop_words, tokenize
+
+_HOME_STATE = (
+    r"(?:lives?|living|lived|resides?|residing|(?:is|are|am|'s|'re|'m)\s+(?:now\s+)?(?:located|based)|based)"
+    r"\s+(?:in|at|near|with)\b"
+    r"|(?:is|are|'s|'re)\s+(?:now\s+)?in\s+(?=[A-Z])"
+)
+_HOME_CHANGE = (
+    r"(?:moved|moving|relocated|relocating|moves|relocates)\s+(?:back\s+)?(?:to|into|in\s+to|over\s+to)\b"
+    r"|(?:moved|moving)\s+out\b"
+)
+_HOME_END = r"no\s+longer\s+(?:lives?|living|resides?|based)\s+(?:in|at|with)?"
+_JOB_STATE = (
+    r"works?\s+(?:[a-z-]+\s+){0,2}?(?:as|at|for|in)\b(?!\s+the\s+(?:morning|evening|afternoon|weekend))"
+    r"|(?:is|are|am|'s|'re|'m)\s+(?:now\s+)?(?:a|an)\s+(?:[a-z-]+\s+){0,3}?(?:at|for|with)\b"
+)
+_JOB_CHANGE = (
+    r"(?:joined|started\s+(?:working\s+)?(?:at|for|with)|(?:got|took|found)\s+a\s+(?:new\s+)?job\s+(?:at|as|with)"
+    r"|switched\s+(?:careers|jobs)|changed\s+(?:careers|jobs))\b"
+)
+_JOB_END = (
+    r"(?:no\s+longer\s+works?|stopped\s+working|quit|left|retired)(?:\s+(?:at|for|from|as))?\b"
+)
+_VERB = re.compile(
+    rf"(?i)(?P<home_end>{_HOME_END})|(?P<job_end>{_JOB_END})|(?P<home_change>{_HOME_CHANGE})"
+    rf"|(?P<job_change>{_JOB_CHANGE})|(?P<home>{_HOME_STATE})|(?P<job>{_JOB_STATE})"
+)
+#: Where a clause, and so a value, ends.
+_CLAUSE_END = re.compile(r"(?i)[.;!?]|,|\s(?:and|but|so|because|since|after|before|while|for|to\s+be|as\s+of)\s")
+#: Words leading a clause or trailing its holder that are not part of who it is about.
+_LEAD = frozenset(
+    "actually correction update so then and but also now recently finally just well yes no oh anyway meanwhile "
+    "has have had is are was were 's 've has since".split()
+)
+_PRONOUNS = {"i'm": "i", "i've": "i", "we're": "we", "we've": "we", "he's": "he", "she's": "she", "they're": "they",
+             "they've": "they"}
+_PERSONAL = frozenset("he she they it".split())
+#: Words of time that are no part of a value ("Lisbon last month", "in the spring").
+_TIME_WORDS = frozenset(
+    "last next this month months week weeks year years ago spring summer autumn fall winter today yesterday "
+    "recently now morning evening night weekend weekends".split()
+) | frozenset(MONTHS) | frozenset(WEEKDAYS)
+_DETERMINERS = frozenset("my our your his her their the a an".split())
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One state a statement gives (see the module docstring)."""
+
+    kind: str  # "home" | "job"
+    holder: tuple[str, ...]
+    value: frozenset[str]  # stemmed
+    ended: bool
+    change: bool
+
+
+def slots(text: str) -> tuple[Slot, ...]:
+    """The home and job slots `text` states, in order."""
+    return _slots(text)
+
+
+@lru_cache(maxsize=8192)
+def _slots(text: str) -> tuple[Slot, ...]:
+    out: list[Slot] = []
+    last_holder: tuple[str, ...] = ()
+    for m in _VERB.finditer(text):
+        group = m.lastgroup or ""
+        kind = "home" if group.startswith("home") else "job"
+        holder = _holder(text[: m.start()])
+        if not holder or holder[-1] in _PERSONAL and last_holder:
+            holder = last_holder  # "… and now works at KPMG", "Sofia quit the bakery; she works at …"
+        if not holder:
+            continue
+        last_holder = holder
+        out.append(
+            Slot(kind, holder, _value(text[m.end():]), group.endswith("_end"), group.endswith(("_change", "_end")))
+        )
+    return tuple(out)
+
+
+def _holder(before: str) -> tuple[str, ...]:
+    """Who the clause that ends at a verb is about: its last words, without leading cues and trailing auxiliaries."""
+    clause = _CLAUSE_END.split(before)[-1]
+    words = [_PRONOUNS.get(w, w) for w in tokenize(clause)]
+    while words and words[-1] in _LEAD:
+        words.pop()
+    while words and words[0] in _LEAD:
+        words.pop(0)
+    words = [w for w in words if w not in _DETERMINERS or w in ("my", "our")][-3:]
+    return tuple(words)
+
+
+def _value(after: str) -> frozenset[str]:
+    clause = _CLAUSE_END.split(after, maxsplit=1)[0]
+    stops = stop_words()
+    words = [w for w in tokenize(clause) if w not in stops and w not in _TIME_WORDS and not w.isdigit()]
+    return frozenset(stem_tokens(words)) if words else frozenset()
+
+
+def same_holder(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """Do two holders name one person or thing? The same last word, or one's words all in the other's, where a
+    possessive ("lena's") is its own word: "Lena's friend" is not Lena."""
+    x = {w for w in a if w not in ("my", "our")}
+    y = {w for w in b if w not in ("my", "our")}
+    if not x or not y:
+        return False
+    if a[-1] == b[-1]:
+        return True
+    return x <= y or y <= x
+
+
+def verdict(new: str, old: str) -> tuple[bool, str] | None:
+    """Does `new` replace a home or job `old` states (see the module docstring)? (True, why) when it does;
+    (False, why) when `new` changes a slot of the kind `old` states but not `old`'s (someone else's move, a move
+    within the same town): no other rule may then read it as replacing `old` ("Marco moved to a bigger flat in
+    Turin" shares "Marco" and "Turin" with "Marco lives in Turin"); None when the slots say nothing."""
+    cue = signals.has_update_cue(new) or signals.has_correction(new)
+    olds = [s for s in slots(old) if not s.ended]
+    other: str | None = None
+    for n in slots(new):
+        if not (n.change or n.ended or cue):
+            continue
+        for o in olds:
+            if o.kind != n.kind:
+                continue
+            who = " ".join(o.holder)
+            if not same_holder(n.holder, o.holder):
+                other = other or f"{' '.join(n.holder)} is not {who}"
+                continue
+            if n.ended:
+                if not n.value or n.value & o.value:
+                    return True, f"{who}: no longer at the old {n.kind} ({', '.join(sorted(o.value)) or '-'})"
+                continue
+            if not n.value:
+                if n.change:
+                    return True, f"{who}: changed {n.kind}"
+                continue
+            if o.value and not n.value & o.value:
+                return True, f"{who}: {n.kind} {', '.join(sorted(o.value))} -> {', '.join(sorted(n.value))}"
+            other = other or f"{who}: the same {n.kind} ({', '.join(sorted(n.value & o.value))})"
+    if other is None and olds and signals.has_update_cue(new) and not signals.has_correction(new):
+        # an update that states no home or job of the old holder does not replace one: "Grace's son now goes to
+        # Hillside Primary" after "Grace works at Hillside Primary" (frames share "Hillside Primary" and swap
+        # "work" for "son"); an explicit correction keeps the other rules ("Actually it's Microsoft, not Google")
+        news = slots(new)
+        for o in olds:
+            if not any(n.kind == o.kind and same_holder(n.holder, o.holder) for n in news):
+                return False, f"states no {o.kind} of {' '.join(o.holder)}"
+    return None if other is None else (False, other)
+
+
+def replaces(new: str, old: str) -> str | None:
+    """Why `new` replaces a home or job `old` states, or None."""
+    v = verdict(new, old)
+    return v[1] if v is not None and v[0] else None

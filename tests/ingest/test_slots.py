@@ -1,0 +1,95 @@
+"""Change of state (`ingest/slots.py`): a move or a job change supersedes the holder's old home or job; visits,
+likes, other people's moves and moves within the same place do not. Pure tests of the reading, then the
+issue's newcomer case through the public API with the real model."""
+
+from __future__ import annotations
+
+import pytest
+
+from memgraph import MemoryEngine, Relation
+from memgraph.ingest.slots import same_holder, slots, verdict
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("My sister Lena lives in Porto and works as a nurse.", "Actually Lena moved to Lisbon last month."),
+        ("Lena lives in Porto.", "Lena now lives in Lisbon."),
+        ("Tom works at Deloitte as an auditor.", "Tom changed jobs and now works at KPMG."),
+        ("I work as a barista at Café Nero.", "I no longer work at Café Nero."),
+        ("Dad works for the council as a planner.", "Dad retired from the council in March."),
+        ("Marco lives with his parents in Turin.", "Marco moved out and now lives in Milan."),
+        ("Chloe lives in Melbourne.", "Chloe no longer lives in Melbourne; she moved to Perth."),
+        ("Nina is a software engineer at Spotify.", "Nina left Spotify and joined Klarna."),
+        ("Our office is in Shoreditch.", "Our office moved to Canary Wharf."),
+    ],
+)
+def test_a_move_or_a_job_change_replaces_the_old_state(old: str, new: str) -> None:
+    v = verdict(new, old)
+    assert v is not None and v[0], v
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("My sister Lena lives in Porto.", "Lena's friend moved to Lisbon."),
+        ("My sister Lena lives in Porto.", "My sister Ana moved to Lisbon."),
+        ("Marco lives in Turin.", "Marco moved to a bigger flat in Turin."),
+        ("I work at Café Nero.", "I now work weekends at Café Nero."),
+        ("I live in Dublin.", "My neighbour moved to Galway."),
+        # an update that states no job of Omar's: the shared "Omar" and a swapped frame word replace nothing
+        ("Omar works at the Royal Infirmary.", "Omar moved the meeting to Thursday."),
+        ("Grace works at Hillside Primary.", "Grace's son now goes to Hillside Primary."),
+    ],
+)
+def test_someone_elses_move_or_the_same_place_is_no_change(old: str, new: str) -> None:
+    v = verdict(new, old)
+    assert v is not None and not v[0], v  # decided: no other rule may read it as a replacement
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("My sister Lena lives in Porto.", "Lena visited Lisbon last weekend."),
+        ("Lena lives in Porto.", "Lena likes Lisbon."),
+        ("Lena lives in Porto.", "Lena lives in Lisbon."),  # no change marked: a conflict, for the other rules
+    ],
+)
+def test_no_change_of_state_is_read(old: str, new: str) -> None:
+    assert verdict(new, old) is None
+
+
+def test_holders() -> None:
+    (lena,) = [s for s in slots("My sister Lena lives in Porto.")]
+    assert lena.kind == "home" and lena.holder[-1] == "lena" and "porto" in lena.value
+    assert same_holder(("lena",), ("my", "sister", "lena"))
+    assert same_holder(("my", "landlord"), ("landlord",))
+    assert not same_holder(("lena's", "friend"), ("my", "sister", "lena"))
+    assert not same_holder(("my", "sister", "ana"), ("my", "sister", "lena"))
+    # a clause without a holder takes the previous one's
+    tom = slots("Tom changed jobs and now works at KPMG.")
+    assert [s.holder for s in tom] == [("tom",), ("tom",)] and tom[1].value == {"kpmg"}
+
+
+def test_newcomer_relocation_supersedes_through_the_api(engine: MemoryEngine) -> None:
+    u = "newcomer"
+    old = engine.remember("My sister Lena lives in Porto and works as a nurse.", user_id=u)
+    new = engine.remember("Actually Lena moved to Lisbon last month.", user_id=u)
+    assert new.id != old.id
+    assert not engine.get(old.id, user_id=u).active
+    sup = [ln for ln in engine.store.get_links(u, [old.id]) if ln.relation is Relation.SUPERSEDES]
+    assert [(ln.src, ln.dst) for ln in sup] == [(new.id, old.id)]
+    assert "porto -> lisbon" in (sup[0].reason or "")
+    # recall now gives Lisbon, not Porto
+    res = engine.recall("Where does Lena live?", user_id=u)
+    assert [m.id for m in res.memories][:1] == [new.id]
+
+
+def test_newcomer_near_misses_keep_the_old_fact(engine: MemoryEngine) -> None:
+    for i, text in enumerate(["Lena visited Lisbon last weekend.", "Lena's friend moved to Lisbon.",
+                              "Lena likes Lisbon."]):
+        u = f"near-{i}"
+        old = engine.remember("My sister Lena lives in Porto.", user_id=u)
+        new = engine.remember(text, user_id=u)
+        assert new.id != old.id and engine.get(old.id, user_id=u).active, text
+        assert not [ln for ln in engine.store.get_links(u, [old.id]) if ln.relation is Relation.SUPERSEDES]
