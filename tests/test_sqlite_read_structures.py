@@ -233,3 +233,32 @@ def test_text_search_filters_from_the_masks_as_sql_does(pair, tmp_path: Path) ->
     writer.update_memories("ada", [MemoryUpdate(id=mid, set={"active": False}) for mid in ids[::3]])
     writer.remove_tags("ada", [HasTag(memory_id=ids[1], tag="t1")])
     same()
+
+
+def test_tags_in_use_from_the_graph_equal_find_tags_by_sql(pair) -> None:  # type: ignore[no-untyped-def]
+    """Recall's cue lookup reads tag names and member counts from the graph in memory; they equal the SQL
+    `find_tags` (less the tags no memory carries) after another connection adds, removes and deletes tags and
+    memories."""
+    writer, reader = pair
+    mems = [
+        mem("ada", f"turn {i}", minutes=i, tags=[f"speaker:{'ada' if i % 2 else 'bob'}", f"date:2024-01-0{i % 3 + 1}"])
+        for i in range(12)
+    ]
+    writer.write("ada", WriteBatch(memories=mems, embeddings=unit_vectors(12, seed=3)))
+    names = ["ada", "bob", "2024-01-01", "2024-01-02", "speaker:ada", "plain", "nothing", ""]
+
+    def same() -> list[tuple[str, int]]:
+        by_sql = [(t.name, t.count) for t in reader.find_tags("ada", names) if t.count > 0]
+        in_memory = [(t.name, t.count) for t in reader.find_tags_in_use("ada", names)]
+        assert in_memory == by_sql
+        return in_memory
+
+    assert same() == [("date:2024-01-01", 4), ("date:2024-01-02", 4), ("speaker:ada", 6), ("speaker:bob", 6)]
+    writer.add_tags("ada", [HasTag(memory_id=mems[0].id, tag="plain"), HasTag(memory_id=mems[1].id, tag="plain")])
+    writer.remove_tags("ada", [HasTag(memory_id=mems[1].id, tag="speaker:ada")])
+    writer.delete_memories("ada", [mems[3].id, mems[4].id])
+    assert ("plain", 2) in same()
+    writer.delete_tags("ada", ["speaker:bob"])
+    writer.remove_tags("ada", [HasTag(memory_id=mems[0].id, tag="plain"), HasTag(memory_id=mems[1].id, tag="plain")])
+    got = same()
+    assert "speaker:bob" not in dict(got) and "plain" not in dict(got) and dict(got)["speaker:ada"] == 4

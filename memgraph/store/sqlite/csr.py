@@ -137,6 +137,8 @@ class UserGraph:
         self.group_names: list[str] = []
         self.group_kind = np.zeros(0, dtype=np.int8)
         self.group_key = np.zeros(0, dtype=np.uint64)  # columns.prefix_keys of the group names
+        #: tag name, and the value after its first `:`, -> tag groups (`tags_named`: recall's cue lookup)
+        self.tag_lookup: dict[str, list[int]] = {}
         self.to_groups = Adjacency([np.int64, np.float64])  # memory row -> (group, weight)
         self.members = Adjacency([np.int64])  # group -> member rows
         self.links = Adjacency([np.int64, np.int8, np.float64, np.bool_])  # row -> (other, rel, weight, disc)
@@ -159,6 +161,10 @@ class UserGraph:
                 keys[: len(self.group_key)] = self.group_key
                 self.group_key = keys
             self.group_key[gid] = prefix_keys([name])[0]
+            if kind == TAG:
+                self.tag_lookup.setdefault(name, []).append(gid)
+                if ":" in name:
+                    self.tag_lookup.setdefault(name.split(":", 1)[1], []).append(gid)
         return gid
 
     def load(
@@ -231,6 +237,14 @@ class UserGraph:
         ok = gids < len(sizes)
         out[ok] = sizes[gids[ok]]
         return out
+
+    def tags_named(self, names: Sequence[str]) -> list[tuple[str, int]]:
+        """(name, member count) of the tags on at least one memory whose name, or value after the first `:`,
+        is one of `names`; by name. reads.py `find_tags` without its SQL: the names are already here."""
+        gids = {g for name in names if name for g in self.tag_lookup.get(name, ())}
+        sizes = self.members.sizes
+        found = [(self.group_names[g], int(sizes[g])) for g in gids if g < len(sizes) and sizes[g] > 0]
+        return sorted(found)
 
     def tagged(self, tag: str) -> np.ndarray:
         """Rows carrying the tag (the `tag` filter)."""

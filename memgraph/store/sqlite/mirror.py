@@ -57,6 +57,34 @@ class UserState:
         self.graph = UserGraph()
         self.memo = MemoryRows(memo_limit)  # memories rows read by id (memo.py)
         self.ann: Any = None  # ann.AnnIndex once the user's vectors pass the threshold (search.py builds it)
+        self.text_rows = SlotRows()  # full-text slot -> row of these columns (store.py text_search)
+
+
+class SlotRows:
+    """The row (in the user's columns) of each slot of the user's full-text index, so that a search filters
+    its hits with the masks in one numpy gather instead of an id lookup per hit. A memory keeps its row for
+    the life of the columns (columns.py), and a text index only appends slots (a compaction makes a new id
+    list), so the map is extended, not rebuilt; a slot whose memory the columns do not hold yet (the text
+    index caught up to a later commit) stays -1 and is looked up again when asked for."""
+
+    def __init__(self) -> None:
+        self._names: list[str] | None = None
+        self._rows = np.zeros(0, dtype=np.int64)
+
+    def rows(self, names: list[str], slots: np.ndarray, index: dict[str, int]) -> np.ndarray:
+        """Rows of these slots of the index whose slot -> id list is `names` (-1: not in the columns)."""
+        if names is not self._names:
+            self._names, self._rows = names, np.zeros(0, dtype=np.int64)
+        have = len(self._rows)
+        if len(names) > have:
+            more = np.fromiter((index.get(n, -1) for n in names[have:]), dtype=np.int64, count=len(names) - have)
+            self._rows = np.concatenate([self._rows, more])
+        out: np.ndarray = self._rows[slots]
+        missing = np.flatnonzero(out < 0)
+        for i in missing.tolist():
+            row = index.get(names[int(slots[i])], -1)
+            out[i] = self._rows[slots[i]] = row
+        return out
 
 
 class Mirror:

@@ -267,6 +267,15 @@ class SQLiteStore(SQLReads):
                 if not self._mask(state, flt).any():
                     return []
         return super().list_memories(user_id, flt, limit=limit, offset=offset)
+    def find_tags_in_use(self, user_id: str, names: Sequence[str]) -> list[Tag]:
+        """`find_tags` less the tags no memory carries (count 0), without descriptions: what recall's cue
+        detection reads (retrieve/cues.py), from the user's graph in memory. The SQL (reads.py) matched the
+        query's terms against every tag name of the user and counted members per tag: ~6 ms per recall at
+        10k memories (load 4.4), against tens of microseconds here."""
+        with self._mirror.user(user_id) as state:
+            found = state.graph.tags_named(names)
+        return [Tag(name=name, user_id=user_id, count=count) for name, count in found]
+
     # -- searches and the cascade: on the in-memory structures ---------------------------------------------
 
     def _mask(self, state: UserState, flt: MemoryFilter | None) -> np.ndarray:
@@ -321,14 +330,14 @@ class SQLiteStore(SQLReads):
         clause, params = where(flt)
         passes = None
         if self._mirror.loaded(user_id):
-            mask: list[np.ndarray] = []
 
-            def passes(ids: list[str]) -> set[str]:
+            def passes(names: list[str], slots: np.ndarray) -> np.ndarray:
                 with self._mirror.user(user_id) as state:
-                    if not mask:
-                        mask.append(self._mask(state, flt))
-                    ok, index = mask[0], state.columns.index
-                    return {mid for mid in ids if (row := index.get(mid)) is not None and row < len(ok) and ok[row]}
+                    ok = self._mask(state, flt)
+                    rows = state.text_rows.rows(names, slots, state.columns.index)
+                found = (rows >= 0) & (rows < len(ok))
+                found[found] = ok[rows[found]]
+                return found
 
         return self._text.search(user_id, query, k, clause, params, passes)
 
