@@ -10,6 +10,7 @@ to convert the row again (timestamps, enums, JSON) under load.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Sequence
 
@@ -37,6 +38,13 @@ def copy(entry: Entry) -> Memory:
     object.__setattr__(obj, "__pydantic_extra__", None)
     object.__setattr__(obj, "__pydantic_private__", None)
     return obj
+
+
+def copy_memory(memory: Memory) -> Memory:
+    """`copy` of a memory handed out by `MemoryRows.shared` (a cached row itself): its metadata copied when flat,
+    deep-copied when nested."""
+    flat = not any(isinstance(v, list | dict) for v in memory.metadata.values())
+    return copy((memory, "" if flat else json.dumps(memory.metadata), flat))
 
 
 def _entry(memory: Memory, metadata: str) -> Entry:

@@ -257,6 +257,21 @@ class SQLiteStore(SQLReads):
                 out.append(memo.copy(entry))
         return out
 
+    def read_memories(self, user_id: str, ids: Sequence[str]) -> list[Memory]:
+        """`get_memories` without the copies: the row cache's own objects, for a caller that only reads them and
+        copies what it hands out (`copy_memories`). Recall reads ~190 memories by id (its seeds' supersede check,
+        the candidates it scores) and returns ~10: a copy each was ~20% of those reads' cost (10k memories)."""
+        wanted = list(dict.fromkeys(ids))
+        entries = self._mirror.memory_rows(user_id, wanted) if wanted else None
+        if entries is None:
+            return super().get_memories(user_id, wanted)
+        return [entry[0] for mid in wanted if (entry := entries.get(mid)) is not None]
+
+    def copy_memories(self, memories: Sequence[Memory]) -> list[Memory]:
+        """Copies of memories `read_memories` gave, sharing nothing mutable with the cache: what a caller hands
+        out."""
+        return [memo.copy_memory(m) for m in memories]
+
     def list_memories(
         self, user_id: str, flt: MemoryFilter | None = None, *, limit: int = 100, offset: int = 0
     ) -> list[Memory]:
