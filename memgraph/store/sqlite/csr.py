@@ -143,6 +143,10 @@ class UserGraph:
         self.members = Adjacency([np.int64])  # group -> member rows
         self.links = Adjacency([np.int64, np.int8, np.float64, np.bool_])  # row -> (other, rel, weight, disc)
         self.n_rows = 0
+        #: group -> its members ranked as the walk ranks them (importance, last_accessed desc, id), made on first
+        #: use (`member_order`) and forgotten when a member joins or leaves (`set_memories`) or a member's
+        #: importance or last_accessed changes (`forget_orders_of`, mirror.py)
+        self.orders: dict[int, np.ndarray] = {}
 
     # -- building and updating ---------------------------------------------------------------------------
 
@@ -212,6 +216,7 @@ class UserGraph:
                 added.setdefault(gid, []).append(row)
             self.links.replace(row, lk)
         for gid in removed.keys() | added.keys():
+            self.orders.pop(gid, None)
             members = self.members.get(gid)[0]
             gone = removed.get(gid)
             if gone:
@@ -220,6 +225,33 @@ class UserGraph:
             if more:
                 members = np.concatenate([members, np.array(more, dtype=np.int64)])
             self.members.replace(gid, (members,))
+
+    def forget_orders_of(self, rows: Sequence[int]) -> None:
+        """The ranked member lists of these rows' groups are stale (the rows' ranking keys changed)."""
+        for row in rows:
+            for gid in self.to_groups.get(int(row))[0].tolist():
+                self.orders.pop(gid, None)
+
+    def member_order(
+        self, gids: np.ndarray, ids: list[str], importance: np.ndarray, last_accessed: np.ndarray, id_key: np.ndarray
+    ) -> list[np.ndarray]:
+        """Each group's members, all of them, in the walk's ranking (`ranked_top`'s keys and tie-break), from
+        the cache or ranked now (the missing groups in one `ranked_top`)."""
+        orders = self.orders
+        missing = np.array([g for g in dict.fromkeys(gids.tolist()) if g not in orders], dtype=np.int64)
+        if len(missing):
+            pos, (row,) = self.members.gather(missing)
+            keep = ranked_top(
+                pos,
+                [-importance[row], -last_accessed[row], id_key[row]],
+                lambda seg: [ids[r] for r in row[seg].tolist()],
+                len(row),
+            )
+            pos, row = pos[keep], row[keep]
+            bounds = np.searchsorted(pos, np.arange(len(missing) + 1))
+            for i, g in enumerate(missing.tolist()):
+                orders[g] = row[bounds[i] : bounds[i + 1]]
+        return [orders[g] for g in gids.tolist()]
 
     def maybe_compact(self) -> None:
         if self.to_groups.needs_compaction() or self.links.needs_compaction():
@@ -291,10 +323,12 @@ def expand_table(
     fanout_cap: int,
     weights: dict[str, float],
     id_key: np.ndarray | None = None,
+    ranked_members: bool = False,
 ) -> ExpansionTable:
     """`GraphStore.expand_table` over the arrays. `passing` is the filter as a mask over rows; `ids`, `index`,
     `importance` and `last_accessed` are the user's columns; `id_key` their ids' prefix keys (columns.py; made
-    here when not given)."""
+    here when not given). `ranked_members`: read a group's ranked members from the graph's cache
+    (`UserGraph.member_order`), valid only when these are the columns the graph's owner keeps it in step with."""
     seed_ids = [s for s in dict.fromkeys(seeds) if s in index]
     if id_key is None:
         id_key = prefix_keys(ids)
@@ -319,7 +353,18 @@ def expand_table(
     f_seed, f_kind, f_node = st_seed[0], st_kind[0], st_node[0]
     for depth in range(1, max_depth + 1):
         table = _hop(
-            graph, ids, importance, last_accessed, passing, f_kind, f_node, cap, depth != max_depth, discovered, id_key
+            graph,
+            ids,
+            importance,
+            last_accessed,
+            passing,
+            f_kind,
+            f_node,
+            cap,
+            depth != max_depth,
+            discovered,
+            id_key,
+            ranked_members,
         )
         if table is None:
             break
@@ -386,6 +431,7 @@ def _hop(
     to_groups: bool,
     discovered: float,
     id_key: np.ndarray,
+    ranked_members: bool = False,
 ) -> tuple[np.ndarray, ...] | None:
     """The capped, ordered neighbour lists of the frontier's distinct nodes, as one table sorted by owner key
     (node * 2 + kind): (owner key, relation, other kind, other node, weight, degree). A memory's list is its
@@ -432,7 +478,10 @@ def _hop(
                 np.full(len(keep), -1, dtype=np.int64),
             )
         )
-    if len(grp_nodes):
+    if len(grp_nodes) and ranked_members:
+        pos, row = _first_passing(graph.member_order(grp_nodes, ids, importance, last_accessed, id_key), passing, cap)
+        keep = np.arange(len(pos))
+    elif len(grp_nodes):
         pos, (row,) = graph.members.gather(grp_nodes)
         ok = passing[row]
         pos, row = pos[ok], row[ok]
@@ -443,6 +492,7 @@ def _hop(
             lambda seg: [ids[r] for r in row[seg].tolist()],
             cap,
         )
+    if len(grp_nodes):
         kinds = graph.group_kind[grp_nodes[pos[keep]]].astype(np.int64)
         parts.append(
             (
@@ -459,6 +509,41 @@ def _hop(
     cols = [np.concatenate([p[i] for p in parts]) for i in range(6)]
     order = np.argsort(cols[0], kind="stable")  # per owner: its groups, then its links (the parts' order)
     return tuple(c[order] for c in cols)
+
+
+#: Members read from the head of a group's ranked list before looking further: the walk keeps `fanout_cap` of
+#: them that pass the filter, and recall's filter (active, not archived, important enough) passes most.
+_HEAD = 4
+
+
+def _first_passing(orders: list[np.ndarray], passing: np.ndarray, cap: int) -> tuple[np.ndarray, np.ndarray]:
+    """(position in `orders`, row) of each ranked list's first `cap` rows that pass, lists in order: the same
+    rows in the same order as ranking the passing members (`ranked_top`), without a sort. Reads the first
+    `_HEAD` x cap of each list, then the whole of the lists whose head held fewer than `cap` passing rows."""
+    head = _HEAD * cap
+    lens = np.fromiter((len(o) for o in orders), dtype=np.int64, count=len(orders))
+    take = np.minimum(lens, head)
+    rows = np.concatenate([o[:head] for o in orders]) if orders else np.zeros(0, dtype=np.int64)
+    pos = np.repeat(np.arange(len(orders), dtype=np.int64), take)
+    ok = passing[rows]
+    short = np.flatnonzero((np.bincount(pos[ok], minlength=len(orders)) < cap) & (lens > take))
+    if len(short):
+        more = [orders[p][head:] for p in short.tolist()]
+        extra_rows = np.concatenate(more)
+        extra_pos = np.repeat(short, [len(m) for m in more])
+        pos = np.concatenate([pos, extra_pos])
+        rows = np.concatenate([rows, extra_rows])
+        ok = np.concatenate([ok, passing[extra_rows]])
+        order = np.argsort(pos, kind="stable")  # each list's head, then its rest: its ranked order
+        pos, rows, ok = pos[order], rows[order], ok[order]
+    pos, rows = pos[ok], rows[ok]
+    if not len(pos):
+        return pos, rows
+    start = np.r_[True, pos[1:] != pos[:-1]]
+    idx = np.arange(len(pos))
+    rank = idx - np.maximum.accumulate(np.where(start, idx, 0))
+    keep = rank < cap
+    return pos[keep], rows[keep]
 
 
 def _preselect(

@@ -396,4 +396,5 @@ class SQLiteStore(SQLReads):
                 fanout_cap=fanout_cap,
                 weights=weights,
                 id_key=cols.id_key,
+                ranked_members=True,
             )
