@@ -63,6 +63,17 @@ class MemoryRows:
         for mid in ids:
             self.entries.pop(mid, None)
 
+    def reread(self, conn: sqlite3.Connection, user_id: str, ids: Sequence[str]) -> None:
+        """Replace the entries of those of these ids that are held by their rows now (through `conn`, in the
+        catch-up's read transaction); a memory gone from the file is forgotten. A recall's maintenance touches
+        the memories it served, which the next recall is likely to read again: re-reading them here, where the
+        change is caught up (in the background, after maintenance: `SQLiteStore.refresh`), keeps that read off
+        the next recall."""
+        held = [mid for mid in ids if mid in self.entries]
+        self.forget(held)
+        if held:
+            self.entries.update(load(conn, user_id, held))
+
     def read(self, conn: sqlite3.Connection, user_id: str, ids: Sequence[str]) -> dict[str, Entry]:
         """The entries of these ids that exist, reading the missing ones through `conn` (inside the read
         transaction the structures caught up in, so that they are at the same position)."""

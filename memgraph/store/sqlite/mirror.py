@@ -141,6 +141,21 @@ class Mirror:
             if own:
                 conn.execute("COMMIT")
 
+    def refresh(self) -> None:
+        """Catch the loaded users' structures up with every commit now (see `SQLiteStore.refresh`)."""
+        with self._db.reading() as conn, self._lock:
+            self._db.retry(lambda: self._caught_up(conn))
+
+    def _caught_up(self, conn: sqlite3.Connection) -> None:
+        own = not conn.in_transaction
+        if own:
+            conn.execute("BEGIN")
+        try:
+            self._catch_up(conn)
+        finally:
+            if own:
+                conn.execute("COMMIT")
+
     def loaded(self, user_id: str) -> bool:
         """Whether the user's structures are held (they may still need to catch up)."""
         with self._lock:
@@ -204,7 +219,7 @@ class Mirror:
         """Re-read these memories and their edges and replace what the structures hold for them."""
         self.caught_up += 1
         cols, graph = state.columns, state.graph
-        state.memo.forget(ids)
+        state.memo.reread(conn, user_id, ids)
         present: dict[str, sqlite3.Row] = {}
         out_edges: list[sqlite3.Row] = []
         in_edges: list[sqlite3.Row] = []
