@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -58,6 +58,29 @@ class UserState:
         self.memo = MemoryRows(memo_limit)  # memories rows read by id (memo.py)
         self.ann: Any = None  # ann.AnnIndex once the user's vectors pass the threshold (search.py builds it)
         self.text_rows = SlotRows()  # full-text slot -> row of these columns (store.py text_search)
+        self.masks = Masks()  # filters' masks over these columns (store.py _mask)
+
+
+class Masks:
+    """Masks of the filters recently asked for, valid for one version of the columns (every change bumps it:
+    a tag's members change only with a `set` of the memory, which bumps it too). A few filters per recall;
+    more than `keep` distinct ones (file scopes vary) start the set over."""
+
+    keep = 16
+
+    def __init__(self) -> None:
+        self._version = -1
+        self._masks: dict[str, np.ndarray] = {}
+
+    def get(self, key: str, version: int, make: Callable[[], np.ndarray]) -> np.ndarray:
+        if version != self._version:
+            self._version, self._masks = version, {}
+        mask = self._masks.get(key)
+        if mask is None:
+            if len(self._masks) >= self.keep:
+                self._masks = {}
+            mask = self._masks[key] = make()
+        return mask
 
 
 class SlotRows:

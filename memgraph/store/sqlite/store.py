@@ -302,8 +302,17 @@ class SQLiteStore(SQLReads):
     # -- searches and the cascade: on the in-memory structures ---------------------------------------------
 
     def _mask(self, state: UserState, flt: MemoryFilter | None) -> np.ndarray:
+        """The filter as a mask over the user's rows (read-only): kept while the columns are unchanged, since
+        one recall asks for the same few filters ~7 times (its searches, the walk, the constraint and pinned
+        scans) and each is a pass over every row (~1 ms apiece at 100k memories)."""
+        return state.masks.get(repr(flt), state.columns.version, lambda: self._new_mask(state, flt))
+
+    @staticmethod
+    def _new_mask(state: UserState, flt: MemoryFilter | None) -> np.ndarray:
         tagged = state.graph.tagged(flt.tag) if flt is not None and flt.tag is not None else None
-        return state.columns.mask(flt, tagged)
+        mask = state.columns.mask(flt, tagged)
+        mask.flags.writeable = False
+        return mask
 
     def vector_search(
         self,
