@@ -317,3 +317,35 @@ def _expand_fresh(path: Path, seeds: list[str]) -> list[tuple[str, str, int, lis
         return got
     finally:
         fresh.close()
+
+
+def test_ranked_members_stay_exact_through_random_changes(pair, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Random importance, recency, tag and memory changes by another connection, a walk after each: the kept
+    ranked lists (patched in place: csr.UserGraph.member_order) give the walk a fresh reader ranks anew."""
+    import random
+
+    rng = random.Random(5)
+    writer, reader = pair
+    mems = [
+        mem("ada", f"m {i}", minutes=i, tags=[f"g{i % 4}", "hub"], importance=rng.choice([0.5, 0.5, 0.6, 0.9]))
+        for i in range(60)
+    ]
+    writer.write("ada", WriteBatch(memories=mems, embeddings=unit_vectors(60, seed=2)))
+    alive = [m.id for m in mems]
+    seeds = alive[:3]
+    for step in range(25):
+        assert _expand(reader, seeds, cap=2) == _expand_fresh(tmp_path, seeds), step
+        some = rng.sample(alive[3:], 4)
+        writer.update_memories(
+            "ada",
+            [MemoryUpdate(id=some[0], set={"importance": rng.choice([0.5, 0.6, 0.95])})]
+            + [MemoryUpdate(id=some[1], set={"last_accessed": ids_time(rng.randint(1, 3))})],
+        )
+        writer.add_tags("ada", [HasTag(memory_id=some[2], tag=f"g{rng.randint(0, 5)}")])
+        writer.remove_tags("ada", [HasTag(memory_id=some[3], tag="hub")])
+        if step % 5 == 4:
+            writer.delete_memories("ada", [some[3]])
+            alive.remove(some[3])
+            new = mem("ada", f"new {step}", tags=["hub", "g1"], importance=rng.choice([0.5, 0.9]))
+            writer.write("ada", WriteBatch(memories=[new], embeddings=unit_vectors(1, seed=step)))
+            alive.append(new.id)

@@ -20,6 +20,7 @@ tests/conformance/test_expand_parity.py checks that this walk, FalkorDB's and Ne
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar, overload
 
@@ -144,9 +145,10 @@ class UserGraph:
         self.links = Adjacency([np.int64, np.int8, np.float64, np.bool_])  # row -> (other, rel, weight, disc)
         self.n_rows = 0
         #: group -> its members ranked as the walk ranks them (importance, last_accessed desc, id), made on first
-        #: use (`member_order`) and forgotten when a member joins or leaves (`set_memories`) or a member's
-        #: importance or last_accessed changes (`forget_orders_of`, mirror.py)
+        #: use (`member_order`); `moved` holds, per ranked group, the rows placed anew at its next use: members
+        #: that joined or left (`set_memories`) or whose importance or last_accessed changed (`rekeyed`, mirror.py)
         self.orders: dict[int, np.ndarray] = {}
+        self.moved: dict[int, set[int]] = {}
 
     # -- building and updating ---------------------------------------------------------------------------
 
@@ -216,7 +218,8 @@ class UserGraph:
                 added.setdefault(gid, []).append(row)
             self.links.replace(row, lk)
         for gid in removed.keys() | added.keys():
-            self.orders.pop(gid, None)
+            if gid in self.orders:
+                self.moved.setdefault(gid, set()).update(removed.get(gid, ()), added.get(gid, ()))
             members = self.members.get(gid)[0]
             gone = removed.get(gid)
             if gone:
@@ -226,11 +229,34 @@ class UserGraph:
                 members = np.concatenate([members, np.array(more, dtype=np.int64)])
             self.members.replace(gid, (members,))
 
-    def forget_orders_of(self, rows: Sequence[int]) -> None:
-        """The ranked member lists of these rows' groups are stale (the rows' ranking keys changed)."""
+    def rekeyed(self, rows: Sequence[int]) -> None:
+        """These rows' ranking keys (importance, last_accessed) changed: their groups' ranked lists place them
+        anew."""
         for row in rows:
             for gid in self.to_groups.get(int(row))[0].tolist():
-                self.orders.pop(gid, None)
+                if gid in self.orders:
+                    self.moved.setdefault(gid, set()).add(int(row))
+
+    def _replace_moved(
+        self, gid: int, ids: list[str], importance: np.ndarray, last_accessed: np.ndarray
+    ) -> np.ndarray | None:
+        """The group's ranked list with its moved rows taken out and the current members among them put back
+        where the ranking places them (a binary search each: the other members' keys did not change), or None
+        when many moved (ranking the group again costs less)."""
+        moved = self.moved.pop(gid)
+        order = self.orders[gid]
+        if len(moved) > _REPLACE_MAX:
+            return None
+        rows = np.fromiter(moved, dtype=np.int64, count=len(moved))
+        order = order[~np.isin(order, rows)]
+        current = rows[np.isin(rows, self.members.get(gid)[0])]
+
+        def key(r: int) -> tuple[float, int, str]:
+            return (-float(importance[r]), -int(last_accessed[r]), ids[r])
+
+        for row in current.tolist():
+            order = np.insert(order, bisect.bisect_left(order, key(row), key=key), row)
+        return order
 
     def member_order(
         self, gids: np.ndarray, ids: list[str], importance: np.ndarray, last_accessed: np.ndarray, id_key: np.ndarray
@@ -238,6 +264,13 @@ class UserGraph:
         """Each group's members, all of them, in the walk's ranking (`ranked_top`'s keys and tie-break), from
         the cache or ranked now (the missing groups in one `ranked_top`)."""
         orders = self.orders
+        for g in dict.fromkeys(gids.tolist()):
+            if g in self.moved:
+                placed = self._replace_moved(g, ids, importance, last_accessed)
+                if placed is None:
+                    del orders[g]
+                else:
+                    orders[g] = placed
         missing = np.array([g for g in dict.fromkeys(gids.tolist()) if g not in orders], dtype=np.int64)
         if len(missing):
             pos, (row,) = self.members.gather(missing)
@@ -511,6 +544,8 @@ def _hop(
     return tuple(c[order] for c in cols)
 
 
+#: Moved rows a ranked member list takes in one by one (binary search, insert) before it is ranked anew.
+_REPLACE_MAX = 64
 #: Members read from the head of a group's ranked list before looking further: the walk keeps `fanout_cap` of
 #: them that pass the filter, and recall's filter (active, not archived, important enough) passes most.
 _HEAD = 4

@@ -268,7 +268,7 @@ class Mirror:
         known = np.array([cols.index[m] for m in present if m in cols.index], dtype=np.int64)
         before = (cols.importance[known].copy(), cols.last_accessed[known].copy())
         cols.set(list(present.values()))
-        # rows whose walk ranking keys changed: their groups' ranked member lists are stale (csr.member_order)
+        # rows whose walk ranking keys changed: their groups' ranked member lists are stale (csr.UserGraph.member_order)
         rekeyed = known[(cols.importance[known] != before[0]) | (cols.last_accessed[known] != before[1])]
         changed = cols.vector_changes
         groups: dict[str, tuple[list[int], list[float]]] = {}
@@ -308,7 +308,7 @@ class Mirror:
                 )
             )
         graph.set_memories(rows, group_lists, link_lists)
-        graph.forget_orders_of(rekeyed.tolist())
+        graph.rekeyed(rekeyed.tolist())
         graph.maybe_compact()
         if state.ann is not None:
             state.ann.refresh(cols, np.concatenate([removed, changed]))
