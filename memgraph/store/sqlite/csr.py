@@ -264,14 +264,16 @@ class UserGraph:
         """Each group's members, all of them, in the walk's ranking (`ranked_top`'s keys and tie-break), from
         the cache or ranked now (the missing groups in one `ranked_top`)."""
         orders = self.orders
-        for g in dict.fromkeys(gids.tolist()):
-            if g in self.moved:
-                placed = self._replace_moved(g, ids, importance, last_accessed)
-                if placed is None:
-                    del orders[g]
-                else:
-                    orders[g] = placed
-        missing = np.array([g for g in dict.fromkeys(gids.tolist()) if g not in orders], dtype=np.int64)
+        wanted = list(dict.fromkeys(gids.tolist()))
+        if self.moved:
+            for g in wanted:
+                if g in self.moved:
+                    placed = self._replace_moved(g, ids, importance, last_accessed)
+                    if placed is None:
+                        del orders[g]
+                    else:
+                        orders[g] = placed
+        missing = np.array([g for g in wanted if g not in orders], dtype=np.int64)
         if len(missing):
             pos, (row,) = self.members.gather(missing)
             keep = ranked_top(
@@ -420,7 +422,11 @@ def expand_table(
         c_seed = f_seed[parent_pos]
         c_kind, c_node = t_okind[lst], t_onode[lst]
         c_key = c_seed * n_keys + c_node * 2 + c_kind
-        fresh = ~np.isin(c_key, visited)
+        # not visited: a binary search in the sorted visited keys (np.isin sorted both arrays together: ~0.5 ms
+        # per hop for ~20k candidates against ~1k visited)
+        seen = np.sort(visited)
+        at = np.minimum(np.searchsorted(seen, c_key), len(seen) - 1)
+        fresh = seen[at] != c_key
         cand = np.flatnonzero(fresh)
         _, firsts = np.unique(c_key[cand], return_index=True)
         keep = cand[np.sort(firsts)]
