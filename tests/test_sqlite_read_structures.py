@@ -265,8 +265,8 @@ def test_tags_in_use_from_the_graph_equal_find_tags_by_sql(pair) -> None:  # typ
 
 
 def test_a_tags_ranked_members_follow_importance_recency_and_membership(pair, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    """The walk reads a tag's members ranked once and kept (csr.member_order); a member's new importance or
-    last_accessed, a new member and a member leaving re-rank it: the walk then equals a fresh reader's."""
+    """The walk reads a tag's members ranked once and kept (adjacency.UserGraph.member_order); a member's new
+    importance or last_accessed, a new member and a member leaving re-rank it: the walk equals a fresh reader's."""
     writer, reader = pair
     ids, vecs = _seed_graph(writer)
     seeds = [ids[0]]
@@ -321,7 +321,7 @@ def _expand_fresh(path: Path, seeds: list[str]) -> list[tuple[str, str, int, lis
 
 def test_ranked_members_stay_exact_through_random_changes(pair, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """Random importance, recency, tag and memory changes by another connection, a walk after each: the kept
-    ranked lists (patched in place: csr.UserGraph.member_order) give the walk a fresh reader ranks anew."""
+    ranked lists (patched in place: adjacency.UserGraph.member_order) give the walk a fresh reader ranks anew."""
     import random
 
     rng = random.Random(5)

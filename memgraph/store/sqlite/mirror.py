@@ -1,7 +1,7 @@
 """In-memory read structures, kept exactly in step with the file across processes: per user, the memories
 as columns (the normalised embedding matrix and the filter fields, columns.py), the graph as adjacency
-arrays (csr.py) and, above a size threshold, an ANN index over the vectors (ann.py). Loaded on a user's
-first read; recall then runs without SQL for vector search, filters and the cascade.
+arrays (adjacency.py, walked by csr.py) and, above a size threshold, an ANN index over the vectors (ann.py).
+Loaded on a user's first read; recall then runs without SQL for vector search, filters and the cascade.
 
 How they stay in step: every write transaction records the memories it touched in the change log
 (changelog.py), in the same transaction. Every read of the structures first catches up (inside one read
@@ -27,10 +27,10 @@ from typing import Any
 import numpy as np
 
 from memgraph.store.sqlite import changelog
+from memgraph.store.sqlite.adjacency import CLUSTER, REL_CODE, TAG, UserGraph
 from memgraph.store.sqlite.changelog import Changes
 from memgraph.store.sqlite.columns import COLUMNS_SQL, UserColumns
 from memgraph.store.sqlite.connection import Database
-from memgraph.store.sqlite.csr import CLUSTER, REL_CODE, TAG, UserGraph
 from memgraph.store.sqlite.memo import Entry, MemoryRows
 from memgraph.store.sqlite.rows import MEMORY_EDGE_TYPES, chunks
 
@@ -268,7 +268,8 @@ class Mirror:
         known = np.array([cols.index[m] for m in present if m in cols.index], dtype=np.int64)
         before = (cols.importance[known].copy(), cols.last_accessed[known].copy())
         cols.set(list(present.values()))
-        # rows whose walk ranking keys changed: their groups' ranked member lists are stale (csr.UserGraph.member_order)
+        # rows whose walk ranking keys changed: their groups' ranked member lists place them anew
+        # (adjacency.UserGraph.member_order)
         rekeyed = known[(cols.importance[known] != before[0]) | (cols.last_accessed[known] != before[1])]
         changed = cols.vector_changes
         groups: dict[str, tuple[list[int], list[float]]] = {}

@@ -1,8 +1,8 @@
 """`SQLiteStore`, the embedded `GraphStore`: opens the file (connection.py) and brings its schema up to date
 (migrations.py). Writes: one transaction each, whose SQL is in writes.py and which records the memories it
 touched in the change log (changelog.py). Reads by SQL are in reads.py; vector search and the cascade run on
-the in-memory read structures (mirror.py: columns.py, csr.py, ann.py), full-text search on per-user
-postings (fulltext.py).
+the in-memory read structures (mirror.py: columns.py, adjacency.py, ann.py; the walk in csr.py), full-text
+search on per-user postings (fulltext.py).
 
 Thread-safe: writes go through one connection behind a lock, reads through a connection per thread (WAL lets
 them run beside a writer). Safe across processes (WAL + busy retries; the change log keeps every process's
