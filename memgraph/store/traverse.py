@@ -100,7 +100,7 @@ class ExpansionTable:
         self,
         *,
         seed_ids: list[str],
-        memory_ids: Sequence[str],
+        memory_ids: list[str],
         memory_code: np.ndarray,
         found: np.ndarray,
         seed: np.ndarray,

@@ -13,7 +13,7 @@ tests/conformance/test_expand_parity.py checks that this walk, FalkorDB's and Ne
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, TypeVar, overload
+from typing import Any, TypeVar
 
 import numpy as np
 from pydantic import BaseModel
@@ -313,28 +313,6 @@ def _preselect(
 _M = TypeVar("_M", bound=BaseModel)
 
 
-class RowIds(Sequence[str]):
-    """The memory ids of some rows, looked up when read: the cascade reads one per distinct memory of a walk's
-    expansions (a memory is found from several seeds), and a list of every expansion's id cost ~0.5-1 ms per
-    recall at 10k memories."""
-
-    def __init__(self, ids: list[str], rows: np.ndarray) -> None:
-        self._ids = ids  # the columns' list: rows only ever append to it
-        self._rows = rows
-
-    def __len__(self) -> int:
-        return len(self._rows)
-
-    @overload
-    def __getitem__(self, i: int) -> str: ...
-    @overload
-    def __getitem__(self, i: slice) -> list[str]: ...
-    def __getitem__(self, i: int | slice) -> str | list[str]:
-        if isinstance(i, slice):
-            return [self._ids[r] for r in self._rows[i].tolist()]
-        return self._ids[int(self._rows[i])]
-
-
 def _built(cls: type[_M], fields: dict[str, Any]) -> _M:
     """A model from a complete dict of values made right here (thousands of expansions and steps per
     recall): pydantic's model_construct cost ~50 us each under load, models.trusted ~25 us (it reads
@@ -392,7 +370,7 @@ def _table(
 
     return ExpansionTable(
         seed_ids=seed_ids,
-        memory_ids=RowIds(ids, st_node[found]),
+        memory_ids=[ids[n] for n in st_node[found].tolist()],
         memory_code=st_node[found],
         found=found,
         seed=st_seed[found],
