@@ -15,7 +15,7 @@ from memgraph.config import Settings
 from memgraph.errors import ValidationError
 from memgraph.models import HasTag, Link, Relation
 from memgraph.store import MemoryFilter, MemoryUpdate, WriteBatch
-from memgraph.store.sqlite import SQLiteStore, changelog
+from memgraph.store.sqlite import SQLiteStore, changelog, csr
 from memgraph.store.sqlite.mirror import Mirror
 from tests.conformance.helpers import mem, unit_vectors
 
@@ -233,3 +233,119 @@ def test_text_search_filters_from_the_masks_as_sql_does(pair, tmp_path: Path) ->
     writer.update_memories("ada", [MemoryUpdate(id=mid, set={"active": False}) for mid in ids[::3]])
     writer.remove_tags("ada", [HasTag(memory_id=ids[1], tag="t1")])
     same()
+
+
+def test_tags_in_use_from_the_graph_equal_find_tags_by_sql(pair) -> None:  # type: ignore[no-untyped-def]
+    """Recall's cue lookup reads tag names and member counts from the graph in memory; they equal the SQL
+    `find_tags` (less the tags no memory carries) after another connection adds, removes and deletes tags and
+    memories."""
+    writer, reader = pair
+    mems = [
+        mem("ada", f"turn {i}", minutes=i, tags=[f"speaker:{'ada' if i % 2 else 'bob'}", f"date:2024-01-0{i % 3 + 1}"])
+        for i in range(12)
+    ]
+    writer.write("ada", WriteBatch(memories=mems, embeddings=unit_vectors(12, seed=3)))
+    names = ["ada", "bob", "2024-01-01", "2024-01-02", "speaker:ada", "plain", "nothing", ""]
+
+    def same() -> list[tuple[str, int]]:
+        by_sql = [(t.name, t.count) for t in reader.find_tags("ada", names) if t.count > 0]
+        in_memory = [(t.name, t.count) for t in reader.find_tags_in_use("ada", names)]
+        assert in_memory == by_sql
+        return in_memory
+
+    assert same() == [("date:2024-01-01", 4), ("date:2024-01-02", 4), ("speaker:ada", 6), ("speaker:bob", 6)]
+    writer.add_tags("ada", [HasTag(memory_id=mems[0].id, tag="plain"), HasTag(memory_id=mems[1].id, tag="plain")])
+    writer.remove_tags("ada", [HasTag(memory_id=mems[1].id, tag="speaker:ada")])
+    writer.delete_memories("ada", [mems[3].id, mems[4].id])
+    assert ("plain", 2) in same()
+    writer.delete_tags("ada", ["speaker:bob"])
+    writer.remove_tags("ada", [HasTag(memory_id=mems[0].id, tag="plain"), HasTag(memory_id=mems[1].id, tag="plain")])
+    got = same()
+    assert "speaker:bob" not in dict(got) and "plain" not in dict(got) and dict(got)["speaker:ada"] == 4
+
+
+def test_a_tags_ranked_members_follow_importance_recency_and_membership(pair, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The walk reads a tag's members ranked once and kept (adjacency.UserGraph.member_order); a member's new
+    importance or last_accessed, a new member and a member leaving re-rank it: the walk equals a fresh reader's."""
+    writer, reader = pair
+    ids, vecs = _seed_graph(writer)
+    seeds = [ids[0]]
+    assert _expand(reader, seeds, cap=2) == _expand_fresh(tmp_path, seeds)
+    least = ids[1]  # the least important member of `hub` after the seed
+    writer.update_memories("ada", [MemoryUpdate(id=least, set={"importance": 1.0})])
+    got = _expand(reader, seeds, cap=2)
+    assert least in {e[1] for e in got} and got == _expand_fresh(tmp_path, seeds)
+    writer.update_memories("ada", [MemoryUpdate(id=ids[28], set={"importance": 0.1, "last_accessed": ids_time(2)})])
+    writer.update_memories("ada", [MemoryUpdate(id=ids[2], set={"importance": 1.0, "last_accessed": ids_time(1)})])
+    assert _expand(reader, seeds, cap=2) == _expand_fresh(tmp_path, seeds)
+    writer.update_memories("ada", [MemoryUpdate(id=ids[2], set={"last_accessed": ids_time(3)})])  # ties on importance
+    assert _expand(reader, seeds, cap=2) == _expand_fresh(tmp_path, seeds)
+    new = mem("ada", "a newcomer", tags=["hub"], importance=1.0)
+    writer.write("ada", WriteBatch(memories=[new], embeddings=unit_vectors(1, seed=5)))
+    assert _expand(reader, seeds, cap=2) == _expand_fresh(tmp_path, seeds)
+    writer.update_memories("ada", [MemoryUpdate(id=new.id, set={"last_accessed": ids_time(4)})])
+    got = _expand(reader, seeds, cap=2)
+    assert new.id in {e[1] for e in got} and got == _expand_fresh(tmp_path, seeds)
+    writer.remove_tags("ada", [HasTag(memory_id=new.id, tag="hub")])
+    writer.delete_memories("ada", [least])
+    got = _expand(reader, seeds, cap=2)
+    assert {new.id, least}.isdisjoint({e[1] for e in got}) and got == _expand_fresh(tmp_path, seeds)
+    # the head of the ranked list filtered out: the walk reads on (csr._first_passing)
+    writer.update_memories("ada", [MemoryUpdate(id=mid, set={"active": False}) for mid in [ids[2], *ids[20:]]])
+    got = _expand(reader, seeds, cap=2)
+    assert got and got == _expand_fresh(tmp_path, seeds)
+
+
+def ids_time(day: int) -> object:
+    from datetime import UTC, datetime
+
+    return datetime(2030, 1, day, tzinfo=UTC)
+
+
+def _expand_fresh(path: Path, seeds: list[str]) -> list[tuple[str, str, int, list[str]]]:
+    """A fresh reader's walk, and the same from its arrays ranking every hop's members anew (no cache)."""
+    fresh = SQLiteStore(path)
+    try:
+        got = _expand(fresh, seeds, cap=2)
+        with fresh._mirror.user("ada") as state:
+            cols = state.columns
+            table = csr.expand_table(
+                state.graph, cols.ids, cols.index, cols.importance, cols.last_accessed,
+                cols.mask(MemoryFilter()), seeds, max_depth=2, fanout_cap=2, weights=WEIGHTS,
+            )  # fmt: skip
+        assert got == sorted((e.seed_id, e.memory_id, e.depth, [s.via for s in e.path]) for e in table.expansions())
+        return got
+    finally:
+        fresh.close()
+
+
+def test_ranked_members_stay_exact_through_random_changes(pair, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Random importance, recency, tag and memory changes by another connection, a walk after each: the kept
+    ranked lists (patched in place: adjacency.UserGraph.member_order) give the walk a fresh reader ranks anew."""
+    import random
+
+    rng = random.Random(5)
+    writer, reader = pair
+    mems = [
+        mem("ada", f"m {i}", minutes=i, tags=[f"g{i % 4}", "hub"], importance=rng.choice([0.5, 0.5, 0.6, 0.9]))
+        for i in range(60)
+    ]
+    writer.write("ada", WriteBatch(memories=mems, embeddings=unit_vectors(60, seed=2)))
+    alive = [m.id for m in mems]
+    seeds = alive[:3]
+    for step in range(25):
+        assert _expand(reader, seeds, cap=2) == _expand_fresh(tmp_path, seeds), step
+        some = rng.sample(alive[3:], 4)
+        writer.update_memories(
+            "ada",
+            [MemoryUpdate(id=some[0], set={"importance": rng.choice([0.5, 0.6, 0.95])})]
+            + [MemoryUpdate(id=some[1], set={"last_accessed": ids_time(rng.randint(1, 3))})],
+        )
+        writer.add_tags("ada", [HasTag(memory_id=some[2], tag=f"g{rng.randint(0, 5)}")])
+        writer.remove_tags("ada", [HasTag(memory_id=some[3], tag="hub")])
+        if step % 5 == 4:
+            writer.delete_memories("ada", [some[3]])
+            alive.remove(some[3])
+            new = mem("ada", f"new {step}", tags=["hub", "g1"], importance=rng.choice([0.5, 0.9]))
+            writer.write("ada", WriteBatch(memories=[new], embeddings=unit_vectors(1, seed=step)))
+            alive.append(new.id)

@@ -61,7 +61,13 @@ def _terms(query: str) -> list[str]:
 
 
 def _find_tags(store: GraphStore, user_id: str, names: list[str]) -> list[Tag]:
-    """`store.find_tags`; a store that predates it is served from `list_tags` (slower, same result)."""
+    """The store's tags on at least one memory that the names name: `find_tags_in_use` where the store has it
+    (SQLite: from its graph in memory), else `store.find_tags`; a store that predates both is served from
+    `list_tags` (slower, same result). Tags with no members are dropped by the caller either way."""
+    in_use = getattr(store, "find_tags_in_use", None)
+    if in_use is not None:
+        used: list[Tag] = in_use(user_id, names)
+        return used
     finder = getattr(store, "find_tags", None)
     if finder is not None:
         found: list[Tag] = finder(user_id, names)

@@ -140,6 +140,9 @@ class Maintainer:
                     self.strengthen(recall.user_id, pair)
         if self.is_miss(recall).miss:  # the Gap keeps what was asked, not the statements around it
             self.record_gap(recall.user_id, gaps.asked(recall.query), recall.query_vector)
+        refresh = getattr(self.store, "refresh", None)  # SQLite: catch its read structures up here, not in
+        if refresh is not None:  # the next recall
+            refresh(recall.user_id)
 
     def is_miss(self, recall: ServedRecall) -> gaps.GapVerdict:
         """The gap decision for a served recall (`retrieve/gaps.py`), on the served memories' cosine to the query."""

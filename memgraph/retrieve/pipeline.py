@@ -25,7 +25,7 @@ from memgraph.retrieve.cues import QueryCues, find_cues
 from memgraph.retrieve.maintenance import Maintainer, ServedRecall
 from memgraph.retrieve.rank import Scored, rank, score
 from memgraph.retrieve.rerank import RerankerUnavailable, rerank_scores
-from memgraph.retrieve.seeds import Seed, fuse, resolve_superseded, search_lists
+from memgraph.retrieve.seeds import Seed, fuse, handed_out, read_memories, resolve_superseded, search_lists
 from memgraph.retrieve.spread import EMPTY, activation_totals, spread
 from memgraph.store.base import GraphStore, MemoryFilter
 from memgraph.text import tokenize
@@ -168,7 +168,7 @@ class Recaller:
             req.user_id, flt.model_copy(update={"pinned": True}), limit=s.max_baseline
         )
         pool_ids = list(relevance)
-        mems = {m.id: m for m in self.store.get_memories(req.user_id, pool_ids)}
+        mems = {m.id: m for m in read_memories(self.store, req.user_id, pool_ids)}  # read only: see handed_out
         catch_up = window.catch_up(self.store, req.user_id, req.session_id) if req.session_id else None
         for m in (*triggered, *pinned, *([catch_up] if catch_up else [])):
             mems.setdefault(m.id, m)
@@ -216,7 +216,7 @@ class Recaller:
                     t.notes.append("catch-up: the latest session summary, on the first recall of this session")
         total = sum(p.tokens for p in placed)
         result = RecallResult(
-            memories=[p.scored.memory for p in placed],
+            memories=handed_out(self.store, [p.scored.memory for p in placed]),
             total_tokens=total,
             budget_used=(total / req.token_budget) if req.token_budget > 0 else 0.0,
             trace=traces,

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from memgraph.config import Settings
-from memgraph.models import Relation
+from memgraph.models import Memory, Relation
 from memgraph.retrieve.fusion import fuse_lists
 from memgraph.store.base import GraphStore, MemoryFilter
 
@@ -87,13 +87,34 @@ def fuse(lists: dict[str, list[tuple[str, float]]], settings: Settings) -> list[
     return seeds
 
 
+def read_memories(store: GraphStore, user_id: str, ids: list[str]) -> list[Memory]:
+    """Memories by id for reading only: the store's shared objects where it offers them (`read_memories`:
+    SQLite's row cache, no copy each), else `get_memories`. Whatever recall hands out of them goes through
+    `handed_out`."""
+    reader = getattr(store, "read_memories", None)
+    if reader is None:
+        return store.get_memories(user_id, ids)
+    shared: list[Memory] = reader(user_id, ids)
+    return shared
+
+
+def handed_out(store: GraphStore, memories: list[Memory]) -> list[Memory]:
+    """Memories `read_memories` gave, as the caller may keep and change them: copies where the store shared
+    its own objects."""
+    copier = getattr(store, "copy_memories", None)
+    if copier is None:
+        return memories
+    copies: list[Memory] = copier(memories)
+    return copies
+
+
 def resolve_superseded(store: GraphStore, user_id: str, seeds: list[Seed], flt: MemoryFilter) -> list[Seed]:
     """Replace inactive seeds by their newest active successor (Supersedes: newer -> older); drop the rest.
 
     The lists were searched over inactive memories too, so a query phrased like an old statement still finds
     the statement that replaced it. A successor that is already a seed keeps the better rank.
     """
-    mems = {m.id: m for m in store.get_memories(user_id, [s.id for s in seeds])}
+    mems = {m.id: m for m in read_memories(store, user_id, [s.id for s in seeds])}
     newer_of: dict[str, str] = {}
     frontier = [s.id for s in seeds if s.id in mems and not mems[s.id].active]
     for _ in range(MAX_SUPERSEDE_CHAIN):
@@ -107,7 +128,7 @@ def resolve_superseded(store: GraphStore, user_id: str, seeds: list[Seed], flt: 
                 nxt.append(link.src)
         frontier = nxt
     succ_ids = [mid for mid in set(newer_of.values()) if mid not in mems]
-    mems.update({m.id: m for m in store.get_memories(user_id, succ_ids)})
+    mems.update({m.id: m for m in read_memories(store, user_id, succ_ids)})
 
     def newest(mid: str) -> str | None:
         cur = mid

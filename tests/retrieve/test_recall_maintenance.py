@@ -207,3 +207,20 @@ def test_the_graph_cannot_reinforce_its_own_choices(embedder) -> None:
     finally:
         eng._maintainer.close()
         eng.store.close()
+
+
+def test_maintenance_catches_the_sqlite_read_structures_up(mem: MemoryEngine) -> None:
+    """After a recall's maintenance writes, the SQLite store's in-memory structures (and its cached rows of the
+    credited memories) are already caught up: the next recall re-reads nothing."""
+    store = mem.store
+    assert isinstance(store, SQLiteStore)
+    a = mem.remember("The team lunch is on Thursdays at noon", user_id="u")
+    mem.remember("The standup moved to 9:30", user_id="u")
+    assert mem.recall("when is team lunch", user_id="u").memories[0].id == a.id
+    mem.flush()
+    mirror = store._mirror
+    with store._db.reading() as conn:
+        assert mirror._pos == mirror._position(conn)[0]  # the maintenance's writes are in
+    with mirror._lock:
+        entry = mirror._users["u"].memo.entries.get(a.id)
+    assert entry is not None and entry[0].access_count == 1  # the credited row re-read, not dropped

@@ -141,3 +141,22 @@ def test_bad_input_is_a_typed_error(quiet: MemoryEngine) -> None:
         quiet.recall("x", user_id="u", kinds=["nonsense"])
     with pytest.raises(ValidationError):
         quiet.recall("x", user_id=None)  # type: ignore[arg-type]
+
+
+def test_recalled_memories_share_nothing_with_the_store(quiet: MemoryEngine) -> None:
+    """Recall scores the SQLite store's cached rows without copying them and copies only what it returns:
+    changing a returned memory (its tags, metadata, fields) changes nothing the next recall or read sees."""
+    eng = quiet
+    mid = eng.remember(
+        "Ada paints watercolours every Sunday", user_id="u", tags=["speaker:ada"], metadata={"k": {"n": [1]}}
+    ).id
+    first = eng.recall("what does Ada paint", user_id="u", mode="cascade").memories
+    got = next(m for m in first if m.id == mid)
+    got.tags.append("changed")
+    got.metadata["k"]["n"].append(2)
+    got.metadata["new"] = 1
+    got.content = "changed"
+    for again in (eng.recall("what does Ada paint", user_id="u", mode="cascade").memories, eng.get(mid, user_id="u")):
+        m = next(x for x in again if x.id == mid) if isinstance(again, list) else again
+        assert m.content == "Ada paints watercolours every Sunday"
+        assert "changed" not in m.tags and m.metadata == {"k": {"n": [1]}}

@@ -52,7 +52,7 @@ def micros(texts: Sequence[str]) -> np.ndarray:
 def prefix_keys(names: Sequence[str]) -> np.ndarray:
     """The first 8 bytes of each name's UTF-8, zero-padded, as big-endian uint64: numbers in the names' order
     (UTF-8 byte order is code-point order, Python's string order), equal only when those bytes are. The graph
-    walk ranks by them with numpy and compares the names themselves only where keys tie (csr.ranked_top):
+    walk ranks by them with numpy and compares the names themselves only where keys tie (adjacency.ranked_top):
     conversation stores tie on weight and importance by the thousand, and ranking ties by name in Python cost
     ~12% of a cascade recall at 10k memories."""
     if not names:

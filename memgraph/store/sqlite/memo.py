@@ -10,6 +10,7 @@ to convert the row again (timestamps, enums, JSON) under load.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Sequence
 
@@ -39,6 +40,13 @@ def copy(entry: Entry) -> Memory:
     return obj
 
 
+def copy_memory(memory: Memory) -> Memory:
+    """`copy` of a memory handed out by `MemoryRows.shared` (a cached row itself): its metadata copied when flat,
+    deep-copied when nested."""
+    flat = not any(isinstance(v, list | dict) for v in memory.metadata.values())
+    return copy((memory, "" if flat else json.dumps(memory.metadata), flat))
+
+
 def _entry(memory: Memory, metadata: str) -> Entry:
     flat = not any(isinstance(v, list | dict) for v in memory.metadata.values())
     return memory, metadata, flat
@@ -54,6 +62,17 @@ class MemoryRows:
     def forget(self, ids: Sequence[str]) -> None:
         for mid in ids:
             self.entries.pop(mid, None)
+
+    def reread(self, conn: sqlite3.Connection, user_id: str, ids: Sequence[str]) -> None:
+        """Replace the entries of those of these ids that are held by their rows now (through `conn`, in the
+        catch-up's read transaction); a memory gone from the file is forgotten. A recall's maintenance touches
+        the memories it served, which the next recall is likely to read again: re-reading them here, where the
+        change is caught up (in the background, after maintenance: `SQLiteStore.refresh`), keeps that read off
+        the next recall."""
+        held = [mid for mid in ids if mid in self.entries]
+        self.forget(held)
+        if held:
+            self.entries.update(load(conn, user_id, held))
 
     def read(self, conn: sqlite3.Connection, user_id: str, ids: Sequence[str]) -> dict[str, Entry]:
         """The entries of these ids that exist, reading the missing ones through `conn` (inside the read

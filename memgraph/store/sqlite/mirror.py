@@ -1,7 +1,7 @@
 """In-memory read structures, kept exactly in step with the file across processes: per user, the memories
 as columns (the normalised embedding matrix and the filter fields, columns.py), the graph as adjacency
-arrays (csr.py) and, above a size threshold, an ANN index over the vectors (ann.py). Loaded on a user's
-first read; recall then runs without SQL for vector search, filters and the cascade.
+arrays (adjacency.py, walked by csr.py) and, above a size threshold, an ANN index over the vectors (ann.py).
+Loaded on a user's first read; recall then runs without SQL for vector search, filters and the cascade.
 
 How they stay in step: every write transaction records the memories it touched in the change log
 (changelog.py), in the same transaction. Every read of the structures first catches up (inside one read
@@ -20,17 +20,17 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
 
 from memgraph.store.sqlite import changelog
+from memgraph.store.sqlite.adjacency import CLUSTER, REL_CODE, TAG, UserGraph
 from memgraph.store.sqlite.changelog import Changes
 from memgraph.store.sqlite.columns import COLUMNS_SQL, UserColumns
 from memgraph.store.sqlite.connection import Database
-from memgraph.store.sqlite.csr import CLUSTER, REL_CODE, TAG, UserGraph
 from memgraph.store.sqlite.memo import Entry, MemoryRows
 from memgraph.store.sqlite.rows import MEMORY_EDGE_TYPES, chunks
 
@@ -57,6 +57,57 @@ class UserState:
         self.graph = UserGraph()
         self.memo = MemoryRows(memo_limit)  # memories rows read by id (memo.py)
         self.ann: Any = None  # ann.AnnIndex once the user's vectors pass the threshold (search.py builds it)
+        self.text_rows = SlotRows()  # full-text slot -> row of these columns (store.py text_search)
+        self.masks = Masks()  # filters' masks over these columns (store.py _mask)
+
+
+class Masks:
+    """Masks of the filters recently asked for, valid for one version of the columns (every change bumps it:
+    a tag's members change only with a `set` of the memory, which bumps it too). A few filters per recall;
+    more than `keep` distinct ones (file scopes vary) start the set over."""
+
+    keep = 16
+
+    def __init__(self) -> None:
+        self._version = -1
+        self._masks: dict[str, np.ndarray] = {}
+
+    def get(self, key: str, version: int, make: Callable[[], np.ndarray]) -> np.ndarray:
+        if version != self._version:
+            self._version, self._masks = version, {}
+        mask = self._masks.get(key)
+        if mask is None:
+            if len(self._masks) >= self.keep:
+                self._masks = {}
+            mask = self._masks[key] = make()
+        return mask
+
+
+class SlotRows:
+    """The row (in the user's columns) of each slot of the user's full-text index, so that a search filters
+    its hits with the masks in one numpy gather instead of an id lookup per hit. A memory keeps its row for
+    the life of the columns (columns.py), and a text index only appends slots (a compaction makes a new id
+    list), so the map is extended, not rebuilt; a slot whose memory the columns do not hold yet (the text
+    index caught up to a later commit) stays -1 and is looked up again when asked for."""
+
+    def __init__(self) -> None:
+        self._names: list[str] | None = None
+        self._rows = np.zeros(0, dtype=np.int64)
+
+    def rows(self, names: list[str], slots: np.ndarray, index: dict[str, int]) -> np.ndarray:
+        """Rows of these slots of the index whose slot -> id list is `names` (-1: not in the columns)."""
+        if names is not self._names:
+            self._names, self._rows = names, np.zeros(0, dtype=np.int64)
+        have = len(self._rows)
+        if len(names) > have:
+            more = np.fromiter((index.get(n, -1) for n in names[have:]), dtype=np.int64, count=len(names) - have)
+            self._rows = np.concatenate([self._rows, more])
+        out: np.ndarray = self._rows[slots]
+        missing = np.flatnonzero(out < 0)
+        for i in missing.tolist():
+            row = index.get(names[int(slots[i])], -1)
+            out[i] = self._rows[slots[i]] = row
+        return out
 
 
 class Mirror:
@@ -109,6 +160,21 @@ class Mirror:
             self._catch_up(conn)
             state = self._users.get(user_id)
             return None if state is None else state.memo.read(conn, user_id, ids)
+        finally:
+            if own:
+                conn.execute("COMMIT")
+
+    def refresh(self) -> None:
+        """Catch the loaded users' structures up with every commit now (see `SQLiteStore.refresh`)."""
+        with self._db.reading() as conn, self._lock:
+            self._db.retry(lambda: self._caught_up(conn))
+
+    def _caught_up(self, conn: sqlite3.Connection) -> None:
+        own = not conn.in_transaction
+        if own:
+            conn.execute("BEGIN")
+        try:
+            self._catch_up(conn)
         finally:
             if own:
                 conn.execute("COMMIT")
@@ -176,7 +242,7 @@ class Mirror:
         """Re-read these memories and their edges and replace what the structures hold for them."""
         self.caught_up += 1
         cols, graph = state.columns, state.graph
-        state.memo.forget(ids)
+        state.memo.reread(conn, user_id, ids)
         present: dict[str, sqlite3.Row] = {}
         out_edges: list[sqlite3.Row] = []
         in_edges: list[sqlite3.Row] = []
@@ -199,7 +265,12 @@ class Mirror:
                 [user_id, *chunk],
             ).fetchall()
         removed = cols.remove([m for m in ids if m not in present])
+        known = np.array([cols.index[m] for m in present if m in cols.index], dtype=np.int64)
+        before = (cols.importance[known].copy(), cols.last_accessed[known].copy())
         cols.set(list(present.values()))
+        # rows whose walk ranking keys changed: their groups' ranked member lists place them anew
+        # (adjacency.UserGraph.member_order)
+        rekeyed = known[(cols.importance[known] != before[0]) | (cols.last_accessed[known] != before[1])]
         changed = cols.vector_changes
         groups: dict[str, tuple[list[int], list[float]]] = {}
         links: dict[str, _LinkLists] = {}
@@ -238,6 +309,7 @@ class Mirror:
                 )
             )
         graph.set_memories(rows, group_lists, link_lists)
+        graph.rekeyed(rekeyed.tolist())
         graph.maybe_compact()
         if state.ann is not None:
             state.ann.refresh(cols, np.concatenate([removed, changed]))

@@ -1,0 +1,335 @@
+"""One user's graph as sparse adjacency arrays (CSR): what `expand`'s walk (csr.py) reads.
+
+Three adjacencies, each a compressed-sparse-row base (`indptr` + column arrays, scipy.sparse's layout; one
+numpy gather serves a whole frontier) plus the lists replaced since the base was built (`Adjacency`):
+- memory -> its tags and clusters (group id, weight);
+- tag/cluster -> its member memories;
+- memory -> linked memories, both directions of every memory-to-memory edge (other, relation, weight,
+  discovered).
+A write touches a few memories (a recall's maintenance writes, a remember), so catching up replaces a few
+lists; the base is rebuilt once the replaced lists pass a fraction of it (amortised, `compact`). Each group's
+members are also kept ranked as the walk ranks them (`UserGraph.member_order`), patched as members change.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from memgraph.models import Relation
+from memgraph.store.sqlite.columns import prefix_keys
+
+#: Relation codes. The four memory-to-memory relations first, in name order: the walk breaks ties between
+#: two edges to the same memory by relation name, as the SQL and Cypher statements do.
+REL_NAMES = ("Contradicts", "DerivedFrom", "RelatesTo", "Supersedes", "HasTag", "InCluster")
+REL_CODE = {name: i for i, name in enumerate(REL_NAMES)}
+RELATES_TO = REL_CODE[Relation.RELATES_TO.value]
+HAS_TAG, IN_CLUSTER = REL_CODE["HasTag"], REL_CODE["InCluster"]
+#: Group kinds (a group is a tag or a cluster: what HasTag / InCluster point at).
+TAG, CLUSTER = 0, 1
+#: Moved rows a ranked member list takes in one by one (binary search, insert) before it is ranked anew.
+_REPLACE_MAX = 64
+
+_Cols = tuple[np.ndarray, ...]
+
+
+class Adjacency:
+    """Lists of rows (one list per owner index) with typed columns: a CSR base plus replaced lists."""
+
+    def __init__(self, dtypes: Sequence[Any]) -> None:
+        self.dtypes = [np.dtype(d) for d in dtypes]
+        self.ptr = np.zeros(1, dtype=np.int64)
+        self.cols: _Cols = tuple(np.zeros(0, dtype=d) for d in self.dtypes)
+        self.over: dict[int, _Cols] = {}
+        self.sizes = np.zeros(0, dtype=np.int64)  # list length per owner (base or replaced)
+
+    def empty(self) -> _Cols:
+        return tuple(np.zeros(0, dtype=d) for d in self.dtypes)
+
+    def build(self, n_owners: int, owner: np.ndarray, cols: _Cols) -> None:
+        """The base from (owner, columns) rows; rows of one owner keep their given order."""
+        order = np.argsort(owner, kind="stable")
+        counts = np.bincount(owner, minlength=n_owners).astype(np.int64)
+        self.ptr = np.zeros(n_owners + 1, dtype=np.int64)
+        np.cumsum(counts, out=self.ptr[1:])
+        self.cols = tuple(np.asarray(c, dtype=d)[order] for c, d in zip(cols, self.dtypes, strict=True))
+        self.over = {}
+        self.sizes = counts
+
+    def _reserve(self, n_owners: int) -> None:
+        if n_owners > len(self.sizes):
+            sizes = np.zeros(max(n_owners, 2 * len(self.sizes)), dtype=np.int64)
+            sizes[: len(self.sizes)] = self.sizes
+            self.sizes = sizes
+
+    def get(self, owner: int) -> _Cols:
+        hit = self.over.get(owner)
+        if hit is not None:
+            return hit
+        if owner + 1 < len(self.ptr):
+            a, b = self.ptr[owner], self.ptr[owner + 1]
+            return tuple(c[a:b] for c in self.cols)
+        return self.empty()
+
+    def replace(self, owner: int, cols: _Cols) -> None:
+        self._reserve(owner + 1)
+        self.over[owner] = tuple(np.asarray(c, dtype=d) for c, d in zip(cols, self.dtypes, strict=True))
+        self.sizes[owner] = len(cols[0])
+
+    def gather(self, owners: np.ndarray) -> tuple[np.ndarray, _Cols]:
+        """Every list of `owners` (distinct owner indices) concatenated: (position in `owners` of each row,
+        columns), grouped by position in ascending order, each list in its own order."""
+        owners = np.asarray(owners, dtype=np.int64)
+        n_base = len(self.ptr) - 1
+        replaced = np.array([o in self.over for o in owners.tolist()], dtype=bool) if self.over else None
+        in_base = owners < n_base
+        if replaced is not None:
+            in_base &= ~replaced
+        pos_b = np.flatnonzero(in_base)
+        starts = self.ptr[owners[pos_b]]
+        lens = self.ptr[owners[pos_b] + 1] - starts
+        total = int(lens.sum())
+        offsets = np.cumsum(lens) - lens
+        idx = np.arange(total, dtype=np.int64) - np.repeat(offsets - starts, lens)
+        pos = np.repeat(pos_b, lens)
+        cols = [c[idx] for c in self.cols]
+        if replaced is not None and replaced.any():
+            extra_pos = []
+            extra = [[] for _ in self.dtypes]  # type: list[list[np.ndarray]]
+            for p in np.flatnonzero(replaced).tolist():
+                lst = self.over[int(owners[p])]
+                extra_pos.append(np.full(len(lst[0]), p, dtype=np.int64))
+                for j, c in enumerate(lst):
+                    extra[j].append(c)
+            pos = np.concatenate([pos, *extra_pos])
+            cols = [np.concatenate([c, *e]) for c, e in zip(cols, extra, strict=True)]
+            order = np.argsort(pos, kind="stable")
+            pos = pos[order]
+            cols = [c[order] for c in cols]
+        return pos, tuple(cols)
+
+    def compact(self, n_owners: int) -> None:
+        """Fold the replaced lists into a new base."""
+        pos, cols = self.gather(np.arange(n_owners, dtype=np.int64))
+        self.build(n_owners, pos, cols)
+
+    def needs_compaction(self) -> bool:
+        return len(self.over) > max(512, (len(self.ptr) - 1) // 16)
+
+
+class UserGraph:
+    """One user's graph: memories are rows of the user's columns (columns.py), tags and clusters are groups."""
+
+    def __init__(self) -> None:
+        self.group_index: dict[tuple[int, str], int] = {}
+        self.group_names: list[str] = []
+        self.group_kind = np.zeros(0, dtype=np.int8)
+        self.group_key = np.zeros(0, dtype=np.uint64)  # columns.prefix_keys of the group names
+        #: tag name, and the value after its first `:`, -> tag groups (`tags_named`: recall's cue lookup)
+        self.tag_lookup: dict[str, list[int]] = {}
+        self.to_groups = Adjacency([np.int64, np.float64])  # memory row -> (group, weight)
+        self.members = Adjacency([np.int64])  # group -> member rows
+        self.links = Adjacency([np.int64, np.int8, np.float64, np.bool_])  # row -> (other, rel, weight, disc)
+        self.n_rows = 0
+        #: group -> its members ranked as the walk ranks them (importance, last_accessed desc, id), made on first
+        #: use (`member_order`); `moved` holds, per ranked group, the rows placed anew at its next use: members
+        #: that joined or left (`set_memories`) or whose importance or last_accessed changed (`rekeyed`, mirror.py)
+        self.orders: dict[int, np.ndarray] = {}
+        self.moved: dict[int, set[int]] = {}
+
+    # -- building and updating ---------------------------------------------------------------------------
+
+    def group(self, kind: int, name: str) -> int:
+        gid = self.group_index.get((kind, name))
+        if gid is None:
+            gid = self.group_index[(kind, name)] = len(self.group_names)
+            self.group_names.append(name)
+            if gid >= len(self.group_kind):
+                grown = np.zeros(max(64, 2 * len(self.group_kind)), dtype=np.int8)
+                grown[: len(self.group_kind)] = self.group_kind
+                self.group_kind = grown
+            self.group_kind[gid] = kind
+            if gid >= len(self.group_key):
+                keys = np.zeros(max(64, 2 * len(self.group_key)), dtype=np.uint64)
+                keys[: len(self.group_key)] = self.group_key
+                self.group_key = keys
+            self.group_key[gid] = prefix_keys([name])[0]
+            if kind == TAG:
+                self.tag_lookup.setdefault(name, []).append(gid)
+                if ":" in name:
+                    self.tag_lookup.setdefault(name.split(":", 1)[1], []).append(gid)
+        return gid
+
+    def load(
+        self,
+        n_rows: int,
+        memberships: tuple[np.ndarray, np.ndarray, np.ndarray],
+        links: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    ) -> None:
+        """The base arrays from every edge of the user: memberships (row, group, weight) and memory links
+        (src row, dst row, relation, weight, discovered), each link entered at both ends."""
+        self.n_rows = n_rows
+        rows, gids, ws = memberships
+        self.to_groups.build(n_rows, rows, (gids, ws))
+        self.members.build(len(self.group_names), gids, (rows,))
+        src, dst, rel, w, disc = links
+        self.links.build(
+            n_rows,
+            np.concatenate([src, dst]),
+            (np.concatenate([dst, src]), np.tile(rel, 2), np.tile(w, 2), np.tile(disc, 2)),
+        )
+
+    def grow(self, n_rows: int) -> None:
+        self.n_rows = max(self.n_rows, n_rows)
+
+    def set_memories(
+        self,
+        rows: Sequence[int],
+        groups: Sequence[tuple[np.ndarray, np.ndarray]],
+        links: Sequence[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]],
+    ) -> None:
+        """Replace these memories' memberships and links (as the file has them now). A group's member list is
+        rewritten once for the whole call: a bulk write adds a thousand members to a hub tag in one copy."""
+        if not len(rows):
+            return
+        self.grow(max(rows) + 1)
+        added: dict[int, list[int]] = {}
+        removed: dict[int, set[int]] = {}
+        for row, grp, lk in zip(rows, groups, links, strict=True):
+            old = set(self.to_groups.get(row)[0].tolist())
+            new = set(grp[0].tolist())
+            self.to_groups.replace(row, grp)
+            for gid in old - new:
+                removed.setdefault(gid, set()).add(row)
+            for gid in new - old:
+                added.setdefault(gid, []).append(row)
+            self.links.replace(row, lk)
+        for gid in removed.keys() | added.keys():
+            if gid in self.orders:
+                self.moved.setdefault(gid, set()).update(removed.get(gid, ()), added.get(gid, ()))
+            members = self.members.get(gid)[0]
+            gone = removed.get(gid)
+            if gone:
+                members = members[~np.isin(members, list(gone))]
+            more = added.get(gid)
+            if more:
+                members = np.concatenate([members, np.array(more, dtype=np.int64)])
+            self.members.replace(gid, (members,))
+
+    def rekeyed(self, rows: Sequence[int]) -> None:
+        """These rows' ranking keys (importance, last_accessed) changed: their groups' ranked lists place them
+        anew."""
+        for row in rows:
+            for gid in self.to_groups.get(int(row))[0].tolist():
+                if gid in self.orders:
+                    self.moved.setdefault(gid, set()).add(int(row))
+
+    def _replace_moved(
+        self, gid: int, ids: list[str], importance: np.ndarray, last_accessed: np.ndarray
+    ) -> np.ndarray | None:
+        """The group's ranked list with its moved rows taken out and the current members among them put back
+        where the ranking places them (a binary search each: the other members' keys did not change), or None
+        when many moved (ranking the group again costs less)."""
+        moved = self.moved.pop(gid)
+        order = self.orders[gid]
+        if len(moved) > _REPLACE_MAX:
+            return None
+        rows = np.fromiter(moved, dtype=np.int64, count=len(moved))
+        order = order[~np.isin(order, rows)]
+        current = rows[np.isin(rows, self.members.get(gid)[0])]
+
+        def key(r: int) -> tuple[float, int, str]:
+            return (-float(importance[r]), -int(last_accessed[r]), ids[r])
+
+        for row in current.tolist():
+            order = np.insert(order, bisect.bisect_left(order, key(row), key=key), row)
+        return order
+
+    def member_order(
+        self, gids: np.ndarray, ids: list[str], importance: np.ndarray, last_accessed: np.ndarray, id_key: np.ndarray
+    ) -> list[np.ndarray]:
+        """Each group's members, all of them, in the walk's ranking (`ranked_top`'s keys and tie-break), from
+        the cache or ranked now (the missing groups in one `ranked_top`)."""
+        orders = self.orders
+        wanted = list(dict.fromkeys(gids.tolist()))
+        if self.moved:
+            for g in wanted:
+                if g in self.moved:
+                    placed = self._replace_moved(g, ids, importance, last_accessed)
+                    if placed is None:
+                        del orders[g]
+                    else:
+                        orders[g] = placed
+        missing = np.array([g for g in wanted if g not in orders], dtype=np.int64)
+        if len(missing):
+            pos, (row,) = self.members.gather(missing)
+            keep = ranked_top(
+                pos,
+                [-importance[row], -last_accessed[row], id_key[row]],
+                lambda seg: [ids[r] for r in row[seg].tolist()],
+                len(row),
+            )
+            pos, row = pos[keep], row[keep]
+            bounds = np.searchsorted(pos, np.arange(len(missing) + 1))
+            for i, g in enumerate(missing.tolist()):
+                orders[g] = row[bounds[i] : bounds[i + 1]]
+        return [orders[g] for g in gids.tolist()]
+
+    def maybe_compact(self) -> None:
+        if self.to_groups.needs_compaction() or self.links.needs_compaction():
+            self.to_groups.compact(self.n_rows)
+            self.links.compact(self.n_rows)
+        if self.members.needs_compaction():
+            self.members.compact(len(self.group_names))
+
+    # -- reading -----------------------------------------------------------------------------------------
+
+    def degree(self, gids: np.ndarray) -> np.ndarray:
+        sizes = self.members.sizes
+        gids = np.asarray(gids, dtype=np.int64)
+        out = np.zeros(len(gids), dtype=np.int64)
+        ok = gids < len(sizes)
+        out[ok] = sizes[gids[ok]]
+        return out
+
+    def tags_named(self, names: Sequence[str]) -> list[tuple[str, int]]:
+        """(name, member count) of the tags on at least one memory whose name, or value after the first `:`,
+        is one of `names`; by name. reads.py `find_tags` without its SQL: the names are already here."""
+        gids = {g for name in names if name for g in self.tag_lookup.get(name, ())}
+        sizes = self.members.sizes
+        found = [(self.group_names[g], int(sizes[g])) for g in gids if g < len(sizes) and sizes[g] > 0]
+        return sorted(found)
+
+    def tagged(self, tag: str) -> np.ndarray:
+        """Rows carrying the tag (the `tag` filter)."""
+        gid = self.group_index.get((TAG, tag))
+        return np.zeros(0, dtype=np.int64) if gid is None else self.members.get(gid)[0]
+
+
+def ranked_top(
+    owner: np.ndarray, keys: Sequence[np.ndarray], tiebreak: Callable[[np.ndarray], list[Any]], cap: int
+) -> np.ndarray:
+    """Indices of the candidates kept: per owner (ascending), the first `cap` by `keys` (numeric, smaller is
+    better, first key first) and then by `tiebreak` (Python values for a run of tied candidates), in order."""
+    if not len(owner) or cap <= 0:
+        return np.zeros(0, dtype=np.int64)
+    order = np.lexsort([*reversed(keys), owner])
+    o = owner[order]
+    new_owner = np.r_[True, o[1:] != o[:-1]]
+    idx = np.arange(len(o))
+    rank = idx - np.maximum.accumulate(np.where(new_owner, idx, 0))
+    same = ~new_owner[1:]
+    for k in keys:
+        ks = k[order]
+        same &= ks[1:] == ks[:-1]
+    if same.any():
+        edges = np.diff(np.r_[0, same.astype(np.int8), 0])
+        for s, e in zip(np.flatnonzero(edges == 1).tolist(), np.flatnonzero(edges == -1).tolist(), strict=True):
+            if rank[s] < cap:
+                seg = order[s : e + 1]
+                values = tiebreak(seg)
+                order[s : e + 1] = seg[sorted(range(len(seg)), key=values.__getitem__)]
+    return order[rank < cap]
