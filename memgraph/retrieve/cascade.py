@@ -1,7 +1,7 @@
 """Stage 2 of recall: spread activation from the seeds through the graph (the cascade).
 
-The traversal itself runs in the store (`GraphStore.expand`: SQL per hop on SQLite, Cypher on Neo4j and
-FalkorDB); this module only scores the paths it returns. A path from a seed contributes
+The traversal itself runs in the store (`GraphStore.expand`: in-memory adjacency arrays on SQLite, Cypher on
+Neo4j and FalkorDB); this module only scores the paths it returns. A path from a seed contributes
 
     seed_strength x product over steps of (edge weight x hub damping) x edge_decay ^ depth
 
