@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from memgraph.embed import OnnxEmbedder, SentenceTransformerEmbedder
+from memgraph.embed.onnx_backend import _batches
 
 MIN_COSINE = 0.9999
 
@@ -53,10 +54,14 @@ def test_one_text_equals_sentence_transformers(
 
 
 def test_padding_does_not_change_a_vector(onnx_embedder: OnnxEmbedder) -> None:
-    """A short text batched with a 256-token one (so padded with ~250 pad tokens) keeps its own vector."""
+    """A short text run in one batch with a 256-token one (so padded with ~250 pad tokens) keeps its own vector.
+    (`encode` itself no longer batches such different lengths together: `_batches`.)"""
     alone = onnx_embedder.encode(TEXTS[:3])
-    with_long = onnx_embedder.encode([*TEXTS[:3], TEXTS[-1]])[:3]
-    assert cosines(alone, with_long).min() >= 0.99999
+    assert onnx_embedder._inputs is not None
+    rows = onnx_embedder._inputs.ids([*TEXTS[:3], TEXTS[-1]])
+    padded = onnx_embedder._run(rows)[:3]
+    padded = padded / np.linalg.norm(padded, axis=1, keepdims=True)
+    assert cosines(alone, padded).min() >= 0.99999
     # and across batch boundaries: 70 texts in batches of 32, in a shuffled order
     rng = np.random.default_rng(7)
     many = [TEXTS[i] for i in rng.integers(0, len(TEXTS), 70)]
@@ -83,3 +88,13 @@ def test_truncates_at_the_models_256_tokens(onnx_embedder: OnnxEmbedder, st_embe
 
 def test_empty_batch(onnx_embedder: OnnxEmbedder) -> None:
     assert onnx_embedder.encode([]).shape == (0, 384)
+
+
+def test_batches_close_where_padding_would_double_the_work() -> None:
+    """Lengths sorted longest first: a batch of texts over 16 tokens closes where a text is at most half as long
+    as its first (one long memory among single words padded every word to its length); short texts stay
+    together and the batch size still caps."""
+    assert [list(r) for r in _batches([40, 30, 20, 5, 4, 3], 32)] == [[0, 1], [2], [3, 4, 5]]
+    assert [len(r) for r in _batches([10] * 70, 32)] == [32, 32, 6]
+    assert [list(r) for r in _batches([16, 8, 3], 32)] == [[0, 1, 2]]
+    assert _batches([], 32) == []
