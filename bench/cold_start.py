@@ -116,9 +116,9 @@ def main() -> None:
     args = ap.parse_args()
     if args.data:
         recall_scale.DATA = Path(args.data)
-    locomo, sentences, questions = recall_scale.load_corpus()
-    units = list(dict.fromkeys([u for s in locomo for _, us in s.turns for u in us] + sentences))
-    built = recall_scale.build_store(args.size, False, locomo, sentences, recall_scale.embed_units(units))
+    corpus = recall_scale.load_corpus()
+    questions = corpus[2]
+    built = recall_scale.cached_store(args.size, False, corpus)
     cli = [sys.executable, "-m", "memgraph"]
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="memgraph-cold-") as tmp:

@@ -82,6 +82,14 @@ def seed_strengths(seeds: list[Seed], raw_weight: float = 0.0) -> dict[str, floa
     }
 
 
+def seed_strength_of(seeds: list[Seed], strengths: dict[str, float] | None) -> dict[str, float]:
+    """Each seed's strength: `seed_strengths(seeds)` when none are given, else the given ones (0 for a seed
+    they leave out), in seed order."""
+    if strengths is None:
+        return seed_strengths(seeds)
+    return {s.id: strengths.get(s.id, 0.0) for s in seeds}
+
+
 def cascade(
     store: GraphStore,
     user_id: str,
@@ -92,10 +100,7 @@ def cascade(
 ) -> dict[str, Activation]:
     """Expand from the seeds in the store and score every path; seeds reached from other seeds count too.
     `strengths` (default: from `seeds`) scales each seed's contribution."""
-    if strengths is None:
-        strength = seed_strengths(seeds)
-    else:
-        strength = {s.id: strengths.get(s.id, 0.0) for s in seeds}
+    strength = seed_strength_of(seeds, strengths)
     if not strength or settings.max_depth <= 0:
         return {}
     expansions = store.expand(

@@ -19,7 +19,7 @@ import numpy as np
 
 from memgraph.config import Settings
 from memgraph.models import TraceStep
-from memgraph.retrieve.cascade import Activation, seed_strengths
+from memgraph.retrieve.cascade import Activation, seed_strength_of
 from memgraph.retrieve.seeds import Seed
 from memgraph.store.base import GraphStore, MemoryFilter
 from memgraph.store.traverse import ExpansionTable
@@ -82,10 +82,7 @@ def spread(
     strengths: dict[str, float] | None = None,
 ) -> Mapping[str, Activation]:
     """`cascade.cascade`, scored on the store's expansion table (`Activations`: read `totals` for all)."""
-    if strengths is None:
-        strength = seed_strengths(seeds)
-    else:
-        strength = {s.id: strengths.get(s.id, 0.0) for s in seeds}
+    strength = seed_strength_of(seeds, strengths)
     if not strength or settings.max_depth <= 0:
         return EMPTY
     table = store.expand_table(
