@@ -10,9 +10,13 @@ server starts (`--user` / MEMGRAPH_USER); no tool argument can change it.
 from __future__ import annotations
 
 import json
+import logging
+import threading
 from typing import Any
 
 from memgraph.tools import ToolSet
+
+log = logging.getLogger(__name__)
 
 INSTRUCTIONS = (
     "Long-term memory for this user. Call memory_recall with the current context before answering to get "
@@ -57,20 +61,47 @@ def build_server(tools: ToolSet) -> Any:
 
 
 def serve_stdio(tools: ToolSet, *, warm_up: bool = True) -> None:
-    """Serve until the client closes stdin. The embedding model loads in the background meanwhile."""
+    """Serve until the client closes stdin. The embedding model and the user's read structures load in the
+    background meanwhile."""
     import anyio
     from mcp.server.stdio import stdio_server
 
+    loading: threading.Thread | None = None
     if warm_up:
         # the model loads in a background thread while the client initialises; the first tool call that
         # embeds waits for that load instead of starting its own
         from memgraph.embed import warm
 
         warm(tools.engine.embedder)
+        loading = preload_user(tools)
     server = build_server(tools)
 
     async def main() -> None:
         async with stdio_server() as (read_stream, write_stream):
             await server.run(read_stream, write_stream, server.create_initialization_options())
 
-    anyio.run(main)
+    try:
+        anyio.run(main)
+    finally:
+        if loading is not None:
+            loading.join()  # the engine closes after this: no read may still be running on its store
+
+
+def preload_user(tools: ToolSet) -> threading.Thread | None:
+    """Load the user's read structures (SQLite: vectors, graph arrays, full text; ~0.4 s of CPU at 10k memories)
+    on a background thread, so the first tool call finds them ready or waits for this load rather than
+    starting its own. Stores without such structures (the graph servers) have nothing to load: None."""
+    load = getattr(tools.engine.store, "load_user", None)
+    if load is None:
+        return None
+    user_id = tools.user_id
+
+    def run() -> None:
+        try:
+            load(user_id)
+        except Exception as exc:  # noqa: BLE001 - the first tool call reads again and reports it, typed
+            log.debug("preloading %s's read structures failed: %s", user_id, exc)
+
+    thread = threading.Thread(target=run, name="memgraph-mcp-preload", daemon=True)
+    thread.start()
+    return thread

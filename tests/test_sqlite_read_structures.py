@@ -349,3 +349,73 @@ def test_ranked_members_stay_exact_through_random_changes(pair, tmp_path: Path) 
             new = mem("ada", f"new {step}", tags=["hub", "g1"], importance=rng.choice([0.5, 0.9]))
             writer.write("ada", WriteBatch(memories=[new], embeddings=unit_vectors(1, seed=step)))
             alive.append(new.id)
+
+
+def _reference_graph(store: SQLiteStore, user: str) -> object:
+    """The user's graph built the plain way: every edge row read one by one, each group interned on first use
+    in (src, dst) order (what `Mirror._load` did before it read memberships grouped per memory)."""
+    from memgraph.store.sqlite.adjacency import CLUSTER, REL_CODE, TAG, UserGraph
+
+    conn = store._db.conn
+    with store._mirror.user(user) as state:
+        index, n = state.columns.index, state.columns.n
+    graph = UserGraph()
+    rows = conn.execute(
+        "SELECT src, dst, type, weight FROM edges WHERE user_id = ? AND type IN ('HasTag', 'InCluster') "
+        "ORDER BY type, src, dst",
+        (user,),
+    ).fetchall()
+    m = [(index[s], graph.group(TAG if t == "HasTag" else CLUSTER, d), 1.0 if t == "HasTag" else w)
+         for s, d, t, w in rows if s in index]
+    links = conn.execute(
+        "SELECT type, src, dst, weight, source = 'discovered' FROM edges WHERE user_id = ? "
+        "AND type NOT IN ('HasTag', 'InCluster') ORDER BY type, src, dst",
+        (user,),
+    ).fetchall()
+    lk = [(index[s], index[d], REL_CODE[t], w, bool(disc)) for t, s, d, w, disc in links if s in index and d in index]
+    m_types = (np.int64, np.int64, np.float64)
+    l_types = (np.int64, np.int64, np.int8, np.float64, bool)
+    graph.load(
+        n,
+        tuple(np.array(c, dtype=dt) for c, dt in zip(zip(*m, strict=True), m_types, strict=True)),
+        tuple(np.array(c, dtype=dt) for c, dt in zip(zip(*lk, strict=True), l_types, strict=True)),
+    )
+    return graph
+
+
+@pytest.mark.parametrize("odd_name", [False, True])
+def test_a_users_load_builds_the_graph_of_the_plain_row_by_row_read(tmp_path: Path, odd_name: bool) -> None:
+    """The load reads memberships one row per memory (names concatenated by SQLite); the arrays, group numbers
+    and tag lookups equal those of reading every edge row; a name holding the separator takes the plain read."""
+    store = SQLiteStore(tmp_path)
+    try:
+        odd = "odd\x1fname" if odd_name else "odd-name"
+        mems = [
+            mem("ada", f"memory {i}", minutes=i, tags=[f"t{(7 * i) % 5}", f"z{i % 2}", "hub", "kind:x"]
+                + ([odd] if i % 4 == 0 else []))
+            for i in range(24)
+        ]
+        links = [Link(src=mems[i].id, dst=mems[(i * 5) % 24].id, relation=Relation.RELATES_TO, weight=0.5)
+                 for i in range(23) if (i * 5) % 24 != i]
+        store.write("ada", WriteBatch(memories=mems, embeddings=unit_vectors(24, seed=2), links=links))
+        store._db.conn.execute(
+            "INSERT INTO edges(user_id, type, src, dst, weight) VALUES ('ada', 'InCluster', ?, 'c1', 0.25)",
+            (mems[3].id,),
+        )
+        store._mirror.drop()
+        with store._mirror.user("ada") as state:
+            got = state.graph
+        want = _reference_graph(store, "ada")
+        assert got.group_names == want.group_names
+        assert got.group_index == want.group_index and got.tag_lookup == want.tag_lookup
+        g = len(want.group_names)
+        assert np.array_equal(got.group_kind[:g], want.group_kind[:g])
+        assert np.array_equal(got.group_key[:g], want.group_key[:g])
+        for adj in ("to_groups", "members", "links"):
+            a, b = getattr(got, adj), getattr(want, adj)
+            assert np.array_equal(a.ptr, b.ptr)
+            for x, y in zip(a.cols, b.cols, strict=True):
+                assert x.dtype == y.dtype and np.array_equal(x, y)
+        assert odd in want.group_names
+    finally:
+        store.close()

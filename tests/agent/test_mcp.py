@@ -114,3 +114,29 @@ def test_the_server_needs_a_user(tmp_path: Path) -> None:
     )
     assert proc.returncode != 0
     assert "--user" in proc.stderr or "MEMGRAPH_USER" in proc.stderr
+
+
+def test_the_server_loads_the_users_read_structures_before_the_first_call(open_engine, tmp_path: Path) -> None:
+    """`serve_stdio` starts loading the user's structures on a background thread while the client initialises:
+    the first recall then finds them loaded (the store counts its loads: one, not two) and answers as a
+    process that loaded them on demand does."""
+    from memgraph.mcp_server import preload_user
+
+    store = tmp_path / "store"
+    engine = open_engine(store, recall_maintenance=False)
+    engine.remember_many([{"content": f"Ada note {i} about the Solarized theme"} for i in range(12)], user_id=USER)
+    engine.store._mirror.drop()
+    engine.store._text._users.clear()
+    mirror = engine.store._mirror
+    before = mirror.loads
+    tools = ToolSet(engine, user_id=USER)
+    thread = preload_user(tools)
+    assert thread is not None
+    thread.join(timeout=60)
+    assert mirror.loaded(USER) and mirror.loads == before + 1 and USER in engine.store._text._users
+    first = tools.call("memory_recall", {"query": "Solarized theme"})
+    assert first.ok and mirror.loads == before + 1
+    mirror.drop()
+    engine.store._text._users.clear()
+    again = tools.call("memory_recall", {"query": "Solarized theme"})
+    assert again.model_dump()["result"] == first.model_dump()["result"]

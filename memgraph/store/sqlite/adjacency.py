@@ -163,6 +163,35 @@ class UserGraph:
                     self.tag_lookup.setdefault(name.split(":", 1)[1], []).append(gid)
         return gid
 
+    def groups(self, kind: int, names: Sequence[str]) -> np.ndarray:
+        """Group ids of these names (distinct, none interned yet: a user's load), numbered in the given order as
+        `group` would number them one by one; the arrays grow once, not per name (8.8k tags of a 10k-memory
+        user one by one were ~60 ms of its cold load)."""
+        first = len(self.group_names)
+        if any((kind, name) in self.group_index for name in names):
+            return np.array([self.group(kind, name) for name in names], dtype=np.int64)
+        gids = np.arange(first, first + len(names), dtype=np.int64)
+        self.group_index.update(zip([(kind, name) for name in names], gids.tolist(), strict=True))
+        self.group_names.extend(names)
+        end = len(self.group_names)
+        if end > len(self.group_kind):
+            grown = np.zeros(max(64, end, 2 * len(self.group_kind)), dtype=np.int8)
+            grown[: len(self.group_kind)] = self.group_kind
+            self.group_kind = grown
+        if end > len(self.group_key):
+            keys = np.zeros(max(64, end, 2 * len(self.group_key)), dtype=np.uint64)
+            keys[: len(self.group_key)] = self.group_key
+            self.group_key = keys
+        self.group_kind[first:end] = kind
+        self.group_key[first:end] = prefix_keys(names)
+        if kind == TAG:
+            lookup = self.tag_lookup
+            for gid, name in enumerate(names, start=first):
+                lookup.setdefault(name, []).append(gid)
+                if ":" in name:
+                    lookup.setdefault(name.split(":", 1)[1], []).append(gid)
+        return gids
+
     def load(
         self,
         n_rows: int,

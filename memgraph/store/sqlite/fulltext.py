@@ -40,7 +40,7 @@ import numpy as np
 from memgraph.store import bm25
 from memgraph.store.bm25 import Okapi
 from memgraph.store.sqlite.connection import Database
-from memgraph.text import query_terms, stem, terms, tokenize
+from memgraph.text import query_terms, stem, terms, tokenize_many
 
 #: How many change-log rows the trim trigger keeps (migration 4 writes it into the trigger). A process idle
 #: for more changes than this reloads its indexes instead of replaying them.
@@ -72,7 +72,7 @@ class UserText:
     def _bulk(self, rows: Sequence[tuple[int, str, str]]) -> None:
         """Build the base from (rid, id, text) rows: each distinct token is stemmed once, and the postings
         are one sort of (term, slot) keys, not a Python append per term (10x faster at 100k memories)."""
-        docs = [tokenize(content) for _, _, content in rows]
+        docs = tokenize_many([content for _, _, content in rows])
         distinct = list({t for toks in docs for t in toks})
         vocab: dict[str, int] = {}
         term_of = {tok: vocab.setdefault(term, len(vocab)) for tok, term in zip(distinct, stem(distinct), strict=True)}

@@ -39,6 +39,31 @@ __all__ = ["Changes", "Mirror", "UserState"]
 _DISCOVERED = "discovered"
 
 
+#: A memory's groups of one family, concatenated by SQLite in key order (src, dst), with their count.
+_GROUPED = (
+    "SELECT src, group_concat(dst, char(31)), count(*) FROM edges WHERE user_id = ? AND type = ? "
+    "GROUP BY src ORDER BY src"
+)
+
+
+def _memberships(conn: sqlite3.Connection, user_id: str, typ: str) -> tuple[list[str], list[int], list[str]]:
+    """The user's edges of this membership type in (src, dst) order: each source memory once with how many
+    edges it has, and every edge's dst, read one row per memory (`_GROUPED`); rows one by one when a name holds
+    the separator (the counts disagree). Each memory's names are sorted here: BINARY collation is code-point
+    order, Python's string order, so the result does not rest on the order group_concat met them in."""
+    grouped = conn.execute(_GROUPED, (user_id, typ)).fetchall()
+    dsts = [sorted(joined.split("\x1f")) for _, joined, _ in grouped]
+    if all(len(d) == n for d, (_, _, n) in zip(dsts, grouped, strict=True)):
+        return [r[0] for r in grouped], [r[2] for r in grouped], [d for ds in dsts for d in ds]
+    rows = conn.execute(
+        "SELECT src, dst FROM edges WHERE user_id = ? AND type = ? ORDER BY src, dst", (user_id, typ)
+    ).fetchall()
+    counts: dict[str, int] = {}
+    for src, _ in rows:
+        counts[src] = counts.get(src, 0) + 1
+    return list(counts), list(counts.values()), [r[1] for r in rows]
+
+
 _LinkLists = tuple[list[int], list[int], list[float], list[bool]]
 
 
@@ -323,42 +348,43 @@ class Mirror:
             conn.execute(f"SELECT {COLUMNS_SQL} FROM memories WHERE user_id = ? ORDER BY rid", (user_id,)).fetchall()
         )
         # One query per edge family, each in the table's key order (type, src, dst) as the single query read
-        # them; groups are interned once per distinct name and rows mapped by list comprehensions: the loop
-        # over every edge with a method call per membership was ~0.3 s of a 10k-memory user's cold load.
+        # them. Memberships come one row per memory with its groups concatenated by SQLite (`_GROUPED`): 100k
+        # HasTag rows as 100k Python tuples were the largest part of a 10k-memory user's cold load; the split
+        # strings are checked against the counts SQLite gives, and any mismatch (a separator inside a name)
+        # reads the rows one by one instead. Groups are numbered in order of first use in (src, dst) order.
         index = cols.index
-        tagged = conn.execute(
-            "SELECT src, dst FROM edges WHERE user_id = ? AND type = 'HasTag' ORDER BY src, dst", (user_id,)
-        ).fetchall()
+        t_src, t_count, t_dst = _memberships(conn, user_id, "HasTag")
         clustered = conn.execute(
             "SELECT src, dst, weight FROM edges WHERE user_id = ? AND type = 'InCluster' ORDER BY src, dst",
             (user_id,),
         ).fetchall()
-        group = graph.group
-        tag_gid = {name: group(TAG, name) for name in dict.fromkeys(dst for _, dst in tagged)}
-        cluster_gid = {name: group(CLUSTER, name) for name in dict.fromkeys(dst for _, dst, _ in clustered)}
-        m_row = [index.get(src, -1) for src, _ in tagged] + [index.get(src, -1) for src, _, _ in clustered]
-        m_gid = [tag_gid[dst] for _, dst in tagged] + [cluster_gid[dst] for _, dst, _ in clustered]
-        m_w = [1.0] * len(tagged) + [float(w) for _, _, w in clustered]
+        t_names = list(dict.fromkeys(t_dst))
+        tag_gid = dict(zip(t_names, graph.groups(TAG, t_names).tolist(), strict=True))
+        c_names = list(dict.fromkeys(dst for _, dst, _ in clustered))
+        cluster_gid = dict(zip(c_names, graph.groups(CLUSTER, c_names).tolist(), strict=True))
+        t_rows = np.repeat(np.array([index.get(src, -1) for src in t_src], dtype=np.int64), t_count)
+        m_row = np.concatenate([t_rows, np.array([index.get(src, -1) for src, _, _ in clustered], dtype=np.int64)])
+        m_gid = [*map(tag_gid.__getitem__, t_dst), *(cluster_gid[dst] for _, dst, _ in clustered)]
+        m_w = [1.0] * len(t_dst) + [float(w) for _, _, w in clustered]
         links = conn.execute(
             "SELECT type, src, dst, weight, source IS ? FROM edges WHERE user_id = ? "
             "AND type NOT IN ('HasTag', 'InCluster') ORDER BY type, src, dst",
             (_DISCOVERED, user_id),
         ).fetchall()
-        l_src = [index.get(src, -1) for _, src, _, _, _ in links]
-        l_dst = [index.get(dst, -1) for _, _, dst, _, _ in links]
-        mk = np.array(m_row, dtype=np.int64)
-        m_ok = mk >= 0
-        ls, ld = np.array(l_src, dtype=np.int64), np.array(l_dst, dtype=np.int64)
+        l_type, l_srcs, l_dsts, l_w, l_disc = zip(*links, strict=True) if links else ((), (), (), (), ())
+        m_ok = m_row >= 0
+        ls = np.array([index.get(src, -1) for src in l_srcs], dtype=np.int64)
+        ld = np.array([index.get(dst, -1) for dst in l_dsts], dtype=np.int64)
         l_ok = (ls >= 0) & (ld >= 0)
         graph.load(
             cols.n,
-            (mk[m_ok], np.array(m_gid, dtype=np.int64)[m_ok], np.array(m_w, dtype=np.float64)[m_ok]),
+            (m_row[m_ok], np.array(m_gid, dtype=np.int64)[m_ok], np.array(m_w, dtype=np.float64)[m_ok]),
             (
                 ls[l_ok],
                 ld[l_ok],
-                np.array([REL_CODE[t] for t, _, _, _, _ in links], dtype=np.int8)[l_ok],
-                np.array([float(w) for _, _, _, w, _ in links], dtype=np.float64)[l_ok],
-                np.array([bool(d) for _, _, _, _, d in links], dtype=bool)[l_ok],
+                np.fromiter(map(REL_CODE.__getitem__, l_type), dtype=np.int8, count=len(links))[l_ok],
+                np.array(l_w, dtype=np.float64)[l_ok],
+                np.array(l_disc, dtype=bool)[l_ok],
             ),
         )
         return state
