@@ -18,15 +18,39 @@ A finding names its type only: errors and reports carry types and counts, never 
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import Any, cast
 
 #: What a secret becomes in stored text, and the pattern that finds such a marker again.
 REDACTION = "[REDACTED:{type}]"
 REDACTION_MARKER = re.compile(r"\[REDACTED:[a-z0-9_]+\]")
+
+
+class _LazyPattern:
+    """A pattern compiled at its first use. The scanner's ~60 patterns compiled at import were ~45 ms of every
+    command's start (`python -X importtime`), most of which never scan (a recall stores nothing)."""
+
+    __slots__ = ("_args", "_rx")
+
+    def __init__(self, pattern: str, flags: int) -> None:
+        self._args = (pattern, flags)
+        self._rx: re.Pattern[str] | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        rx = self._rx
+        if rx is None:
+            rx = self._rx = re.compile(*self._args)
+        return getattr(rx, name)
+
+
+def _lazy(pattern: str, flags: int = 0) -> re.Pattern[str]:
+    """`re.compile`, deferred to the first call of a method of the pattern (finditer, match, search, sub)."""
+    return cast("re.Pattern[str]", _LazyPattern(pattern, flags))
 
 
 @dataclass(frozen=True)
@@ -104,7 +128,7 @@ _CONTEXT_RULES: list[tuple[str, re.Pattern[str], str]] = [
     # (type, pattern, check): check names how the value is judged (see `_value_ok`).
     (
         "aws_secret_key",
-        re.compile(
+        _lazy(
             r"(?i)(?:(?:aws_?)?secret[_ ]?access[_ ]?key[\"']?\s*[:=]|aws_secret_access_key[\"']?[ \t])\s*[\"']?"
             r"(?P<v>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])"
         ),
@@ -115,7 +139,7 @@ _CONTEXT_RULES: list[tuple[str, re.Pattern[str], str]] = [
     # "Download .csv file" row); Twilio: Account SID AC + 32-hex auth token, API key SID SK + 32-character secret.
     (
         "aws_secret_key",
-        re.compile(
+        _lazy(
             r"(?<![A-Z0-9])(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA)[A-Z0-9]{16}[\"']?"
             rf"{_PAIR_SEP}[\"']?(?P<v>[A-Za-z0-9/+]{{40}})(?![A-Za-z0-9/+=])"
         ),
@@ -123,30 +147,30 @@ _CONTEXT_RULES: list[tuple[str, re.Pattern[str], str]] = [
     ),
     (
         "twilio_auth_token",
-        re.compile(rf"(?<![\w])AC[0-9a-f]{{32}}[\"']?{_PAIR_SEP}[\"']?(?P<v>[0-9a-f]{{32}})(?![\w])"),
+        _lazy(rf"(?<![\w])AC[0-9a-f]{{32}}[\"']?{_PAIR_SEP}[\"']?(?P<v>[0-9a-f]{{32}})(?![\w])"),
         "any",
     ),
     (
         "twilio_api_secret",
-        re.compile(rf"(?<![\w])SK[0-9a-f]{{32}}[\"']?{_PAIR_SEP}[\"']?(?P<v>[A-Za-z0-9]{{32}})(?![\w])"),
+        _lazy(rf"(?<![\w])SK[0-9a-f]{{32}}[\"']?{_PAIR_SEP}[\"']?(?P<v>[A-Za-z0-9]{{32}})(?![\w])"),
         "paired",
     ),
     # GCP service-account key files: the key's id (40 hex) sits beside the PEM private key (`private_key`,
     # found by the private_key rule even with its newlines escaped as \n inside the JSON string).
     (
         "gcp_private_key_id",
-        re.compile(r"(?i)[\"']?private[_ ]key[_ ]id[\"']?\s*[:=]\s*[\"']?(?P<v>[0-9a-f]{40})(?![0-9a-f])"),
+        _lazy(r"(?i)[\"']?private[_ ]key[_ ]id[\"']?\s*[:=]\s*[\"']?(?P<v>[0-9a-f]{40})(?![0-9a-f])"),
         "any",
     ),
     (
         "basic_auth",
-        re.compile(r"(?i)\bauthorization\s*[:=]\s*[\"']?basic\s+(?P<v>[A-Za-z0-9+/]{12,}={0,2})"),
+        _lazy(r"(?i)\bauthorization\s*[:=]\s*[\"']?basic\s+(?P<v>[A-Za-z0-9+/]{12,}={0,2})"),
         "any",
     ),
-    ("bearer_token", re.compile(r"(?i)\bbearer\s+(?P<v>[A-Za-z0-9\-._~+/]{16,}=*)"), "token"),
+    ("bearer_token", _lazy(r"(?i)\bbearer\s+(?P<v>[A-Za-z0-9\-._~+/]{16,}=*)"), "token"),
     (
         "connection_string",
-        re.compile(
+        _lazy(
             r"(?i)\b[a-z][a-z0-9+.\-]{1,30}://(?P<user>[^\s:/@\"'<>]{1,128}):(?P<v>[^\s@/\"'<>]{1,256})@"
             r"[^\s/\"'<>]+"
         ),
@@ -156,7 +180,7 @@ _CONTEXT_RULES: list[tuple[str, re.Pattern[str], str]] = [
         "connection_string",
         # Azure connection strings: storage/Cosmos AccountKey, Service Bus/Event Hubs/IoT SharedAccessKey, SignalR
         # AccessKey, App Configuration Secret, SQL Password/Pwd
-        re.compile(
+        _lazy(
             r"(?i)(?<![\w])(?:SharedAccessKey|AccountKey|AccessKey|Secret|Password|Pwd)\s*=\s*(?P<v>[^;\s\"']{8,})"
             r"(?=;|\s|$)"
         ),
@@ -164,33 +188,33 @@ _CONTEXT_RULES: list[tuple[str, re.Pattern[str], str]] = [
     ),
     (
         "password",
-        re.compile(rf"(?i)(?<![\w-])[\"']?(?P<key>[\w\-.]*?{_SENSITIVE_KEY})[\"']?\s*(?::=|=>|[:=])\s*{_VALUE}"),
+        _lazy(rf"(?i)(?<![\w-])[\"']?(?P<key>[\w\-.]*?{_SENSITIVE_KEY})[\"']?\s*(?::=|=>|[:=])\s*{_VALUE}"),
         "assignment",
     ),
     (
         "password",
-        re.compile(
+        _lazy(
             r"(?i)\b(?:my|the|our|your|his|her|their)\s+(?:[\w-]+\s+)?(?P<key>password|passphrase|passcode|pin|"
             r"api\s+key|token|secret)\s+(?:is|was)\s*:?\s*[\"'`]?(?P<v>[^\s\"'`]{4,128})"
         ),
         "prose",
     ),
 ]
-_ENV_LINE = re.compile(
+_ENV_LINE = _lazy(
     r"(?m)^[ \t]*(?:export[ \t]+)?(?P<key>[A-Za-z_][A-Za-z0-9_]{1,100})[ \t]*=[ \t]*"
     r"(?:\"(?P<dq>[^\"\n]*)\"|'(?P<sq>[^'\n]*)'|(?P<bare>[^\s#]+))[ \t]*(?:#.*)?$"
 )
-_ENV_SENSITIVE = re.compile(
+_ENV_SENSITIVE = _lazy(
     r"(?i)(?:^|_)(?:KEY|SECRET|TOKEN|PASSWORD|PASSWD|PASS|PWD|CREDENTIALS?|AUTH|PRIVATE|SIGNATURE|SALT|"
     r"DSN|APIKEY|SESSION|COOKIE|WEBHOOK)(?:_|$)"
 )
-_ENV_NOT_SECRET_KEY = re.compile(
+_ENV_NOT_SECRET_KEY = _lazy(
     r"(?i)(?:_|^)(?:PUBLIC|PUBLISHABLE|ID|NAME|USER|USERNAME|URL|HOST|PORT|PATH|FILE|"
     r"REGION|ALGORITHM|LENGTH|TTL|EXPIRY|EXPIRES|TIMEOUT|ENABLED|VERSION)$"
 )
 
 #: Values that only stand in for a secret: templates, env references, code expressions, type names.
-_PLACEHOLDER = re.compile(
+_PLACEHOLDER = _lazy(
     r"(?ix)^(?:"
     r"<[^>]*>|\$\{?[\w.:-]+\}?|\{\{.*\}\}|%\(?\w*\)?s|\*+|x{3,}|\.{3,}|…|"
     r"(?:none|null|nil|undefined|true|false|yes|no|string|str|bytes|int|optional\[?.*|required|empty|"
@@ -199,8 +223,8 @@ _PLACEHOLDER = re.compile(
     r")$"
 )
 # Code, not a credential: `os.environ[...]`, `settings.api_key`, `generate_token(user)`, `[...]` literals.
-_CODE_EXPR = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:[(\[].*)?$|^[A-Za-z_]\w*[(\[].*$|^[\[{(]")
-_REDACTED_VALUE = re.compile(r"^\[?REDACTED(?::[a-z0-9_]+)?\]?$", re.I)
+_CODE_EXPR = _lazy(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:[(\[].*)?$|^[A-Za-z_]\w*[(\[].*$|^[\[{(]")
+_REDACTED_VALUE = _lazy(r"^\[?REDACTED(?::[a-z0-9_]+)?\]?$", re.I)
 
 
 def shannon_entropy(value: str) -> float:
@@ -223,11 +247,11 @@ def _char_classes(value: str) -> int:
     )
 
 
-_URLISH = re.compile(r"://|^[\w.-]+\.[a-z]{2,}(?:[:/]|$)|^[~./]|/")
-_HEX = re.compile(r"^(?:sha\d*:|0x)?[0-9a-fA-F]+$")
-_UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
-_NUMBERISH = re.compile(r"^[\d.,:+\-_/ ]+$")
-_VERSIONISH = re.compile(r"^v?\d+(?:\.\d+)+(?:[-+][\w.]+)?$")
+_URLISH = _lazy(r"://|^[\w.-]+\.[a-z]{2,}(?:[:/]|$)|^[~./]|/")
+_HEX = _lazy(r"^(?:sha\d*:|0x)?[0-9a-fA-F]+$")
+_UUID = _lazy(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
+_NUMBERISH = _lazy(r"^[\d.,:+\-_/ ]+$")
+_VERSIONISH = _lazy(r"^v?\d+(?:\.\d+)+(?:[-+][\w.]+)?$")
 
 
 def _is_placeholder(value: str) -> bool:
@@ -272,16 +296,22 @@ def _looks_like_password(value: str) -> bool:
     return _char_classes(value) >= 2 and not value.isalpha()
 
 
+@functools.cache
+def _compiled_token_rules() -> list[tuple[str, re.Pattern[str]]]:
+    """The vendor-format rules compiled, once per process, at the first scan (not at import: `memgraph.ids`
+    builds a scanner at import, and a command that stores nothing never scans)."""
+    return [(t, _lazy(p, re.DOTALL)) for t, p in _TOKEN_RULES]
+
+
 @dataclass
 class SecretScanner:
     """Finds secrets in text. `entropy_min`/`entropy_min_len` judge `.env` values whose key names say nothing."""
 
     entropy_min: float = 3.5
     entropy_min_len: int = 20
-    _token_rules: list[tuple[str, re.Pattern[str]]] = field(init=False, repr=False)
-
-    def __post_init__(self) -> None:
-        self._token_rules = [(t, re.compile(p, re.DOTALL)) for t, p in _TOKEN_RULES]
+    @property
+    def _token_rules(self) -> list[tuple[str, re.Pattern[str]]]:
+        return _compiled_token_rules()
 
     def scan(self, text: str) -> list[Finding]:
         """Non-overlapping findings in text order."""
@@ -326,13 +356,13 @@ class SecretScanner:
 # the cells below a secret-named header are secrets whatever they look like (if they look like one at all: no
 # spaces, not a placeholder, not purely alphabetic unless long).
 _TABLE_DELIMITERS = ",\t;|"
-_TABLE_SECRET_HEADER = re.compile(
+_TABLE_SECRET_HEADER = _lazy(
     r"(?i)^(?:aws[ _]?)?(?:secret(?:[ _]?access)?[ _]?key|secret|client[ _]?secret|api[ _]?secret|password|passwd|"
     r"passphrase|auth[ _]?token|access[ _]?token|refresh[ _]?token|session[ _]?token|api[ _]?key|private[ _]?key|"
     r"token|account[ _]?key|primary[ _]?key|secondary[ _]?key|key ?[12]|connection[ _]?string|signing[ _]?secret|"
     r"webhook[ _]?secret)$"
 )
-_TABLE_HEADER_CELL = re.compile(r"^[A-Za-z][A-Za-z0-9 _\-()/.#]{0,40}$")
+_TABLE_HEADER_CELL = _lazy(r"^[A-Za-z][A-Za-z0-9 _\-()/.#]{0,40}$")
 
 
 def _cells(line: str, delimiter: str, offset: int) -> list[tuple[str, int, int]]:

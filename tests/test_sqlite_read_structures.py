@@ -419,3 +419,32 @@ def test_a_users_load_builds_the_graph_of_the_plain_row_by_row_read(tmp_path: Pa
         assert odd in want.group_names
     finally:
         store.close()
+
+
+def test_the_graph_loads_with_the_first_read_that_walks_it(pair, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A vector search (what a cold `remember` reconciles with) loads the columns only; writes meanwhile catch
+    up the columns; the first walk then loads the graph in step with them: a fresh reader's answers."""
+    writer, reader = pair
+    ids, vecs = _seed_graph(writer)
+    mirror = reader._mirror
+    assert reader.vector_search("ada", vecs[3], 1)[0][0] == ids[3]
+    assert (mirror.loads, mirror.graph_loads) == (1, 0)
+    new = mem("ada", "a new memory", tags=["t1", "fresh"], importance=0.99)
+    writer.write(
+        "ada",
+        WriteBatch(
+            memories=[new],
+            embeddings=unit_vectors(1, seed=9),
+            links=[Link(src=new.id, dst=ids[4], relation=Relation.RELATES_TO, weight=0.9)],
+        ),
+    )
+    writer.delete_memories("ada", [ids[7]])
+    writer.update_memories("ada", [MemoryUpdate(id=ids[5], set={"importance": 1.0})])
+    writer.remove_tags("ada", [HasTag(memory_id=ids[12], tag="hub")])
+    assert reader.vector_search("ada", vecs[3], 1)[0][0] == ids[3]  # caught up, still no graph
+    assert (mirror.loads, mirror.graph_loads) == (1, 0) and mirror.caught_up >= 1
+    assert [m for m, _ in reader.vector_search("ada", vecs[3], 30, flt=MemoryFilter(tag="t1"))]  # a tag: graph
+    assert mirror.graph_loads == 1
+    _same_as_a_fresh_reader(tmp_path, reader, [ids[0], ids[4], new.id], vecs[8])
+    assert ids[7] not in {e[1] for e in _expand(reader, [ids[6], ids[8]], cap=50)}
+    assert (mirror.loads, mirror.graph_loads) == (1, 1)

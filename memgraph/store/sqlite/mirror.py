@@ -80,6 +80,10 @@ class UserState:
     def __init__(self, dim: int, memo_limit: int = 0) -> None:
         self.columns = UserColumns(dim)
         self.graph = UserGraph()
+        #: Whether `graph` holds the user's edges: it is read on the first read that walks or filters by tag,
+        #: not with the columns, so a cold write (a `remember`: one vector search to reconcile) does not
+        #: read and build ~110k edges at 10k memories. Until then catching up leaves it alone.
+        self.graph_loaded = False
         self.memo = MemoryRows(memo_limit)  # memories rows read by id (memo.py)
         self.ann: Any = None  # ann.AnnIndex once the user's vectors pass the threshold (search.py builds it)
         self.text_rows = SlotRows()  # full-text slot -> row of these columns (store.py text_search)
@@ -149,6 +153,7 @@ class Mirror:
         self._epoch: str | None = None
         #: Loads and row-by-row catch-ups so far (tests and benchmarks read them).
         self.loads = 0
+        self.graph_loads = 0
         self.caught_up = 0
         with db.reading() as conn:
             self._pos, _, self._epoch = self._position(conn)
@@ -163,11 +168,12 @@ class Mirror:
         )
 
     @contextmanager
-    def user(self, user_id: str) -> Iterator[UserState]:
+    def user(self, user_id: str, *, graph: bool = True) -> Iterator[UserState]:
         """The user's structures, caught up with every commit and loaded on first use; valid inside the block
-        (the caller holds the structures' lock until it ends)."""
+        (the caller holds the structures' lock until it ends). `graph=False`: the caller reads only the columns
+        (a vector search without a tag filter), so the graph need not be loaded for it."""
         with self._db.reading() as conn, self._lock:
-            state = self._db.retry(lambda: self._fresh(conn, user_id))
+            state = self._db.retry(lambda: self._fresh(conn, user_id, graph))
             yield state
 
     def memory_rows(self, user_id: str, ids: Sequence[str]) -> dict[str, Entry] | None:
@@ -219,7 +225,7 @@ class Mirror:
 
     # -- catching up -------------------------------------------------------------------------------------
 
-    def _fresh(self, conn: sqlite3.Connection, user_id: str) -> UserState:
+    def _fresh(self, conn: sqlite3.Connection, user_id: str, graph: bool = True) -> UserState:
         own = not conn.in_transaction
         if own:
             conn.execute("BEGIN")  # one snapshot for the log and the rows it points at
@@ -228,6 +234,8 @@ class Mirror:
             state = self._users.get(user_id)
             if state is None:
                 state = self._users[user_id] = self._load(conn, user_id)
+            if graph and not state.graph_loaded:  # the columns are caught up to this same snapshot
+                self._load_graph(conn, user_id, state)
             return state
         finally:
             if own:
@@ -279,6 +287,8 @@ class Mirror:
                     f"SELECT {COLUMNS_SQL} FROM memories WHERE id IN ({marks}) AND +user_id = ?", [*chunk, user_id]
                 )
             )
+            if not state.graph_loaded:
+                continue
             out_edges += conn.execute(
                 f"SELECT src, type, dst, weight, source FROM edges INDEXED BY edges_src "
                 f"WHERE user_id = ? AND src IN ({marks})",
@@ -297,6 +307,21 @@ class Mirror:
         # (adjacency.UserGraph.member_order)
         rekeyed = known[(cols.importance[known] != before[0]) | (cols.last_accessed[known] != before[1])]
         changed = cols.vector_changes
+        if state.ann is not None:
+            state.ann.refresh(cols, np.concatenate([removed, changed]))
+        if state.graph_loaded:
+            self._apply_graph(graph, cols, ids, out_edges, in_edges, rekeyed)
+
+    @staticmethod
+    def _apply_graph(
+        graph: UserGraph,
+        cols: UserColumns,
+        ids: list[str],
+        out_edges: list[sqlite3.Row],
+        in_edges: list[sqlite3.Row],
+        rekeyed: np.ndarray,
+    ) -> None:
+        """Replace these memories' memberships and links in the graph with the edges re-read for them."""
         groups: dict[str, tuple[list[int], list[float]]] = {}
         links: dict[str, _LinkLists] = {}
         index, alive = cols.index, cols.alive
@@ -336,17 +361,22 @@ class Mirror:
         graph.set_memories(rows, group_lists, link_lists)
         graph.rekeyed(rekeyed.tolist())
         graph.maybe_compact()
-        if state.ann is not None:
-            state.ann.refresh(cols, np.concatenate([removed, changed]))
 
     def _load(self, conn: sqlite3.Connection, user_id: str) -> UserState:
-        """A user's structures from the tables (inside the catch-up's read transaction)."""
+        """A user's columns from the table (inside the catch-up's read transaction); the graph comes later
+        (`_load_graph`), with the first read that needs it."""
         self.loads += 1
         state = UserState(self.dim, self.memo_limit)
-        cols, graph = state.columns, state.graph
-        cols.set(
+        state.columns.set(
             conn.execute(f"SELECT {COLUMNS_SQL} FROM memories WHERE user_id = ? ORDER BY rid", (user_id,)).fetchall()
         )
+        return state
+
+    def _load_graph(self, conn: sqlite3.Connection, user_id: str, state: UserState) -> None:
+        """The user's graph from the edges, in the read transaction the columns were caught up in (rows of
+        memories the columns do not hold are left out, as a load of both at once leaves them out)."""
+        self.graph_loads += 1
+        cols, graph = state.columns, state.graph
         # One query per edge family, each in the table's key order (type, src, dst) as the single query read
         # them. Memberships come one row per memory with its groups concatenated by SQLite (`_GROUPED`): 100k
         # HasTag rows as 100k Python tuples were the largest part of a 10k-memory user's cold load; the split
@@ -372,10 +402,13 @@ class Mirror:
             (_DISCOVERED, user_id),
         ).fetchall()
         l_type, l_srcs, l_dsts, l_w, l_disc = zip(*links, strict=True) if links else ((), (), (), (), ())
+        alive = cols.alive
         m_ok = m_row >= 0
+        m_ok[m_ok] = alive[m_row[m_ok]]  # a row the catch-up marked dead has no edges left to walk
         ls = np.array([index.get(src, -1) for src in l_srcs], dtype=np.int64)
         ld = np.array([index.get(dst, -1) for dst in l_dsts], dtype=np.int64)
         l_ok = (ls >= 0) & (ld >= 0)
+        l_ok[l_ok] = alive[ls[l_ok]] & alive[ld[l_ok]]
         graph.load(
             cols.n,
             (m_row[m_ok], np.array(m_gid, dtype=np.int64)[m_ok], np.array(m_w, dtype=np.float64)[m_ok]),
@@ -387,7 +420,7 @@ class Mirror:
                 np.array(l_disc, dtype=bool)[l_ok],
             ),
         )
-        return state
+        state.graph_loaded = True
 
     def cached_users(self) -> Sequence[str]:
         with self._lock:

@@ -296,7 +296,7 @@ class SQLiteStore(SQLReads):
         """By SQL (reads.py); when the user's structures are loaded and no memory passes the filter there (a
         recall's constraint and pinned scans, on most stores), without it."""
         if limit > 0 and self._mirror.loaded(user_id):
-            with self._mirror.user(user_id) as state:
+            with self._mirror.user(user_id, graph=_by_tag(flt)) as state:
                 if not self._mask(state, flt).any():
                     return []
         return super().list_memories(user_id, flt, limit=limit, offset=offset)
@@ -355,7 +355,7 @@ class SQLiteStore(SQLReads):
     ) -> list[list[tuple[str, float]]]:
         if k <= 0 or not len(queries):
             return [[] for _ in range(len(queries))]
-        with self._mirror.user(user_id) as state:
+        with self._mirror.user(user_id, graph=_by_tag(flt)) as state:
             cols = state.columns
             rows = candidates(cols, self._mask(state, flt))
             found = ann_search(state, self._ann, queries, k, min_similarity, rows)
@@ -374,7 +374,7 @@ class SQLiteStore(SQLReads):
         if self._mirror.loaded(user_id):
 
             def passes(names: list[str], slots: np.ndarray) -> np.ndarray:
-                with self._mirror.user(user_id) as state:
+                with self._mirror.user(user_id, graph=_by_tag(flt)) as state:
                     ok = self._mask(state, flt)
                     rows = state.text_rows.rows(names, slots, state.columns.index)
                 found = (rows >= 0) & (rows < len(ok))
@@ -425,3 +425,8 @@ class SQLiteStore(SQLReads):
                 id_key=cols.id_key,
                 ranked_members=True,
             )
+
+
+def _by_tag(flt: MemoryFilter | None) -> bool:
+    """Whether the filter reads the user's graph (a tag filter): other reads of the columns do not load it."""
+    return flt is not None and flt.tag is not None
