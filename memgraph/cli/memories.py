@@ -12,6 +12,7 @@ from memgraph.cli.common import (
     JsonOpt,
     StoreOpt,
     UserOpt,
+    busy,
     check_user,
     console,
     memory_table,
@@ -39,9 +40,10 @@ def remember(
     if content == "-":
         content = sys.stdin.read()
     with open_engine(store, embeds=True) as engine:
-        report = engine.remember_report(
-            content, user_id=user, kind=kind, tags=tag, session_id=session, pinned=pinned
-        )
+        with busy("Remembering…"):
+            report = engine.remember_report(
+                content, user_id=user, kind=kind, tags=tag, session_id=session, pinned=pinned
+            )
         decision = report.decisions[0]
         box = engine.outbox
         if report.queued and box is not None:  # the server is unreachable: the memory as queued

@@ -14,6 +14,7 @@ from memgraph.cli.common import (
     JsonOpt,
     StoreOpt,
     UserOpt,
+    busy,
     check_user,
     console,
     err_console,
@@ -52,11 +53,12 @@ def recall(
 ) -> None:
     """Cascade retrieval: the memories an agent should see for QUERY, in prompt order, within the budget."""
     with open_engine(store, embeds=True) as engine:
-        res = engine.recall(
-            query, user_id=user, top_k=k, token_budget=budget, mode=mode, kinds=kind, files=file,
-            include_archived=archived, session_id=session, include_old=include_old,
-        )
-        engine.flush()
+        with busy("Recalling…"):
+            res = engine.recall(
+                query, user_id=user, top_k=k, token_budget=budget, mode=mode, kinds=kind, files=file,
+                include_archived=archived, session_id=session, include_old=include_old,
+            )
+            engine.flush()
         for w in res.warnings:
             err_console.print(f"[yellow]warning:[/yellow] {w}")
         if as_json:
@@ -102,7 +104,8 @@ def search(
 ) -> None:
     """Vector + full-text search of one user's memories (no graph expansion; see `recall`)."""
     with open_engine(store, embeds=True) as engine:
-        hits = engine.search(query, user_id=user, k=k)
+        with busy("Searching…"):
+            hits = engine.search(query, user_id=user, k=k)
         if as_json:
             print_json([h.model_dump(mode="json", exclude={"memory": {"embedding"}}) for h in hits])
         elif not hits:
