@@ -10,13 +10,10 @@ server starts (`--user` / MEMGRAPH_USER); no tool argument can change it.
 from __future__ import annotations
 
 import json
-import logging
 import threading
 from typing import Any
 
 from memgraph.tools import ToolSet
-
-log = logging.getLogger(__name__)
 
 INSTRUCTIONS = (
     "Long-term memory for this user. Call memory_recall with the current context before answering to get "
@@ -88,20 +85,9 @@ def serve_stdio(tools: ToolSet, *, warm_up: bool = True) -> None:
 
 
 def preload_user(tools: ToolSet) -> threading.Thread | None:
-    """Load the user's read structures (SQLite: vectors, graph arrays, full text; ~0.4 s of CPU at 10k memories)
+    """Load the user's read structures (SQLite: vectors, graph arrays, full text; ~0.5 s of CPU at 10k memories)
     on a background thread, so the first tool call finds them ready or waits for this load rather than
     starting its own. Stores without such structures (the graph servers) have nothing to load: None."""
-    load = getattr(tools.engine.store, "load_user", None)
-    if load is None:
-        return None
-    user_id = tools.user_id
+    from memgraph.cli.common import load_in_background
 
-    def run() -> None:
-        try:
-            load(user_id)
-        except Exception as exc:  # noqa: BLE001 - the first tool call reads again and reports it, typed
-            log.debug("preloading %s's read structures failed: %s", user_id, exc)
-
-    thread = threading.Thread(target=run, name="memgraph-mcp-preload", daemon=True)
-    thread.start()
-    return thread
+    return load_in_background(tools.engine, tools.user_id)

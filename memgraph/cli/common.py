@@ -8,7 +8,9 @@ not need them stay fast. The engine is imported when a command opens it.
 from __future__ import annotations
 
 import json
+import logging
 import sys
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
@@ -26,6 +28,8 @@ if TYPE_CHECKING:
 
     from memgraph.engine import MemoryEngine
     from memgraph.models import Memory
+
+log = logging.getLogger(__name__)
 
 #: Results (tables, reports) go to standard output; errors, warnings and progress to standard error.
 console = Console()
@@ -79,7 +83,12 @@ def reported(code: int = 1) -> Iterator[None]:
 
 @contextmanager
 def open_engine(
-    store: str | None, *, check_model: bool = True, embeds: bool = False, **overrides: Any
+    store: str | None,
+    *,
+    check_model: bool = True,
+    embeds: bool = False,
+    preload: tuple[str, bool, bool] | None = None,
+    **overrides: Any,
 ) -> Iterator[MemoryEngine]:
     """Open the engine for one command (`--store`, else MEMGRAPH_STORE, else the default directory) and close
     it afterwards; typed memgraph errors, opening included, become a clean message and exit code 1.
@@ -87,6 +96,9 @@ def open_engine(
     `embeds=True` (commands that embed text: recall, search, remember, ingest, mcp, demo) starts loading the
     embedding model in a background thread before the store opens, so the two overlap, and shows a spinner on a
     terminal while the model is still loading (the first run on a machine exports it to ONNX once, ~20 s).
+    `preload=(user, graph, text)`: load that user's read structures on another thread meanwhile (the columns;
+    the graph for a recall's walk; the full-text index for its text search), so the first read finds them
+    loaded while the model was loading (SQLite; other stores have nothing to load).
     `overrides` are settings for this command (e.g. `outbox_background=False`)."""
     from memgraph.engine import MemoryEngine
 
@@ -107,6 +119,7 @@ def open_engine(
         exporting = bool(will_export()) if callable(will_export) else False
         loading = warm(embedder)
         with MemoryEngine.open(settings=settings, embedder=embedder, check_model=check_model) as engine:
+            reading = None if preload is None else load_in_background(engine, *preload)
             if not loading.done() and err_console.is_terminal:
                 text = (
                     "First run: exporting the embedding model to ONNX (about 20 s, once)…"
@@ -121,6 +134,28 @@ def open_engine(
                 # A command that needed no model (every text it embedded was in the cache) must still let the
                 # load finish: a daemon thread inside onnxruntime at interpreter exit aborts the process.
                 wait([loading])
+                if reading is not None:
+                    reading.join()  # the engine closes next: no read may still run on its store
+
+
+def load_in_background(
+    engine: MemoryEngine, user: str, graph: bool = True, text: bool = True
+) -> threading.Thread | None:
+    """Start loading the user's read structures on a daemon thread (`SQLiteStore.load_user`); None when the
+    store has none. A failure is left to the command's own first read, which reports it typed."""
+    load = getattr(engine.store, "load_user", None)
+    if load is None:
+        return None
+
+    def run() -> None:
+        try:
+            load(user, graph=graph, text=text)
+        except Exception as exc:  # noqa: BLE001 - the first read loads again and reports it
+            log.debug("preloading %s's read structures failed: %s", user, exc)
+
+    thread = threading.Thread(target=run, name="memgraph-preload", daemon=True)
+    thread.start()
+    return thread
 
 
 @contextmanager

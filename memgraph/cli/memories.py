@@ -39,7 +39,7 @@ def remember(
     flagged as contradicting one, and secrets are redacted (by type). --json prints the memory and that report."""
     if content == "-":
         content = sys.stdin.read()
-    with open_engine(store, embeds=True) as engine:
+    with open_engine(store, embeds=True, preload=(user, False, False)) as engine:
         with busy("Remembering…"):
             report = engine.remember_report(
                 content, user_id=user, kind=kind, tags=tag, session_id=session, pinned=pinned

@@ -52,7 +52,7 @@ def recall(
     as_json: JsonOpt = False,
 ) -> None:
     """Cascade retrieval: the memories an agent should see for QUERY, in prompt order, within the budget."""
-    with open_engine(store, embeds=True) as engine:
+    with open_engine(store, embeds=True, preload=(user, mode == "cascade", mode != "semantic")) as engine:
         with busy("Recalling…"):
             res = engine.recall(
                 query, user_id=user, top_k=k, token_budget=budget, mode=mode, kinds=kind, files=file,
@@ -103,7 +103,7 @@ def search(
     as_json: JsonOpt = False,
 ) -> None:
     """Vector + full-text search of one user's memories (no graph expansion; see `recall`)."""
-    with open_engine(store, embeds=True) as engine:
+    with open_engine(store, embeds=True, preload=(user, False, True)) as engine:
         with busy("Searching…"):
             hits = engine.search(query, user_id=user, k=k)
         if as_json:

@@ -139,15 +139,16 @@ class SQLiteStore(SQLReads):
         if self._mirror.loaded(user_id):
             self._mirror.refresh()
 
-    def load_user(self, user_id: str) -> None:
-        """Load the user's read structures now (columns, graph arrays, full-text index) rather than at the first
-        read: the MCP server does it on a background thread while its client initialises, so the first tool
-        call does not pay it (~0.4 s of CPU at 10k memories). A read meanwhile waits for this load (the
-        structures' locks) instead of starting its own."""
-        with self._mirror.user(user_id):
+    def load_user(self, user_id: str, *, graph: bool = True, text: bool = True) -> None:
+        """Load the user's read structures now (columns; with `graph` the graph arrays, with `text` the
+        full-text index) rather than at the first read: the MCP server and the CLI do it on a background thread
+        while the model loads, so the first read does not pay it (~0.5 s of CPU at 10k memories). A read
+        meanwhile waits for this load (the structures' locks) instead of starting its own."""
+        with self._mirror.user(user_id, graph=graph):
             pass
-        with self._text.index(user_id):
-            pass
+        if text:
+            with self._text.index(user_id):
+                pass
 
     def get_meta(self, key: str) -> str | None:
         rows = self._read("SELECT value FROM meta WHERE key = ?", (key,))
