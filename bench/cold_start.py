@@ -16,7 +16,7 @@ starts with one untimed recall so the exported graph is in place, and reports ho
     python bench/cold_start.py --reps 10
     python bench/cold_start.py --reps 10 --size 1000
 
-Writes bench/results/cold_start.json: rows `{size, command, p50_s, p95_s, min_s, reps, cpu_p50_s}` (wall
+Writes bench/results/cold_start.json: rows `{size, what, p50_s, p95_s, min_s, reps, cpu_p50_s}` (wall
 seconds; cpu_p50_s: the child's user + system CPU, which waiting for a core on a shared machine does not
 inflate; none for MCP, whose server is the SDK's child).
 """
@@ -103,7 +103,7 @@ def stats(size: int, name: str, values: list[float], cpu: list[float]) -> dict[s
     return {
         "cpu_p50_s": round(statistics.median(cpu), 3) if cpu else None,
         "size": size,
-        "command": name,
+        "what": name,  # not "command": every row's stamp names the bench's own command line there
         "p50_s": round(statistics.median(ordered), 3),
         "p95_s": round(ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))], 3),
         "min_s": round(ordered[0], 3),
@@ -158,13 +158,13 @@ def main() -> None:
     print("| command | wall p50 s | wall p95 s | wall min s | CPU p50 s |\n|---|---:|---:|---:|---:|")
     for r in rows:
         used = "" if r["cpu_p50_s"] is None else f"{r['cpu_p50_s']:.2f}"
-        print(f"| {r['command']} | {r['p50_s']:.2f} | {r['p95_s']:.2f} | {r['min_s']:.2f} | {used} |")
+        print(f"| {r['what']} | {r['p50_s']:.2f} | {r['p95_s']:.2f} | {r['min_s']:.2f} | {used} |")
     print(
         f"{args.size:,} memories, {args.reps} fresh processes each, load average {load_before[0]:.1f} before, "
         f"{load_after[0]:.1f} after"
     )
     if not args.no_json:
-        write_rows("cold_start", rows, keys=("size", "command"))
+        write_rows("cold_start", rows, keys=("size", "what"))
 
 
 if __name__ == "__main__":
