@@ -220,7 +220,8 @@ def memgraph_index(x: np.ndarray) -> tuple[Any, Any, float]:
 
     s = Settings()
     cols = UserColumns(x.shape[1])
-    cols.vectors, cols.ids = x, [""] * len(x)  # search reads rows, never ids
+    cols.vectors, cols.ids = x, [f"m{i}" for i in range(len(x))]
+    cols.index = {m: i for i, m in enumerate(cols.ids)}
     cols.alive = np.ones(len(x), dtype=bool)
     cols.has_vector = np.ones(len(x), dtype=bool)
     cfg = AnnConfig(
@@ -322,7 +323,91 @@ def run(n: int, q: np.ndarray, kinds: list[str], rows: list[dict[str, Any]]) -> 
             found, ms = timed(ours, q)
             rerank = max(index.config.rerank, int(index.config.rerank_per_sqrt * np.sqrt(n)))
             row("memgraph", {"M": index.config.subquantizers, "rerank": rerank}, build, found, ms)
-            del index
+            # reopening: the saved index loaded against the same columns (what a new process does)
+            from memgraph.store.sqlite.ann import AnnIndex
+
+            path = CACHE / f"saved-{n}.npz"
+            t0 = time.perf_counter()
+            index.save(path, cols)
+            saved = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            loaded = AnnIndex.load(path, cols, index.config)
+            load_s = time.perf_counter() - t0
+            assert loaded is not None and loaded.live == n
+            rows[-1].update(
+                save_s=round(saved, 2), load_s=round(load_s, 2), file_mb=round(path.stat().st_size / 2**20, 1)
+            )
+            print(f"  saved in {saved:.2f} s ({rows[-1]['file_mb']} MB), loaded in {load_s:.2f} s", flush=True)
+            path.unlink()
+            del index, loaded
+
+
+def store_level(n: int, q: np.ndarray, rows: list[dict[str, Any]]) -> None:
+    """The store's own vector search on a copy of recall_scale's cached store of n memories: p50/p95 of
+    `vector_search` (filter masks, candidates, ids included) with the index and exactly, the index's build and
+    its reload in a new store object (the saved file)."""
+    import shutil
+    import tempfile
+
+    from memgraph.config import Settings
+    from memgraph.store.sqlite import SQLiteStore
+    from memgraph.store.sqlite.ann import AnnConfig
+
+    corpus = recall_scale.load_corpus()
+    built = recall_scale.cached_store(n, n > 200_000, corpus)
+    s = Settings()
+    cfg = AnnConfig(
+        min_vectors=s.ann_min_vectors,
+        subquantizers=s.ann_subquantizers,
+        rerank=s.ann_rerank,
+        rerank_per_sqrt=s.ann_rerank_per_sqrt,
+        background=False,
+    )
+    with tempfile.TemporaryDirectory(prefix="memgraph-ann-") as tmp:
+        work = Path(tmp) / "store"
+        shutil.copytree(built, work)
+        exact = SQLiteStore(work, ann=AnnConfig(min_vectors=10**12))
+        approx = SQLiteStore(work, ann=cfg)
+        user = recall_scale.USER
+        exact.vector_search(user, q[0], K)  # loads the read structures
+        t0 = time.perf_counter()
+        with approx._mirror.user(user):
+            pass
+        load = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        approx.vector_search(user, q[0], K)  # builds the index (foreground here) and saves it
+        build = time.perf_counter() - t0
+        e_ms = [_ms(lambda v=v: exact.vector_search(user, v, K)) for v in q]
+        a_ms = [_ms(lambda v=v: approx.vector_search(user, v, K)) for v in q]
+        approx.close()
+        reopened = SQLiteStore(work, ann=cfg)
+        with reopened._mirror.user(user):
+            pass
+        t0 = time.perf_counter()
+        reopened.vector_search(user, q[0], K)  # loads the saved index
+        reload = time.perf_counter() - t0
+        reopened.close()
+        exact.close()
+    r = {
+        "n": n,
+        "index": "store",
+        "params": f"min_vectors={cfg.min_vectors}",
+        "build_s": round(build, 1),
+        "reload_s": round(reload, 2),
+        "structures_load_s": round(load, 1),
+        "p50_ms": round(statistics.median(a_ms), 3),
+        "p95_ms": round(pct(a_ms, 95), 3),
+        "exact_p50_ms": round(statistics.median(e_ms), 3),
+        "exact_p95_ms": round(pct(e_ms, 95), 3),
+    }
+    rows.append(r)
+    print(f"store-level vector_search at n={n:,} (load {os.getloadavg()[0]:.1f}): {r}", flush=True)
+
+
+def _ms(fn: Callable[[], object]) -> float:
+    t0 = time.perf_counter()
+    fn()
+    return (time.perf_counter() - t0) * 1000
 
 
 def main() -> None:
@@ -339,6 +424,7 @@ def main() -> None:
     ap.add_argument("--probes", default=None, help="IVF: fractions of the lists probed, comma-separated")
     ap.add_argument("--efs", default=None, help="HNSW: efSearch values, comma-separated")
     ap.add_argument("--depths", default=None, help="PQ fast-scan: candidates re-ranked, comma-separated")
+    ap.add_argument("--store", action="store_true", help="also time the store's vector_search on recall_scale's store")
     args = ap.parse_args()
     if args.depths:
         DEPTHS[:] = [int(v) for v in args.depths.split(",")]
@@ -348,10 +434,16 @@ def main() -> None:
         EFS[:] = [int(v) for v in args.efs.split(",")]
     if args.data:
         recall_scale.DATA = Path(args.data)
+    import faiss
+
+    faiss.omp_set_num_threads(1)  # as the store runs it (store/sqlite/ann.py: two threads spin-wait under load)
     q = questions(args.queries)
     rows: list[dict[str, Any]] = []
     for n in (int(s) for s in args.sizes.split(",")):
-        run(n, q, args.indexes.split(","), rows)
+        if args.indexes:
+            run(n, q, args.indexes.split(","), rows)
+        if args.store:
+            store_level(n, q, rows)
     if args.append_results:
         print("wrote", write_rows("ann", rows, keys=("n", "index", "params")))
 

@@ -46,7 +46,6 @@ from typing import Any
 
 import numpy as np
 
-from memgraph.errors import StoreError
 from memgraph.store.sqlite.columns import UserColumns
 from memgraph.store.sqlite.search import exact, normalised
 
@@ -74,14 +73,34 @@ class AnnConfig:
 
 
 def _faiss() -> Any:
-    try:
-        import faiss  # imported here: only users past the threshold pay for it
-    except ImportError as exc:
-        raise StoreError(
-            "MEMGRAPH_ANN_MIN_VECTORS turned the approximate vector index on for this user, but faiss is not "
-            "installed: pip install 'memgraph[ann]' (or raise MEMGRAPH_ANN_MIN_VECTORS to search exactly)"
-        ) from exc
+    import faiss  # imported here: only users past the threshold pay for it (~0.3 s)
+
+    if not _single:
+        # One OpenMP thread: a single query's fast-scan is one thread anyway, and building with two on a
+        # loaded 2-core machine spin-waited: codebook training at 100k took 29.6 s of CPU (159 s wall, load 9)
+        # with two threads, 0.95 s with one. faiss's OpenMP runtime is its own: numpy's BLAS is unaffected.
+        faiss.omp_set_num_threads(1)
+        _single.append(True)
     return faiss
+
+
+_single: list[bool] = []
+
+
+_missing: list[bool] = []  # set once faiss failed to import: search exactly from then on
+
+
+def available() -> bool:
+    """Whether faiss imports (a runtime dependency, but a broken install must not break search): logged once."""
+    if _missing:
+        return False
+    try:
+        _faiss()
+    except ImportError as exc:
+        log.warning("faiss is not importable (%s): searching every user's vectors exactly", exc)
+        _missing.append(True)
+        return False
+    return True
 
 
 def _probe(dim: int, seed: int) -> np.ndarray:
@@ -219,6 +238,7 @@ class AnnIndex:
                 fh,
                 index=faiss.serialize_index(self.index),
                 ids=ids,
+                rows=self.slot_row,
                 check=self.check,
                 trained_on=np.array([self.trained_on]),
             )
@@ -232,7 +252,8 @@ class AnnIndex:
         try:
             with np.load(path) as data:
                 index = faiss.deserialize_index(data["index"])
-                ids, check, trained_on = data["ids"], data["check"], int(data["trained_on"][0])
+                ids, guess = data["ids"], data["rows"]
+                check, trained_on = data["check"], int(data["trained_on"][0])
         except (OSError, ValueError, KeyError, RuntimeError) as exc:
             log.warning("ignoring the saved vector index %s: %s", path.name, exc)
             return None
@@ -240,12 +261,19 @@ class AnnIndex:
             return None
         out = cls(index, cols.dim, config)
         out.trained_on = trained_on
+        # a memory's row in this process: most often the row it had when saved (rows follow the file's order);
+        # checked in one comparison, the others looked up by id (1M ids one by one: ~2 s)
+        n = cols.n
+        current = np.array(cols.ids, dtype=np.bytes_) if n else np.zeros(0, dtype=np.bytes_)
+        slot_row = np.where(guess < n, guess, 0).astype(np.int64)
+        same = (guess < n) & (current[slot_row] == ids) if n else np.zeros(len(ids), dtype=bool)
         lookup = cols.index
-        slot_row = np.array([lookup.get(i.decode(), -1) for i in ids.tolist()], dtype=np.int64)
+        for i in np.flatnonzero(~same).tolist():
+            slot_row[i] = lookup.get(ids[i].decode(), -1)
         ok = slot_row >= 0
         ok[ok] = cols.alive[slot_row[ok]] & cols.has_vector[slot_row[ok]]
-        if ok.any():
-            ok[ok] = np.abs(cols.vectors[slot_row[ok]] @ out.probe - check[ok]) <= 1e-6
+        if ok.any():  # one product over the contiguous matrix, not a gather of every row
+            ok[ok] = np.abs((cols.vectors[:n] @ out.probe)[slot_row[ok]] - check[ok]) <= 1e-6
         slot_row[~ok] = -1
         out.slot_row, out.check = slot_row, check.astype(np.float32)
         out.row_slot = np.full(cols.n, -1, dtype=np.int64)
@@ -282,6 +310,7 @@ class UserAnn:
         self._error: BaseException | None = None
         self._pending: list[np.ndarray] = []
         self._tried_file = False
+        self._failed = False
 
     def refresh(self, cols: UserColumns, rows: np.ndarray) -> None:
         """Rows the change log re-read (mirror.py): applied now, and again to a build under way on install."""
@@ -298,16 +327,16 @@ class UserAnn:
         there is none or the current one is stale."""
         if self._thread is not None and not self._thread.is_alive():
             self._thread = None
-            if self._error is not None:
-                error, self._error = self._error, None
-                raise StoreError(f"building the vector index failed: {error}") from error
+            if self._error is not None:  # (memory, a broken install): this process searches the user exactly
+                log.warning("building the vector index failed, searching exactly: %r", self._error)
+                self._failed = True
             self._install(cols)
         path = self._path()
         if self.index is None and not self._tried_file and path is not None:
             self._tried_file = True
             if path.exists():
                 self.index = AnnIndex.load(path, cols, self.config)
-        if self._thread is None and (self.index is None or self.index.stale()):
+        if self._thread is None and not self._failed and (self.index is None or self.index.stale()):
             self._start(cols)
         return self.index
 
@@ -384,7 +413,7 @@ def ann_search(
     if cols.n < config.min_vectors or len(rows) <= k:
         return None
     n_vectors = int(np.count_nonzero(cols.alive[: cols.n] & cols.has_vector[: cols.n]))
-    if n_vectors < config.min_vectors or len(rows) < config.min_passing_fraction * n_vectors:
+    if n_vectors < config.min_vectors or len(rows) < config.min_passing_fraction * n_vectors or not available():
         return None
     if not isinstance(state.ann, UserAnn):
         state.ann = UserAnn(config, user_id)
