@@ -11,12 +11,17 @@ Recall@10 counts ties: a returned row whose exact cosine equals or beats the exa
 1e-6) is a correct hit, whichever of several equal rows exact search happened to list. Counting ids only,
 duplicates make a perfect index look like 0.9.
 
-Latency: one query per call (what a recall asks), p50/p95 ms over the queries, faiss and numpy on the machine's
-default threads; `exact_p50_ms` is numpy's exact top-10 over the same matrix in the same run. Rows go to
-bench/results/ann.json: {n, index, params, build_s, recall10, p50_ms, p95_ms, exact_p50_ms}.
+Latency: one query per call (what a recall asks), p50/p95 ms over the queries; faiss on one OpenMP thread (as
+the store runs it), numpy's BLAS on its default threads; `exact_p50_ms` is numpy's exact top-10 over the same
+matrix in the same run. Build: wall seconds and CPU seconds (on a shared machine the wall time is mostly
+waiting). `memgraph` is the store's own index (store/sqlite/ann.py, default settings), also saved and loaded
+again; `--store` times the store's `vector_search` on a copy of recall_scale's cached store of n memories
+(with and without the index) and the index's build and reload there. Rows go to bench/results/ann.json:
+{n, index, params, build_s, build_cpu_s, recall10, p50_ms, p95_ms, exact_p50_ms}.
 
-    python bench/ann.py --sizes 100000 --queries 200
-    python bench/ann.py --sizes 100000,1000000 --indexes ivf,memgraph --append-results
+    python bench/ann.py --sizes 100000 --indexes memgraph --store --append-results
+    python bench/ann.py --sizes 1000000 --indexes memgraph,pqfs96,ivf2 --probes 0.1,0.2 --append-results
+    python bench/ann.py --sizes 100000 --indexes pqfs96,ivf1,ivf4,hnsw32 --depths 100,200,400 --efs 64,256
 """
 
 from __future__ import annotations

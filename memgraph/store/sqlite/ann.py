@@ -58,7 +58,8 @@ _CHUNK = 1 << 16
 @dataclass(frozen=True)
 class AnnConfig:
     """The ANN settings (Settings: ann_min_vectors, ann_min_passing_fraction, ann_subquantizers, ann_rerank,
-    ann_rebuild_fraction, ann_background; the defaults here are theirs, see config.py for the reasons)."""
+    ann_rerank_per_sqrt, ann_rebuild_fraction, ann_background; the defaults here are theirs, see config.py for
+    the reasons)."""
 
     min_vectors: int = 20_000
     min_passing_fraction: float = 0.3
@@ -391,11 +392,15 @@ class UserAnn:
 
 
 def finish_builds(mirror: Any) -> None:
-    """Store close: finish and save every user's index build under way (UserAnn.finish)."""
-    for user_id in mirror.cached_users():
-        with mirror.user(user_id) as state:
-            if isinstance(state.ann, UserAnn):
-                state.ann.finish(state.columns)
+    """Store close: finish and save every user's index build under way (UserAnn.finish). Never raises: a
+    store that cannot be read any more closes all the same (the next process builds again)."""
+    try:
+        for user_id in mirror.cached_users():
+            with mirror.user(user_id) as state:
+                if isinstance(state.ann, UserAnn):
+                    state.ann.finish(state.columns)
+    except Exception as exc:  # noqa: BLE001 - closing must not fail over a cache
+        log.warning("vector index builds not saved at close: %r", exc)
 
 
 def ann_search(
