@@ -47,26 +47,47 @@ class Settings(BaseSettings):
         "at 1k memories under load. ~1 KB each; an entry is dropped whenever a write touches the memory.",
     )
     ann_min_vectors: int = Field(
-        10_000_000,
-        description="SQLite: a user with at least this many vectors is searched through a faiss IVF index "
-        "(approximate) instead of exactly. Off in practice by default: on the recall bench's conversation turns "
-        "IVF-Flat reached recall@10 0.90 at 5% of the lists probed and 0.93 at 30% (100k vectors), below the 0.98 "
-        "bar (clustered vectors reach 0.98 at 5%: lower this for such data). Exact search is one pass over the "
-        "matrix, ~9 ms at 100k on the 2-core development machine.",
+        20_000,
+        description="SQLite: a user with at least this many vectors is searched through an approximate index "
+        "(faiss product-quantizer codes scanned in full, the best `ann_rerank` re-ranked exactly; store/sqlite/"
+        "ann.py) instead of exactly. bench/ann.py on the recall bench's conversation turns (2-core machine): exact "
+        "search of one question costs 9 ms at 20k, 36 ms at 100k, 250-330 ms at 1M (load 6-9), the index 0.3 ms, "
+        "0.7 ms, 8 ms at recall@10 >= 0.99 (ties counted); it builds in the background (exact search answers "
+        "meanwhile) in seconds of CPU at 100k, a minute at 1M, and is saved beside the store. Below 20k exact "
+        "search is a couple of ms on a quiet machine: the index would save little for its build and memory.",
     )
     ann_min_passing_fraction: float = Field(
         0.3,
         description="SQLite ANN: a filter that lets fewer than this fraction of the user's vectors through is "
-        "searched exactly over the rows that pass (fewer rows than the index would probe, and no filtered-out "
-        "probed lists that leave fewer than k hits).",
+        "searched exactly over the rows that pass (that many rows cost little to score exactly); above it the "
+        "index is asked for `ann_rerank` / fraction candidates and those that pass are re-ranked.",
     )
-    ann_lists_per_sqrt: float = Field(
-        1.0, description="SQLite ANN: inverted lists = this x sqrt(vectors) (1000 lists at 1M)."
+    ann_subquantizers: int = Field(
+        96,
+        description="SQLite ANN: 4-bit product-quantizer codes per vector (96 = 48 bytes for 384 dimensions). "
+        "bench/ann.py at 100k: 48 reached recall@10 0.89 with 200 re-ranked, 96 0.99, 192 0.9995 but took 7x "
+        "longer to build and 3x longer to search.",
     )
-    ann_probe_fraction: float = Field(
-        0.05,
-        description="SQLite ANN: lists probed per query, as a fraction of all lists; sets recall against exact "
-        "search (tests/test_sqlite_ann.py requires recall@10 >= 0.98).",
+    ann_rerank: int = Field(
+        200,
+        description="SQLite ANN: fewest candidates from the codes re-ranked exactly per query (a gather of that "
+        "many rows). bench/ann.py at 100k, 96 sub-quantizers: 100 -> recall@10 0.971, 200 -> 0.9935, 400 -> 0.998.",
+    )
+    ann_rerank_per_sqrt: float = Field(
+        0.8,
+        description="SQLite ANN: candidates re-ranked grow as this x sqrt(vectors) above `ann_rerank` (more close "
+        "competitors in a bigger store): bench/ann.py at 1M: 400 -> recall@10 0.970, 800 -> 0.9915 (7.7 ms), "
+        "1600 -> 0.997 but 30 ms (faiss's fast-scan search slows past ~1000 results).",
+    )
+    ann_rebuild_fraction: float = Field(
+        0.25,
+        description="SQLite ANN: the index is rebuilt (in the background) once this fraction of its slots hold "
+        "replaced or deleted vectors (scanned for nothing), or the user's vectors have doubled since training.",
+    )
+    ann_background: bool = Field(
+        True,
+        description="SQLite ANN: build the index in a background thread (exact search answers until it is ready; "
+        "~45 s at 1M vectors on 2 cores) instead of inside the search that first needs it.",
     )
     falkordb_hnsw_m: int = Field(16, description="FalkorDB HNSW M (links per node).")
     falkordb_hnsw_ef_construction: int = Field(200, description="FalkorDB HNSW efConstruction.")

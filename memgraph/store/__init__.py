@@ -61,7 +61,10 @@ def open_store(target: str, settings: Settings) -> GraphStore:
         ann=AnnConfig(
             min_vectors=settings.ann_min_vectors,
             min_passing_fraction=settings.ann_min_passing_fraction,
-            lists_per_sqrt=settings.ann_lists_per_sqrt,
-            probe_fraction=settings.ann_probe_fraction,
+            subquantizers=settings.ann_subquantizers,
+            rerank=settings.ann_rerank,
+            rerank_per_sqrt=settings.ann_rerank_per_sqrt,
+            rebuild_fraction=settings.ann_rebuild_fraction,
+            background=settings.ann_background,
         ),
     )

@@ -14,6 +14,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +33,7 @@ from memgraph.store.base import (
 )
 from memgraph.store.bm25 import Okapi
 from memgraph.store.sqlite import changelog, csr, erase, memo
-from memgraph.store.sqlite.ann import AnnConfig, ann_search
+from memgraph.store.sqlite.ann import AnnConfig, ann_search, finish_builds, forget
 from memgraph.store.sqlite.connection import Database
 from memgraph.store.sqlite.fulltext import FullText
 from memgraph.store.sqlite.migrations import migrate
@@ -88,7 +89,7 @@ class SQLiteStore(SQLReads):
             self._text = FullText(self._db, okapi or Okapi())
             self._changes = Changes()  # what the open write transaction touches (see _tx)
             self._change_log_keep = change_log_keep
-            self._ann = ann or AnnConfig()
+            self._ann = replace(ann or AnnConfig(), directory=self.path.parent if self.path else None)
             self._check_dim(embedding_dim)
         except BaseException:
             self._db.close()
@@ -129,6 +130,8 @@ class SQLiteStore(SQLReads):
         return self._db.read(sql, params)
 
     def close(self) -> None:
+        if self._ann.directory is not None:
+            finish_builds(self._mirror)  # a vector index still building is saved for the next process
         self._db.close()
 
     def refresh(self, user_id: str) -> None:
@@ -233,11 +236,15 @@ class SQLiteStore(SQLReads):
 
     def erase_memories(self, user_id: str, ids: Sequence[str]) -> dict[str, int]:
         with self._tx() as conn:
-            return erase.erase_memories(conn, self._changes, user_id, ids)
+            counts = erase.erase_memories(conn, self._changes, user_id, ids)
+        forget(self._ann.directory, user_id)  # the saved vector index holds codes of the erased vectors
+        return counts
 
     def erase_user(self, user_id: str) -> dict[str, int]:
         with self._tx() as conn:
-            return erase.erase_user(conn, self._changes, user_id)
+            counts = erase.erase_user(conn, self._changes, user_id)
+        forget(self._ann.directory, user_id)
+        return counts
 
     def purge(self) -> list[str]:
         return erase.purge(self._db)
@@ -359,7 +366,7 @@ class SQLiteStore(SQLReads):
         with self._mirror.user(user_id, graph=_by_tag(flt)) as state:
             cols = state.columns
             rows = candidates(cols, self._mask(state, flt))
-            found = ann_search(state, self._ann, queries, k, min_similarity, rows)
+            found = ann_search(state, self._ann, queries, k, min_similarity, rows, user_id)
             if found is None:
                 found = exact(cols, queries, k, min_similarity, rows)
             ids = cols.ids
