@@ -448,3 +448,14 @@ def test_the_graph_loads_with_the_first_read_that_walks_it(pair, tmp_path: Path)
     _same_as_a_fresh_reader(tmp_path, reader, [ids[0], ids[4], new.id], vecs[8])
     assert ids[7] not in {e[1] for e in _expand(reader, [ids[6], ids[8]], cap=50)}
     assert (mirror.loads, mirror.graph_loads) == (1, 1)
+
+
+def test_closing_after_a_vector_search_reads_no_graph(tmp_path: Path) -> None:
+    """A cold write's process (one vector search, then close: the ANN builds are finished at close) never
+    reads the user's edges."""
+    store = SQLiteStore(tmp_path)
+    ids, vecs = _seed_graph(store)
+    store._mirror.drop()
+    assert store.vector_search("ada", vecs[2], 1)[0][0] == ids[2]
+    store.close()
+    assert (store._mirror.loads, store._mirror.graph_loads) == (1, 0)

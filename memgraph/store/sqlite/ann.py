@@ -396,7 +396,7 @@ def finish_builds(mirror: Any) -> None:
     store that cannot be read any more closes all the same (the next process builds again)."""
     try:
         for user_id in mirror.cached_users():
-            with mirror.user(user_id) as state:
+            with mirror.user(user_id, graph=False) as state:  # the columns only: a graph not read stays unread
                 if isinstance(state.ann, UserAnn):
                     state.ann.finish(state.columns)
     except Exception as exc:  # noqa: BLE001 - closing must not fail over a cache
