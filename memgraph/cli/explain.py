@@ -49,6 +49,10 @@ def decision_lines(report: IngestReport, lookup: Lookup | None = None) -> list[l
     out += [[_dropped_line(d)] for d in report.dropped]
     out += [[f"[dim]archived[/dim] {mid}: the least used rule over the per-user cap (kept, archived)"]
             for mid in report.archived]
+    kept = lookup(report.remainders) if (lookup and report.remainders) else {}
+    out += [[f"[green]kept[/green] {mid}" + (f' "{escape(clip(kept[mid]))}"' if mid in kept else ""),
+             "why: the part of the replaced memory that did not change, kept as a memory of its own"]
+            for mid in report.remainders]
     return out
 
 

@@ -64,9 +64,13 @@ def remember(
         else:
             console.print(f"remembered [bold]{mem.id}[/bold] ({mem.kind.value})")
         if not report.queued:
-            _head, *details = decision_lines(report, engine_lookup(engine, user))[0]
+            (_head, *details), *more = decision_lines(report, engine_lookup(engine, user))
             for line in details:
                 console.print(f"  {line}")
+            for head, *lines in more:  # what else the write did: a rule archived, a remainder kept
+                console.print(f"  {head}")
+                for line in lines:
+                    console.print(f"    {line}")
         redacted = redaction_line(report.redactions)
         if redacted:
             console.print("  " + redacted)

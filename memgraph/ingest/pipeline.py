@@ -28,20 +28,23 @@ from memgraph.config import Settings
 from memgraph.embed import CachedEmbedder, Embedder
 from memgraph.errors import ValidationError
 from memgraph.ingest import importance as imp
-from memgraph.ingest import rules, structure
+from memgraph.ingest import rules, slots, structure
 from memgraph.ingest.chunk import chunk_text, looks_like_turn
 from memgraph.ingest.classify import KIND_LAYER, classify
 from memgraph.ingest.embedding import encode
 from memgraph.ingest.items import Candidate, IngestItem, Prepared, prepare
 from memgraph.ingest.reconcile import Reconciler, RuleReconciler
 from memgraph.ingest.report import Dropped, DropReason, IngestReport, preview
-from memgraph.ingest.resolve import Neighbourhood, apply, decide, record
+from memgraph.ingest.resolve import Neighbourhood, Outcome, Resolution, apply, decide, record
 from memgraph.ingest.secrets import SecretFilter, only_redactions
 from memgraph.ingest.tags import infer_tags
-from memgraph.models import Link, Memory, MemoryKind, memory_id_for, utcnow
+from memgraph.models import Link, LinkSource, Memory, MemoryKind, Relation, memory_id_for, utcnow
 from memgraph.store.base import GraphStore, MemoryFilter, WriteBatch
 
 log = logging.getLogger("memgraph.ingest")
+
+#: The `source` of what a superseded memory still says (`_keep_remainders`).
+REMAINDER_SOURCE = "remainder"
 
 #: Kinds kept even below `min_importance_stored`: corrections and policies matter whatever their wording.
 ALWAYS_KEEP = frozenset({MemoryKind.CORRECTION, MemoryKind.CONSTRAINT})
@@ -98,45 +101,13 @@ class IngestPipeline:
         sequence."""
         report = IngestReport(user_id=user_id, items=len(items))
         item_ids: list[list[str]] = [[] for _ in items]
-        redactions: Counter[str] = Counter()
-        prepared: list[Prepared] = []
-        for i, item in enumerate(items):
-            p = prepare(
-                i,
-                item,
-                settings=self.settings,
-                secrets=self.secrets,
-                explicit=explicit,
-                many=len(items) > 1,
-                on_secret_reject=on_secret_reject,
-                redactions=redactions,
-                report=report,
-            )
-            if p is not None:
-                prepared.append(p)
-        report.redactions = dict(redactions)
-        candidates = self._chunk(prepared, explicit=explicit, report=report)
-        report.chunks = len(candidates)
-        candidates = self._dedup_ids(user_id, candidates, report, item_ids)
-        if not candidates:
+        built = self._build(user_id, items, report, item_ids, explicit=explicit, reconcile=reconcile,
+                            on_secret_reject=on_secret_reject, source=source)
+        if built is None:
             return IngestResult(report, item_ids)
-        self._embed(candidates, report)
-        self._score(user_id, candidates, explicit=explicit, report=report)
-        candidates = [c for c in candidates if c.memory is not None]
-        structure.add_structure(
-            [c.memory for c in candidates if c.memory is not None],
-            [c.item.created_at is not None for c in candidates if c.memory is not None],
-            self.settings,
-        )
-        batch = self._reconcile(
-            user_id,
-            candidates,
-            report,
-            item_ids,
-            explicit=explicit,
-            reconcile=reconcile,
-            source=source,
-        )
+        batch, resolutions = built
+        if reconcile:
+            self._keep_remainders(user_id, resolutions, batch, report)
         if extra_links is not None:
             batch.links.extend(extra_links(item_ids))
         batch.batch_id = batch_id
@@ -159,6 +130,113 @@ class IngestPipeline:
             sum(report.redactions.values()),
         )
         return IngestResult(report, item_ids)
+
+    def _build(
+        self,
+        user_id: str,
+        items: Sequence[IngestItem],
+        report: IngestReport,
+        item_ids: list[list[str]],
+        *,
+        explicit: bool,
+        reconcile: bool,
+        on_secret_reject: Literal["raise", "drop"],
+        source: str,
+        exclude: frozenset[str] = frozenset(),
+    ) -> tuple[WriteBatch, list[Resolution]] | None:
+        """Every stage but the write: the rows to store and each candidate's resolution (None: nothing left to
+        write). `exclude`: stored memories the decisions must not see as neighbours."""
+        redactions: Counter[str] = Counter()
+        prepared: list[Prepared] = []
+        for i, item in enumerate(items):
+            p = prepare(
+                i,
+                item,
+                settings=self.settings,
+                secrets=self.secrets,
+                explicit=explicit,
+                many=len(items) > 1,
+                on_secret_reject=on_secret_reject,
+                redactions=redactions,
+                report=report,
+            )
+            if p is not None:
+                prepared.append(p)
+        report.redactions = dict(redactions)
+        candidates = self._chunk(prepared, explicit=explicit, report=report)
+        report.chunks = len(candidates)
+        candidates = self._dedup_ids(user_id, candidates, report, item_ids)
+        if not candidates:
+            return None
+        self._embed(candidates, report)
+        self._score(user_id, candidates, explicit=explicit, report=report)
+        candidates = [c for c in candidates if c.memory is not None]
+        structure.add_structure(
+            [c.memory for c in candidates if c.memory is not None],
+            [c.item.created_at is not None for c in candidates if c.memory is not None],
+            self.settings,
+        )
+        return self._reconcile(
+            user_id, candidates, report, item_ids, explicit=explicit, reconcile=reconcile, source=source,
+            exclude=exclude,
+        )
+
+    def _keep_remainders(
+        self, user_id: str, resolutions: Sequence[Resolution], batch: WriteBatch, report: IngestReport
+    ) -> None:
+        """Add to `batch` what each superseded memory still says beside the slot a new memory replaced
+        (`slots.remainder`): "My sister Lena lives in Porto and works as a nurse." superseded by "Lena moved to
+        Lisbon." keeps "My sister Lena works as a nurse." as a memory of its own, DerivedFrom the old one, in the
+        same write. Without it recall loses every other fact of a compound statement when one of them changes
+        (the superseded memory only comes back as its successor)."""
+        olds: list[Memory] = []
+        items: list[IngestItem] = []
+        for r in resolutions:
+            if r.outcome is not Outcome.SUPERSEDED or r.target is None or r.target.in_batch:
+                continue
+            old = r.target.memory
+            rest = slots.remainder(r.memory.content, old.content)
+            if rest is None:
+                continue
+            olds.append(old)
+            items.append(
+                IngestItem(
+                    text=rest,
+                    session_id=old.session_id,
+                    kind=old.kind,
+                    scope=old.scope,
+                    created_at=old.created_at,
+                    importance=old.importance,
+                    metadata={"remainder_of": old.id},
+                )
+            )
+        if not items:
+            return
+        sub = IngestReport(user_id=user_id, items=len(items))
+        sub_ids: list[list[str]] = [[] for _ in items]
+        built = self._build(
+            user_id, items, sub, sub_ids, explicit=True, reconcile=True, on_secret_reject="drop",
+            source=REMAINDER_SOURCE, exclude=frozenset(o.id for o in olds),
+        )
+        if built is None:
+            return
+        more, _ = built
+        now = utcnow()
+        if more.memories and more.embeddings is not None:
+            batch.embeddings = (
+                more.embeddings if batch.embeddings is None else np.vstack([batch.embeddings, more.embeddings])
+            )
+            batch.memories += more.memories
+        batch.tags += more.tags
+        batch.links += more.links
+        batch.updates += more.updates
+        for old, ids in zip(olds, sub_ids, strict=True):
+            for mid in ids:
+                batch.links.append(
+                    Link(src=mid, dst=old.id, relation=Relation.DERIVED_FROM, source=LinkSource.DISCOVERED,
+                         reason="what the superseded memory still says", created_at=now, updated_at=now)
+                )
+        report.remainders += sub.created
 
     # -- stage 2: chunk -------------------------------------------------------------------------------------
 
@@ -320,21 +398,26 @@ class IngestPipeline:
         explicit: bool,
         reconcile: bool,
         source: str,
-    ) -> WriteBatch:
-        """Read the candidates' neighbourhood, decide each candidate's outcome, record it, and return the rows."""
+        exclude: frozenset[str] = frozenset(),
+    ) -> tuple[WriteBatch, list[Resolution]]:
+        """Read the candidates' neighbourhood, decide each candidate's outcome, record it, and return the rows
+        with the resolutions."""
         now = utcnow()
-        near = self._neighbourhood(user_id, candidates, reconcile=reconcile)
+        near = self._neighbourhood(user_id, candidates, reconcile=reconcile, exclude=exclude)
         resolutions = decide(candidates, near, self.reconciler, self.settings, explicit=explicit, reconcile=reconcile)
         record(resolutions, report, item_ids)
-        return apply(
+        batch = apply(
             resolutions,
             explicit=explicit,
             now=now,
             source=source,
             max_crumbs=self.settings.reinforcement_breadcrumbs_max,
         )
+        return batch, resolutions
 
-    def _neighbourhood(self, user_id: str, candidates: list[Candidate], *, reconcile: bool) -> Neighbourhood:
+    def _neighbourhood(
+        self, user_id: str, candidates: list[Candidate], *, reconcile: bool, exclude: frozenset[str] = frozenset()
+    ) -> Neighbourhood:
         """What the decisions read from the store, all of it before any decision: stored memories with a
         candidate's id and, when reconciling, each fresh candidate's nearest stored memories."""
         s = self.settings
@@ -354,7 +437,11 @@ class IngestPipeline:
                 min_similarity=s.reconcile_slot_cosine,
                 flt=MemoryFilter(),
             )
-            hits = {c.memory.id: h for c, h in zip(fresh, found, strict=True) if c.memory is not None}
+            hits = {
+                c.memory.id: [x for x in h if x[0] not in exclude]
+                for c, h in zip(fresh, found, strict=True)
+                if c.memory is not None
+            }
         wanted = {mid for h in hits.values() for mid, _ in h}
         neighbours = {m.id: m for m in self.store.get_memories(user_id, list(wanted))}
         return Neighbourhood(existing, hits, neighbours)

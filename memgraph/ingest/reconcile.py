@@ -260,12 +260,12 @@ class RuleReconciler:
         who = _speaker(new)
         for nb in neighbours:
             old = nb.memory
-            o = statement(old.content)
-            c = compare(new.content, old.content, nb.similarity)
-            scores = c.scores()
             other = _speaker(old)
             if who and other and who != other:
                 continue  # one person's statement neither repeats, corrects nor contradicts another's
+            o = statement(old.content)
+            c = compare(new.content, old.content, nb.similarity)
+            scores = c.scores()
             dup = self.duplicate(n, o, c, turns=bool(who and other))  # two turns of one speaker
             if dup is not None:
                 return ReconcileDecision(ReconcileAction.REINFORCE, old.id, dup, scores)

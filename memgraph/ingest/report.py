@@ -66,6 +66,11 @@ class IngestReport(BaseModel):
         default_factory=list, description="ids of rules archived to keep the per-user rule cap (ingest/rules.py)"
     )
     unchanged: list[str] = Field(default_factory=list, description="already stored (idempotent re-ingest)")
+    remainders: list[str] = Field(
+        default_factory=list,
+        description="ids of memories written with what a superseded memory still says beside the replaced fact "
+        "(\"Lena lives in Porto and works as a nurse\" superseded by a move keeps \"Lena works as a nurse\")",
+    )
     dropped: list[Dropped] = Field(default_factory=list)
     redactions: dict[str, int] = Field(default_factory=dict, description="secrets redacted, by type")
     decisions: list[IngestDecision] = Field(default_factory=list)
@@ -97,6 +102,7 @@ class IngestReport(BaseModel):
             contradicted=self.contradicted + other.contradicted,
             archived=self.archived + other.archived,
             unchanged=self.unchanged + other.unchanged,
+            remainders=self.remainders + other.remainders,
             dropped=self.dropped + [d.model_copy(update={"item": d.item + offset}) for d in other.dropped],
             redactions=dict(red),
             decisions=self.decisions + [d.model_copy(update={"item": d.item + offset}) for d in other.decisions],

@@ -109,10 +109,12 @@ def decide(
             if created:
                 unit = c.vector / max(float(np.linalg.norm(c.vector)), 1e-12)
                 sims = units[: len(created)] @ unit
-                for x, sim in zip(created, sims, strict=True):
+                # only the few above the threshold in Python: a 1,000-memory batch otherwise loops ~500k times
+                for j in np.flatnonzero(sims >= s.reconcile_slot_cosine).tolist():
+                    x = created[j]
                     assert x.memory is not None
-                    if sim >= s.reconcile_slot_cosine and x.memory.id not in deactivated:
-                        cands.append(Neighbour(x.memory, float(sim), in_batch=True))
+                    if x.memory.id not in deactivated:
+                        cands.append(Neighbour(x.memory, float(sims[j]), in_batch=True))
             cands.sort(key=lambda n: -n.similarity)
             cands = cands[: max(1, s.reconcile_neighbours)]
         res = _judge(c, cands, reconciler, settings)

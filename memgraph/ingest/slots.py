@@ -25,7 +25,7 @@ Lisbon": tests/data/decisions/pairs_*.jsonl, the `dr` and `h3` pairs).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from memgraph.ingest import signals
@@ -60,6 +60,13 @@ _VERB = re.compile(
 )
 #: Where a clause, and so a value, ends.
 _CLAUSE_END = re.compile(r"(?i)[.;!?]|,|\s(?:and|but|so|because|since|after|before|while|for|to\s+be|as\s+of)\s")
+#: Where a clause that states a slot ends: a sentence's end, or a comma or "and"/"but" before another clause
+#: (narrower than `_CLAUSE_END`: "lives in Porto for two years" is one clause).
+_STATEMENT_END = re.compile(r"(?i)[.;!?](?:\s|$)|,|\s(?:and|but)\s")
+_TRAILING_JOIN = re.compile(r"(?i)(?:,|\s(?:and|but))\s*$")
+_LEADING_JOIN = re.compile(r"(?i)^\s*(?:[.;!?,]\s*)?(?:(?:and|but)\s+)?")
+#: First words of a clause that names its own subject (no holder is put before it).
+_SUBJECT_WORDS = frozenset("i he she they we you it my our his her their the a an this that there".split())
 #: Words leading a clause or trailing its holder that are not part of who it is about.
 _LEAD = frozenset(
     "actually correction update so then and but also now recently finally just well yes no oh anyway meanwhile "
@@ -85,6 +92,8 @@ class Slot:
     value: frozenset[str]  # stemmed
     ended: bool
     change: bool
+    #: where the clause stating it starts and ends in the text, and where its verb starts (`remainder`)
+    span: tuple[int, int, int] = field(default=(0, 0, 0), compare=False)
 
 
 def slots(text: str) -> tuple[Slot, ...]:
@@ -105,10 +114,21 @@ def _slots(text: str) -> tuple[Slot, ...]:
         if not holder:
             continue
         last_holder = holder
+        starts = [x.end() for x in _CLAUSE_END.finditer(text, 0, m.start())]
+        end = _STATEMENT_END.search(text, m.end())
+        span = (starts[-1] if starts else 0, end.start() if end else len(text), m.start())
         out.append(
-            Slot(kind, holder, _value(text[m.end():]), group.endswith("_end"), group.endswith(("_change", "_end")))
+            Slot(kind, holder, _value(text[m.end():]), group.endswith("_end"), group.endswith(("_change", "_end")),
+                 span)
         )
     return tuple(out)
+
+
+@lru_cache(maxsize=8192)
+def _marks_change(text: str) -> bool:
+    """An update or correction cue ("now", "actually"): asked once per new text, not once per neighbour (the two
+    searches were a quarter of a bulk write's reconciliation)."""
+    return signals.has_update_cue(text) or signals.has_correction(text)
 
 
 def _holder(before: str) -> tuple[str, ...]:
@@ -147,7 +167,13 @@ def verdict(new: str, old: str) -> tuple[bool, str] | None:
     (False, why) when `new` changes a slot of the kind `old` states but not `old`'s (someone else's move, a move
     within the same town): no other rule may then read it as replacing `old` ("Marco moved to a bigger flat in
     Turin" shares "Marco" and "Turin" with "Marco lives in Turin"); None when the slots say nothing."""
-    cue = signals.has_update_cue(new) or signals.has_correction(new)
+    v = _verdict(new, old)
+    return None if v is None else (v[0], v[1])
+
+
+def _verdict(new: str, old: str) -> tuple[bool, str, Slot | None] | None:
+    """`verdict`, and the slot of `old` that `new` replaces."""
+    cue = _marks_change(new)
     olds = [s for s in slots(old) if not s.ended]
     other: str | None = None
     for n in slots(new):
@@ -162,14 +188,14 @@ def verdict(new: str, old: str) -> tuple[bool, str] | None:
                 continue
             if n.ended:
                 if not n.value or n.value & o.value:
-                    return True, f"{who}: no longer at the old {n.kind} ({', '.join(sorted(o.value)) or '-'})"
+                    return True, f"{who}: no longer at the old {n.kind} ({', '.join(sorted(o.value)) or '-'})", o
                 continue
             if not n.value:
                 if n.change:
-                    return True, f"{who}: changed {n.kind}"
+                    return True, f"{who}: changed {n.kind}", o
                 continue
             if o.value and not n.value & o.value:
-                return True, f"{who}: {n.kind} {', '.join(sorted(o.value))} -> {', '.join(sorted(n.value))}"
+                return True, f"{who}: {n.kind} {', '.join(sorted(o.value))} -> {', '.join(sorted(n.value))}", o
             other = other or f"{who}: the same {n.kind} ({', '.join(sorted(n.value & o.value))})"
     if other is None and olds and signals.has_update_cue(new) and not signals.has_correction(new):
         # an update that states no home or job of the old holder does not replace one: "Grace's son now goes to
@@ -178,11 +204,44 @@ def verdict(new: str, old: str) -> tuple[bool, str] | None:
         news = slots(new)
         for o in olds:
             if not any(n.kind == o.kind and same_holder(n.holder, o.holder) for n in news):
-                return False, f"states no {o.kind} of {' '.join(o.holder)}"
-    return None if other is None else (False, other)
+                return False, f"states no {o.kind} of {' '.join(o.holder)}", None
+    return None if other is None else (False, other, None)
 
 
 def replaces(new: str, old: str) -> str | None:
     """Why `new` replaces a home or job `old` states, or None."""
     v = verdict(new, old)
     return v[1] if v is not None and v[0] else None
+
+
+def remainder(new: str, old: str) -> str | None:
+    """What `old` still says once `new` has replaced one of its slots, or None when that slot was all of it.
+
+    "My sister Lena lives in Porto and works as a nurse." then "Lena moved to Lisbon.": the move replaces the home
+    clause, and the write keeps "My sister Lena works as a nurse." as a memory of its own (the superseded memory
+    becomes inactive, and recall would otherwise lose her job with her old address). The clause that states the
+    replaced slot is cut out; its holder ("My sister Lena") leads what follows when that starts with a verb. Kept
+    only when the rest says something `new` does not: two content words or more that `new` lacks.
+    """
+    v = _verdict(new, old)
+    if v is None or not v[0] or v[2] is None:
+        return None
+    start, end, verb = v[2].span
+    before = _TRAILING_JOIN.sub("", old[:start])
+    after = _LEADING_JOIN.sub("", old[end:])
+    holder = old[start:verb].strip(" ,")
+    if after and not before.strip() and holder:
+        first = after.split(maxsplit=1)[0]
+        if first[:1].islower() and first.lower() not in _SUBJECT_WORDS:
+            after = f"{holder} {after}"
+    rest = " ".join(x for x in (before.strip(), after.strip()) if x)
+    rest = re.sub(r"\s+([.,;!?])", r"\1", rest).strip(" ,;")
+    if not rest or rest in ".!?":
+        return None
+    stops = stop_words()
+    new_words = set(stem_tokens([w for w in tokenize(new) if w not in stops]))
+    own = [w for w in stem_tokens([w for w in tokenize(rest) if w not in stops]) if w not in new_words]
+    if len(set(own)) < 2:
+        return None
+    rest = rest[0].upper() + rest[1:]
+    return rest if rest[-1] in ".!?" else rest + "."

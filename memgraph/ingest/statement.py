@@ -84,10 +84,17 @@ _PREFERENCE_ORDER = re.compile(
 )
 
 
+@lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """The Snowball stem full text uses (`memgraph.text`: one stemmer per thread; reconcile runs on the writers'
-    threads and gap detection on the maintenance thread, and a PyStemmer object is not safe to share)."""
+    threads and gap detection on the maintenance thread, and a PyStemmer object is not safe to share). Cached:
+    a statement stems ~80 words, most of them common (LoCoMo turns: 0.8 of the 2 ms a statement took)."""
     return stem_tokens([word])[0]
+
+
+@lru_cache(maxsize=1)
+def _cue_stems() -> frozenset[str]:
+    return frozenset(stem(w) for w in CUE_WORDS)
 
 
 @dataclass(frozen=True)
@@ -135,7 +142,7 @@ def _statement(text: str) -> Statement:
     toks = tokenize(masked_core)
     verb = _verb_index(toks)
     content = [t for t in toks if t not in stops and t != "#"]
-    cue_stems = {stem(w) for w in CUE_WORDS}
+    cue_stems = _cue_stems()
     ents = {stem(w) for e in signals.entities(masked_core) for w in tokenize(e) if w not in stops} - cue_stems
     frame = {stem(t) for t in content if t not in CUE_WORDS and t not in LIGHT_VERBS and not t.isdigit()}
     subject: set[str] = set()

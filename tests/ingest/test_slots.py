@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from memgraph import MemoryEngine, Relation
-from memgraph.ingest.slots import same_holder, slots, verdict
+from memgraph.ingest.slots import remainder, same_holder, slots, verdict
 
 
 @pytest.mark.parametrize(
@@ -93,3 +93,56 @@ def test_newcomer_near_misses_keep_the_old_fact(engine: MemoryEngine) -> None:
         new = engine.remember(text, user_id=u)
         assert new.id != old.id and engine.get(old.id, user_id=u).active, text
         assert not [ln for ln in engine.store.get_links(u, [old.id]) if ln.relation is Relation.SUPERSEDES]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "kept"),
+    [
+        ("My sister Lena lives in Porto and works as a nurse.", "Actually Lena moved to Lisbon last month.",
+         "My sister Lena works as a nurse."),
+        ("Lena works as a nurse and lives in Porto.", "Lena moved to Lisbon.", "Lena works as a nurse."),
+        ("Tom works at Google and lives in Austin.", "Tom now works at Meta.", "Tom lives in Austin."),
+        ("I live in Berlin, work at Siemens and play chess on Sundays.", "I moved to Munich.",
+         "I work at Siemens and play chess on Sundays."),
+        ("Lena lives in Porto. She loves surfing on weekends.", "Lena moved to Lisbon.",
+         "She loves surfing on weekends."),
+        ("Sam works at the bakery on Main Street and lives with two cats.", "Sam quit the bakery.",
+         "Sam lives with two cats."),
+    ],
+)
+def test_what_a_replaced_statement_still_says(old: str, new: str, kept: str) -> None:
+    assert remainder(new, old) == kept
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Lena lives in Porto.", "Lena moved to Lisbon."),  # the move was all of it
+        ("Lena lives in Porto for two years now.", "Lena moved to Lisbon."),  # one clause
+        ("Lena lives in Porto and works as a nurse.", "Lena visited Lisbon."),  # nothing replaced
+        ("Lena lives in Porto and works as a nurse.", "Lena's friend moved to Lisbon."),
+        ("The standup is at 9:00 and lasts ten minutes.", "The standup moved to 9:30."),  # not a home or a job
+    ],
+)
+def test_nothing_is_kept_when_nothing_else_was_said_or_nothing_was_replaced(old: str, new: str) -> None:
+    assert remainder(new, old) is None
+
+
+def test_a_move_keeps_the_other_facts_of_the_old_statement(engine: MemoryEngine) -> None:
+    """The user's case: the whole old memory became inactive, so recall no longer knew Lena is a nurse."""
+    u = "compound"
+    old = engine.remember("My sister Lena lives in Porto and works as a nurse.", user_id=u)
+    report = engine.remember_report("Actually Lena moved to Lisbon last month.", user_id=u)
+    assert report.superseded == [old.id] and len(report.remainders) == 1
+    kept = engine.get(report.remainders[0], user_id=u)
+    assert kept.content == "My sister Lena works as a nurse." and kept.active
+    assert kept.created_at == old.created_at and kept.metadata["remainder_of"] == old.id
+    derived = engine.store.get_links(u, [kept.id], relations=[Relation.DERIVED_FROM])
+    assert [(ln.src, ln.dst) for ln in derived] == [(kept.id, old.id)]
+    assert not engine.get(old.id, user_id=u).active
+    res = engine.recall("What does Lena do for work?", user_id=u)
+    assert kept.id in [m.id for m in res.memories][:2]
+    assert old.id not in [m.id for m in res.memories]
+    # erasing the old statement erases what was kept of it (it quotes the erased text)
+    engine.erase([old.id], user_id=u)
+    assert engine.store.get_memories(u, [kept.id]) == []
