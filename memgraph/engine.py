@@ -140,6 +140,7 @@ class MemoryEngine:
         """Finish background maintenance, then close the store (and the embedding cache file). Writes still
         queued in the outbox stay there: the next engine on this store replays them."""
         self._maintainer.close()
+        self._recaller.close()
         if self._outbox is not None:
             self._outbox.close()
         if isinstance(self._embedder, CachedEmbedder):

@@ -34,6 +34,23 @@ class Seed:
     resolved_from: str | None = None  # the superseded memory this seed replaced
 
 
+def text_lists(
+    store: GraphStore,
+    user_id: str,
+    *,
+    query: str,
+    n: int,
+    flt: MemoryFilter,
+    scoped: list[tuple[str, str]] | None = None,
+) -> dict[str, list[tuple[str, float]]]:
+    """The full-text lists alone: `text` and `text@<tag>` per (tag, query). They need no query vector, so recall
+    runs them while the question is being embedded (pipeline.py)."""
+    lists = {"text": store.text_search(user_id, query, n, flt=flt)}
+    for tag, squery in scoped or []:
+        lists[f"text@{tag}"] = store.text_search(user_id, squery, n, flt=flt.model_copy(update={"tag": tag}))
+    return lists
+
+
 def search_lists(
     store: GraphStore,
     user_id: str,
@@ -47,20 +64,27 @@ def search_lists(
     use_text: bool,
     scoped: list[tuple[str, str, np.ndarray | None]] | None = None,
     scoped_min_similarity: float | None = None,
+    texts: dict[str, list[tuple[str, float]]] | None = None,
 ) -> dict[str, list[tuple[str, float]]]:
-    """Named ranked lists: `vector`, `text`, and `vector@<tag>` / `text@<tag>` per (tag, query, vec)."""
+    """Named ranked lists: `vector`, `text`, and `vector@<tag>` / `text@<tag>` per (tag, query, vec), in that
+    order (fusion breaks no tie by it, but traces list them so). `texts`: the full-text lists already searched
+    (`text_lists` with the same query, filter and tags), used instead of searching again."""
+    if use_text and texts is None:
+        texts = text_lists(
+            store, user_id, query=query, n=n, flt=flt, scoped=[(tag, squery) for tag, squery, _ in scoped or []]
+        )
     lists: dict[str, list[tuple[str, float]]] = {}
     if use_vector and qvec is not None:
         lists["vector"] = store.vector_search(user_id, qvec, n, min_similarity=min_similarity, flt=flt)
-    if use_text:
-        lists["text"] = store.text_search(user_id, query, n, flt=flt)
-    for tag, squery, svec in scoped or []:
-        tflt = flt.model_copy(update={"tag": tag})
+    if use_text and texts is not None:
+        lists["text"] = texts["text"]
+    for tag, _squery, svec in scoped or []:
         if use_vector and svec is not None:
+            tflt = flt.model_copy(update={"tag": tag})
             floor = min_similarity if scoped_min_similarity is None else scoped_min_similarity
             lists[f"vector@{tag}"] = store.vector_search(user_id, svec, n, min_similarity=floor, flt=tflt)
-        if use_text:
-            lists[f"text@{tag}"] = store.text_search(user_id, squery, n, flt=tflt)
+        if use_text and texts is not None:
+            lists[f"text@{tag}"] = texts[f"text@{tag}"]
     return lists
 
 
