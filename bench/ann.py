@@ -139,19 +139,21 @@ def numpy_exact(x: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:
     return search
 
 
+def _training_sample(x: np.ndarray, n: int) -> np.ndarray:
+    """At most n rows of x (a fixed seed) to train a quantizer on."""
+    if len(x) <= n:
+        return np.ascontiguousarray(x)
+    rng = np.random.default_rng(1234)
+    return np.ascontiguousarray(x[np.sort(rng.choice(len(x), n, replace=False))])
+
+
 def ivf(x: np.ndarray, nlist: int, sample_per_list: int = 40) -> tuple[Any, float]:
     import faiss
 
     t0, c0 = time.perf_counter(), time.process_time()
     quantizer = faiss.IndexFlatIP(x.shape[1])
     index = faiss.IndexIVFFlat(quantizer, x.shape[1], nlist, faiss.METRIC_INNER_PRODUCT)
-    rng = np.random.default_rng(1234)
-    sample = (
-        x
-        if len(x) <= sample_per_list * nlist
-        else x[np.sort(rng.choice(len(x), sample_per_list * nlist, replace=False))]
-    )
-    index.train(np.ascontiguousarray(sample))
+    index.train(_training_sample(x, nlist * sample_per_list))
     index.add(x)
     _KEEP.append(quantizer)  # the index does not own it in Python: keep it alive
     BUILD_CPU[0] = time.process_time() - c0
@@ -167,13 +169,7 @@ def ivf_sq8(x: np.ndarray, nlist: int, sample_per_list: int = 40) -> tuple[Any, 
     index = faiss.IndexIVFScalarQuantizer(
         quantizer, x.shape[1], nlist, faiss.ScalarQuantizer.QT_8bit, faiss.METRIC_INNER_PRODUCT, False
     )
-    rng = np.random.default_rng(1234)
-    sample = (
-        x
-        if len(x) <= sample_per_list * nlist
-        else x[np.sort(rng.choice(len(x), sample_per_list * nlist, replace=False))]
-    )
-    index.train(np.ascontiguousarray(sample))
+    index.train(_training_sample(x, nlist * sample_per_list))
     index.add(x)
     _KEEP.append(quantizer)
     BUILD_CPU[0] = time.process_time() - c0
