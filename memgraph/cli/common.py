@@ -143,9 +143,11 @@ def load_in_background(
 ) -> threading.Thread | None:
     """Start loading the user's read structures on a daemon thread (`SQLiteStore.load_user`); None when the
     store has none. A failure is left to the command's own first read, which reports it typed."""
-    load = getattr(engine.store, "load_user", None)
-    if load is None:
+    # looked up on the class: a store opened deferred (its server unreachable, writes queued in the outbox)
+    # forwards attribute reads to the server and would try to connect here, failing the command
+    if getattr(type(engine.store), "load_user", None) is None:
         return None
+    load = engine.store.load_user  # type: ignore[attr-defined]
 
     def run() -> None:
         try:
