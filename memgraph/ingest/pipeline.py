@@ -220,16 +220,8 @@ class IngestPipeline:
         )
         if built is None:
             return
-        more, _ = built
+        batch.extend(built[0])
         now = utcnow()
-        if more.memories and more.embeddings is not None:
-            batch.embeddings = (
-                more.embeddings if batch.embeddings is None else np.vstack([batch.embeddings, more.embeddings])
-            )
-            batch.memories += more.memories
-        batch.tags += more.tags
-        batch.links += more.links
-        batch.updates += more.updates
         for old, ids in zip(olds, sub_ids, strict=True):
             for mid in ids:
                 batch.links.append(

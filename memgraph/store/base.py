@@ -191,6 +191,22 @@ class WriteBatch:
             self.memories or self.tags or self.links or self.updates or self.remove_tags or self.delete_links
         )
 
+    def extend(self, other: WriteBatch) -> None:
+        """Add `other`'s rows to this batch (one transaction for both); the embeddings stay aligned with the
+        memories. `batch_id` stays this batch's."""
+        if other.memories:
+            if other.embeddings is None or (self.memories and self.embeddings is None):
+                raise ValueError("a WriteBatch's memories need their embeddings")
+            self.embeddings = (
+                other.embeddings if self.embeddings is None else np.vstack([self.embeddings, other.embeddings])
+            )
+            self.memories += other.memories
+        self.tags += other.tags
+        self.links += other.links
+        self.updates += other.updates
+        self.remove_tags += other.remove_tags
+        self.delete_links += other.delete_links
+
 
 def applied_key(batch_id: str) -> str:
     """The store meta key that records a `WriteBatch.batch_id` as applied (`get_meta` tells whether it was)."""
