@@ -125,10 +125,10 @@ def _slots(text: str) -> tuple[Slot, ...]:
 
 
 @lru_cache(maxsize=8192)
-def _marks_change(text: str) -> bool:
-    """An update or correction cue ("now", "actually"): asked once per new text, not once per neighbour (the two
-    searches were a quarter of a bulk write's reconciliation)."""
-    return signals.has_update_cue(text) or signals.has_correction(text)
+def _cues(text: str) -> tuple[bool, bool]:
+    """(an update cue such as "now", a correction cue such as "actually"): asked once per new text, not once per
+    neighbour (the two searches were a quarter of a bulk write's reconciliation)."""
+    return signals.has_update_cue(text), signals.has_correction(text)
 
 
 def _holder(before: str) -> tuple[str, ...]:
@@ -173,7 +173,8 @@ def verdict(new: str, old: str) -> tuple[bool, str] | None:
 
 def _verdict(new: str, old: str) -> tuple[bool, str, Slot | None] | None:
     """`verdict`, and the slot of `old` that `new` replaces."""
-    cue = _marks_change(new)
+    update, correction = _cues(new)
+    cue = update or correction
     olds = [s for s in slots(old) if not s.ended]
     other: str | None = None
     for n in slots(new):
@@ -197,7 +198,7 @@ def _verdict(new: str, old: str) -> tuple[bool, str, Slot | None] | None:
             if o.value and not n.value & o.value:
                 return True, f"{who}: {n.kind} {', '.join(sorted(o.value))} -> {', '.join(sorted(n.value))}", o
             other = other or f"{who}: the same {n.kind} ({', '.join(sorted(n.value & o.value))})"
-    if other is None and olds and signals.has_update_cue(new) and not signals.has_correction(new):
+    if other is None and olds and update and not correction:
         # an update that states no home or job of the old holder does not replace one: "Grace's son now goes to
         # Hillside Primary" after "Grace works at Hillside Primary" (frames share "Hillside Primary" and swap
         # "work" for "son"); an explicit correction keeps the other rules ("Actually it's Microsoft, not Google")
