@@ -41,15 +41,19 @@ def copy(entry: Entry) -> Memory:
 
 
 def copy_memory(memory: Memory) -> Memory:
-    """`copy` of a memory handed out by `MemoryRows.shared` (a cached row itself): its metadata copied when flat,
-    deep-copied when nested."""
-    flat = not any(isinstance(v, list | dict) for v in memory.metadata.values())
+    """`copy` of a cached row itself (what `SQLiteStore.read_memories` hands out): its metadata copied when
+    flat, deep-copied when nested."""
+    flat = _flat(memory)
     return copy((memory, "" if flat else json.dumps(memory.metadata), flat))
 
 
+def _flat(memory: Memory) -> bool:
+    """No list or dict among the metadata's values: a shallow copy of it shares nothing mutable."""
+    return not any(isinstance(v, list | dict) for v in memory.metadata.values())
+
+
 def _entry(memory: Memory, metadata: str) -> Entry:
-    flat = not any(isinstance(v, list | dict) for v in memory.metadata.values())
-    return memory, metadata, flat
+    return memory, metadata, _flat(memory)
 
 
 class MemoryRows:

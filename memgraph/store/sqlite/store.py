@@ -308,6 +308,7 @@ class SQLiteStore(SQLReads):
                 if not self._mask(state, flt).any():
                     return []
         return super().list_memories(user_id, flt, limit=limit, offset=offset)
+
     def find_tags_in_use(self, user_id: str, names: Sequence[str]) -> list[Tag]:
         """`find_tags` less the tags no memory carries (count 0), without descriptions: what recall's cue
         detection reads (retrieve/cues.py), from the user's graph in memory. The SQL (reads.py) matched the
