@@ -113,16 +113,10 @@ def stats(size: int, name: str, values: list[float], cpu: list[float]) -> dict[s
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--size", type=int, default=10_000, help="memories in the store")
+    recall_scale.add_store_options(ap, "cold_start")
     ap.add_argument("--reps", type=int, default=10, help="fresh processes per command")
-    ap.add_argument("--data", default=None, help="folder of locomo_dev.json and msc_personas.json")
-    ap.add_argument("--no-json", action="store_true", help="do not write bench/results/cold_start.json")
     args = ap.parse_args()
-    if args.data:
-        recall_scale.DATA = Path(args.data)
-    corpus = recall_scale.load_corpus()
-    questions = corpus[2]
-    built = recall_scale.cached_store(args.size, False, corpus)
+    questions, built = recall_scale.questions_and_store(args)
     cli = [sys.executable, "-m", "memgraph"]
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="memgraph-cold-") as tmp:

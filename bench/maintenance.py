@@ -36,16 +36,10 @@ from memgraph.store import open_store  # noqa: E402
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--size", type=int, default=10_000, help="memories in the store")
+    recall_scale.add_store_options(ap, "maintenance")
     ap.add_argument("--queries", type=int, default=60, help="recalls measured")
-    ap.add_argument("--data", default=None, help="folder of locomo_dev.json and msc_personas.json")
-    ap.add_argument("--no-json", action="store_true", help="do not write bench/results/maintenance.json")
     args = ap.parse_args()
-    if args.data:
-        recall_scale.DATA = Path(args.data)
-    corpus = recall_scale.load_corpus()
-    questions = corpus[2]
-    built = recall_scale.cached_store(args.size, False, corpus)
+    questions, built = recall_scale.questions_and_store(args)
     queries = random.Random(5).sample(questions, min(args.queries, len(questions)))
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="memgraph-maintenance-") as tmp:

@@ -292,6 +292,22 @@ def cached_store(n: int, bulk: bool, corpus: tuple[list[Session], list[str], lis
     return build_store(n, bulk, locomo, sentences, embed_units(units))
 
 
+def add_store_options(ap: argparse.ArgumentParser, bench: str) -> None:
+    """The options of a bench that opens a copy of one cached store (cold_start.py, maintenance.py)."""
+    ap.add_argument("--size", type=int, default=10_000, help="memories in the store")
+    ap.add_argument("--data", default=None, help="folder of locomo_dev.json and msc_personas.json")
+    ap.add_argument("--no-json", action="store_true", help=f"do not write bench/results/{bench}.json")
+
+
+def questions_and_store(args: argparse.Namespace) -> tuple[list[str], Path]:
+    """For `add_store_options`' benches: the corpus's questions and the cached store of `--size` memories."""
+    if args.data:
+        global DATA
+        DATA = Path(args.data)
+    corpus = load_corpus()
+    return corpus[2], cached_store(args.size, False, corpus)
+
+
 def measure(n: int, bulk: bool, args: argparse.Namespace, corpus: Any, model: Any) -> list[dict[str, Any]]:
     questions = corpus[2]
     built = cached_store(n, bulk, corpus)
