@@ -10,8 +10,10 @@ runs and the numbers are the write path's own cost. Modes, each on a fresh store
   user's vectors);
 - `per-item`: `reconcile=True` with one `vector_search` per new memory, the write path before the batched
   search (each re-scans every stored vector: quadratic in the store size).
-Printed per mode: total seconds, memories/s, and ms per memory in the first and the last batch (the growth).
-Results are appended to bench/RESULTS.md under "## Bulk load".
+Printed per mode: total seconds, the process's CPU seconds (on a shared machine the wall clock waits for other
+work, the CPU time much less: compare the CPU ratio there), memories/s, and ms per memory in the first and the
+last batch (the growth). Results are appended to bench/RESULTS.md under "## Bulk load"; `--results` also writes
+them to bench/results/bulk_load.json.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.bench_results import write_rows
 from bench.jobs import HashEmbedder, synth
 from memgraph import MemoryEngine, Settings
 from memgraph.store import open_store
@@ -55,7 +58,7 @@ def run(mode: str, n: int, batch: int, workdir: Path) -> dict[str, float]:
         _per_item(engine.store)
     mems, vecs = synth(n, seed=1)
     per_batch: list[float] = []
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     for start in range(0, n, batch):
         items = [
             {"content": m.content, "embedding": vecs[i], "created_at": m.created_at}
@@ -64,11 +67,12 @@ def run(mode: str, n: int, batch: int, workdir: Path) -> dict[str, float]:
         tb = time.perf_counter()
         engine.remember_many(items, user_id="bench", reconcile=mode != "off")
         per_batch.append(time.perf_counter() - tb)
-    total = time.perf_counter() - t0
+    total, cpu = time.perf_counter() - t0, time.process_time() - c0
     stored = engine.store.count_memories("bench")
     engine.close()
     return {
         "total": total,
+        "cpu": cpu,
         "rate": n / total,
         "first_ms": 1000 * per_batch[0] / min(batch, n),
         "last_ms": 1000 * per_batch[-1] / (n - batch * (len(per_batch) - 1)),
@@ -82,6 +86,9 @@ def main() -> None:
     ap.add_argument("--batch", type=int, default=1000, help="Items per remember_many call.")
     ap.add_argument("--modes", default=",".join(MODES), help=f"Comma-separated, of {', '.join(MODES)}.")
     ap.add_argument("--no-append", action="store_true", help="Do not append to bench/RESULTS.md.")
+    ap.add_argument(
+        "--results", action="store_true", help="Also write the rows to bench/results/bulk_load.json (a quiet machine)."
+    )
     args = ap.parse_args()
     modes = [m for m in args.modes.split(",") if m]
     unknown = set(modes) - set(MODES)
@@ -93,14 +100,35 @@ def main() -> None:
         for mode in modes:
             results[mode] = r = run(mode, args.n, args.batch, workdir)
             print(
-                f"{mode:<9} {r['total']:8.1f} s  {r['rate']:7.0f} memories/s  first batch {r['first_ms']:6.2f} "
-                f"ms/memory  last batch {r['last_ms']:6.2f} ms/memory  stored {r['stored']:.0f}  "
+                f"{mode:<9} {r['total']:8.1f} s  CPU {r['cpu']:8.1f} s  {r['rate']:7.0f} memories/s  first batch "
+                f"{r['first_ms']:6.2f} ms/memory  last batch {r['last_ms']:6.2f} ms/memory  stored {r['stored']:.0f}  "
                 f"load {os.getloadavg()[0]:.1f}",
                 flush=True,
             )
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     base = results.get("off")
+    if base:
+        for mode, r in results.items():
+            print(f"{mode}: {r['total'] / base['total']:.2f}x wall, {r['cpu'] / base['cpu']:.2f}x CPU of off")
+    if args.results and results:
+        rows = [
+            {
+                "n": args.n,
+                "batch": args.batch,
+                "mode": mode,
+                "total_s": round(r["total"], 1),
+                "cpu_s": round(r["cpu"], 1),
+                "memories_per_s": round(r["rate"]),
+                "first_batch_ms_per_memory": round(r["first_ms"], 2),
+                "last_batch_ms_per_memory": round(r["last_ms"], 2),
+                "stored": int(r["stored"]),
+                "vs_off": round(r["total"] / base["total"], 2) if base else None,
+                "cpu_vs_off": round(r["cpu"] / base["cpu"], 2) if base else None,
+            }
+            for mode, r in results.items()
+        ]
+        print("wrote", write_rows("bulk_load", rows, keys=("n", "batch", "mode")))
     if args.no_append or not results:
         return
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
@@ -113,14 +141,16 @@ def main() -> None:
         f"{args.n} memories in `remember_many` batches of {args.batch} into SQLite, pre-computed embeddings (no "
         "model). Ratio: total time / total time with reconciliation off, same run.",
         "",
-        "| mode | total s | memories/s | first batch ms/memory | last batch ms/memory | stored | vs off |",
-        "|---|---:|---:|---:|---:|---:|---:|",
+        "| mode | total s | CPU s | memories/s | first batch ms/memory | last batch ms/memory | stored | vs off "
+        "| CPU vs off |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for mode, r in results.items():
         ratio = f"{r['total'] / base['total']:.2f}x" if base else "n/a"
+        cpu_ratio = f"{r['cpu'] / base['cpu']:.2f}x" if base else "n/a"
         lines.append(
-            f"| {mode} | {r['total']:.1f} | {r['rate']:.0f} | {r['first_ms']:.2f} | {r['last_ms']:.2f} "
-            f"| {r['stored']:.0f} | {ratio} |"
+            f"| {mode} | {r['total']:.1f} | {r['cpu']:.1f} | {r['rate']:.0f} | {r['first_ms']:.2f} "
+            f"| {r['last_ms']:.2f} | {r['stored']:.0f} | {ratio} | {cpu_ratio} |"
         )
     with open(Path(__file__).with_name("RESULTS.md"), "a", encoding="utf-8") as fh:
         fh.write("\n".join(lines) + "\n")

@@ -47,7 +47,6 @@ from memgraph._deprecated import deprecated_alias
 from memgraph.config import Settings
 from memgraph.ingest import signals, slots
 from memgraph.ingest.statement import Statement, statement
-from memgraph.ingest.values import Values
 from memgraph.models import Memory, MemoryKind
 
 
@@ -126,15 +125,6 @@ class Comparison:
         }
 
 
-def _flat(v: Values) -> set[tuple[str, object]]:
-    """Typed values without units: "44" in "size 44 shoes" and "shoe size is 44" is one value."""
-    out: set[tuple[str, object]] = {("time", t) for t in v.times}
-    out |= {("date", d) for d in v.dates} | {("weekday", d) for d in v.weekdays}
-    out |= {("month", m) for m in v.months} | {("period", p) for p in v.periods}
-    out |= {("number", float(y)) for y in v.years} | {("number", q) for _, q in v.quantities}
-    return out
-
-
 def _align(a: frozenset[str], b: frozenset[str]) -> tuple[frozenset[str], frozenset[str]]:
     """Words only in `a` and only in `b`, where a stem that begins another ("allerg"/"allergi",
     "physio"/"physiotherapi") counts as the same word when the shorter has five letters or more."""
@@ -152,7 +142,7 @@ def _align(a: frozenset[str], b: frozenset[str]) -> tuple[frozenset[str], frozen
 def compare(new: str, old: str, cosine: float) -> Comparison:
     n, o = statement(new), statement(old)
     only_new, only_old = _align(n.frame, o.frame)
-    kn, ko = n.values.kinds(), o.values.kinds()
+    kn, ko = n.kinds, o.kinds
     changed = tuple(
         k for k in sorted(set(kn) & set(ko)) if not (kn[k] <= ko[k] or ko[k] <= kn[k])
     )
@@ -164,7 +154,7 @@ def compare(new: str, old: str, cosine: float) -> Comparison:
         shared=n.frame & o.frame,
         only_new=only_new,
         only_old=only_old,
-        same_values=_flat(n.values) == _flat(o.values),
+        same_values=n.flat_values == o.flat_values,
         changed=changed,
         entities_differ=bool(_align(n.entity_words, o.stems)[0] or _align(o.entity_words, n.stems)[0]),
         value_swap=swap,
@@ -265,10 +255,9 @@ class RuleReconciler:
                 continue  # one person's statement neither repeats, corrects nor contradicts another's
             o = statement(old.content)
             c = compare(new.content, old.content, nb.similarity)
-            scores = c.scores()
             dup = self.duplicate(n, o, c, turns=bool(who and other))  # two turns of one speaker
             if dup is not None:
-                return ReconcileDecision(ReconcileAction.REINFORCE, old.id, dup, scores)
+                return ReconcileDecision(ReconcileAction.REINFORCE, old.id, dup, c.scores())
             if n.question or o.question or (n.additive and not o.additive):
                 continue
             # "Lena moved to Lisbon" after "Lena lives in Porto"; not between two turns of a conversation, where
@@ -279,7 +268,7 @@ class RuleReconciler:
                     continue  # someone else's move, or a move within the same place: not a change of `old`
                 kind = "correction" if correction else "newer statement"
                 return ReconcileDecision(
-                    ReconcileAction.SUPERSEDE, old.id, f"{kind} of the same subject ({moved[1]})", scores
+                    ReconcileAction.SUPERSEDE, old.id, f"{kind} of the same subject ({moved[1]})", c.scores()
                 )
             episodic = new.kind in _EPISODIC or old.kind in _EPISODIC or (n.episode and o.episode)
             if episodic and not correction:
@@ -290,12 +279,15 @@ class RuleReconciler:
                 if why is not None:
                     kind = "correction" if correction else "newer statement"
                     return ReconcileDecision(
-                        ReconcileAction.SUPERSEDE, old.id, f"{kind} of the same subject ({why})", scores
+                        ReconcileAction.SUPERSEDE, old.id, f"{kind} of the same subject ({why})", c.scores()
                     )
                 continue
             if why is not None:
                 return ReconcileDecision(
-                    ReconcileAction.CONTRADICT, old.id, f"conflicting statement, not clearly newer ({why})", scores
+                    ReconcileAction.CONTRADICT,
+                    old.id,
+                    f"conflicting statement, not clearly newer ({why})",
+                    c.scores(),
                 )
         best = neighbours[0] if neighbours else None
         scores = {"cosine": round(best.similarity, 4)} if best else {}

@@ -175,9 +175,12 @@ def _verdict(new: str, old: str) -> tuple[bool, str, Slot | None] | None:
     """`verdict`, and the slot of `old` that `new` replaces."""
     update, correction = _cues(new)
     cue = update or correction
+    news = slots(new)
+    if not update and not any(n.change or n.ended or cue for n in news):
+        return None  # nothing in `new` can replace a slot (the loop below skips every one): `old` need not be read
     olds = [s for s in slots(old) if not s.ended]
     other: str | None = None
-    for n in slots(new):
+    for n in news:
         if not (n.change or n.ended or cue):
             continue
         for o in olds:
@@ -202,7 +205,6 @@ def _verdict(new: str, old: str) -> tuple[bool, str, Slot | None] | None:
         # an update that states no home or job of the old holder does not replace one: "Grace's son now goes to
         # Hillside Primary" after "Grace works at Hillside Primary" (frames share "Hillside Primary" and swap
         # "work" for "son"); an explicit correction keeps the other rules ("Actually it's Microsoft, not Google")
-        news = slots(new)
         for o in olds:
             if not any(n.kind == o.kind and same_holder(n.holder, o.holder) for n in news):
                 return False, f"states no {o.kind} of {' '.join(o.holder)}", None

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from memgraph.ingest import signals
 from memgraph.ingest.clean import strip_code
@@ -124,7 +124,28 @@ class Statement:
 
     def value_words(self) -> frozenset[str]:
         """Frame words that are values: entity and complement words, opposites."""
+        return self._value_words
+
+    # Derived once per statement, not once per pair compared (a statement is cached and compared with ~5
+    # neighbours per write): `reconcile.compare` asked for these ~10 times per new memory.
+    @cached_property
+    def _value_words(self) -> frozenset[str]:
         return self.entity_words | self.complement | self.opposites
+
+    @cached_property
+    def kinds(self) -> dict[str, frozenset[object]]:
+        """`values.kinds()`, computed once (read only)."""
+        return self.values.kinds()
+
+    @cached_property
+    def flat_values(self) -> frozenset[tuple[str, object]]:
+        """Typed values without units: "44" in "size 44 shoes" and "shoe size is 44" is one value."""
+        v = self.values
+        out: set[tuple[str, object]] = {("time", t) for t in v.times}
+        out |= {("date", d) for d in v.dates} | {("weekday", d) for d in v.weekdays}
+        out |= {("month", m) for m in v.months} | {("period", p) for p in v.periods}
+        out |= {("number", float(y)) for y in v.years} | {("number", q) for _, q in v.quantities}
+        return frozenset(out)
 
 
 def statement(text: str) -> Statement:
