@@ -45,21 +45,23 @@ def build_server(tools: ToolSet) -> StdioServer:
 def serve_stdio(tools: ToolSet, *, warm_up: bool = True) -> None:
     """Serve until the client closes stdin. The embedding model and the user's read structures load in the
     background meanwhile."""
-    loading: threading.Thread | None = None
+    loading: list[threading.Thread | None] = []
     if warm_up:
         # the model loads in a background thread while the client initialises; the first tool call that
         # embeds waits for that load instead of starting its own
+        from memgraph.cli.common import count_in_background
         from memgraph.embed import warm
 
         warm(tools.engine.embedder)
-        loading = preload_user(tools)
+        loading = [preload_user(tools), count_in_background(tools.engine.embedder)]
     server = build_server(tools)
     reader, writer = protocol_streams()
     try:
         server.serve(reader, writer)
     finally:
-        if loading is not None:
-            loading.join()  # the engine closes after this: no read may still run on its store
+        for thread in loading:
+            if thread is not None:
+                thread.join()  # the engine closes after this: no read may still run on its store
 
 
 def protocol_streams() -> tuple[BinaryIO, BinaryIO]:
