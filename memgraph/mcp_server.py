@@ -43,8 +43,9 @@ def build_server(tools: ToolSet) -> StdioServer:
 
 
 def serve_stdio(tools: ToolSet, *, warm_up: bool = True) -> None:
-    """Serve until the client closes stdin. The embedding model and the user's read structures load in the
-    background meanwhile."""
+    """Serve until the client closes stdin. With `warm_up`, the embedding model, the user's read structures and
+    the token counter load in the background meanwhile (`memgraph mcp` starts those loads as it opens the engine
+    and passes False)."""
     loading: list[threading.Thread | None] = []
     if warm_up:
         # the model loads in a background thread while the client initialises; the first tool call that

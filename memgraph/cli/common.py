@@ -90,6 +90,7 @@ def open_engine(
     embeds: bool = False,
     preload: tuple[str, bool, bool] | None = None,
     counts_tokens: bool = False,
+    spinner: bool = True,
     **overrides: Any,
 ) -> Iterator[MemoryEngine]:
     """Open the engine for one command (`--store`, else MEMGRAPH_STORE, else the default directory) and close
@@ -101,7 +102,8 @@ def open_engine(
     `preload=(user, graph, text)`: load that user's read structures on another thread meanwhile (the columns;
     the graph for a recall's walk; the full-text index for its text search), so the first read finds them
     loaded while the model was loading (SQLite; other stores have nothing to load). `counts_tokens` (recall):
-    read the tokenizer a recall counts tokens with on another thread too.
+    read the tokenizer a recall counts tokens with on another thread too. `spinner=False` (a server): never
+    wait for the model here, even on a terminal.
     `overrides` are settings for this command (e.g. `outbox_background=False`)."""
     from memgraph.engine import MemoryEngine
 
@@ -124,7 +126,7 @@ def open_engine(
         with MemoryEngine.open(settings=settings, embedder=embedder, check_model=check_model) as engine:
             reading = None if preload is None else load_in_background(engine, *preload)
             counting = count_in_background(embedder) if counts_tokens else None
-            if not loading.done() and err_console.is_terminal:
+            if spinner and not loading.done() and err_console.is_terminal:
                 text = (
                     "First run: exporting the embedding model to ONNX (about 20 s, once)…"
                     if exporting
