@@ -77,7 +77,8 @@ class StdioServer:
         self._out: BinaryIO | None = None
         self._write_lock = threading.Lock()
         self._calls: queue.Queue[tuple[Any, str, Any] | None] = queue.Queue()
-        self._cancelled: set[Any] = set()
+        self._pending: set[Any] = set()  # ids of the calls queued or running
+        self._cancelled: set[Any] = set()  # ids of those the client cancelled
         self._cancel_lock = threading.Lock()
 
     # -- the loop -----------------------------------------------------------------------------------------------
@@ -160,6 +161,8 @@ class StdioServer:
             name = params.get("name")
             if not isinstance(name, str) or not name:
                 raise RequestError(INVALID_PARAMS, "tools/call needs the tool's name (a string)")
+            with self._cancel_lock:
+                self._pending.add(msg_id)
             self._calls.put((msg_id, name, params.get("arguments")))
         else:
             raise RequestError(METHOD_NOT_FOUND, f"method not found: {method}")
@@ -181,14 +184,15 @@ class StdioServer:
     def _notify(self, method: str, params: Any) -> None:
         if method == "notifications/cancelled" and isinstance(params, dict) and "requestId" in params:
             with self._cancel_lock:
-                self._cancelled.add(params["requestId"])
+                if params["requestId"] in self._pending:  # a cancel for a call already answered is moot
+                    self._cancelled.add(params["requestId"])
 
     # -- tool calls ---------------------------------------------------------------------------------------------
 
     def _work(self) -> None:
         while (item := self._calls.get()) is not None:
             msg_id, name, arguments = item
-            if self._take_cancelled(msg_id):
+            if self._take_cancelled(msg_id, done=False):
                 continue
             try:
                 payload, is_error = self.call_tool(name, arguments)
@@ -198,18 +202,20 @@ class StdioServer:
                     result["structuredContent"] = payload
             except Exception as exc:  # noqa: BLE001 - ToolSet.call answers every tool error; this is a bug
                 log.exception("tool %s failed", name)
-                if not self._take_cancelled(msg_id):
+                if not self._take_cancelled(msg_id, done=True):
                     self._error(msg_id, INTERNAL_ERROR, f"internal error: {type(exc).__name__}")
                 continue
-            if not self._take_cancelled(msg_id):
+            if not self._take_cancelled(msg_id, done=True):
                 self._result(msg_id, result)
 
-    def _take_cancelled(self, msg_id: Any) -> bool:
+    def _take_cancelled(self, msg_id: Any, *, done: bool = False) -> bool:
+        """Whether the client cancelled this call; `done`: the call is over (it leaves the pending set)."""
         with self._cancel_lock:
-            if msg_id in self._cancelled:
+            cancelled = msg_id in self._cancelled
+            if done or cancelled:
                 self._cancelled.discard(msg_id)
-                return True
-            return False
+                self._pending.discard(msg_id)
+            return cancelled
 
     # -- output -------------------------------------------------------------------------------------------------
 
