@@ -138,6 +138,19 @@ def content_hash(text: str) -> str:
 
 def check_embedding(vector: Any, dim: int) -> list[float]:
     """A caller-supplied embedding must have the store's dimension and only finite numbers."""
+    if getattr(vector, "ndim", None) == 1 and getattr(getattr(vector, "dtype", None), "kind", None) == "f":
+        # the common case (an embedder's numpy row), checked in numpy: the per-element loop below was 0.7 ms
+        # per 384-d vector, 15 s of a 20k-memory bulk load (profiled)
+        import numpy as np
+
+        from memgraph.errors import EmbeddingDimensionError
+
+        if len(vector) != dim:
+            raise EmbeddingDimensionError(f"embedding has {len(vector)} dimensions, the store uses {dim}")
+        if not np.isfinite(vector).all():
+            raise EmbeddingDimensionError("embedding holds NaN or infinite values")
+        out: list[float] = vector.astype(np.float64).tolist()
+        return out
     try:
         values = [float(x) for x in vector]
     except (TypeError, ValueError) as exc:

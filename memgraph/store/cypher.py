@@ -15,8 +15,7 @@ import fnmatch
 import json
 import logging
 import threading
-import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
@@ -31,7 +30,6 @@ from memgraph.models import (
     HasTag,
     InCluster,
     Link,
-    LinkSource,
     Memory,
     Relation,
     StoreStats,
@@ -39,36 +37,45 @@ from memgraph.models import (
 )
 from memgraph.store import bm25
 from memgraph.store.base import (
-    INCREMENTABLE_FIELDS,
-    UPDATABLE_FIELDS,
     Direction,
     Expansion,
     JobRun,
     MemoryFilter,
     MemoryUpdate,
     WriteBatch,
-    applied_key,
     field_readers,
     query_matrix,
 )
 from memgraph.store.bm25 import Okapi
 from memgraph.store.cypher_executor import Executor
 from memgraph.store.cypher_migrations import migrate
+from memgraph.store.cypher_rows import (
+    batch_params,
+    chunks,
+    cluster_row,
+    gap_row,
+    job_row,
+    member_row,
+    pair_rows,
+    to_cluster,
+    to_gap,
+    to_job,
+    to_link,
+    to_tag,
+)
 from memgraph.store.cypher_values import (
     checked_vector,
     iso_ts,
-    memory_properties,
     pack_vector,
     parse_ts,
     to_memory,
-    to_property,
 )
 from memgraph.store.dialect import FALKORDB, NEO4J, Dialect, render_ints
 from memgraph.store.falkordb_executor import FalkorExecutor
 from memgraph.store.neo4j_executor import Neo4jExecutor
 from memgraph.store.read_only import check_read_only
 from memgraph.store.traverse import Degrees, ExpansionTable, Neighbours, breadth_first
-from memgraph.text import query_terms, terms
+from memgraph.text import query_terms
 
 #: Why an owner guard aborts when no input was at fault: a node of a look-alike owner (stored before the
 #: identifier rule, memgraph/ids.py) that the store's index cannot tell from this user's.
@@ -78,29 +85,6 @@ _LOOKALIKE = (
 )
 T = TypeVar("T")
 log = logging.getLogger(__name__)
-
-_INT_INC = ("access_count", "strength")
-_FLOAT_INC = ("confidence", "importance")
-
-
-def _merge_updates(updates: Sequence[MemoryUpdate]) -> list[MemoryUpdate]:
-    """One update per memory, with the effect of applying them in order: increments add up, a later `set`
-    of a field replaces it and the increments before it (a clamped field clamps once, on the sum).
-    write_batch.cypher marks each memory with the batch id it applied, so a second row for the same memory in
-    one batch would otherwise be skipped."""
-    merged: dict[str, MemoryUpdate] = {}
-    for upd in updates:
-        prev = merged.get(upd.id)
-        if prev is None:
-            merged[upd.id] = MemoryUpdate(id=upd.id, set=dict(upd.set), inc=dict(upd.inc))
-            continue
-        for f, v in upd.set.items():
-            prev.set[f] = v
-            prev.inc.pop(f, None)
-        for f, v in upd.inc.items():
-            prev.inc[f] = prev.inc.get(f, 0) + v
-    return list(merged.values())
-
 
 
 class CypherStore:
@@ -212,84 +196,6 @@ class CypherStore:
         vec = checked_vector(values, self.embedding_dim)
         return {"id": memory_id, "embedding": vec, "packed": pack_vector(vec) if self._packs else None}
 
-    def _batch_params(self, user_id: str, batch: WriteBatch) -> dict[str, Any]:
-        if batch.embeddings is not None and len(batch.embeddings) != len(batch.memories):
-            raise ValidationError("embeddings rows must align with memories")
-        memories: list[dict[str, Any]] = []
-        vectors: list[dict[str, Any]] = []
-        tags: dict[tuple[str, str], dict[str, str]] = {}
-        for i, mem in enumerate(batch.memories):
-            if mem.user_id != user_id:
-                raise ValidationError("a batch may only hold memories of its own user")
-            memories.append({"id": mem.id, "props": memory_properties(mem)})
-            if batch.embeddings is not None:
-                vectors.append(self._vector_row(mem.id, batch.embeddings[i]))
-            for t in mem.tags:
-                tags.setdefault((mem.id, t), {"memory_id": mem.id, "tag": t})
-        for pair in batch.tags:
-            tags.setdefault((pair.memory_id, pair.tag), {"memory_id": pair.memory_id, "tag": pair.tag})
-        # rows that only set fields are idempotent as they are: they skip the resend bookkeeping ($sets)
-        updates: list[dict[str, Any]] = []
-        sets: list[dict[str, Any]] = []
-        for upd in _merge_updates(batch.updates):
-            row = self._update_row(upd)
-            if any(row["inc"].values()):
-                updates.append(row)
-            else:
-                sets.append({"id": row["id"], "set": row["set"]})
-        return {
-            "user_id": user_id,
-            "memories": memories,
-            "vectors": vectors,
-            "tags": list(tags.values()),
-            "links": [self._link_row(link) for link in batch.links],
-            "updates": updates,
-            "sets": sets,
-            # one id per write, sent again by every retry: an update row already applied under it is skipped;
-            # a batch with its own id (the outbox's) is applied at most once, marked by a Meta node
-            "batch": batch.batch_id or uuid.uuid4().hex,
-            "once": None if batch.batch_id is None else applied_key(batch.batch_id),
-            "remove_tags": list(
-                {(p.memory_id, p.tag): {"memory_id": p.memory_id, "tag": p.tag} for p in batch.remove_tags}.values()
-            ),
-            "delete_links": [
-                {"src": src, "dst": dst, "relation": Relation.parse(rel).value} for src, dst, rel in batch.delete_links
-            ],
-            "now": iso_ts(datetime.now(UTC)),
-        }
-
-    @staticmethod
-    def _link_row(link: Link) -> dict[str, Any]:
-        if link.relation not in MEMORY_RELATIONS:
-            raise ValidationError(f"{link.relation.value} does not join two memories")
-        return {
-            "src": link.src,
-            "dst": link.dst,
-            "relation": link.relation.value,
-            "weight": float(link.weight),
-            "source": link.source.value,
-            "reason": link.reason,
-            "created_at": iso_ts(link.created_at),
-            "updated_at": iso_ts(link.updated_at),
-        }
-
-    @staticmethod
-    def _update_row(upd: MemoryUpdate) -> dict[str, Any]:
-        bad = (set(upd.set) - UPDATABLE_FIELDS) | (set(upd.inc) - INCREMENTABLE_FIELDS)
-        if bad:
-            raise ValidationError(f"cannot update field(s): {', '.join(sorted(bad))}")
-        props = {f: to_property(f, v) for f, v in upd.set.items()}
-        if "content" in upd.set:
-            words = terms(str(upd.set["content"]))
-            props["fts"], props["fts_len"] = " ".join(words), len(words)
-        inc: dict[str, Any] = {}
-        for f in _INT_INC:
-            v = float(upd.inc.get(f, 0))
-            inc[f] = int(v) if v.is_integer() else v
-        for f in _FLOAT_INC:
-            inc[f] = float(upd.inc.get(f, 0.0))
-        return {"id": upd.id, "set": props, "inc": inc}
-
     def _apply(self, user_id: str, params: dict[str, Any]) -> dict[str, Any]:
         """Run write_batch; when a guard aborts it (nothing was written), say which input was at fault."""
         try:
@@ -317,12 +223,12 @@ class CypherStore:
     def write(self, user_id: str, batch: WriteBatch) -> None:
         if batch.is_empty():
             return
-        self._apply(user_id, self._batch_params(user_id, batch))
+        self._apply(user_id, batch_params(user_id, batch, self._vector_row))
 
     def update_memories(self, user_id: str, updates: Sequence[MemoryUpdate]) -> int:
         if not updates:
             return 0
-        params = self._batch_params(user_id, WriteBatch(updates=list(updates)))
+        params = batch_params(user_id, WriteBatch(updates=list(updates)), self._vector_row)
         return int(self._apply(user_id, params).get("updated") or 0)
 
     def delete_memories(self, user_id: str, ids: Sequence[str]) -> int:
@@ -331,14 +237,14 @@ class CypherStore:
         return int(self._write("delete_memories", user_id=user_id, ids=list(dict.fromkeys(ids)))[0]["deleted"])
 
     def add_tags(self, user_id: str, pairs: Sequence[HasTag]) -> int:
-        rows = list({(p.memory_id, p.tag): {"memory_id": p.memory_id, "tag": p.tag} for p in pairs}.values())
+        rows = pair_rows(pairs)
         if not rows:
             return 0
         out = self._guarded_write("add_tags", user_id=user_id, tags=rows, now=iso_ts(datetime.now(UTC)))
         return int(out[0]["added"] or 0) if out else 0
 
     def remove_tags(self, user_id: str, pairs: Sequence[HasTag]) -> int:
-        rows = list({(p.memory_id, p.tag): {"memory_id": p.memory_id, "tag": p.tag} for p in pairs}.values())
+        rows = pair_rows(pairs)
         if not rows:
             return 0
         out = self._write("remove_tags", user_id=user_id, tags=rows)
@@ -375,7 +281,7 @@ class CypherStore:
         if not wanted:
             return out
         tags = sorted({t for m in self.get_memories(user_id, wanted) for t in m.tags})
-        for chunk in _chunks(wanted, 1000):
+        for chunk in chunks(wanted):
             row = self._write("erase_memories", user_id=user_id, ids=chunk, tags=tags)[0]
             for key in out:
                 out[key] += int(row[key] or 0)
@@ -405,7 +311,7 @@ class CypherStore:
         if not wanted:
             return []
         found: dict[str, Memory] = {}
-        for chunk in _chunks(wanted, 1000):
+        for chunk in chunks(wanted):
             for r in self._read("get_memories", user_id=user_id, ids=chunk, with_embeddings=with_embeddings):
                 mem = to_memory(r["memory"], r["tags"], r["embedding"])
                 found[mem.id] = mem
@@ -452,7 +358,7 @@ class CypherStore:
             rows = self._read("get_links_all", user_id=user_id, relations=rels)
         else:
             id_list = list(dict.fromkeys(ids))
-            for chunk in _chunks(id_list, 1000):
+            for chunk in chunks(id_list):
                 if direction in ("out", "both"):
                     rows += self._read("get_links_out", user_id=user_id, ids=chunk, relations=rels)
                 if direction in ("in", "both"):
@@ -461,37 +367,19 @@ class CypherStore:
         out: list[Link] = []
         for r in rows:
             key = (r["relation"], r["src"], r["dst"])
-            if key in seen:
-                continue
-            seen.add(key)
-            out.append(
-                Link(
-                    src=r["src"],
-                    dst=r["dst"],
-                    relation=Relation(r["relation"]),
-                    weight=float(r["weight"] if r["weight"] is not None else 1.0),
-                    source=LinkSource(r["source"] or "explicit"),
-                    reason=r["reason"],
-                    created_at=parse_ts(r["created_at"]),
-                    updated_at=parse_ts(r["updated_at"]),
-                )
-            )
+            if key not in seen:
+                seen.add(key)
+                out.append(to_link(r))
         return out
 
     def list_tags(self, user_id: str) -> list[Tag]:
-        return [
-            Tag(name=r["name"], user_id=user_id, description=r["description"], count=int(r["count"]))
-            for r in self._read("list_tags", user_id=user_id)
-        ]
+        return [to_tag(user_id, r) for r in self._read("list_tags", user_id=user_id)]
 
     def find_tags(self, user_id: str, names: Sequence[str]) -> list[Tag]:
         wanted = list(dict.fromkeys(n for n in names if n))
         if not wanted:
             return []
-        return [
-            Tag(name=r["name"], user_id=user_id, description=r["description"], count=int(r["count"]))
-            for r in self._read("find_tags", user_id=user_id, names=wanted)
-        ]
+        return [to_tag(user_id, r) for r in self._read("find_tags", user_id=user_id, names=wanted)]
 
     def embeddings(self, user_id: str, flt: MemoryFilter | None = None) -> tuple[list[str], np.ndarray]:
         return self._read_matrix("embeddings", **self._filter(user_id, flt))
@@ -575,7 +463,10 @@ class CypherStore:
         if len(rows) >= limit:
             log.warning(
                 "full-text query of %d terms has more than %d hits for one user: ranked on the first %d "
-                "(fulltext_max_matches)", len(words), limit, limit
+                "(fulltext_max_matches)",
+                len(words),
+                limit,
+                limit,
             )
         stats = self._read("text_stats", user_id=user_id)[0]
         n_docs, total_len = max(int(stats["n"] or 0), len(rows)), int(stats["total"] or 0)
@@ -639,17 +530,17 @@ class CypherStore:
         degrees: Degrees = {}
         if cap <= 0:
             return out, degrees
-        for chunk in _chunks(mem_ids, 1000):
+        for chunk in chunks(mem_ids):
             for r in self._read("expand_facets", user_id=user_id, ids=chunk, cap=cap) if to_groups else []:
                 kind = "t" if r["relation"] == "HasTag" else "c"
                 out.setdefault(("m", r["node"]), []).append((r["relation"], (kind, r["other"]), float(r["weight"])))
                 degrees[(kind, r["other"])] = int(r["degree"])
             for r in self._read("expand_links", **fparams, ids=chunk, cap=cap, discovered=discovered):
                 out.setdefault(("m", r["node"]), []).append((r["relation"], ("m", r["other"]), float(r["weight"])))
-        for chunk in _chunks(tag_names, 1000):
+        for chunk in chunks(tag_names):
             for r in self._read("expand_tag_members", **fparams, names=chunk, cap=cap):
                 out.setdefault(("t", r["node"]), []).append(("HasTag", ("m", r["other"]), float(r["weight"])))
-        for chunk in _chunks(cluster_ids, 1000):
+        for chunk in chunks(cluster_ids):
             for r in self._read("expand_cluster_members", **fparams, ids=chunk, cap=cap):
                 out.setdefault(("c", r["node"]), []).append(("InCluster", ("m", r["other"]), float(r["weight"])))
         return out, degrees
@@ -657,20 +548,7 @@ class CypherStore:
     # -- clusters, gaps, jobs -------------------------------------------------------------------------------
 
     def list_clusters(self, user_id: str) -> list[Cluster]:
-        out = []
-        for r in self._read("list_clusters", user_id=user_id):
-            c = r["cluster"]
-            out.append(
-                Cluster(
-                    id=c["id"],
-                    user_id=c["user_id"],
-                    size=int(c.get("size") or 0),
-                    label=c.get("label") or "",
-                    centroid=None if c.get("centroid") is None else [float(x) for x in c["centroid"]],
-                    updated_at=parse_ts(c["updated_at"]),
-                )
-            )
-        return out
+        return [to_cluster(r["cluster"]) for r in self._read("list_clusters", user_id=user_id)]
 
     def cluster_members(self, user_id: str) -> list[InCluster]:
         return [
@@ -679,82 +557,25 @@ class CypherStore:
         ]
 
     def replace_clusters(self, user_id: str, clusters: Sequence[Cluster], members: Sequence[InCluster]) -> None:
-        rows = [
-            {
-                "id": c.id,
-                "size": int(c.size),
-                "label": c.label,
-                "centroid": None if c.centroid is None else [float(x) for x in c.centroid],
-                "updated_at": iso_ts(c.updated_at),
-            }
-            for c in clusters
-        ]
-        links = [
-            {"memory_id": m.memory_id, "cluster_id": m.cluster_id, "probability": float(m.probability)} for m in members
-        ]
-        self._write("replace_clusters", user_id=user_id, clusters=rows, members=links, now=iso_ts(datetime.now(UTC)))
+        self._write(
+            "replace_clusters",
+            user_id=user_id,
+            clusters=[cluster_row(c) for c in clusters],
+            members=[member_row(m) for m in members],
+            now=iso_ts(datetime.now(UTC)),
+        )
 
     def upsert_gap(self, gap: Gap) -> None:
-        self._write(
-            "upsert_gap",
-            gap={
-                "id": gap.id,
-                "user_id": gap.user_id,
-                "query": gap.query,
-                "count": int(gap.count),
-                "first_seen": iso_ts(gap.first_seen),
-                "last_seen": iso_ts(gap.last_seen),
-                "embedding": None if gap.embedding is None else [float(x) for x in gap.embedding],
-            },
-        )
+        self._write("upsert_gap", gap=gap_row(gap))
 
     def list_gaps(self, user_id: str) -> list[Gap]:
-        out = []
-        for r in self._read("list_gaps", user_id=user_id):
-            g = r["gap"]
-            out.append(
-                Gap(
-                    id=g["id"],
-                    user_id=g["user_id"],
-                    query=g["query"],
-                    count=int(g["count"]),
-                    first_seen=parse_ts(g["first_seen"]),
-                    last_seen=parse_ts(g["last_seen"]),
-                    embedding=None if g.get("embedding") is None else [float(x) for x in g["embedding"]],
-                )
-            )
-        return out
+        return [to_gap(r["gap"]) for r in self._read("list_gaps", user_id=user_id)]
 
     def record_job(self, run: JobRun) -> None:
-        self._write(
-            "record_job",
-            job={
-                "id": run.id,
-                "job": run.job,
-                "user_id": run.user_id,
-                "started_at": iso_ts(run.started_at),
-                "finished_at": None if run.finished_at is None else iso_ts(run.finished_at),
-                "applied": bool(run.applied),
-                "counts": json.dumps(run.counts, sort_keys=True, default=str),
-            },
-        )
+        self._write("record_job", job=job_row(run))
 
     def list_jobs(self, limit: int = 50) -> list[JobRun]:
-        out = []
-        for r in self._read("list_jobs", limit=max(0, int(limit))):
-            j = r["job"]
-            out.append(
-                JobRun(
-                    id=j["id"],
-                    job=j["job"],
-                    user_id=j.get("user_id"),
-                    started_at=parse_ts(j["started_at"]),
-                    finished_at=None if j.get("finished_at") is None else parse_ts(j["finished_at"]),
-                    applied=bool(j["applied"]),
-                    counts=json.loads(j.get("counts") or "{}"),
-                )
-            )
-        return out
+        return [to_job(r["job"]) for r in self._read("list_jobs", limit=max(0, int(limit)))]
 
     # -- whole store ----------------------------------------------------------------------------------------
 
@@ -786,11 +607,6 @@ class CypherStore:
         if params is not None and not isinstance(params, dict):
             raise ValidationError("query parameters must be a mapping")
         return self._x.run_user(statement, dict(params or {}))
-
-
-def _chunks(items: list[T], size: int) -> Iterator[list[T]]:
-    for i in range(0, len(items), size):
-        yield items[i : i + size]
 
 
 def open_cypher_store(target: str, settings: Settings) -> CypherStore:

@@ -31,6 +31,16 @@ from memgraph.store.base import Direction, JobRun, MemoryFilter, field_readers
 from memgraph.store.sqlite.rows import MEMORY_COLUMNS, chunks, json_value, parse_ts, row_to_memory, where
 
 
+def _memories(flt: MemoryFilter | None) -> str:
+    """The memories table for a filtered read. A session's memories are found by `memories_session`: without
+    ANALYZE statistics the planner walks `memories_user_created` for the ORDER BY instead and reads every memory
+    of the user to find one session's (measured: 25 ms per call at 10k memories, on every write that carries a
+    session id, where the session index answers in well under a millisecond)."""
+    if flt is not None and flt.session_id is not None:
+        return "memories m INDEXED BY memories_session"
+    return "memories m"
+
+
 class SQLReads:
     """Reads by SQL; the store provides `_read` (its reader) and `embedding_dim`."""
 
@@ -76,7 +86,7 @@ class SQLReads:
     ) -> list[Memory]:
         clause, params = where(flt)
         rows = self._read(
-            f"SELECT {MEMORY_COLUMNS}, NULL AS embedding FROM memories m WHERE m.user_id = ? AND {clause} "
+            f"SELECT {MEMORY_COLUMNS}, NULL AS embedding FROM {_memories(flt)} WHERE m.user_id = ? AND {clause} "
             "ORDER BY m.created_at DESC, m.id LIMIT ? OFFSET ?",
             [user_id, *params, limit, offset],
         )
@@ -89,7 +99,8 @@ class SQLReads:
         clause, params = where(flt)
         cols = "".join(f", m.{f}" for f, _ in readers)
         rows = self._read(
-            f"SELECT m.id{cols} FROM memories m WHERE m.user_id = ? AND {clause} ORDER BY m.created_at DESC, m.id",
+            f"SELECT m.id{cols} FROM {_memories(flt)} WHERE m.user_id = ? AND {clause} "
+            "ORDER BY m.created_at DESC, m.id",
             [user_id, *params],
         )
         return [
@@ -98,7 +109,9 @@ class SQLReads:
 
     def count_memories(self, user_id: str, flt: MemoryFilter | None = None) -> int:
         clause, params = where(flt)
-        rows = self._read(f"SELECT COUNT(*) FROM memories m WHERE m.user_id = ? AND {clause}", [user_id, *params])
+        rows = self._read(
+            f"SELECT COUNT(*) FROM {_memories(flt)} WHERE m.user_id = ? AND {clause}", [user_id, *params]
+        )
         return int(rows[0][0])
 
     def get_links(
