@@ -77,6 +77,14 @@ class GraphCache:
     def optimized_path(self, key: str, runtime_version: str) -> Path:
         return self.root / f"{key}.ort-{runtime_version}.optimized"
 
+    def drop_optimized(self, key: str, *, keep: Path) -> None:
+        """Remove this graph's optimised copies other than `keep` (saved by earlier ONNX Runtime versions: ~90 MB
+        each for all-MiniLM-L6-v2, never opened again)."""
+        for old in self.root.glob(f"{key}.ort-*.optimized"):
+            if old != keep:
+                with contextlib.suppress(OSError):
+                    old.unlink()
+
     @contextlib.contextmanager
     def temporary(self, path: Path) -> Iterator[Path | None]:
         """A temporary name beside `path` for a writer that names its own output file (ONNX Runtime saving an

@@ -136,7 +136,10 @@ class OnnxEmbedder(LazyLoad):
             except Exception as exc:  # noqa: BLE001 - a damaged copy: optimise again from the exported graph
                 log.debug("could not open the optimised graph %s (%s); optimising again", optimized, exc)
         with self.cache.temporary(optimized) as tmp:
-            return make_session(graph, threads=self.threads, save_to=tmp)
+            session = make_session(graph, threads=self.threads, save_to=tmp)
+        if optimized.is_file():
+            self.cache.drop_optimized(graph.stem, keep=optimized)  # copies made by other runtime versions
+        return session
 
     def graph_ready(self) -> bool:
         """Whether loading will find a cached graph (or a cached refusal) instead of exporting: a CLI can say

@@ -131,9 +131,12 @@ def test_the_optimised_graph_is_saved_once_and_embeds_alike(tmp_path: Path, onnx
     texts = ["what does she like to paint", "Caroline felt accepted at the support group on 7 May 2023.", "x"]
     want = onnx_embedder.encode(texts)
 
+    stale = cache.optimized_path(key, "0.0.1")  # a copy an older runtime saved
+    stale.write_bytes(b"an old runtime's graph")
     first = OnnxEmbedder(cache_dir=tmp_path)
     first.load()
     assert optimized.is_file() and not list(optimized.parent.glob(".*.tmp"))
+    assert not stale.exists()  # replaced by this runtime's copy
     second = OnnxEmbedder(cache_dir=tmp_path)
     second.load()
     assert second._session is not None
