@@ -37,3 +37,8 @@ OPTIONS {indexConfig: {`vector.dimensions`: $embedding_dim, `vector.similarity_f
 CREATE FULLTEXT INDEX memory_fts IF NOT EXISTS
 FOR (m:Memory) ON EACH [m.fts]
 OPTIONS {indexConfig: {`fulltext.analyzer`: 'whitespace'}};
+
+// -- wait until every index is online. session_memories.cypher hints the (user_id, session_id) index, and a
+// hint on an index still populating fails to plan: a new store waits a moment, a store that gains an index on
+// upgrade waits once while Neo4j fills it from the existing memories.
+CALL db.awaitIndexes(300);
