@@ -12,8 +12,8 @@ tests/conformance/test_expand_parity.py checks that this walk, FalkorDB's and Ne
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, TypeVar
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, TypeVar, overload
 
 import numpy as np
 from pydantic import BaseModel
@@ -51,11 +51,14 @@ def expand_table(
     weights: dict[str, float],
     id_key: np.ndarray | None = None,
     ranked_members: bool = False,
+    codes: Mapping[str, int] | None = None,
 ) -> ExpansionTable:
     """`GraphStore.expand_table` over the arrays. `passing` is the filter as a mask over rows; `ids`, `index`,
     `importance` and `last_accessed` are the user's columns; `id_key` their ids' prefix keys (columns.py; made
     here when not given). `ranked_members`: read a group's ranked members from the graph's cache
-    (`UserGraph.member_order`), valid only when these are the columns the graph's owner keeps it in step with."""
+    (`UserGraph.member_order`), valid only when these are the columns the graph's owner keeps it in step with.
+    `codes`: `index` as the table's id -> code map, when nothing changes it while the table is read (the
+    columns' own index: rows are only ever added, never renumbered)."""
     seed_ids = [s for s in dict.fromkeys(seeds) if s in index]
     if id_key is None:
         id_key = prefix_keys(ids)
@@ -145,6 +148,7 @@ def expand_table(
         ids,
         seed_ids,
         weights,
+        codes,
         np.concatenate(found),
         *(np.concatenate(a) for a in (st_seed, st_kind, st_node, st_parent, st_rel, st_w, st_deg, st_depth)),
     )
@@ -330,6 +334,7 @@ def _table(
     ids: list[str],
     seed_ids: list[str],
     weights: dict[str, float],
+    codes: Mapping[str, int] | None,
     found: np.ndarray,
     st_seed: np.ndarray,
     st_kind: np.ndarray,
@@ -370,7 +375,7 @@ def _table(
 
     return ExpansionTable(
         seed_ids=seed_ids,
-        memory_ids=[ids[n] for n in st_node[found].tolist()],
+        memory_ids=RowIds(ids, st_node[found]),
         memory_code=st_node[found],
         found=found,
         seed=st_seed[found],
@@ -379,4 +384,35 @@ def _table(
         weight=weight,
         degree=np.where(st_kind == 0, -1, st_deg),
         step=step,
+        codes=codes,
     )
+
+
+class RowIds(Sequence[str]):
+    """The ids of rows, looked up when asked: a cascade finds ~3k memory states at 10k memories and reads the
+    ids of the ~120 it ranks (a list of all of them was ~10% of the walk)."""
+
+    __slots__ = ("_ids", "_rows")
+
+    def __init__(self, ids: list[str], rows: np.ndarray) -> None:
+        self._ids = ids
+        self._rows = rows
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    @overload
+    def __getitem__(self, i: int) -> str: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[str]: ...
+
+    def __getitem__(self, i: int | slice) -> str | list[str]:
+        if isinstance(i, slice):
+            ids = self._ids
+            return [ids[r] for r in self._rows[i].tolist()]
+        return self._ids[int(self._rows[i])]
+
+    def __iter__(self) -> Iterator[str]:
+        ids = self._ids
+        return iter([ids[r] for r in self._rows.tolist()])
