@@ -101,8 +101,9 @@ def expand_table(
         t_key, t_rel, t_okind, t_onode, t_w, t_deg = table
         if not len(t_key):
             break
-        # each frontier state takes its node's list
-        uniq, starts, counts = np.unique(t_key, return_index=True, return_counts=True)
+        # each frontier state takes its node's list (the table comes sorted by owner key: its runs are the lists)
+        starts = np.flatnonzero(np.r_[True, t_key[1:] != t_key[:-1]])
+        uniq, counts = t_key[starts], np.diff(np.r_[starts, len(t_key)])
         f_key = f_node * 2 + f_kind
         j = np.searchsorted(uniq, f_key)
         j_ok = np.minimum(j, len(uniq) - 1)
