@@ -9,7 +9,7 @@ for that reason.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
@@ -261,7 +261,7 @@ class Recaller:
                 warnings.append(weak.hint)
         seed_by_id = {sd.id: sd for sd in seeds}
         traces = [
-            self._trace(p, seed_by_id.get(p.scored.memory.id), activations.get(p.scored.memory.id), notes_all)
+            self._trace(p, seed_by_id.get(p.scored.memory.id), activations.find(p.scored.memory.id), notes_all)
             for p in placed
         ]
         if catch_up is not None:
@@ -422,6 +422,16 @@ class _Candidates(Sequence[str]):
         n = len(self._seeds)
         return self._seeds[i] if i < n else self._acts.name(int(self._only[i - n]))
 
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.take(np.arange(len(self))))
+
+    def take(self, at: np.ndarray) -> list[str]:
+        """The ids at these positions (ascending: the seeds' come first)."""
+        n = len(self._seeds)
+        cut = int(np.searchsorted(at, n))
+        seeds = self._seeds
+        return [seeds[i] for i in at[:cut].tolist()] + self._acts.names_at(self._only[at[cut:] - n])
+
 
 def top_relevance(ids: Sequence[str], relevance: np.ndarray, k: int) -> dict[str, float]:
     """The k most relevant of `ids` (best first, ties by id: the same pool in every process and on every store)
@@ -433,7 +443,9 @@ def top_relevance(ids: Sequence[str], relevance: np.ndarray, k: int) -> dict[str
     if len(ids) > k:
         kth = np.partition(relevance, len(relevance) - k)[len(relevance) - k]
         picked = np.flatnonzero(relevance >= kth)
-        names, values = [ids[i] for i in picked.tolist()], relevance[picked].tolist()
+        take = getattr(ids, "take", None)  # `_Candidates`: the ids of the picked only, in one pass
+        names = take(picked) if take is not None else [ids[i] for i in picked.tolist()]
+        values = relevance[picked].tolist()
     else:
         names, values = list(ids), relevance.tolist()
     order = sorted(range(len(names)), key=lambda j: (-values[j], names[j]))[:k]

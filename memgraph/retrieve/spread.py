@@ -146,43 +146,71 @@ class Activations(Mapping[str, Activation]):
 
     @property
     def names(self) -> list[str]:
+        return self.names_at(np.arange(len(self.total)))
+
+    def names_at(self, at: np.ndarray) -> list[str]:
+        """The ids of the memories at these positions."""
         ids = self._table.memory_ids
-        return [ids[j] for j in self._where.tolist()]
+        where = self._where[at]
+        take = getattr(ids, "take", None)  # SQLite's `RowIds`: one pass over the rows
+        if take is not None:
+            names: list[str] = take(where)
+            return names
+        return [ids[j] for j in where.tolist()]
 
     @property
     def totals(self) -> dict[str, float]:
         """Memory id -> combined activation, in `cascade`'s order."""
         return dict(zip(self.names, self.total.tolist(), strict=True))
 
-    def positions(self, mids: list[str]) -> np.ndarray:
-        """Each id's position among the memories (`cascade`'s order), -1 for one the cascade did not reach."""
-        if not mids or not len(self.total):
-            return np.full(len(mids), -1, dtype=np.int64)
+    def _by_code(self) -> tuple[np.ndarray, np.ndarray]:
+        """The memories' codes sorted, and each one's position (made on first use)."""
         if self._sorted is None:
             code = self._table.memory_code[self._where]
             perm = np.argsort(code)
             self._sorted = (code[perm], perm)
-        codes, perm = self._sorted
+        return self._sorted
+
+    def positions(self, mids: list[str]) -> np.ndarray:
+        """Each id's position among the memories (`cascade`'s order), -1 for one the cascade did not reach."""
+        if not mids or not len(self.total):
+            return np.full(len(mids), -1, dtype=np.int64)
+        codes, perm = self._by_code()
         get = self._table.codes.get
         want = np.fromiter((get(m, -1) for m in mids), dtype=np.int64, count=len(mids))
         j = np.minimum(np.searchsorted(codes, want), len(codes) - 1)
         return np.where(codes[j] == want, perm[j], -1)
 
-    def __getitem__(self, mid: str) -> Activation:
+    def find(self, mid: str) -> Activation | None:
+        """The memory's activation, None where the cascade did not reach it (`get` without the KeyError)."""
         act = self._made.get(mid)
+        if act is not None:
+            return act
+        code = self._table.codes.get(mid) if len(self.total) else None
+        if code is None:
+            return None
+        codes, perm = self._by_code()
+        j = int(codes.searchsorted(code))
+        if j >= len(codes) or codes[j] != code:
+            return None
+        return self._make(mid, int(perm[j]))
+
+    def _make(self, mid: str, i: int) -> Activation:
+        j = int(self._where[i])
+        t = self._table
+        act = _TableActivation.__new__(_TableActivation)
+        act.__dict__ = {
+            "memory_id": mid, "total": float(self.total[i]), "best": float(self._best[i]),
+            "seed_id": t.seed_ids[int(t.seed[j])], "depth": int(t.depth[j]), "_table": t,
+            "_state": int(t.found[j]),
+        }  # fmt: skip
+        self._made[mid] = act
+        return act
+
+    def __getitem__(self, mid: str) -> Activation:
+        act = self.find(mid)
         if act is None:
-            i = int(self.positions([mid])[0])
-            if i < 0:
-                raise KeyError(mid)
-            j = int(self._where[i])
-            t = self._table
-            act = _TableActivation.__new__(_TableActivation)
-            act.__dict__ = {
-                "memory_id": mid, "total": float(self.total[i]), "best": float(self._best[i]),
-                "seed_id": t.seed_ids[int(t.seed[j])], "depth": int(t.depth[j]), "_table": t,
-                "_state": int(t.found[j]),
-            }  # fmt: skip
-            self._made[mid] = act
+            raise KeyError(mid)
         return act
 
     def __iter__(self) -> Iterator[str]:
@@ -192,7 +220,7 @@ class Activations(Mapping[str, Activation]):
         return len(self.total)
 
     def __contains__(self, mid: object) -> bool:
-        return isinstance(mid, str) and int(self.positions([mid])[0]) >= 0
+        return isinstance(mid, str) and self.find(mid) is not None
 
 
 EMPTY = Activations(ExpansionTable.empty(), np.zeros(0), np.zeros(0), np.zeros(0, dtype=np.int64))

@@ -257,7 +257,7 @@ def _first_passing(orders: list[np.ndarray], passing: np.ndarray, cap: int) -> t
     rows in the same order as ranking the passing members (`ranked_top`), without a sort. Reads the first
     `_HEAD` x cap of each list, then the whole of the lists whose head held fewer than `cap` passing rows."""
     head = _HEAD * cap
-    lens = np.fromiter((len(o) for o in orders), dtype=np.int64, count=len(orders))
+    lens = np.fromiter(map(len, orders), dtype=np.int64, count=len(orders))
     take = np.minimum(lens, head)
     rows = np.concatenate([o[:head] for o in orders]) if orders else np.zeros(0, dtype=np.int64)
     pos = np.repeat(np.arange(len(orders), dtype=np.int64), take)
@@ -410,10 +410,13 @@ class RowIds(Sequence[str]):
 
     def __getitem__(self, i: int | slice) -> str | list[str]:
         if isinstance(i, slice):
-            ids = self._ids
-            return [ids[r] for r in self._rows[i].tolist()]
+            return self.take(i)
         return self._ids[int(self._rows[i])]
 
     def __iter__(self) -> Iterator[str]:
+        return iter(self.take(slice(None)))
+
+    def take(self, at: np.ndarray | slice) -> list[str]:
+        """The ids at these positions."""
         ids = self._ids
-        return iter([ids[r] for r in self._rows.tolist()])
+        return [ids[r] for r in self._rows[at].tolist()]
