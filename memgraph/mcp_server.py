@@ -1,18 +1,21 @@
-"""`memgraph mcp`: the memory tools (`memgraph.tools.ToolSet`) served over MCP on stdio with the official SDK.
+"""`memgraph mcp`: the memory tools (`memgraph.tools.ToolSet`) served over MCP on stdio.
 
-The low-level `mcp.server.Server` is used rather than the decorator API so the JSON schemas the model sees are
-exactly the ToolSet's (generated once from its pydantic models) and every call goes through `ToolSet.call`:
-bad arguments come back as a tool result with `isError: true` and a structured `{ok, error{type, message}}`
-payload (in `structuredContent` and as JSON text), never as a crashed server. The user is fixed when the
-server starts (`--user` / MEMGRAPH_USER); no tool argument can change it.
+The transport and the protocol's lifecycle are memgraph's own (`memgraph.mcp_stdio`, which says why: the SDK's
+import alone was most of the cold-start budget). The JSON schemas the model sees are exactly the ToolSet's
+(generated once from its pydantic models) and every call goes through `ToolSet.call`: bad arguments come back as
+a tool result with `isError: true` and a structured `{ok, error{type, message}}` payload (in `structuredContent`
+and as JSON text), never as a crashed server. The user is fixed when the server starts (`--user` /
+MEMGRAPH_USER); no tool argument can change it.
 """
 
 from __future__ import annotations
 
-import json
+import os
+import sys
 import threading
-from typing import Any
+from typing import Any, BinaryIO
 
+from memgraph.mcp_stdio import StdioServer
 from memgraph.tools import ToolSet
 
 INSTRUCTIONS = (
@@ -22,66 +25,53 @@ INSTRUCTIONS = (
 )
 
 
-def build_server(tools: ToolSet) -> Any:
-    """An MCP `Server` whose tools/list and tools/call handlers are the ToolSet's."""
-    import anyio
-    import mcp.types as types
-    from mcp.server import Server
-
+def build_server(tools: ToolSet) -> StdioServer:
+    """An MCP server whose tools/list and tools/call are the ToolSet's."""
     from memgraph import __version__
 
     definitions = [
-        types.Tool(name=d.name, description=d.description, input_schema=d.input_schema)
-        for d in tools.definitions()
+        {"name": d.name, "description": d.description, "inputSchema": d.input_schema} for d in tools.definitions()
     ]
 
-    async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=definitions)
+    def call_tool(name: str, arguments: Any) -> tuple[dict[str, Any], bool]:
+        result = tools.call(name, arguments)
+        return result.model_dump(mode="json", exclude_none=True), not result.ok
 
-    async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
-        # the engine blocks (model, store): run the call on a worker thread, keep the event loop free
-        result = await anyio.to_thread.run_sync(tools.call, params.name, params.arguments)
-        payload = result.model_dump(mode="json", exclude_none=True)
-        return types.CallToolResult(
-            content=[types.TextContent(type="text", text=json.dumps(payload, ensure_ascii=False))],
-            structured_content=payload,
-            is_error=not result.ok,
-        )
-
-    return Server(
-        "memgraph",
-        version=__version__,
-        instructions=INSTRUCTIONS,
-        on_list_tools=list_tools,
-        on_call_tool=call_tool,
+    return StdioServer(
+        name="memgraph", version=__version__, instructions=INSTRUCTIONS, tools=definitions, call_tool=call_tool
     )
 
 
 def serve_stdio(tools: ToolSet, *, warm_up: bool = True) -> None:
-    """Serve until the client closes stdin. The embedding model and the user's read structures load in the
-    background meanwhile."""
-    import anyio
-    from mcp.server.stdio import stdio_server
-
-    loading: threading.Thread | None = None
+    """Serve until the client closes stdin. With `warm_up`, the embedding model, the user's read structures and
+    the token counter load in the background meanwhile (`memgraph mcp` starts those loads as it opens the engine
+    and passes False)."""
+    loading: list[threading.Thread | None] = []
     if warm_up:
         # the model loads in a background thread while the client initialises; the first tool call that
         # embeds waits for that load instead of starting its own
+        from memgraph.cli.common import count_in_background
         from memgraph.embed import warm
 
         warm(tools.engine.embedder)
-        loading = preload_user(tools)
+        loading = [preload_user(tools), count_in_background(tools.engine.embedder)]
     server = build_server(tools)
-
-    async def main() -> None:
-        async with stdio_server() as (read_stream, write_stream):
-            await server.run(read_stream, write_stream, server.create_initialization_options())
-
+    reader, writer = protocol_streams()
     try:
-        anyio.run(main)
+        server.serve(reader, writer)
     finally:
-        if loading is not None:
-            loading.join()  # the engine closes after this: no read may still be running on its store
+        for thread in loading:
+            if thread is not None:
+                thread.join()  # the engine closes after this: no read may still run on its store
+
+
+def protocol_streams() -> tuple[BinaryIO, BinaryIO]:
+    """stdin, and a private copy of stdout for the protocol; file descriptor 1 then points at stderr, so a stray
+    print (ours, a library's, a C extension's) lands in the log instead of corrupting the JSON-RPC stream."""
+    sys.stdout.flush()
+    writer = os.fdopen(os.dup(sys.stdout.fileno()), "wb", buffering=0)
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+    return sys.stdin.buffer, writer
 
 
 def preload_user(tools: ToolSet) -> threading.Thread | None:

@@ -46,10 +46,12 @@ def test_schema_comes_from_the_schema_file_and_reopening_changes_nothing(neo4j_s
 
     indexes, constraints = schema()
     # CREATE [VECTOR|FULLTEXT] INDEX|CONSTRAINT <name> IF NOT EXISTS ...
-    declared = [s.split()[3] if s.split()[1] in ("VECTOR", "FULLTEXT") else s.split()[2] for s in NEO4J.schema()]
+    creates = [s for s in NEO4J.schema() if s.startswith("CREATE")]
+    assert [s for s in NEO4J.schema() if s not in creates] == ["CALL db.awaitIndexes(300)"]
+    declared = [s.split()[3] if s.split()[1] in ("VECTOR", "FULLTEXT") else s.split()[2] for s in creates]
     assert sorted(n for n in declared if n in constraints) == constraints
     assert set(declared) <= set(indexes) | set(constraints), set(declared) - set(indexes) - set(constraints)
-    assert len(constraints) == 7 and len(declared) == 17
+    assert len(constraints) == 7 and len(declared) == 18
     vector = indexes["memory_vector"]
     assert vector["type"] == "VECTOR"
     config = vector["options"]["indexConfig"]
@@ -283,3 +285,44 @@ def test_a_deadlock_is_retried(stand_in: _Driver) -> None:
     stand_in.run_failures = [deadlock, nex.SessionExpired("x")]
     assert ex.run("RETURN 1", {}, write=True) == [{"ok": 1}]
     assert stand_in.runs == 3
+
+
+def _operators(plan: dict[str, Any]) -> list[str]:
+    """Every operator of a Neo4j plan with its details (the index it seeks), depth first."""
+    out = [f"{plan['operatorType']} {plan.get('args', {}).get('Details', '')}"]
+    for child in plan.get("children", []):
+        out += _operators(child)
+    return out
+
+
+@pytest.mark.neo4j
+def test_a_sessions_memories_are_found_by_the_session_index_not_by_walking_the_user(neo4j_server: Any) -> None:
+    """The write path asks for a session's newest memory on every write that carries a session id: the
+    statement must seek (user_id, session_id), or each write reads every memory of the user (the plain list
+    statement seeks user_id alone). Planned on 1,000 memories with the index sampled: on a handful of nodes
+    the planner scans the index instead, whatever the statement says."""
+    from neo4j import GraphDatabase
+
+    from memgraph.store.dialect import NEO4J
+
+    neo4j_server.wipe()
+    store = open_store(neo4j_server.uri, neo4j_server.settings())
+    try:
+        memories = [mem("u", f"turn {i}", minutes=i, session_id=f"s{i % 100}") for i in range(1000)]
+        store.write("u", WriteBatch(memories=memories))
+        newest = store.list_memories("u", MemoryFilter(session_id="s1", active=None), limit=2)
+        assert [m.content for m in newest] == ["turn 901", "turn 801"]
+        flt = MemoryFilter(session_id="s1")
+        params = {**store._filter("u", flt), "offset": 0, "limit": 8}  # type: ignore[attr-defined]
+    finally:
+        store.close()
+    with GraphDatabase.driver(neo4j_server.uri, auth=(neo4j_server.user, neo4j_server.password)) as driver:
+        with driver.session() as session:
+            session.run("CALL db.resampleIndex('memory_user_session')").consume()
+            plans = {
+                name: _operators(dict(session.run("EXPLAIN " + NEO4J.statement(name), params).consume().plan))
+                for name in ("session_memories", "list_memories")
+            }
+    seek = "NodeIndexSeek@neo4j RANGE INDEX m:Memory(user_id, session_id) WHERE user_id = $user_id AND session_id"
+    assert any(op.startswith(seek) for op in plans["session_memories"]), "\n".join(plans["session_memories"])
+    assert not any(op.startswith(seek) for op in plans["list_memories"]), "the plain list does not seek sessions"

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from memgraph.config import Settings
 from memgraph.errors import MemgraphError
@@ -88,6 +89,8 @@ def open_engine(
     check_model: bool = True,
     embeds: bool = False,
     preload: tuple[str, bool, bool] | None = None,
+    counts_tokens: bool = False,
+    spinner: bool = True,
     **overrides: Any,
 ) -> Iterator[MemoryEngine]:
     """Open the engine for one command (`--store`, else MEMGRAPH_STORE, else the default directory) and close
@@ -98,7 +101,9 @@ def open_engine(
     terminal while the model is still loading (the first run on a machine exports it to ONNX once, ~20 s).
     `preload=(user, graph, text)`: load that user's read structures on another thread meanwhile (the columns;
     the graph for a recall's walk; the full-text index for its text search), so the first read finds them
-    loaded while the model was loading (SQLite; other stores have nothing to load).
+    loaded while the model was loading (SQLite; other stores have nothing to load). `counts_tokens` (recall):
+    read the tokenizer a recall counts tokens with on another thread too. `spinner=False` (a server): never
+    wait for the model here, even on a terminal.
     `overrides` are settings for this command (e.g. `outbox_background=False`)."""
     from memgraph.engine import MemoryEngine
 
@@ -120,7 +125,8 @@ def open_engine(
         loading = warm(embedder)
         with MemoryEngine.open(settings=settings, embedder=embedder, check_model=check_model) as engine:
             reading = None if preload is None else load_in_background(engine, *preload)
-            if not loading.done() and err_console.is_terminal:
+            counting = count_in_background(embedder) if counts_tokens else None
+            if spinner and not loading.done() and err_console.is_terminal:
                 text = (
                     "First run: exporting the embedding model to ONNX (about 20 s, once)…"
                     if exporting
@@ -134,8 +140,9 @@ def open_engine(
                 # A command that needed no model (every text it embedded was in the cache) must still let the
                 # load finish: a daemon thread inside onnxruntime at interpreter exit aborts the process.
                 wait([loading])
-                if reading is not None:
-                    reading.join()  # the engine closes next: no read may still run on its store
+                for thread in (reading, counting):
+                    if thread is not None:
+                        thread.join()  # the engine closes next: no read may still run on its store
 
 
 def load_in_background(
@@ -156,6 +163,26 @@ def load_in_background(
             log.debug("preloading %s's read structures failed: %s", user, exc)
 
     thread = threading.Thread(target=run, name="memgraph-preload", daemon=True)
+    thread.start()
+    return thread
+
+
+def count_in_background(embedder: Any) -> threading.Thread | None:
+    """Read the model's tokenizer for token counting (a recall counts the tokens of the memories it places) on a
+    daemon thread, beside the model's and the user's loads: done at the recall's end instead, it was 40-70 ms
+    on the command's own thread (tokenizer.json parsed once more: the encoder's copy truncates, a count must
+    not). None when the embedder counts no tokens."""
+    count = getattr(embedder, "count_tokens", None)
+    if count is None:
+        return None
+
+    def run() -> None:
+        try:
+            count("")
+        except Exception as exc:  # noqa: BLE001 - the recall counts again and reports it
+            log.debug("loading the token counter failed: %s", exc)
+
+    thread = threading.Thread(target=run, name="memgraph-tokens", daemon=True)
     thread.start()
     return thread
 
@@ -218,13 +245,14 @@ def memory_table(
     for col in cols:
         table.add_column(col, overflow="fold")
     for score, mem in rows:
-        cells = [
+        cells: list[str | Text] = [
             *([("" if score is None else f"{score:.3f}")] if scored else []),
             mem.id,
             *([memory_status(mem)] if status else []),
             mem.kind.value,
-            mem.content if len(mem.content) < 200 else mem.content[:197] + "...",
-            tag_cell(mem.tags),
+            # user text as it is: a Text is not read as console markup ("[x]") or emoji codes (":x:")
+            Text(mem.content if len(mem.content) < 200 else mem.content[:197] + "..."),
+            Text(tag_cell(mem.tags)),
         ]
         table.add_row(*cells)
     return table

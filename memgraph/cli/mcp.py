@@ -24,10 +24,12 @@ def mcp_(
     --user (or MEMGRAPH_USER); no tool argument can change it. Register it in an MCP client as the command
     `memgraph mcp --store DIR --user NAME`. Logs go to stderr; stdout carries the protocol only.
     """
-    from memgraph.mcp_server import serve_stdio
-    from memgraph.tools import ToolSet
+    # the model, the user's read structures and the token counter start loading as the engine opens, before
+    # the server's own imports and tool schemas: the first tool call waits for those loads, not for these
+    with open_engine(store, embeds=True, preload=(user, True, True), counts_tokens=True, spinner=False) as engine:
+        from memgraph.mcp_server import serve_stdio
+        from memgraph.tools import ToolSet
 
-    with open_engine(store, embeds=True) as engine:
-        with reported(2):  # a bad --session is a usage error
+        with reported(2):  # a bad --user or --session is a usage error
             tools = ToolSet(engine, user_id=user, session_id=session)
-        serve_stdio(tools)
+        serve_stdio(tools, warm_up=False)

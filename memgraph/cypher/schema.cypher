@@ -14,8 +14,10 @@ CREATE CONSTRAINT job_run_id IF NOT EXISTS FOR (j:JobRun) REQUIRE j.id IS UNIQUE
 CREATE CONSTRAINT meta_key IF NOT EXISTS FOR (x:Meta) REQUIRE x.key IS UNIQUE;
 
 // -- range indexes: every query is scoped by user_id; filters on kind/active; lists sort by created_at -----
+// (user_id, session_id) finds one session's memories (queries/session_memories.cypher)
 CREATE INDEX memory_user IF NOT EXISTS FOR (m:Memory) ON (m.user_id);
 CREATE INDEX memory_user_created IF NOT EXISTS FOR (m:Memory) ON (m.user_id, m.created_at);
+CREATE INDEX memory_user_session IF NOT EXISTS FOR (m:Memory) ON (m.user_id, m.session_id);
 CREATE INDEX memory_kind IF NOT EXISTS FOR (m:Memory) ON (m.kind);
 CREATE INDEX memory_active IF NOT EXISTS FOR (m:Memory) ON (m.active);
 CREATE INDEX memory_vector_user IF NOT EXISTS FOR (v:MemoryVector) ON (v.user_id);
@@ -35,3 +37,8 @@ OPTIONS {indexConfig: {`vector.dimensions`: $embedding_dim, `vector.similarity_f
 CREATE FULLTEXT INDEX memory_fts IF NOT EXISTS
 FOR (m:Memory) ON EACH [m.fts]
 OPTIONS {indexConfig: {`fulltext.analyzer`: 'whitespace'}};
+
+// -- wait until every index is online. session_memories.cypher hints the (user_id, session_id) index, and a
+// hint on an index still populating fails to plan: a new store waits a moment, a store that gains an index on
+// upgrade waits once while Neo4j fills it from the existing memories.
+CALL db.awaitIndexes(300);

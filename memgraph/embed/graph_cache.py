@@ -2,6 +2,8 @@
 
     <cache dir>/onnx/<key>.onnx               the fp32 graph (metadata: model path, versions, verification)
     <cache dir>/onnx/<key>.unsupported.json   why this model cannot run on ONNX (sentence-transformers serves it)
+    <cache dir>/onnx/<key>.ort-<version>.optimized the same graph as ONNX Runtime <version> optimised it (saved by the
+                                              first session, opened without an optimisation pass afterwards)
     <cache dir>/onnx/<key>.lock               held while one process exports, so a second one waits for it
     <cache dir>/onnx/file-hashes.json         (path, size, mtime, inode) -> sha256 of each model file
 
@@ -71,6 +73,40 @@ class GraphCache:
 
     def graph_path(self, key: str) -> Path:
         return self.root / f"{key}.onnx"
+
+    def optimized_path(self, key: str, runtime_version: str) -> Path:
+        return self.root / f"{key}.ort-{runtime_version}.optimized"
+
+    def drop_optimized(self, key: str, *, keep: Path) -> None:
+        """Remove this graph's optimised copies other than `keep` (saved by earlier ONNX Runtime versions: ~90 MB
+        each for all-MiniLM-L6-v2, never opened again)."""
+        for old in self.root.glob(f"{key}.ort-*.optimized"):
+            if old != keep:
+                with contextlib.suppress(OSError):
+                    old.unlink()
+
+    @contextlib.contextmanager
+    def temporary(self, path: Path) -> Iterator[Path | None]:
+        """A temporary name beside `path` for a writer that names its own output file (ONNX Runtime saving an
+        optimised graph), renamed onto `path` when the block ends without error; None when the directory cannot
+        be written (the block then writes nothing)."""
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._sweep_temps(path.parent)
+            fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+            os.close(fd)
+        except OSError:
+            yield None
+            return
+        tmp = Path(name)
+        try:
+            yield tmp
+            if tmp.stat().st_size > 0:
+                os.chmod(tmp, 0o644)
+                os.replace(tmp, path)
+        finally:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
 
     def unsupported_reason(self, key: str) -> str | None:
         data = self._read_json(self.root / f"{key}.unsupported.json")

@@ -13,6 +13,7 @@ the memory carries. The seed strength blends RRF with the raw scores (retrieve/c
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -76,6 +77,54 @@ def score(
         final=relevance * conf * rec * imp * cue,
         matched_tags=matched,
     )
+
+
+def score_many(
+    pairs: Iterable[tuple[Memory, float]],
+    now: datetime,
+    settings: Settings,
+    cue_tags: set[str] | None = None,
+) -> list[Scored]:
+    """`score` of each (memory, relevance): the same operations on the same values, with the settings read
+    once and one `now - updated_at` where that is also the last touch. Recall scores ~120 candidates; `score`
+    one at a time (five calls and a settings lookup each) was ~10 us a memory."""
+    w = settings.importance_weight
+    boost = 1.0 + settings.cue_boost
+    amplitude, hours_scale = settings.recency_amplitude, settings.recency_hours
+    half_lives: dict[tuple[object, object], float] = {}
+    out: list[Scored] = []
+    for memory, relevance in pairs:
+        since_write = now - memory.updated_at
+        if memory.pinned:
+            conf = memory.confidence
+        else:
+            last = memory.last_accessed
+            since = since_write if last <= memory.updated_at else now - last
+            days = max(0.0, since.total_seconds() / 86400.0)
+            key = (memory.kind, memory.provenance)  # an enum's .value is a property: ~0.4 us each
+            half_life = half_lives.get(key)
+            if half_life is None:
+                half_life = half_lives[key] = settings.half_life_days(memory.kind.value, memory.provenance.value)
+            base = baseline(memory)
+            conf = base * math.exp(-days / half_life) if half_life > 0 else base
+        hours = max(0.0, since_write.total_seconds() / 3600.0)
+        rec = 1.0 + amplitude * math.exp(-hours / hours_scale)
+        imp = (1.0 - w) + w * memory.importance
+        matched = sorted(cue_tags.intersection(memory.tags)) if cue_tags else []
+        cue = boost ** len(matched)
+        out.append(
+            Scored(
+                memory=memory,
+                relevance=relevance,
+                confidence=conf,
+                recency=rec,
+                importance_factor=imp,
+                cue_factor=cue,
+                final=relevance * conf * rec * imp * cue,
+                matched_tags=matched,
+            )
+        )
+    return out
 
 
 def rank(scored: list[Scored]) -> list[Scored]:

@@ -320,12 +320,11 @@ class CypherStore:
     def list_memories(
         self, user_id: str, flt: MemoryFilter | None = None, *, limit: int = 100, offset: int = 0
     ) -> list[Memory]:
-        rows = self._read(
-            "list_memories",
-            **self._filter(user_id, flt),
-            offset=max(0, int(offset)),
-            limit=max(0, int(limit)),
-        )
+        page = {**self._filter(user_id, flt), "offset": max(0, int(offset)), "limit": max(0, int(limit))}
+        if page["session_id"] is not None:  # seeks the session's index (the write path asks on every write)
+            rows = self._read("session_memories", **page)
+        else:
+            rows = self._read("list_memories", **page)
         return [to_memory(r["memory"], r["tags"]) for r in rows]
 
     def memory_fields(

@@ -12,7 +12,7 @@ expansions), for the cascade's vectorised scoring (retrieve/spread.py).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -93,14 +93,15 @@ class ExpansionTable:
     ~60% of a cascade recall at 1k memories). The walk's states are kept parent first: a seed's state has parent
     -1, every other state is one step (relation, via, weight, degree) from its parent. `found` are the states
     that are memory expansions, in `expand`'s order; `memory_ids`, `memory_code` (equal codes: the same memory),
-    `seed` and `depth` are aligned with it.
+    `seed` and `depth` are aligned with it; `codes` maps a memory id to its code (None: made from the two when
+    first asked). `memory_ids` may be a lazy sequence (SQLite: its row ids looked up per item asked).
     Trace steps are built only for the states asked for (`path`); `expansions()` is exactly `expand`'s list."""
 
     def __init__(
         self,
         *,
         seed_ids: list[str],
-        memory_ids: list[str],
+        memory_ids: Sequence[str],
         memory_code: np.ndarray,
         found: np.ndarray,
         seed: np.ndarray,
@@ -109,6 +110,7 @@ class ExpansionTable:
         weight: np.ndarray,
         degree: np.ndarray,
         step: Callable[[int], TraceStep],
+        codes: Mapping[str, int] | None = None,
     ) -> None:
         self.seed_ids = seed_ids
         self.memory_ids = memory_ids
@@ -120,6 +122,14 @@ class ExpansionTable:
         self.weight = weight
         self.degree = degree  # -1: a step to a memory (TraceStep.degree None)
         self._step = step
+        self._codes = codes
+
+    @property
+    def codes(self) -> Mapping[str, int]:
+        """Memory id -> its code in `memory_code` (for ids the table may not hold: a caller `get`s)."""
+        if self._codes is None:
+            self._codes = dict(zip(self.memory_ids, self.memory_code.tolist(), strict=True))
+        return self._codes
 
     def __len__(self) -> int:
         return len(self.found)
@@ -205,6 +215,7 @@ class ExpansionTable:
             weight=np.array(weight, dtype=np.float64),
             degree=np.array(degree, dtype=np.int64),
             step=step,
+            codes=codes,
         )
 
 

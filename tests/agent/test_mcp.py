@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
@@ -140,3 +141,66 @@ def test_the_server_loads_the_users_read_structures_before_the_first_call(open_e
     engine.store._text._users.clear()
     again = tools.call("memory_recall", {"query": "Solarized theme"})
     assert again.model_dump()["result"] == first.model_dump()["result"]
+
+
+@pytest.mark.filterwarnings("ignore:ping is removed")  # the SDK's note on the stateless revision we do not speak
+def test_every_tool_through_the_sdk_client(open_engine, tmp_path: Path) -> None:
+    """The official SDK's stdio client against our transport: the handshake (version, server info,
+    instructions), ping, every tool of the ToolSet called once, a tool error and a protocol error."""
+    from mcp.shared.exceptions import MCPError
+
+    from memgraph.mcp_server import INSTRUCTIONS
+    from memgraph.mcp_stdio import PROTOCOL_VERSIONS
+
+    store = tmp_path / "store"
+    names = ToolSet(open_engine(store, recall_maintenance=False), user_id=USER).names
+
+    async def scenario(client: Client) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "version": client.protocol_version,
+            "info": client.server_info,
+            "instructions": client.instructions,
+        }
+        await client.send_ping()
+        calls: dict[str, Any] = {}
+
+        async def call(name: str, args: dict[str, Any]) -> dict[str, Any]:
+            result = await client.call_tool(name, args)
+            assert not result.is_error, (name, result.structured_content)
+            assert json.loads(result.content[0].text) == result.structured_content
+            calls[name] = result.structured_content["result"]
+            return calls[name]
+
+        first = (await call("memory_remember", {"content": "Ada deploys with the blue-green script", "tags": ["ops"]}))
+        second = await call("memory_learn", {"content": "Never deploy on Fridays", "type": "policy",
+                                             "priority": "high"})
+        await call("memory_episode", {"description": "The Friday deploy broke checkout", "outcome": "rolled back"})
+        await call("memory_procedure", {"name": "deploy to staging", "steps": ["build", "push", "smoke test"]})
+        await call("memory_recall", {"query": "how do we deploy?", "top_k": 3})
+        await call("memory_search", {"query": "deploy", "k": 5})
+        await call("memory_list", {"limit": 10})
+        await call("memory_tag", {"id": first["memory"]["id"], "tags": ["deploy"]})
+        await call("memory_link", {"from": first["memory"]["id"], "to": second["memory"]["id"]})
+        await call("memory_forget", {"id": first["memory"]["id"]})
+        await call("memory_stats", {})
+        await call("memory_consolidate", {})
+        missing = await client.call_tool("memory_forget", {"id": "no-such-memory"})
+        out["missing"] = (missing.is_error, missing.structured_content["error"]["type"])
+        try:
+            await client.list_prompts()  # this server has no prompts: a JSON-RPC error, and the session goes on
+        except MCPError as exc:
+            out["prompts_error"] = exc.code
+        out["stats_after"] = (await client.call_tool("memory_stats", {})).structured_content["result"]
+        out["calls"] = calls
+        return out
+
+    got = with_server(store, USER, scenario, MEMGRAPH_RECALL_MAINTENANCE="false")
+    assert got["version"] == PROTOCOL_VERSIONS[-1]  # the SDK offers the newest handshake revision we speak
+    assert got["info"].name == "memgraph" and got["instructions"] == INSTRUCTIONS
+    assert sorted(got["calls"]) == sorted(names)  # every tool answered
+    assert "deploy" in got["calls"]["memory_tag"]["memory"]["tags"]
+    assert got["calls"]["memory_forget"]["memory"]["inactive"] is True
+    assert any("blue-green" in m["content"] for m in got["calls"]["memory_recall"]["memories"])
+    assert got["missing"] == (True, "NotFoundError")
+    assert got["prompts_error"] == -32601
+    assert got["stats_after"]["memories"] >= 4

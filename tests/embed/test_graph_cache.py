@@ -11,6 +11,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from memgraph.embed import OnnxEmbedder, default_model_path
@@ -115,3 +116,37 @@ def test_two_processes_exporting_at_once(tmp_path: Path) -> None:
     meta = {p.key: p.value for p in onnx.load(str(graphs[0]), load_external_data=False).metadata_props}
     assert float(meta["memgraph.min_cosine"]) >= 0.9999
     assert meta["memgraph.model_key"] == graphs[0].stem
+
+
+def test_the_optimised_graph_is_saved_once_and_embeds_alike(tmp_path: Path, onnx_embedder: OnnxEmbedder) -> None:
+    """The first session saves ONNX Runtime's optimised graph beside the exported one; later sessions open that
+    copy without an optimisation pass and give the very same vectors; a damaged copy is optimised again."""
+    import onnxruntime as ort
+
+    assert onnx_embedder.graph_path is not None
+    cache = GraphCache(tmp_path)
+    key = cache.model_key(onnx_embedder.model_path)
+    cache.publish_graph(key, onnx_embedder.graph_path.read_bytes())  # as if exported here (no torch needed)
+    optimized = cache.optimized_path(key, ort.__version__)
+    texts = ["what does she like to paint", "Caroline felt accepted at the support group on 7 May 2023.", "x"]
+    want = onnx_embedder.encode(texts)
+
+    stale = cache.optimized_path(key, "0.0.1")  # a copy an older runtime saved
+    stale.write_bytes(b"an old runtime's graph")
+    first = OnnxEmbedder(cache_dir=tmp_path)
+    first.load()
+    assert optimized.is_file() and not list(optimized.parent.glob(".*.tmp"))
+    assert not stale.exists()  # replaced by this runtime's copy
+    second = OnnxEmbedder(cache_dir=tmp_path)
+    second.load()
+    assert second._session is not None
+    level = second._session.get_session_options().graph_optimization_level
+    assert level == ort.GraphOptimizationLevel.ORT_DISABLE_ALL  # opened the saved copy, no optimisation pass
+    np.testing.assert_array_equal(first.encode(texts), want)
+    np.testing.assert_array_equal(second.encode(texts), want)
+
+    optimized.write_bytes(b"not a graph")
+    third = OnnxEmbedder(cache_dir=tmp_path)
+    third.load()
+    np.testing.assert_array_equal(third.encode(texts), want)
+    assert optimized.stat().st_size > 1000  # saved again

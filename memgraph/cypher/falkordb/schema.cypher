@@ -7,6 +7,7 @@
 
 CREATE INDEX FOR (m:Memory) ON (m.id);
 CREATE INDEX FOR (m:Memory) ON (m.user_id);
+CREATE INDEX FOR (m:Memory) ON (m.session_id);
 CREATE INDEX FOR (m:Memory) ON (m.kind);
 CREATE INDEX FOR (m:Memory) ON (m.active);
 CREATE INDEX FOR (v:MemoryVector) ON (v.id);

@@ -45,6 +45,9 @@ class Adjacency:
         self.cols: _Cols = tuple(np.zeros(0, dtype=d) for d in self.dtypes)
         self.over: dict[int, _Cols] = {}
         self.sizes = np.zeros(0, dtype=np.int64)  # list length per owner (base or replaced)
+        #: per owner: whether its list is in `over` (a gather tests a whole frontier at once: a Python test per
+        #: owner was ~5% of a cascade's walk once maintenance had replaced a few lists)
+        self.is_over = np.zeros(0, dtype=bool)
 
     def empty(self) -> _Cols:
         return tuple(np.zeros(0, dtype=d) for d in self.dtypes)
@@ -58,12 +61,17 @@ class Adjacency:
         self.cols = tuple(np.asarray(c, dtype=d)[order] for c, d in zip(cols, self.dtypes, strict=True))
         self.over = {}
         self.sizes = counts
+        self.is_over = np.zeros(n_owners, dtype=bool)
 
     def _reserve(self, n_owners: int) -> None:
         if n_owners > len(self.sizes):
             sizes = np.zeros(max(n_owners, 2 * len(self.sizes)), dtype=np.int64)
             sizes[: len(self.sizes)] = self.sizes
             self.sizes = sizes
+        if n_owners > len(self.is_over):
+            flags = np.zeros(len(self.sizes), dtype=bool)
+            flags[: len(self.is_over)] = self.is_over
+            self.is_over = flags
 
     def get(self, owner: int) -> _Cols:
         hit = self.over.get(owner)
@@ -78,13 +86,18 @@ class Adjacency:
         self._reserve(owner + 1)
         self.over[owner] = tuple(np.asarray(c, dtype=d) for c, d in zip(cols, self.dtypes, strict=True))
         self.sizes[owner] = len(cols[0])
+        self.is_over[owner] = True
 
     def gather(self, owners: np.ndarray) -> tuple[np.ndarray, _Cols]:
         """Every list of `owners` (distinct owner indices) concatenated: (position in `owners` of each row,
         columns), grouped by position in ascending order, each list in its own order."""
         owners = np.asarray(owners, dtype=np.int64)
         n_base = len(self.ptr) - 1
-        replaced = np.array([o in self.over for o in owners.tolist()], dtype=bool) if self.over else None
+        replaced = None
+        if self.over:
+            replaced = np.zeros(len(owners), dtype=bool)
+            known = owners < len(self.is_over)
+            replaced[known] = self.is_over[owners[known]]
         in_base = owners < n_base
         if replaced is not None:
             in_base &= ~replaced
@@ -97,15 +110,13 @@ class Adjacency:
         pos = np.repeat(pos_b, lens)
         cols = [c[idx] for c in self.cols]
         if replaced is not None and replaced.any():
-            extra_pos = []
-            extra = [[] for _ in self.dtypes]  # type: list[list[np.ndarray]]
-            for p in np.flatnonzero(replaced).tolist():
-                lst = self.over[int(owners[p])]
-                extra_pos.append(np.full(len(lst[0]), p, dtype=np.int64))
-                for j, c in enumerate(lst):
-                    extra[j].append(c)
-            pos = np.concatenate([pos, *extra_pos])
-            cols = [np.concatenate([c, *e]) for c, e in zip(cols, extra, strict=True)]
+            # one concatenation per column, not a loop per list (at 1k memories maintenance leaves up to half of
+            # the lists replaced between compactions)
+            at = np.flatnonzero(replaced)
+            lists = list(map(self.over.__getitem__, owners[at].tolist()))
+            lens = np.fromiter((len(lst[0]) for lst in lists), dtype=np.int64, count=len(lists))
+            pos = np.concatenate([pos, np.repeat(at, lens)])
+            cols = [np.concatenate([c, *(lst[j] for lst in lists)]) for j, c in enumerate(cols)]
             order = np.argsort(pos, kind="stable")
             pos = pos[order]
             cols = [c[order] for c in cols]
@@ -283,16 +294,15 @@ class UserGraph:
         """Each group's members, all of them, in the walk's ranking (`ranked_top`'s keys and tie-break), from
         the cache or ranked now (the missing groups in one `ranked_top`)."""
         orders = self.orders
-        wanted = list(dict.fromkeys(gids.tolist()))
+        wanted = gids.tolist()
         if self.moved:
-            for g in wanted:
-                if g in self.moved:
-                    placed = self._replace_moved(g, ids, importance, last_accessed)
-                    if placed is None:
-                        del orders[g]
-                    else:
-                        orders[g] = placed
-        missing = np.array([g for g in wanted if g not in orders], dtype=np.int64)
+            for g in sorted(self.moved.keys() & wanted):
+                placed = self._replace_moved(g, ids, importance, last_accessed)
+                if placed is None:
+                    del orders[g]
+                else:
+                    orders[g] = placed
+        missing = np.array(list(dict.fromkeys(g for g in wanted if g not in orders)), dtype=np.int64)
         if len(missing):
             pos, (row,) = self.members.gather(missing)
             keep = ranked_top(
@@ -305,7 +315,7 @@ class UserGraph:
             bounds = np.searchsorted(pos, np.arange(len(missing) + 1))
             for i, g in enumerate(missing.tolist()):
                 orders[g] = row[bounds[i] : bounds[i + 1]]
-        return [orders[g] for g in gids.tolist()]
+        return list(map(orders.__getitem__, wanted))
 
     def maybe_compact(self) -> None:
         if self.to_groups.needs_compaction() or self.links.needs_compaction():

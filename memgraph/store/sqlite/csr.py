@@ -12,8 +12,8 @@ tests/conformance/test_expand_parity.py checks that this walk, FalkorDB's and Ne
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, TypeVar
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, TypeVar, overload
 
 import numpy as np
 from pydantic import BaseModel
@@ -51,11 +51,14 @@ def expand_table(
     weights: dict[str, float],
     id_key: np.ndarray | None = None,
     ranked_members: bool = False,
+    codes: Mapping[str, int] | None = None,
 ) -> ExpansionTable:
     """`GraphStore.expand_table` over the arrays. `passing` is the filter as a mask over rows; `ids`, `index`,
     `importance` and `last_accessed` are the user's columns; `id_key` their ids' prefix keys (columns.py; made
     here when not given). `ranked_members`: read a group's ranked members from the graph's cache
-    (`UserGraph.member_order`), valid only when these are the columns the graph's owner keeps it in step with."""
+    (`UserGraph.member_order`), valid only when these are the columns the graph's owner keeps it in step with.
+    `codes`: `index` as the table's id -> code map, when nothing changes it while the table is read (the
+    columns' own index: rows are only ever added, never renumbered)."""
     seed_ids = [s for s in dict.fromkeys(seeds) if s in index]
     if id_key is None:
         id_key = prefix_keys(ids)
@@ -98,8 +101,9 @@ def expand_table(
         t_key, t_rel, t_okind, t_onode, t_w, t_deg = table
         if not len(t_key):
             break
-        # each frontier state takes its node's list
-        uniq, starts, counts = np.unique(t_key, return_index=True, return_counts=True)
+        # each frontier state takes its node's list (the table comes sorted by owner key: its runs are the lists)
+        starts = np.flatnonzero(np.r_[True, t_key[1:] != t_key[:-1]])
+        uniq, counts = t_key[starts], np.diff(np.r_[starts, len(t_key)])
         f_key = f_node * 2 + f_kind
         j = np.searchsorted(uniq, f_key)
         j_ok = np.minimum(j, len(uniq) - 1)
@@ -145,6 +149,7 @@ def expand_table(
         ids,
         seed_ids,
         weights,
+        codes,
         np.concatenate(found),
         *(np.concatenate(a) for a in (st_seed, st_kind, st_node, st_parent, st_rel, st_w, st_deg, st_depth)),
     )
@@ -252,7 +257,7 @@ def _first_passing(orders: list[np.ndarray], passing: np.ndarray, cap: int) -> t
     rows in the same order as ranking the passing members (`ranked_top`), without a sort. Reads the first
     `_HEAD` x cap of each list, then the whole of the lists whose head held fewer than `cap` passing rows."""
     head = _HEAD * cap
-    lens = np.fromiter((len(o) for o in orders), dtype=np.int64, count=len(orders))
+    lens = np.fromiter(map(len, orders), dtype=np.int64, count=len(orders))
     take = np.minimum(lens, head)
     rows = np.concatenate([o[:head] for o in orders]) if orders else np.zeros(0, dtype=np.int64)
     pos = np.repeat(np.arange(len(orders), dtype=np.int64), take)
@@ -330,6 +335,7 @@ def _table(
     ids: list[str],
     seed_ids: list[str],
     weights: dict[str, float],
+    codes: Mapping[str, int] | None,
     found: np.ndarray,
     st_seed: np.ndarray,
     st_kind: np.ndarray,
@@ -370,7 +376,7 @@ def _table(
 
     return ExpansionTable(
         seed_ids=seed_ids,
-        memory_ids=[ids[n] for n in st_node[found].tolist()],
+        memory_ids=RowIds(ids, st_node[found]),
         memory_code=st_node[found],
         found=found,
         seed=st_seed[found],
@@ -379,4 +385,38 @@ def _table(
         weight=weight,
         degree=np.where(st_kind == 0, -1, st_deg),
         step=step,
+        codes=codes,
     )
+
+
+class RowIds(Sequence[str]):
+    """The ids of rows, looked up when asked: a cascade finds ~3k memory states at 10k memories and reads the
+    ids of the ~120 it ranks (a list of all of them was ~10% of the walk)."""
+
+    __slots__ = ("_ids", "_rows")
+
+    def __init__(self, ids: list[str], rows: np.ndarray) -> None:
+        self._ids = ids
+        self._rows = rows
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    @overload
+    def __getitem__(self, i: int) -> str: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[str]: ...
+
+    def __getitem__(self, i: int | slice) -> str | list[str]:
+        if isinstance(i, slice):
+            return self.take(i)
+        return self._ids[int(self._rows[i])]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.take(slice(None)))
+
+    def take(self, at: np.ndarray | slice) -> list[str]:
+        """The ids at these positions."""
+        ids = self._ids
+        return [ids[r] for r in self._rows[at].tolist()]

@@ -433,6 +433,7 @@ class SQLiteStore(SQLReads):
                 weights=weights,
                 id_key=cols.id_key,
                 ranked_members=True,
+                codes=cols.index,
             )
 
 
