@@ -61,22 +61,9 @@ def score(
     settings: Settings,
     cue_tags: set[str] | None = None,
 ) -> Scored:
-    conf = effective_confidence(memory, now, settings)
-    rec = recency_boost(memory, now, settings)
-    w = settings.importance_weight
-    imp = (1.0 - w) + w * memory.importance
-    matched = sorted(set(memory.tags) & cue_tags) if cue_tags else []
-    cue = (1.0 + settings.cue_boost) ** len(matched)
-    return Scored(
-        memory=memory,
-        relevance=relevance,
-        confidence=conf,
-        recency=rec,
-        importance_factor=imp,
-        cue_factor=cue,
-        final=relevance * conf * rec * imp * cue,
-        matched_tags=matched,
-    )
+    """One memory's score: relevance x effective confidence x recency boost x importance factor x cue factor
+    (`score_many` for one pair)."""
+    return score_many([(memory, relevance)], now, settings, cue_tags)[0]
 
 
 def score_many(
@@ -85,8 +72,9 @@ def score_many(
     settings: Settings,
     cue_tags: set[str] | None = None,
 ) -> list[Scored]:
-    """`score` of each (memory, relevance): the same operations on the same values, with the settings read
-    once and one `now - updated_at` where that is also the last touch. Recall scores ~120 candidates; `score`
+    """Each (memory, relevance) scored: relevance x `effective_confidence` x `recency_boost` x importance factor
+    x cue factor, computed inline with the settings read once and one `now - updated_at` where that is also the
+    last touch. Recall scores ~120 candidates; `score`
     one at a time (five calls and a settings lookup each) was ~10 us a memory."""
     w = settings.importance_weight
     boost = 1.0 + settings.cue_boost

@@ -152,7 +152,7 @@ class Activations(Mapping[str, Activation]):
         """The ids of the memories at these positions."""
         ids = self._table.memory_ids
         where = self._where[at]
-        take = getattr(ids, "take", None)  # SQLite's `RowIds`: one pass over the rows
+        take = getattr(ids, "take", None)  # SQLite's `IdsAt`: one pass over the rows
         if take is not None:
             names: list[str] = take(where)
             return names

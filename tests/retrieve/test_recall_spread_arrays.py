@@ -1,5 +1,5 @@
 """The cascade's array shortcuts return what the plain computations return: `Activations` read by position and
-by id (the pool's ids taken only for the candidates picked), `score_many` against `score` one memory at a time,
+by id (the pool's ids taken only for the candidates picked), `score_many` against its formula written out,
 the walk's lazy row ids, and a gather of adjacency lists some of which were replaced."""
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ import pytest
 from memgraph.config import Settings
 from memgraph.models import Memory, MemoryKind, Provenance, TraceStep
 from memgraph.retrieve.pipeline import _Candidates, top_relevance
-from memgraph.retrieve.rank import score, score_many
+from memgraph.retrieve.rank import Scored, effective_confidence, recency_boost, score, score_many
 from memgraph.retrieve.spread import activations
 from memgraph.store.base import Expansion
 from memgraph.store.sqlite.adjacency import Adjacency
-from memgraph.store.sqlite.csr import RowIds
+from memgraph.store.sqlite.columns import IdsAt
 from memgraph.store.traverse import ExpansionTable
 
 
@@ -82,10 +82,10 @@ def test_the_pool_from_lazy_candidates_is_the_pool_from_their_list(seed: int) ->
         assert list(top_relevance(cands, values, k).items()) == list(top_relevance(plain, values, k).items())
 
 
-def test_row_ids_are_the_rows_ids() -> None:
+def test_ids_at_positions_are_those_positions_ids() -> None:
     ids = [f"id{i}" for i in range(10)]
     rows = np.array([3, 3, 9, 0, 5], dtype=np.int64)
-    lazy = RowIds(ids, rows)
+    lazy = IdsAt(ids, rows)
     want = [ids[r] for r in rows.tolist()]
     assert list(lazy) == want and len(lazy) == 5
     assert [lazy[i] for i in range(5)] == want and lazy[1:4] == want[1:4]
@@ -109,16 +109,30 @@ def _memories(rng: random.Random, now: datetime) -> list[Memory]:
     return out
 
 
+def _scored(m: Memory, relevance: float, now: datetime, settings: Settings, cues: set[str] | None) -> Scored:
+    """The score written out from its parts (the formula `score_many` computes inline, for speed)."""
+    conf = effective_confidence(m, now, settings)
+    rec = recency_boost(m, now, settings)
+    w = settings.importance_weight
+    imp = (1.0 - w) + w * m.importance
+    matched = sorted(set(m.tags) & cues) if cues else []
+    cue = (1.0 + settings.cue_boost) ** len(matched)
+    return Scored(
+        memory=m, relevance=relevance, confidence=conf, recency=rec, importance_factor=imp, cue_factor=cue,
+        final=relevance * conf * rec * imp * cue, matched_tags=matched,
+    )  # fmt: skip
+
+
 @pytest.mark.parametrize("cues", [None, set(), {"speaker:ada"}, {"speaker:ada", "date:2024-01-02", "nope"}])
-def test_score_many_is_score_one_at_a_time(cues: set[str] | None) -> None:
+def test_score_many_is_the_formula_from_its_parts(cues: set[str] | None) -> None:
     rng = random.Random(7)
     now = datetime(2026, 11, 26, 9, 0, tzinfo=UTC)
     settings = Settings()
     mems = _memories(rng, now)
     rel = [rng.random() for _ in mems]
-    assert score_many(zip(mems, rel, strict=True), now, settings, cues) == [
-        score(m, r, now, settings, cues) for m, r in zip(mems, rel, strict=True)
-    ]
+    want = [_scored(m, r, now, settings, cues) for m, r in zip(mems, rel, strict=True)]
+    assert score_many(zip(mems, rel, strict=True), now, settings, cues) == want
+    assert [score(m, r, now, settings, cues) for m, r in zip(mems, rel, strict=True)] == want
 
 
 @pytest.mark.parametrize("seed", range(8))

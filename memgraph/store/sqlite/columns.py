@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import fnmatch
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
@@ -228,3 +228,38 @@ class UserColumns:
                 if m[row]:
                     m[row] = any(fnmatch.fnmatchcase(f, p) for p in globs for f in flt.files)
         return m
+
+
+class IdsAt(Sequence[str]):
+    """The ids at some positions of an id list, looked up when asked: the cascade's walk finds ~3k memory states
+    at 10k memories and reads the ids of the ~120 it ranks (a list of all of them was ~10% of the walk), and a
+    full-text search ranks a few dozen of many hits. `names` is the list itself (append-only where it is
+    shared: safe to read after the lock that guards its owner is released)."""
+
+    __slots__ = ("names", "positions")
+
+    def __init__(self, names: list[str], positions: np.ndarray) -> None:
+        self.names = names
+        self.positions = positions
+
+    def __len__(self) -> int:
+        return len(self.positions)
+
+    @overload
+    def __getitem__(self, i: int) -> str: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[str]: ...
+
+    def __getitem__(self, i: int | slice) -> str | list[str]:
+        if isinstance(i, slice):
+            return self.take(i)
+        return self.names[int(self.positions[i])]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.take(slice(None)))
+
+    def take(self, at: np.ndarray | slice) -> list[str]:
+        """The ids at these positions."""
+        names = self.names
+        return [names[r] for r in self.positions[at].tolist()]

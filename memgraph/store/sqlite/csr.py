@@ -12,8 +12,8 @@ tests/conformance/test_expand_parity.py checks that this walk, FalkorDB's and Ne
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from typing import Any, TypeVar, overload
+from collections.abc import Mapping, Sequence
+from typing import Any, TypeVar
 
 import numpy as np
 from pydantic import BaseModel
@@ -29,7 +29,7 @@ from memgraph.store.sqlite.adjacency import (
     UserGraph,
     ranked_top,
 )
-from memgraph.store.sqlite.columns import prefix_keys
+from memgraph.store.sqlite.columns import IdsAt, prefix_keys
 from memgraph.store.traverse import ExpansionTable
 
 #: A tag/cluster with more members than this has its members pre-selected by importance (np.partition)
@@ -376,7 +376,7 @@ def _table(
 
     return ExpansionTable(
         seed_ids=seed_ids,
-        memory_ids=RowIds(ids, st_node[found]),
+        memory_ids=IdsAt(ids, st_node[found]),
         memory_code=st_node[found],
         found=found,
         seed=st_seed[found],
@@ -387,36 +387,3 @@ def _table(
         step=step,
         codes=codes,
     )
-
-
-class RowIds(Sequence[str]):
-    """The ids of rows, looked up when asked: a cascade finds ~3k memory states at 10k memories and reads the
-    ids of the ~120 it ranks (a list of all of them was ~10% of the walk)."""
-
-    __slots__ = ("_ids", "_rows")
-
-    def __init__(self, ids: list[str], rows: np.ndarray) -> None:
-        self._ids = ids
-        self._rows = rows
-
-    def __len__(self) -> int:
-        return len(self._rows)
-
-    @overload
-    def __getitem__(self, i: int) -> str: ...
-
-    @overload
-    def __getitem__(self, i: slice) -> list[str]: ...
-
-    def __getitem__(self, i: int | slice) -> str | list[str]:
-        if isinstance(i, slice):
-            return self.take(i)
-        return self._ids[int(self._rows[i])]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.take(slice(None)))
-
-    def take(self, at: np.ndarray | slice) -> list[str]:
-        """The ids at these positions."""
-        ids = self._ids
-        return [ids[r] for r in self._rows[at].tolist()]

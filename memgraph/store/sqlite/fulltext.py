@@ -33,12 +33,13 @@ from array import array
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, overload
+from typing import Any
 
 import numpy as np
 
 from memgraph.store import bm25
 from memgraph.store.bm25 import Okapi
+from memgraph.store.sqlite.columns import IdsAt
 from memgraph.store.sqlite.connection import Database
 from memgraph.text import query_terms, stem, terms, tokenize_many
 
@@ -169,7 +170,7 @@ class UserText:
         self.alive = bytearray(b"\x01" * len(self.ids))
         self.slot = {rid: int(remap[pos]) for rid, pos in self.slot.items()}
 
-    def hits(self, query: Sequence[str]) -> tuple[SlotIds, np.ndarray, np.ndarray, list[int], np.ndarray]:
+    def hits(self, query: Sequence[str]) -> tuple[IdsAt, np.ndarray, np.ndarray, list[int], np.ndarray]:
         """(memory ids, term frequencies hits x query terms, lengths, document frequency per query term, rids)
         of the current memories holding any query term. Linear in the user's slots and the query's postings:
         no sort (a mask marks the hits), and ids are looked up only for the hits that get ranked."""
@@ -190,38 +191,7 @@ class UserText:
             tf[row[slots], j] = freqs
         lengths = np.frombuffer(bytes(self.lengths), dtype=np.int32)[union]
         rids = np.frombuffer(bytes(self.rids), dtype=np.int64)[union]
-        return SlotIds(self.ids, union), tf, lengths, [len(s) for s, _ in found], rids
-
-
-class SlotIds(Sequence[str]):
-    """The memory ids of some slots, looked up on access (ranking reads a few dozen of many hits)."""
-
-    def __init__(self, ids: list[str], slots: np.ndarray) -> None:
-        # the index's list: safe to read after its lock is released, since writes only append to it and a
-        # compaction replaces it with a new list
-        self._ids = ids
-        self._slots = slots
-
-    @property
-    def names(self) -> list[str]:
-        """The index's slot -> memory id list (append-only; see __init__)."""
-        return self._ids
-
-    @property
-    def slots(self) -> np.ndarray:
-        return self._slots
-
-    def __len__(self) -> int:
-        return len(self._slots)
-
-    @overload
-    def __getitem__(self, i: int) -> str: ...
-    @overload
-    def __getitem__(self, i: slice) -> list[str]: ...
-    def __getitem__(self, i: int | slice) -> str | list[str]:
-        if isinstance(i, slice):
-            return [self._ids[int(s)] for s in self._slots[i]]
-        return self._ids[int(self._slots[i])]
+        return IdsAt(self.ids, union), tf, lengths, [len(s) for s, _ in found], rids
 
 
 class FullText:
@@ -276,7 +246,7 @@ class FullText:
         idfs = [bm25.idf(n_docs, df) for df in dfs]
         values = bm25.scores(idfs, tf, lengths, n_docs, total_len, self.okapi)
         if passes is not None:
-            values = np.where(passes(ids.names, ids.slots), values, 0.0)  # BM25 of a hit is > 0
+            values = np.where(passes(ids.names, ids.positions), values, 0.0)  # BM25 of a hit is > 0
             return [(ids[i], float(values[i])) for i in bm25.best_first(ids, values, k)]
 
         def passing(positions: list[int]) -> set[int]:
