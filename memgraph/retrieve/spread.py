@@ -224,11 +224,3 @@ class Activations(Mapping[str, Activation]):
 
 
 EMPTY = Activations(ExpansionTable.empty(), np.zeros(0), np.zeros(0), np.zeros(0, dtype=np.int64))
-
-
-def activation_totals(acts: Mapping[str, Activation]) -> dict[str, float]:
-    """Memory id -> combined activation, without making an `Activation` per memory when `acts` came from
-    `spread`."""
-    if isinstance(acts, Activations):
-        return acts.totals
-    return {mid: act.total for mid, act in acts.items()}
