@@ -8,7 +8,7 @@ SQLite (store/sqlite/csr.py); the conformance suite checks that all three return
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import Enum
@@ -206,6 +206,15 @@ class WriteBatch:
         self.updates += other.updates
         self.remove_tags += other.remove_tags
         self.delete_links += other.delete_links
+
+
+ItemT = TypeVar("ItemT")
+
+
+def chunks(items: list[ItemT], size: int) -> Iterator[list[ItemT]]:
+    """`items` in consecutive slices of at most `size`: bounded statement parameters on every store."""
+    for i in range(0, len(items), size):
+        yield items[i : i + size]
 
 
 def applied_key(batch_id: str) -> str:

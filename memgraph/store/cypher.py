@@ -43,6 +43,7 @@ from memgraph.store.base import (
     MemoryFilter,
     MemoryUpdate,
     WriteBatch,
+    chunks,
     field_readers,
     query_matrix,
 )
@@ -50,8 +51,8 @@ from memgraph.store.bm25 import Okapi
 from memgraph.store.cypher_executor import Executor
 from memgraph.store.cypher_migrations import migrate
 from memgraph.store.cypher_rows import (
+    CHUNK,
     batch_params,
-    chunks,
     cluster_row,
     gap_row,
     job_row,
@@ -281,7 +282,7 @@ class CypherStore:
         if not wanted:
             return out
         tags = sorted({t for m in self.get_memories(user_id, wanted) for t in m.tags})
-        for chunk in chunks(wanted):
+        for chunk in chunks(wanted, CHUNK):
             row = self._write("erase_memories", user_id=user_id, ids=chunk, tags=tags)[0]
             for key in out:
                 out[key] += int(row[key] or 0)
@@ -311,7 +312,7 @@ class CypherStore:
         if not wanted:
             return []
         found: dict[str, Memory] = {}
-        for chunk in chunks(wanted):
+        for chunk in chunks(wanted, CHUNK):
             for r in self._read("get_memories", user_id=user_id, ids=chunk, with_embeddings=with_embeddings):
                 mem = to_memory(r["memory"], r["tags"], r["embedding"])
                 found[mem.id] = mem
@@ -357,7 +358,7 @@ class CypherStore:
             rows = self._read("get_links_all", user_id=user_id, relations=rels)
         else:
             id_list = list(dict.fromkeys(ids))
-            for chunk in chunks(id_list):
+            for chunk in chunks(id_list, CHUNK):
                 if direction in ("out", "both"):
                     rows += self._read("get_links_out", user_id=user_id, ids=chunk, relations=rels)
                 if direction in ("in", "both"):
@@ -529,17 +530,17 @@ class CypherStore:
         degrees: Degrees = {}
         if cap <= 0:
             return out, degrees
-        for chunk in chunks(mem_ids):
+        for chunk in chunks(mem_ids, CHUNK):
             for r in self._read("expand_facets", user_id=user_id, ids=chunk, cap=cap) if to_groups else []:
                 kind = "t" if r["relation"] == "HasTag" else "c"
                 out.setdefault(("m", r["node"]), []).append((r["relation"], (kind, r["other"]), float(r["weight"])))
                 degrees[(kind, r["other"])] = int(r["degree"])
             for r in self._read("expand_links", **fparams, ids=chunk, cap=cap, discovered=discovered):
                 out.setdefault(("m", r["node"]), []).append((r["relation"], ("m", r["other"]), float(r["weight"])))
-        for chunk in chunks(tag_names):
+        for chunk in chunks(tag_names, CHUNK):
             for r in self._read("expand_tag_members", **fparams, names=chunk, cap=cap):
                 out.setdefault(("t", r["node"]), []).append(("HasTag", ("m", r["other"]), float(r["weight"])))
-        for chunk in chunks(cluster_ids):
+        for chunk in chunks(cluster_ids, CHUNK):
             for r in self._read("expand_cluster_members", **fparams, ids=chunk, cap=cap):
                 out.setdefault(("c", r["node"]), []).append(("InCluster", ("m", r["other"]), float(r["weight"])))
         return out, degrees

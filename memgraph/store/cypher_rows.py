@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
@@ -27,11 +27,6 @@ _FLOAT_INC = ("confidence", "importance")
 #: Ids per statement for reads and erasures that take a list: keeps one request's parameters and the
 #: server's per-query memory bounded.
 CHUNK = 1000
-
-
-def chunks(items: list[T], size: int = CHUNK) -> Iterator[list[T]]:
-    for i in range(0, len(items), size):
-        yield items[i : i + size]
 
 
 def merge_updates(updates: Sequence[MemoryUpdate]) -> list[MemoryUpdate]:

@@ -25,11 +25,11 @@ from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
+from memgraph.store.base import chunks
 from memgraph.store.sqlite import changelog
 from memgraph.store.sqlite.changelog import Changes
 from memgraph.store.sqlite.connection import Database
 from memgraph.store.sqlite.mirror import Mirror
-from memgraph.store.sqlite.rows import chunks
 from memgraph.store.sqlite.writes import linked
 
 log = logging.getLogger(__name__)

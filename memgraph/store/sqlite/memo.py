@@ -15,7 +15,8 @@ import sqlite3
 from collections.abc import Sequence
 
 from memgraph.models import Memory
-from memgraph.store.sqlite.rows import MEMORY_COLUMNS, chunks, json_value, row_to_memory
+from memgraph.store.base import chunks
+from memgraph.store.sqlite.rows import MEMORY_COLUMNS, json_value, row_to_memory
 
 #: The memory as read (tags in name order, no embedding), its metadata's JSON text, and whether the metadata
 #: is flat (no nested lists or dicts); the memory is never handed out itself (`copy`).

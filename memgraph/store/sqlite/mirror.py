@@ -26,13 +26,14 @@ from typing import Any
 
 import numpy as np
 
+from memgraph.store.base import chunks
 from memgraph.store.sqlite import changelog
 from memgraph.store.sqlite.adjacency import CLUSTER, REL_CODE, TAG, UserGraph
 from memgraph.store.sqlite.changelog import Changes
 from memgraph.store.sqlite.columns import COLUMNS_SQL, UserColumns
 from memgraph.store.sqlite.connection import Database
 from memgraph.store.sqlite.memo import Entry, MemoryRows
-from memgraph.store.sqlite.rows import MEMORY_EDGE_TYPES, chunks
+from memgraph.store.sqlite.rows import MEMORY_EDGE_TYPES
 
 __all__ = ["Changes", "Mirror", "UserState"]
 

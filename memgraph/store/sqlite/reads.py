@@ -27,8 +27,8 @@ from memgraph.models import (
     StoreStats,
     Tag,
 )
-from memgraph.store.base import Direction, JobRun, MemoryFilter, field_readers
-from memgraph.store.sqlite.rows import MEMORY_COLUMNS, chunks, json_value, parse_ts, row_to_memory, where
+from memgraph.store.base import Direction, JobRun, MemoryFilter, chunks, field_readers
+from memgraph.store.sqlite.rows import MEMORY_COLUMNS, json_value, parse_ts, row_to_memory, where
 
 
 def _memories(flt: MemoryFilter | None) -> str:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import fnmatch
 import json
 import sqlite3
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Any, TypeVar
@@ -79,11 +78,6 @@ def glob_any(patterns_json: str, files_json: str) -> int:
     patterns = json.loads(patterns_json)
     files = json.loads(files_json)
     return int(any(fnmatch.fnmatchcase(f, p) for p in patterns for f in files))
-
-
-def chunks(items: list[T], size: int) -> Iterator[list[T]]:
-    for i in range(0, len(items), size):
-        yield items[i : i + size]
 
 
 def row_to_memory(row: sqlite3.Row, tags: list[str], with_embedding: bool) -> Memory:

@@ -19,14 +19,13 @@ import numpy as np
 
 from memgraph.errors import ValidationError
 from memgraph.models import MEMORY_RELATIONS, Cluster, Gap, HasTag, InCluster, Link, Memory, Relation, Tag
-from memgraph.store.base import INCREMENTABLE_FIELDS, UPDATABLE_FIELDS, JobRun, MemoryUpdate, WriteBatch
+from memgraph.store.base import INCREMENTABLE_FIELDS, UPDATABLE_FIELDS, JobRun, MemoryUpdate, WriteBatch, chunks
 from memgraph.store.sqlite.changelog import Changes
 from memgraph.store.sqlite.rows import (
     CLAMPED,
     MAX_SQL_VARIABLES,
     MEMORY_COLUMNS,
     MEMORY_EDGE_TYPES,
-    chunks,
     db_value,
     ts,
 )
