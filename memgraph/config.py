@@ -7,19 +7,39 @@ settings when it is opened, so two engines in one process can be configured diff
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 SecretPolicy = Literal["redact", "reject"]
 
 
-class Settings(BaseSettings):
-    """All configuration. Field docs are the user-facing documentation (the README table is generated)."""
+#: Environment variables named this and a setting's name (in any case) set it.
+ENV_PREFIX = "MEMGRAPH_"
 
-    model_config = SettingsConfigDict(env_prefix="MEMGRAPH_", extra="ignore", validate_assignment=True)
+
+def _environment(names: Any) -> dict[str, str]:
+    """The MEMGRAPH_* variables that name a setting, as {setting: value}. Matched as pydantic-settings matched
+    them (which `Settings` was built on): case-insensitively, the value validated like a keyword's. Read by hand
+    because importing pydantic-settings (and asyncio, which it imports) was ~0.15-0.2 s of CPU in every cold
+    `memgraph` command on the 2-core development machine; every setting is a scalar, so there is nothing to
+    decode."""
+    prefix = ENV_PREFIX.lower()
+    found = {k.lower()[len(prefix) :]: v for k, v in os.environ.items() if k.lower().startswith(prefix)}
+    return {name: found[name] for name in names if name in found}
+
+
+class Settings(BaseModel):
+    """All configuration. Field docs are the user-facing documentation (the README table is generated).
+
+    `Settings(**overrides)`: keyword values over MEMGRAPH_* environment variables over the defaults."""
+
+    model_config = ConfigDict(extra="ignore", validate_assignment=True, validate_default=True)
+
+    def __init__(self, **values: Any) -> None:
+        super().__init__(**{**_environment(type(self).model_fields), **values})
 
     # --- where the graph lives -------------------------------------------------------------------------
     store: str = Field(
