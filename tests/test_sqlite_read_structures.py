@@ -29,6 +29,7 @@ def _expand(store: SQLiteStore, seeds: list[str], cap: int = 4) -> list[tuple[st
 
 def _same_as_a_fresh_reader(path: Path, reader: SQLiteStore, seeds: list[str], query: np.ndarray) -> None:
     fresh = SQLiteStore(path)
+    fresh._mirror.directory = fresh._text.directory = None  # built from SQL, not opened from a snapshot
     try:
         for cap in (2, 4, 50):
             assert _expand(reader, seeds, cap) == _expand(fresh, seeds, cap)

@@ -27,21 +27,27 @@ p50 / 2.3 ms p95, against 30 / 70 ms for FTS5 finding the same hits and this mod
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import sqlite3
 import threading
 from array import array
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from memgraph.store import bm25
 from memgraph.store.bm25 import Okapi
+from memgraph.store.sqlite import snapshot
 from memgraph.store.sqlite.columns import IdsAt
 from memgraph.store.sqlite.connection import Database
 from memgraph.text import query_terms, stem, terms, tokenize_many
+
+log = logging.getLogger(__name__)
 
 #: How many change-log rows the trim trigger keeps (migration 4 writes it into the trigger). A process idle
 #: for more changes than this reloads its indexes instead of replaying them.
@@ -197,9 +203,12 @@ class UserText:
 class FullText:
     """The per-user indexes of one store (see the module docstring). Thread-safe."""
 
-    def __init__(self, db: Database, okapi: Okapi) -> None:
+    def __init__(self, db: Database, okapi: Okapi, directory: Path | None = None) -> None:
         self._db = db
         self.okapi = okapi
+        #: where users' index snapshots are read and written (snapshot.py; the store's folder); None: never
+        self.directory = directory
+        self.snapshot_loads = 0
         self._users: dict[str, UserText] = {}
         self._lock = threading.Lock()  # guards the indexes; taken after a reading connection, never before
         self._position = self._log_end(db.conn)
@@ -216,7 +225,12 @@ class FullText:
             self._catch_up(conn)
             idx = self._users.get(user_id)
             if idx is None:
-                idx = self._users[user_id] = self._load(conn, user_id)
+                idx = self._from_snapshot(conn, user_id)
+                if idx is None:
+                    start = self._position
+                    idx = self._load(conn, user_id)
+                    self._save(conn, user_id, start, idx)
+                self._users[user_id] = idx
             yield idx
 
     def search(
@@ -268,6 +282,51 @@ class FullText:
 
         return bm25.top_passing(ids, values, k, passing)
 
+    def _from_snapshot(self, conn: sqlite3.Connection, user_id: str) -> UserText | None:
+        """The user's index from its snapshot (snapshot.py) with the logged changes since its position applied
+        (re-reading rows is idempotent, so a snapshot from before or after this process's position serves);
+        None when there is none, the log was trimmed past it, or much changed since (then built and saved anew)."""
+        if self.directory is None:
+            return None
+        path = snapshot.path_for(self.directory, user_id, "text")
+        if not path.exists():
+            return None
+        try:
+            found = snapshot.load_text(path, user_id)
+        except (ValueError, KeyError, TypeError) as exc:
+            log.debug("ignoring the full-text snapshot %s: %s", path.name, exc)
+            found = None
+        if found is None:
+            return None
+        pos, idx = found
+        first, last = conn.execute("SELECT min(seq), max(seq) FROM text_changes").fetchone()
+        if first is not None and first > pos + 1 and pos < last:  # entries after it were trimmed away
+            return None
+        rids = {
+            r[0]
+            for r in conn.execute("SELECT rid FROM text_changes WHERE seq > ? AND user_id = ?", (pos, user_id))
+        }
+        if len(rids) > snapshot.REFRESH_ENTRIES or len(rids) > snapshot.REFRESH_FRACTION * idx.n_docs:
+            return None
+        self._reread(conn, user_id, idx, rids)
+        self.snapshot_loads += 1
+        return idx
+
+    def _save(self, conn: sqlite3.Connection, user_id: str, pos: int, idx: UserText) -> None:
+        """Write a freshly built index's snapshot; delete it again when anything was logged for the user since
+        `pos` (an erasure may have deleted the user's snapshot before this one was renamed into place)."""
+        if self.directory is None or conn.in_transaction:  # the check must see every commit
+            return
+        try:
+            snapshot.save_text(snapshot.path_for(self.directory, user_id, "text"), user_id, pos, idx)
+            later = "SELECT 1 FROM text_changes WHERE seq > ? AND user_id = ? LIMIT 1"
+            if conn.execute(later, (pos, user_id)).fetchone():
+                snapshot.forget(self.directory, user_id, ("text",))
+        except (OSError, ValueError, sqlite3.Error) as exc:  # a read-only folder, a full disk: no snapshot
+            log.debug("could not save the full-text snapshot of %s: %s", user_id, exc)
+            with contextlib.suppress(OSError):
+                snapshot.forget(self.directory, user_id, ("text",))
+
     def _load(self, conn: sqlite3.Connection, user_id: str) -> UserText:
         rows = conn.execute("SELECT rid, id, content FROM memories WHERE user_id = ? ORDER BY rid", (user_id,))
         return UserText(rows.fetchall())
@@ -293,6 +352,12 @@ class FullText:
             if len(rids) > max(1000, idx.n_docs // 4):  # a bulk write: building anew in bulk is faster
                 del self._users[user_id]
                 continue
+            self._reread(conn, user_id, idx, rids)
+
+    @staticmethod
+    def _reread(conn: sqlite3.Connection, user_id: str, idx: UserText, rids: set[int]) -> None:
+        """Apply these logged rids to the user's index: each row's current text, or its removal."""
+        if rids:
             current: dict[int, tuple[str, str, str]] = {}
             ordered = sorted(rids)
             for start in range(0, len(ordered), 500):

@@ -14,20 +14,27 @@ Two signals make it drop everything and reload on demand instead:
 - the log was trimmed past the last position seen (a reader idle through many writes).
 A user with more touched memories than `reload_fraction` of its rows (a bulk load by another process) is
 reloaded rather than caught up row by row.
+
+A user's columns and graph are saved beside the store after a fresh load (snapshot.py) and a new process
+opens them from that file, catching up from its change-log position as above, instead of building them from
+SQL (~0.45 s of CPU at 10k memories).
 """
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from memgraph.store.base import chunks
-from memgraph.store.sqlite import changelog
+from memgraph.store.sqlite import changelog, snapshot
 from memgraph.store.sqlite.adjacency import CLUSTER, REL_CODE, TAG, UserGraph
 from memgraph.store.sqlite.changelog import Changes
 from memgraph.store.sqlite.columns import COLUMNS_SQL, UserColumns
@@ -36,6 +43,8 @@ from memgraph.store.sqlite.memo import Entry, MemoryRows
 from memgraph.store.sqlite.rows import MEMORY_EDGE_TYPES
 
 __all__ = ["Changes", "Mirror", "UserState"]
+
+log = logging.getLogger(__name__)
 
 _DISCOVERED = "discovered"
 
@@ -143,9 +152,21 @@ class SlotRows:
 class Mirror:
     """The read structures of one store (see the module docstring). Thread-safe."""
 
-    def __init__(self, db: Database, dim: int, *, reload_fraction: float = 0.25, memo_limit: int = 0) -> None:
+    def __init__(
+        self,
+        db: Database,
+        dim: int,
+        *,
+        reload_fraction: float = 0.25,
+        memo_limit: int = 0,
+        directory: Path | None = None,
+    ) -> None:
         self._db = db
         self.dim = dim
+        #: where users' snapshots are read and written (snapshot.py; the store's folder); None: never
+        self.directory = directory
+        #: (user, position, epoch) of a fresh load to save once its read transaction has ended
+        self._to_save: tuple[str, int, str | None] | None = None
         self.memo_limit = memo_limit
         self.reload_fraction = reload_fraction
         self._users: dict[str, UserState] = {}
@@ -156,6 +177,7 @@ class Mirror:
         self.loads = 0
         self.graph_loads = 0
         self.caught_up = 0
+        self.snapshot_loads = 0
         with db.reading() as conn:
             self._pos, _, self._epoch = self._position(conn)
 
@@ -175,6 +197,8 @@ class Mirror:
         (a vector search without a tag filter), so the graph need not be loaded for it."""
         with self._db.reading() as conn, self._lock:
             state = self._db.retry(lambda: self._fresh(conn, user_id, graph))
+            if self._to_save is not None:
+                self._save(conn, state)
             yield state
 
     def memory_rows(self, user_id: str, ids: Sequence[str]) -> dict[str, Entry] | None:
@@ -231,16 +255,76 @@ class Mirror:
         if own:
             conn.execute("BEGIN")  # one snapshot for the log and the rows it points at
         try:
+            self._to_save = None  # a retried transaction saves nothing: its state may have caught up since
             self._catch_up(conn)
             state = self._users.get(user_id)
+            fresh = False  # loaded from SQL in this transaction
             if state is None:
-                state = self._users[user_id] = self._load(conn, user_id)
+                state = self._from_snapshot(conn, user_id)
+                fresh = state is None
+                if state is None:
+                    state = self._load(conn, user_id)
+                self._users[user_id] = state
             if graph and not state.graph_loaded:  # the columns are caught up to this same snapshot
                 self._load_graph(conn, user_id, state)
+                if fresh and self.directory is not None:  # both built in this transaction: worth a file
+                    self._to_save = (user_id, self._pos, self._epoch)
             return state
         finally:
             if own:
                 conn.execute("COMMIT")
+
+    def _from_snapshot(self, conn: sqlite3.Connection, user_id: str) -> UserState | None:
+        """The user's structures from their snapshot (snapshot.py) caught up to this read transaction (the log
+        read after the snapshot's position, as any reader catches up); None when there is no usable one."""
+        if self.directory is None:
+            return None
+        path = snapshot.path_for(self.directory, user_id)
+        if not path.exists():
+            return None
+        try:
+            found = snapshot.load(path, user_id, self.dim)
+        except (ValueError, KeyError, TypeError) as exc:  # a damaged or foreign file: load from SQL, save anew
+            log.debug("ignoring the read-structure snapshot %s: %s", path.name, exc)
+            found = None
+        if found is None:
+            return None
+        head, cols, graph = found
+        pos = int(head["pos"])
+        _, floor, _ = self._position(conn)
+        if head["epoch"] != self._epoch or pos < floor or pos > self._pos:
+            return None
+        ids = list(dict.fromkeys(m for u, m in changelog.since(conn, pos, self._pos) if u == user_id))
+        if len(ids) > snapshot.REFRESH_ENTRIES or len(ids) > snapshot.REFRESH_FRACTION * cols.n:
+            return None  # loaded from SQL and saved anew
+        state = UserState(self.dim, self.memo_limit)
+        state.columns, state.graph, state.graph_loaded = cols, graph, True
+        self.snapshot_loads += 1
+        if ids:
+            self._apply(conn, user_id, state, ids)
+        return state
+
+    def _save(self, conn: sqlite3.Connection, state: UserState) -> None:
+        """Write the snapshot of a fresh load, after its read transaction ended (still under the structures'
+        lock: nothing changed them since), then check that nothing was logged for the user since its position:
+        an erasure that committed meanwhile may have deleted the user's snapshot before this one was renamed
+        into place, so such a file is deleted here (snapshot.py)."""
+        assert self.directory is not None and self._to_save is not None
+        user_id, pos, epoch = self._to_save
+        self._to_save = None
+        if conn.in_transaction:  # the check below must see every commit, not an outer transaction's snapshot
+            return
+        path = snapshot.path_for(self.directory, user_id)
+        try:
+            snapshot.save(path, user_id, pos, epoch, state.columns, state.graph)
+            last, floor, now = self._db.retry(lambda: self._position(conn))
+            touched = self._db.retry(lambda: changelog.since(conn, pos, last))
+            if now != epoch or floor > pos or any(u == user_id for u, _ in touched):
+                snapshot.forget(self.directory, user_id)
+        except (OSError, ValueError, sqlite3.Error) as exc:  # a read-only folder, a full disk: no snapshot
+            log.debug("could not save the read-structure snapshot of %s: %s", user_id, exc)
+            with contextlib.suppress(OSError):
+                snapshot.forget(self.directory, user_id)
 
     @staticmethod
     def _position(conn: sqlite3.Connection) -> tuple[int, int, str | None]:

@@ -32,7 +32,7 @@ from memgraph.store.base import (
     query_matrix,
 )
 from memgraph.store.bm25 import Okapi
-from memgraph.store.sqlite import changelog, csr, erase, memo
+from memgraph.store.sqlite import changelog, csr, erase, memo, snapshot
 from memgraph.store.sqlite.ann import AnnConfig, ann_search, finish_builds, forget
 from memgraph.store.sqlite.connection import Database
 from memgraph.store.sqlite.fulltext import FullText
@@ -85,8 +85,13 @@ class SQLiteStore(SQLReads):
         )
         try:
             migrate(self._db)
-            self._mirror = Mirror(self._db, embedding_dim, memo_limit=memory_rows_cached)
-            self._text = FullText(self._db, okapi or Okapi())
+            self._mirror = Mirror(
+                self._db,
+                embedding_dim,
+                memo_limit=memory_rows_cached,
+                directory=self.path.parent if self.path else None,
+            )
+            self._text = FullText(self._db, okapi or Okapi(), directory=self.path.parent if self.path else None)
             self._changes = Changes()  # what the open write transaction touches (see _tx)
             self._change_log_keep = change_log_keep
             self._ann = replace(ann or AnnConfig(), directory=self.path.parent if self.path else None)
@@ -238,12 +243,14 @@ class SQLiteStore(SQLReads):
         with self._tx() as conn:
             counts = erase.erase_memories(conn, self._changes, user_id, ids)
         forget(self._ann.directory, user_id)  # the saved vector index holds codes of the erased vectors
+        snapshot.forget(self._mirror.directory, user_id)  # the saved read structures hold their vectors and ids
         return counts
 
     def erase_user(self, user_id: str) -> dict[str, int]:
         with self._tx() as conn:
             counts = erase.erase_user(conn, self._changes, user_id)
         forget(self._ann.directory, user_id)
+        snapshot.forget(self._mirror.directory, user_id)
         return counts
 
     def purge(self) -> list[str]:
