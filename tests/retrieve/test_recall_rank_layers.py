@@ -167,4 +167,4 @@ def test_reranker_path_that_does_not_exist_falls_back(embedder) -> None:
         assert res.memories and "weighted blend" in res.trace[0].notes[0]
         assert "not found" in res.trace[0].notes[0]
     finally:
-        eng.store.close()
+        eng.close()
