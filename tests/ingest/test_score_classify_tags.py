@@ -112,6 +112,14 @@ def test_centroid_is_cached_and_updated_incrementally(embedder) -> None:  # type
         ("Don't ever use the ORM for bulk inserts.", MemoryKind.CONSTRAINT, Layer.PROCEDURAL),
         ("We decided to use SQLite as the embedded store.", MemoryKind.DECISION, Layer.SEMANTIC),
         ("1. Build the image\n2. Push it\n3. Roll out", MemoryKind.PROCEDURE, Layer.PROCEDURAL),
+        (
+            "To release Atlas: bump the version in pyproject.toml, tag the commit, then run make publish.",
+            MemoryKind.PROCEDURE,
+            Layer.PROCEDURAL,
+        ),
+        ("How to deploy the ledger:\n- build the image\n- roll it out", MemoryKind.PROCEDURE, Layer.PROCEDURAL),
+        ("To be honest: I did not like it, at all.", MemoryKind.EVENT, Layer.EPISODIC),
+        ("To release Atlas: see the wiki.", MemoryKind.EVENT, Layer.EPISODIC),
         ("Right now I'm debugging the login page.", MemoryKind.EVENT, Layer.WORKING),
         (
             "User is a backend engineer specializing in Python and PostgreSQL.",
