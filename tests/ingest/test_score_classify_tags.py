@@ -1,4 +1,4 @@
-"""Importance (seed 000 §1.5), classification (§1.6 + seed 001 auto-capture) and tag inference, on real text."""
+"""Importance (docs/design.md §3.5), classification (§3.6) and tag inference (§3.7), on real text."""
 
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ def test_rarity_is_average_wordpiece_rarity(rarity: imp.TokenRarity) -> None:
     assert rarity.word_rarity("the") < 0.01
 
 
-def test_importance_formula_exactly_as_seed_000() -> None:
+def test_importance_formula_exactly_as_designed() -> None:
     assert imp.importance(1.0, 0.0, S) == pytest.approx(0.6)
     assert imp.importance(0.5, 0.5, S) == pytest.approx(0.5)
     assert imp.importance(0.2, 0.3, S) == pytest.approx(0.24)
