@@ -10,11 +10,10 @@ from __future__ import annotations
 import builtins
 import logging
 import threading
-import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
@@ -24,7 +23,6 @@ from memgraph.errors import (
     EmbedderUnavailableError,
     ModelMismatchError,
     NotFoundError,
-    QueuedWritesWarning,
     SecretDetectedError,
     TransientStoreError,
     ValidationError,
@@ -34,11 +32,10 @@ from memgraph.ingest.clean import CHUNK_ADVICE, clean_text
 from memgraph.ingest.embedding import encode
 from memgraph.ingest.episodes import plan_episode
 from memgraph.ingest.items import IngestItem, as_str_list, memory_items
-from memgraph.ingest.pipeline import IngestPipeline, IngestResult
+from memgraph.ingest.pipeline import IngestPipeline
 from memgraph.ingest.reconcile import Reconciler
 from memgraph.ingest.report import IngestReport
 from memgraph.models import (
-    MEMORY_RELATIONS,
     HasTag,
     Link,
     LinkSource,
@@ -61,13 +58,13 @@ from memgraph.retrieve.maintenance import Maintainer
 from memgraph.retrieve.pipeline import Recaller, RecallRequest, check_mode, memory_kinds
 from memgraph.store import GraphStore, MemoryFilter, MemoryUpdate, WriteBatch
 from memgraph.validation import checked
+from memgraph.writes import WritePath
 
 if TYPE_CHECKING:
     from memgraph.jobs import Jobs
     from memgraph.jobs.erase import EraseReport
 
 log = logging.getLogger("memgraph")
-T = TypeVar("T")
 
 
 class MemoryEngine:
@@ -97,8 +94,11 @@ class MemoryEngine:
                 if outbox_path(settings) is None:
                     raise
                 deferred_check = self._check_model  # checked before the first replay, once the server answers
-        self._outbox = WriteOutbox.open(settings, store, self.pipeline, before_first=deferred_check,
-                                        prefetch=self.embed, eraser=self._replay_erasure)
+        self._writes = WritePath(store, self.pipeline)
+        self._outbox = self._writes.outbox = WriteOutbox.open(
+            settings, store, self.pipeline, before_first=deferred_check, prefetch=self.embed,
+            eraser=self._replay_erasure,
+        )
         try:
             report_invalid_user_ids(self.store.name, self.store.users())
         except TransientStoreError:
@@ -180,49 +180,6 @@ class MemoryEngine:
         `replay()`, `wait()`, `drop()`, `erase()`."""
         return self._outbox
 
-    def _queueable(self, owner: str, online: Callable[[], T], queued: Callable[[WriteOutbox], T]) -> T:
-        """Every write call goes through here: on a server store whose server cannot take it now (known down,
-        or failing after the retry budget), or while earlier writes of this user wait, it is queued in the
-        outbox instead (`queued`), so nothing is lost and nothing overtakes what was queued before."""
-        box = self._outbox
-        if box is not None and box.must_queue(owner):
-            return queued(box)
-        try:
-            return online()
-        except TransientStoreError as exc:
-            if box is None:
-                raise
-            log.warning("graph server unreachable (%s); the write is queued in %s", type(exc).__name__, box.path)
-            box.note_outage()
-            return queued(box)
-
-    def _erasing(
-        self, owner: str, memory_ids: Sequence[str] | None, online: Callable[[], T], queued: Callable[[], T]
-    ) -> T:
-        """The outbox's side of an erasure (`erase`/`erase_user` run their work through here): what is queued
-        of those memories (None: of the user) leaves the outbox first and is overwritten in its file; then
-        `online()` erases on the server, or, when the server cannot take it now or earlier calls of the user
-        still wait, the erasure is queued behind them and replayed in order (`queued()` is the caller's result
-        then). The replay erases through the outbox's `eraser` (WriteOutbox.open; default: delete the
-        memories)."""
-        box = self._outbox
-        if box is None:
-            return online()
-        ids = None if memory_ids is None else list(memory_ids)
-        box.erase(owner, ids)
-
-        def queue(b: WriteOutbox) -> T:
-            b.queue_erase(owner, ids)
-            return queued()
-
-        return self._queueable(owner, online, queue)
-
-    def _warn_queued(self, owner: str) -> None:
-        """`search`, `list` and `stats` while writes of this user wait in the outbox."""
-        note = self._outbox.note(owner) if self._outbox is not None else None
-        if note is not None:
-            warnings.warn(QueuedWritesWarning(note), stacklevel=3)
-
     def _check_model(self) -> None:
         """A store remembers the model that built it; another model's vectors are not comparable."""
         recorded = self.store.get_meta("embedding_model")
@@ -291,7 +248,7 @@ class MemoryEngine:
         item = dict(content=content, kind=kind, tags=tags, scope=scope, session_id=session_id, metadata=metadata,
                     pinned=pinned, file_paths=file_paths, trigger_patterns=trigger_patterns, embedding=embedding)
         parsed = memory_items([item], owner, "remember")
-        return self._run_write(owner, parsed, reconcile=reconcile, source="remember")[0].report
+        return self._writes.run(owner, parsed, reconcile=reconcile, source="remember")[0].report
 
     @checked
     def remember_many(
@@ -309,8 +266,8 @@ class MemoryEngine:
         parsed = memory_items(items, owner, "remember_many")
         if not parsed:
             return []
-        ids, queued = self._write(owner, parsed, reconcile=reconcile, source="remember")
-        return self._read_back(owner, ids, queued)
+        ids, queued = self._writes.write(owner, parsed, reconcile=reconcile, source="remember")
+        return self._writes.read_back(owner, ids, queued)
 
     @checked
     def remember_linked(
@@ -334,105 +291,7 @@ class MemoryEngine:
         parsed = memory_items(items, owner, "remember_linked")
         if not parsed:
             return []
-        return self._write(owner, parsed, reconcile=reconcile, source=source, links=links)[0]
-
-    def _write(
-        self,
-        owner: str,
-        items: list[IngestItem],
-        *,
-        reconcile: bool,
-        source: str,
-        links: Callable[[list[str]], Iterable[Link]] | None = None,
-        link_sessions: bool = True,
-    ) -> tuple[list[str], bool]:
-        """The explicit write path: every item becomes exactly one memory id (never dropped as unimportant;
-        a duplicate resolves to the memory it reinforced). Returns those ids in input order, and whether the
-        write was queued in the outbox (the ids are then those the memories get when stored as new)."""
-        res, queued = self._run_write(
-            owner, items, reconcile=reconcile, source=source, links=links, link_sessions=link_sessions
-        )
-        return [ids[0] for ids in res.item_ids], queued
-
-    def _run_write(
-        self,
-        owner: str,
-        items: list[IngestItem],
-        *,
-        reconcile: bool,
-        source: str,
-        links: Callable[[list[str]], Iterable[Link]] | None = None,
-        link_sessions: bool = True,
-    ) -> tuple[IngestResult, bool]:
-        """Run explicit items through the write path, with `links` (see `remember_linked`) in the same write;
-        or queue them in the outbox when the graph server cannot take them (True: queued, the report says so).
-        `link_sessions=False` leaves new session memories unchained (a conversation stored without sequence)."""
-
-        def given_links(ids: list[str]) -> list[Link]:
-            assert links is not None
-            given = list(links(ids))
-            if any(link.relation is Relation.SUPERSEDES for link in given):
-                raise ValidationError("a Supersedes link also deactivates a memory: write it with link()")
-            return self._clean_links([x for x in given if x.src != x.dst])
-
-        def extra_links(item_ids: list[list[str]]) -> list[Link]:
-            written = {mid for ids in item_ids for mid in ids}
-            return self._check_ends(owner, given_links([ids[0] for ids in item_ids]), written)
-
-        def online() -> tuple[IngestResult, bool]:
-            res = self.pipeline.run(
-                owner,
-                items,
-                explicit=True,
-                reconcile=reconcile,
-                source=source,
-                extra_links=None if links is None else extra_links,
-                link_sessions=link_sessions,
-            )
-            return res, False
-
-        def queued(box: WriteOutbox) -> tuple[IngestResult, bool]:
-            item_ids, report = box.write(owner, items, explicit=True, reconcile=reconcile, source=source,
-                                         links=None if links is None else given_links)
-            return IngestResult(report=report, item_ids=item_ids), True
-
-        return self._queueable(owner, online, queued)
-
-    def _read_back(self, owner: str, ids: list[str], queued: bool) -> list[Memory]:
-        """The memories a write resolved to, each once: from the store, or as queued in the outbox."""
-        unique = list(dict.fromkeys(ids))
-        if queued:
-            assert self._outbox is not None
-            return self._outbox.views(owner, unique)
-        return self.store.get_memories(owner, unique)
-
-    def _clean_links(self, links: Iterable[Link]) -> list[Link]:
-        """Links as they may be stored: between memories only, once each, reasons through the secret filter."""
-        out: dict[tuple[str, str, Relation], Link] = {}
-        for link in links:
-            if link.relation not in MEMORY_RELATIONS:
-                raise ValidationError(
-                    f"{link.relation.value} joins a memory to a tag/cluster; use tag() or the cluster job"
-                )
-            if link.reason is not None:
-                reason = self.pipeline.secrets.text(link.reason, what="link reason").text
-                link = link.model_copy(update={"reason": reason})
-            out.setdefault((link.src, link.dst, link.relation), link)
-        return list(out.values())
-
-    def _checked_links(self, owner: str, links: Iterable[Link]) -> list[Link]:
-        """`_clean_links`, and both ends memories of this user."""
-        return self._check_ends(owner, self._clean_links(links))
-
-    def _check_ends(self, owner: str, out: list[Link], written: set[str] | None = None) -> list[Link]:
-        """NotFoundError unless both ends of every link are memories of this user (`written`: ids the same
-        write creates)."""
-        ends = [end for x in out for end in (x.src, x.dst) if end not in (written or set())]
-        found = {m.id for m in self.store.get_memories(owner, list(dict.fromkeys(ends)))} if ends else set()
-        for end in ends:
-            if end not in found:
-                raise NotFoundError(f"no memory {end!r} for user {owner!r}")
-        return out
+        return self._writes.write(owner, parsed, reconcile=reconcile, source=source, links=links)[0]
 
     @checked
     def ingest(
@@ -480,7 +339,7 @@ class MemoryEngine:
             parsed.append(IngestItem.from_mapping(item))
         if not parsed:
             return IngestReport(user_id=owner)
-        return self._queueable(
+        return self._writes.queueable(
             owner,
             lambda: self.pipeline.run(owner, parsed, explicit=False, on_secret_reject=on_secret_reject).report,
             lambda box: box.write(owner, parsed, explicit=False, source="ingest", on_secret_reject=on_secret_reject)[1],
@@ -510,7 +369,7 @@ class MemoryEngine:
                     f"turn {i}: the speaker name holds a secret ({', '.join(secret_in(speaker))}); nothing was stored"
                 )
         # Checked before plan_episode lowercases them (the filter knows vendor keys in their own case).
-        extra = [t for t in as_str_list(tags, "tags") if not self._secret_tag(t)]
+        extra = [t for t in as_str_list(tags, "tags") if not self._writes.secret_tag(t)]
         plan = plan_episode(
             turns,
             session_id=session_id,
@@ -539,7 +398,7 @@ class MemoryEngine:
 
         # Explicit (turns are never dropped for low importance), still secret-filtered and deduplicated;
         # the sequence links go into the same atomic write.
-        ids, queued = self._write(
+        ids, queued = self._writes.write(
             owner,
             parsed,
             reconcile=True,
@@ -547,7 +406,7 @@ class MemoryEngine:
             links=sequence_links if link_sequence else None,
             link_sessions=link_sequence,
         )
-        return self._read_back(owner, ids, queued)
+        return self._writes.read_back(owner, ids, queued)
 
     @checked
     def get(self, memory_id: str, *, user_id: str, with_embedding: bool = False) -> Memory:
@@ -592,7 +451,7 @@ class MemoryEngine:
             )
             return None
 
-        queued = self._queueable(
+        queued = self._writes.queueable(
             owner, online, lambda box: box.update(owner, memory_id, "restore" if active else "forget", active=active)
         )
         return queued if queued is not None else self.get(memory_id, user_id=owner)
@@ -608,7 +467,7 @@ class MemoryEngine:
         self._maintainer.flush()  # post-recall updates of these memories land before, not after
         owner = validate_owner(user_id)
         ids = list(memory_ids)
-        return self._erasing(
+        return self._writes.erasing(
             owner, ids, lambda: self.jobs.erase(owner, ids), lambda: _queued_erasure(ids)
         )
 
@@ -618,7 +477,7 @@ class MemoryEngine:
         buffers, cache entries; then rewrite the store's files (see `erase`). Irreversible."""
         self._maintainer.flush()
         owner = validate_owner(user_id)
-        return self._erasing(owner, None, lambda: self.jobs.erase_user(owner), lambda: _queued_erasure(None))
+        return self._writes.erasing(owner, None, lambda: self.jobs.erase_user(owner), lambda: _queued_erasure(None))
 
     def _replay_erasure(self, user_id: str, memory_ids: list[str] | None) -> object:
         """The outbox's eraser: a queued erasure replays as the full one (derived data included)."""
@@ -649,7 +508,7 @@ class MemoryEngine:
         given = Link(src=src, dst=dst, relation=rel, weight=float(weight), source=LinkSource.EXPLICIT, reason=reason)
 
         def online() -> Link:
-            [link] = self._checked_links(owner, [given])
+            [link] = self._writes.checked_links(owner, [given])
             updates = []
             if rel is Relation.SUPERSEDES:
                 updates.append(MemoryUpdate(id=dst, set={"active": False, "updated_at": utcnow()}))
@@ -659,28 +518,24 @@ class MemoryEngine:
         def queued(box: WriteOutbox) -> Link:
             validate_identifier(src, "src")
             validate_identifier(dst, "dst")
-            return box.link(owner, self._clean_links([given])[0])
+            return box.link(owner, self._writes.clean_links([given])[0])
 
-        return self._queueable(owner, online, queued)
+        return self._writes.queueable(owner, online, queued)
 
     @checked
     def tag(self, memory_id: str, tags: Iterable[str], *, user_id: str) -> Memory:
         """Add tags (normalised: lowercase, trimmed) to a memory."""
         owner = validate_owner(user_id)
         validate_identifier(memory_id, "memory_id")
-        names = sorted({normalize_tag(t) for t in as_str_list(tags, "tags") if not self._secret_tag(t)})
+        names = sorted({normalize_tag(t) for t in as_str_list(tags, "tags") if not self._writes.secret_tag(t)})
 
         def online() -> Memory | None:
             self.get(memory_id, user_id=owner)
             self.store.add_tags(owner, [HasTag(memory_id=memory_id, tag=n) for n in names])
             return None
 
-        queued = self._queueable(owner, online, lambda box: box.tag(owner, memory_id, names))
+        queued = self._writes.queueable(owner, online, lambda box: box.tag(owner, memory_id, names))
         return queued if queued is not None else self.get(memory_id, user_id=owner)
-
-    def _secret_tag(self, tag: str) -> bool:
-        """A tag holding a secret is refused (reject policy: SecretDetectedError) or left out (redact)."""
-        return self.pipeline.secrets.text(tag, what="a tag").found
 
     # -- reads --------------------------------------------------------------------------------------------
 
@@ -712,7 +567,7 @@ class MemoryEngine:
             session_id=None if session_id is None else validate_identifier(session_id, "session_id"),
         )
         found = self.store.list_memories(owner, flt, limit=max(0, int(limit)), offset=max(0, int(offset)))
-        self._warn_queued(owner)
+        self._writes.warn_queued(owner)
         return found
 
     @checked
@@ -744,7 +599,7 @@ class MemoryEngine:
         fused = fuse_lists({"vector": vec_hits, "text": text_hits}, self.settings)[: max(1, int(k))]
         vs, ts = dict(vec_hits), dict(text_hits)
         mems = {m.id: m for m in self.store.get_memories(owner, [mid for mid, _ in fused])}
-        self._warn_queued(owner)
+        self._writes.warn_queued(owner)
         return [
             SearchHit(memory=mems[mid], score=score, vector_score=vs.get(mid), text_score=ts.get(mid))
             for mid, score in fused
@@ -846,7 +701,7 @@ class MemoryEngine:
                 self._maintainer.confirm(owner, memory_id)
             return None
 
-        queued = self._queueable(owner, online, lambda box: box.update(owner, memory_id, "feedback", inc=inc))
+        queued = self._writes.queueable(owner, online, lambda box: box.update(owner, memory_id, "feedback", inc=inc))
         return queued if queued is not None else self.get(memory_id, user_id=owner)
 
     @checked
@@ -860,7 +715,7 @@ class MemoryEngine:
         if user_id is not None:
             owner = validate_owner(user_id)
             found = self.store.stats(owner)
-            self._warn_queued(owner)
+            self._writes.warn_queued(owner)
             return found
         st = self.store.stats(None)
         st.invalid_user_ids = sum(invalid_id_problems(self.store.users()).values())

@@ -63,7 +63,7 @@ def engine(embedder: CachedEmbedder) -> Iterator[MemoryEngine]:
         embedder,
     )
     yield eng
-    eng.store.close()
+    eng.close()
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ routing table):
 | constraint ("must X", "required", "don't ever", "Never X")| constraint  | procedural | + trigger patterns
 | preference signal ("I prefer", "always use X", "I hate")  | preference  | procedural |
 | decision ("we decided", "let's go with")                  | decision    | semantic   |
-| numbered steps / "first … then …"                         | procedure   | procedural |
+| steps: numbered, "first … then …", "To X: a, b, then c"    | procedure   | procedural |
 | about now / this session ("right now", "currently")       | event       | working    |
 | subject-predicate-object statement ("my X is Y", "I use") | fact        | semantic   |
 | default: a conversation turn or event                     | event       | episodic   |

@@ -50,7 +50,11 @@ DECISION = re.compile(
 PROCEDURE = re.compile(
     r"(?im)(?:^\s*(?:\d+[.)]|step\s+\d+[:.)]?)\s+\S.*\n(?:.*\n)*?\s*(?:\d+[.)]|step\s+\d+[:.)]?)\s+\S)"
     r"|\b(?:to\s+\w+(?:\s+\w+){0,4},\s+(?:first\s+)?(?:run|open|go\s+to|click|install|call))\b"
-    r"|\bfirst\b[^.!?]{3,80}\bthen\b[^.!?]{3,80}(?:\bfinally\b|\bthen\b)",
+    r"|\bfirst\b[^.!?]{3,80}\bthen\b[^.!?]{3,80}(?:\bfinally\b|\bthen\b)"
+    # "To release Atlas: bump the version, tag the commit, then run make publish." -- a purpose, a colon, then
+    # more than one step (a comma, "then", or a list on the next line); not "To be honest: ...", "To do: ..."
+    r"|^[ \t]*(?:how\s+)?to\s+(?!(?:be|do|date|whom|me|you|us|him|her|them|sum\s+up)\b)[a-z]+\b[^:\n.!?]{0,60}:"
+    r"[ \t]*(?:\S[^\n]*?(?:,|\bthen\b)|\n[ \t]*(?:[-*]|\d+[.)])\s+\S)",
 )
 WORKING = re.compile(
     r"(?i)\b(?:right\s+now|at\s+the\s+moment|currently|this\s+session|in\s+this\s+session|for\s+now|"

@@ -72,9 +72,7 @@ class ServedRecall:
 class Maintainer:
     """Owns the background executor; all store writes of post-recall maintenance go through it."""
 
-    def __init__(
-        self, store: GraphStore, settings: Settings, embedder: Callable[[], Embedder] | None = None
-    ) -> None:
+    def __init__(self, store: GraphStore, settings: Settings, embedder: Callable[[], Embedder] | None = None) -> None:
         self.store = store
         self.settings = settings
         #: the engine's embedder (lazy): gap detection tests whether a served memory covers the question's focus
@@ -83,6 +81,7 @@ class Maintainer:
         self._executor: ThreadPoolExecutor | None = None
         self._pending: set[Future[None]] = set()
         self._lock = threading.Lock()
+        self._closed = False
         self.errors: list[str] = []
         #: per user: the memories the user's last recall served, and those feedback has confirmed since
         self._last: OrderedDict[str, tuple[frozenset[str], set[str]]] = OrderedDict()
@@ -98,6 +97,9 @@ class Maintainer:
     def submit(self, recall: ServedRecall) -> None:
         """Queue maintenance for a served recall (returns immediately)."""
         with self._lock:
+            if self._closed:  # a recall that finished while the engine closed: its store is closing too
+                log.debug("post-recall maintenance skipped: the engine is closed")
+                return
             if self._executor is None:
                 self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memgraph-maint")
             fut = self._executor.submit(self._run, recall)
@@ -116,7 +118,9 @@ class Maintainer:
             fut.result(timeout=timeout)
 
     def close(self) -> None:
+        """Run what is queued, then accept nothing more (the engine closes its store next)."""
         with self._lock:
+            self._closed = True
             executor, self._executor = self._executor, None
         if executor is not None:
             executor.shutdown(wait=True)
@@ -161,11 +165,18 @@ class Maintainer:
         focus = None
         if self._embedder is not None:
             focus = gaps.FocusTest(
-                self._embedder().encode, s.gap_focus_word_cosine, s.gap_focus_drop, s.gap_weak_cosine,
+                self._embedder().encode,
+                s.gap_focus_word_cosine,
+                s.gap_focus_drop,
+                s.gap_weak_cosine,
                 s.gap_weak_word_cosine,
             )
         return gaps.judge(
-            recall.query, hits, answer_cosine=s.gap_answer_cosine, answer_margin=s.gap_answer_margin, need=True,
+            recall.query,
+            hits,
+            answer_cosine=s.gap_answer_cosine,
+            answer_margin=s.gap_answer_margin,
+            need=True,
             focus=focus,
         )
 

@@ -161,7 +161,7 @@ def test_recall_misses_become_persisted_gaps(open_engine, agents) -> None:
     talk(agent, [("user", miss)])
     report = agent.end_session(USER, "s1")
     assert miss in report.gaps
-    engine.store.close()
+    engine.close()
     reopened = open_engine(engine.settings.store)
     assert miss in {g.query for g in reopened.store.list_gaps(USER)}
 

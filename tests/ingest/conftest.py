@@ -1,4 +1,4 @@
-"""Fixtures for the write-path tests: the model's own token counter (no torch), seed 000's example texts."""
+"""Fixtures for the write-path tests: the model's own token counter (no torch), example memories."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 
 from memgraph.embed import TokenCounter, default_model_path
 
-#: seed 000 §4's example memories: real text the pipeline must handle.
+#: example memories of a coding assistant: real text the pipeline must handle.
 SEED_EXAMPLES = [
     "User is a backend engineer specializing in Python and PostgreSQL.",
     "User is building a SaaS product with FastAPI and Stripe integration.",

@@ -1,4 +1,4 @@
-"""Clean (seed 000 §1.2) and chunk (§1.3): real text, the model's own tokenizer, and property tests."""
+"""Clean (docs/design.md §3.1) and chunk (§3.3): real text, the model's own tokenizer, and property tests."""
 
 from __future__ import annotations
 

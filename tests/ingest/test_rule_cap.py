@@ -63,7 +63,7 @@ def test_a_new_rule_past_the_cap_archives_the_least_useful(embedder: CachedEmbed
     active = eng.store.list_memories("u", MemoryFilter(kinds=[MemoryKind.PROCEDURE]))
     assert len(active) == 3 and victim.id not in {m.id for m in active}
     assert eng.stats(user_id="u").memories == 4  # nothing deleted
-    eng.store.close()
+    eng.close()
 
 
 def test_pinned_rules_are_never_archived(embedder: CachedEmbedder) -> None:
@@ -76,7 +76,7 @@ def test_pinned_rules_are_never_archived(embedder: CachedEmbedder) -> None:
     eng.remember("Never force-push to a shared branch.", user_id="u", kind="constraint")
     archived = [m.content for m in eng.store.list_memories("u", MemoryFilter.everything()) if m.archived]
     assert archived == ["Never run migrations without a backup."]
-    eng.store.close()
+    eng.close()
 
 
 def test_import_respects_the_cap(embedder: CachedEmbedder, tmp_path: Path) -> None:
@@ -104,4 +104,4 @@ def test_consolidate_reports_near_duplicate_rules(embedder: CachedEmbedder) -> N
     pairs = [(p.kind, {p.a, p.b}) for p in report.near_duplicate_rules]
     assert pairs == [("constraint", {a.id, b.id})]
     assert report.near_duplicate_rules[0].similarity >= eng.settings.consolidate_rule_cosine
-    eng.store.close()
+    eng.close()

@@ -1,4 +1,4 @@
-"""Importance (seed 000 §1.5), classification (§1.6 + seed 001 auto-capture) and tag inference, on real text."""
+"""Importance (docs/design.md §3.5), classification (§3.6) and tag inference (§3.7), on real text."""
 
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ def test_rarity_is_average_wordpiece_rarity(rarity: imp.TokenRarity) -> None:
     assert rarity.word_rarity("the") < 0.01
 
 
-def test_importance_formula_exactly_as_seed_000() -> None:
+def test_importance_formula_exactly_as_designed() -> None:
     assert imp.importance(1.0, 0.0, S) == pytest.approx(0.6)
     assert imp.importance(0.5, 0.5, S) == pytest.approx(0.5)
     assert imp.importance(0.2, 0.3, S) == pytest.approx(0.24)
@@ -112,6 +112,14 @@ def test_centroid_is_cached_and_updated_incrementally(embedder) -> None:  # type
         ("Don't ever use the ORM for bulk inserts.", MemoryKind.CONSTRAINT, Layer.PROCEDURAL),
         ("We decided to use SQLite as the embedded store.", MemoryKind.DECISION, Layer.SEMANTIC),
         ("1. Build the image\n2. Push it\n3. Roll out", MemoryKind.PROCEDURE, Layer.PROCEDURAL),
+        (
+            "To release Atlas: bump the version in pyproject.toml, tag the commit, then run make publish.",
+            MemoryKind.PROCEDURE,
+            Layer.PROCEDURAL,
+        ),
+        ("How to deploy the ledger:\n- build the image\n- roll it out", MemoryKind.PROCEDURE, Layer.PROCEDURAL),
+        ("To be honest: I did not like it, at all.", MemoryKind.EVENT, Layer.EPISODIC),
+        ("To release Atlas: see the wiki.", MemoryKind.EVENT, Layer.EPISODIC),
         ("Right now I'm debugging the login page.", MemoryKind.EVENT, Layer.WORKING),
         (
             "User is a backend engineer specializing in Python and PostgreSQL.",

@@ -257,7 +257,7 @@ def test_erasure_removes_queued_items_from_the_outbox_and_its_files(open_engine:
     with pytest.raises(TransientStoreError):  # nothing queued for it any more, and the server is down
         eng.get(gone.id, user_id=U)
     # the seam engine.erase runs through: nothing left to remove, the server is down, so the erasure queues
-    assert eng._erasing(U, [gone.id], lambda: "erased now", lambda: "queued") == "queued"
+    assert eng._writes.erasing(U, [gone.id], lambda: "erased now", lambda: "queued") == "queued"
     assert box.pending(U) == 2
     falkor.start()
     assert box.replay().applied == 3  # ada's kept item, her erasure, bob's memory
@@ -270,7 +270,7 @@ def test_erasure_removes_queued_items_from_the_outbox_and_its_files(open_engine:
     falkor.start()
     assert box.replay().applied == 0  # nothing waits; the replayer finds the server back
     eng.remember("Ada's phone ends in 4471", user_id=U)  # the server answers and nothing waits: erased at once
-    assert eng._erasing(U, None, lambda: "erased now", lambda: "queued") == "erased now"
+    assert eng._writes.erasing(U, None, lambda: "erased now", lambda: "queued") == "erased now"
 
 
 def test_a_refused_call_is_set_aside_and_the_replay_goes_on(open_engine: Open, falkor: FalkorServer) -> None:

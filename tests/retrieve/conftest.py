@@ -22,7 +22,7 @@ def mem(embedder: CachedEmbedder) -> Iterator[MemoryEngine]:
     yield eng
     eng.flush()
     eng._maintainer.close()
-    eng.store.close()
+    eng.close()
 
 
 @pytest.fixture
@@ -30,4 +30,4 @@ def quiet(embedder: CachedEmbedder) -> Iterator[MemoryEngine]:
     """Engine without post-recall maintenance: recalls do not change the graph."""
     eng = make_engine(embedder, recall_maintenance=False)
     yield eng
-    eng.store.close()
+    eng.close()

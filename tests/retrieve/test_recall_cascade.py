@@ -97,7 +97,7 @@ def test_hub_tag_is_capped_and_damped(embedder) -> None:
         assert one.path[0].degree == 60
         assert one.total == pytest.approx(0.8 * 0.7 * (5 / 60) * 0.8 * 0.7)
     finally:
-        eng.store.close()
+        eng.close()
     assert (
         hub_damping(None, 5) == 1.0 and hub_damping(4, 5) == 1.0 and hub_damping(50, 5) == pytest.approx(0.1)
     )

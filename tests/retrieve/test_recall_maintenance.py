@@ -14,11 +14,7 @@ def test_access_counts_and_confidence_after_serving(mem: MemoryEngine) -> None:
     a = mem.remember("The team lunch is on Thursdays at noon", user_id="u")
     mem.store.update_memories(
         "u",
-        [
-            __import__("memgraph.store", fromlist=["MemoryUpdate"]).MemoryUpdate(
-                id=a.id, set={"confidence": 0.5}
-            )
-        ],
+        [__import__("memgraph.store", fromlist=["MemoryUpdate"]).MemoryUpdate(id=a.id, set={"confidence": 0.5})],
     )
     before = mem.get(a.id, user_id="u")
     res = mem.recall("when is team lunch", user_id="u")
@@ -196,11 +192,21 @@ def test_the_graph_cannot_reinforce_its_own_choices(embedder) -> None:
 
     eng = make_engine(embedder, co_recall_from="top")
     try:
-        a, b, c = (eng.remember(t, user_id="u") for t in ("Kayak trip on Saturday", "Kayak rental costs 40 euros",
-                                                         "Bring the dry bags"))
-        eng._maintainer.apply(ServedRecall(user_id="u", query="kayak", served=[a.id, b.id, c.id],
-                                           ranked=[a.id, c.id, b.id], gap=False, query_vector=None,
-                                           direct={a.id, b.id}))
+        a, b, c = (
+            eng.remember(t, user_id="u")
+            for t in ("Kayak trip on Saturday", "Kayak rental costs 40 euros", "Bring the dry bags")
+        )
+        eng._maintainer.apply(
+            ServedRecall(
+                user_id="u",
+                query="kayak",
+                served=[a.id, b.id, c.id],
+                ranked=[a.id, c.id, b.id],
+                gap=False,
+                query_vector=None,
+                direct={a.id, b.id},
+            )
+        )
         links = eng.store.get_links("u", relations=[Relation.RELATES_TO])
         assert [{lk.src, lk.dst} for lk in links] == [{a.id, b.id}]
         assert all(m.access_count == 1 for m in eng.store.get_memories("u", [a.id, b.id, c.id]))
@@ -224,3 +230,24 @@ def test_maintenance_catches_the_sqlite_read_structures_up(mem: MemoryEngine) ->
     with mirror._lock:
         entry = mirror._users["u"].memo.entries.get(a.id)
     assert entry is not None and entry[0].access_count == 1  # the credited row re-read, not dropped
+
+
+def test_closing_the_engine_runs_queued_maintenance_then_accepts_none(
+    embedder: object, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A recall's maintenance runs before the store closes; one submitted after close is dropped, not run on a
+    closed store (it used to start a new worker that failed with "Cannot operate on a closed database")."""
+    from memgraph.retrieve.maintenance import ServedRecall
+
+    eng = MemoryEngine(SQLiteStore(":memory:"), Settings(store=":memory:"), embedder)  # type: ignore[arg-type]
+    m = eng.remember("The team lunch is on Thursdays at noon", user_id="u")
+    eng.recall("when is team lunch", user_id="u")
+    maintainer = eng._maintainer
+    eng.close()
+    assert maintainer.errors == []
+    late = ServedRecall(user_id="u", query="when is lunch", served=[m.id], ranked=[m.id], gap=False, query_vector=None)
+    with caplog.at_level("WARNING"):
+        maintainer.submit(late)
+        maintainer.flush()
+    assert maintainer._executor is None
+    assert maintainer.errors == [] and "maintenance failed" not in caplog.text

@@ -101,7 +101,7 @@ def demo(embedder: CachedEmbedder) -> Iterator[MemoryEngine]:
     yield eng
     eng.flush()
     eng._maintainer.close()
-    eng.store.close()
+    eng.close()
 
 
 #: What each demo question must bring first (the query's own best hit), whatever was asked before.

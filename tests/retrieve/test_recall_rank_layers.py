@@ -144,7 +144,7 @@ def test_trace_explains_every_memory(quiet: MemoryEngine) -> None:
     assert {m.id for m in res.memories} == {m.id for m in mems}
 
 
-def test_to_prompt_is_seed_000_format() -> None:
+def test_to_prompt_format() -> None:
     res = RecallResult(
         memories=[
             Memory(id="1", user_id="u", content="User is a backend engineer.", kind=MemoryKind.FACT),
@@ -167,4 +167,4 @@ def test_reranker_path_that_does_not_exist_falls_back(embedder) -> None:
         assert res.memories and "weighted blend" in res.trace[0].notes[0]
         assert "not found" in res.trace[0].notes[0]
     finally:
-        eng.store.close()
+        eng.close()
