@@ -1,5 +1,5 @@
 """`python -m memgraph` runs the CLI."""
 
-from memgraph.cli import app
+from memgraph.cli import main
 
-app()
+main()
