@@ -44,3 +44,25 @@ def test_python_dash_m_runs_the_command(tmp_path: object) -> None:
     whole = CliRunner().invoke(app, ["recall"])
     assert bad.returncode == whole.exit_code == 2
     assert "Missing argument" in bad.stderr
+
+
+def test_a_command_that_ends_at_once_keeps_its_output_and_status(tmp_path: object) -> None:
+    """`remember` and `recall` end without the interpreter's teardown (memgraph.cli.main): what they print, and
+    what they wrote, is all there, and a failure keeps its status."""
+    store = str(tmp_path)
+    run = [sys.executable, "-m", "memgraph"]
+    done = subprocess.run(
+        [*run, "remember", "Ada's favourite colour is teal", "--user", "ada", "--store", store],
+        capture_output=True, text=True, check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    got = subprocess.run(
+        [*run, "recall", "favourite colour", "--user", "ada", "--store", store, "--json"],
+        capture_output=True, text=True, check=False,
+    )
+    assert got.returncode == 0, got.stderr
+    assert "teal" in got.stdout and got.stdout.rstrip().endswith("}")
+    missing = subprocess.run(
+        [*run, "recall", "x", "--user", "nobody", "--store", store], capture_output=True, text=True, check=False
+    )
+    assert missing.returncode == 1 and "has no memories" in missing.stderr
