@@ -208,6 +208,7 @@ def test_damaged_foreign_or_outdated_snapshots_are_ignored(tmp_path: Path) -> No
         try:
             reader.vector_search("ada", vecs[0], 3)
             assert (reader._mirror.snapshot_loads, reader._mirror.loads) == (0, 1)
+            assert not snapshot.path_for(tmp_path, "ada").exists()  # deleted on sight, not saved again yet
         finally:
             reader.close()
     finally:

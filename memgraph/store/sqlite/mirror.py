@@ -292,7 +292,10 @@ class Mirror:
         head, cols, graph = found
         pos = int(head["pos"])
         _, floor, _ = self._position(conn)
-        if head["epoch"] != self._epoch or pos < floor or pos > self._pos:
+        if head["epoch"] != self._epoch:  # an erasure since: what it holds must not stay on disk either
+            snapshot.forget(self.directory, user_id, ("read",))
+            return None
+        if pos < floor or pos > self._pos:
             return None
         ids = list(dict.fromkeys(m for u, m in changelog.since(conn, pos, self._pos) if u == user_id))
         if len(ids) > snapshot.REFRESH_ENTRIES or len(ids) > snapshot.REFRESH_FRACTION * cols.n:
