@@ -104,6 +104,8 @@ _STANDING = re.compile(
     r"(?i)\b(?:from\s+now\s+on|going\s+forward|in\s+(?:the\s+)?future|next\s+time|every\s+time|always|"
     r"whenever|by\s+default)\b"
 )
+#: A request about nothing in particular is an instruction about style: "Explain things simply, I'm new to Rust."
+_GENERIC = re.compile(r"(?i)^\W*(?:please\s+)?[\w']+(?:\s+(?:me|us))?\s+(?:things|stuff)\b")
 _SOCIAL = frozenset(
     "thanks thank thx cheers ok okay great cool nice bye goodbye hello hi hey sorry yes yeah yep no nope sure "
     "lol good perfect awesome brilliant lovely fine alright right morning evening night".split()
@@ -125,9 +127,16 @@ _EXPECT: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"\bhow\s+much\s+(?:is|are|was|were|will)\b|"
             r"\bwhat(?:'s|\s+is|\s+are|\s+was)?\s+(?:the\s+|my\s+|our\s+|his\s+|her\s+|their\s+)?"
             r"(?:[\w'’-]+\s+){0,3}?(?:price|cost|fee|fees|salary|rent|budget|(?:hourly|daily|day)\s+rate)\b|"
-            r"\bhow\s+expensive\b"
+            r"\bhow\s+expensive\b|"
+            # "What does the Pixieset subscription cost?": the verb asks for the amount as "how much" does
+            r"\bwhat\s+(?:does|do|did|will|would)\b[^?.!]*\b(?:cost|charge)\b"
         ),
     ),
+    # "What's my locker code?": the code itself, not where it is written down ("… on a card in my wallet")
+    ("code", re.compile(
+        r"(?i)\b(?:lock|locker|door|gate|alarm|safe|wi-?fi|access|entry|zip|area|post|promo|discount|voucher)\s+code\b|"
+        r"\bcombination\b|\bpasscode\b|\bpin\s+(?:number|code)\b|(?-i:\bPIN\b)"
+    )),
     ("duration", re.compile(r"(?i)\bhow\s+long\b")),
     (
         "number",
@@ -217,7 +226,8 @@ def information_need(query: str) -> bool:
         return False
     if is_question(text):
         return True
-    if any(_REQUEST.match(s.strip()) and not _STANDING.search(s) for s in _sentences(text)):
+    if any(_REQUEST.match(s.strip()) and not _STANDING.search(s) and not _GENERIC.match(s.strip())
+           for s in _sentences(text)):
         return True  # "tell me the host" asks; "give me short answers from now on" instructs
     # a bare keyword query: a few words, no verb or pronoun, no closing punctuation ("standup time")
     words = tokenize(text)
@@ -270,6 +280,8 @@ def holds_answer(content: str, expects: str | None, query: str) -> bool:
         # "how long": an end point answers too ("until September")
         return expects == "duration" and bool(_UNTIL.search(content)) and bool(v.months or v.dates or v.weekdays
                                                                                 or v.years)
+    if expects == "code":  # a code holds a digit, or is quoted: "4471", "`X7-KQ`"
+        return bool(re.search(r"\d", content) or re.search(r"[`'\"][^\s`'\"]+[`'\"]", content))
     if expects == "email":
         return bool(_EMAIL.search(content))
     if expects == "phone":
@@ -375,8 +387,8 @@ _QUESTION_VERB = (
     re.compile(
         r"(?i)\b(?:what|which|how|when|where|who|whom)\b[^?]*?\b(?:do|does|did)\s+"
         r"(?:the|my|our|your|his|her|their|this|that)\s+(?:[\w'’-]+\s+){0,2}?"
-        r"(?P<end>[\w'-]+)\s*[?.!]*\s*$"
-    ),
+        r"(?P<end>[\w'-]+)(?:\s+(?:for|about|with|to|on|of|at|from|in|into|up|out|over|by))?\s*[?.!]*\s*$"
+    ),  # "what did the Bakers *ask* for?"
     re.compile(r"(?i)\bhow\s+(?P<how>[\w'-]+)"),
     # "where is the CI workflow defined?": a participle closing the question
     re.compile(
