@@ -353,9 +353,9 @@ def judge(
     # a word another served memory holds is covered too: the answer may be read across two memories ("What time
     # can I check in at the Lisbon hotel?" / "Check-in at Casa do Largo is from 15:00." + "The Lisbon hotel is
     # Casa do Largo …")
-    said = {stem(w) for h in served for w in tokenize(h.content)}
     for hit in typed:
         missing = uncovered(query, hit.content, focus) if focus is not None else []
+        said = _linked_words(hit.content, served, query)
         missing = [w for w in missing if not _stem_in(stem(w), said)]
         # one word short of a long question is still an answer: "which command installs frontend packages?" /
         # "The frontend uses pnpm; never run npm install …" covers command, installs and frontend, not "packages"
@@ -474,6 +474,25 @@ def _stem_in(term: str, have: set[str]) -> bool:
     return term in have or (
         len(term) >= 5 and any(len(h) >= 5 and (h.startswith(term) or term.startswith(h)) for h in have)
     ) or (len(term) >= _PREFIX_MIN and any(len(h) > len(term) and h.startswith(term) for h in have))
+
+
+def _content_stems(text: str) -> set[str]:
+    return {stem(w) for w in tokenize(text) if w not in stop_words() and not w.isdigit()}
+
+
+def _linked_words(content: str, served: Sequence[ServedHit], query: str) -> set[str]:
+    """The words a candidate answer can borrow from the other served memories: those of a memory that names
+    something the candidate names besides what the question names ("The Lisbon hotel is Casa do Largo" for
+    "Check-in at Casa do Largo is from 15:00."). An unlinked memory's words are another subject's: "My insurance
+    covers equipment …" does not make "My van … its MOT is due in March" say when the van insurance is due."""
+    own = _content_stems(content)
+    subject = own - _content_stems(query)
+    out = set(own)
+    for h in served:
+        theirs = _content_stems(h.content)
+        if theirs & subject:
+            out |= theirs
+    return out
 
 
 def key_terms(query: str) -> set[str]:
