@@ -399,6 +399,10 @@ _QUESTION_VERB = (
     # "this python file", "the new pipeline": the thing at hand, not something stored
     re.compile(r"(?i)\b(?:this|that|these|those|the\s+new|a\s+new)\s+(?P<d1>[\w'-]+)(?:\s+(?P<d2>[\w'-]+)(?=\s*[?.!]*\s*$))?"),
 )
+#: A question verb that picks the end of what it is about is what is asked: "When does the café *close*?" is not
+#: answered by "I work at the campus café on Wednesday and Friday afternoons.". An event's time is its start,
+#: so "start" and "begin" stay question verbs.
+_END_VERBS = frozenset("close closes shut shuts end ends finish finishes stop stops expire expires".split())
 #: "What language is …", "which pager tool do …": the words between the question word and the verb name the
 #: answer's type, which the answer is an instance of and seldom repeats ("written in Go", "lives in Opsgenie").
 #: On the labelled cases (dev, dev2, dev3, first held-out) they were the focus words most often wrongly uncovered.
@@ -426,7 +430,7 @@ def focus_words(question: str, *, typed: bool = False) -> list[str]:
     skip: set[str] = set()
     for pattern in _QUESTION_VERB:
         for m in pattern.finditer(question):
-            skip |= {w.lower() for w in m.groups() if w}
+            skip |= {w.lower() for w in m.groups() if w} - _END_VERBS
     # Title-case words are names; an all-capitals word is an acronym, often the very thing asked ("the SLA")
     names = {w.lower() for w in re.findall(r"\b[A-Z][a-z][\w'’-]*", question)}
     for pattern in () if typed else _ANSWER_TYPE:  # typed: the answer's type words count (a question's length)
