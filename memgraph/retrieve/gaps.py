@@ -357,6 +357,7 @@ def judge(
         missing = uncovered(query, hit.content, focus) if focus is not None else []
         said = _linked_words(hit.content, served, query)
         missing = [w for w in missing if not _stem_in(stem(w), said)]
+        missing += [w for w in possessors(query) if stem(w) not in said and w not in missing]
         # one word short of a long question is still an answer: "which command installs frontend packages?" /
         # "The frontend uses pnpm; never run npm install …" covers command, installs and frontend, not "packages"
         long_question = len(focus_words(asked(query), typed=True)) - 1 >= _FOCUS_ENOUGH
@@ -445,6 +446,16 @@ def focus_words(question: str, *, typed: bool = False) -> list[str]:
             continue
         out.append(w)
     return out
+
+
+_POSSESSIVE = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z][\w-]*)['’]s\b")
+
+
+def possessors(query: str) -> list[str]:
+    """The people or things whose attribute the question asks ("What's *Kofi's* day rate?"): an answer must name
+    them, itself or through a linked memory, or it is someone else's value ("My day rate … is 650 pounds").
+    Unlike the other names of a question, a possessor is not given by another name in the answer."""
+    return [m.group(1).lower() for m in _POSSESSIVE.finditer(asked(query)) if m.group(1).lower() not in _QUESTION_WORDS]
 
 
 def uncovered(query: str, content: str, test: FocusTest) -> list[str]:
