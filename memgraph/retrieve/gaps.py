@@ -174,6 +174,10 @@ _FREQUENCY = re.compile(
     r"within|until|till|today|tomorrow|tonight|yesterday|next|last|weekdays?|weekends?|term|season|spring|"
     r"summer|autumn|fall|winter)\b"
 )
+_NEXT = re.compile(r"(?i)\b(?:next|upcoming|coming)\b")
+_PAST = re.compile(r"(?i)\b(?:last|previous|ago|yesterday)\b")
+_LAST_TIME = re.compile(r"(?i)\b(?:was|were|did)\b[^?.!]*\blast\b")
+_FREQUENCY_ONLY = re.compile(r"(?i)\b(?:every|each|daily|weekly|monthly|yearly|annually|fortnightly)\b")
 _TIME_UNITS = frozenset({"min", "h", "s", "day", "week", "month", "year", "fortnight", "night", "weekend"})
 _DURATION = re.compile(
     r"(?i)\b(?:a|an|half\s+an?|one)\s+(?:minute|hour|day|night|week|fortnight|month|year|decade)s?\b|"
@@ -264,6 +268,9 @@ def holds_answer(content: str, expects: str | None, query: str) -> bool:
         return bool(v.times)
     if expects == "when" and _WHICH_YEAR.search(query) and _ORDINAL_YEAR.search(content):
         return True  # "What year am I in?" / "second year", "Year 9"
+    if expects == "when" and _LAST_TIME.search(query):  # "When was the oven last serviced?": a past date,
+        # not how often it is done ("every six months")
+        return bool(v.dates or v.weekdays or v.months or v.years or _PAST.search(content))
     if expects == "when":
         timed = any(unit in _TIME_UNITS for unit, _ in v.quantities)  # "in two weeks"
         return bool(v.times or v.dates or v.weekdays or v.months or v.years or v.periods or timed
@@ -299,6 +306,17 @@ def holds_answer(content: str, expects: str | None, query: str) -> bool:
         words = {w.removesuffix("s") if w.removesuffix("s") in _ROLES else w for w in tokenize(content)}
         return bool({w for w in words & _ROLES if stem(w) not in asked})
     return bool(_PATH.search(content) or _LOCATIVE.search(content))
+
+
+def tense_clash(content: str, query: str) -> bool:
+    """The question asks about the next one and the memory speaks only of the last one, or the other way round:
+    "What's the conversion rate target for next quarter?" / "… rate last quarter was 3.2%.", "When is my next
+    blood test?" / "My blood pressure was 128/82 at the last check-up."."""
+    if _NEXT.search(query) and not _PAST.search(query):
+        return bool(_PAST.search(content)) and not (_NEXT.search(content) or _FREQUENCY_ONLY.search(content))
+    if _PAST.search(query) and not _NEXT.search(query):
+        return bool(_NEXT.search(content)) and not _PAST.search(content)
+    return False
 
 
 def holds_asked_values(content: str, query: str) -> bool:
@@ -346,6 +364,9 @@ def judge(
     pinned = [h for h in close if holds_asked_values(h.content, query)]
     if not pinned:
         return GapVerdict(True, True, expects, "no similar memory holds the values the question names", best)
+    pinned = [h for h in pinned if not tense_clash(h.content, query)]
+    if not pinned:
+        return GapVerdict(True, True, expects, "the similar memories speak of another time (next / last)", best)
     typed = [h for h in pinned if holds_answer(h.content, expects, query)]
     if not typed:
         return GapVerdict(True, True, expects, f"no similar memory holds the {expects} asked for", best)
