@@ -174,6 +174,12 @@ _FREQUENCY = re.compile(
     r"within|until|till|today|tomorrow|tonight|yesterday|next|last|weekdays?|weekends?|term|season|spring|"
     r"summer|autumn|fall|winter)\b"
 )
+_PER = re.compile(
+    r"(?i)\b(?:per|a|an|each|every)\s+(hour|day|night|shift|week|fortnight|month|quarter|year|term|session|lesson|"
+    r"visit|class)s?\b"
+)
+_PER_ADVERB = {"hourly": "hour", "daily": "day", "nightly": "night", "weekly": "week", "fortnightly": "fortnight",
+               "monthly": "month", "quarterly": "quarter", "yearly": "year", "annually": "year", "annual": "year"}
 _NEXT = re.compile(r"(?i)\b(?:next|upcoming|coming)\b")
 _PAST = re.compile(r"(?i)\b(?:last|previous|ago|yesterday)\b")
 _LAST_TIME = re.compile(r"(?i)\b(?:was|were|did)\b[^?.!]*\blast\b")
@@ -275,6 +281,8 @@ def holds_answer(content: str, expects: str | None, query: str) -> bool:
         timed = any(unit in _TIME_UNITS for unit, _ in v.quantities)  # "in two weeks"
         return bool(v.times or v.dates or v.weekdays or v.months or v.years or v.periods or timed
                     or _FREQUENCY.search(content))
+    if expects in ("money", "number") and not _same_period(content, query):
+        return False  # "How much does the staff parking permit cost per year?" / "… 4 pounds a shift …"
     if expects == "money":  # "12 pounds", "£5", and prices without a currency: "sells for 4.50", "3.20 each"
         if not v.quantities:
             return False
@@ -306,6 +314,18 @@ def holds_answer(content: str, expects: str | None, query: str) -> bool:
         words = {w.removesuffix("s") if w.removesuffix("s") in _ROLES else w for w in tokenize(content)}
         return bool({w for w in words & _ROLES if stem(w) not in asked})
     return bool(_PATH.search(content) or _LOCATIVE.search(content))
+
+
+def _periods(text: str) -> set[str]:
+    out = {m.group(1).lower() for m in _PER.finditer(text)}
+    return out | {_PER_ADVERB[m.group(0).lower()] for m in re.finditer(r"(?i)\b(?:" + "|".join(_PER_ADVERB) + r")\b", text)}
+
+
+def _same_period(content: str, query: str) -> bool:
+    """A rate asked per one period ("per year", "monthly") is not answered by an amount per another ("a shift")."""
+    asked = _periods(query)
+    said = _periods(content)
+    return not asked or not said or bool(asked & said)
 
 
 def tense_clash(content: str, query: str) -> bool:
