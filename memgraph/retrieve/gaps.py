@@ -13,13 +13,17 @@ A miss needs two things:
    "which day" / "how often"; a number for "how many/much" or "what's the rate/size/…" (not one the question
    names itself); a duration or an end point for "how long"; an amount of money for "how much does it cost";
    a name not in the question (or a role: "the platform team") for "who"; a name, a path or a place phrase
-   for "where"; an e-mail address or a phone number when one is asked for. A question that names a value
-   ("in 1997", "the Q4 target") needs a memory holding it. A memory that shares most of the question's key
-   words counts as similar too (text search found it). Nothing served at all is a miss.
+   for "where"; an e-mail address or a phone number when one is asked for; the code itself for an access code
+   ("My locker code is on a card in my wallet." is not it). A question that names a value ("in 1997", "the Q4
+   target") needs a memory holding it; one asked per a period ("per year") is not answered per another ("a
+   shift"); one about the next occasion is not answered by a memory that speaks only of the last one (and back).
+   A memory that shares most of the question's key words counts as similar too (text search found it). Nothing
+   served at all is a miss.
 3. **the focus words** (with the engine's embedder, `FocusTest`): the answer must also say what the question is
    about, not only its topic: "Does the Lisbon hotel have parking?" is not answered by "The Lisbon hotel is Casa
    do Largo …" (see `uncovered`). A weaker memory (cosine from `gap_weak_cosine`) answers when it names every
-   focus word ("Who is our GP?" / "Our family doctor is Dr. Chen", cosine 0.34).
+   focus word ("Who is our GP?" / "Our family doctor is Dr. Chen", cosine 0.34). Whose value is asked ("Kofi's day
+   rate") must be named too, and an end-point verb ("When does the café *close*?") is a focus word.
 
 What decided it (measured on hand-labelled cases, tests/data/decisions/gaps_*.json, bench/decisions.py): the
 old rule ("no vector hit above the similarity threshold") logged answered questions as misses (the best memory
@@ -29,7 +33,11 @@ was never stored ("What time does Sam's football practice finish?" with only "�
 similar (0.75) but cannot be answered: the expected answer type catches it. The focus words (first dev part:
 precision / recall 0.875 / 0.61 -> 0.97 / 0.70; the paraphrase part: 0.56 / 0.45 -> 0.78 / 0.64) generalise less
 well: on the second held-out part they found 2 more misses and logged 3 answered questions (paraphrases the
-small model does not link); bench/RESULTS.md has the figures.
+small model does not link). That part's errors were then inspected (it is dev material since): their causes were
+general (a cost asked as "what does it cost", access codes, "next" / "last", a possessor, words borrowed from an
+unrelated served memory, words of one field taken for synonyms at cosine 0.45-0.5), and the rules above fix
+them without losing a figure on any dev part; a fourth held-out part, written before, is scored once at the end.
+bench/RESULTS.md has the figures.
 """
 
 from __future__ import annotations
@@ -180,6 +188,7 @@ _PER = re.compile(
 )
 _PER_ADVERB = {"hourly": "hour", "daily": "day", "nightly": "night", "weekly": "week", "fortnightly": "fortnight",
                "monthly": "month", "quarterly": "quarter", "yearly": "year", "annually": "year", "annual": "year"}
+_PER_ADVERB_WORD = re.compile(r"(?i)\b(?:" + "|".join(_PER_ADVERB) + r")\b")
 _NEXT = re.compile(r"(?i)\b(?:next|upcoming|coming)\b")
 _PAST = re.compile(r"(?i)\b(?:last|previous|ago|yesterday)\b")
 _LAST_TIME = re.compile(r"(?i)\b(?:was|were|did)\b[^?.!]*\blast\b")
@@ -318,7 +327,7 @@ def holds_answer(content: str, expects: str | None, query: str) -> bool:
 
 def _periods(text: str) -> set[str]:
     out = {m.group(1).lower() for m in _PER.finditer(text)}
-    return out | {_PER_ADVERB[m.group(0).lower()] for m in re.finditer(r"(?i)\b(?:" + "|".join(_PER_ADVERB) + r")\b", text)}
+    return out | {_PER_ADVERB[m.group(0).lower()] for m in _PER_ADVERB_WORD.finditer(text)}
 
 
 def _same_period(content: str, query: str) -> bool:
