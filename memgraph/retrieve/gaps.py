@@ -13,13 +13,17 @@ A miss needs two things:
    "which day" / "how often"; a number for "how many/much" or "what's the rate/size/…" (not one the question
    names itself); a duration or an end point for "how long"; an amount of money for "how much does it cost";
    a name not in the question (or a role: "the platform team") for "who"; a name, a path or a place phrase
-   for "where"; an e-mail address or a phone number when one is asked for. A question that names a value
-   ("in 1997", "the Q4 target") needs a memory holding it. A memory that shares most of the question's key
-   words counts as similar too (text search found it). Nothing served at all is a miss.
+   for "where"; an e-mail address or a phone number when one is asked for; the code itself for an access code
+   ("My locker code is on a card in my wallet." is not it). A question that names a value ("in 1997", "the Q4
+   target") needs a memory holding it; one asked per a period ("per year") is not answered per another ("a
+   shift"); one about the next occasion is not answered by a memory that speaks only of the last one (and back).
+   A memory that shares most of the question's key words counts as similar too (text search found it). Nothing
+   served at all is a miss.
 3. **the focus words** (with the engine's embedder, `FocusTest`): the answer must also say what the question is
    about, not only its topic: "Does the Lisbon hotel have parking?" is not answered by "The Lisbon hotel is Casa
    do Largo …" (see `uncovered`). A weaker memory (cosine from `gap_weak_cosine`) answers when it names every
-   focus word ("Who is our GP?" / "Our family doctor is Dr. Chen", cosine 0.34).
+   focus word ("Who is our GP?" / "Our family doctor is Dr. Chen", cosine 0.34). Whose value is asked ("Kofi's day
+   rate") must be named too, and an end-point verb ("When does the café *close*?") is a focus word.
 
 What decided it (measured on hand-labelled cases, tests/data/decisions/gaps_*.json, bench/decisions.py): the
 old rule ("no vector hit above the similarity threshold") logged answered questions as misses (the best memory
@@ -29,7 +33,11 @@ was never stored ("What time does Sam's football practice finish?" with only "�
 similar (0.75) but cannot be answered: the expected answer type catches it. The focus words (first dev part:
 precision / recall 0.875 / 0.61 -> 0.97 / 0.70; the paraphrase part: 0.56 / 0.45 -> 0.78 / 0.64) generalise less
 well: on the second held-out part they found 2 more misses and logged 3 answered questions (paraphrases the
-small model does not link); bench/RESULTS.md has the figures.
+small model does not link). That part's errors were then inspected (it is dev material since): their causes were
+general (a cost asked as "what does it cost", access codes, "next" / "last", a possessor, words borrowed from an
+unrelated served memory, words of one field taken for synonyms at cosine 0.45-0.5), and the rules above fix
+them without losing a figure on any dev part; a fourth held-out part, written before, is scored once at the end.
+bench/RESULTS.md has the figures.
 """
 
 from __future__ import annotations
@@ -104,6 +112,8 @@ _STANDING = re.compile(
     r"(?i)\b(?:from\s+now\s+on|going\s+forward|in\s+(?:the\s+)?future|next\s+time|every\s+time|always|"
     r"whenever|by\s+default)\b"
 )
+#: A request about nothing in particular is an instruction about style: "Explain things simply, I'm new to Rust."
+_GENERIC = re.compile(r"(?i)^\W*(?:please\s+)?[\w']+(?:\s+(?:me|us))?\s+(?:things|stuff)\b")
 _SOCIAL = frozenset(
     "thanks thank thx cheers ok okay great cool nice bye goodbye hello hi hey sorry yes yeah yep no nope sure "
     "lol good perfect awesome brilliant lovely fine alright right morning evening night".split()
@@ -125,9 +135,16 @@ _EXPECT: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"\bhow\s+much\s+(?:is|are|was|were|will)\b|"
             r"\bwhat(?:'s|\s+is|\s+are|\s+was)?\s+(?:the\s+|my\s+|our\s+|his\s+|her\s+|their\s+)?"
             r"(?:[\w'’-]+\s+){0,3}?(?:price|cost|fee|fees|salary|rent|budget|(?:hourly|daily|day)\s+rate)\b|"
-            r"\bhow\s+expensive\b"
+            r"\bhow\s+expensive\b|"
+            # "What does the Pixieset subscription cost?": the verb asks for the amount as "how much" does
+            r"\bwhat\s+(?:does|do|did|will|would)\b[^?.!]*\b(?:cost|charge)\b"
         ),
     ),
+    # "What's my locker code?": the code itself, not where it is written down ("… on a card in my wallet")
+    ("code", re.compile(
+        r"(?i)\b(?:lock|locker|door|gate|alarm|safe|wi-?fi|access|entry|zip|area|post|promo|discount|voucher)\s+code\b|"
+        r"\bcombination\b|\bpasscode\b|\bpin\s+(?:number|code)\b|(?-i:\bPIN\b)"
+    )),
     ("duration", re.compile(r"(?i)\bhow\s+long\b")),
     (
         "number",
@@ -165,6 +182,17 @@ _FREQUENCY = re.compile(
     r"within|until|till|today|tomorrow|tonight|yesterday|next|last|weekdays?|weekends?|term|season|spring|"
     r"summer|autumn|fall|winter)\b"
 )
+_PER = re.compile(
+    r"(?i)\b(?:per|a|an|each|every)\s+(hour|day|night|shift|week|fortnight|month|quarter|year|term|session|lesson|"
+    r"visit|class)s?\b"
+)
+_PER_ADVERB = {"hourly": "hour", "daily": "day", "nightly": "night", "weekly": "week", "fortnightly": "fortnight",
+               "monthly": "month", "quarterly": "quarter", "yearly": "year", "annually": "year", "annual": "year"}
+_PER_ADVERB_WORD = re.compile(r"(?i)\b(?:" + "|".join(_PER_ADVERB) + r")\b")
+_NEXT = re.compile(r"(?i)\b(?:next|upcoming|coming)\b")
+_PAST = re.compile(r"(?i)\b(?:last|previous|ago|yesterday)\b")
+_LAST_TIME = re.compile(r"(?i)\b(?:was|were|did)\b[^?.!]*\blast\b")
+_FREQUENCY_ONLY = re.compile(r"(?i)\b(?:every|each|daily|weekly|monthly|yearly|annually|fortnightly)\b")
 _TIME_UNITS = frozenset({"min", "h", "s", "day", "week", "month", "year", "fortnight", "night", "weekend"})
 _DURATION = re.compile(
     r"(?i)\b(?:a|an|half\s+an?|one)\s+(?:minute|hour|day|night|week|fortnight|month|year|decade)s?\b|"
@@ -217,7 +245,8 @@ def information_need(query: str) -> bool:
         return False
     if is_question(text):
         return True
-    if any(_REQUEST.match(s.strip()) and not _STANDING.search(s) for s in _sentences(text)):
+    if any(_REQUEST.match(s.strip()) and not _STANDING.search(s) and not _GENERIC.match(s.strip())
+           for s in _sentences(text)):
         return True  # "tell me the host" asks; "give me short answers from now on" instructs
     # a bare keyword query: a few words, no verb or pronoun, no closing punctuation ("standup time")
     words = tokenize(text)
@@ -254,10 +283,15 @@ def holds_answer(content: str, expects: str | None, query: str) -> bool:
         return bool(v.times)
     if expects == "when" and _WHICH_YEAR.search(query) and _ORDINAL_YEAR.search(content):
         return True  # "What year am I in?" / "second year", "Year 9"
+    if expects == "when" and _LAST_TIME.search(query):  # "When was the oven last serviced?": a past date,
+        # not how often it is done ("every six months")
+        return bool(v.dates or v.weekdays or v.months or v.years or _PAST.search(content))
     if expects == "when":
         timed = any(unit in _TIME_UNITS for unit, _ in v.quantities)  # "in two weeks"
         return bool(v.times or v.dates or v.weekdays or v.months or v.years or v.periods or timed
                     or _FREQUENCY.search(content))
+    if expects in ("money", "number") and not _same_period(content, query):
+        return False  # "How much does the staff parking permit cost per year?" / "… 4 pounds a shift …"
     if expects == "money":  # "12 pounds", "£5", and prices without a currency: "sells for 4.50", "3.20 each"
         if not v.quantities:
             return False
@@ -270,6 +304,8 @@ def holds_answer(content: str, expects: str | None, query: str) -> bool:
         # "how long": an end point answers too ("until September")
         return expects == "duration" and bool(_UNTIL.search(content)) and bool(v.months or v.dates or v.weekdays
                                                                                 or v.years)
+    if expects == "code":  # a code holds a digit, or is quoted: "4471", "`X7-KQ`"
+        return bool(re.search(r"\d", content) or re.search(r"[`'\"][^\s`'\"]+[`'\"]", content))
     if expects == "email":
         return bool(_EMAIL.search(content))
     if expects == "phone":
@@ -287,6 +323,29 @@ def holds_answer(content: str, expects: str | None, query: str) -> bool:
         words = {w.removesuffix("s") if w.removesuffix("s") in _ROLES else w for w in tokenize(content)}
         return bool({w for w in words & _ROLES if stem(w) not in asked})
     return bool(_PATH.search(content) or _LOCATIVE.search(content))
+
+
+def _periods(text: str) -> set[str]:
+    out = {m.group(1).lower() for m in _PER.finditer(text)}
+    return out | {_PER_ADVERB[m.group(0).lower()] for m in _PER_ADVERB_WORD.finditer(text)}
+
+
+def _same_period(content: str, query: str) -> bool:
+    """A rate asked per one period ("per year", "monthly") is not answered by an amount per another ("a shift")."""
+    asked = _periods(query)
+    said = _periods(content)
+    return not asked or not said or bool(asked & said)
+
+
+def tense_clash(content: str, query: str) -> bool:
+    """The question asks about the next one and the memory speaks only of the last one, or the other way round:
+    "What's the conversion rate target for next quarter?" / "… rate last quarter was 3.2%.", "When is my next
+    blood test?" / "My blood pressure was 128/82 at the last check-up."."""
+    if _NEXT.search(query) and not _PAST.search(query):
+        return bool(_PAST.search(content)) and not (_NEXT.search(content) or _FREQUENCY_ONLY.search(content))
+    if _PAST.search(query) and not _NEXT.search(query):
+        return bool(_NEXT.search(content)) and not _PAST.search(content)
+    return False
 
 
 def holds_asked_values(content: str, query: str) -> bool:
@@ -334,6 +393,9 @@ def judge(
     pinned = [h for h in close if holds_asked_values(h.content, query)]
     if not pinned:
         return GapVerdict(True, True, expects, "no similar memory holds the values the question names", best)
+    pinned = [h for h in pinned if not tense_clash(h.content, query)]
+    if not pinned:
+        return GapVerdict(True, True, expects, "the similar memories speak of another time (next / last)", best)
     typed = [h for h in pinned if holds_answer(h.content, expects, query)]
     if not typed:
         return GapVerdict(True, True, expects, f"no similar memory holds the {expects} asked for", best)
@@ -341,10 +403,11 @@ def judge(
     # a word another served memory holds is covered too: the answer may be read across two memories ("What time
     # can I check in at the Lisbon hotel?" / "Check-in at Casa do Largo is from 15:00." + "The Lisbon hotel is
     # Casa do Largo …")
-    said = {stem(w) for h in served for w in tokenize(h.content)}
     for hit in typed:
         missing = uncovered(query, hit.content, focus) if focus is not None else []
+        said = _linked_words(hit.content, served, query)
         missing = [w for w in missing if not _stem_in(stem(w), said)]
+        missing += [w for w in possessors(query) if stem(w) not in said and w not in missing]
         # one word short of a long question is still an answer: "which command installs frontend packages?" /
         # "The frontend uses pnpm; never run npm install …" covers command, installs and frontend, not "packages"
         long_question = len(focus_words(asked(query), typed=True)) - 1 >= _FOCUS_ENOUGH
@@ -375,8 +438,8 @@ _QUESTION_VERB = (
     re.compile(
         r"(?i)\b(?:what|which|how|when|where|who|whom)\b[^?]*?\b(?:do|does|did)\s+"
         r"(?:the|my|our|your|his|her|their|this|that)\s+(?:[\w'’-]+\s+){0,2}?"
-        r"(?P<end>[\w'-]+)\s*[?.!]*\s*$"
-    ),
+        r"(?P<end>[\w'-]+)(?:\s+(?:for|about|with|to|on|of|at|from|in|into|up|out|over|by))?\s*[?.!]*\s*$"
+    ),  # "what did the Bakers *ask* for?"
     re.compile(r"(?i)\bhow\s+(?P<how>[\w'-]+)"),
     # "where is the CI workflow defined?": a participle closing the question
     re.compile(
@@ -387,6 +450,10 @@ _QUESTION_VERB = (
     # "this python file", "the new pipeline": the thing at hand, not something stored
     re.compile(r"(?i)\b(?:this|that|these|those|the\s+new|a\s+new)\s+(?P<d1>[\w'-]+)(?:\s+(?P<d2>[\w'-]+)(?=\s*[?.!]*\s*$))?"),
 )
+#: A question verb that picks the end of what it is about is what is asked: "When does the café *close*?" is not
+#: answered by "I work at the campus café on Wednesday and Friday afternoons.". An event's time is its start,
+#: so "start" and "begin" stay question verbs.
+_END_VERBS = frozenset("close closes shut shuts end ends finish finishes stop stops expire expires".split())
 #: "What language is …", "which pager tool do …": the words between the question word and the verb name the
 #: answer's type, which the answer is an instance of and seldom repeats ("written in Go", "lives in Opsgenie").
 #: On the labelled cases (dev, dev2, dev3, first held-out) they were the focus words most often wrongly uncovered.
@@ -414,7 +481,7 @@ def focus_words(question: str, *, typed: bool = False) -> list[str]:
     skip: set[str] = set()
     for pattern in _QUESTION_VERB:
         for m in pattern.finditer(question):
-            skip |= {w.lower() for w in m.groups() if w}
+            skip |= {w.lower() for w in m.groups() if w} - _END_VERBS
     # Title-case words are names; an all-capitals word is an acronym, often the very thing asked ("the SLA")
     names = {w.lower() for w in re.findall(r"\b[A-Z][a-z][\w'’-]*", question)}
     for pattern in () if typed else _ANSWER_TYPE:  # typed: the answer's type words count (a question's length)
@@ -429,6 +496,16 @@ def focus_words(question: str, *, typed: bool = False) -> list[str]:
             continue
         out.append(w)
     return out
+
+
+_POSSESSIVE = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z][\w-]*)['’]s\b")
+
+
+def possessors(query: str) -> list[str]:
+    """The people or things whose attribute the question asks ("What's *Kofi's* day rate?"): an answer must name
+    them, itself or through a linked memory, or it is someone else's value ("My day rate … is 650 pounds").
+    Unlike the other names of a question, a possessor is not given by another name in the answer."""
+    return [m.group(1).lower() for m in _POSSESSIVE.finditer(asked(query)) if m.group(1).lower() not in _QUESTION_WORDS]
 
 
 def uncovered(query: str, content: str, test: FocusTest) -> list[str]:
@@ -462,6 +539,25 @@ def _stem_in(term: str, have: set[str]) -> bool:
     return term in have or (
         len(term) >= 5 and any(len(h) >= 5 and (h.startswith(term) or term.startswith(h)) for h in have)
     ) or (len(term) >= _PREFIX_MIN and any(len(h) > len(term) and h.startswith(term) for h in have))
+
+
+def _content_stems(text: str) -> set[str]:
+    return {stem(w) for w in tokenize(text) if w not in stop_words() and not w.isdigit()}
+
+
+def _linked_words(content: str, served: Sequence[ServedHit], query: str) -> set[str]:
+    """The words a candidate answer can borrow from the other served memories: those of a memory that names
+    something the candidate names besides what the question names ("The Lisbon hotel is Casa do Largo" for
+    "Check-in at Casa do Largo is from 15:00."). An unlinked memory's words are another subject's: "My insurance
+    covers equipment …" does not make "My van … its MOT is due in March" say when the van insurance is due."""
+    own = _content_stems(content)
+    subject = own - _content_stems(query)
+    out = set(own)
+    for h in served:
+        theirs = _content_stems(h.content)
+        if theirs & subject:
+            out |= theirs
+    return out
 
 
 def key_terms(query: str) -> set[str]:

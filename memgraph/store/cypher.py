@@ -85,6 +85,8 @@ _LOOKALIKE = (
     "(stored before the identifier rule); nothing was written. `memgraph stats` counts such ids"
 )
 T = TypeVar("T")
+#: Query vectors sent in one vector_search_many statement (~150 KB of parameters at 384 dimensions).
+VECTOR_ROWS_PER_STATEMENT = 256
 log = logging.getLogger(__name__)
 
 
@@ -393,13 +395,32 @@ class CypherStore:
         min_similarity: float = -1.0,
         flt: MemoryFilter | None = None,
     ) -> list[list[tuple[str, float]]]:
-        """One index query per row: an HNSW search costs about log n, so there is no full scan to share. The
-        filter parameters and the index size are read once for all rows."""
+        """One index search per row (an HNSW search costs about log n: there is no full scan to share), sent
+        `VECTOR_ROWS_PER_STATEMENT` rows to a statement (vector_search_many.cypher) rather than one round trip
+        each. A row that comes back short of k is asked again alone, widening as `vector_search` does, so every
+        row's hits are what `vector_search` returns for it."""
         queries = query_matrix(vectors, self.embedding_dim)
         if k <= 0 or not len(queries):
             return [[] for _ in range(len(queries))]
         base = {**self._filter(user_id, flt), "k": int(k)}
-        return [self._vector_search({**base, "vector": row}, k, min_similarity) for row in queries]
+        if len(queries) == 1:
+            return [self._vector_search({**base, "vector": queries[0]}, k, min_similarity)]
+        s = self.settings
+        candidates = max(int(k) * s.vector_overfetch, s.vector_min_candidates)
+        out: list[list[tuple[str, float]]] = []
+        for start in range(0, len(queries), VECTOR_ROWS_PER_STATEMENT):
+            block = queries[start : start + VECTOR_ROWS_PER_STATEMENT]
+            found: list[list[tuple[str, float]]] = [[] for _ in range(len(block))]
+            rows = self._read("vector_search_many", **base, vectors=block, candidates=candidates)
+            for r in rows:
+                found[int(r["i"])].append((r["id"], self.dialect.similarity(r["score"])))
+            for row, hits in zip(block, found, strict=True):
+                if len(hits) < k:
+                    out.append(self._vector_search({**base, "vector": row}, k, min_similarity))
+                    continue
+                hits.sort(key=lambda h: (-h[1], h[0]))
+                out.append([(mid, sim) for mid, sim in hits[:k] if sim >= min_similarity])
+        return out
 
     def vector_search(
         self,

@@ -91,7 +91,8 @@ def test_values_named_in_the_question_must_be_held() -> None:
 def test_only_memories_close_to_the_best_are_candidate_answers() -> None:
     served = [
         ServedHit("Sam's football practice is on Thursday evenings at the Riverside pitch.", 0.75),
-        ServedHit("Swimming lessons are at the leisure centre on Saturday at 9:00.", 0.42),  # a clock time, far off
+        # a clock time, far off (it names Sam: whose lessons are asked)
+        ServedHit("Sam's swimming lessons are at the leisure centre on Saturday at 9:00.", 0.42),
     ]
     assert judge("What time does Sam's football practice finish?", served, **ANSWER).miss
     assert not judge("What time does Sam's football practice finish?", served, answer_cosine=0.4,
