@@ -5,6 +5,7 @@ damaged or foreign is ignored and replaced."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -223,3 +224,19 @@ def test_an_in_memory_store_writes_no_snapshot(tmp_path: Path) -> None:
         assert store._mirror.directory is None and store._text.directory is None
     finally:
         store.close()
+
+
+def test_erasure_overwrites_a_derived_file_before_deleting_it(tmp_path: Path) -> None:
+    """`wipe` zeroes the bytes, not just the name: a second link to the file (standing in for the disk blocks an
+    unlink leaves behind) reads zeros afterwards."""
+    from memgraph.store.sqlite.wipe import wipe
+
+    path = tmp_path / "read-0123.npz"
+    secret = b"vectors and words of an erased memory " * 100_000  # several blocks
+    path.write_bytes(secret)
+    other = tmp_path / "other-name"
+    os.link(path, other)
+    wipe(path)
+    assert not path.exists()
+    assert other.read_bytes() == bytes(len(secret))
+    wipe(path)  # gone already: fine

@@ -34,7 +34,6 @@ of an erased memory is never written back.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import logging
 import math
@@ -48,6 +47,7 @@ import numpy as np
 
 from memgraph.store.sqlite.columns import UserColumns
 from memgraph.store.sqlite.search import exact, normalised
+from memgraph.store.sqlite.wipe import wipe
 
 log = logging.getLogger(__name__)
 
@@ -294,8 +294,7 @@ def index_path(directory: Path, user_id: str) -> Path:
 def forget(directory: Path | None, user_id: str) -> None:
     """Erasure: delete the user's saved index (its codes are derived from the erased memories' vectors)."""
     if directory is not None:
-        with contextlib.suppress(FileNotFoundError):
-            index_path(directory, user_id).unlink()
+        wipe(index_path(directory, user_id))
 
 
 class UserAnn:

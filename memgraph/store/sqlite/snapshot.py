@@ -23,7 +23,6 @@ process's columns) never reach a file: only fresh loads are written. No pickle: 
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import logging
@@ -36,6 +35,7 @@ import numpy as np
 
 from memgraph.store.sqlite.adjacency import TAG, Adjacency, UserGraph
 from memgraph.store.sqlite.columns import UserColumns
+from memgraph.store.sqlite.wipe import wipe
 
 if TYPE_CHECKING:
     from memgraph.store.sqlite.fulltext import UserText
@@ -80,8 +80,7 @@ def forget(directory: Path | None, user_id: str | None = None, kinds: tuple[str,
     for kind in kinds:
         paths = [path_for(directory, user_id, kind)] if user_id is not None else directory.glob(f"{kind}-*.npz")
         for path in paths:
-            with contextlib.suppress(FileNotFoundError):
-                path.unlink()
+            wipe(path)
 
 
 def _pack(names: list[str]) -> tuple[np.ndarray, np.ndarray]:
@@ -126,8 +125,7 @@ def _write(path: Path, arrays: dict[str, Any]) -> None:
             np.savez(fh, **arrays)
         os.replace(tmp, path)
     finally:
-        with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()
+        wipe(tmp)  # only there when the rename failed
 
 
 def _read(path: Path, user_id: str, dim: int) -> tuple[dict[str, Any], dict[str, Any]] | None:
