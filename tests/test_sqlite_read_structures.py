@@ -460,3 +460,61 @@ def test_closing_after_a_vector_search_reads_no_graph(tmp_path: Path) -> None:
     assert store.vector_search("ada", vecs[2], 1)[0][0] == ids[2]
     store.close()
     assert (store._mirror.loads, store._mirror.graph_loads) == (1, 0)
+
+
+def test_a_write_that_changes_no_column_keeps_the_masks_and_the_graph_lists(pair) -> None:  # type: ignore[no-untyped-def]
+    """A recall's maintenance adds to the access counts of what it served: the columns and the graph lists do
+    not change, so the filters' masks stay cached and no list is replaced; a real change bumps the version."""
+    writer, reader = pair
+    ids, vecs = _seed_graph(writer)
+    reader.expand("ada", ids[:2], max_depth=2, fanout_cap=4, weights=WEIGHTS)
+    with reader._mirror.user("ada") as state:
+        version = state.columns.version
+        mask = reader._mask(state, MemoryFilter())
+    writer.update_memories("ada", [MemoryUpdate(id=mid, inc={"access_count": 1}) for mid in ids[:3]])
+    with reader._mirror.user("ada") as state:
+        assert state.columns.version == version
+        assert reader._mask(state, MemoryFilter()) is mask
+        assert not state.graph.links.over and not state.graph.to_groups.over
+    writer.update_memories("ada", [MemoryUpdate(id=ids[0], set={"importance": 0.9})])
+    with reader._mirror.user("ada") as state:
+        assert state.columns.version > version
+        assert reader._mask(state, MemoryFilter()) is not mask
+
+
+def test_a_tag_filters_mask_follows_the_tags_members(pair) -> None:  # type: ignore[no-untyped-def]
+    """Tagging a memory changes no column: the mask of a tag filter is still made anew (the graph's members
+    version), and the searches inside the tag see the new member."""
+    writer, reader = pair
+    ids, vecs = _seed_graph(writer)
+    flt = MemoryFilter(tag="late")
+    reader.vector_search("ada", vecs[0], 5)  # loads the structures: the filters are answered from masks
+    assert reader.list_memories("ada", flt) == []
+    assert reader.vector_search("ada", vecs[3], 5, flt=flt) == []
+    writer.add_tags("ada", [HasTag(memory_id=ids[3], tag="late")])
+    assert [m.id for m in reader.list_memories("ada", flt)] == [ids[3]]
+    assert [mid for mid, _ in reader.vector_search("ada", vecs[3], 5, flt=flt)] == [ids[3]]
+    assert [mid for mid, _ in reader.text_search("ada", "memory", 5, flt=flt)] == [ids[3]]
+
+
+def test_the_heads_of_ranked_lists_give_the_first_passing_rows() -> None:
+    """csr._heads_passing (groups x head array) equals csr._first_passing (the whole ranked lists): lists
+    shorter than the head, lists whose first rows fail the filter, and None where a head holds too few."""
+    rng = np.random.default_rng(7)
+    for trial in range(300):
+        cap = int(rng.integers(1, 6))
+        width = csr._HEAD * cap
+        n = 200
+        passing = rng.random(n) < (1.0 if trial % 3 == 0 else rng.uniform(0.05, 1.0))
+        orders = [rng.permutation(n)[: int(rng.integers(0, 3 * width))] for _ in range(int(rng.integers(1, 12)))]
+        heads = np.full((len(orders), width), -1, dtype=np.int32)
+        for i, o in enumerate(orders):
+            heads[i, : min(width, len(o))] = o[:width]
+        lens = np.array([len(o) for o in orders], dtype=np.int64)
+        want = csr._first_passing(orders, passing, cap)
+        got = csr._heads_passing(heads, lens, passing, cap)
+        if got is None:
+            short = [(passing[o[:width]].sum() < cap) and len(o) > width for o in orders]
+            assert any(short)
+            continue
+        assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])

@@ -112,17 +112,26 @@ def activations(table: ExpansionTable, strength: dict[str, float], settings: Set
     code = table.memory_code[live]
     order = np.argsort(code, kind="stable")
     grouped = code[order]
-    starts = np.flatnonzero(np.r_[True, grouped[1:] != grouped[:-1]])
+    starts = np.flatnonzero(_run_starts(grouped))
     c = contribution[live][order]
     total = 1.0 - np.multiply.reduceat(1.0 - c, starts)
     best = np.maximum.reduceat(c, starts)
-    group = np.repeat(np.arange(len(starts)), np.diff(np.r_[starts, len(c)]))
+    group = np.repeat(np.arange(len(starts)), np.diff(starts, append=len(c)))
     tops = np.flatnonzero(c == best[group])
-    first_top = tops[np.r_[True, group[tops][1:] != group[tops][:-1]]]
+    first_top = tops[_run_starts(group[tops])]
     # memories in order of their first live expansion (the order `cascade` adds them in)
     by_first = np.argsort(order[starts], kind="stable")
     at = live[order[first_top]][by_first]
     return Activations(table, total[by_first], best[by_first], at)
+
+
+def _run_starts(keys: np.ndarray) -> np.ndarray:
+    """Where each run of equal values of `keys` starts (True at 0)."""
+    out = np.empty(len(keys), dtype=bool)
+    if len(keys):
+        out[0] = True
+        np.not_equal(keys[1:], keys[:-1], out=out[1:])
+    return out
 
 
 class Activations(Mapping[str, Activation]):

@@ -61,6 +61,12 @@ def prefix_keys(names: Sequence[str]) -> np.ndarray:
     return np.frombuffer(raw, dtype=">u8").astype(np.uint64)
 
 
+#: The columns a filter's mask reads (`UserColumns.mask`; `patterns` and `sessions` aside).
+_FILTER_FIELDS = (
+    "alive", "active", "archived", "compressed", "pinned", "kind", "scope", "importance", "last_accessed", "session"
+)
+
+
 def _grow(arr: np.ndarray, size: int) -> np.ndarray:
     out = np.zeros((size, *arr.shape[1:]), dtype=arr.dtype)
     out[: len(arr)] = arr
@@ -90,7 +96,8 @@ class UserColumns:
         self.session = np.full(cap, -1, dtype=np.int32)
         self.sessions: dict[str, int] = {}
         self.patterns: dict[int, list[str]] = {}  # row -> file_paths globs of project-scoped memories
-        #: Bumped by every change: a cached mask or ANN index compares it to know it is current.
+        #: Bumped by every change of a value held here (not by a `set` that changes nothing): a cached mask
+        #: compares it to know it is current.
         self.version = 0
         self.vector_version = 0
         self.vector_changes = np.zeros(0, dtype=np.int64)
@@ -141,9 +148,12 @@ class UserColumns:
 
     def set(self, rows: Sequence[MemoryRow]) -> np.ndarray:
         """Upsert memories (rows of COLUMNS_SQL, as the file has them now); returns their rows."""
+        n_before = self.n
         idx = self.rows_for([r[_ID] for r in rows])
         if not len(idx):
             return idx
+        before = [getattr(self, name)[idx].copy() for name in _FILTER_FIELDS]
+        patterns_before = [self.patterns.get(row) for row in idx.tolist()]
         self.alive[idx] = True
         self.active[idx] = [bool(r[_ACTIVE]) for r in rows]
         self.archived[idx] = [bool(r[_ARCHIVED]) for r in rows]
@@ -176,7 +186,16 @@ class UserColumns:
             changed = np.concatenate([changed, target[differs]])
             self.vectors[target] = matrix
         self.has_vector[idx] = has
-        self.version += 1
+        # A recall's maintenance re-reads the memories it credited (access counts, which no column holds):
+        # bumping the version for those would drop every cached mask before each recall (~1 ms a mask at 100k
+        # memories, ~5 masks a recall). Only a real change does.
+        if (
+            self.n > n_before
+            or len(changed)
+            or any(not np.array_equal(b, getattr(self, f)[idx]) for b, f in zip(before, _FILTER_FIELDS, strict=True))
+            or patterns_before != [self.patterns.get(row) for row in idx.tolist()]
+        ):
+            self.version += 1
         if len(changed):
             self.vector_version += 1
         #: Rows whose vector was set, replaced or dropped by the last set() (an ANN index re-adds them).

@@ -28,6 +28,7 @@ from memgraph.store.sqlite.adjacency import (
     TAG,
     UserGraph,
     ranked_top,
+    run_starts,
 )
 from memgraph.store.sqlite.columns import IdsAt, prefix_keys
 from memgraph.store.traverse import ExpansionTable
@@ -102,8 +103,8 @@ def expand_table(
         if not len(t_key):
             break
         # each frontier state takes its node's list (the table comes sorted by owner key: its runs are the lists)
-        starts = np.flatnonzero(np.r_[True, t_key[1:] != t_key[:-1]])
-        uniq, counts = t_key[starts], np.diff(np.r_[starts, len(t_key)])
+        starts = np.flatnonzero(run_starts(t_key))
+        uniq, counts = t_key[starts], np.diff(starts, append=len(t_key))
         f_key = f_node * 2 + f_kind
         j = np.searchsorted(uniq, f_key)
         j_ok = np.minimum(j, len(uniq) - 1)
@@ -215,7 +216,12 @@ def _hop(
             )
         )
     if len(grp_nodes) and ranked_members:
-        pos, row = _first_passing(graph.member_order(grp_nodes, ids, importance, last_accessed, id_key), passing, cap)
+        heads, lens = graph.member_heads(grp_nodes, ids, importance, last_accessed, id_key, _HEAD * cap)
+        picked = _heads_passing(heads, lens, passing, cap)
+        if picked is None:  # a list whose head holds fewer than `cap` passing rows: read the whole lists
+            orders = graph.member_order(grp_nodes, ids, importance, last_accessed, id_key)
+            picked = _first_passing(orders, passing, cap)
+        pos, row = picked
         keep = np.arange(len(pos))
     elif len(grp_nodes):
         pos, (row,) = graph.members.gather(grp_nodes)
@@ -252,6 +258,28 @@ def _hop(
 _HEAD = 4
 
 
+def _heads_passing(
+    heads: np.ndarray, lens: np.ndarray, passing: np.ndarray, cap: int
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """`_first_passing` read from the lists' heads (`UserGraph.member_heads`: groups x head, -1 past a list's
+    end) in a few array operations; None when a list longer than its head has fewer than `cap` passing rows
+    in it (then the whole lists are read)."""
+    # most often every listed row among each list's first `cap` passes (recall's filter passes nearly all): they
+    # are the answer, read from a quarter of the heads
+    first = heads[:, :cap]
+    listed = first >= 0
+    if passing[np.where(listed, first, 0)][listed].all():
+        pos, col = np.nonzero(listed)
+        return pos, first[pos, col].astype(np.int64)
+    valid = heads >= 0
+    ok = passing[np.where(valid, heads, 0)] & valid
+    if ((np.count_nonzero(ok, axis=1) < cap) & (lens > heads.shape[1])).any():
+        return None
+    ok &= np.cumsum(ok, axis=1) <= cap
+    pos, col = np.nonzero(ok)
+    return pos, heads[pos, col].astype(np.int64)
+
+
 def _first_passing(orders: list[np.ndarray], passing: np.ndarray, cap: int) -> tuple[np.ndarray, np.ndarray]:
     """(position in `orders`, row) of each ranked list's first `cap` rows that pass, lists in order: the same
     rows in the same order as ranking the passing members (`ranked_top`), without a sort. Reads the first
@@ -275,7 +303,7 @@ def _first_passing(orders: list[np.ndarray], passing: np.ndarray, cap: int) -> t
     pos, rows = pos[ok], rows[ok]
     if not len(pos):
         return pos, rows
-    start = np.r_[True, pos[1:] != pos[:-1]]
+    start = run_starts(pos)
     idx = np.arange(len(pos))
     rank = idx - np.maximum.accumulate(np.where(start, idx, 0))
     keep = rank < cap

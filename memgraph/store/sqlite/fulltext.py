@@ -180,7 +180,9 @@ class UserText:
         """(memory ids, term frequencies hits x query terms, lengths, document frequency per query term, rids)
         of the current memories holding any query term. Linear in the user's slots and the query's postings:
         no sort (a mask marks the hits), and ids are looked up only for the hits that get ranked."""
-        alive = np.frombuffer(bytes(self.alive), dtype=np.uint8).astype(bool)
+        # views of the slot arrays, not copies (each copy was a pass over every slot of the user, per search: a
+        # cascade recall searches four times); read only here, under the index's lock, and dropped on return
+        alive = np.frombuffer(self.alive, dtype=np.bool_)
         found: list[tuple[np.ndarray, np.ndarray]] = []
         mark = np.zeros(len(alive), dtype=bool)
         for term in query:
@@ -195,8 +197,9 @@ class UserText:
         tf = np.zeros((len(union), len(query)), dtype=np.int32)
         for j, (slots, freqs) in enumerate(found):
             tf[row[slots], j] = freqs
-        lengths = np.frombuffer(bytes(self.lengths), dtype=np.int32)[union]
-        rids = np.frombuffer(bytes(self.rids), dtype=np.int64)[union]
+        lengths = np.frombuffer(self.lengths, dtype=np.int32)[union]
+        rids = np.frombuffer(self.rids, dtype=np.int64)[union]
+        del alive
         return IdsAt(self.ids, union), tf, lengths, [len(s) for s, _ in found], rids
 
 
