@@ -181,6 +181,7 @@ def ask(
 ) -> dict[str, Any]:
     """Every question once in `mode`; R@5, R@10, hit@10 (overall and per category) and latency percentiles."""
     per_cat: dict[int, list[float]] = defaultdict(list)
+    per_user: dict[str, list[float]] = defaultdict(list)
     r5: list[float] = []
     r10: list[float] = []
     h10: list[float] = []
@@ -203,12 +204,15 @@ def ask(
             r10.append(a10)
             h10.append(1.0 if a10 > 0 else 0.0)
             per_cat[cat].append(a10)
+            per_user[user].append(a10)
             progress.advance(task)
     return {
         "r5": statistics.fmean(r5),
         "r10": statistics.fmean(r10),
         "hit10": statistics.fmean(h10),
         "per_category_r10": {CATEGORIES[c]: statistics.fmean(v) for c, v in sorted(per_cat.items())},
+        # a rule that helps on average but on one or two conversations only is a fit to them, not a rule
+        "per_conversation_r10": {u: statistics.fmean(v) for u, v in per_user.items()},
         "p50_ms": percentile(lat, 0.5),
         "p95_ms": percentile(lat, 0.95),
     }
@@ -296,6 +300,20 @@ def table(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def conversation_table(report: dict[str, Any]) -> str:
+    """R@10 per conversation (each conversation is one user), one row per measured row."""
+    users = list(dict.fromkeys(u for r in report["rows"] for u in r.get("per_conversation_r10", {})))
+    lines = ["| ingest | config | mode | " + " | ".join(users) + " |", "|" + "---|" * (3 + len(users))]
+    for r in report["rows"]:
+        per = r.get("per_conversation_r10", {})
+        lines.append(
+            f"| {r['ingest']} | {r['config']} | {r['mode']} | "
+            + " | ".join(f"{per.get(u, float('nan')):.3f}" for u in users)
+            + " |"
+        )
+    return "\n".join(lines)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", default=default_data(), help="LoCoMo JSON (default: ../shared/data/locomo_dev.json)")
@@ -327,7 +345,7 @@ def main() -> None:
     report = run(args)
     report["load_average"] = {"before": [round(x, 2) for x in load_before],
                               "after": [round(x, 2) for x in os.getloadavg()]}
-    text = table(report)
+    text = table(report) + "\n\nR@10 per conversation:\n\n" + conversation_table(report)
     print(text)
     for how, f in report["ingests"].items():
         print(

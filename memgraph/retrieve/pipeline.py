@@ -26,7 +26,7 @@ from memgraph.retrieve import window
 from memgraph.retrieve.cascade import Activation, combine_relevance, seed_strengths
 from memgraph.retrieve.cues import QueryCues, find_cues
 from memgraph.retrieve.maintenance import Maintainer, ServedRecall
-from memgraph.retrieve.rank import Scored, rank, score, score_many
+from memgraph.retrieve.rank import Scored, is_question, rank, score, score_many
 from memgraph.retrieve.rerank import RerankerUnavailable, rerank_scores
 from memgraph.retrieve.seeds import (
     Seed,
@@ -233,7 +233,14 @@ class Recaller:
                     del mems[mid]
 
         cue_names = set(cues.tag_names)
-        scored = score_many(((m, relevance[mid]) for mid, m in mems.items() if m.active), now, s, cue_names)
+        # A question gives way to its answer, which only the cascade reaches (the sequence link to the next turn).
+        asks = s.question_relevance if mode == "cascade" else 1.0
+        scored = score_many(
+            ((m, relevance[mid] * (asks if is_question(m.content) else 1.0)) for mid, m in mems.items() if m.active),
+            now,
+            s,
+            cue_names,
+        )
         notes_all: list[str] = []
         if s.reranker_model_path:
             scored, note = self._rerank(req.query, scored)

@@ -115,6 +115,17 @@ def score_many(
     return out
 
 
+def is_question(text: str) -> bool:
+    """Whether a memory ends in a question ("How long have you been playing?"): recall weighs its relevance by
+    `Settings.question_relevance`.
+
+    A question shares the words of a query about its topic but holds no answer: the statement that answers
+    it (often the next turn, which the cascade reaches through the sequence link) does. Cascade recall only
+    (pipeline.py): without the graph nothing reaches the answer, and the question is the nearest hit left.
+    Measured on LoCoMo dev: see `Settings.question_relevance`."""
+    return text.rstrip().endswith("?")
+
+
 def rank(scored: list[Scored]) -> list[Scored]:
     """Best first; ties by newer, then id (stable across stores)."""
     return sorted(scored, key=lambda s: (-s.final, -s.memory.created_at.timestamp(), s.memory.id))

@@ -8,9 +8,11 @@ from datetime import timedelta
 import pytest
 
 from memgraph import MemoryEngine, Settings
+from memgraph.embed import CachedEmbedder
 from memgraph.models import Memory, MemoryKind, RecallResult, utcnow
 from memgraph.retrieve.layers import trigger_matches
-from memgraph.retrieve.rank import effective_confidence, recency_boost, score
+from memgraph.retrieve.rank import effective_confidence, is_question, recency_boost, score
+from tests.retrieve.conftest import make_engine
 
 
 def test_confidence_decays_by_kind_half_life() -> None:
@@ -168,3 +170,33 @@ def test_reranker_path_that_does_not_exist_falls_back(embedder) -> None:
         assert "not found" in res.trace[0].notes[0]
     finally:
         eng.close()
+
+
+def test_is_question() -> None:
+    assert is_question("Tim: Wow! How long have you been playing professionally?  ")
+    assert not is_question("John: Just under a year now? No, a year. It has been a wild ride.")
+    assert not is_question("")
+
+
+def test_a_question_gives_way_to_its_answer_in_cascade_only(embedder: CachedEmbedder) -> None:
+    """A turn that asks counts `question_relevance` of its relevance in cascade recall (its reply, reached by the
+    sequence link, holds the answer); hybrid recall ranks it as before."""
+    turns = [
+        "Tim: I love meeting people from other cultures when we travel for games.",
+        "Tim: Wow! How long have you been playing basketball professionally?",
+        "John: Just under a year now. Signing with the team was a wild ride.",
+    ]
+    finals: dict[tuple[float, str], float] = {}
+    for weight in (1.0, 0.85):
+        eng = make_engine(embedder, recall_maintenance=False, question_relevance=weight)
+        try:
+            ids = [m.id for m in eng.remember_many([{"content": t, "session_id": "s1"} for t in turns], user_id="u")]
+            for mode in ("cascade", "hybrid"):
+                res = eng.recall("How long has John played basketball professionally?", user_id="u", mode=mode)
+                by_id = {t.memory_id: t.final_score for t in res.trace}
+                assert ids[1] in by_id, mode
+                finals[(weight, mode)] = by_id[ids[1]]
+        finally:
+            eng.close()
+    assert finals[(0.85, "cascade")] == pytest.approx(0.85 * finals[(1.0, "cascade")])
+    assert finals[(0.85, "hybrid")] == pytest.approx(finals[(1.0, "hybrid")])
