@@ -71,7 +71,7 @@ _DATE = re.compile(
 _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 _NUMBER = re.compile(
     r"(?P<cur>[€£$¥])?\s?(?P<n>(?<![\w.])\d+(?:,\d{3})*(?:\.\d+)?)(?P<ord>st|nd|rd|th)?(?P<pct>\s?%)?"
-    r"|\b(?P<w>" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")(?P<hy>-)?",
+    r"|\b(?P<w>" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")(?:(?P<hy>-)|\b)",
     re.IGNORECASE,
 )
 _WORD = re.compile(r"[a-z%][a-z0-9%]*|\S", re.IGNORECASE)

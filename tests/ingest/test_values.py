@@ -38,3 +38,10 @@ def test_kinds_and_units() -> None:
 
 def test_masked_replaces_values() -> None:
     assert masked("The gym closes at 22:00 on weekdays.") == "The gym closes at # on weekdays."
+
+
+@pytest.mark.parametrize("text", ["Where are the tenancy deposits held?", "The tenant pays the water bill.",
+                                  "Fiveish people came.", "Our oneself test"])
+def test_a_number_word_inside_a_longer_word_is_no_number(text: str) -> None:
+    """"tenancy" is not "ten": a number word counts only as a whole word (or before a hyphen: "five-a-side")."""
+    assert values(text).quantities == frozenset()
