@@ -227,15 +227,41 @@ def _pack(s: Statement) -> tuple[Any, ...]:
 
 
 def _unpack(text: str, p: tuple[Any, ...]) -> Statement:
-    vals = p[9]
-    sets = {name: frozenset(x) for name, x in zip(_SETS, p, strict=False)}
-    flags = {name: bool(p[11] >> i & 1) for i, name in enumerate(_FLAGS)}
+    vals, flags = p[9], p[11]
     return Statement(
         text=text,
-        values=_NO_VALUES if vals is None else Values(*(frozenset(x) for x in vals[:7]), vals[7]),
+        tokens=frozenset(p[0]),
+        stems=frozenset(p[1]),
+        frame=frozenset(p[2]),
+        subject=frozenset(p[3]),
+        complement=frozenset(p[4]),
+        entity_words=frozenset(p[5]),
+        opposites=frozenset(p[6]),
+        ordinals=frozenset(p[7]),
+        replaced=frozenset(p[8]),
+        values=_NO_VALUES if vals is None else _values_of(vals),
         preference=p[10],
-        **sets,
-        **flags,
+        negated=bool(flags & 1),
+        correction=bool(flags & 2),
+        update=bool(flags & 4),
+        additive=bool(flags & 8),
+        episode=bool(flags & 16),
+        question=bool(flags & 32),
+        identity=bool(flags & 64),
+        clause=bool(flags & 128),
+    )
+
+
+def _values_of(v: tuple[Any, ...]) -> Values:
+    return Values(
+        times=frozenset(v[0]),
+        dates=frozenset(v[1]),
+        weekdays=frozenset(v[2]),
+        months=frozenset(v[3]),
+        years=frozenset(v[4]),
+        periods=frozenset(v[5]),
+        quantities=frozenset(v[6]),
+        spans=v[7],
     )
 
 
