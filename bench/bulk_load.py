@@ -50,7 +50,7 @@ def _per_item(store: Any) -> None:
     store.vector_search_many = one_by_one
 
 
-def run(mode: str, n: int, batch: int, workdir: Path) -> dict[str, float]:
+def run(mode: str, n: int, batch: int, workdir: Path, progress: bool = False) -> dict[str, float]:
     target = str(workdir / f"store-{mode}")
     settings = Settings(store=target)
     engine = MemoryEngine(open_store(target, settings), settings, HashEmbedder())
@@ -67,6 +67,13 @@ def run(mode: str, n: int, batch: int, workdir: Path) -> dict[str, float]:
         tb = time.perf_counter()
         engine.remember_many(items, user_id="bench", reconcile=mode != "off")
         per_batch.append(time.perf_counter() - tb)
+        if progress:
+            print(
+                f"  {mode} {start + len(items):>8} memories  batch {per_batch[-1]:7.1f} s  "
+                f"total {time.perf_counter() - t0:8.1f} s  CPU {time.process_time() - c0:8.1f} s  "
+                f"load {os.getloadavg()[0]:.1f}",
+                flush=True,
+            )
     total, cpu = time.perf_counter() - t0, time.process_time() - c0
     stored = engine.store.count_memories("bench")
     engine.close()
@@ -89,6 +96,7 @@ def main() -> None:
     ap.add_argument(
         "--results", action="store_true", help="Also write the rows to bench/results/bulk_load.json (a quiet machine)."
     )
+    ap.add_argument("--progress", action="store_true", help="Print every batch's seconds and the running totals.")
     args = ap.parse_args()
     modes = [m for m in args.modes.split(",") if m]
     unknown = set(modes) - set(MODES)
@@ -98,7 +106,7 @@ def main() -> None:
     results: dict[str, dict[str, float]] = {}
     try:
         for mode in modes:
-            results[mode] = r = run(mode, args.n, args.batch, workdir)
+            results[mode] = r = run(mode, args.n, args.batch, workdir, args.progress)
             print(
                 f"{mode:<9} {r['total']:8.1f} s  CPU {r['cpu']:8.1f} s  {r['rate']:7.0f} memories/s  first batch "
                 f"{r['first_ms']:6.2f} ms/memory  last batch {r['last_ms']:6.2f} ms/memory  stored {r['stored']:.0f}  "

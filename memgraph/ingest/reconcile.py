@@ -140,7 +140,10 @@ def _align(a: frozenset[str], b: frozenset[str]) -> tuple[frozenset[str], frozen
 
 
 def compare(new: str, old: str, cosine: float) -> Comparison:
-    n, o = statement(new), statement(old)
+    return _compare(statement(new), statement(old), cosine)
+
+
+def _compare(n: Statement, o: Statement, cosine: float) -> Comparison:
     only_new, only_old = _align(n.frame, o.frame)
     kn, ko = n.kinds, o.kinds
     changed = tuple(
@@ -254,7 +257,7 @@ class RuleReconciler:
             if who and other and who != other:
                 continue  # one person's statement neither repeats, corrects nor contradicts another's
             o = statement(old.content)
-            c = compare(new.content, old.content, nb.similarity)
+            c = _compare(n, o, nb.similarity)
             dup = self.duplicate(n, o, c, turns=bool(who and other))  # two turns of one speaker
             if dup is not None:
                 return ReconcileDecision(ReconcileAction.REINFORCE, old.id, dup, c.scores())

@@ -20,8 +20,12 @@ Stemming is Snowball English (PyStemmer), so "invoices"/"invoice" and "deploying
 from __future__ import annotations
 
 import re
+import sys
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+from typing import Any
 
 from memgraph.ingest import signals
 from memgraph.ingest.clean import strip_code
@@ -155,6 +159,113 @@ def statement(text: str) -> Statement:
 
 @lru_cache(maxsize=16384)
 def _statement(text: str) -> Statement:
+    """The last texts read, whole; behind them `_PACKED` holds many more in a compact form."""
+    packed = _PACKED.get(text)
+    if packed is not None:
+        return _unpack(text, packed)
+    out = _parse(text)
+    _PACKED.put(text, _pack(out))
+    return out
+
+
+#: Texts whose statements `_PACKED` keeps (least recently read dropped first). A bulk write compares each new
+#: text with ~5 stored neighbours drawn from the whole store, so once the store outgrows the 16,384 whole
+#: statements above, most neighbours were read again (0.35-0.7 ms each, three quarters of a 5,000-memory batch's
+#: reconciliation at 60k memories). Packed (tuples of shared strings, no per-statement sets) a statement takes
+#: ~0.6-0.9 KB with its key (bench/RESULTS.md, "Bulk writes, seventh round"): ~100 MB when full.
+PACKED_STATEMENTS = 131_072
+
+
+class _Packed:
+    """A bounded LRU map text -> packed statement, safe across writer threads."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._data: OrderedDict[str, tuple[Any, ...]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, text: str) -> tuple[Any, ...] | None:
+        with self._lock:
+            out = self._data.get(text)
+            if out is not None:
+                self._data.move_to_end(text)
+            return out
+
+    def put(self, text: str, packed: tuple[Any, ...]) -> None:
+        with self._lock:
+            self._data[text] = packed
+            if len(self._data) > self.size:
+                self._data.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._data.clear()
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+
+_PACKED = _Packed(PACKED_STATEMENTS)
+_NO_VALUES = Values(frozenset(), frozenset(), frozenset(), frozenset(), frozenset(), frozenset(), frozenset(), ())
+_FLAGS = ("negated", "correction", "update", "additive", "episode", "question", "identity", "clause")
+_SETS = ("tokens", "stems", "frame", "subject", "complement", "entity_words", "opposites", "ordinals", "replaced")
+
+
+def _strings(words: frozenset[str]) -> tuple[str, ...]:
+    return tuple(sys.intern(w) for w in words)
+
+
+def _pack(s: Statement) -> tuple[Any, ...]:
+    """`s` as tuples of interned strings (a frozenset costs 216-728 bytes, a small tuple 40-120)."""
+    v = s.values
+    vals = None if v == _NO_VALUES else (
+        tuple(v.times), tuple(v.dates), tuple(v.weekdays), tuple(v.months), tuple(v.years),
+        _strings(v.periods), tuple(v.quantities), v.spans,
+    )
+    flags = sum(1 << i for i, name in enumerate(_FLAGS) if getattr(s, name))
+    return (*(_strings(getattr(s, name)) for name in _SETS), vals, s.preference, flags)
+
+
+def _unpack(text: str, p: tuple[Any, ...]) -> Statement:
+    vals, flags = p[9], p[11]
+    return Statement(
+        text=text,
+        tokens=frozenset(p[0]),
+        stems=frozenset(p[1]),
+        frame=frozenset(p[2]),
+        subject=frozenset(p[3]),
+        complement=frozenset(p[4]),
+        entity_words=frozenset(p[5]),
+        opposites=frozenset(p[6]),
+        ordinals=frozenset(p[7]),
+        replaced=frozenset(p[8]),
+        values=_NO_VALUES if vals is None else _values_of(vals),
+        preference=p[10],
+        negated=bool(flags & 1),
+        correction=bool(flags & 2),
+        update=bool(flags & 4),
+        additive=bool(flags & 8),
+        episode=bool(flags & 16),
+        question=bool(flags & 32),
+        identity=bool(flags & 64),
+        clause=bool(flags & 128),
+    )
+
+
+def _values_of(v: tuple[Any, ...]) -> Values:
+    return Values(
+        times=frozenset(v[0]),
+        dates=frozenset(v[1]),
+        weekdays=frozenset(v[2]),
+        months=frozenset(v[3]),
+        years=frozenset(v[4]),
+        periods=frozenset(v[5]),
+        quantities=frozenset(v[6]),
+        spans=v[7],
+    )
+
+
+def _parse(text: str) -> Statement:
     stops = stop_words()
     plain = strip_code(text)
     core = _NOT_X.sub(" ", plain)  # "…, not May": May is the old value, not something this text says

@@ -82,6 +82,14 @@ _WEEKDAY = re.compile(
 _PERIOD = re.compile(r"(?i)\b(?P<p>morning|afternoon|evening|night)s?\b")
 _DETERMINERS = frozenset("the a an this that which any every no each another other one".split())
 _REDACTED = re.compile(r"\[REDACTED:[a-z0-9_]+\]")
+_MONTH = re.compile(rf"(?i)\b(?P<m>{_MONTH_RE})\b")
+_DIGIT = re.compile(r"\d")
+#: Substrings of the lower-cased text without which a word pattern cannot match (`_values` skips it then).
+_TIME_WORDS = ("noon", "midday", "midnight")
+_WEEKDAY_STEMS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+_MONTH_STEMS = tuple(sorted({m[:3] for m in MONTHS}))
+_PERIOD_WORDS = ("morning", "afternoon", "evening", "night")
+_NUMBER_WORDS = tuple(NUMBER_WORDS)
 
 
 @dataclass(frozen=True)
@@ -134,15 +142,25 @@ def _values(text: str) -> Values:
     def free(a: int, b: int) -> bool:
         return all(b <= x or a >= y for x, y in taken)
 
+    # Each pattern runs only where it can match (a pattern costs 3-60 us on a LoCoMo turn, most of them match
+    # nothing): the numeric ones need a digit (or a number or time word); a word pattern needs its word, found
+    # in the lower-cased text (only for ASCII text: case-insensitive matching folds some non-ASCII letters).
+    digit = _DIGIT.search(text) is not None
+    low = text.lower() if text.isascii() else None
+
+    def may(words: tuple[str, ...]) -> bool:
+        return low is None or any(w in low for w in words)
+
     times: set[int] = set()
-    for m in _TIME_RANGE.finditer(text):  # "2 to 5pm", "9-11am": the first end takes the second's am/pm
+    # "2 to 5pm", "9-11am": the first end takes the second's am/pm
+    for m in _TIME_RANGE.finditer(text) if digit else ():
         ap = m.group("ap").lower().replace(".", "")
         for h_, m_ in ((m.group("h1"), m.group("m1")), (m.group("h2"), m.group("m2"))):
             h = int(h_)
             h += 12 if ap == "pm" and h < 12 else 0
             times.add((0 if ap == "am" and h == 12 else h) * 60 + int(m_ or 0))
         taken.append(m.span())
-    for m in _TIME.finditer(text):
+    for m in _TIME.finditer(text) if digit or may(_TIME_WORDS) else ():
         if not free(*m.span()):
             continue
         if m.group("word"):
@@ -162,7 +180,7 @@ def _values(text: str) -> Values:
             times.add(h * 60 + mins)
         taken.append(m.span())
     dates: set[tuple[int, int]] = set()
-    for m in _DATE.finditer(text):
+    for m in _DATE.finditer(text) if digit else ():
         if not free(*m.span()):
             continue
         if m.group("y"):
@@ -178,12 +196,12 @@ def _values(text: str) -> Values:
             dates.update((month, d) for d in got)
             taken.append(m.span())
     years = set()
-    for m in _YEAR.finditer(text):
+    for m in _YEAR.finditer(text) if digit else ():
         if free(*m.span()):
             years.add(int(m.group(0)))
             taken.append(m.span())
     weekdays = set()
-    for m in _WEEKDAY.finditer(text):
+    for m in _WEEKDAY.finditer(text) if may(_WEEKDAY_STEMS) else ():
         day: str = m.group("d").lower()
         if day in WEEKDAYS:
             weekdays.add(WEEKDAYS[day])
@@ -193,7 +211,7 @@ def _values(text: str) -> Values:
             continue
         taken.append(m.span())
     months = set()
-    for m in re.finditer(rf"(?i)\b(?P<m>{_MONTH_RE})\b", text):
+    for m in _MONTH.finditer(text) if may(_MONTH_STEMS) else ():
         word = m.group("m")
         if not free(*m.span()) or (word.lower() in ("may", "mar", "jan", "sep") and not word[0].isupper()):
             continue  # "may" the verb, "mar" the verb
@@ -204,11 +222,11 @@ def _values(text: str) -> Values:
     quantities: set[tuple[str, float]] = set()
     stops = stop_words()
     periods = set()
-    for m in _PERIOD.finditer(text):
+    for m in _PERIOD.finditer(text) if may(_PERIOD_WORDS) else ():
         if free(*m.span()) and not re.search(r"\d\s*$", text[max(0, m.start() - 4) : m.start()]):
             periods.add(m.group("p").lower())  # not "4 nights": that is a quantity
             taken.append(m.span())
-    for m in _NUMBER.finditer(text):
+    for m in _NUMBER.finditer(text) if digit or may(_NUMBER_WORDS) else ():
         if not free(*m.span()):
             continue
         if m.group("w"):
