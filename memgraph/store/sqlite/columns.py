@@ -73,6 +73,23 @@ def _grow(arr: np.ndarray, size: int) -> np.ndarray:
     return out
 
 
+#: The per-row arrays that grow with zeros (`session` grows with -1: no session); snapshot.py saves these too.
+ROW_ARRAYS = (
+    "id_key",
+    "vectors",
+    "has_vector",
+    "alive",
+    "active",
+    "archived",
+    "compressed",
+    "pinned",
+    "kind",
+    "scope",
+    "importance",
+    "last_accessed",
+)
+
+
 class UserColumns:
     """One user's memories: ids, the normalised float32 embedding matrix and the filter fields, by row."""
 
@@ -111,20 +128,7 @@ class UserColumns:
         if size <= cap:
             return
         cap = max(size, 2 * cap)
-        for name in (
-            "id_key",
-            "vectors",
-            "has_vector",
-            "alive",
-            "active",
-            "archived",
-            "compressed",
-            "pinned",
-            "kind",
-            "scope",
-            "importance",
-            "last_accessed",
-        ):
+        for name in ROW_ARRAYS:
             setattr(self, name, _grow(getattr(self, name), cap))
         session = np.full(cap, -1, dtype=np.int32)
         session[: len(self.session)] = self.session

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from memgraph.store.sqlite.adjacency import TAG, Adjacency, UserGraph
-from memgraph.store.sqlite.columns import UserColumns
+from memgraph.store.sqlite.columns import ROW_ARRAYS, UserColumns
 from memgraph.store.sqlite.wipe import wipe
 
 if TYPE_CHECKING:
@@ -50,21 +50,7 @@ FORMAT = 1
 REFRESH_ENTRIES = 2000
 REFRESH_FRACTION = 0.05
 
-_COLUMNS = (
-    "id_key",
-    "vectors",
-    "has_vector",
-    "alive",
-    "active",
-    "archived",
-    "compressed",
-    "pinned",
-    "kind",
-    "scope",
-    "importance",
-    "last_accessed",
-    "session",
-)
+_COLUMNS = (*ROW_ARRAYS, "session")
 _ADJACENCIES = ("to_groups", "members", "links")
 
 
