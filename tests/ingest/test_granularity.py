@@ -57,7 +57,7 @@ def test_a_notes_file_is_one_memory_per_fact(engine: MemoryEngine) -> None:
     res = engine.recall("can I deploy atlas this friday?", user_id="ada", top_k=5)
     assert deploy.id in [m.id for m in res.memories]
     res = engine.recall("When is the Atlas launch?", user_id="ada", top_k=5)
-    assert not [t for t in res.trace if t.layer == "triggered"]
+    assert not [t for t in res.trace if t.section == "triggered"]
 
 
 def test_a_correction_replaces_only_its_own_fact(engine: MemoryEngine) -> None:
