@@ -397,29 +397,24 @@ class CypherStore:
     ) -> list[list[tuple[str, float]]]:
         """One index search per row (an HNSW search costs about log n: there is no full scan to share), sent
         `VECTOR_ROWS_PER_STATEMENT` rows to a statement (vector_search_many.cypher) rather than one round trip
-        each. A row that comes back short of k is asked again alone, widening as `vector_search` does, so every
-        row's hits are what `vector_search` returns for it."""
+        each; each row's answer then goes through `_vector_search` as its first request (a row short of k widens
+        alone), so every row's hits are what `vector_search` returns for it."""
         queries = query_matrix(vectors, self.embedding_dim)
         if k <= 0 or not len(queries):
             return [[] for _ in range(len(queries))]
         base = {**self._filter(user_id, flt), "k": int(k)}
         if len(queries) == 1:
             return [self._vector_search({**base, "vector": queries[0]}, k, min_similarity)]
-        s = self.settings
-        candidates = max(int(k) * s.vector_overfetch, s.vector_min_candidates)
         out: list[list[tuple[str, float]]] = []
         for start in range(0, len(queries), VECTOR_ROWS_PER_STATEMENT):
             block = queries[start : start + VECTOR_ROWS_PER_STATEMENT]
-            found: list[list[tuple[str, float]]] = [[] for _ in range(len(block))]
-            rows = self._read("vector_search_many", **base, vectors=block, candidates=candidates)
-            for r in rows:
-                found[int(r["i"])].append((r["id"], self.dialect.similarity(r["score"])))
-            for row, hits in zip(block, found, strict=True):
-                if len(hits) < k:
-                    out.append(self._vector_search({**base, "vector": row}, k, min_similarity))
-                    continue
-                hits.sort(key=lambda h: (-h[1], h[0]))
-                out.append([(mid, sim) for mid, sim in hits[:k] if sim >= min_similarity])
+            answers: list[list[dict[str, Any]]] = [[] for _ in range(len(block))]
+            for r in self._read("vector_search_many", **base, vectors=block, candidates=self._candidates(k)):
+                answers[int(r["i"])].append(r)
+            out += [
+                self._vector_search({**base, "vector": row}, k, min_similarity, first=rows)
+                for row, rows in zip(block, answers, strict=True)
+            ]
         return out
 
     def vector_search(
@@ -446,15 +441,25 @@ class CypherStore:
         """Vectors in the shared index (every user's): where widening the request stops."""
         return int(self._read("count_vectors")[0]["n"])
 
-    def _vector_search(self, params: dict[str, Any], k: int, min_similarity: float) -> list[tuple[str, float]]:
+    def _candidates(self, k: int) -> int:
+        """Candidates the first request asks of the index for k hits (vector_overfetch, vector_min_candidates)."""
+        return max(int(k) * self.settings.vector_overfetch, self.settings.vector_min_candidates)
+
+    def _vector_search(
+        self, params: dict[str, Any], k: int, min_similarity: float, first: list[dict[str, Any]] | None = None
+    ) -> list[tuple[str, float]]:
         """The index size is read only when the first request comes back short of k (one round trip less per
-        search in the common case)."""
+        search in the common case). `first`: the first request's rows, already read (vector_search_many asks
+        it for a whole batch); only a row short of k asks again, wider."""
         s = self.settings
-        candidates = max(int(k) * s.vector_overfetch, s.vector_min_candidates)
+        candidates = self._candidates(k)
         total: int | None = None
         while True:
             asked = candidates if total is None else min(candidates, max(total, 1))
-            rows = self._read("vector_search", **params, candidates=asked)
+            if first is not None:
+                rows, first = first, None
+            else:
+                rows = self._read("vector_search", **params, candidates=asked)
             if len(rows) >= k:
                 break
             if total is None:
