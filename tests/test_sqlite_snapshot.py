@@ -229,7 +229,7 @@ def test_an_in_memory_store_writes_no_snapshot(tmp_path: Path) -> None:
 def test_erasure_overwrites_a_derived_file_before_deleting_it(tmp_path: Path) -> None:
     """`wipe` zeroes the bytes, not just the name: a second link to the file (standing in for the disk blocks an
     unlink leaves behind) reads zeros afterwards."""
-    from memgraph.store.sqlite.wipe import wipe
+    from memgraph.store.sqlite.files import wipe
 
     path = tmp_path / "read-0123.npz"
     secret = b"vectors and words of an erased memory " * 100_000  # several blocks

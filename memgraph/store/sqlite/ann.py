@@ -37,7 +37,6 @@ from __future__ import annotations
 import hashlib
 import logging
 import math
-import os
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,8 +45,8 @@ from typing import Any
 import numpy as np
 
 from memgraph.store.sqlite.columns import UserColumns
+from memgraph.store.sqlite.files import save_npz, wipe
 from memgraph.store.sqlite.search import exact, normalised
-from memgraph.store.sqlite.wipe import wipe
 
 log = logging.getLogger(__name__)
 
@@ -233,17 +232,16 @@ class AnnIndex:
         faiss = _faiss()
         self.compact()
         ids = np.array([cols.ids[r] for r in self.slot_row.tolist()], dtype=np.bytes_)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        with open(tmp, "wb") as fh:
-            np.savez(
-                fh,
-                index=faiss.serialize_index(self.index),
-                ids=ids,
-                rows=self.slot_row,
-                check=self.check,
-                trained_on=np.array([self.trained_on]),
-            )
-        os.replace(tmp, path)
+        save_npz(
+            path,
+            {
+                "index": faiss.serialize_index(self.index),
+                "ids": ids,
+                "rows": self.slot_row,
+                "check": self.check,
+                "trained_on": np.array([self.trained_on]),
+            },
+        )
 
     @classmethod
     def load(cls, path: Path, cols: UserColumns, config: AnnConfig) -> AnnIndex | None:

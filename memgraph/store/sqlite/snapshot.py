@@ -26,7 +26,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
 from array import array
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -35,7 +34,7 @@ import numpy as np
 
 from memgraph.store.sqlite.adjacency import TAG, Adjacency, UserGraph
 from memgraph.store.sqlite.columns import ROW_ARRAYS, UserColumns
-from memgraph.store.sqlite.wipe import wipe
+from memgraph.store.sqlite.files import save_npz, wipe
 
 if TYPE_CHECKING:
     from memgraph.store.sqlite.fulltext import UserText
@@ -101,17 +100,7 @@ def save(path: Path, user_id: str, pos: int, epoch: str | None, cols: UserColumn
         arrays[f"{name}_ptr"], arrays[f"{name}_sizes"] = adj.ptr, adj.sizes
         for i, col in enumerate(adj.cols):
             arrays[f"{name}_{i}"] = col
-    _write(path, arrays)
-
-
-def _write(path: Path, arrays: dict[str, Any]) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "wb") as fh:
-            np.savez(fh, **arrays)
-        os.replace(tmp, path)
-    finally:
-        wipe(tmp)  # only there when the rename failed
+    save_npz(path, arrays)
 
 
 def _read(path: Path, user_id: str, dim: int) -> tuple[dict[str, Any], dict[str, Any]] | None:
@@ -150,7 +139,7 @@ def save_text(path: Path, user_id: str, pos: int, idx: UserText) -> None:
     arrays["rids"] = np.frombuffer(bytes(idx.rids), dtype=np.int64)
     arrays["lengths"] = np.frombuffer(bytes(idx.lengths), dtype=np.int32)
     arrays["ptr"], arrays["slots"], arrays["freqs"] = idx.ptr, idx.slots, idx.freqs
-    _write(path, arrays)
+    save_npz(path, arrays)
 
 
 def load_text(path: Path, user_id: str) -> tuple[int, UserText] | None:
