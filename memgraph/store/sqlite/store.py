@@ -85,16 +85,13 @@ class SQLiteStore(SQLReads):
         )
         try:
             migrate(self._db)
-            self._mirror = Mirror(
-                self._db,
-                embedding_dim,
-                memo_limit=memory_rows_cached,
-                directory=self.path.parent if self.path else None,
-            )
-            self._text = FullText(self._db, okapi or Okapi(), directory=self.path.parent if self.path else None)
+            # the derived files (snapshots, the saved vector index) live beside the database; none in memory
+            files = self.path.parent if self.path else None
+            self._mirror = Mirror(self._db, embedding_dim, memo_limit=memory_rows_cached, directory=files)
+            self._text = FullText(self._db, okapi or Okapi(), directory=files)
             self._changes = Changes()  # what the open write transaction touches (see _tx)
             self._change_log_keep = change_log_keep
-            self._ann = replace(ann or AnnConfig(), directory=self.path.parent if self.path else None)
+            self._ann = replace(ann or AnnConfig(), directory=files)
             self._check_dim(embedding_dim)
         except BaseException:
             self._db.close()
