@@ -316,8 +316,9 @@ class CypherStore:
         found: dict[str, Memory] = {}
         for chunk in chunks(wanted, CHUNK):
             for r in self._read("get_memories", user_id=user_id, ids=chunk, with_embeddings=with_embeddings):
-                mem = to_memory(r["memory"], r["tags"], r["embedding"])
-                found[mem.id] = mem
+                for props, tags, vector in r["memories"]:
+                    mem = to_memory(props, tags, vector)
+                    found[mem.id] = mem
         return [found[i] for i in wanted if i in found]
 
     def list_memories(
@@ -483,10 +484,11 @@ class CypherStore:
         if not words or k <= 0:
             return []
         limit = self.settings.fulltext_max_matches
-        rows = self._read("text_search", user_id=user_id, query=self.dialect.fulltext_query(words), limit=limit)
-        if not rows:
+        fparams = self._filter(user_id, flt)
+        hits, stats, passes = self._text_hits(fparams, words, limit)
+        if not hits:
             return []
-        if len(rows) >= limit:
+        if len(hits) >= limit:
             log.warning(
                 "full-text query of %d terms has more than %d hits for one user: ranked on the first %d "
                 "(fulltext_max_matches)",
@@ -494,17 +496,38 @@ class CypherStore:
                 limit,
                 limit,
             )
-        stats = self._read("text_stats", user_id=user_id)[0]
-        n_docs, total_len = max(int(stats["n"] or 0), len(rows)), int(stats["total"] or 0)
-        ids, tf, lengths, dfs = bm25.term_counts(words, [(r["id"], r["fts"] or "") for r in rows])
+        n_docs, total_len = max(stats[0], len(hits)), stats[1]
+        ids, tf, lengths, dfs = bm25.term_counts(words, hits)
         values = bm25.scores([bm25.idf(n_docs, df) for df in dfs], tf, lengths, n_docs, total_len, self.okapi)
-        fparams = self._filter(user_id, flt)
 
         def passing(positions: list[int]) -> set[int]:
+            if passes is not None:
+                return {i for i in positions if passes[i]}
             at = {ids[i]: i for i in positions}
             return {at[r["id"]] for r in self._read("passing_memories", **fparams, ids=list(at))}
 
         return bm25.top_passing(ids, values, k, passing)
+
+    def _text_hits(
+        self, fparams: dict[str, Any], words: list[str], limit: int
+    ) -> tuple[list[tuple[str, str]], tuple[int, int], list[bool] | None]:
+        """The user's hits as (id, fts), the user's BM25 statistics (memories, terms) and, where the statement
+        says it (Neo4j: one reply holds all three), whether each hit passes the filter; else (FalkorDB) None,
+        the statistics read by text_stats and the filter asked by passing_memories."""
+        query = self.dialect.fulltext_query(words)
+        if self.dialect.name == NEO4J.name:
+            rows = self._read("text_search", **fparams, query=query, limit=limit)
+            if not rows:
+                return [], (0, 0), None
+            r = rows[0]
+            hits = list(zip(r["ids"], [f or "" for f in r["fts"]], strict=True))
+            return hits, (int(r["n"] or 0), int(r["total"] or 0)), [bool(p) for p in r["passes"]]
+        user_id = fparams["user_id"]
+        rows = self._read("text_search", user_id=user_id, query=query, limit=limit)
+        if not rows:
+            return [], (0, 0), None
+        stats = self._read("text_stats", user_id=user_id)[0]
+        return [(r["id"], r["fts"] or "") for r in rows], (int(stats["n"] or 0), int(stats["total"] or 0)), None
 
     def expand(
         self,
@@ -518,15 +541,8 @@ class CypherStore:
     ) -> list[Expansion]:
         """Breadth-first, one round of Cypher statements per hop (memgraph/cypher/queries/expand_*.cypher); the path
         bookkeeping is shared with SQLite (memgraph.store.traverse), so both return the same expansions."""
-        fparams = self._filter(user_id, flt)
-        return breadth_first(
-            seeds,
-            max_depth=max_depth,
-            weights=weights,
-            neighbours=lambda nodes, to_groups: self._neighbours(
-                fparams, nodes, int(fanout_cap), to_groups, float(weights.get("RelatesTo:discovered", 1.0))
-            ),
-        )
+        hop = _Hops(self, self._filter(user_id, flt), int(fanout_cap), float(weights.get("RelatesTo:discovered", 1.0)))
+        return breadth_first(seeds, max_depth=max_depth, weights=weights, neighbours=hop.neighbours)
 
     def expand_table(
         self,
@@ -542,34 +558,6 @@ class CypherStore:
         return ExpansionTable.of(
             self.expand(user_id, seeds, max_depth=max_depth, fanout_cap=fanout_cap, weights=weights, flt=flt)
         )
-
-    def _neighbours(
-        self, fparams: dict[str, Any], nodes: set[tuple[str, str]], cap: int, to_groups: bool, discovered: float
-    ) -> tuple[Neighbours, Degrees]:
-        """One capped hop (see memgraph.store.traverse); at the last hop (`to_groups` False) the edges to tags
-        and clusters are not fetched."""
-        user_id = fparams["user_id"]
-        mem_ids = sorted(n[1] for n in nodes if n[0] == "m")
-        tag_names = sorted(n[1] for n in nodes if n[0] == "t")
-        cluster_ids = sorted(n[1] for n in nodes if n[0] == "c")
-        out: Neighbours = {}
-        degrees: Degrees = {}
-        if cap <= 0:
-            return out, degrees
-        for chunk in chunks(mem_ids, CHUNK):
-            for r in self._read("expand_facets", user_id=user_id, ids=chunk, cap=cap) if to_groups else []:
-                kind = "t" if r["relation"] == "HasTag" else "c"
-                out.setdefault(("m", r["node"]), []).append((r["relation"], (kind, r["other"]), float(r["weight"])))
-                degrees[(kind, r["other"])] = int(r["degree"])
-            for r in self._read("expand_links", **fparams, ids=chunk, cap=cap, discovered=discovered):
-                out.setdefault(("m", r["node"]), []).append((r["relation"], ("m", r["other"]), float(r["weight"])))
-        for chunk in chunks(tag_names, CHUNK):
-            for r in self._read("expand_tag_members", **fparams, names=chunk, cap=cap):
-                out.setdefault(("t", r["node"]), []).append(("HasTag", ("m", r["other"]), float(r["weight"])))
-        for chunk in chunks(cluster_ids, CHUNK):
-            for r in self._read("expand_cluster_members", **fparams, ids=chunk, cap=cap):
-                out.setdefault(("c", r["node"]), []).append(("InCluster", ("m", r["other"]), float(r["weight"])))
-        return out, degrees
 
     # -- clusters, gaps, jobs -------------------------------------------------------------------------------
 
@@ -633,6 +621,77 @@ class CypherStore:
         if params is not None and not isinstance(params, dict):
             raise ValidationError("query parameters must be a mapping")
         return self._x.run_user(statement, dict(params or {}))
+
+
+class _Hops:
+    """The capped hops of one `expand` (see memgraph.store.traverse). A node's neighbours depend only on the
+    node, the filter and the cap, so each node is asked once per expand: a memory or tag the walk reaches
+    again at a later hop (from another seed) is answered from what the earlier hop read. The statements
+    return one row per node with its neighbours as aligned lists, in the store's ranking order."""
+
+    def __init__(self, store: CypherStore, fparams: dict[str, Any], cap: int, discovered: float) -> None:
+        self._read = store._read
+        self._fparams = fparams
+        self._cap = cap
+        self._discovered = discovered
+        self._facets: dict[str, list[tuple[str, tuple[str, str], float]]] = {}
+        self._links: dict[str, list[tuple[str, tuple[str, str], float]]] = {}
+        self._members: dict[tuple[str, str], list[tuple[str, tuple[str, str], float]]] = {}
+        self._degrees: Degrees = {}
+
+    def neighbours(self, nodes: set[tuple[str, str]], to_groups: bool) -> tuple[Neighbours, Degrees]:
+        """One capped hop; at the last hop (`to_groups` False) the edges to tags and clusters are not fetched."""
+        if self._cap <= 0:
+            return {}, {}
+        user_id, cap = self._fparams["user_id"], self._cap
+        mem_ids = sorted(n[1] for n in nodes if n[0] == "m")
+        if to_groups:
+            for chunk in chunks([m for m in mem_ids if m not in self._facets], CHUNK):
+                for mid in chunk:
+                    self._facets[mid] = []
+                for r in self._read("expand_facets", user_id=user_id, ids=chunk, cap=cap):
+                    for node, rels, others, weights, degrees in zip(
+                        r["nodes"], r["relations"], r["others"], r["weights"], r["degrees"], strict=True
+                    ):
+                        hops = self._facets[node]
+                        for rel, other, weight, degree in zip(rels, others, weights, degrees, strict=True):
+                            key = ("t" if rel == "HasTag" else "c", other)
+                            hops.append((rel, key, float(weight)))
+                            self._degrees[key] = int(degree)
+        for chunk in chunks([m for m in mem_ids if m not in self._links], CHUNK):
+            for mid in chunk:
+                self._links[mid] = []
+            for r in self._read("expand_links", **self._fparams, ids=chunk, cap=cap, discovered=self._discovered):
+                for node, rels, others, weights in zip(
+                    r["nodes"], r["relations"], r["others"], r["weights"], strict=True
+                ):
+                    self._links[node] = [
+                        (rel, ("m", other), float(weight))
+                        for rel, other, weight in zip(rels, others, weights, strict=True)
+                    ]
+        for chunk in chunks(sorted(n[1] for n in nodes if n[0] == "t" and n not in self._members), CHUNK):
+            for name in chunk:
+                self._members[("t", name)] = []
+            for r in self._read("expand_tag_members", **self._fparams, names=chunk, cap=cap):
+                for node, others in zip(r["nodes"], r["others"], strict=True):
+                    self._members[("t", node)] = [("HasTag", ("m", o), 1.0) for o in others]
+        for chunk in chunks(sorted(n[1] for n in nodes if n[0] == "c" and n not in self._members), CHUNK):
+            for cid in chunk:
+                self._members[("c", cid)] = []
+            for r in self._read("expand_cluster_members", **self._fparams, ids=chunk, cap=cap):
+                for node, others, weights in zip(r["nodes"], r["others"], r["weights"], strict=True):
+                    self._members[("c", node)] = [
+                        ("InCluster", ("m", o), float(w)) for o, w in zip(others, weights, strict=True)
+                    ]
+        out: Neighbours = {}
+        for node in nodes:
+            if node[0] == "m":
+                found = [*(self._facets.get(node[1], []) if to_groups else []), *self._links[node[1]]]
+            else:
+                found = self._members[node]
+            if found:
+                out[node] = found
+        return out, self._degrees
 
 
 def open_cypher_store(target: str, settings: Settings) -> CypherStore:

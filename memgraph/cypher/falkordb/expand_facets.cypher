@@ -4,6 +4,7 @@
 // (2.3x slower expand at 10k memories). Only memories point at tags (HasTag) and clusters (InCluster).
 // Cascade hop, part 1: from memories to their tags and clusters, at most $cap per memory, rarest first
 // (fewest members), then strongest (HasTag 1.0, InCluster its probability), then by name.
+// One row: per memory, its hops as aligned lists in order (a row per hop cost the client more than the query).
 // Parameters: $user_id, $ids, $cap
 MATCH (s:Memory)
 WHERE s.user_id = $user_id
@@ -16,6 +17,7 @@ WITH s, type(r) AS relation,
      CASE type(r) WHEN 'HasTag' THEN 1.0 ELSE r.probability END AS weight,
      indegree(x) AS degree
 ORDER BY degree, weight DESC, other
-WITH s, collect({relation: relation, other: other, weight: weight, degree: degree})[..$cap] AS hops
-UNWIND hops AS hop
-RETURN s.id AS node, hop.relation AS relation, hop.other AS other, hop.weight AS weight, hop.degree AS degree
+WITH s, collect(relation) AS relations, collect(other) AS others, collect(weight) AS weights,
+     collect(degree) AS degrees
+RETURN collect(s.id) AS nodes, collect(relations[..$cap]) AS relations, collect(others[..$cap]) AS others,
+       collect(weights[..$cap]) AS weights, collect(degrees[..$cap]) AS degrees

@@ -4,6 +4,7 @@
 // carries the tag's / cluster's member count (degree): the cascade passes less activation through hubs. Only
 // memories point at tags (HasTag) and clusters (InCluster), so the degree is the count of incoming edges,
 // which Neo4j answers from its degree store without walking a hub's members.
+// One row: per memory, its hops as aligned lists in order (a row per hop cost the client more than the query).
 // Parameters: $user_id, $ids, $cap
 MATCH (s:Memory)
 WHERE s.user_id = $user_id
@@ -16,6 +17,7 @@ WITH s, type(r) AS relation,
      CASE type(r) WHEN 'HasTag' THEN 1.0 ELSE r.probability END AS weight,
      COUNT { (x)<-[:HasTag|InCluster]-() } AS degree
 ORDER BY degree, weight DESC, other
-WITH s, collect({relation: relation, other: other, weight: weight, degree: degree})[..$cap] AS hops
-UNWIND hops AS hop
-RETURN s.id AS node, hop.relation AS relation, hop.other AS other, hop.weight AS weight, hop.degree AS degree
+WITH s, collect(relation) AS relations, collect(other) AS others, collect(weight) AS weights,
+     collect(degree) AS degrees
+RETURN collect(s.id) AS nodes, collect(relations[..$cap]) AS relations, collect(others[..$cap]) AS others,
+       collect(weights[..$cap]) AS weights, collect(degrees[..$cap]) AS degrees
