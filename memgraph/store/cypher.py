@@ -75,7 +75,7 @@ from memgraph.store.dialect import FALKORDB, NEO4J, Dialect, render_ints
 from memgraph.store.falkordb_executor import FalkorExecutor
 from memgraph.store.neo4j_executor import Neo4jExecutor
 from memgraph.store.read_only import check_read_only
-from memgraph.store.traverse import Degrees, ExpansionTable, Neighbours, breadth_first
+from memgraph.store.traverse import Degrees, ExpansionTable, Neighbours, breadth_first, walk
 from memgraph.text import query_terms
 
 #: Why an owner guard aborts when no input was at fault: a node of a look-alike owner (stored before the
@@ -554,10 +554,9 @@ class CypherStore:
         weights: dict[str, float],
         flt: MemoryFilter | None = None,
     ) -> ExpansionTable:
-        """`expand`'s list as a table (the walk is the same; only the cascade's scoring reads arrays)."""
-        return ExpansionTable.of(
-            self.expand(user_id, seeds, max_depth=max_depth, fanout_cap=fanout_cap, weights=weights, flt=flt)
-        )
+        """`expand`'s answer as a table (the same walk; no `Expansion` objects made: the cascade scores arrays)."""
+        hop = _Hops(self, self._filter(user_id, flt), int(fanout_cap), float(weights.get("RelatesTo:discovered", 1.0)))
+        return walk(seeds, max_depth=max_depth, weights=weights, neighbours=hop.neighbours)
 
     # -- clusters, gaps, jobs -------------------------------------------------------------------------------
 
