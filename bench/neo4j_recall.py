@@ -28,7 +28,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_neo4j import neo4j_server  # noqa: E402
-from locomo import default_data, ingest_conversation, percentile  # noqa: E402
+from locomo import INGEST, default_data, percentile  # noqa: E402
 
 from memgraph import MemoryEngine  # noqa: E402
 from memgraph.store import neo4j_executor  # noqa: E402
@@ -122,12 +122,18 @@ def main() -> None:
     ap.add_argument("--conversation", type=int, default=0, help="which conversation of the file")
     ap.add_argument("--questions", type=int, default=60, help="questions asked (the conversation's first N)")
     ap.add_argument("--reps", type=int, default=2, help="times each question is asked after the warm-up")
-    ap.add_argument("--no-ingest", action="store_true", help="the conversation is already in the server")
+    ap.add_argument("--no-ingest", action="store_true", help="the conversations are already in the server")
+    ap.add_argument("--ingest", choices=sorted(INGEST), default="conversation", help="how they are stored")
+    ap.add_argument(
+        "--conversations", type=int, default=1, help="conversations stored (the first N, the measured one included)"
+    )
     ap.add_argument("--cache-dir", default=str(Path(__file__).resolve().parent / ".cache"), help="embeddings cache")
     ap.add_argument("--out", help="write the figures and the served ids here (JSON)")
     ap.add_argument("--plans", action="store_true", help="PROFILE every statement of the last recall (db hits)")
     args = ap.parse_args()
-    sample = json.loads(Path(args.data).read_text())[args.conversation]
+    data = json.loads(Path(args.data).read_text())
+    sample = data[args.conversation]
+    stored = [d for d in data[: max(args.conversations, 1)] if d is not sample] + [sample]
     user = sample["sample_id"]
     questions = [qa["question"] for qa in sample["qa"]][: args.questions]
     timings: Timings = collections.defaultdict(list)
@@ -137,13 +143,17 @@ def main() -> None:
         settings = server.settings(recall_maintenance=False, embed_cache_dir=args.cache_dir)
         engine = stack.enter_context(MemoryEngine.open(server.uri, settings=settings))
         ingest_s = None
+        record_statements(timings, seen)
         if not args.no_ingest:
             server.wipe()
             t0 = time.perf_counter()
-            ingest_conversation(engine, sample)
+            for conv in stored:
+                INGEST[args.ingest](engine, conv)
             ingest_s = time.perf_counter() - t0
-            print(f"ingest: {ingest_s:.1f} s", flush=True)
-        record_statements(timings, seen)
+            print(f"ingest ({args.ingest}) of {len(stored)} conversations: {ingest_s:.1f} s", flush=True)
+            print("statements of the ingest:")
+            for key, v in sorted(timings.items(), key=lambda kv: -sum(kv[1]))[:12]:
+                print(f"{sum(v) / 1000:8.1f} s {len(v):6d} calls  med {statistics.median(v):6.1f} ms  {key}")
         load_before = os.getloadavg()
         report = measure(engine, user, questions, args.reps, timings)
         report.update(load_before=load_before, load_after=os.getloadavg(), ingest_s=ingest_s, user=user)

@@ -12,10 +12,11 @@ node").
 from __future__ import annotations
 
 import fnmatch
+import functools
 import json
 import logging
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
@@ -406,6 +407,7 @@ class CypherStore:
         base = {**self._filter(user_id, flt), "k": int(k)}
         if len(queries) == 1:
             return [self._vector_search({**base, "vector": queries[0]}, k, min_similarity)]
+        counts = functools.cache(lambda: self._vector_counts(base))  # the same for every row: read once
         out: list[list[tuple[str, float]]] = []
         for start in range(0, len(queries), VECTOR_ROWS_PER_STATEMENT):
             block = queries[start : start + VECTOR_ROWS_PER_STATEMENT]
@@ -413,7 +415,7 @@ class CypherStore:
             for r in self._read("vector_search_many", **base, vectors=block, candidates=self._candidates(k)):
                 answers[int(r["i"])].append(r)
             out += [
-                self._vector_search({**base, "vector": row}, k, min_similarity, first=rows)
+                self._vector_search({**base, "vector": row}, k, min_similarity, first=rows, counts=counts)
                 for row, rows in zip(block, answers, strict=True)
             ]
         return out
@@ -438,20 +440,29 @@ class CypherStore:
         params = {**self._filter(user_id, flt), "vector": vec, "k": int(k)}
         return self._vector_search(params, k, min_similarity)
 
-    def _vector_count(self) -> int:
-        """Vectors in the shared index (every user's): where widening the request stops."""
-        return int(self._read("count_vectors")[0]["n"])
+    def _vector_counts(self, params: dict[str, Any]) -> tuple[int, int]:
+        """Vectors in the shared index (every user's), and this user's that pass the filter (vector_counts)."""
+        fparams = {key: value for key, value in params.items() if key not in ("vector", "vectors", "k")}
+        row = self._read("vector_counts", **fparams)[0]
+        return int(row["total"]), int(row["mine"])
 
     def _candidates(self, k: int) -> int:
         """Candidates the first request asks of the index for k hits (vector_overfetch, vector_min_candidates)."""
         return max(int(k) * self.settings.vector_overfetch, self.settings.vector_min_candidates)
 
     def _vector_search(
-        self, params: dict[str, Any], k: int, min_similarity: float, first: list[dict[str, Any]] | None = None
+        self,
+        params: dict[str, Any],
+        k: int,
+        min_similarity: float,
+        first: list[dict[str, Any]] | None = None,
+        counts: Callable[[], tuple[int, int]] | None = None,
     ) -> list[tuple[str, float]]:
-        """The index size is read only when the first request comes back short of k (one round trip less per
-        search in the common case). `first`: the first request's rows, already read (vector_search_many asks
-        it for a whole batch); only a row short of k asks again, wider."""
+        """The counts (`_vector_counts`) are read only when the first request comes back short of k (one round
+        trip less per search in the common case); a short request that holds every vector of the user's that
+        passes the filter is complete (widening would find the same rows). `first`: the first request's rows,
+        already read (vector_search_many asks it for a whole batch, and reads the counts once for its rows);
+        only a row short of k asks again, wider."""
         s = self.settings
         candidates = self._candidates(k)
         total: int | None = None
@@ -464,7 +475,9 @@ class CypherStore:
             if len(rows) >= k:
                 break
             if total is None:
-                total = self._vector_count()
+                total, mine = counts() if counts is not None else self._vector_counts(params)
+                if len(rows) >= mine:
+                    break
             if asked >= total:
                 break
             if candidates >= s.vector_max_candidates:
