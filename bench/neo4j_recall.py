@@ -28,6 +28,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_neo4j import neo4j_server  # noqa: E402
+from bench_results import write_rows  # noqa: E402
 from locomo import INGEST, default_data, percentile  # noqa: E402
 
 from memgraph import MemoryEngine  # noqa: E402
@@ -130,6 +131,10 @@ def main() -> None:
     ap.add_argument("--cache-dir", default=str(Path(__file__).resolve().parent / ".cache"), help="embeddings cache")
     ap.add_argument("--out", help="write the figures and the served ids here (JSON)")
     ap.add_argument("--plans", action="store_true", help="PROFILE every statement of the last recall (db hits)")
+    ap.add_argument("--label", default="this code", help="the row's name in bench/results/neo4j_recall.json")
+    ap.add_argument(
+        "--append-results", action="store_true", help="merge the summary row into bench/results/neo4j_recall.json"
+    )
     args = ap.parse_args()
     data = json.loads(Path(args.data).read_text())
     sample = data[args.conversation]
@@ -170,6 +175,20 @@ def main() -> None:
         print(f"{ms:8.1f} ms/recall {calls:5.1f} calls  med {med:6.1f}  {key}")
     if args.out:
         Path(args.out).write_text(json.dumps(report, indent=1))
+    if args.append_results:
+        row = {
+            "label": args.label,
+            "stored_conversations": len(stored) if not args.no_ingest else None,
+            "user": user,
+            "recalls": report["recalls"],
+            "p50_ms": round(report["p50_ms"], 1),
+            "p95_ms": round(report["p95_ms"], 1),
+            "load": [round(report["load_before"][0], 2), round(report["load_after"][0], 2)],
+            "statements_ms_per_recall": {
+                key[3:43]: round(st["ms_per_recall"], 1) for key, st in report["statements"].items()
+            },
+        }
+        print("rows in", write_rows("neo4j_recall", [row], keys=("label", "user")))
 
 
 if __name__ == "__main__":

@@ -92,6 +92,40 @@ def test_small_user_in_a_big_shared_index(store_factory) -> None:  # type: ignor
     assert store.vector_search("ada", q, 4, flt=MemoryFilter(active=False)) == []
 
 
+def test_a_short_answer_holding_all_the_users_vectors_is_not_widened(store_factory, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A user with fewer passing memories than k, in a shared index bigger than one request: when the first
+    request already returned every one of them, asking the index again, wider, returns the same rows
+    (vector_counts.cypher). A new user's reconciliation searches (the write path, until the user has k
+    memories) each asked twice or more; now one request and, once per batch, the counts."""
+    store: GraphStore = store_factory(vector_min_candidates=20, vector_overfetch=1)
+    if store.name == "sqlite":
+        pytest.skip("SQLite searches each user's own vectors")
+    theirs = [mem("bob", f"b{i}") for i in range(200)]
+    store.write("bob", WriteBatch(memories=theirs, embeddings=unit_vectors(200, seed=31)))
+    q0 = unit_vectors(1, seed=32)
+    q = np.vstack([q0, q0 + 0.02 * unit_vectors(1, seed=34)])
+    q /= np.linalg.norm(q, axis=1, keepdims=True)
+    near = q[0] + 0.05 * unit_vectors(3, seed=33)
+    near /= np.linalg.norm(near, axis=1, keepdims=True)
+    ada = [mem("ada", f"a{i}") for i in range(3)]
+    store.write("ada", WriteBatch(memories=ada, embeddings=near))
+    truth = [m for m, _ in exact_top_k(near, [m.id for m in ada], q[0], 5)]
+    reads: list[str] = []
+    read = store._read  # type: ignore[attr-defined]
+
+    def counted(name: str, **params: object) -> object:
+        reads.append(name)
+        return read(name, **params)
+
+    monkeypatch.setattr(store, "_read", counted)
+    assert [m for m, _ in store.vector_search("ada", q[0], 5)] == truth
+    assert reads == ["vector_search", "vector_counts"]
+    reads.clear()
+    many = store.vector_search_many("ada", q, 5)
+    assert [m for m, _ in many[0]] == truth and sorted(m for m, _ in many[1]) == sorted(truth)
+    assert reads == ["vector_search_many", "vector_counts"]
+
+
 def test_text_search_finds_words_best_first(store: GraphStore) -> None:
     docs = {
         "tabs": "I prefer tabs over spaces for indentation",
