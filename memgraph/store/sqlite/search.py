@@ -30,7 +30,9 @@ SINGLE_THREAD_QUERIES = 8
 class _OneBlasThread:
     """A context in which numpy's BLAS runs on one thread (threadpoolctl), re-entrant across threads: the first
     thread in lowers the count, the last one out restores what it was. Holding the controller saves finding the
-    loaded libraries on every call (~0.6 ms); a product then pays two ctypes calls."""
+    loaded libraries on every call (~0.6 ms); a product then pays two ctypes calls. OpenBLAS's count is the
+    process's, not the thread's: a bulk product running meanwhile in another thread also gets one thread (as
+    under jobs/neighbours.py's limit); results never depend on it, only speed."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
