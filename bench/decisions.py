@@ -150,7 +150,7 @@ def run_gaps(embedder: Embedder, split: str, top_k: int, served: list[dict[str, 
             with MemoryEngine.open(":memory:", embedder=embedder) as engine:
                 _persona(engine, persona, tally, top_k, seen, served)
     finally:
-        gaps.judge = judge  # type: ignore[assignment]
+        gaps.judge = judge
     return tally
 
 

@@ -49,7 +49,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from memgraph.ingest.statement import stem
-from memgraph.ingest.values import MONTHS, WEEKDAYS, values
+from memgraph.ingest.values import MONTHS, WEEKDAYS, Values, values
 from memgraph.text import stop_words, tokenize
 
 
@@ -150,8 +150,8 @@ _EXPECT: tuple[tuple[str, re.Pattern[str]], ...] = (
         "number",
         re.compile(
             r"(?i)\bhow\s+(?:much|many|far|big|fast|old|tall|heavy|large|high|wide)\b|"
-            r"\bwhat(?:'s|\s+is|\s+are|\s+was)?\s+(?:the\s+|my\s+|our\s+|his\s+|her\s+|their\s+)?(?:[\w-]+\s+){0,2}?"
-            r"(?:size|number|count|rate|limit|percentage|speed|distance|weight|height|temperature|pressure|dose|"
+            r"\bwhat(?:'s|\s+is|\s+are|\s+was)?\s+(?:the\s+|my\s+|our\s+|his\s+|her\s+|their\s+)?"
+            r"(?:[\w.'’-]+\s+){0,3}?(?:size|number|count|rate|limit|percentage|speed|distance|weight|height|temperature|pressure|dose|"
             r"score|rating|version|age|capacity|amount)\b"
         ),
     ),
@@ -160,7 +160,7 @@ _EXPECT: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             r"(?i)^\W*when\b|\bwhen(?:'s|\s+(?:is|are|was|were|does|do|did|will|should|can|shall))\b|"
             r"\bwhat\s+(?:day|date|month|year|week)\b|\bwhich\s+(?:day|date|month|year|week|weekday)s?\b|"
-            r"\bhow\s+(?:often|soon)\b|\bon\s+which\s+day\b"
+            r"\bhow\s+(?:often|soon)\b|\bon\s+which\s+day\b|\bdeadline\b|\bdue\s+date\b|\bcut-?off\b"
         ),
     ),
     (
@@ -225,6 +225,15 @@ _MONEY_WORD = re.compile(r"(?i)\b(?:euros?|pounds?|dollars?|quid|pence|cents?|gb
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")
 _PHONE = re.compile(r"(?:\+?\d[\s-]?){7,}")
 _PATH = re.compile(r"[\w.-]+/[\w./-]+|`[^`]+`|\b\w+\.(?:ya?ml|json|toml|py|md|txt|sh|cfg|ini|conf)\b|https?://\S+")
+_HOUR = r"(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+_SPOKEN_TIME = re.compile(rf"(?i)\b(?:half|quarter)\s+(?:past\s+|to\s+)?{_HOUR}\b|\b{_HOUR}\s+o['’]?clock\b")
+_AT_HOUR = re.compile(rf"(?i)\b(?:at|from|until|till|by|around)\s+(?:about\s+)?({_HOUR})\b(?![:.,]?\d)")
+_EARLY_LATE = re.compile(r"(?i)\bhow\s+(?:early|late)\b")
+#: A name that is not capitalised: a user name or handle ("marta_rides", "@marta"), or one said to be a name.
+_HANDLE = re.compile(
+    r"(?i)\b(?:user\s*name|handle|login|nickname|screen\s+name)\s+(?:is|was)\s+\S|(?<![\w@.])@[a-z]\w+|"
+    r"\b[a-z]+_[a-z0-9_]+\b"
+)
 _CAPITAL = re.compile(r"\b[A-Z][\w'’.-]*[A-Za-z0-9]|\b[A-Z]\b")
 
 
@@ -279,8 +288,9 @@ def holds_answer(content: str, expects: str | None, query: str) -> bool:
     if expects is None:
         return True
     v = values(content)
-    if expects == "time":
-        return bool(v.times)
+    if expects == "time":  # "how early should I get in?" / "… ten minutes early": an offset answers it too
+        offset = bool(_EARLY_LATE.search(query)) and any(unit in ("min", "h") for unit, _ in v.quantities)
+        return bool(v.times) or spoken_time(content) or offset
     if expects == "when" and _WHICH_YEAR.search(query) and _ORDINAL_YEAR.search(content):
         return True  # "What year am I in?" / "second year", "Year 9"
     if expects == "when" and _LAST_TIME.search(query):  # "When was the oven last serviced?": a past date,
@@ -319,10 +329,24 @@ def holds_answer(content: str, expects: str | None, query: str) -> bool:
     }
     if names - asked:
         return True
+    if expects == "name" and _HANDLE.search(content):
+        return True  # "My Zwift username is marta_rides": a name need not be capitalised
     if expects == "name":  # "the platform team", "my sister": a person named by role
         words = {w.removesuffix("s") if w.removesuffix("s") in _ROLES else w for w in tokenize(content)}
         return bool({w for w in words & _ROLES if stem(w) not in asked})
     return bool(_PATH.search(content) or _LOCATIVE.search(content))
+
+
+def spoken_time(text: str) -> bool:
+    """A clock time as people say it, which `values` does not read: "leaving the café at 8", "at half seven",
+    "quarter to nine", "eight o'clock" (an hour after "at", "from", "until", "by" without a unit of its own)."""
+    if _SPOKEN_TIME.search(text):
+        return True
+    for m in _AT_HOUR.finditer(text):
+        q = values(text[m.start(1) : m.end(1) + 16]).quantities
+        if q and all(unit == "" and 1 <= n <= 24 for unit, n in q):
+            return True
+    return False
 
 
 def _periods(text: str) -> set[str]:
@@ -352,7 +376,32 @@ def holds_asked_values(content: str, query: str) -> bool:
     """A question pinned to values ("which album came out in 1997?", "my best time for 10 km?", "the Q4
     target?") is answered only by a memory that holds one of them."""
     asked = _flat(query)
-    return not asked or bool(asked & _flat(content))
+    return not asked or bool(asked & _flat(content)) or bool(_kinds(values(query)) & _bounded(content))
+
+
+#: Words that make the value after them a limit: "no caffeine *after* 3am", "disputes *over* £500", "capped at 8".
+_BOUND = re.compile(
+    r"(?i)\b(?:before|after|over|above|under|below|beyond|past|more\s+than|less\s+than|fewer\s+than|at\s+least|"
+    r"at\s+most|up\s+to|no\s+(?:later|earlier|more|less)\s+than|capped\s+at|limited\s+to|exceeds?|passes|"
+    r"max(?:imum)?|min(?:imum)?|until|till|by)\s+"
+)
+
+
+def _kinds(v: Values) -> set[tuple[str, str]]:
+    """The kinds of values in `v`: a clock time, a date, or an amount in a unit (a bare number is no kind)."""
+    out: set[tuple[str, str]] = {("time", "")} if v.times else set()
+    out |= {("date", "")} if v.dates or v.weekdays else set()
+    return out | {("amount", unit) for unit, _ in v.quantities if unit}
+
+
+def _bounded(content: str) -> set[tuple[str, str]]:
+    """The kinds of the limits `content` states. A question that names a value of one of them ("is it ok to have
+    a coffee at 4am?") is answered by the limit ("I can't have caffeine after 3am"): it is a case of the rule,
+    not a different subject."""
+    out: set[tuple[str, str]] = set()
+    for m in _BOUND.finditer(content):
+        out |= _kinds(values(content[m.end() : m.end() + 24]))
+    return out
 
 
 def judge(
@@ -408,6 +457,8 @@ def judge(
         said = _linked_words(hit.content, served, query)
         missing = [w for w in missing if not _stem_in(stem(w), said)]
         missing += [w for w in possessors(query) if stem(w) not in said and w not in missing]
+        missing += [w for w in subject_names(query) if not _stem_in(stem(w), said) and w not in missing
+                    and _other_name(hit.content, query)]
         # one word short of a long question is still an answer: "which command installs frontend packages?" /
         # "The frontend uses pnpm; never run npm install …" covers command, installs and frontend, not "packages"
         long_question = len(focus_words(asked(query), typed=True)) - 1 >= _FOCUS_ENOUGH
@@ -424,7 +475,7 @@ _SLOT_WORDS = frozenset(
     "time times day days date dates week weeks month months year years name names number numbers size amount "
     "kind kinds type types sort much many long often soon far thing things anything something everything "
     "use uses used get gets got go goes went put keep make makes do does did have has had need needs want new "
-    "normal usual typical current currently responsible main exact moment".split()
+    "normal usual typical current currently responsible main exact moment deadline deadlines due cutoff".split()
 )
 #: The verb of a question asked about a subject ("how do I *ship* …", "which seat should I *book*", "how much does
 #: the babysitter *cost*") and the word after "how" ("how *big*"): what is done or measured, said in other words
@@ -478,6 +529,7 @@ def focus_words(question: str, *, typed: bool = False) -> list[str]:
     slot (`_SLOT_WORDS`) and type (`_ANSWER_TYPE`; kept with `typed`), the question's own verb (`_QUESTION_VERB`)
     and names (capitalised words: the subject, which an answer may give by another name: "the Lisbon hotel" /
     "Casa do Largo")."""
+    question = re.sub(r"(?i)\bcut-off\b", "cutoff", question)  # one word, a slot word like "deadline"
     skip: set[str] = set()
     for pattern in _QUESTION_VERB:
         for m in pattern.finditer(question):
@@ -508,6 +560,27 @@ def possessors(query: str) -> list[str]:
     return [m.group(1).lower() for m in _POSSESSIVE.finditer(asked(query)) if m.group(1).lower() not in _QUESTION_WORDS]
 
 
+_NAME_WORD = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z][\w'’-]*")
+
+
+def subject_names(query: str) -> list[str]:
+    """The names the question is about ("the gas safety certificate date for *Mill Lane*", "the *Dragon Ride*"),
+    not the first word of a sentence or a calendar word."""
+    out: list[str] = []
+    for m in _NAME_WORD.finditer(asked(query)):
+        w = re.sub(r"['’]s$", "", m.group(0)).lower()
+        if w not in _QUESTION_WORDS and w not in _CALENDAR and w not in stop_words() and w not in out:
+            out.append(w)
+    return out
+
+
+def _other_name(content: str, query: str) -> bool:
+    """The memory names something the question does not: it may speak of another subject of the same kind
+    ("The gas safety certificate for *Albert Road* …" for Mill Lane's)."""
+    asked_names = {stem(w) for w in subject_names(query)} | {stem(w) for w in tokenize(query)}
+    return any(stem(w) not in asked_names for w in subject_names(content))
+
+
 def uncovered(query: str, content: str, test: FocusTest) -> list[str]:
     """The question's focus words that `content` does not cover, neither by the word (or its stem) nor in
     meaning. Meaning, measured with the embedding model two ways: a word of the memory close to the focus word
@@ -517,7 +590,8 @@ def uncovered(query: str, content: str, test: FocusTest) -> list[str]:
     "SLA" for "The Nimbus API rate limit is 600 requests per minute."."""
     question = asked(query)
     have = {stem(w) for w in tokenize(content)}
-    missing = [w for w in focus_words(question) if not _stem_in(stem(w), have)]
+    spelled = acronym_words(question, content) | kinds_of_subject(question, content)
+    missing = [w for w in focus_words(question) if not _stem_in(stem(w), have) and w not in spelled]
     if not missing:
         return []
     mem_words = [w for w in dict.fromkeys(tokenize(content)) if w not in stop_words() and not w.isdigit()]
@@ -531,6 +605,53 @@ def uncovered(query: str, content: str, test: FocusTest) -> list[str]:
     words = vecs[2 + k : 2 + 2 * k]
     near = (words @ vecs[2 + 2 * k :].T).max(axis=1) if mem_words else np.zeros(k, dtype=np.float32)
     return [w for w, d, c in zip(missing, drops, near, strict=True) if d < test.drop and c < test.word_cosine]
+
+
+_DETERMINERS = frozenset("the my our a an all any his her their your".split())
+
+
+def kinds_of_subject(question: str, content: str) -> set[str]:
+    """Words of the question that name a kind of what the memory states without qualification: "where are the
+    *tenancy* deposits held?" / "Deposits are protected with the DPS." (the memory opens on the bare noun, so it
+    speaks of every deposit). Not when the memory qualifies it otherwise ("The *team* offsite is in Sintra" does
+    not answer "When is the next data science offsite?") or names it only in passing ("The library closes at
+    midnight during exams" is about the library, not the databases exam)."""
+    opening = [w for w in tokenize(content)[:3] if w not in _DETERMINERS]
+    if not opening:
+        return set()
+    head = stem(opening[0])
+    words = tokenize(question)
+    return {
+        w for w, nxt in zip(words, words[1:], strict=False)
+        if stem(nxt) == head and w not in stop_words() and w.isalpha()
+    }
+
+
+_ACRONYM = re.compile(r"\b[A-Z][A-Z0-9]*[A-Z][A-Z0-9]*(?=s?\b)")
+
+
+def acronym_words(question: str, content: str) -> set[str]:
+    """Words of the question that an acronym says, one way or the other: "electrical inspection" / "The EICR …",
+    "threshold power" / "My FTP …" (the initials of two or more adjacent content words, in order, begin or end an
+    acronym of the memory), "SLA" / "service level agreement" (an acronym of the question spelled out in full).
+    The sentence model does not link them (cosine 0.29 for "what's my threshold power?" / "My FTP was 245 watts")."""
+    out: set[str] = set()
+    for text, other in ((question, content), (content, question)):
+        acronyms = {a.lower() for a in _ACRONYM.findall(other)}
+        if not acronyms:
+            continue
+        words = [w for w in re.findall(r"[A-Za-z][\w'-]*", text) if w.lower() not in stop_words()]
+        for i in range(len(words)):
+            for j in range(i + 2, min(len(words), i + 5) + 1):
+                initials = "".join(w[0] for w in words[i:j]).lower()
+                full = initials in acronyms
+                if full or (text is question and any(a.startswith(initials) or a.endswith(initials)
+                                                     for a in acronyms)):
+                    if text is question:
+                        out |= {w.lower() for w in words[i:j]}
+                    else:
+                        out.add(initials)
+    return out
 
 
 def _stem_in(term: str, have: set[str]) -> bool:
