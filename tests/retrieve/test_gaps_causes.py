@@ -20,6 +20,7 @@ from memgraph.retrieve.gaps import (
     judge,
     kinds_of_subject,
     possessors,
+    scene,
     spoken_time,
     subject_names,
 )
@@ -213,3 +214,42 @@ def test_a_number_asked_after_a_title_and_a_name(miss) -> None:  # type: ignore[
     assert expected_answer("What's Prof. Adeyemi's office number?") == "number"
     assert miss("What's Prof. Adeyemi's office number?",
                 ["My main supervisor is Prof. Adeyemi; my second supervisor is Dr. Walsh."]).miss
+
+
+# -- questions that come with their scene (dev part 4) and the need test -----------------------------------------
+
+
+def test_a_scene_is_not_what_is_asked(miss) -> None:  # type: ignore[no-untyped-def]
+    """"walk-in is showing 7 degrees, what do I do?": the scene's words and values need not be in the answer."""
+    assert scene("walk-in is showing 7 degrees, what do I do?") == ("walk-in is showing 7 degrees", "what do I do?")
+    assert scene("locked out the back - whats the alarm code") == ("locked out the back", "whats the alarm code")
+    assert scene("Which seat should I book for the flight to Tokyo?")[0] == ""
+    fridge = ["If the walk-in fridge goes above 5°C, move the dairy to the reach-in fridge and call Coldline."]
+    assert not miss("walk-in is showing 7 degrees, what do I do?", fridge).miss
+    crash = ["Crash reports go to Crashlytics; anything over 1% crash-free drop pages the mobile lead, Ama."]
+    assert not miss("crash-free rate dropped 2% overnight, who gets paged?", crash).miss
+    # the question's own words still count, and a scene nothing served speaks of is still a miss
+    charger = ["The shop's card reader is a SumUp Solo; restart it by holding the power button for 10 seconds."]
+    assert miss("the card reader is dead, does the warranty cover it?", charger).miss
+    assert miss("the dishwasher is leaking, who do we call?", fridge).miss
+
+
+def test_indirect_questions_and_remarks() -> None:
+    for asks in ("not sure when the bins go out", "I wonder whether the vet is open on Sundays",
+                 "any idea where the charger is", "locked out the back - whats the alarm code"):
+        assert information_need(asks), asks
+    for remark in ("ok running the migrations now", "merged the i18n fix", "thanks, that build worked"):
+        assert not information_need(remark), remark
+    assert information_need("standup time")
+    assert information_need("wifi password")
+
+
+def test_the_mobile_is_a_phone_only_as_a_noun() -> None:
+    assert expected_answer("What's Gary's mobile?") == "phone"
+    assert expected_answer("What's the site manager's mobile number?") == "phone"
+    assert expected_answer("which key does the mobile app use?") is None
+
+
+def test_a_title_does_not_end_the_question() -> None:
+    assert expected_answer("What's Prof. Adeyemi's office number?") == "number"
+    assert information_need("Dr. Chen's surgery hours?")
