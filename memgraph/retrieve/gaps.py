@@ -236,6 +236,7 @@ _PATH = re.compile(r"[\w.-]+/[\w./-]+|`[^`]+`|\b\w+\.(?:ya?ml|json|toml|py|md|tx
 _HOUR = r"(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
 _SPOKEN_TIME = re.compile(rf"(?i)\b(?:half|quarter)\s+(?:past\s+|to\s+)?{_HOUR}\b|\b{_HOUR}\s+o['’]?clock\b")
 _AT_HOUR = re.compile(rf"(?i)\b(?:at|from|until|till|by|around)\s+(?:about\s+)?({_HOUR})\b(?![:.,]?\d)")
+_WHOEVER = re.compile(r"(?i)\bwhoever\s+(?:is|was|has|holds|runs|leads)\b")
 _EARLY_LATE = re.compile(r"(?i)\bhow\s+(?:early|late)\b")
 #: A name that is not capitalised: a user name or handle ("marta_rides", "@marta"), or one said to be a name.
 _HANDLE = re.compile(
@@ -390,6 +391,8 @@ def holds_answer(content: str, expects: str | None, query: str) -> bool:
         return True
     if expects == "name" and _HANDLE.search(content):
         return True  # "My Zwift username is marta_rides": a name need not be capitalised
+    if expects == "name" and _WHOEVER.search(content):
+        return True  # "The status page is updated by whoever is incident commander.": a person named by role
     if expects == "name":  # "the platform team", "my sister": a person named by role
         words = {w.removesuffix("s") if w.removesuffix("s") in _ROLES else w for w in tokenize(content)}
         return bool({w for w in words & _ROLES if stem(w) not in asked})
@@ -539,7 +542,9 @@ _SLOT_WORDS = frozenset(
     "time times day days date dates week weeks month months year years name names number numbers size amount "
     "kind kinds type types sort much many long often soon far thing things anything something everything "
     "use uses used get gets got go goes went put keep make makes do does did have has had need needs want new "
-    "normal usual typical current currently responsible main exact moment deadline deadlines due cutoff".split()
+    "normal usual typical current currently responsible main exact moment step steps "
+    # a time limit is the kind of date asked ("when's my registration renewal deadline?" / "… before 31 March")
+    "deadline deadlines due cutoff".split()
 )
 #: Past participles that do not end in -ed ("where are the spare keys *kept*?", "where are the deposits *held*?").
 _IRREGULAR_PARTICIPLES = (
@@ -643,9 +648,16 @@ def subject_names(query: str) -> list[str]:
     return out
 
 
+#: A memory that states a habit or a rule speaks of every case: "Martin always flies in an aisle seat, British
+#: Airways where possible" answers for the Boston flight although it names other things.
+_GENERAL = re.compile(r"(?i)\b(?:always|never|every|whenever|wherever|any)\b")
+
+
 def _other_name(content: str, query: str) -> bool:
     """The memory names something the question does not: it may speak of another subject of the same kind
-    ("The gas safety certificate for *Albert Road* …" for Mill Lane's)."""
+    ("The gas safety certificate for *Albert Road* …" for Mill Lane's), unless it states a rule (`_GENERAL`)."""
+    if _GENERAL.search(content):
+        return False
     asked_names = {stem(w) for w in subject_names(query)} | {stem(w) for w in tokenize(query)}
     return any(stem(w) not in asked_names for w in subject_names(content))
 
@@ -659,7 +671,7 @@ def uncovered(query: str, content: str, test: FocusTest) -> list[str]:
     "SLA" for "The Nimbus API rate limit is 600 requests per minute."."""
     question = asked(query)
     have = {stem(w) for w in tokenize(content)}
-    spelled = acronym_words(question, content) | kinds_of_subject(question, content)
+    spelled = acronym_words(question, content) | kinds_of_subject(question, content) | day_parts(content)
     missing = [w for w in focus_words(question) if not _stem_in(stem(w), have) and w not in spelled]
     if not missing:
         return []
@@ -674,6 +686,17 @@ def uncovered(query: str, content: str, test: FocusTest) -> list[str]:
     words = vecs[2 + k : 2 + 2 * k]
     near = (words @ vecs[2 + 2 * k :].T).max(axis=1) if mem_words else np.zeros(k, dtype=np.float32)
     return [w for w, d, c in zip(missing, drops, near, strict=True) if d < test.drop and c < test.word_cosine]
+
+
+#: Parts of the day as (first hour, last hour): a clock time in one says it ("can I put a call in at 9 on Monday
+#: *morning*?" / "No meetings before 9:30 on Mondays").
+_DAY_PARTS = {"morning": (5, 12), "afternoon": (12, 18), "evening": (17, 23), "night": (20, 30), "tonight": (20, 30)}
+
+
+def day_parts(content: str) -> set[str]:
+    """The parts of the day the clock times of `content` fall in."""
+    hours = {t // 60 for t in values(content).times}
+    return {part for part, (a, b) in _DAY_PARTS.items() if any(a <= h < b or a <= h + 24 < b for h in hours)}
 
 
 _DETERMINERS = frozenset("the my our a an all any his her their your".split())

@@ -13,6 +13,7 @@ from memgraph.retrieve.gaps import (
     GapVerdict,
     ServedHit,
     acronym_words,
+    day_parts,
     expected_answer,
     focus_words,
     holds_asked_values,
@@ -253,3 +254,32 @@ def test_the_mobile_is_a_phone_only_as_a_noun() -> None:
 def test_a_title_does_not_end_the_question() -> None:
     assert expected_answer("What's Prof. Adeyemi's office number?") == "number"
     assert information_need("Dr. Chen's surgery hours?")
+
+
+# -- causes found in the fifth held-out part's errors (printed with its first score; dev material since) ---------
+
+
+def test_whoever_holds_a_role_answers_who(miss) -> None:  # type: ignore[no-untyped-def]
+    status = ["The status page is updated by whoever is incident commander."]
+    assert not miss("who updates the status page during an incident?", status).miss
+
+
+def test_a_step_is_the_answers_slot() -> None:
+    assert "step" not in focus_words("disk on web3 is at 90%, first step?")
+    assert "steps" not in focus_words("what are the steps to restore a site?")
+
+
+def test_a_rule_for_every_case_answers_for_a_named_one(miss) -> None:  # type: ignore[no-untyped-def]
+    """A memory that says "always" speaks of every flight, whatever else it names; one that names another subject
+    without a rule does not (see test_a_named_subject_must_be_the_memorys)."""
+    seat = ["Martin always flies in an aisle seat, British Airways where possible."]
+    assert not miss("which seat should I book him on the Boston flight?", seat).miss
+    review = ["App Store review usually takes one to two days; we submit on Mondays."]
+    assert miss("who talks to Apple review?", review).miss
+
+
+def test_a_clock_time_says_its_part_of_the_day(miss) -> None:  # type: ignore[no-untyped-def]
+    mondays = ["No meetings before 9:30 on Mondays; Martin does the school drop-off."]
+    assert not miss("can I put a call in at 9 on Monday morning?", mondays).miss
+    assert day_parts("No meetings before 9:30 on Mondays.") == {"morning"}
+    assert day_parts("Dinner is at 19:30.") == {"evening"}
