@@ -8,21 +8,19 @@ import pytest
 
 from memgraph import Settings
 from memgraph.embed import CachedEmbedder
+from memgraph.retrieve.gap_values import expected_answer, holds_asked_values, spoken_time
 from memgraph.retrieve.gaps import (
     FocusTest,
     GapVerdict,
     ServedHit,
     acronym_words,
     day_parts,
-    expected_answer,
     focus_words,
-    holds_asked_values,
     information_need,
     judge,
     kinds_of_subject,
     possessors,
     scene,
-    spoken_time,
     subject_names,
 )
 
