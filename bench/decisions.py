@@ -118,11 +118,29 @@ def decide_pair(engine: MemoryEngine, user: str, old_text: str, new_text: str) -
     return "none", ""
 
 
-def run_pairs(engine: MemoryEngine, split: str) -> Tally:
+def decide_ingested(engine: MemoryEngine, user: str, old_text: str, new_text: str) -> tuple[str, str]:
+    """The same through `ingest` (classified, no kind given, each text its own session), the way an agent
+    that stores what it reads calls the write path."""
+    first = engine.ingest(old_text, user_id=user, session_id="s1")
+    if not first.created:  # the first text alone was judged unimportant: store it as `remember` would
+        engine.remember(old_text, user_id=user)
+    report = engine.ingest(new_text, user_id=user, session_id="s2")
+    d = report.decisions[0] if report.decisions else None
+    if report.reinforced:
+        return "duplicate", d.reason if d else "reinforced"
+    if report.superseded:
+        return "supersedes", d.reason if d else ""
+    if report.contradicted:
+        return "contradicts", d.reason if d else ""
+    return "none", d.reason if d else (report.dropped[0].detail if report.dropped else "")
+
+
+def run_pairs(engine: MemoryEngine, split: str, *, path: str = "remember") -> Tally:
     tally = Tally()
+    decide = decide_ingested if path == "ingest" else decide_pair
     for pair in load_pairs(split):
         user = f"pair-{pair['id']}"
-        decided, reason = decide_pair(engine, user, pair["old"], pair["new"])
+        decided, reason = decide(engine, user, pair["old"], pair["new"])
         label = pair["label"] if pair["label"] in DECISIONS else "none"
         tally.add(label, decided, f"{pair['id']} {pair['old']!r} / {pair['new']!r} ({reason})")
     return tally
@@ -241,6 +259,10 @@ def main() -> None:
         "--errors", nargs="?", const="dev", default=None, metavar="PART",
         help="print the errors of one part (default dev; a held-out part only once tuning on it is over)",
     )
+    ap.add_argument(
+        "--path", choices=("remember", "ingest"), default="remember",
+        help="the write call the pairs go through: remember (kind fact unless given) or ingest (classified)",
+    )
     ap.add_argument("--write-results", action="store_true", help="write bench/results/decisions.json")
     ap.add_argument("--replay", action="store_true",
                     help=f"gap cases only: judge the recalls of the last run again ({SERVED.relative_to(ROOT)})")
@@ -262,7 +284,7 @@ def main() -> None:
         kept = json.loads(SERVED.read_text(encoding="utf-8")) if SERVED.exists() else {}
     for split in [] if args.replay else splits:
         with MemoryEngine.open(":memory:", embedder=embedder) as engine:
-            pairs = run_pairs(engine, split) if args.only != "gaps" else Tally()
+            pairs = run_pairs(engine, split, path=args.path) if args.only != "gaps" else Tally()
         served: list[dict[str, Any]] = []
         found = run_gaps(embedder, split, args.top_k, served) if args.only != "pairs" else Tally()
         if args.only != "pairs":
