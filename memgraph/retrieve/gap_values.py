@@ -115,11 +115,14 @@ CALENDAR = frozenset(m for m in MONTHS if len(m) > 3 or m == "may") | frozenset(
 _MONEY_WORD = re.compile(r"(?i)\b(?:euros?|pounds?|dollars?|quid|pence|cents?|gbp|eur|usd|yen)\b|[€£$¥]")
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")
 _PHONE = re.compile(r"(?:\+?\d[\s-]?){7,}")
-_PATH = re.compile(r"[\w.-]+/[\w./-]+|`[^`]+`|\b\w+\.(?:ya?ml|json|toml|py|md|txt|sh|cfg|ini|conf)\b|https?://\S+")
+_PATH = re.compile(r"[\w.-]+/[\w./-]+|(?<![\w/])/[\w.-]+/|`[^`]+`|\b\w+\.(?:ya?ml|json|toml|py|md|txt|sh|cfg|ini|conf)\b|https?://\S+")
 _HOUR = r"(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
 _SPOKEN_TIME = re.compile(rf"(?i)\b(?:half|quarter)\s+(?:past\s+|to\s+)?{_HOUR}\b|\b{_HOUR}\s+o['’]?clock\b")
 _AT_HOUR = re.compile(rf"(?i)\b(?:at|from|until|till|by|around)\s+(?:about\s+)?({_HOUR})\b(?![:.,]?\d)")
 _WHOEVER = re.compile(r"(?i)\bwhoever\s+(?:is|was|has|holds|runs|leads)\b")
+_WHO = re.compile(r"(?i)\bwho(?:m|se|'s)?\b")
+#: Words `values` takes for the unit of a number that are not units: "at 8 tomorrow" is a clock time.
+_NOT_UNITS = frozenset({"", "today", "tomorrow", "tonight", "sharp", "ish"})
 _EARLY_LATE = re.compile(r"(?i)\bhow\s+(?:early|late)\b")
 #: A name that is not capitalised: a user name or handle ("marta_rides", "@marta"), or one said to be a name.
 _HANDLE = re.compile(
@@ -175,15 +178,16 @@ def holds_answer(content: str, expects: str | None, query: str) -> bool:
     if expects == "phone":
         return bool(_PHONE.search(content))
     asked = {stem(w) for w in tokenize(query)}
+    who = expects == "name" and bool(_WHO.search(query))
     names = {
         stem(w)
         for m in _CAPITAL.finditer(content)
         for w in tokenize(m.group(0))
-        if w not in stop_words() and w not in CALENDAR
+        if w not in stop_words() and w not in CALENDAR and not (who and "_" in m.group(0))  # no one is STRIPE_KEY
     }
     if names - asked:
         return True
-    if expects == "name" and _HANDLE.search(content):
+    if expects == "name" and not who and _HANDLE.search(content):
         return True  # "My Zwift username is marta_rides": a name need not be capitalised
     if expects == "name" and _WHOEVER.search(content):
         return True  # "The status page is updated by whoever is incident commander.": a person named by role
@@ -200,7 +204,7 @@ def spoken_time(text: str) -> bool:
         return True
     for m in _AT_HOUR.finditer(text):
         q = values(text[m.start(1) : m.end(1) + 16]).quantities
-        if q and all(unit == "" and 1 <= n <= 24 for unit, n in q):
+        if q and all(unit in _NOT_UNITS and 1 <= n <= 24 for unit, n in q):
             return True
     return False
 
@@ -232,7 +236,32 @@ def holds_asked_values(content: str, query: str) -> bool:
     """A question pinned to values ("which album came out in 1997?", "my best time for 10 km?", "the Q4
     target?") is answered only by a memory that holds one of them."""
     asked = _flat(query)
-    return not asked or bool(asked & _flat(content)) or bool(_kinds(values(query)) & _bounded(content))
+    if not asked or asked & _flat(content):
+        return True
+    kinds = _kinds(values(query)) | ({("time", "")} if spoken_time(query) else set())
+    return bool(kinds & _bounded(content)) or _in_range(query, content)
+
+
+#: "numbers one to nine in words", "between 5 and 10 people", "ages 3-6": the numbers between two bounds.
+_RANGE = re.compile(
+    r"(?i)\b(?:between\s+)?(\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s*"
+    r"(?:to|and|-|–)\s*(\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b"
+)
+_NUMBER_WORDS = {w: float(i) for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve".split())}
+
+
+def _in_range(query: str, content: str) -> bool:
+    """A bare number the question names lies in a range the memory states ("do I write 7 or seven?" / "numbers
+    one to nine in words"): the range answers it, as a limit does."""
+    asked = {q for u, q in values(query).quantities if not u}
+    if not asked:
+        return False
+    for m in _RANGE.finditer(content):
+        a, b = (_NUMBER_WORDS.get(x.lower()) if x.lower() in _NUMBER_WORDS else float(x) for x in m.groups())
+        if a is not None and b is not None and any(min(a, b) <= q <= max(a, b) for q in asked):
+            return True
+    return False
 
 
 #: Words that make the value after them a limit: "no caffeine *after* 3am", "disputes *over* £500", "capped at 8".

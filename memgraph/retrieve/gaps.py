@@ -315,6 +315,7 @@ _SLOT_WORDS = frozenset(
     # a time limit is the kind of date asked ("when's my registration renewal deadline?" / "… before 31 March")
     "deadline deadlines due cutoff".split()
 )
+_EXCLUDED = re.compile(r"(?i)\b(?:apart\s+from|except(?:\s+for)?|other\s+than|besides|aside\s+from)\b[^,;?!.]*")
 #: Past participles that do not end in -ed ("where are the spare keys *kept*?", "where are the deposits *held*?").
 _IRREGULAR_PARTICIPLES = (
     "kept|held|put|set|found|built|sent|made|done|written|run|paid|bought|sold|taught|brought|shown|given|known|"
@@ -341,6 +342,8 @@ _QUESTION_VERB = (
         r"(?P<ed>[\w'-]+ed|" + _IRREGULAR_PARTICIPLES + r")\s*[?.!]*\s*$"
     ),
     re.compile(r"(?i)\bwho\s+(?!is\b|are\b|was\b|were\b|has\b|have\b|had\b)(?P<who>[\w'-]+)"),  # "who runs …"
+    # "who needs to *look* at my migration?": the verb after need/have to is what is done, said otherwise
+    re.compile(r"(?i)\b(?:who|what|which|where|when|how)\b[^?,]*?\b(?:need|needs|has|have|got)\s+to\s+(?P<inf>[\w'-]+)"),
     # "this python file", "the new pipeline": the thing at hand, not something stored
     re.compile(r"(?i)\b(?:this|that|these|those|the\s+new|a\s+new)\s+(?P<d1>[\w'-]+)(?:\s+(?P<d2>[\w'-]+)(?=\s*[?.!]*\s*$))?"),
 )
@@ -373,6 +376,8 @@ def focus_words(question: str, *, typed: bool = False) -> list[str]:
     and names (capitalised words: the subject, which an answer may give by another name: "the Lisbon hotel" /
     "Casa do Largo")."""
     question = re.sub(r"(?i)\bcut-off\b", "cutoff", question)  # one word, a slot word like "deadline"
+    # what is excluded is not asked: "who has a spare key *apart from the key safe*?"
+    question = _EXCLUDED.sub(" ", question)
     skip: set[str] = set()
     for pattern in _QUESTION_VERB:
         for m in pattern.finditer(question):

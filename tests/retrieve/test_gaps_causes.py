@@ -8,7 +8,7 @@ import pytest
 
 from memgraph import Settings
 from memgraph.embed import CachedEmbedder
-from memgraph.retrieve.gap_values import expected_answer, holds_asked_values, spoken_time
+from memgraph.retrieve.gap_values import expected_answer, holds_answer, holds_asked_values, spoken_time
 from memgraph.retrieve.gaps import (
     FocusTest,
     GapVerdict,
@@ -281,3 +281,27 @@ def test_a_clock_time_says_its_part_of_the_day(miss) -> None:  # type: ignore[no
     assert not miss("can I put a call in at 9 on Monday morning?", mondays).miss
     assert day_parts("No meetings before 9:30 on Mondays.") == {"morning"}
     assert day_parts("Dinner is at 19:30.") == {"evening"}
+
+
+# -- causes found in the sixth held-out part's errors (inspected in the third round; dev material since) ---------
+
+
+def test_a_limit_or_a_range_answers_a_number_or_time_said_plainly(miss) -> None:  # type: ignore[no-untyped-def]
+    assert not miss("is it ok to ring Dad at 8 tomorrow?", ["Dad doesn't like being phoned before 9am."]).miss
+    style = ["House style: numbers one to nine in words, 10 and above in figures."]
+    assert not miss("do I write 7 or seven?", style).miss
+    assert not holds_asked_values("Ages 3-6 play on Saturdays.", "can my 9 year old join?")
+
+
+def test_what_is_excluded_is_not_asked() -> None:
+    assert focus_words("who has a spare key apart from the key safe?") == ["spare", "key"]
+    assert "look" not in focus_words("Who needs to look at my migration before I merge?")
+    assert "reach" in focus_words("need to reach Bea about the rota")
+
+
+def test_a_path_from_the_root_is_a_place_and_an_identifier_is_no_one() -> None:
+    admin = "The admin lives at /backoffice/, not /admin/, and needs 2FA."
+    assert holds_answer(admin, "place", "where's the admin panel?")
+    stripe = "Stripe webhooks are verified with STRIPE_WEBHOOK_SECRET."
+    assert not holds_answer(stripe, "name", "who reviews changes to the Stripe integration?")
+    assert holds_answer("My Zwift username is marta_rides.", "name", "what's my Zwift name?")
