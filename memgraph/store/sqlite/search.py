@@ -7,12 +7,67 @@ reference the ANN is measured against (recall@10 >= 0.98, tests/test_sqlite_ann.
 
 from __future__ import annotations
 
+import threading
+from types import TracebackType
+from typing import Any
+
 import numpy as np
 
 from memgraph.store.sqlite.columns import UserColumns
 
 #: Most query x memory scores one block product holds (128 MB of float32).
 SCORE_BLOCK = 1 << 25
+
+#: Products of at most this many queries (a recall's question and its cue-stripped form) run on one BLAS
+#: thread. OpenBLAS splits even a 1 x 384 by 384 x 10k product over its threads, whose hand-off costs more than
+#: the product on two shared cores, and its idle workers then spin for a while on the other core: 1 x 10k products
+#: on a loaded 2-core machine (load 5-6) took p50 0.9-16 ms / p95 29-32 ms threaded, 1.6 / 10-22 ms on one thread,
+#: with the same scores to the bit; recall's CPU time at 10k was twice its wall time. A bulk write's block of a
+#: thousand queries keeps every thread.
+SINGLE_THREAD_QUERIES = 8
+
+
+class _OneBlasThread:
+    """A context in which numpy's BLAS runs on one thread (threadpoolctl), re-entrant across threads: the first
+    thread in lowers the count, the last one out restores what it was. Holding the controller saves finding the
+    loaded libraries on every call (~0.6 ms); a product then pays two ctypes calls. OpenBLAS's count is the
+    process's, not the thread's: a bulk product running meanwhile in another thread also gets one thread (as
+    under jobs/neighbours.py's limit); results never depend on it, only speed."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._inside = 0
+        self._libs: list[Any] | None = None
+        self._saved: list[tuple[Any, int]] = []
+
+    def _controllers(self) -> list[Any]:
+        if self._libs is None:
+            from threadpoolctl import ThreadpoolController
+
+            self._libs = list(ThreadpoolController().select(user_api="blas").lib_controllers)
+        return self._libs
+
+    def __enter__(self) -> None:
+        with self._lock:
+            if self._inside == 0:
+                self._saved = [(lib, int(lib.num_threads)) for lib in self._controllers()]
+                for lib, threads in self._saved:
+                    if threads != 1:
+                        lib.set_num_threads(1)
+            self._inside += 1
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        with self._lock:
+            self._inside -= 1
+            if self._inside == 0:
+                for lib, threads in self._saved:
+                    if threads != 1:
+                        lib.set_num_threads(threads)
+
+
+one_blas_thread = _OneBlasThread()
 
 
 def normalised(queries: np.ndarray) -> np.ndarray:
@@ -56,7 +111,11 @@ def exact(
     matrix = cols.vectors[:n] if dense else cols.vectors[rows]
     block = max(1, SCORE_BLOCK // max(1, len(matrix)))
     for start in range(0, len(qs), block):
-        sims = qs[start : start + block] @ matrix.T
+        if len(qs) <= SINGLE_THREAD_QUERIES:
+            with one_blas_thread:
+                sims = qs[start : start + block] @ matrix.T
+        else:
+            sims = qs[start : start + block] @ matrix.T
         if dense and len(rows) < n:
             sims = sims[:, rows]
         out += _block_top(rows, sims, k, min_similarity)
