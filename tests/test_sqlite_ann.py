@@ -159,6 +159,25 @@ def test_batched_rerank_is_the_per_query_one_bit_for_bit(stores) -> None:  # typ
             index.slot_row = dead
 
 
+def test_every_thread_calling_faiss_uses_one_openmp_thread() -> None:
+    """OpenMP keeps its thread count per thread: the background build's thread must set it too (it ran with
+    one thread per core, spin-waiting on a loaded machine: ten times the CPU for the same codes)."""
+    import threading
+
+    faiss = ann_module._faiss()
+    assert faiss.omp_get_max_threads() == 1
+    seen: list[int] = []
+
+    def build_thread() -> None:
+        ann_module._faiss()
+        seen.append(faiss.omp_get_max_threads())
+
+    t = threading.Thread(target=build_thread)
+    t.start()
+    t.join()
+    assert seen == [1]
+
+
 def test_filters_are_honoured(stores) -> None:  # type: ignore[no-untyped-def]
     approx, exact, vecs, ids, _ = stores
     queries = _queries(100, 3)

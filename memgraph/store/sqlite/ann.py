@@ -77,16 +77,19 @@ class AnnConfig:
 def _faiss() -> Any:
     import faiss  # imported here: only users past the threshold pay for it (~0.3 s)
 
-    if not _single:
+    if not getattr(_single, "set", False):
         # One OpenMP thread: a single query's fast-scan is one thread anyway, and building with two on a
         # loaded 2-core machine spin-waited: codebook training at 100k took 29.6 s of CPU (159 s wall, load 9)
         # with two threads, 0.95 s with one. faiss's OpenMP runtime is its own: numpy's BLAS is unaffected.
+        # OpenMP keeps the thread count per thread: set once in every thread that calls faiss (set in the
+        # writer's thread only, the background build ran with two: a 40k build took 19.1 s of CPU instead of
+        # 1.9 s, load 10; the codes are the same bytes either way).
         faiss.omp_set_num_threads(1)
-        _single.append(True)
+        _single.set = True
     return faiss
 
 
-_single: list[bool] = []
+_single = threading.local()
 
 
 _missing: list[bool] = []  # set once faiss failed to import: search exactly from then on
@@ -145,6 +148,7 @@ class AnnIndex:
     def _append(self, vectors: np.ndarray, rows: np.ndarray) -> None:
         if not len(rows):
             return
+        _faiss()  # encoding runs on the caller's thread: one OpenMP thread there too
         x = np.ascontiguousarray(vectors[rows])
         first = len(self.slot_row)
         self.index.add(x)
