@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import hashlib
 import os
 import platform
 import shutil
@@ -32,6 +33,8 @@ from typing import Any
 
 import numpy as np
 
+if "--code" in sys.argv:  # another checkout's memgraph (main's, for an A/B with one script)
+    sys.path.insert(0, str(Path(sys.argv[sys.argv.index("--code") + 1]).resolve()))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.bench_results import write_rows
@@ -69,7 +72,29 @@ def _per_item(store: Any) -> None:
     store.vector_search_many = one_by_one
 
 
-def run(mode: str, n: int, batch: int, workdir: Path, progress: bool = False) -> dict[str, float]:
+def decisions_state(path: Path) -> list[str]:
+    """What the reconciliation decided, as lines: every memory's id, active/archived flags, strength and
+    contradiction flags, and every Supersedes, Contradicts and DerivedFrom edge (timestamps left out)."""
+    import sqlite3
+
+    conn = sqlite3.connect(path / "memgraph.sqlite3")
+    try:
+        rows = conn.execute(
+            "SELECT id, active, archived, strength, json_extract(metadata, '$.contradicts'), "
+            "json_extract(metadata, '$.contradicted_by') FROM memories ORDER BY id"
+        ).fetchall()
+        edges = conn.execute(
+            "SELECT type, src, dst, reason FROM edges WHERE type IN ('Supersedes', 'Contradicts', 'DerivedFrom') "
+            "ORDER BY type, src, dst"
+        ).fetchall()
+    finally:
+        conn.close()
+    return ["\t".join(map(str, r)) for r in rows] + ["\t".join(map(str, e)) for e in edges]
+
+
+def run(
+    mode: str, n: int, batch: int, workdir: Path, progress: bool = False, state: Path | None = None
+) -> dict[str, float]:
     target = str(workdir / f"store-{mode}")
     settings = Settings(store=target)
     engine = MemoryEngine(open_store(target, settings), settings, HashEmbedder())
@@ -103,6 +128,12 @@ def run(mode: str, n: int, batch: int, workdir: Path, progress: bool = False) ->
     clock.close()
     stored = engine.store.count_memories("bench")
     engine.close()
+    if state is not None:
+        lines = decisions_state(Path(target))
+        state.mkdir(parents=True, exist_ok=True)
+        (state / f"{mode}-{n}.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        digest = hashlib.sha256("\n".join(lines).encode()).hexdigest()[:16]
+        print(f"  {mode}: {len(lines)} decision lines, sha256 {digest} -> {state / f'{mode}-{n}.tsv'}", flush=True)
     return {
         "total": total,
         "cpu": cpu,
@@ -124,6 +155,10 @@ def main() -> None:
         "--results", action="store_true", help="Also write the rows to bench/results/bulk_load.json (a quiet machine)."
     )
     ap.add_argument("--progress", action="store_true", help="Print every batch's seconds and the running totals.")
+    ap.add_argument(
+        "--state", type=Path, help="Write each mode's decisions (memories' flags, Supersedes/Contradicts edges) here."
+    )
+    ap.add_argument("--code", help="Import memgraph from this checkout instead (e.g. main's, for an A/B).")
     args = ap.parse_args()
     modes = [m for m in args.modes.split(",") if m]
     unknown = set(modes) - set(MODES)
@@ -133,7 +168,7 @@ def main() -> None:
     results: dict[str, dict[str, float]] = {}
     try:
         for mode in modes:
-            results[mode] = r = run(mode, args.n, args.batch, workdir, args.progress)
+            results[mode] = r = run(mode, args.n, args.batch, workdir, args.progress, args.state)
             print(
                 f"{mode:<9} {r['total']:8.1f} s  CPU {r['cpu']:8.1f} s  {r['rate']:7.0f} memories/s  first batch "
                 f"{r['first_ms']:6.2f} ms/memory  last batch {r['last_ms']:6.2f} ms/memory  stored {r['stored']:.0f}  "
