@@ -14,9 +14,15 @@ Truth: a miss is a case that asks for information (`need`) where no served memor
 Precision = right decisions / decisions made; recall = right decisions / labelled cases; `n` = labelled cases.
 The held-out parts are only scored while rules are tuned: `--errors` lists the dev part's errors.
 
+Every gap decision of a run is kept (query, served memories and their cosine to the query: what maintenance
+judged) in bench/.cache/decisions/served.json; `--replay` judges those again with the current rules in seconds,
+without recalling (the served memories do not depend on the gap rules), and prints each error with the rule that
+decided it.
+
     python bench/decisions.py                    # both parts, prints the table
     python bench/decisions.py --errors           # ... and the dev part's errors by kind
     python bench/decisions.py --write-results    # ... and writes bench/results/decisions.json
+    python bench/decisions.py --replay --errors heldout4   # the gap rules again on the last run's recalls
 """
 
 from __future__ import annotations
@@ -42,12 +48,17 @@ from bench_results import RESULTS_DIR, machine  # noqa: E402
 
 from memgraph import MemoryEngine, Relation, Settings  # noqa: E402
 from memgraph.embed import Embedder, default_embedder  # noqa: E402
+from memgraph.retrieve import gaps  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "decisions"
 DECISIONS = ("duplicate", "supersedes", "contradicts")
 #: dev, dev2: rules may be tuned on them; the held-out parts are only scored. Each part may hold pairs, gap cases or
-#: both: dev2, dev3, heldout2 and heldout4 hold gap cases only, heldout3 pairs only (relocation and change of state).
-SPLITS = ("dev", "dev2", "dev3", "heldout", "heldout2", "heldout3", "heldout4")
+#: both: dev2-dev4, heldout2 and heldout4-heldout7 hold gap cases only, heldout3 pairs only (relocation
+#: and change of state).
+SPLITS = (
+    "dev", "dev2", "dev3", "dev4", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7",
+)
+SERVED = ROOT / "bench" / ".cache" / "decisions" / "served.json"
 
 
 @dataclass
@@ -109,11 +120,29 @@ def decide_pair(engine: MemoryEngine, user: str, old_text: str, new_text: str) -
     return "none", ""
 
 
-def run_pairs(engine: MemoryEngine, split: str) -> Tally:
+def decide_ingested(engine: MemoryEngine, user: str, old_text: str, new_text: str) -> tuple[str, str]:
+    """The same through `ingest` (classified, no kind given, each text its own session), the way an agent
+    that stores what it reads calls the write path."""
+    first = engine.ingest(old_text, user_id=user, session_id="s1")
+    if not first.created:  # the first text alone was judged unimportant: store it as `remember` would
+        engine.remember(old_text, user_id=user)
+    report = engine.ingest(new_text, user_id=user, session_id="s2")
+    d = report.decisions[0] if report.decisions else None
+    if report.reinforced:
+        return "duplicate", d.reason if d else "reinforced"
+    if report.superseded:
+        return "supersedes", d.reason if d else ""
+    if report.contradicted:
+        return "contradicts", d.reason if d else ""
+    return "none", d.reason if d else (report.dropped[0].detail if report.dropped else "")
+
+
+def run_pairs(engine: MemoryEngine, split: str, *, path: str = "remember") -> Tally:
     tally = Tally()
+    decide = decide_ingested if path == "ingest" else decide_pair
     for pair in load_pairs(split):
         user = f"pair-{pair['id']}"
-        decided, reason = decide_pair(engine, user, pair["old"], pair["new"])
+        decided, reason = decide(engine, user, pair["old"], pair["new"])
         label = pair["label"] if pair["label"] in DECISIONS else "none"
         tally.add(label, decided, f"{pair['id']} {pair['old']!r} / {pair['new']!r} ({reason})")
     return tally
@@ -123,16 +152,36 @@ def _gap_total(engine: MemoryEngine, user: str) -> int:
     return sum(g.count for g in engine.store.list_gaps(user))
 
 
-def run_gaps(embedder: Embedder, split: str, top_k: int) -> Tally:
-    """Each persona in a store of its own: full-text statistics of one user's store must not depend on others."""
+def run_gaps(embedder: Embedder, split: str, top_k: int, served: list[dict[str, Any]] | None = None) -> Tally:
+    """Each persona in a store of its own: full-text statistics of one user's store must not depend on others.
+    Every case's judged recall is appended to `served` (see `replay`)."""
     tally = Tally()
-    for persona in load_gaps(split):
-        with MemoryEngine.open(":memory:", embedder=embedder) as engine:
-            _persona(engine, persona, tally, top_k)
+    seen: list[tuple[str, list[gaps.ServedHit], gaps.GapVerdict]] = []
+    judge = gaps.judge
+
+    def recording(query: str, hits: Any, **kw: Any) -> gaps.GapVerdict:
+        verdict = judge(query, hits, **kw)
+        seen.append((query, list(hits), verdict))
+        return verdict
+
+    gaps.judge = recording  # type: ignore[assignment]  # maintenance calls gaps.judge through the module
+    try:
+        for persona in load_gaps(split):
+            with MemoryEngine.open(":memory:", embedder=embedder) as engine:
+                _persona(engine, persona, tally, top_k, seen, served)
+    finally:
+        gaps.judge = judge
     return tally
 
 
-def _persona(engine: MemoryEngine, persona: dict[str, Any], tally: Tally, top_k: int) -> None:
+def _persona(
+    engine: MemoryEngine,
+    persona: dict[str, Any],
+    tally: Tally,
+    top_k: int,
+    seen: list[tuple[str, list[gaps.ServedHit], gaps.GapVerdict]],
+    served: list[dict[str, Any]] | None,
+) -> None:
     user = f"gaps-{persona['user']}"
     mems = engine.remember_many([{"content": t} for t in persona["memories"]], user_id=user, reconcile=False)
     if len(mems) != len(persona["memories"]):
@@ -140,6 +189,7 @@ def _persona(engine: MemoryEngine, persona: dict[str, Any], tally: Tally, top_k:
     ids = [m.id for m in mems]
     for case in persona["cases"]:
         before = _gap_total(engine, user)
+        seen.clear()
         res = engine.recall(case["query"], user_id=user, top_k=top_k)
         engine.flush()
         flagged = _gap_total(engine, user) > before
@@ -147,11 +197,42 @@ def _persona(engine: MemoryEngine, persona: dict[str, Any], tally: Tally, top_k:
         answered = any(m.id in relevant for m in res.memories)
         miss = bool(case["need"]) and not answered
         top = res.memories[0].content if res.memories else "-"
+        why = seen[-1][2].reason if seen else "-"
         tally.add(
             "gap" if miss else "none",
             "gap" if flagged else "none",
-            f"{case['id']} {case['query']!r} need={case['need']} answered={answered} top={top!r}",
+            f"{case['id']} {case['query']!r} need={case['need']} answered={answered} top={top!r} ({why})",
         )
+        if served is not None and seen:
+            served.append({
+                "id": case["id"], "query": case["query"], "miss": miss, "flagged": flagged,
+                "hits": [[h.content, h.similarity] for h in seen[-1][1]],
+            })
+
+
+def replay(embedder: Embedder, split: str, cases: list[dict[str, Any]]) -> Tally:
+    """The gap rules of this checkout on the recalls a full run served and kept: the same decision maintenance
+    makes (`Maintainer.is_miss`), without storing or recalling anything."""
+    s = Settings(store=":memory:")
+    focus = gaps.FocusTest(embedder.encode, s.gap_focus_word_cosine, s.gap_focus_drop, s.gap_weak_cosine,
+                           s.gap_weak_word_cosine)
+    tally = Tally()
+    for case in cases:
+        query = case["query"]
+        if not gaps.information_need(query):
+            verdict = gaps.judge(query, [], answer_cosine=0.0, answer_margin=0.0, need=False)
+        else:
+            hits = [gaps.ServedHit(c, sim) for c, sim in case["hits"]]
+            verdict = gaps.judge(query, hits, answer_cosine=s.gap_answer_cosine, answer_margin=s.gap_answer_margin,
+                                 need=True, focus=focus)
+        best = max((sim for _, sim in case["hits"] if sim is not None), default=None)
+        top = max(case["hits"], key=lambda h: h[1] or 0.0)[0] if case["hits"] else "-"
+        tally.add(
+            "gap" if case["miss"] else "none",
+            "gap" if verdict.miss else "none",
+            f"{case['id']} {query!r} best={best if best is None else round(best, 2)} top={top!r} ({verdict.reason})",
+        )
+    return tally
 
 
 def summary(tallies: dict[str, tuple[Tally, Tally]]) -> dict[str, Any]:
@@ -180,7 +261,13 @@ def main() -> None:
         "--errors", nargs="?", const="dev", default=None, metavar="PART",
         help="print the errors of one part (default dev; a held-out part only once tuning on it is over)",
     )
+    ap.add_argument(
+        "--path", choices=("remember", "ingest"), default="remember",
+        help="the write call the pairs go through: remember (kind fact unless given) or ingest (classified)",
+    )
     ap.add_argument("--write-results", action="store_true", help="write bench/results/decisions.json")
+    ap.add_argument("--replay", action="store_true",
+                    help=f"gap cases only: judge the recalls of the last run again ({SERVED.relative_to(ROOT)})")
     args = ap.parse_args()
     splits = [s for s in args.splits.split(",") if s]
     if any(s not in SPLITS for s in splits):
@@ -188,11 +275,26 @@ def main() -> None:
     started = time.perf_counter()
     tallies: dict[str, tuple[Tally, Tally]] = {}
     embedder = default_embedder(Settings(store=":memory:"))  # one model for every store of the run
-    for split in splits:
+    if args.replay:
+        if args.write_results:
+            raise SystemExit("--replay does not write results: run the bench itself")
+        kept = json.loads(SERVED.read_text(encoding="utf-8"))
+        for split in splits:
+            if split in kept:
+                tallies[split] = (Tally(), replay(embedder, split, kept[split]))
+    else:
+        kept = json.loads(SERVED.read_text(encoding="utf-8")) if SERVED.exists() else {}
+    for split in [] if args.replay else splits:
         with MemoryEngine.open(":memory:", embedder=embedder) as engine:
-            pairs = run_pairs(engine, split) if args.only != "gaps" else Tally()
-        gaps = run_gaps(embedder, split, args.top_k) if args.only != "pairs" else Tally()
-        tallies[split] = (pairs, gaps)
+            pairs = run_pairs(engine, split, path=args.path) if args.only != "gaps" else Tally()
+        served: list[dict[str, Any]] = []
+        found = run_gaps(embedder, split, args.top_k, served) if args.only != "pairs" else Tally()
+        if args.only != "pairs":
+            kept[split] = served
+        tallies[split] = (pairs, found)
+    if not args.replay and args.only != "pairs":
+        SERVED.parent.mkdir(parents=True, exist_ok=True)
+        SERVED.write_text(json.dumps(kept) + "\n", encoding="utf-8")
     result = summary(tallies)
     print(f"{'decision':<12} {'part':<8} {'precision':>9} {'recall':>7} {'n':>5} {'decided':>8}")
     for name, row in result.items():

@@ -232,6 +232,11 @@ _CODE_EXPR = _lazy(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:[(\[].*)?$|^[A-Za-z_]\w*
 _REDACTED_VALUE = _lazy(r"^\[?REDACTED(?::[a-z0-9_]+)?\]?$", re.I)
 
 
+#: After a bare all-letter value: more words on the same line. `secret: create the new one in the dashboard` is a
+#: sentence that names a secret; a value ends its line or its clause (`password: tulip`, `token=abc123 # ci`).
+_PROSE_GOES_ON = _lazy(r"[ \t]+[A-Za-z]")
+
+
 def shannon_entropy(value: str) -> float:
     """Bits per character of `value` (a random base62 string of 20+ characters scores about 4.5+)."""
     if not value:
@@ -344,6 +349,8 @@ class SecretScanner:
                 if value is None:
                     continue
                 value = value.rstrip(".,;:!?)")
+                if check == "assignment" and _PROSE_GOES_ON.match(text, end) and value.isalpha():
+                    continue  # "the webhook secret: create a new one, then ...": a sentence, not a value
                 if _value_ok(value, check):
                     key = (m.groupdict().get("key") or "").lower()
                     kind = type_

@@ -25,7 +25,7 @@ def test_demo_runs_end_to_end(tmp_path: Path) -> None:
     assert "[CORRECTION]" in cutover
     # the query's best hit comes first after any baseline preference (a high-priority preference is placed first)
     deploy_lines = [ln for ln in deploy.split("<memory>")[1].strip().splitlines() if not ln.startswith("[PREFERENCE]")]
-    assert deploy_lines[0].startswith("[EVENT] user: To deploy the ledger")
+    assert deploy_lines[0].startswith("[PROCEDURE] user: To deploy the ledger")
     alembic_lines = [
         ln for ln in alembic.split("<memory>")[1].strip().splitlines() if not ln.startswith("[PREFERENCE]")
     ]

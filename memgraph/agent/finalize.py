@@ -1,7 +1,8 @@
 """Session end: one path for an explicit end, the inactivity timeout and close().
 
 1. Held candidates: promoted when repeated (>= agent_repeat_min mentions) or, for `hold` candidates, supported
-   (similar to an existing memory, or to another turn of the session); dropped otherwise.
+   (similar to an existing memory, or to another turn of the session); dropped otherwise, and dropped as out of
+   date when a memory committed later in the session corrects or updates it.
 2. One episodic `summary` memory for a substantive session (>= agent_summary_min_turns user turns), extractive:
    the turns closest to the session's centroid, quoted. Its evidence is stored with it in the same atomic write
    (those turns as episodic `event` memories) and it gets `DerivedFrom` edges to them and to every memory the
@@ -31,7 +32,8 @@ from memgraph.agent.policy import is_question
 from memgraph.agent.seam import AgentEngine
 from memgraph.agent.session import VectorCache
 from memgraph.agent.topic import cosine
-from memgraph.models import Link, LinkSource, MemoryKind, Provenance, Relation, normalize_tag
+from memgraph.ingest.reconcile import Neighbour, ReconcileAction, RuleReconciler
+from memgraph.models import Link, LinkSource, Memory, MemoryKind, Provenance, Relation, normalize_tag
 from memgraph.retrieve import gaps
 from memgraph.store.base import MemoryFilter
 from memgraph.text import content_tokens
@@ -93,6 +95,11 @@ class SessionFinalizer:
                                                           mentions=c.mentions))
                 continue
             reason: str | None = None
+            newer = self._updated_later(buf, c)
+            if newer is not None:
+                report.candidates.append(CandidateOutcome(text=c.text, kind=c.kind, outcome="dropped", reason=newer,
+                                                          mentions=c.mentions))
+                continue
             if c.mentions >= s.agent_repeat_min:
                 reason = f"repeated ({c.mentions} mentions)"
             elif c.action is WriteAction.HOLD:
@@ -107,6 +114,29 @@ class SessionFinalizer:
                 report.candidates.append(CandidateOutcome(text=c.text, kind=c.kind, outcome="promoted",
                                                           reason=reason, mentions=c.mentions))
         return promote
+
+    def _updated_later(self, buf: SessionBuffer, c: HeldCandidate) -> str | None:
+        """Why a held statement is out of date, or None: a memory this session committed after it was said
+        corrects or updates it ("Our cluster runs on six nodes." held, then "Actually, it has eight nodes now."
+        committed at once). Promoted at session end, the held statement would be the newest write and stand
+        active beside its correction."""
+        later = [m for m in self._committed(buf) if m.created_at > c.last_seen]
+        if not later:
+            return None
+        held = Memory(id=c.id, user_id=buf.user_id, content=c.text, kind=c.kind, created_at=c.last_seen)
+        vecs = self.vectors.vectors([c.text, *(m.content for m in later)])
+        judge = RuleReconciler(self.settings)
+        for m, v in zip(later, vecs[1:], strict=True):
+            verdict = judge.decide(m, [Neighbour(held, cosine(v, vecs[0]))])
+            if verdict.action is ReconcileAction.SUPERSEDE:
+                return f"out of date: {m.id}, committed later in the session, replaces it ({verdict.reason})"
+        return None
+
+    def _committed(self, buf: SessionBuffer) -> list[Memory]:
+        if not buf.written:
+            return []
+        found = self.engine.store.get_memories(buf.user_id, list(dict.fromkeys(buf.written)))
+        return [m for m in found if m.active]
 
     def _support(self, buf: SessionBuffer, c: HeldCandidate, turns: list[TranscriptTurn]) -> str | None:
         s = self.settings

@@ -42,7 +42,8 @@ def stored_id(d: IngestDecision) -> str:
 def decision_lines(report: IngestReport, lookup: Lookup | None = None) -> list[list[str]]:
     """Per decision and per dropped chunk, in input order: a headline and its detail lines (what it replaced or
     contradicts, quoted when `lookup` can read it, and why)."""
-    targets = sorted({d.target_id for d in report.decisions if d.target_id})
+    # what each new memory says is quoted too: an id alone does not show how a text was cut into memories
+    targets = sorted({d.target_id for d in report.decisions if d.target_id} | {stored_id(d) for d in report.decisions})
     quoted = lookup(targets) if (lookup and targets) else {}
     several = report.items > 1 or report.chunks > 1
     out = [_decision(d, quoted, several=several) for d in report.decisions]
@@ -67,7 +68,8 @@ def _decision(d: IngestDecision, quoted: dict[str, str], *, several: bool) -> li
     elif d.action == "queued":
         head = f"{where}{_VERB['queued']} {mid}{kind}: the graph server is unreachable, written when it answers"
     else:
-        head = f"{where}{_VERB['created']} {mid}{kind}"
+        said = quoted.get(mid)
+        head = f"{where}{_VERB['created']} {mid}{kind}" + (f' "{escape(clip(said))}"' if said else "")
     lines = [head]
     if d.target_id and d.action in ("superseded", "contradicted"):
         other = quoted.get(d.target_id)

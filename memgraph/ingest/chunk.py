@@ -90,6 +90,16 @@ def looks_like_turn(text: str) -> bool:
     return named and words[0].lower() not in _LABELS
 
 
+def turn_body(text: str) -> str:
+    """A turn's words without its speaker label ("user: To deploy X: ..." -> "To deploy X: ..."): the rules that
+    read how a statement opens (a procedure's "To X:", a fact's subject) must not see the label first."""
+    if not looks_like_turn(text):
+        return text
+    m = _SPEAKER.match(text)
+    assert m is not None  # looks_like_turn matched it
+    return text[m.end() :]
+
+
 def chunk_text(
     text: str,
     count: CountTokens,

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 
 from memgraph.errors import ValidationError
 from memgraph.ingest import signals
+from memgraph.ingest.chunk import turn_body
 from memgraph.ingest.clean import strip_code
 from memgraph.ingest.statement import stem
 from memgraph.ingest.values import MONTHS, WEEKDAYS
@@ -209,6 +210,7 @@ def _pattern(terms: list[str]) -> str:
 
 def classify(text: str, hint: object = None, *, max_triggers: int = 5) -> Classification:
     """Kind, layer, provenance and (for constraints) trigger patterns of one chunk."""
+    text = turn_body(text)  # a speaker label is who said it, not what was said
     kind_hint, layer_hint = parse_hint(hint)
     if kind_hint is not None:
         prov = Provenance.USER_CORRECTED if kind_hint is MemoryKind.CORRECTION else Provenance.USER_STATED

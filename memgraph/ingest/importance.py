@@ -113,14 +113,19 @@ def salience(text: str, settings: Settings, rarity: TokenRarity | None) -> Salie
     return Salience(min(1.0, score), entity, number, preference, technical)
 
 
-def novelty(vector: np.ndarray, centroid: np.ndarray | None) -> float:
-    """Cosine distance to the (unit) centroid, clamped to [0, 1]; 1.0 without a centroid."""
+def novelty(vector: np.ndarray, centroid: np.ndarray | None, *, memories: int = 0, prior: int = 0) -> float:
+    """Cosine distance to the (unit) centroid, clamped to [0, 1]; 1.0 without a centroid. A centroid of
+    `memories` memories weighs against a `prior` of that many memories' worth of 1.0 (`novelty_prior_memories`):
+    the centroid of one or two memories is those memories, not what the user usually says."""
     if centroid is None:
         return 1.0
     norm = float(np.linalg.norm(vector))
     if norm == 0.0:
         return 1.0
-    return float(min(1.0, max(0.0, 1.0 - float(vector @ centroid) / norm)))
+    distance = min(1.0, max(0.0, 1.0 - float(vector @ centroid) / norm))
+    if prior > 0:
+        distance += (1.0 - distance) * prior / (max(0, memories) + prior)
+    return float(distance)
 
 
 def importance(novelty_score: float, salience_score: float, settings: Settings) -> float:
@@ -146,6 +151,12 @@ class CentroidCache:
 
     _users: dict[str, _UserCentroid] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def memories(self, user_id: str) -> int:
+        """How many memories the user's centroid (as last read by `centroid`) averages."""
+        with self._lock:
+            entry = self._users.get(user_id)
+            return entry.count if entry is not None else 0
 
     def centroid(self, store: GraphStore, user_id: str) -> np.ndarray | None:
         """The user's unit centroid, or None for a user without embeddings."""

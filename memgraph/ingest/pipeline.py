@@ -319,12 +319,13 @@ class IngestPipeline:
     def _score(self, user_id: str, candidates: list[Candidate], *, explicit: bool, report: IngestReport) -> None:
         s = self.settings
         centroid = self.centroids.centroid(self.store, user_id)
+        seen = self.centroids.memories(user_id)
         rarity = self.rarity()
         now = utcnow()
         for c in candidates:
             p = c.item
             assert c.vector is not None
-            c.novelty = imp.novelty(c.vector, centroid)
+            c.novelty = imp.novelty(c.vector, centroid, memories=seen, prior=s.novelty_prior_memories)
             c.salience = imp.salience(c.text, s, rarity)
             c.importance = imp.importance(c.novelty, c.salience.score, s)
             hint = p.kind_hint if p.kind_hint is not None else p.layer_hint

@@ -30,6 +30,7 @@ from datetime import datetime
 
 from memgraph.config import Settings
 from memgraph.errors import ValidationError
+from memgraph.ingest.chunk import turn_body
 from memgraph.ingest.signals import entities, speaker
 from memgraph.models import Link, LinkSource, Memory, Relation, normalize_tag
 from memgraph.store.base import GraphStore, MemoryFilter
@@ -127,9 +128,10 @@ def speaker_of(text: str) -> str | None:
 
 
 def _body(text: str) -> str:
-    """The text without its speaker label (the name is a facet, not a topic)."""
+    """The text without its speaker label (the name is a facet, not a topic; a role label such as "user:" is
+    neither, and as a topic it joined every turn of an agent's transcript into one hub)."""
     label = speaker_of(text)
-    return text.split(":", 1)[1] if label else text
+    return text.split(":", 1)[1] if label else turn_body(text)
 
 
 def structure_tags(

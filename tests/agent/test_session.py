@@ -113,6 +113,22 @@ def test_session_end_promotes_repeated_and_supported_drops_the_rest(open_engine,
     assert not engine.store.get_meta(buffer_key(USER, "s1"))
 
 
+def test_a_held_statement_corrected_later_in_the_session_is_not_promoted(open_engine, agents) -> None:
+    """Held statements are written at session end, after the corrections committed at once: promoted, the
+    stale one would stand active beside the correction that replaced it."""
+    engine = open_engine()
+    agent = MemoryAgent(engine)
+    agents.append(agent)
+    stale = "Our Elasticsearch cluster runs on six nodes."
+    fix = "Actually, the cluster has eight nodes now, we added two last week."
+    talk(agent, [("user", stale), ("user", stale), ("user", fix)])  # repeated: it would be promoted
+    report = agent.end_session(USER, "s1")
+    reason = {c.text: c.reason for c in report.candidates}[stale]
+    assert outcomes(report)[stale] == "dropped" and reason.startswith("out of date")
+    stored = contents(engine)
+    assert fix in stored and stale not in stored
+
+
 def test_one_summary_with_derived_from_edges_to_its_evidence(open_engine, agents) -> None:
     engine = open_engine()
     agent = MemoryAgent(engine)

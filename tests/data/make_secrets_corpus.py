@@ -704,6 +704,10 @@ near += [
     "id,checksum\n" + "-".join(rnd(HEX, n) for n in (8, 4, 4, 4, 12)) + "," + rnd(HEX, 64) + "\n",
     "name, token budget, top_k\nrecall, 2000, 5\n",
     "key1,key2\nred,blue\n",
+    # a sentence that names a secret after a colon, in a runbook
+    "To rotate the Stripe webhook secret: create the new secret in the dashboard, update Vault, then redeploy.",
+    "The deploy token: rotate it every 90 days and never paste it in chat.",
+    "Client secret: ask the platform team for access, it lives in the shared vault.",
 ]
 
 corpus = {"secrets": positives, "near_misses": [{"text": t} for t in near]}

@@ -84,6 +84,14 @@ def test_low_importance_chunks_are_dropped_and_reported(engine: MemoryEngine) ->
     assert mem.importance >= Settings().explicit_min_importance
 
 
+def test_a_young_store_does_not_drop_what_is_new_to_it(engine: MemoryEngine) -> None:
+    """Beside one stored memory the centroid is that memory: a new statement about the same thing scored
+    novelty 0.45 and was dropped as unimportant (`novelty_prior_memories`)."""
+    engine.remember("The team standup happens at 9:00 every weekday.", user_id="young")
+    report = engine.ingest("Standup usually takes fifteen minutes.", user_id="young", session_id="s")
+    assert report.created and not report.dropped
+
+
 def test_remember_keeps_its_contract(engine: MemoryEngine) -> None:
     vec = np.random.default_rng(0).normal(size=384).astype(np.float32)
     before = engine.embedder.misses  # type: ignore[attr-defined]

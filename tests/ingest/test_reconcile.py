@@ -154,6 +154,27 @@ def test_contradiction_flags_both(engine: MemoryEngine) -> None:
     assert engine.stats(user_id="u").edges.get("Contradicts") == 1
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "outcome"),
+    [
+        ("The team standup happens at 9:00 every weekday.", "The standup moved to 9:30.", "superseded"),
+        ("Tom's shoe size is 44.", "Tom's shoe size is 42.", "contradicted"),
+        ("I went hiking on Saturday.", "I went swimming on Saturday.", None),  # two episodes: both happened
+    ],
+)
+def test_ingested_statements_update_what_they_restate(
+    engine: MemoryEngine, old: str, new: str, outcome: str | None
+) -> None:
+    """Through `ingest` these new texts are classified `event` (no fact rule matches their words); they still
+    update the statement before them, where `remember` (kind fact) always did. Episodes accumulate."""
+    engine.ingest(old, user_id="u", session_id="s1")
+    report = engine.ingest(new, user_id="u", session_id="s2")
+    assert outcome is None or not report.dropped  # below the importance floor, an update still replaces
+    assert bool(report.superseded) is (outcome == "superseded")
+    assert bool(report.contradicted) is (outcome == "contradicted")
+    assert (old in _active(engine, "u")) is (outcome != "superseded")
+
+
 def test_in_batch_reconciliation(engine: MemoryEngine) -> None:
     report = engine.ingest_many(
         [

@@ -58,6 +58,10 @@ def test_importance_formula_exactly_as_designed() -> None:
     assert imp.novelty(v, None) == 1.0  # a new user
     assert imp.novelty(v, np.array([1.0, 0.0], dtype=np.float32)) == pytest.approx(0.0)
     assert imp.novelty(v, np.array([-1.0, 0.0], dtype=np.float32)) == 1.0  # distance 2 clamps to 1
+    # a centroid of few memories weighs little against the prior of a user without memories
+    near = np.array([1.0, 0.0], dtype=np.float32)
+    assert imp.novelty(v, near, memories=1, prior=1) == pytest.approx(0.5)
+    assert imp.novelty(v, near, memories=99, prior=1) == pytest.approx(0.01)
 
 
 class CountingStore(SQLiteStore):
@@ -153,6 +157,63 @@ def test_constraint_trigger_patterns() -> None:
     assert cjk.trigger_patterns == ["不", "要", "在", "周", "五"]
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Deploys must be approved by two reviewers.",
+        "You must have a valid passport to board.",
+        "Passwords must be at least 12 characters.",
+        "The service must be running before you deploy.",
+        "You must not miss the filing deadline.",
+        "Don't ever commit secrets to the repo.",
+        "Don't let the intern push to main.",
+        "Don't let anyone get access to prod without a ticket.",
+        "Never say the admin password on a call.",
+        "user: Never push to main on Fridays.",
+    ],
+)
+def test_rules_stay_constraints(text: str) -> None:
+    assert classify(text).kind is MemoryKind.CONSTRAINT
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "That must have been exhausting!",
+        "It must be so rewarding to see them grow.",
+        "Caroline: Wow, that must've been great!",
+        "Caroline: That must be a wonderful experience.",
+        "You must love seeing how far you have come.",
+        "I can only imagine how tough it must be.",
+        "It is a must-read.",
+        "Don't give up on your dreams!",
+        "Don't let anything stop you!",
+        "Don't ever quit on what you love.",
+        "You never know what tomorrow brings.",
+        "Never had a chance to go there.",
+        "Never say never!",
+    ],
+)
+def test_small_talk_is_not_a_constraint(text: str) -> None:
+    """Conversation says "must" and "don't" without making a rule; a constraint's trigger patterns would pull
+    such a turn into every recall that names a word of it."""
+    assert classify(text).kind is not MemoryKind.CONSTRAINT
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("user: To deploy the ledger service: run make test, then make deploy-prod.", MemoryKind.PROCEDURE),
+        ("Priya: Tomasz owns the reconciliation reports.", MemoryKind.FACT),
+        ("Dr. Chen: Never prescribe it without a kidney test.", MemoryKind.CONSTRAINT),
+    ],
+)
+def test_speaker_label_does_not_hide_the_kind(text: str, kind: MemoryKind) -> None:
+    """The rules that read how a statement opens see the words after a turn's speaker label."""
+    assert classify(text).kind is kind
+    assert classify(text.split(": ", 1)[1]).kind is kind
+
+
 def test_paths_become_project_tags() -> None:
     text = "The bug is in /home/ada/projects/billing/api/invoice.py and src/memgraph/ingest/chunk.py, see #urgent"
     assert find_paths(text) == ["/home/ada/projects/billing/api/invoice.py", "src/memgraph/ingest/chunk.py"]
@@ -172,3 +233,9 @@ def test_hashtags_entities_and_switches() -> None:
     assert off.tags == []
     capped = infer_tags(" ".join(f"#tag{i}" for i in range(30)), S)
     assert len(capped.tags) == S.max_inferred_tags
+
+
+def test_entity_tags_are_names_not_their_forms() -> None:
+    """A possessive names the same thing ("LeBron's game" is about LeBron); a plural weekday is a time."""
+    assert infer_tags("We watched LeBron's game with Priya's team.", S).tags == ["lebron", "priya"]
+    assert infer_tags("Never push to main on Fridays or Mondays.", S).tags == []

@@ -88,6 +88,15 @@ def test_only_name_like_labels_are_speakers(text: str, who: str | None) -> None:
     assert speaker_of(text) == who
 
 
+def test_a_role_label_is_not_a_topic() -> None:
+    """"user:" opens every turn of an agent's transcript: as a topic it would join them all."""
+    s = Settings(store=":memory:")
+    text = "user: Tomasz owns the reconciliation reports."
+    tags = structure_tags(text, session_id="s", created_at=DAY, settings=s)
+    assert "topic:reconciliation" in tags and "topic:user" not in tags
+    assert not any(t.startswith("speaker:") for t in tags)
+
+
 def test_structure_can_be_switched_off() -> None:
     off = Settings(store=":memory:", write_structure=False)
     assert structure_tags("Ada: hi there everyone", session_id="s", created_at=DAY, settings=off) == []

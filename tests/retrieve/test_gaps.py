@@ -8,7 +8,8 @@ import pytest
 
 from memgraph import MemoryEngine, Settings
 from memgraph.embed import CachedEmbedder
-from memgraph.retrieve.gaps import FocusTest, ServedHit, expected_answer, focus_words, information_need, judge
+from memgraph.retrieve.gap_values import expected_answer
+from memgraph.retrieve.gaps import FocusTest, ServedHit, focus_words, information_need, judge
 
 ANSWER = {"answer_cosine": 0.4, "answer_margin": 0.25}
 

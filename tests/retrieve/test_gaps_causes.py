@@ -1,5 +1,5 @@
-"""Gap detection, the general causes found in the second held-out part's errors (`retrieve/gaps.py`): each test is
-one cause, with the real model where the rule reads the served memories' similarity or the focus words."""
+"""Gap detection, the general causes found in the second and fourth held-out parts' errors (`retrieve/gaps.py`): each
+test is one cause, with the real model where the rule reads the served memories' similarity or the focus words."""
 
 from __future__ import annotations
 
@@ -8,15 +8,20 @@ import pytest
 
 from memgraph import Settings
 from memgraph.embed import CachedEmbedder
+from memgraph.retrieve.gap_values import expected_answer, holds_answer, holds_asked_values, spoken_time
 from memgraph.retrieve.gaps import (
     FocusTest,
     GapVerdict,
     ServedHit,
-    expected_answer,
+    acronym_words,
+    day_parts,
     focus_words,
     information_need,
     judge,
+    kinds_of_subject,
     possessors,
+    scene,
+    subject_names,
 )
 
 
@@ -125,3 +130,178 @@ def test_a_rate_asked_per_one_period_is_not_answered_per_another(miss) -> None: 
     assert not miss("How much does the staff parking permit cost?", shift).miss
     assert not miss("How much does the staff parking permit cost per year?",
                     ["The staff parking permit costs 200 pounds a year."]).miss
+
+
+# -- causes found in the fourth held-out part's errors (answered questions logged as misses) ---------------------
+
+
+def test_a_clock_time_said_in_words_answers_what_time(miss) -> None:  # type: ignore[no-untyped-def]
+    """"at 8", "at half seven", "quarter to nine": people say clock times without a colon or am/pm."""
+    club = ["Long rides are on Saturdays with the Wheelers club, leaving the café at 8."]
+    assert not miss("what time does the club ride leave on Saturday?", club).miss
+    assert not miss("What time is handover?", ["Handover is at half seven."]).miss
+    assert spoken_time("The bus goes at quarter to nine.")
+    assert not spoken_time("The course runs for 8 weeks, at 3 sites.")  # a count with a unit is no hour
+    assert miss("What time does the club ride leave?", ["The club ride is on Saturdays, 80 km."]).miss
+
+
+def test_how_early_is_answered_by_an_offset(miss) -> None:  # type: ignore[no-untyped-def]
+    handover = ["Handover is on the ward, and I always arrive ten minutes early."]
+    assert not miss("how early should I get in before handover?", handover).miss
+    assert miss("What time does handover start?", handover).miss  # an offset is no clock time
+
+
+def test_a_user_name_need_not_be_capitalised(miss) -> None:  # type: ignore[no-untyped-def]
+    assert not miss("what's my Zwift name?", ["My Zwift username is marta_rides."]).miss
+    assert miss("what's my Zwift name?", ["I ride on Zwift on Tuesday evenings."]).miss
+
+
+def test_an_acronym_says_the_words_it_stands_for(miss) -> None:  # type: ignore[no-untyped-def]
+    """The small model does not link an acronym with its words (cosine 0.29 for "threshold power" / "FTP")."""
+    assert acronym_words("when's the next electrical inspection?", "The EICR is due again in 2027.") == {
+        "electrical", "inspection"}
+    assert acronym_words("what's my threshold power?", "My FTP was 245 watts.") == {"threshold", "power"}
+    assert acronym_words("What's the SLA?", "The service level agreement is 99.9%.") == {"sla"}
+    assert acronym_words("what's the customer account?", "We use the ACD tool.") == set()
+    assert not miss("when's the next electrical inspection at Mill Lane?",
+                    ["The EICR for Mill Lane is due again in 2027."]).miss
+    assert not miss("what's my threshold power?", ["My FTP was 245 watts at the last test in March."]).miss
+
+
+def test_a_deadline_is_the_date_asked_for(miss) -> None:  # type: ignore[no-untyped-def]
+    """"deadline", "cut-off", "due" name the kind of date asked, like "time" or "date": not a focus word."""
+    assert expected_answer("what's the BES abstract deadline?") == "when"
+    assert "deadline" not in focus_words("when's my registration renewal deadline?")
+    assert "cut" not in focus_words("When is the cut-off for wholesale orders?")
+    assert not miss("when's my registration renewal deadline?",
+                    ["Need to renew my NMC registration before 31 March."]).miss
+    bes = ["The conference abstract for BES is due on 15 January."]
+    assert not miss("when is the BES abstract deadline?", bes).miss
+    assert miss("when's my registration renewal deadline?", ["My NMC registration number is 12A3456E."]).miss
+
+
+def test_a_limit_answers_a_question_that_names_a_value_of_its_kind(miss) -> None:  # type: ignore[no-untyped-def]
+    """"is it ok to have a coffee at 4am?" names a case of the rule "no caffeine after 3am"."""
+    caffeine = ["I can't have caffeine after 3am or I don't sleep."]
+    assert not miss("is it ok to have a coffee at 4am?", caffeine).miss
+    assert holds_asked_values("Expenses under 50 euros need no receipt.", "Do I need a receipt for a 20 euro lunch?")
+    # a limit of another kind, or a value that is no limit, does not
+    assert not holds_asked_values("I can't have caffeine after 3 cups.", "is it ok to have a coffee at 4am?")
+    assert not holds_asked_values("My best 10 km time is 48 minutes.", "What's my best time for 5 km?")
+
+
+def test_a_named_subject_must_be_the_memorys(miss) -> None:  # type: ignore[no-untyped-def]
+    """"What time does the Dragon Ride start?" is not answered by another ride's time."""
+    assert subject_names("What time does the Dragon Ride start?") == ["dragon", "ride"]
+    club = ["Long rides are on Saturdays with the Wheelers club, leaving the café at 8.",
+            "My target race is the Dragon Ride, 8 June, the 190 km route."]
+    assert miss("What time does the Dragon Ride start?", club).miss
+    # a memory naming no other subject may still answer ("I prefer aisle seats" for the Tokyo flight)
+    assert not miss("Which seat should I book for the flight to Tokyo?", ["I prefer aisle seats on long flights."]).miss
+
+
+def test_a_memory_about_all_of_a_thing_answers_for_a_kind_of_it(miss) -> None:  # type: ignore[no-untyped-def]
+    assert kinds_of_subject("where are the tenancy deposits held?", "Deposits are protected with the DPS.") == {
+        "tenancy"}
+    assert not miss("where are the tenancy deposits held?", ["Deposits are protected with the DPS."]).miss
+    # qualified otherwise, or named in passing: another subject
+    assert kinds_of_subject("When is the next data science offsite?", "The team offsite is in Sintra.") == set()
+    assert miss("When is the databases exam?", ["The library closes at midnight during exams."]).miss
+
+
+def test_a_number_asked_after_a_title_and_a_name(miss) -> None:  # type: ignore[no-untyped-def]
+    assert expected_answer("What's Prof. Adeyemi's office number?") == "number"
+    assert miss("What's Prof. Adeyemi's office number?",
+                ["My main supervisor is Prof. Adeyemi; my second supervisor is Dr. Walsh."]).miss
+
+
+# -- questions that come with their scene (dev part 4) and the need test -----------------------------------------
+
+
+def test_a_scene_is_not_what_is_asked(miss) -> None:  # type: ignore[no-untyped-def]
+    """"walk-in is showing 7 degrees, what do I do?": the scene's words and values need not be in the answer."""
+    assert scene("walk-in is showing 7 degrees, what do I do?") == ("walk-in is showing 7 degrees", "what do I do?")
+    assert scene("locked out the back - whats the alarm code") == ("locked out the back", "whats the alarm code")
+    assert scene("Which seat should I book for the flight to Tokyo?")[0] == ""
+    fridge = ["If the walk-in fridge goes above 5°C, move the dairy to the reach-in fridge and call Coldline."]
+    assert not miss("walk-in is showing 7 degrees, what do I do?", fridge).miss
+    crash = ["Crash reports go to Crashlytics; anything over 1% crash-free drop pages the mobile lead, Ama."]
+    assert not miss("crash-free rate dropped 2% overnight, who gets paged?", crash).miss
+    # the question's own words still count, and a scene nothing served speaks of is still a miss
+    charger = ["The shop's card reader is a SumUp Solo; restart it by holding the power button for 10 seconds."]
+    assert miss("the card reader is dead, does the warranty cover it?", charger).miss
+    assert miss("the dishwasher is leaking, who do we call?", fridge).miss
+
+
+def test_indirect_questions_and_remarks() -> None:
+    for asks in ("not sure when the bins go out", "I wonder whether the vet is open on Sundays",
+                 "any idea where the charger is", "locked out the back - whats the alarm code"):
+        assert information_need(asks), asks
+    for remark in ("ok running the migrations now", "merged the i18n fix", "thanks, that build worked"):
+        assert not information_need(remark), remark
+    assert information_need("standup time")
+    assert information_need("wifi password")
+
+
+def test_the_mobile_is_a_phone_only_as_a_noun() -> None:
+    assert expected_answer("What's Gary's mobile?") == "phone"
+    assert expected_answer("What's the site manager's mobile number?") == "phone"
+    assert expected_answer("which key does the mobile app use?") is None
+
+
+def test_a_title_does_not_end_the_question() -> None:
+    assert expected_answer("What's Prof. Adeyemi's office number?") == "number"
+    assert information_need("Dr. Chen's surgery hours?")
+
+
+# -- causes found in the fifth held-out part's errors (printed with its first score; dev material since) ---------
+
+
+def test_whoever_holds_a_role_answers_who(miss) -> None:  # type: ignore[no-untyped-def]
+    status = ["The status page is updated by whoever is incident commander."]
+    assert not miss("who updates the status page during an incident?", status).miss
+
+
+def test_a_step_is_the_answers_slot() -> None:
+    assert "step" not in focus_words("disk on web3 is at 90%, first step?")
+    assert "steps" not in focus_words("what are the steps to restore a site?")
+
+
+def test_a_rule_for_every_case_answers_for_a_named_one(miss) -> None:  # type: ignore[no-untyped-def]
+    """A memory that says "always" speaks of every flight, whatever else it names; one that names another subject
+    without a rule does not (see test_a_named_subject_must_be_the_memorys)."""
+    seat = ["Martin always flies in an aisle seat, British Airways where possible."]
+    assert not miss("which seat should I book him on the Boston flight?", seat).miss
+    review = ["App Store review usually takes one to two days; we submit on Mondays."]
+    assert miss("who talks to Apple review?", review).miss
+
+
+def test_a_clock_time_says_its_part_of_the_day(miss) -> None:  # type: ignore[no-untyped-def]
+    mondays = ["No meetings before 9:30 on Mondays; Martin does the school drop-off."]
+    assert not miss("can I put a call in at 9 on Monday morning?", mondays).miss
+    assert day_parts("No meetings before 9:30 on Mondays.") == {"morning"}
+    assert day_parts("Dinner is at 19:30.") == {"evening"}
+
+
+# -- causes found in the sixth held-out part's errors (inspected in the third round; dev material since) ---------
+
+
+def test_a_limit_or_a_range_answers_a_number_or_time_said_plainly(miss) -> None:  # type: ignore[no-untyped-def]
+    assert not miss("is it ok to ring Dad at 8 tomorrow?", ["Dad doesn't like being phoned before 9am."]).miss
+    style = ["House style: numbers one to nine in words, 10 and above in figures."]
+    assert not miss("do I write 7 or seven?", style).miss
+    assert not holds_asked_values("Ages 3-6 play on Saturdays.", "can my 9 year old join?")
+
+
+def test_what_is_excluded_is_not_asked() -> None:
+    assert focus_words("who has a spare key apart from the key safe?") == ["spare", "key"]
+    assert "look" not in focus_words("Who needs to look at my migration before I merge?")
+    assert "reach" in focus_words("need to reach Bea about the rota")
+
+
+def test_a_path_from_the_root_is_a_place_and_an_identifier_is_no_one() -> None:
+    admin = "The admin lives at /backoffice/, not /admin/, and needs 2FA."
+    assert holds_answer(admin, "place", "where's the admin panel?")
+    stripe = "Stripe webhooks are verified with STRIPE_WEBHOOK_SECRET."
+    assert not holds_answer(stripe, "name", "who reviews changes to the Stripe integration?")
+    assert holds_answer("My Zwift username is marta_rides.", "name", "what's my Zwift name?")

@@ -1,0 +1,298 @@
+"""Gap detection, the values: what kind of value a question asks for ("what time" -> a clock time, "who" -> a
+name or a role, "how much does it cost" -> an amount of money) and whether a served memory holds one, read with
+`ingest.values` plus the forms it does not read (clock times in words, limits, user names). `retrieve/gaps.py`
+decides on them; its docstring says what each rule measured."""
+
+from __future__ import annotations
+
+import re
+
+from memgraph.ingest.statement import stem
+from memgraph.ingest.values import MONTHS, WEEKDAYS, Values, values
+from memgraph.text import stop_words, tokenize
+
+#: (expected answer, query pattern), the first match wins.
+_EXPECT: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("email", re.compile(r"(?i)\be-?mail(?:\s+address)?\b")),
+    ("phone", re.compile(
+        r"(?i)\b(?:phone|telephone)\b|\b(?:mobile|cell)\s+(?:number|phone|no)\b|"
+        r"(?:['’]s|\bhis|\bher|\btheir|\bmy|\byour|\bour)\s+(?:mobile|cell)\b(?!\s+\w)"
+    )),
+    ("time", re.compile(r"(?i)\bwhat\s+time\b|\bhow\s+(?:late|early)\b|\bwhat\s+hour\b|\bwhich\s+hour\b")),
+    (
+        "money",
+        re.compile(
+            r"(?i)\bhow\s+much\b[^?.!]*\b(?:cost|costs|charge|charges|pay|paid|spend|spent|owe|earn|price)\b|"
+            r"\bhow\s+much\s+(?:is|are|was|were|will)\b|"
+            r"\bwhat(?:'s|\s+is|\s+are|\s+was)?\s+(?:the\s+|my\s+|our\s+|his\s+|her\s+|their\s+)?"
+            r"(?:[\w'’-]+\s+){0,3}?(?:price|cost|fee|fees|salary|rent|budget|(?:hourly|daily|day)\s+rate)\b|"
+            r"\bhow\s+expensive\b|"
+            # "What does the Pixieset subscription cost?": the verb asks for the amount as "how much" does
+            r"\bwhat\s+(?:does|do|did|will|would)\b[^?.!]*\b(?:cost|charge)\b"
+        ),
+    ),
+    # "What's my locker code?": the code itself, not where it is written down ("… on a card in my wallet")
+    ("code", re.compile(
+        r"(?i)\b(?:lock|locker|door|gate|alarm|safe|wi-?fi|access|entry|zip|area|post|promo|discount|voucher)\s+code\b|"
+        r"\bcombination\b|\bpasscode\b|\bpin\s+(?:number|code)\b|(?-i:\bPIN\b)"
+    )),
+    ("duration", re.compile(r"(?i)\bhow\s+long\b")),
+    (
+        "number",
+        re.compile(
+            r"(?i)\bhow\s+(?:much|many|far|big|fast|old|tall|heavy|large|high|wide)\b|"
+            r"\bwhat(?:'s|\s+is|\s+are|\s+was)?\s+(?:the\s+|my\s+|our\s+|his\s+|her\s+|their\s+)?"
+            r"(?:[\w.'’-]+\s+){0,3}?(?:size|number|count|rate|limit|percentage|speed|distance|weight|height|temperature|pressure|dose|"
+            r"score|rating|version|age|capacity|amount)\b"
+        ),
+    ),
+    (
+        "when",
+        re.compile(
+            r"(?i)^\W*when\b|\bwhen(?:'s|\s+(?:is|are|was|were|does|do|did|will|should|can|shall))\b|"
+            r"\bwhat\s+(?:day|date|month|year|week)\b|\bwhich\s+(?:day|date|month|year|week|weekday)s?\b|"
+            r"\bhow\s+(?:often|soon)\b|\bon\s+which\s+day\b|\bdeadline\b|\bdue\s+date\b|\bcut-?off\b"
+        ),
+    ),
+    (
+        "name",
+        re.compile(
+            r"(?i)^\W*who(?:m|se|'s)?\b|\bwho\s+(?:is|are|was|were|does|do|did|will|can|should)\b|"
+            r"\bwhat(?:'s|\s+is|\s+was)\s+(?:the\s+|his\s+|her\s+|their\s+|my\s+|our\s+)?(?:[\w']+\s+){0,3}?"
+            r"name\b|\bname\s+of\b"
+        ),
+    ),
+    ("place", re.compile(r"(?i)^\W*where\b|\bwhere(?:'s|\s+(?:is|are|was|were|does|do|did|can|should))\b")),
+)
+_WHICH_YEAR = re.compile(r"(?i)\b(?:what|which)\s+year\b")
+_ORDINAL_YEAR = re.compile(
+    r"(?i)\b(?:first|second|third|fourth|fifth|sixth|final|last|\d+(?:st|nd|rd|th))[\s-]+year\b|\byear\s+\d+\b"
+)
+_FREQUENCY = re.compile(
+    r"(?i)\b(?:every|each|daily|weekly|monthly|yearly|annually|fortnightly|twice|once|always|never|before|after|"
+    r"within|until|till|today|tomorrow|tonight|yesterday|next|last|weekdays?|weekends?|term|season|spring|"
+    r"summer|autumn|fall|winter)\b"
+)
+_PER = re.compile(
+    r"(?i)\b(?:per|a|an|each|every)\s+(hour|day|night|shift|week|fortnight|month|quarter|year|term|session|lesson|"
+    r"visit|class)s?\b"
+)
+_PER_ADVERB = {"hourly": "hour", "daily": "day", "nightly": "night", "weekly": "week", "fortnightly": "fortnight",
+               "monthly": "month", "quarterly": "quarter", "yearly": "year", "annually": "year", "annual": "year"}
+_PER_ADVERB_WORD = re.compile(r"(?i)\b(?:" + "|".join(_PER_ADVERB) + r")\b")
+_NEXT = re.compile(r"(?i)\b(?:next|upcoming|coming)\b")
+_PAST = re.compile(r"(?i)\b(?:last|previous|ago|yesterday)\b")
+_LAST_TIME = re.compile(r"(?i)\b(?:was|were|did)\b[^?.!]*\blast\b")
+_FREQUENCY_ONLY = re.compile(r"(?i)\b(?:every|each|daily|weekly|monthly|yearly|annually|fortnightly)\b")
+_TIME_UNITS = frozenset({"min", "h", "s", "day", "week", "month", "year", "fortnight", "night", "weekend"})
+_DURATION = re.compile(
+    r"(?i)\b(?:a|an|half\s+an?|one)\s+(?:minute|hour|day|night|week|fortnight|month|year|decade)s?\b|"
+    r"\b(?:daily|weekly|fortnightly|monthly|yearly|annually|hourly)\b"
+)
+_PRICE = re.compile(
+    r"\b\d+[.,]\d\d\b|(?i:\b(?:costs?|sells?|sold|charges?|priced|fee|fees|pays?|paid|rent|budget)\b)"
+)
+_UNTIL = re.compile(r"(?i)\b(?:until|till|til|through|to|by|ends?|ending)\b")
+_CODE = re.compile(r"\b[a-z]+\d[a-z\d]*\b", re.IGNORECASE)  # identifiers: Q4, v2, A100, HbA1c
+_LOCATIVE = re.compile(
+    r"(?i)\b(?:in|on|at|under|behind|inside|near|beside|above|below|next\s+to|from)\s+"
+    r"(?:the|my|our|a|an|his|her|their|your)\s+[\w-]+"
+)
+#: People named by their role or relation answer "who" as well as a name does. Matched on the word itself (or its
+#: plural), not its stem: "account" is not an "accountant".
+_ROLES = frozenset(
+    w
+    for w in (
+        "team manager lead owner engineer developer designer doctor dentist nurse teacher tutor coach trainer "
+        "mum mom mother dad father sister brother wife husband partner son daughter friend colleague boss "
+        "neighbour neighbor landlord landlady accountant lawyer cleaner babysitter nanny plumber electrician "
+        "mechanic vet assistant admin administrator support department agency company"
+    ).split()
+)
+#: Capitalised calendar words are dates, not names: "The Atlas launch deadline is Wednesday 12 March." does not
+#: answer "Who is the product manager for Atlas?" (dev gap cases: five such false answers, none lost).
+CALENDAR = frozenset(m for m in MONTHS if len(m) > 3 or m == "may") | frozenset(WEEKDAYS)
+_MONEY_WORD = re.compile(r"(?i)\b(?:euros?|pounds?|dollars?|quid|pence|cents?|gbp|eur|usd|yen)\b|[€£$¥]")
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")
+_PHONE = re.compile(r"(?:\+?\d[\s-]?){7,}")
+_PATH = re.compile(r"[\w.-]+/[\w./-]+|(?<![\w/])/[\w.-]+/|`[^`]+`|\b\w+\.(?:ya?ml|json|toml|py|md|txt|sh|cfg|ini|conf)\b|https?://\S+")
+_HOUR = r"(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+_SPOKEN_TIME = re.compile(rf"(?i)\b(?:half|quarter)\s+(?:past\s+|to\s+)?{_HOUR}\b|\b{_HOUR}\s+o['’]?clock\b")
+_AT_HOUR = re.compile(rf"(?i)\b(?:at|from|until|till|by|around)\s+(?:about\s+)?({_HOUR})\b(?![:.,]?\d)")
+_WHOEVER = re.compile(r"(?i)\bwhoever\s+(?:is|was|has|holds|runs|leads)\b")
+_WHO = re.compile(r"(?i)\bwho(?:m|se|'s)?\b")
+#: Words `values` takes for the unit of a number that are not units: "at 8 tomorrow" is a clock time.
+_NOT_UNITS = frozenset({"", "today", "tomorrow", "tonight", "sharp", "ish"})
+_EARLY_LATE = re.compile(r"(?i)\bhow\s+(?:early|late)\b")
+#: A name that is not capitalised: a user name or handle ("marta_rides", "@marta"), or one said to be a name.
+_HANDLE = re.compile(
+    r"(?i)\b(?:user\s*name|handle|login|nickname|screen\s+name)\s+(?:is|was)\s+\S|(?<![\w@.])@[a-z]\w+|"
+    r"\b[a-z]+_[a-z0-9_]+\b"
+)
+_CAPITAL = re.compile(r"\b[A-Z][\w'’.-]*[A-Za-z0-9]|\b[A-Z]\b")
+
+
+def expected_answer(query: str) -> str | None:
+    """The kind of value the query asks for (time, when, duration, number, money, name, place, email, phone)."""
+    for name, pattern in _EXPECT:
+        if pattern.search(query):
+            return name
+    return None
+
+
+def holds_answer(content: str, expects: str | None, query: str) -> bool:
+    """Does `content` hold a value of the expected kind?"""
+    if expects is None:
+        return True
+    v = values(content)
+    if expects == "time":  # "how early should I get in?" / "… ten minutes early": an offset answers it too
+        offset = bool(_EARLY_LATE.search(query)) and any(unit in ("min", "h") for unit, _ in v.quantities)
+        return bool(v.times) or spoken_time(content) or offset
+    if expects == "when" and _WHICH_YEAR.search(query) and _ORDINAL_YEAR.search(content):
+        return True  # "What year am I in?" / "second year", "Year 9"
+    if expects == "when" and _LAST_TIME.search(query):  # "When was the oven last serviced?": a past date,
+        # not how often it is done ("every six months")
+        return bool(v.dates or v.weekdays or v.months or v.years or _PAST.search(content))
+    if expects == "when":
+        timed = any(unit in _TIME_UNITS for unit, _ in v.quantities)  # "in two weeks"
+        return bool(v.times or v.dates or v.weekdays or v.months or v.years or v.periods or timed
+                    or _FREQUENCY.search(content))
+    if expects in ("money", "number") and not _same_period(content, query):
+        return False  # "How much does the staff parking permit cost per year?" / "… 4 pounds a shift …"
+    if expects == "money":  # "12 pounds", "£5", and prices without a currency: "sells for 4.50", "3.20 each"
+        if not v.quantities:
+            return False
+        return bool(_MONEY_WORD.search(content) or _PRICE.search(content))
+    if expects in ("number", "duration"):
+        # a number the question names itself ("the under-11s") is not an answer; a clock time is not "how many"
+        own = {q for _, q in values(query).quantities}
+        if {q for _, q in v.quantities} - own or v.years or _DURATION.search(content):  # a date is no count
+            return True
+        # "how long": an end point answers too ("until September")
+        return expects == "duration" and bool(_UNTIL.search(content)) and bool(v.months or v.dates or v.weekdays
+                                                                                or v.years)
+    if expects == "code":  # a code holds a digit, or is quoted: "4471", "`X7-KQ`"
+        return bool(re.search(r"\d", content) or re.search(r"[`'\"][^\s`'\"]+[`'\"]", content))
+    if expects == "email":
+        return bool(_EMAIL.search(content))
+    if expects == "phone":
+        return bool(_PHONE.search(content))
+    asked = {stem(w) for w in tokenize(query)}
+    who = expects == "name" and bool(_WHO.search(query))
+    names = {
+        stem(w)
+        for m in _CAPITAL.finditer(content)
+        for w in tokenize(m.group(0))
+        if w not in stop_words() and w not in CALENDAR and not (who and "_" in m.group(0))  # no one is STRIPE_KEY
+    }
+    if names - asked:
+        return True
+    if expects == "name" and not who and _HANDLE.search(content):
+        return True  # "My Zwift username is marta_rides": a name need not be capitalised
+    if expects == "name" and _WHOEVER.search(content):
+        return True  # "The status page is updated by whoever is incident commander.": a person named by role
+    if expects == "name":  # "the platform team", "my sister": a person named by role
+        words = {w.removesuffix("s") if w.removesuffix("s") in _ROLES else w for w in tokenize(content)}
+        return bool({w for w in words & _ROLES if stem(w) not in asked})
+    return bool(_PATH.search(content) or _LOCATIVE.search(content))
+
+
+def spoken_time(text: str) -> bool:
+    """A clock time as people say it, which `values` does not read: "leaving the café at 8", "at half seven",
+    "quarter to nine", "eight o'clock" (an hour after "at", "from", "until", "by" without a unit of its own)."""
+    if _SPOKEN_TIME.search(text):
+        return True
+    for m in _AT_HOUR.finditer(text):
+        q = values(text[m.start(1) : m.end(1) + 16]).quantities
+        if q and all(unit in _NOT_UNITS and 1 <= n <= 24 for unit, n in q):
+            return True
+    return False
+
+
+def _periods(text: str) -> set[str]:
+    out = {m.group(1).lower() for m in _PER.finditer(text)}
+    return out | {_PER_ADVERB[m.group(0).lower()] for m in _PER_ADVERB_WORD.finditer(text)}
+
+
+def _same_period(content: str, query: str) -> bool:
+    """A rate asked per one period ("per year", "monthly") is not answered by an amount per another ("a shift")."""
+    asked = _periods(query)
+    said = _periods(content)
+    return not asked or not said or bool(asked & said)
+
+
+def tense_clash(content: str, query: str) -> bool:
+    """The question asks about the next one and the memory speaks only of the last one, or the other way round:
+    "What's the conversion rate target for next quarter?" / "… rate last quarter was 3.2%.", "When is my next
+    blood test?" / "My blood pressure was 128/82 at the last check-up."."""
+    if _NEXT.search(query) and not _PAST.search(query):
+        return bool(_PAST.search(content)) and not (_NEXT.search(content) or _FREQUENCY_ONLY.search(content))
+    if _PAST.search(query) and not _NEXT.search(query):
+        return bool(_NEXT.search(content)) and not _PAST.search(content)
+    return False
+
+
+def holds_asked_values(content: str, query: str) -> bool:
+    """A question pinned to values ("which album came out in 1997?", "my best time for 10 km?", "the Q4
+    target?") is answered only by a memory that holds one of them."""
+    asked = _flat(query)
+    if not asked or asked & _flat(content):
+        return True
+    kinds = _kinds(values(query)) | ({("time", "")} if spoken_time(query) else set())
+    return bool(kinds & _bounded(content)) or _in_range(query, content)
+
+
+#: "numbers one to nine in words", "between 5 and 10 people", "ages 3-6": the numbers between two bounds.
+_RANGE = re.compile(
+    r"(?i)\b(?:between\s+)?(\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s*"
+    r"(?:to|and|-|–)\s*(\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b"
+)
+_NUMBER_WORDS = {w: float(i) for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve".split())}
+
+
+def _in_range(query: str, content: str) -> bool:
+    """A bare number the question names lies in a range the memory states ("do I write 7 or seven?" / "numbers
+    one to nine in words"): the range answers it, as a limit does."""
+    asked = {q for u, q in values(query).quantities if not u}
+    if not asked:
+        return False
+    for m in _RANGE.finditer(content):
+        a, b = (_NUMBER_WORDS.get(x.lower()) if x.lower() in _NUMBER_WORDS else float(x) for x in m.groups())
+        if a is not None and b is not None and any(min(a, b) <= q <= max(a, b) for q in asked):
+            return True
+    return False
+
+
+#: Words that make the value after them a limit: "no caffeine *after* 3am", "disputes *over* £500", "capped at 8".
+_BOUND = re.compile(
+    r"(?i)\b(?:before|after|over|above|under|below|beyond|past|more\s+than|less\s+than|fewer\s+than|at\s+least|"
+    r"at\s+most|up\s+to|no\s+(?:later|earlier|more|less)\s+than|capped\s+at|limited\s+to|exceeds?|passes|"
+    r"max(?:imum)?|min(?:imum)?|until|till|by)\s+"
+)
+
+
+def _kinds(v: Values) -> set[tuple[str, str]]:
+    """The kinds of values in `v`: a clock time, a date, or an amount in a unit (a bare number is no kind)."""
+    out: set[tuple[str, str]] = {("time", "")} if v.times else set()
+    out |= {("date", "")} if v.dates or v.weekdays else set()
+    return out | {("amount", unit) for unit, _ in v.quantities if unit}
+
+
+def _bounded(content: str) -> set[tuple[str, str]]:
+    """The kinds of the limits `content` states. A question that names a value of one of them ("is it ok to have
+    a coffee at 4am?") is answered by the limit ("I can't have caffeine after 3am"): it is a case of the rule,
+    not a different subject."""
+    out: set[tuple[str, str]] = set()
+    for m in _BOUND.finditer(content):
+        out |= _kinds(values(content[m.end() : m.end() + 24]))
+    return out
+
+
+def _flat(text: str) -> set[tuple[str, object]]:
+    v = values(text)
+    out: set[tuple[str, object]] = {("t", t) for t in v.times} | {("d", d) for d in v.dates}
+    # a bare "one" is a pronoun ("where's the spare one kept?"), not a value the question is pinned to
+    out |= {("n", float(y)) for y in v.years} | {("n", q) for u, q in v.quantities if u or q != 1}
+    out |= {("c", m.group(0).lower()) for m in _CODE.finditer(text)}
+    return out
