@@ -19,6 +19,8 @@ them to bench/results/bulk_load.json.
 from __future__ import annotations
 
 import argparse
+import gc
+import hashlib
 import os
 import platform
 import shutil
@@ -31,6 +33,8 @@ from typing import Any
 
 import numpy as np
 
+if "--code" in sys.argv:  # another checkout's memgraph (main's, for an A/B with one script)
+    sys.path.insert(0, str(Path(sys.argv[sys.argv.index("--code") + 1]).resolve()))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.bench_results import write_rows
@@ -39,6 +43,24 @@ from memgraph import MemoryEngine, Settings
 from memgraph.store import open_store
 
 MODES = ("off", "batched", "per-item")
+
+
+class _GcClock:
+    """CPU seconds the garbage collector takes (gc.callbacks), to tell it from the write path's own work."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self._start = 0.0
+        gc.callbacks.append(self._tick)
+
+    def _tick(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._start = time.process_time()
+        else:
+            self.seconds += time.process_time() - self._start
+
+    def close(self) -> None:
+        gc.callbacks.remove(self._tick)
 
 
 def _per_item(store: Any) -> None:
@@ -50,19 +72,46 @@ def _per_item(store: Any) -> None:
     store.vector_search_many = one_by_one
 
 
-def run(mode: str, n: int, batch: int, workdir: Path, progress: bool = False) -> dict[str, float]:
+def decisions_state(path: Path) -> list[str]:
+    """What the reconciliation decided, as lines: every memory's id, active/archived flags, strength and
+    contradiction flags, and every Supersedes, Contradicts and DerivedFrom edge (timestamps left out)."""
+    import sqlite3
+
+    conn = sqlite3.connect(path / "memgraph.sqlite3")
+    try:
+        rows = conn.execute(
+            "SELECT id, active, archived, strength, json_extract(metadata, '$.contradicts'), "
+            "json_extract(metadata, '$.contradicted_by') FROM memories ORDER BY id"
+        ).fetchall()
+        edges = conn.execute(
+            "SELECT type, src, dst, reason FROM edges WHERE type IN ('Supersedes', 'Contradicts', 'DerivedFrom') "
+            "ORDER BY type, src, dst"
+        ).fetchall()
+    finally:
+        conn.close()
+    return ["\t".join(map(str, r)) for r in rows] + ["\t".join(map(str, e)) for e in edges]
+
+
+def run(
+    mode: str, n: int, batch: int, workdir: Path, progress: bool = False, state: Path | None = None
+) -> dict[str, float]:
     target = str(workdir / f"store-{mode}")
     settings = Settings(store=target)
     engine = MemoryEngine(open_store(target, settings), settings, HashEmbedder())
     if mode == "per-item":
         _per_item(engine.store)
     mems, vecs = synth(n, seed=1)
+    # the texts and dates only: 100k `Memory` objects held for the whole run (~5 objects each the garbage
+    # collector scans on every full collection) would be the bench's cost, not the write path's
+    texts = [(m.content, m.created_at) for m in mems]
+    del mems
     per_batch: list[float] = []
+    clock = _GcClock()
     t0, c0 = time.perf_counter(), time.process_time()
     for start in range(0, n, batch):
         items = [
-            {"content": m.content, "embedding": vecs[i], "created_at": m.created_at}
-            for i, m in enumerate(mems[start : start + batch], start)
+            {"content": content, "embedding": vecs[i], "created_at": created}
+            for i, (content, created) in enumerate(texts[start : start + batch], start)
         ]
         tb = time.perf_counter()
         engine.remember_many(items, user_id="bench", reconcile=mode != "off")
@@ -71,12 +120,20 @@ def run(mode: str, n: int, batch: int, workdir: Path, progress: bool = False) ->
             print(
                 f"  {mode} {start + len(items):>8} memories  batch {per_batch[-1]:7.1f} s  "
                 f"total {time.perf_counter() - t0:8.1f} s  CPU {time.process_time() - c0:8.1f} s  "
+                f"GC {clock.seconds:6.1f} s  "
                 f"load {os.getloadavg()[0]:.1f}",
                 flush=True,
             )
     total, cpu = time.perf_counter() - t0, time.process_time() - c0
+    clock.close()
     stored = engine.store.count_memories("bench")
     engine.close()
+    if state is not None:
+        lines = decisions_state(Path(target))
+        state.mkdir(parents=True, exist_ok=True)
+        (state / f"{mode}-{n}.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        digest = hashlib.sha256("\n".join(lines).encode()).hexdigest()[:16]
+        print(f"  {mode}: {len(lines)} decision lines, sha256 {digest} -> {state / f'{mode}-{n}.tsv'}", flush=True)
     return {
         "total": total,
         "cpu": cpu,
@@ -84,6 +141,7 @@ def run(mode: str, n: int, batch: int, workdir: Path, progress: bool = False) ->
         "first_ms": 1000 * per_batch[0] / min(batch, n),
         "last_ms": 1000 * per_batch[-1] / (n - batch * (len(per_batch) - 1)),
         "stored": float(stored),
+        "gc": clock.seconds,
     }
 
 
@@ -97,6 +155,10 @@ def main() -> None:
         "--results", action="store_true", help="Also write the rows to bench/results/bulk_load.json (a quiet machine)."
     )
     ap.add_argument("--progress", action="store_true", help="Print every batch's seconds and the running totals.")
+    ap.add_argument(
+        "--state", type=Path, help="Write each mode's decisions (memories' flags, Supersedes/Contradicts edges) here."
+    )
+    ap.add_argument("--code", help="Import memgraph from this checkout instead (e.g. main's, for an A/B).")
     args = ap.parse_args()
     modes = [m for m in args.modes.split(",") if m]
     unknown = set(modes) - set(MODES)
@@ -106,7 +168,7 @@ def main() -> None:
     results: dict[str, dict[str, float]] = {}
     try:
         for mode in modes:
-            results[mode] = r = run(mode, args.n, args.batch, workdir, args.progress)
+            results[mode] = r = run(mode, args.n, args.batch, workdir, args.progress, args.state)
             print(
                 f"{mode:<9} {r['total']:8.1f} s  CPU {r['cpu']:8.1f} s  {r['rate']:7.0f} memories/s  first batch "
                 f"{r['first_ms']:6.2f} ms/memory  last batch {r['last_ms']:6.2f} ms/memory  stored {r['stored']:.0f}  "

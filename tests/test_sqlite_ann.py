@@ -108,6 +108,76 @@ def test_recall_at_10_against_exact(stores) -> None:  # type: ignore[no-untyped-
     assert all(abs(s - want[m]) < 1e-6 for m, s in one if m in want)
 
 
+def _one_by_one(
+    index: ann_module.AnnIndex, cols: object, queries: np.ndarray, k: int, floor: float, rows: np.ndarray
+) -> list[list[tuple[int, float]] | None]:
+    """`AnnIndex.search` as it was: each query's candidates re-ranked by its own matrix-vector product."""
+    vectors = cols.vectors  # type: ignore[attr-defined]
+    qs = ann_module.normalised(queries)
+    passing = np.zeros(cols.n, dtype=bool)  # type: ignore[attr-defined]
+    passing[rows] = True
+    share = len(rows) / max(1, index.live)
+    rerank = max(index.config.rerank, index.config.rerank_per_sqrt * np.sqrt(index.live))
+    depth = min(len(index.slot_row), int(np.ceil(rerank * len(index.slot_row) / max(1, index.live) / share)))
+    _, slots = index.index.search(qs, max(k, depth))
+    out: list[list[tuple[int, float]] | None] = []
+    for q, found in zip(qs, slots, strict=True):
+        cand = index.slot_row[found[found >= 0]]
+        cand = cand[cand >= 0]
+        cand = cand[passing[cand]]
+        if len(cand) < min(k, len(rows)):
+            out.append(None)
+            continue
+        sims = vectors[cand] @ q
+        order = np.lexsort((cand, -sims))[:k]
+        out.append([(r, s) for r, s in zip(cand[order].tolist(), sims[order].tolist(), strict=True) if s >= floor])
+    return out
+
+
+def test_batched_rerank_is_the_per_query_one_bit_for_bit(stores) -> None:  # type: ignore[no-untyped-def]
+    """Many queries (a bulk write's reconciliation) are re-ranked a block at a time: the same rows, in the same
+    order, with the same float32 cosines as one product per query; with and without a filter, with dead
+    slots (rows deleted since the index was built: those queries are re-ranked one by one)."""
+    approx, _, _, _, _ = stores
+    queries = _queries(300, 7)
+    with approx._mirror.user("ada") as state:
+        ann = state.ann
+        assert isinstance(ann, UserAnn) and ann.index is not None
+        cols, index = state.columns, ann.index
+        every = np.flatnonzero(cols.alive[: cols.n] & cols.has_vector[: cols.n])
+        half = every[::2]
+        for rows, floor in ((every, -1.0), (every, 0.3), (half, 0.2)):
+            got = index.search(cols, queries, 5, floor, rows)
+            assert got == _one_by_one(index, cols, queries, 5, floor, rows)
+            assert all(g is not None for g in got)
+        dead = index.slot_row.copy()
+        try:
+            index.slot_row[::7] = -1  # some candidates of most queries are dead slots now
+            got = index.search(cols, queries, 5, 0.0, every)
+            assert got == _one_by_one(index, cols, queries, 5, 0.0, every)
+        finally:
+            index.slot_row = dead
+
+
+def test_every_thread_calling_faiss_uses_one_openmp_thread() -> None:
+    """OpenMP keeps its thread count per thread: the background build's thread must set it too (it ran with
+    one thread per core, spin-waiting on a loaded machine: ten times the CPU for the same codes)."""
+    import threading
+
+    faiss = ann_module._faiss()
+    assert faiss.omp_get_max_threads() == 1
+    seen: list[int] = []
+
+    def build_thread() -> None:
+        ann_module._faiss()
+        seen.append(faiss.omp_get_max_threads())
+
+    t = threading.Thread(target=build_thread)
+    t.start()
+    t.join()
+    assert seen == [1]
+
+
 def test_filters_are_honoured(stores) -> None:  # type: ignore[no-untyped-def]
     approx, exact, vecs, ids, _ = stores
     queries = _queries(100, 3)
