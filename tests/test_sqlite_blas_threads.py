@@ -14,7 +14,10 @@ from memgraph.store.sqlite.columns import UserColumns
 
 
 def _blas_threads() -> list[int]:
-    return [int(lib["num_threads"]) for lib in threadpool_info() if lib["user_api"] == "blas"]
+    """numpy's BLAS (the one that multiplies our arrays; scipy and faiss load their own copies)."""
+    libs = [lib for lib in threadpool_info() if lib["user_api"] == "blas"]
+    own = [lib for lib in libs if "numpy" in lib["filepath"]]
+    return [int(lib["num_threads"]) for lib in (own or libs)]
 
 
 class _Columns:

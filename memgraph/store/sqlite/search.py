@@ -44,7 +44,11 @@ class _OneBlasThread:
         if self._libs is None:
             from threadpoolctl import ThreadpoolController
 
-            self._libs = list(ThreadpoolController().select(user_api="blas").lib_controllers)
+            blas = list(ThreadpoolController().select(user_api="blas").lib_controllers)
+            # numpy's own BLAS does the products; scipy and faiss load copies of their own, maybe later than
+            # the first recall (a list taken then would miss them, and they never multiply our arrays)
+            own = [lib for lib in blas if "numpy" in str(lib.filepath)]
+            self._libs = own or blas  # a numpy linked to a system BLAS: every BLAS loaded
         return self._libs
 
     def __enter__(self) -> None:
