@@ -203,3 +203,48 @@ def test_vector_search_many_gives_each_rows_vector_search(store: GraphStore) -> 
     assert store.vector_search_many("carol", queries[:2], 5) == [[], []]
     with pytest.raises(ValidationError):
         store.vector_search_many("ada", queries[:, :10], 5)
+
+
+def test_exact_search_when_widening_is_exhausted(store_factory) -> None:  # type: ignore[no-untyped-def]
+    """A request as wide as `vector_max_candidates` still short of k falls back to exact search
+    (vector_search_exact.cypher), which must find the user's true k nearest."""
+    store: GraphStore = store_factory(vector_min_candidates=4, vector_max_candidates=4, vector_overfetch=1)
+    if store.name == "sqlite":
+        pytest.skip("SQLite searches each user's own vectors")
+    big = unit_vectors(300, seed=41)
+    store.write("bob", WriteBatch(memories=[mem("bob", f"b{i}") for i in range(300)], embeddings=big))
+    mine = unit_vectors(8, seed=42)
+    ada = [mem("ada", f"a{i}") for i in range(8)]
+    store.write("ada", WriteBatch(memories=ada, embeddings=mine))
+    q = big[0]  # bob's own vector: the index's nearest are bob's
+    reads: list[str] = []
+    read = store._read  # type: ignore[attr-defined]
+
+    def counted(name: str, **params: object) -> object:
+        reads.append(name)
+        return read(name, **params)
+
+    store._read = counted  # type: ignore[attr-defined]
+    got = store.vector_search("ada", q, 4)
+    assert "vector_search_exact" in reads
+    truth = exact_top_k(mine, [m.id for m in ada], q, 4)
+    assert [m for m, _ in got] == [m for m, _ in truth]
+
+
+def test_separate_text_statistics_and_filter_agree_with_the_store(store: GraphStore) -> None:
+    """FalkorDB reads a full-text search's BM25 statistics (text_stats.cypher) and its filter
+    (passing_memories.cypher) in statements of their own; Neo4j gets both in text_search's one reply. The
+    separate statements must say the same on every Cypher store."""
+    if store.name == "sqlite":
+        pytest.skip("SQLite keeps its full-text statistics in memory")
+    texts = ["tabs over spaces", "tabs in makefiles", "spaces in yaml files", "coffee at noon"]
+    mems = [mem("ada", t, active=i != 1) for i, t in enumerate(texts)]
+    store.write("ada", WriteBatch(memories=mems))
+    stats = store._read("text_stats", user_id="ada")[0]  # type: ignore[attr-defined]
+    assert int(stats["n"]) == len(texts)
+    assert int(stats["total"]) == sum(len(t.split()) for t in texts)
+    ids = [m.id for m in mems]
+    fparams = store._filter("ada", MemoryFilter(active=True))  # type: ignore[attr-defined]
+    passing = {r["id"] for r in store._read("passing_memories", **fparams, ids=ids)}  # type: ignore[attr-defined]
+    assert passing == {m.id for m in mems if m.active}
+    assert [m for m, _ in store.text_search("ada", "tabs", 5, flt=MemoryFilter(active=True))] == [mems[0].id]
