@@ -88,6 +88,7 @@ class SessionFinalizer:
         s = self.settings
         promote: list[tuple[HeldCandidate, str]] = []
         turn_texts = [t for t in buf.transcript if t.text.strip()]
+        committed = self._committed(buf) if buf.held else []  # read once for every held candidate
         for c in buf.held:
             if c.action is WriteAction.COMMIT:  # incognito: an explicit statement that was not written
                 report.candidates.append(CandidateOutcome(text=c.text, kind=c.kind, outcome="committed",
@@ -95,7 +96,7 @@ class SessionFinalizer:
                                                           mentions=c.mentions))
                 continue
             reason: str | None = None
-            newer = self._updated_later(buf, c)
+            newer = self._updated_later(c, committed)
             if newer is not None:
                 report.candidates.append(CandidateOutcome(text=c.text, kind=c.kind, outcome="dropped", reason=newer,
                                                           mentions=c.mentions))
@@ -115,15 +116,15 @@ class SessionFinalizer:
                                                           reason=reason, mentions=c.mentions))
         return promote
 
-    def _updated_later(self, buf: SessionBuffer, c: HeldCandidate) -> str | None:
+    def _updated_later(self, c: HeldCandidate, committed: list[Memory]) -> str | None:
         """Why a held statement is out of date, or None: a memory this session committed after it was said
         corrects or updates it ("Our cluster runs on six nodes." held, then "Actually, it has eight nodes now."
         committed at once). Promoted at session end, the held statement would be the newest write and stand
         active beside its correction."""
-        later = [m for m in self._committed(buf) if m.created_at > c.last_seen]
+        later = [m for m in committed if m.created_at > c.last_seen]
         if not later:
             return None
-        held = Memory(id=c.id, user_id=buf.user_id, content=c.text, kind=c.kind, created_at=c.last_seen)
+        held = Memory(id=c.id, user_id=later[0].user_id, content=c.text, kind=c.kind, created_at=c.last_seen)
         vecs = self.vectors.vectors([c.text, *(m.content for m in later)])
         judge = RuleReconciler(self.settings)
         for m, v in zip(later, vecs[1:], strict=True):
@@ -133,6 +134,7 @@ class SessionFinalizer:
         return None
 
     def _committed(self, buf: SessionBuffer) -> list[Memory]:
+        """The session's committed memories still active (the held statements' possible successors)."""
         if not buf.written:
             return []
         found = self.engine.store.get_memories(buf.user_id, list(dict.fromkeys(buf.written)))

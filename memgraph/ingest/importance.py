@@ -113,19 +113,23 @@ def salience(text: str, settings: Settings, rarity: TokenRarity | None) -> Salie
     return Salience(min(1.0, score), entity, number, preference, technical)
 
 
-def novelty(vector: np.ndarray, centroid: np.ndarray | None, *, memories: int = 0, prior: int = 0) -> float:
-    """Cosine distance to the (unit) centroid, clamped to [0, 1]; 1.0 without a centroid. A centroid of
-    `memories` memories weighs against a `prior` of that many memories' worth of 1.0 (`novelty_prior_memories`):
-    the centroid of one or two memories is those memories, not what the user usually says."""
+def novelty(vector: np.ndarray, centroid: np.ndarray | None) -> float:
+    """Cosine distance to the (unit) centroid, clamped to [0, 1]; 1.0 without a centroid."""
     if centroid is None:
         return 1.0
     norm = float(np.linalg.norm(vector))
     if norm == 0.0:
         return 1.0
-    distance = min(1.0, max(0.0, 1.0 - float(vector @ centroid) / norm))
-    if prior > 0:
-        distance += (1.0 - distance) * prior / (max(0, memories) + prior)
-    return float(distance)
+    return float(min(1.0, max(0.0, 1.0 - float(vector @ centroid) / norm)))
+
+
+def weighed_novelty(novelty_score: float, *, memories: int, prior: int) -> float:
+    """`novelty_score` of a centroid of `memories` memories, weighed against a `prior` of that many memories'
+    worth of 1.0 (a user without memories; `novelty_prior_memories`): the centroid of one or two memories is those
+    memories, not what the user usually says."""
+    if prior <= 0:
+        return novelty_score
+    return novelty_score + (1.0 - novelty_score) * prior / (max(0, memories) + prior)
 
 
 def importance(novelty_score: float, salience_score: float, settings: Settings) -> float:

@@ -347,7 +347,7 @@ class IngestPipeline:
                 # ranks recall (with the prior in every score, every user's early memories ranked higher: LoCoMo
                 # dev cascade R@10 0.787 -> 0.786).
                 if p.importance is None and value < s.min_importance_stored:
-                    sure = imp.novelty(c.vector, centroid, memories=seen, prior=s.novelty_prior_memories)
+                    sure = imp.weighed_novelty(c.novelty, memories=seen, prior=s.novelty_prior_memories)
                     value = max(value, imp.importance(sure, c.salience.score, s))
                 c.low = value < s.min_importance_stored and kind not in ALWAYS_KEEP
             if explicit and not s.remember_infer_tags:

@@ -59,9 +59,9 @@ def test_importance_formula_exactly_as_designed() -> None:
     assert imp.novelty(v, np.array([1.0, 0.0], dtype=np.float32)) == pytest.approx(0.0)
     assert imp.novelty(v, np.array([-1.0, 0.0], dtype=np.float32)) == 1.0  # distance 2 clamps to 1
     # a centroid of few memories weighs little against the prior of a user without memories
-    near = np.array([1.0, 0.0], dtype=np.float32)
-    assert imp.novelty(v, near, memories=1, prior=1) == pytest.approx(0.5)
-    assert imp.novelty(v, near, memories=99, prior=1) == pytest.approx(0.01)
+    near = imp.novelty(v, np.array([1.0, 0.0], dtype=np.float32))
+    assert imp.weighed_novelty(near, memories=1, prior=1) == pytest.approx(0.5)
+    assert imp.weighed_novelty(near, memories=99, prior=1) == pytest.approx(0.01)
 
 
 class CountingStore(SQLiteStore):
