@@ -425,8 +425,9 @@ class GraphStore(Protocol):
         flt: MemoryFilter | None = None,
     ) -> ExpansionTable:
         """`expand`'s answer as arrays (`memgraph.store.traverse.ExpansionTable`), for the cascade's scoring:
-        `expand_table(...).expansions() == expand(...)`. SQLite builds it from its walk without an `Expansion`
-        per memory; the Cypher stores from `expand`'s list."""
+        `expand_table(...).expansions() == expand(...)`. SQLite builds it from its walk, the Cypher stores from
+        theirs (`traverse.walk`), neither with an `Expansion` per memory; a store that has only `expand` can
+        return `ExpansionTable.of(expand(...))`."""
         ...
 
     # -- clusters, gaps, job runs ------------------------------------------------------------------------

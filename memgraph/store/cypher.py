@@ -76,7 +76,7 @@ from memgraph.store.dialect import FALKORDB, NEO4J, Dialect, render_ints
 from memgraph.store.falkordb_executor import FalkorExecutor
 from memgraph.store.neo4j_executor import Neo4jExecutor
 from memgraph.store.read_only import check_read_only
-from memgraph.store.traverse import Degrees, ExpansionTable, Neighbours, breadth_first, walk
+from memgraph.store.traverse import Degrees, ExpansionTable, Neighbours, walk
 from memgraph.text import query_terms
 
 #: Why an owner guard aborts when no input was at fault: a node of a look-alike owner (stored before the
@@ -554,8 +554,8 @@ class CypherStore:
     ) -> list[Expansion]:
         """Breadth-first, one round of Cypher statements per hop (memgraph/cypher/queries/expand_*.cypher); the path
         bookkeeping is shared with SQLite (memgraph.store.traverse), so both return the same expansions."""
-        hop = _Hops(self, self._filter(user_id, flt), int(fanout_cap), float(weights.get("RelatesTo:discovered", 1.0)))
-        return breadth_first(seeds, max_depth=max_depth, weights=weights, neighbours=hop.neighbours)
+        table = self.expand_table(user_id, seeds, max_depth=max_depth, fanout_cap=fanout_cap, weights=weights, flt=flt)
+        return table.expansions()
 
     def expand_table(
         self,

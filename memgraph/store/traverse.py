@@ -211,8 +211,9 @@ class ExpansionTable:
 
     @classmethod
     def of(cls, expansions: Sequence[Expansion]) -> ExpansionTable:
-        """The table of an `expand` result (the Cypher stores walk straight into a table, `walk`): one state
-        per step of each path, so that scoring the table scores exactly these paths."""
+        """The table of an `expand` result, for a store that has only `expand` (SQLite and the Cypher stores
+        build theirs from their walks): one state per step of each path, so that scoring the table scores
+        exactly these paths."""
         seed_pos: dict[str, int] = {}
         root: dict[str, int] = {}  # seed -> its state (no step)
         codes: dict[str, int] = {}
