@@ -63,6 +63,7 @@ from memgraph.ingest.statement import stem
 from memgraph.ingest.values import values
 from memgraph.retrieve.gap_values import (
     CALENDAR,
+    bounded,
     expected_answer,
     holds_answer,
     holds_asked_values,
@@ -287,8 +288,11 @@ def judge(
     # a word another served memory holds is covered too: the answer may be read across two memories ("What time
     # can I check in at the Lisbon hotel?" / "Check-in at Casa do Largo is from 15:00." + "The Lisbon hotel is
     # Casa do Largo …")
+    case = case_words(question)
     for hit in typed:
         missing = uncovered(query, hit.content, focus) if focus is not None else []
+        if case and states_rule(hit.content):  # the rule or the method covers the asked case
+            missing = [w for w in missing if w not in case]
         said = _linked_words(hit.content, served, query)
         missing = [w for w in missing if not _stem_in(stem(w), said)]
         missing += [w for w in possessors(query) if stem(w) not in said and w not in missing]
@@ -364,6 +368,18 @@ _ANSWER_TYPE = (
 #: A focus word this long or longer that begins a memory's word is covered: an abbreviation ("prod" /
 #: "production", "physio" / "physiotherapist").
 _PREFIX_MIN = 4
+#: The full-text stop list holds nouns that are what a question asks about ("the *fire*
+#: alarm", "the *mill*", "the phone *bill*", "the *front* door"): they are focus words and a memory's words here.
+_CONTENT_STOPS = frozenset(  # not "call": "can I put a call in at 9?" asks about meetings, said otherwise
+    "bill fire interest mill system front back top bottom side full empty move part detail thick thin cry "
+    "serious describe".split()
+)
+
+
+def _function_word(w: str) -> bool:
+    return w in stop_words() and w not in _CONTENT_STOPS
+
+
 #: Focus words a memory must cover to be forgiven one more it does not.
 _FOCUS_ENOUGH = 3
 #: Words of at most this many letters are not tested (they are mostly function words the stop list lacks).
@@ -390,7 +406,7 @@ def focus_words(question: str, *, typed: bool = False) -> list[str]:
     out: list[str] = []
     for w in tokenize(question):
         if (
-            w in stop_words() or w in _QUESTION_WORDS or w in _SLOT_WORDS or w in skip or w in names
+            _function_word(w) or w in _QUESTION_WORDS or w in _SLOT_WORDS or w in skip or w in names
             or len(w) < _FOCUS_MIN_LETTERS or not w.isalpha() or w in out
         ):
             continue
@@ -422,6 +438,42 @@ def subject_names(query: str) -> list[str]:
     return out
 
 
+#: A yes/no or how question about doing something ("can I run terraform apply from my machine for a quick prod fix?",
+#: "is it fine to return anyhow::Error from a library function?", "how can I test the webhook on my laptop?").
+_CASE_QUESTION = re.compile(
+    r"(?i)^\W*(?:(?:and|so|ok(?:ay)?|also|hey|hi|please|just)[,:]?\s+)*"
+    r"(?:(?:is\s+it\s+)?(?:ok(?:ay)?|fine|alright|allowed|safe)\s+to\b|"
+    r"(?:can|could|may|might|should|shall|must|do|does|did|is|are|am|will|would)\b|"
+    r"how\s+(?:do|does|can|could|should|would|shall|will)\b)"
+)
+#: The circumstances of that case: the phrases after a preposition ("from my machine for a quick prod fix").
+_ADJUNCT = re.compile(
+    r"(?i)\b(?:from|for|on|in|at|with|while|during|into|onto|without|via|through|inside|outside)\s+(?P<a>[^,;?!.]+)"
+)
+#: A memory that states a rule or gives the method: what it says holds for every case of its action.
+_RULE = re.compile(
+    r"(?i)\b(?:always|never|every|whenever|wherever|any|must|mustn't|only|allowed|can't|cannot|don't|do\s+not|"
+    r"shouldn't|should\s+not|no|not|required)\b|`[^`]+`"
+)
+
+
+def case_words(question: str) -> set[str]:
+    """The words of a yes/no or how question's circumstances: a rule about the action ("Never run `terraform
+    apply` locally against prod"), or its method ("test them locally with `stripe listen`"), answers for any case
+    of it without naming the case's circumstances ("my machine", "a quick fix", "my laptop", "a 20 euro lunch").
+    On the labelled cases before this rule, the focus-word test logged 6 answered questions of that kind and
+    none it found right depended on a circumstance. Empty for other questions: in "what fertiliser do I use on the
+    rhubarb?" the rhubarb is what is asked."""
+    if not _CASE_QUESTION.match(question):
+        return set()
+    return {w for m in _ADJUNCT.finditer(question) for w in tokenize(m.group("a"))}
+
+
+def states_rule(content: str) -> bool:
+    """`content` states a rule (never, must, only, no, a limit) or a method (a command)."""
+    return bool(_RULE.search(content) or bounded(content))
+
+
 #: A memory that states a habit or a rule speaks of every case: "Martin always flies in an aisle seat, British
 #: Airways where possible" answers for the Boston flight although it names other things.
 _GENERAL = re.compile(r"(?i)\b(?:always|never|every|whenever|wherever|any)\b")
@@ -449,7 +501,7 @@ def uncovered(query: str, content: str, test: FocusTest) -> list[str]:
     missing = [w for w in focus_words(question) if not _stem_in(stem(w), have) and w not in spelled]
     if not missing:
         return []
-    mem_words = [w for w in dict.fromkeys(tokenize(content)) if w not in stop_words() and not w.isdigit()]
+    mem_words = [w for w in dict.fromkeys(tokenize(content)) if not _function_word(w) and not w.isdigit()]
     ablated = [re.sub(rf"(?i)(?<![\w'-]){re.escape(w)}(?![\w'-])", " ", question) for w in missing]
     texts = [question, content, *ablated, *missing, *mem_words]
     vecs = np.asarray(test.encode(texts), dtype=np.float32)
