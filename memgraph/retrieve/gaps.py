@@ -266,12 +266,14 @@ def judge(
         h for h in served if h.similarity is None or h.similarity >= floor or _covers(h.content, terms)
     ]
     setting_words = set(focus_words(setting)) - set(focus_words(question)) if setting else set()
+    case = case_words(question)
     if focus is not None:
         strict = FocusTest(focus.encode, focus.weak_word_cosine, float("inf"))
         close += [
             h for h in served
             if h not in close and h.similarity is not None and h.similarity >= focus.weak_cosine
-            and not _unsaid(uncovered(query, h.content, strict), setting_words, question)
+            and not _unsaid(_outside_case(uncovered(query, h.content, strict), case, h.content), setting_words,
+                            question)
         ]
     if not close:
         return GapVerdict(True, True, expects, f"no served memory is similar (best cosine {best or 0:.2f})", best)
@@ -288,11 +290,8 @@ def judge(
     # a word another served memory holds is covered too: the answer may be read across two memories ("What time
     # can I check in at the Lisbon hotel?" / "Check-in at Casa do Largo is from 15:00." + "The Lisbon hotel is
     # Casa do Largo …")
-    case = case_words(question)
     for hit in typed:
-        missing = uncovered(query, hit.content, focus) if focus is not None else []
-        if case and states_rule(hit.content):  # the rule or the method covers the asked case
-            missing = [w for w in missing if w not in case]
+        missing = _outside_case(uncovered(query, hit.content, focus) if focus is not None else [], case, hit.content)
         said = _linked_words(hit.content, served, query)
         missing = [w for w in missing if not _stem_in(stem(w), said)]
         missing += [w for w in possessors(query) if stem(w) not in said and w not in missing]
@@ -469,6 +468,11 @@ def case_words(question: str) -> set[str]:
     return {w for m in _ADJUNCT.finditer(question) for w in tokenize(m.group("a"))}
 
 
+def _outside_case(missing: list[str], case: set[str], content: str) -> list[str]:
+    """The uncovered focus words less the asked case's circumstances, when `content` is a rule or a method."""
+    return [w for w in missing if w not in case] if case and states_rule(content) else missing
+
+
 def states_rule(content: str) -> bool:
     """`content` states a rule (never, must, only, no, a limit) or a method (a command)."""
     return bool(_RULE.search(content) or bounded(content))
@@ -499,6 +503,9 @@ def uncovered(query: str, content: str, test: FocusTest) -> list[str]:
     have = {stem(w) for w in tokenize(content)}
     spelled = acronym_words(question, content) | kinds_of_subject(question, content) | day_parts(content)
     missing = [w for w in focus_words(question) if not _stem_in(stem(w), have) and w not in spelled]
+    if missing:  # "where do setings get saved?" / "Settings are stored in NVS": a typo is the word
+        said = set(tokenize(content))
+        missing = [w for w in missing if not any(_one_typo(w, t) for t in said)]
     if not missing:
         return []
     mem_words = [w for w in dict.fromkeys(tokenize(content)) if not _function_word(w) and not w.isdigit()]
@@ -570,6 +577,24 @@ def acronym_words(question: str, content: str) -> set[str]:
                     else:
                         out.add(initials)
     return out
+
+
+#: Words shorter than this are not read as typos of another word ("cat" / "car" are two words).
+_TYPO_MIN = 5
+
+
+def _one_typo(a: str, b: str) -> bool:
+    """`a` and `b` differ by one typo: a letter left out, added, changed, or two neighbours swapped ("shoud" /
+    "should", "setings" / "settings", "florsit" / "florist"), both at least `_TYPO_MIN` letters long."""
+    if a == b or min(len(a), len(b)) < _TYPO_MIN or abs(len(a) - len(b)) > 1 or not (a.isalpha() and b.isalpha()):
+        return False
+    if len(a) == len(b):
+        diff = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]]
+                                  and a[diff[1]] == b[diff[0]])
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    i = next((k for k, (x, y) in enumerate(zip(short, long_, strict=False)) if x != y), len(short))
+    return short[i:] == long_[i + 1 :]
 
 
 def _stem_in(term: str, have: set[str]) -> bool:

@@ -24,6 +24,7 @@ from memgraph.retrieve.gaps import (
     scene,
     states_rule,
     subject_names,
+    uncovered,
 )
 
 
@@ -338,3 +339,19 @@ def test_nouns_of_the_stop_list_are_focus_words() -> None:
     """The full-text stop list holds nouns ("fire", "mill", "bill"): a question about them asks about them."""
     assert "fire" in focus_words("when is the fire alarm tested?")
     assert "mill" in focus_words("how many workers did the mill employ?")
+
+
+def test_a_typo_is_the_word_it_misspells(miss, embedder: CachedEmbedder) -> None:  # type: ignore[no-untyped-def]
+    """A focus word one typo away from a memory's word is that word (five letters or more)."""
+    settings = ["Settings are stored in NVS on the storage partition at the end of flash."]
+    assert not miss("where do setings get saved?", settings).miss
+    assert miss("where do the logs get saved?", settings).miss
+    words_only = FocusTest(embedder.encode, float("inf"), float("inf"))  # no cover in meaning: the words alone
+    assert uncovered("where are the settigns stored?", settings[0], words_only) == []  # two letters swapped
+    assert uncovered("where are the setups stored?", settings[0], words_only) == ["setups"]
+
+
+def test_a_weak_match_that_gives_the_method_answers_the_case(miss) -> None:  # type: ignore[no-untyped-def]
+    """Below the answer cosine too: the method need not name the case's circumstances ("into the app")."""
+    lokalise = ["Translations are managed in Lokalise and pulled with `yarn i18n:pull`."]
+    assert not miss("new strings landed in Lokalise, how do I get them into the app?", lokalise).miss
