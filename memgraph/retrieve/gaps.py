@@ -347,6 +347,9 @@ _QUESTION_VERB = (
     re.compile(r"(?i)\bwho\s+(?!is\b|are\b|was\b|were\b|has\b|have\b|had\b)(?P<who>[\w'-]+)"),  # "who runs …"
     # "who needs to *look* at my migration?": the verb after need/have to is what is done, said otherwise
     re.compile(r"(?i)\b(?:who|what|which|where|when|how)\b[^?,]*?\b(?:need|needs|has|have|got)\s+to\s+(?P<inf>[\w'-]+)"),
+    # "does the ryokan *serve* dinner?": a yes/no question about a thing, its verb after a one-word subject
+    re.compile(r"(?i)^\W*(?:do|does|did|will|would|can|could)\s+(?:the|my|our|your|his|her|their)\s+[a-z][\w'-]*\s+"
+               r"(?P<yn>[a-z][\w'-]*)\s+(?=\w)"),
     # "this python file", "the new pipeline": the thing at hand, not something stored
     re.compile(r"(?i)\b(?:this|that|these|those|the\s+new|a\s+new)\s+(?P<d1>[\w'-]+)(?:\s+(?P<d2>[\w'-]+)(?=\s*[?.!]*\s*$))?"),
 )
