@@ -356,9 +356,3 @@ def test_a_weak_match_that_gives_the_method_answers_the_case(miss) -> None:  # t
     lokalise = ["Translations are managed in Lokalise and pulled with `yarn i18n:pull`."]
     assert not miss("new strings landed in Lokalise, how do I get them into the app?", lokalise).miss
 
-
-def test_the_verb_of_a_yes_no_question_about_a_thing_is_the_questions(miss) -> None:  # type: ignore[no-untyped-def]
-    """"does the ryokan serve dinner?" is answered by what the ryokan includes: the verb is said otherwise."""
-    assert focus_words("Does the ryokan serve dinner?") == ["ryokan", "dinner"]
-    assert not miss("Does the ryokan serve dinner?", ["The Kyoto ryokan includes breakfast and dinner."]).miss
-    assert miss("Does the Lisbon hotel have parking?", ["The Lisbon hotel is Casa do Largo in Alfama."]).miss
