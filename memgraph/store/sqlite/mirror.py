@@ -26,7 +26,7 @@ import contextlib
 import logging
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -98,6 +98,7 @@ class UserState:
         self.ann: Any = None  # ann.AnnIndex once the user's vectors pass the threshold (search.py builds it)
         self.text_rows = SlotRows()  # full-text slot -> row of these columns (store.py text_search)
         self.masks = Masks()  # filters' masks over these columns (store.py _mask)
+        self.tag_rows = Masks()  # the rows of tag filters (store.py _tagged_rows), apart: tags vary per recall
 
 
 class Masks:
@@ -109,9 +110,9 @@ class Masks:
 
     def __init__(self) -> None:
         self._version = -1
-        self._masks: dict[str, np.ndarray] = {}
+        self._masks: dict[Hashable, np.ndarray] = {}
 
-    def get(self, key: str, version: int, make: Callable[[], np.ndarray]) -> np.ndarray:
+    def get(self, key: Hashable, version: int, make: Callable[[], np.ndarray]) -> np.ndarray:
         if version != self._version:
             self._version, self._masks = version, {}
         mask = self._masks.get(key)
