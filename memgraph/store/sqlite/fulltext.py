@@ -293,10 +293,19 @@ class FullText:
         if not ids:
             return []
         idfs = [bm25.idf(n_docs, df) for df in dfs]
-        values = bm25.scores(idfs, tf, lengths, n_docs, total_len, self.okapi)
         if passes is not None:
-            values = np.where(passes(ids.names, ids.positions), values, 0.0)  # BM25 of a hit is > 0
+            ok = passes(ids.names, ids.positions)
+            at = np.flatnonzero(ok)
+            if 2 * len(at) < len(ok):
+                # a selective filter (a tag the question names): only the passing hits are scored; a hit's
+                # score is its own row's arithmetic, and the ranking is by (score, id), so the same list
+                ids, tf, lengths = IdsAt(ids.names, ids.positions[at]), tf[at], lengths[at]
+                values = bm25.scores(idfs, tf, lengths, n_docs, total_len, self.okapi)
+            else:
+                values = bm25.scores(idfs, tf, lengths, n_docs, total_len, self.okapi)
+                values = np.where(ok, values, 0.0)  # BM25 of a hit is > 0
             return [(ids[i], float(values[i])) for i in bm25.best_first(ids, values, k)]
+        values = bm25.scores(idfs, tf, lengths, n_docs, total_len, self.okapi)
 
         def passing(positions: list[int]) -> set[int]:
             # by rowid (the table's own key: one seek per hit, no id index), the user re-checked

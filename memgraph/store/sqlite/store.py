@@ -397,7 +397,15 @@ class SQLiteStore(SQLReads):
             rows = candidates(cols, self._mask(state, flt)) if tagged is None else tagged[cols.has_vector[tagged]]
             found = ann_search(state, self._ann, queries, k, min_similarity, rows, user_id)
             if found is None:
-                found = exact(cols, queries, k, min_similarity, rows)
+                gathered = None
+                if tagged is not None:
+                    key = _filter_key(flt)
+                    version = (cols.version, cols.vector_version, state.graph.members_version)
+
+                    def gathered() -> np.ndarray:
+                        return state.tag_vectors.get(key, version, lambda: cols.vectors[rows])
+
+                found = exact(cols, queries, k, min_similarity, rows, gathered)
             ids = cols.ids
             return [[(ids[r], s) for r, s in hits] for hits in found]
 
