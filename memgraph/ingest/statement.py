@@ -23,13 +23,13 @@ import re
 import sys
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from memgraph.ingest import signals
 from memgraph.ingest.clean import strip_code
-from memgraph.ingest.values import Values, masked, values
+from memgraph.ingest.values import NO_VALUES, Values, frozen, masked, values
 from memgraph.text import stem as stem_tokens
 from memgraph.text import stop_words, tokenize
 
@@ -101,9 +101,11 @@ def _cue_stems() -> frozenset[str]:
     return frozenset(stem(w) for w in CUE_WORDS)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Statement:
-    """The parts of one statement the decisions compare (see the module docstring)."""
+    """The parts of one statement the decisions compare (see the module docstring). Slots, and the shared
+    empty set for every empty field (`values.frozen`): a cached statement is then ~6 objects the garbage
+    collector tracks instead of ~20 (bench/RESULTS.md, "Bulk writes, ninth round")."""
 
     text: str
     tokens: frozenset[str]  # every token, unstemmed: the dedup Jaccard, and "is X mentioned?"
@@ -125,31 +127,42 @@ class Statement:
     question: bool
     identity: bool
     clause: bool  # a verb or a subject pronoun: a statement, not a label ("tagged two", "first seed")
+    # Derived once per statement, not once per pair compared (a statement is cached and compared with ~5
+    # neighbours per write): `reconcile.compare` asked for these ~10 times per new memory.
+    _value_words: frozenset[str] | None = field(default=None, init=False, repr=False, compare=False)
+    _kinds: dict[str, frozenset[object]] | None = field(default=None, init=False, repr=False, compare=False)
+    _flat_values: frozenset[tuple[str, object]] | None = field(default=None, init=False, repr=False, compare=False)
 
     def value_words(self) -> frozenset[str]:
         """Frame words that are values: entity and complement words, opposites."""
-        return self._value_words
+        out = self._value_words
+        if out is None:
+            out = self.entity_words | self.complement | self.opposites
+            object.__setattr__(self, "_value_words", out)
+        return out
 
-    # Derived once per statement, not once per pair compared (a statement is cached and compared with ~5
-    # neighbours per write): `reconcile.compare` asked for these ~10 times per new memory.
-    @cached_property
-    def _value_words(self) -> frozenset[str]:
-        return self.entity_words | self.complement | self.opposites
-
-    @cached_property
+    @property
     def kinds(self) -> dict[str, frozenset[object]]:
         """`values.kinds()`, computed once (read only)."""
-        return self.values.kinds()
+        out = self._kinds
+        if out is None:
+            out = self.values.kinds()
+            object.__setattr__(self, "_kinds", out)
+        return out
 
-    @cached_property
+    @property
     def flat_values(self) -> frozenset[tuple[str, object]]:
         """Typed values without units: "44" in "size 44 shoes" and "shoe size is 44" is one value."""
-        v = self.values
-        out: set[tuple[str, object]] = {("time", t) for t in v.times}
-        out |= {("date", d) for d in v.dates} | {("weekday", d) for d in v.weekdays}
-        out |= {("month", m) for m in v.months} | {("period", p) for p in v.periods}
-        out |= {("number", float(y)) for y in v.years} | {("number", q) for _, q in v.quantities}
-        return frozenset(out)
+        out = self._flat_values
+        if out is None:
+            v = self.values
+            flat: set[tuple[str, object]] = {("time", t) for t in v.times}
+            flat |= {("date", d) for d in v.dates} | {("weekday", d) for d in v.weekdays}
+            flat |= {("month", m) for m in v.months} | {("period", p) for p in v.periods}
+            flat |= {("number", float(y)) for y in v.years} | {("number", q) for _, q in v.quantities}
+            out = frozen(flat)
+            object.__setattr__(self, "_flat_values", out)
+        return out
 
 
 def statement(text: str) -> Statement:
@@ -206,7 +219,7 @@ class _Packed:
 
 
 _PACKED = _Packed(PACKED_STATEMENTS)
-_NO_VALUES = Values(frozenset(), frozenset(), frozenset(), frozenset(), frozenset(), frozenset(), frozenset(), ())
+_NO_VALUES = NO_VALUES
 _FLAGS = ("negated", "correction", "update", "additive", "episode", "question", "identity", "clause")
 _SETS = ("tokens", "stems", "frame", "subject", "complement", "entity_words", "opposites", "ordinals", "replaced")
 
@@ -229,38 +242,38 @@ def _pack(s: Statement) -> tuple[Any, ...]:
 def _unpack(text: str, p: tuple[Any, ...]) -> Statement:
     vals, flags = p[9], p[11]
     return Statement(
-        text=text,
-        tokens=frozenset(p[0]),
-        stems=frozenset(p[1]),
-        frame=frozenset(p[2]),
-        subject=frozenset(p[3]),
-        complement=frozenset(p[4]),
-        entity_words=frozenset(p[5]),
-        opposites=frozenset(p[6]),
-        ordinals=frozenset(p[7]),
-        replaced=frozenset(p[8]),
-        values=_NO_VALUES if vals is None else _values_of(vals),
-        preference=p[10],
-        negated=bool(flags & 1),
-        correction=bool(flags & 2),
-        update=bool(flags & 4),
-        additive=bool(flags & 8),
-        episode=bool(flags & 16),
-        question=bool(flags & 32),
-        identity=bool(flags & 64),
-        clause=bool(flags & 128),
+        text,
+        frozen(p[0]),
+        frozen(p[1]),
+        frozen(p[2]),
+        frozen(p[3]),
+        frozen(p[4]),
+        frozen(p[5]),
+        frozen(p[6]),
+        frozen(p[7]),
+        _NO_VALUES if vals is None else _values_of(vals),
+        frozen(p[8]),
+        p[10],
+        bool(flags & 1),
+        bool(flags & 2),
+        bool(flags & 4),
+        bool(flags & 8),
+        bool(flags & 16),
+        bool(flags & 32),
+        bool(flags & 64),
+        bool(flags & 128),
     )
 
 
 def _values_of(v: tuple[Any, ...]) -> Values:
     return Values(
-        times=frozenset(v[0]),
-        dates=frozenset(v[1]),
-        weekdays=frozenset(v[2]),
-        months=frozenset(v[3]),
-        years=frozenset(v[4]),
-        periods=frozenset(v[5]),
-        quantities=frozenset(v[6]),
+        times=frozen(v[0]),
+        dates=frozen(v[1]),
+        weekdays=frozen(v[2]),
+        months=frozen(v[3]),
+        years=frozen(v[4]),
+        periods=frozen(v[5]),
+        quantities=frozen(v[6]),
         spans=v[7],
     )
 
@@ -299,16 +312,16 @@ def _parse(text: str) -> Statement:
     pref = _PREFERENCE_ORDER.search(plain)
     return Statement(
         text=text,
-        tokens=frozenset(tokenize(plain)),
-        stems=frozenset({stem(t) for t in content} | joined),
-        frame=frozenset(frame),
-        subject=frozenset(subject & frame),
-        complement=frozenset(complement & frame),
-        entity_words=frozenset(ents),
-        opposites=frozenset(opposites),
-        ordinals=frozenset(ordinals),
+        tokens=frozen(tokenize(plain)),
+        stems=frozen({stem(t) for t in content} | joined),
+        frame=frozen(frame),
+        subject=frozen(subject & frame),
+        complement=frozen(complement & frame),
+        entity_words=frozen(ents),
+        opposites=frozen(opposites),
+        ordinals=frozen(ordinals),
         values=vals,
-        replaced=frozenset(replaced),
+        replaced=frozen(replaced),
         preference=(pref.group("a").strip().lower(), pref.group("b").strip().lower()) if pref else None,
         negated=signals.is_negated(_NOT_X.sub(" ", _strip_cue(plain))),
         correction=signals.has_correction(plain),
