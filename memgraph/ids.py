@@ -13,6 +13,8 @@ two tenants, so an id is refused (`InvalidIdentifierError`; `MissingOwnerError` 
   other than U+0020 (Zs: no-break and other look-alike spaces),
 - holds a lone surrogate (Cs: not text; it cannot even be encoded to UTF-8),
 - is not in Unicode NFC form (the composed and decomposed spellings of one name would be two tenants),
+- mixes letters of Latin, Greek and Cyrillic (`"аda"` with a Cyrillic `а` is not `"ada"` but looks it: the
+  mixed-script rule of Unicode's security mechanisms, UTS #39; an id in one of them, or beside CJK, is fine),
 - holds a secret (a token, a JWT, a password assignment): ids are stored, logged and shown as they are, and
   redacting one would make two different ids collide, so there is no redact policy for them.
 
@@ -45,6 +47,8 @@ MAX_TAG_LEN = 128
 #: separators, surrogates.
 _REFUSED = {"Cc": "a control character", "Cf": "a format (zero-width or bidi) character",
             "Zl": "a line separator", "Zp": "a paragraph separator", "Cs": "a lone surrogate"}
+#: Scripts with letters that look alike (first word of a letter's Unicode name -> the script's name).
+_LOOKALIKE_SCRIPTS = {"LATIN": "Latin", "GREEK": "Greek", "CYRILLIC": "Cyrillic"}
 #: Refused in a tag after normalisation (whitespace of any kind is collapsed to one space first).
 _REFUSED_IN_TAG = ("Cc", "Cf", "Cs")
 
@@ -78,7 +82,23 @@ def identifier_problem(value: str) -> str | None:
             return "contains a space character other than U+0020 (a look-alike space)"
     if not unicodedata.is_normalized("NFC", value):
         return "is not in Unicode NFC form (normalise it with unicodedata.normalize('NFC', ...))"
+    mixed = _confusable_scripts(value)
+    if len(mixed) > 1:
+        return f"mixes {' and '.join(sorted(mixed))} letters (a look-alike of another id)"
     return None
+
+
+def _confusable_scripts(value: str) -> set[str]:
+    """Which of the scripts whose letters look alike (Latin, Greek, Cyrillic) the id's letters come from."""
+    if value.isascii():
+        return {"Latin"} if any(c.isalpha() for c in value) else set()
+    found: set[str] = set()
+    for ch in value:
+        if ch.isalpha():
+            script = unicodedata.name(ch, "").split(" ", 1)[0]
+            if script in _LOOKALIKE_SCRIPTS:
+                found.add(_LOOKALIKE_SCRIPTS[script])
+    return found
 
 
 def secret_in(value: str) -> list[str]:

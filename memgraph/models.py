@@ -136,8 +136,13 @@ def content_hash(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+#: Why an all-zero embedding is refused: cosine similarity needs a direction (numpy gives NaN, Neo4j's cosine
+#: vector index skips such a vector), so the memory could never be found by meaning.
+_ZERO_VECTOR = "embedding is all zeros: it has no direction, so no similarity can be computed with it"
+
+
 def check_embedding(vector: Any, dim: int) -> list[float]:
-    """A caller-supplied embedding must have the store's dimension and only finite numbers."""
+    """A caller-supplied embedding must have the store's dimension, only finite numbers, and not be all zeros."""
     if getattr(vector, "ndim", None) == 1 and getattr(getattr(vector, "dtype", None), "kind", None) == "f":
         # the common case (an embedder's numpy row), checked in numpy: the per-element loop below was 0.7 ms
         # per 384-d vector, 15 s of a 20k-memory bulk load (profiled)
@@ -149,6 +154,8 @@ def check_embedding(vector: Any, dim: int) -> list[float]:
             raise EmbeddingDimensionError(f"embedding has {len(vector)} dimensions, the store uses {dim}")
         if not np.isfinite(vector).all():
             raise EmbeddingDimensionError("embedding holds NaN or infinite values")
+        if not vector.any():
+            raise EmbeddingDimensionError(_ZERO_VECTOR)
         out: list[float] = vector.astype(np.float64).tolist()
         return out
     try:
@@ -161,6 +168,8 @@ def check_embedding(vector: Any, dim: int) -> list[float]:
         raise EmbeddingDimensionError(f"embedding has {len(values)} dimensions, the store uses {dim}")
     if not all(math.isfinite(v) for v in values):
         raise EmbeddingDimensionError("embedding holds NaN or infinite values")
+    if not any(values):
+        raise EmbeddingDimensionError(_ZERO_VECTOR)
     return values
 
 

@@ -126,6 +126,35 @@ def test_bad_content_is_refused_and_nothing_written(engine: MemoryEngine, conten
     assert engine.stats().memories == 0
 
 
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("file_paths", ["notes/a\ud800.md"], "surrogate"),
+        ("file_paths", ["notes/a\x00.md"], "control"),
+        ("file_paths", ["notes/a\nb.md"], "control"),
+        ("trigger_patterns", ["deploy\ud800"], "surrogate"),
+        ("trigger_patterns", ["re:(deploy"], "regular expression"),
+        ("tags", ["ops\ud800"], "surrogate"),
+        ("metadata", {"note": "x\ud800"}, "surrogate"),
+        ("metadata", {"\ud800": "x"}, "surrogate"),
+    ],
+)
+def test_fields_no_store_can_hold_are_refused_and_nothing_written(
+    engine: MemoryEngine, field: str, value: object, message: str
+) -> None:
+    """A lone surrogate reached SQLite as a raw UnicodeEncodeError; NUL and newlines went into file paths; an
+    unparsable `re:` trigger was stored as a rule that never fires."""
+    with pytest.raises(ValidationError, match=message):
+        engine.remember("Never deploy on Fridays", user_id="u", **{field: value})
+    assert engine.stats().memories == 0
+
+
+def test_blank_trigger_patterns_are_left_out(engine: MemoryEngine) -> None:
+    """"  " occurs in nearly every query: as a trigger it would inject the rule into every recall."""
+    m = engine.remember("Never deploy on Fridays", user_id="u", trigger_patterns=["", "  ", " deploy "])
+    assert m.trigger_patterns == ["deploy"]
+
+
 def test_bad_embeddings_are_refused(engine: MemoryEngine) -> None:
     with pytest.raises(EmbeddingDimensionError):
         engine.remember("short vector", user_id="u", embedding=[0.1] * 10)
@@ -133,6 +162,10 @@ def test_bad_embeddings_are_refused(engine: MemoryEngine) -> None:
         engine.remember("nan vector", user_id="u", embedding=[math.nan] + [0.0] * 383)
     with pytest.raises(EmbeddingDimensionError):
         engine.remember("inf vector", user_id="u", embedding=[math.inf] + [0.0] * 383)
+    with pytest.raises(EmbeddingDimensionError, match="all zeros"):
+        engine.remember("zero vector", user_id="u", embedding=[0.0] * 384)
+    with pytest.raises(EmbeddingDimensionError, match="all zeros"):
+        engine.remember_many([{"content": "zero row", "embedding": [0.0] * 384}], user_id="u")
     assert engine.stats().memories == 0
 
 

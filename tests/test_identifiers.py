@@ -36,11 +36,15 @@ BAD_IDS = [
     "ada ", " ada", "ada\t", "\tada", "ada\n", "ada\r\n", "ada\u200b", "\u200bada", "a\u200dda", "ada\u00a0",
     "a\u00a0da", "ada\u2028", "ada\u202e", "ada\ufeff", "a\x00da", unicodedata.normalize("NFD", "adá"), "",
     "   ", "x" * 257, "bad\ud800",
+    "\u0430da", "ad\u0430", "\u03bfps-team",  # Cyrillic а, Greek ο beside Latin letters: look-alikes of "ada", "ops"
 ]
 SECRET_IDS = [
     JWT, "AKIAQ7XK2M4PLR9TBV3W", "session password=Vq8#kLm2!xPz9wRt", "ghp_R8fK2mQ9xLp4Tz7WcVb1Nd6Hs3Yj5Ga0EuXo",
 ]
-GOOD_IDS = ["ada", "ADA", "Ada Lovelace", "adá", "zoë", "user-42@example.com", "東京", "s1", "x" * 256]
+GOOD_IDS = [
+    "ada", "ADA", "Ada Lovelace", "adá", "zoë", "user-42@example.com", "東京", "s1", "x" * 256,
+    "анна", "Αθηνά", "user-東京", "анна-42",  # one script, or Latin beside CJK, digits and punctuation
+]
 
 
 @pytest.mark.parametrize("value", BAD_IDS)

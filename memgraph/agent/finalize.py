@@ -30,8 +30,9 @@ from memgraph.agent.models import (
 )
 from memgraph.agent.policy import is_question
 from memgraph.agent.seam import AgentEngine
-from memgraph.agent.session import VectorCache
+from memgraph.agent.session import VectorCache, candidate_id
 from memgraph.agent.topic import cosine
+from memgraph.ingest import slots
 from memgraph.ingest.reconcile import Neighbour, ReconcileAction, RuleReconciler
 from memgraph.models import Link, LinkSource, Memory, MemoryKind, Provenance, Relation, normalize_tag
 from memgraph.retrieve import gaps
@@ -98,9 +99,14 @@ class SessionFinalizer:
             reason: str | None = None
             newer = self._updated_later(c, committed)
             if newer is not None:
-                report.candidates.append(CandidateOutcome(text=c.text, kind=c.kind, outcome="dropped", reason=newer,
+                why, rest = newer
+                if rest is not None:
+                    why += f"; what it still says is judged on its own: {rest!r}"
+                report.candidates.append(CandidateOutcome(text=c.text, kind=c.kind, outcome="dropped", reason=why,
                                                           mentions=c.mentions))
-                continue
+                if rest is None:
+                    continue
+                c = c.model_copy(update={"id": candidate_id(rest), "text": rest})
             if c.mentions >= s.agent_repeat_min:
                 reason = f"repeated ({c.mentions} mentions)"
             elif c.action is WriteAction.HOLD:
@@ -116,11 +122,13 @@ class SessionFinalizer:
                                                           reason=reason, mentions=c.mentions))
         return promote
 
-    def _updated_later(self, c: HeldCandidate, committed: list[Memory]) -> str | None:
-        """Why a held statement is out of date, or None: a memory this session committed after it was said
-        corrects or updates it ("Our cluster runs on six nodes." held, then "Actually, it has eight nodes now."
-        committed at once). Promoted at session end, the held statement would be the newest write and stand
-        active beside its correction."""
+    def _updated_later(self, c: HeldCandidate, committed: list[Memory]) -> tuple[str, str | None] | None:
+        """Why a held statement is out of date, and what it still says beside the replaced fact; or None. A
+        memory this session committed after it was said corrects or updates it ("Our cluster runs on six
+        nodes." held, then "Actually, it has eight nodes now." committed at once). Promoted at session end, the
+        held statement would be the newest write and stand active beside its correction. "Lena lives in Porto
+        and works as a nurse." updated by "Lena moved to Lisbon." still says "Lena works as a nurse."
+        (`slots.remainder`, what a superseded memory keeps on the write path too)."""
         later = [m for m in committed if m.created_at > c.last_seen]
         if not later:
             return None
@@ -130,7 +138,8 @@ class SessionFinalizer:
         for m, v in zip(later, vecs[1:], strict=True):
             verdict = judge.decide(m, [Neighbour(held, cosine(v, vecs[0]))])
             if verdict.action is ReconcileAction.SUPERSEDE:
-                return f"out of date: {m.id}, committed later in the session, replaces it ({verdict.reason})"
+                why = f"out of date: {m.id}, committed later in the session, replaces it ({verdict.reason})"
+                return why, slots.remainder(m.content, c.text)
         return None
 
     def _committed(self, buf: SessionBuffer) -> list[Memory]:

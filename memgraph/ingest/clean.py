@@ -40,8 +40,15 @@ def clean_text(text: object, *, what: str, max_chars: int, advice: str = SPLIT_A
     cleaned = clean(text)
     if not cleaned:
         raise ValidationError(f"{what} is empty")
+    if not _visible(cleaned):  # "\u200b\u200b": nothing a reader sees, nothing to embed or search
+        raise ValidationError(f"{what} is empty (only invisible format characters such as zero-width spaces)")
     _check_size(cleaned, what, max_chars, advice)
     return cleaned
+
+
+def _visible(text: str) -> bool:
+    """Whether any character shows: format characters (Cf) are kept inside text but are not text alone."""
+    return any(not c.isspace() and unicodedata.category(c) != "Cf" for c in text)
 
 
 def _check_size(text: str, what: str, max_chars: int, advice: str) -> None:

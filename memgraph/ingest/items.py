@@ -8,6 +8,8 @@ chunk of a prepared item on its way through the later stages (embed, score, reco
 from __future__ import annotations
 
 import json
+import re
+import unicodedata
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -195,8 +197,8 @@ def prepare(
         raise ValidationError(f"{where}metadata must be a JSON object (a mapping)")
     metadata = check_json(dict(item.metadata or {}))
     tags = as_str_list(item.tags, "tags")
-    files = as_str_list(item.files, "file_paths")
-    triggers = None if item.trigger_patterns is None else as_str_list(item.trigger_patterns, "trigger_patterns")
+    files = as_str_list(item.files, "file_paths", controls=False)
+    triggers = None if item.trigger_patterns is None else trigger_list(item.trigger_patterns)
     importance = _unit(item.importance, "importance") if item.importance is not None else None
     created_at = _datetime(item.created_at)
     embedding = None if item.embedding is None else check_embedding(item.embedding, s.embedding_dim)
@@ -263,8 +265,9 @@ def prepare(
 # -- value checks ---------------------------------------------------------------------------------------------
 
 
-def as_str_list(values: Any, what: str) -> list[str]:
-    """A list of strings (a single string counts as one); anything else is a typed error."""
+def as_str_list(values: Any, what: str, *, controls: bool = True) -> list[str]:
+    """A list of strings (a single string counts as one); anything else is a typed error, and so is a string
+    no store can hold (a lone surrogate, NUL) or, with `controls=False` (file paths), any control character."""
     if values is None:
         return []
     if isinstance(values, str):
@@ -273,10 +276,35 @@ def as_str_list(values: Any, what: str) -> list[str]:
         out = list(values)
     except TypeError:
         raise ValidationError(f"{what} must be a list of strings") from None
-    for v in out:
+    for i, v in enumerate(out):  # errors name the position, not the value: it may hold a secret
         if not isinstance(v, str):
             raise ValidationError(f"{what} must be strings, got {type(v).__name__}")
+        if not _encodable(v):
+            raise ValidationError(f"{what}[{i}] contains invalid (lone surrogate) characters")
+        if "\x00" in v or (not controls and any(unicodedata.category(c) == "Cc" for c in v)):
+            raise ValidationError(f"{what}[{i}] contains control characters")
     return out
+
+
+def trigger_list(values: Any) -> list[str]:
+    """Trigger patterns as given, blank ones left out (an empty pattern would match no query, "  " nearly
+    every one); a `re:` pattern must compile, so a typo is an error now rather than a rule that never fires."""
+    out = [p.strip() for p in as_str_list(values, "trigger_patterns")]
+    for i, p in enumerate(out):
+        if p.startswith("re:"):
+            try:
+                re.compile(p[3:])
+            except re.error as exc:
+                raise ValidationError(f"trigger_patterns[{i}] is not a valid regular expression ({exc})") from None
+    return [p for p in out if p]
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def check_json(meta: dict[str, Any]) -> dict[str, Any]:
@@ -287,6 +315,8 @@ def check_json(meta: dict[str, Any]) -> dict[str, Any]:
         text = json.dumps(meta, ensure_ascii=False, allow_nan=False)
     except (TypeError, ValueError) as exc:
         raise ValidationError(f"metadata must be JSON-serialisable with finite numbers: {exc}") from None
+    if not _encodable(text):
+        raise ValidationError("metadata contains invalid (lone surrogate) characters")
     if len(text) > 64_000:
         raise ValidationError("metadata is larger than 64 KB")
     loaded: dict[str, Any] = json.loads(text)

@@ -27,8 +27,9 @@ import numpy as np
 from memgraph.config import Settings
 from memgraph.embed import CachedEmbedder, Embedder
 from memgraph.errors import ValidationError
+from memgraph.ids import normalize_tag
 from memgraph.ingest import importance as imp
-from memgraph.ingest import rules, slots, structure
+from memgraph.ingest import rules, signals, slots, structure
 from memgraph.ingest.chunk import chunk_text, looks_like_turn
 from memgraph.ingest.classify import KIND_LAYER, classify
 from memgraph.ingest.embedding import encode
@@ -376,6 +377,39 @@ class IngestPipeline:
                 tags=sorted(set(tags)),
                 embedding_model=s.embedding_model,
             )
+        if s.tag_infer_entities and (s.remember_infer_tags or not explicit):
+            self._tag_known_initial_names(user_id, candidates)
+
+    def _tag_known_initial_names(self, user_id: str, candidates: list[Candidate]) -> None:
+        """A sentence's first word is tagged as a name when it is one of the user's tags already, or a tag of
+        another memory of this batch ("Priya owns the release." beside "ask Priya about it"). Text alone cannot
+        tell "Priya" from "Yesterday" there: on the LoCoMo dev turns such words are mostly ordinary ("Life is",
+        "Art is", "Let's"), so an unknown one stays untagged; a name said once is no link anyway. A name said
+        first at a sentence's start and only later mid-sentence is not tagged back."""
+        limit = self.settings.max_inferred_tags
+        weak: dict[int, list[str]] = {}
+        for i, c in enumerate(candidates):
+            names = signals.initial_names(c.text) if c.memory is not None else []
+            tags = []
+            for name in names:
+                try:
+                    tags.append(normalize_tag(name))
+                except ValidationError:
+                    continue
+            if tags:
+                weak[i] = tags
+        if not weak:
+            return
+        in_batch = {t for c in candidates if c.memory is not None for t in c.memory.tags}
+        wanted = sorted({t for tags in weak.values() for t in tags} - in_batch)
+        known = in_batch | ({t.name for t in self.store.find_tags(user_id, wanted)} if wanted else set())
+        for i, tags in weak.items():
+            c = candidates[i]
+            assert c.memory is not None
+            new = [t for t in tags if t in known and t not in c.memory.tags][: max(0, limit - len(c.inferred))]
+            if new:
+                c.inferred = [*c.inferred, *new]
+                c.memory.tags = sorted({*c.memory.tags, *new})
 
     def rarity(self) -> imp.TokenRarity | None:
         """The model vocabulary's token rarity (salience), loaded on first use; None without a tokenizer."""

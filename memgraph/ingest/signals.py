@@ -152,6 +152,8 @@ _NOT_ENTITIES = (
     | frozenset(MONTHS)
     | frozenset(WEEKDAYS)
 )
+#: Sentence-initial words whose "'s" is "is" or "us", never a possessive ("Let's", "Here's", "That's").
+_CONTRACTED = frozenset("let here there that what who how where when it he she".split())
 _WORD = re.compile(r"[^\W\d_][\w'’&.-]*[\w]|[^\W\d_]", re.UNICODE)
 _POSSESSIVE = re.compile(r"['’]s$", re.I)
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*|[\"“(]\s*)$")
@@ -202,12 +204,20 @@ def has_number_or_date(text: str) -> bool:
 
 def entities(text: str) -> list[str]:
     """Named entities by capitalisation (cached: salience, tags and reconcile all ask for the same texts)."""
-    return list(_entities(text))
+    return list(_names(text)[0])
+
+
+def initial_names(text: str) -> list[str]:
+    """Capitalised words that open a sentence and that `entities` leaves out ("Priya owns the release."):
+    a name or an ordinary word ("Yesterday", "Art is ..."), which text alone cannot tell. The write path takes
+    one as a name when the user's memories already name it (`memgraph.ingest.pipeline`)."""
+    return list(_names(text)[1])
 
 
 @lru_cache(maxsize=16384)
-def _entities(text: str) -> tuple[str, ...]:
-    """Named entities by capitalisation: runs of capitalised words ("New York", "FastAPI", "Caroline").
+def _names(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Named entities by capitalisation: runs of capitalised words ("New York", "FastAPI", "Caroline"); and
+    the sentence-initial words left out of them.
 
     A capitalised word mid-sentence is a name. At the start of a sentence it counts only when it looks like a
     name anyway (all caps like AWS, an inner capital like PostgreSQL, followed by another capitalised word, or
@@ -229,6 +239,7 @@ def _entities(text: str) -> tuple[str, ...]:
         if cand and not initial:
             mid_sentence_caps.add(w)
     out: list[str] = []
+    weak: list[str] = []
     i = 0
     while i < len(words):
         w, start, end = words[i]
@@ -243,6 +254,10 @@ def _entities(text: str) -> tuple[str, ...]:
             or text[end : end + 1] == ":"  # a speaker label "Caroline: ..."
         )
         if not strong:  # "Deployed FastAPI": the sentence's first word is not part of the name
+            bare = _POSSESSIVE.sub("", w).rstrip(".'’")
+            # "Let's", "Here's": a contraction of a word that is no name
+            if bare.lower() not in stops and bare.lower() not in _NOT_ENTITIES and bare.lower() not in _CONTRACTED:
+                weak.append(bare)
             i += 1
             continue
         j = i + 1
@@ -251,7 +266,8 @@ def _entities(text: str) -> tuple[str, ...]:
         # "LeBron's" names LeBron: without the possessive the two share one tag
         out.append(_POSSESSIVE.sub("", " ".join(x[0] for x in words[i:j])).rstrip(".'’"))
         i = j
-    return tuple(dict.fromkeys(out))
+    found = tuple(dict.fromkeys(out))
+    return found, tuple(dict.fromkeys(n for n in weak if n not in found))
 
 
 @lru_cache(maxsize=4096)

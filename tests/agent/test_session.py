@@ -129,6 +129,22 @@ def test_a_held_statement_corrected_later_in_the_session_is_not_promoted(open_en
     assert fix in stored and stale not in stored
 
 
+def test_what_a_corrected_held_statement_still_says_is_kept(open_engine, agents) -> None:
+    """The update replaces one clause of a held statement; the rest is judged as a statement of its own (the
+    write path keeps such a remainder of a superseded memory too)."""
+    engine = open_engine()
+    agent = MemoryAgent(engine)
+    agents.append(agent)
+    stale = "My sister Lena lives in Porto and works as a nurse."
+    fix = "Actually, Lena moved to Lisbon last month."
+    talk(agent, [("user", stale), ("user", stale), ("user", fix)])
+    report = agent.end_session(USER, "s1")
+    reason = {c.text: c.reason for c in report.candidates}[stale]
+    assert reason.startswith("out of date") and "My sister Lena works as a nurse." in reason
+    stored = contents(engine)
+    assert stale not in stored and "My sister Lena works as a nurse." in stored, stored
+
+
 def test_one_summary_with_derived_from_edges_to_its_evidence(open_engine, agents) -> None:
     engine = open_engine()
     agent = MemoryAgent(engine)

@@ -111,13 +111,14 @@ def test_a_short_answer_holding_all_the_users_vectors_is_not_widened(store_facto
     store.write("ada", WriteBatch(memories=ada, embeddings=near))
     truth = [m for m, _ in exact_top_k(near, [m.id for m in ada], q[0], 5)]
     reads: list[str] = []
-    read = store._read  # type: ignore[attr-defined]
+    search = store._search  # type: ignore[attr-defined]  # the Cypher store's searches (cypher_search.py)
+    read = search._read
 
     def counted(name: str, **params: object) -> object:
         reads.append(name)
         return read(name, **params)
 
-    monkeypatch.setattr(store, "_read", counted)
+    monkeypatch.setattr(search, "_read", counted)
     assert [m for m, _ in store.vector_search("ada", q[0], 5)] == truth
     assert reads == ["vector_search", "vector_counts"]
     reads.clear()
@@ -218,13 +219,14 @@ def test_exact_search_when_widening_is_exhausted(store_factory) -> None:  # type
     store.write("ada", WriteBatch(memories=ada, embeddings=mine))
     q = big[0]  # bob's own vector: the index's nearest are bob's
     reads: list[str] = []
-    read = store._read  # type: ignore[attr-defined]
+    search = store._search  # type: ignore[attr-defined]  # the Cypher store's searches (cypher_search.py)
+    read = search._read
 
     def counted(name: str, **params: object) -> object:
         reads.append(name)
         return read(name, **params)
 
-    store._read = counted  # type: ignore[attr-defined]
+    search._read = counted
     got = store.vector_search("ada", q, 4)
     assert "vector_search_exact" in reads
     truth = exact_top_k(mine, [m.id for m in ada], q, 4)

@@ -42,11 +42,18 @@ def test_clean_keeps_code_blocks_verbatim() -> None:
         ("bad \ud800 x", "surrogate"),
         ("x" * 101, "maximum"),
         (" \x00\r\n\t ", "empty"),
+        ("\u200b\u200b \u2060\ufeff", "invisible"),  # zero-width space, word joiner, BOM: nothing shows
     ],
 )
 def test_clean_text_typed_errors(value: object, message: str) -> None:
     with pytest.raises(ValidationError, match=message):
         clean_text(value, what="text", max_chars=100)
+
+
+def test_format_characters_inside_text_are_kept() -> None:
+    """Zero-width joiners and direction marks carry meaning inside text (emoji sequences, mixed scripts)."""
+    assert clean_text("deploy \u202egnp\u202c now", what="text", max_chars=100) == "deploy \u202egnp\u202c now"
+    assert clean_text("\u200bhi", what="text", max_chars=100) == "\u200bhi"
 
 
 def test_clean_text_is_the_canonical_form() -> None:

@@ -239,3 +239,24 @@ def test_entity_tags_are_names_not_their_forms() -> None:
     """A possessive names the same thing ("LeBron's game" is about LeBron); a plural weekday is a time."""
     assert infer_tags("We watched LeBron's game with Priya's team.", S).tags == ["lebron", "priya"]
     assert infer_tags("Never push to main on Fridays or Mondays.", S).tags == []
+
+
+def test_a_sentence_initial_name_is_tagged_once_the_user_names_it(embedder) -> None:  # type: ignore[no-untyped-def]
+    """"Priya owns the release." alone cannot be told from "Yesterday was long." (both open a sentence), so its
+    first word is no tag; beside a memory that names Priya mid-sentence (stored before, or in the same batch)
+    it is, and the two memories share the tag. Ordinary words that open a sentence stay untagged."""
+    engine = MemoryEngine(SQLiteStore(":memory:"), Settings(store=":memory:"), embedder)
+    alone = engine.remember("Lena prefers written updates over meetings.", user_id="u")
+    assert "lena" not in alone.tags
+    engine.remember("Please ask Priya before moving the release date.", user_id="u")
+    later = engine.remember("Priya owns the release checklist.", user_id="u")
+    assert "priya" in later.tags
+    report = engine.ingest(
+        "Tomasz is on call this week.\n\nIf the pager fires at night, wake Tomasz first.\n\nArt is hard to schedule.",
+        user_id="u",
+        session_id=None,
+    )
+    stored = {m.content: m.tags for m in (engine.get(mid, user_id="u") for mid in report.created)}
+    assert "tomasz" in stored["Tomasz is on call this week."], stored
+    assert not any("art" in tags for tags in stored.values())
+    assert "lena" not in engine.get(alone.id, user_id="u").tags  # not tagged back (documented)
