@@ -25,7 +25,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from memgraph.ingest import signals
 from memgraph.ingest.clean import strip_code
@@ -166,19 +166,26 @@ class Statement:
 
 
 def statement(text: str) -> Statement:
-    """`text` read as a statement (cached: neighbours recur across a batch)."""
-    return _statement(text)
-
-
-@lru_cache(maxsize=16384)
-def _statement(text: str) -> Statement:
-    """The last texts read, whole; behind them `_PACKED` holds many more in a compact form."""
+    """`text` read as a statement (cached: neighbours recur across a batch). The texts parsed last are kept whole
+    (`_WHOLE`); behind them `_PACKED` holds many more in a compact form, unpacked on each read and not kept whole:
+    a bulk write reads ~25k stored neighbours per 5,000 new texts, and whole statements made of them lived long
+    enough to reach the collector's oldest generation, which a batch then scanned in full 4-7 times
+    (bench/RESULTS.md, "Bulk writes, ninth round"). An unpacked statement dies with the comparison that read it."""
+    out = _WHOLE.get(text)
+    if out is not None:
+        return out
     packed = _PACKED.get(text)
     if packed is not None:
         return _unpack(text, packed)
     out = _parse(text)
     _PACKED.put(text, _pack(out))
+    _WHOLE.put(text, out)
     return out
+
+
+#: Statements parsed last, kept whole: a new text is compared with the next texts of its batch and the next
+#: batches (in-batch neighbours), and a text is often read twice in a row.
+WHOLE_STATEMENTS = 16_384
 
 
 #: Texts whose statements `_PACKED` keeps (least recently read dropped first). A bulk write compares each new
@@ -189,24 +196,27 @@ def _statement(text: str) -> Statement:
 PACKED_STATEMENTS = 131_072
 
 
-class _Packed:
-    """A bounded LRU map text -> packed statement, safe across writer threads."""
+V = TypeVar("V")
+
+
+class _Lru(Generic[V]):
+    """A bounded LRU map text -> a statement (whole or packed), safe across writer threads."""
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self._data: OrderedDict[str, tuple[Any, ...]] = OrderedDict()
+        self._data: OrderedDict[str, V] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, text: str) -> tuple[Any, ...] | None:
+    def get(self, text: str) -> V | None:
         with self._lock:
             out = self._data.get(text)
             if out is not None:
                 self._data.move_to_end(text)
             return out
 
-    def put(self, text: str, packed: tuple[Any, ...]) -> None:
+    def put(self, text: str, value: V) -> None:
         with self._lock:
-            self._data[text] = packed
+            self._data[text] = value
             if len(self._data) > self.size:
                 self._data.popitem(last=False)
 
@@ -218,7 +228,8 @@ class _Packed:
         return len(self._data)
 
 
-_PACKED = _Packed(PACKED_STATEMENTS)
+_PACKED: _Lru[tuple[Any, ...]] = _Lru(PACKED_STATEMENTS)
+_WHOLE: _Lru[Statement] = _Lru(WHOLE_STATEMENTS)
 _NO_VALUES = NO_VALUES
 _FLAGS = ("negated", "correction", "update", "additive", "episode", "question", "identity", "clause")
 _SETS = ("tokens", "stems", "frame", "subject", "complement", "entity_words", "opposites", "ordinals", "replaced")

@@ -29,20 +29,21 @@ def test_a_packed_statement_unpacks_to_the_parsed_one() -> None:
 
 def test_a_text_evicted_from_the_whole_statements_is_read_back_packed() -> None:
     text = TEXTS[0]
-    st._statement.cache_clear()
+    st._WHOLE.clear()
     st._PACKED.clear()
     first = st.statement(text)
     assert len(st._PACKED) == 1
-    st._statement.cache_clear()  # as if 16,384 other texts had been read since
+    st._WHOLE.clear()  # as if 16,384 other texts had been read since
     st._PACKED.put(text, st._pack(st._parse("I don't like cold weather.")))  # a marker: proves the packed copy is used
     assert first.correction and not st.statement(text).correction
+    assert len(st._WHOLE) == 0  # an unpacked statement is not kept whole: it dies with the comparison that read it
     st._PACKED.clear()
-    st._statement.cache_clear()
+    st._WHOLE.clear()
     assert st.statement(text) == first
 
 
 def test_the_packed_cache_is_bounded() -> None:
-    cache = st._Packed(3)
+    cache: st._Lru[tuple[int]] = st._Lru(3)
     for i in range(5):
         cache.put(f"t{i}", (i,))
     assert len(cache) == 3 and cache.get("t0") is None and cache.get("t4") == (4,)
