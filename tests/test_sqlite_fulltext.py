@@ -152,3 +152,40 @@ def test_queries_without_terms_find_nothing(query: str) -> None:
     store.write("ada", WriteBatch(memories=[_mem(0, "the and of * AND OR NOT")]))
     assert store.text_search("ada", query, 5) == ([] if query != "AND OR NOT" else store.text_search("ada", "not", 5))
     store.close()
+
+
+def test_a_query_of_the_last_ones_terms_is_answered_as_a_fresh_search() -> None:
+    """`UserText.hits` answers a query whose terms are all among the last query's from that query's hits (a
+    cascade searches the question, then the question less a tag's naming words): the same arrays as a search
+    of the sub-query alone, and nothing stale once the index changes."""
+    import numpy as np
+
+    from memgraph.store.sqlite.fulltext import UserText
+
+    texts = [
+        "Ada painted a lake at sunrise",
+        "Ben went hiking by the lake",
+        "Ada adopted a puppy named Rex",
+        "the puppy likes the lake and painting",
+        "Carla bakes bread on Sundays",
+    ]
+    idx, fresh = UserText(), UserText()
+    for i, t in enumerate(texts):
+        for u in (idx, fresh):
+            u.add(i + 1, f"m{i}", t)
+
+    def same(a: tuple, b: tuple) -> None:  # type: ignore[type-arg]
+        assert list(a[0]) == list(b[0])
+        for x, y in zip(a[1:], b[1:], strict=True):
+            assert np.array_equal(np.asarray(x), np.asarray(y))
+            assert np.asarray(x).dtype == np.asarray(y).dtype
+
+    full = ["ada", "lake", "puppi", "paint"]
+    same(idx.hits(full), fresh.hits(full))
+    for sub in (["lake"], ["paint", "puppi"], ["puppi", "lake", "ada"], ["bread"]):
+        same(idx.hits(sub), fresh._hits(sub))
+    idx.hits(full)
+    idx.add(9, "m9", "Ada paints the lake again")
+    fresh.add(9, "m9", "Ada paints the lake again")
+    same(idx.hits(["lake"]), fresh._hits(["lake"]))
+    assert len(idx.hits(["lake"])[0]) == 4

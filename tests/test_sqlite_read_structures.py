@@ -518,3 +518,32 @@ def test_the_heads_of_ranked_lists_give_the_first_passing_rows() -> None:
             assert any(short)
             continue
         assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
+
+
+def test_a_tags_gathered_vectors_follow_every_change_and_leave_with_an_erasure(pair, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A search inside a tag reads the tag's vectors gathered by an earlier search (mirror.TagVectors): a new
+    vector, a new member and an erased memory are all seen, and no copy of an erased vector stays held."""
+    writer, reader = pair
+    ids, vecs = _seed_graph(writer)
+    flt = MemoryFilter(tag="t1")  # memories 1, 4, 7, ...
+
+    def fresh(query: np.ndarray) -> list[tuple[str, float]]:
+        other = SQLiteStore(tmp_path)
+        other._mirror.directory = other._text.directory = None
+        try:
+            return other.vector_search("ada", query, 12, flt=flt)
+        finally:
+            other.close()
+
+    first = reader.vector_search("ada", vecs[4], 12, flt=flt)
+    assert first[0] == (ids[4], pytest.approx(1.0)) and len(first) == 10
+    assert reader.vector_search("ada", vecs[4], 12, flt=flt) == first == fresh(vecs[4])  # gathered once
+    writer.set_embeddings("ada", [ids[4]], vecs[5:6], "m")
+    assert reader.vector_search("ada", vecs[4], 12, flt=flt) == fresh(vecs[4]) != first
+    writer.add_tags("ada", [HasTag(memory_id=ids[5], tag="t1")])
+    assert len(reader.vector_search("ada", vecs[5], 12, flt=flt)) == 11
+    reader.vector_search("ada", vecs[7], 12, flt=flt)
+    writer.erase_memories("ada", [ids[7]])
+    assert ids[7] not in [mid for mid, _ in reader.vector_search("ada", vecs[7], 12, flt=flt)]
+    held = [v for s in reader._mirror._users.values() for v in s.tag_vectors._entries.values()]
+    assert held and not any(np.any(np.all(np.isclose(h, vecs[7]), axis=1)) for h in held)

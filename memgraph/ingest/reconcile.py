@@ -46,7 +46,8 @@ from typing import Protocol, runtime_checkable
 from memgraph._deprecated import deprecated_alias
 from memgraph.config import Settings
 from memgraph.ingest import signals, slots
-from memgraph.ingest.statement import Statement, statement
+from memgraph.ingest.chunk import looks_like_turn
+from memgraph.ingest.statement import Statement, denied_values, statement
 from memgraph.models import Memory, MemoryKind
 
 
@@ -258,6 +259,7 @@ class RuleReconciler:
     def decide(self, new: Memory, neighbours: Sequence[Neighbour]) -> ReconcileDecision:
         n = statement(new.content)
         correction = new.kind is MemoryKind.CORRECTION or n.correction
+        denied = denied_values(new.content)
         cue = correction or n.update
         who = _speaker(new)
         for nb in neighbours:
@@ -267,6 +269,9 @@ class RuleReconciler:
                 continue  # one person's statement neither repeats, corrects nor contradicts another's
             o = statement(old.content)
             c = _compare(n, o, nb.similarity)
+            # "Pickup is at 3:25, not 3:15." beside "Pickup time is 3:15.": naming the stored value as not so
+            # is a correction of it, whatever words open the sentence
+            fixes = correction or _names_denied(denied, o)
             dup = self.duplicate(n, o, c, turns=bool(who and other))  # two turns of one speaker
             if dup is not None:
                 return ReconcileDecision(ReconcileAction.REINFORCE, old.id, dup, c.scores())
@@ -278,20 +283,20 @@ class RuleReconciler:
             if moved is not None:
                 if not moved[0]:
                     continue  # someone else's move, or a move within the same place: not a change of `old`
-                kind = "correction" if correction else "newer statement"
+                kind = "correction" if fixes else "newer statement"
                 return ReconcileDecision(
                     ReconcileAction.SUPERSEDE, old.id, f"{kind} of the same subject ({moved[1]})", c.scores()
                 )
             episodic = (
                 _episodic(new, n, turn=bool(who)) or _episodic(old, o, turn=bool(other)) or (n.episode and o.episode)
             )
-            if episodic and not correction:
+            if episodic and not fixes:
                 continue  # episodes accumulate: "went hiking" and "went swimming" both happened
-            why = self.conflict(n, o, c, cue=cue)
-            if cue:
+            why = self.conflict(n, o, c, cue=cue or fixes)
+            if cue or fixes:
                 why = why or self.update(n, o, c)
                 if why is not None:
-                    kind = "correction" if correction else "newer statement"
+                    kind = "correction" if fixes else "newer statement"
                     return ReconcileDecision(
                         ReconcileAction.SUPERSEDE, old.id, f"{kind} of the same subject ({why})", c.scores()
                     )
@@ -309,11 +314,22 @@ class RuleReconciler:
         return ReconcileDecision(ReconcileAction.CREATE, None, reason, scores)
 
 
+def _names_denied(denied: dict[str, frozenset[object]], old: Statement) -> bool:
+    """Whether a typed value the new text says is *not* so (`denied_values`) is one `old` gives."""
+    kinds = old.kinds
+    return any(v & kinds.get(k, frozenset()) for k, v in denied.items())
+
+
 def _speaker(m: Memory) -> str | None:
-    """Who said it: metadata["speaker"] (set by the CLI for turns), else a "Name: " prefix of the text."""
+    """Who said it: metadata["speaker"] (set by the CLI for turns), else a "Name: " prefix of the text that
+    reads as a speaker (`chunk.looks_like_turn`): "Update: …" and "New protocol: …" are labels of a note, and a
+    note's statement is no turn of a conversation (it was read as one, and as an episode that only an explicit
+    correction supersedes)."""
     value = m.metadata.get("speaker") if isinstance(m.metadata, dict) else None
     if isinstance(value, str) and value.strip():
         return value.strip().lower()
+    if not looks_like_turn(m.content):
+        return None
     return (signals.speaker(m.content) or "").lower() or None
 
 

@@ -76,11 +76,13 @@ _REPLACED = re.compile(
     r"left|,\s*not|not\s+(?=[\w'’ .-]+?\s+but\b))\s+(?P<w>(?:[\w.'’-]+\s*){1,3})"
     r"|(?P<who>\b[A-Z][\w'’-]+)\s+(?:left|quit|retired|moved\s+on)\b"
 )
-#: "…, not Zoom." / "not May but June": a correction naming the replaced value, not a negated statement.
+#: "…, not Zoom." / "not May but June" / "at 7:30 instead of 8:00": a correction naming the replaced value, not a
+#: negated statement, and not a value this text gives (a clock time or a date keeps its ":" and "/").
 _NOT_X = re.compile(
-    r"(?i),\s*not\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+)?[\w.'’-]+(?:\s+[\w.'’-]+){0,3}?(?=\s*(?:[.,;!?]|$))"
-    r"|\bnot\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+)?[\w.'’-]+(?=\s*(?:[.;!?]|$))"
-    r"|\bnot\s+[\w.'’ -]+?\s+but\b"
+    r"(?i)(?:,\s*not|\binstead\s+of|\brather\s+than)\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+)?[\w.:/'’-]+"
+    r"(?:\s+[\w.:/'’-]+){0,3}?(?=\s*(?:[.,;!?]|$))"
+    r"|\bnot\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+)?[\w.:/'’-]+(?=\s*(?:[.;!?]|$))"
+    r"|\bnot\s+[\w.:/'’ -]+?\s+but\b"
 )
 _PREFERENCE_ORDER = re.compile(
     r"(?i)\bprefer\w*\s+(?P<a>[\w' -]{1,40}?)\s+(?:over|to|rather\s+than|instead\s+of)\s+(?P<b>[\w' -]{1,40}?)"
@@ -274,6 +276,14 @@ def _unpack(text: str, p: tuple[Any, ...]) -> Statement:
         bool(flags & 64),
         bool(flags & 128),
     )
+
+
+@lru_cache(maxsize=4096)
+def denied_values(text: str) -> dict[str, frozenset[object]]:
+    """The typed values `text` names as not so ("at 3:25, not 3:15", "at 7:30 instead of 8:00"): the old
+    values a correction names, left out of what the text itself says (`_NOT_X`)."""
+    spans = " ; ".join(m.group(0) for m in _NOT_X.finditer(strip_code(text)))
+    return values(spans).kinds() if spans else {}
 
 
 def _values_of(v: tuple[Any, ...]) -> Values:

@@ -73,6 +73,15 @@ _FREQUENCY = re.compile(
     r"within|until|till|today|tomorrow|tonight|yesterday|next|last|weekdays?|weekends?|term|season|spring|"
     r"summer|autumn|fall|winter)\b"
 )
+#: A time given by the event it follows: "sent out *as soon as* the return is scanned", "paid *once* the job is signed
+#: off", "refunded *on arrival*". It answers "when does the new size get posted out?" as a date would.
+_EVENT_TIME = re.compile(
+    r"(?i)\bas\s+soon\s+as\b|\bonce\s+(?:the|it|they|we|you|a|an|he|she|his|her|its|their|our|my)\b|\bupon\b|"
+    r"\bon\s+(?:arrival|receipt|delivery|completion|request)\b|\b(?:immediately|straight\s+away|right\s+away)\b|"
+    r"\bthe\s+same\s+day\b"
+)
+#: A year before those `values` reads (1900-2099), said as one: "took over the mill *in 1862*".
+_OLD_YEAR = re.compile(r"(?i)\b(?:in|since|from|until|till|by|around|circa|c\.)\s+1[0-8]\d\d\b|\b1[0-8]\d0s\b")
 _PER = re.compile(
     r"(?i)\b(?:per|a|an|each|every)\s+(hour|day|night|shift|week|fortnight|month|quarter|year|term|session|lesson|"
     r"visit|class)s?\b"
@@ -156,7 +165,7 @@ def holds_answer(content: str, expects: str | None, query: str) -> bool:
     if expects == "when":
         timed = any(unit in _TIME_UNITS for unit, _ in v.quantities)  # "in two weeks"
         return bool(v.times or v.dates or v.weekdays or v.months or v.years or v.periods or timed
-                    or _FREQUENCY.search(content))
+                    or _FREQUENCY.search(content) or _EVENT_TIME.search(content) or _OLD_YEAR.search(content))
     if expects in ("money", "number") and not _same_period(content, query):
         return False  # "How much does the staff parking permit cost per year?" / "… 4 pounds a shift …"
     if expects == "money":  # "12 pounds", "£5", and prices without a currency: "sells for 4.50", "3.20 each"
@@ -277,6 +286,11 @@ def _kinds(v: Values) -> set[tuple[str, str]]:
     out: set[tuple[str, str]] = {("time", "")} if v.times else set()
     out |= {("date", "")} if v.dates or v.weekdays else set()
     return out | {("amount", unit) for unit, _ in v.quantities if unit}
+
+
+def bounded(content: str) -> bool:
+    """`content` states a limit on a value ("Expenses under 50 euros need no receipt.")."""
+    return bool(_bounded(content))
 
 
 def _bounded(content: str) -> set[tuple[str, str]]:

@@ -27,6 +27,7 @@ from memgraph.retrieve.cascade import Activation, combine_relevance, seed_streng
 from memgraph.retrieve.cues import QueryCues, find_cues
 from memgraph.retrieve.maintenance import Maintainer, ServedRecall
 from memgraph.retrieve.rank import Scored, is_question, rank, score, score_many
+from memgraph.retrieve.replies import reply_factors
 from memgraph.retrieve.rerank import RerankerUnavailable, rerank_scores
 from memgraph.retrieve.seeds import (
     Seed,
@@ -235,8 +236,20 @@ class Recaller:
         cue_names = set(cues.tag_names)
         # A question gives way to its answer, which only the cascade reaches (the sequence link to the next turn).
         asks = s.question_relevance if mode == "cascade" else 1.0
+        # ... and the answer to a question like the query's is lifted (replies.py; cascade only, as above).
+        replies = (
+            reply_factors(
+                self.store, req.user_id, {mid: m for mid, m in mems.items() if m.active}, qvec, s.reply_weight
+            )
+            if mode == "cascade" and qvec is not None
+            else {}
+        )
         scored = score_many(
-            ((m, relevance[mid] * (asks if is_question(m.content) else 1.0)) for mid, m in mems.items() if m.active),
+            (
+                (m, relevance[mid] * (asks if is_question(m.content) else 1.0) * replies.get(mid, 1.0))
+                for mid, m in mems.items()
+                if m.active
+            ),
             now,
             s,
             cue_names,

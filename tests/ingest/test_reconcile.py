@@ -84,6 +84,19 @@ def _mem(text: str) -> Memory:
          ReconcileAction.SUPERSEDE),
         ("The car is due for its MOT in May.", "Correction: the MOT is due in June, not May.",
          ReconcileAction.SUPERSEDE),
+        # corrections said by owning the mistake or taking it back, not by an opener of a list
+        ("The quarterly review is on 12 May.", "My bad, the quarterly review is on 19 May.", ReconcileAction.SUPERSEDE),
+        ("The build cache lives in /tmp/cache.", "The build cache is actually in /var/cache, not /tmp/cache.",
+         ReconcileAction.SUPERSEDE),
+        ("The office wifi password hint is the street name.",
+         "I had the wifi hint wrong: the office wifi password hint is the postcode.",
+         ReconcileAction.SUPERSEDE),
+        # the replaced value is said too ("not 3:15", "instead of 8:00"): the time still changed
+        ("The school bus leaves at 7:40.", "The school bus now leaves at 7:50 instead of 7:40.",
+         ReconcileAction.SUPERSEDE),
+        ("Pickup time is 3:15.", "Pickup is at 3:25, not 3:15.", ReconcileAction.SUPERSEDE),
+        # an "oops" that is no correction, beside a statement it does not restate
+        ("I drink two coffees a day.", "Oops, I dropped my coffee on the train.", ReconcileAction.CREATE),
     ],
 )
 def test_rule_reconciler_on_real_sentences(embedder, old: str, new: str, action: ReconcileAction) -> None:  # type: ignore[no-untyped-def]
@@ -160,6 +173,8 @@ def test_contradiction_flags_both(engine: MemoryEngine) -> None:
         ("The team standup happens at 9:00 every weekday.", "The standup moved to 9:30.", "superseded"),
         ("Tom's shoe size is 44.", "Tom's shoe size is 42.", "contradicted"),
         ("I went hiking on Saturday.", "I went swimming on Saturday.", None),  # two episodes: both happened
+        # a note's label is no speaker: the statement is no conversation turn (an episode), and it updates
+        ("The Sunday match kicks off at 10 am.", "Update: the Sunday match now kicks off at 11 am.", "superseded"),
     ],
 )
 def test_ingested_statements_update_what_they_restate(

@@ -14,6 +14,7 @@ from memgraph.retrieve.gaps import (
     GapVerdict,
     ServedHit,
     acronym_words,
+    case_words,
     day_parts,
     focus_words,
     information_need,
@@ -21,7 +22,9 @@ from memgraph.retrieve.gaps import (
     kinds_of_subject,
     possessors,
     scene,
+    states_rule,
     subject_names,
+    uncovered,
 )
 
 
@@ -305,3 +308,51 @@ def test_a_path_from_the_root_is_a_place_and_an_identifier_is_no_one() -> None:
     stripe = "Stripe webhooks are verified with STRIPE_WEBHOOK_SECRET."
     assert not holds_answer(stripe, "name", "who reviews changes to the Stripe integration?")
     assert holds_answer("My Zwift username is marta_rides.", "name", "what's my Zwift name?")
+
+
+# -- causes found in the seventh held-out part's errors (inspected in the fourth round; dev material since) -------
+
+
+def test_a_rule_or_a_method_answers_any_case_of_its_action(miss) -> None:  # type: ignore[no-untyped-def]
+    """A yes/no or how question's circumstances ("from my machine", "on my laptop") need not be said by a memory
+    that states the rule or gives the method; in other questions a phrase after a preposition is what is asked."""
+    terraform = ["Never run `terraform apply` locally against prod; changes go through Atlantis on the pull request."]
+    assert not miss("can I just run terraform apply from my machine for a quick prod fix?", terraform).miss
+    assert not miss("Do I need a receipt for a 20 euro lunch?", ["Expenses under 50 euros need no receipt."]).miss
+    webhook = ["Stripe webhooks are verified with the signing secret; test them locally with `stripe listen`."]
+    assert not miss("how can I test the stripe webhook on my laptop", webhook).miss
+    assert case_words("what fertiliser do I use on the rhubarb?") == set()
+    assert case_words("can I just run terraform apply from my machine?") == {"my", "machine"}
+    assert not states_rule("The Lisbon hotel is Casa do Largo in Alfama, booked for 4 nights.")
+    hotel = ["The Lisbon hotel is Casa do Largo in Alfama, booked for 4 nights."]
+    assert miss("Does the Lisbon hotel have parking for a hire car?", hotel).miss
+
+
+def test_a_time_given_by_its_event_or_an_old_year_answers_when() -> None:
+    exchange = "Exchanges for a different size are sent out as soon as the return is scanned by the courier."
+    assert holds_answer(exchange, "when", "when does the new size get posted out?")
+    assert holds_answer("Pratt's son Edwin took over the mill in 1862.", "when", "when did Edwin take over?")
+    assert not holds_answer("Pratt's son Edwin took over the mill with 40 looms.", "when", "when did Edwin take over?")
+
+
+def test_nouns_of_the_stop_list_are_focus_words() -> None:
+    """The full-text stop list holds nouns ("fire", "mill", "bill"): a question about them asks about them."""
+    assert "fire" in focus_words("when is the fire alarm tested?")
+    assert "mill" in focus_words("how many workers did the mill employ?")
+
+
+def test_a_typo_is_the_word_it_misspells(miss, embedder: CachedEmbedder) -> None:  # type: ignore[no-untyped-def]
+    """A focus word one typo away from a memory's word is that word (five letters or more)."""
+    settings = ["Settings are stored in NVS on the storage partition at the end of flash."]
+    assert not miss("where do setings get saved?", settings).miss
+    assert miss("where do the logs get saved?", settings).miss
+    words_only = FocusTest(embedder.encode, float("inf"), float("inf"))  # no cover in meaning: the words alone
+    assert uncovered("where are the settigns stored?", settings[0], words_only) == []  # two letters swapped
+    assert uncovered("where are the setups stored?", settings[0], words_only) == ["setups"]
+
+
+def test_a_weak_match_that_gives_the_method_answers_the_case(miss) -> None:  # type: ignore[no-untyped-def]
+    """Below the answer cosine too: the method need not name the case's circumstances ("into the app")."""
+    lokalise = ["Translations are managed in Lokalise and pulled with `yarn i18n:pull`."]
+    assert not miss("new strings landed in Lokalise, how do I get them into the app?", lokalise).miss
+

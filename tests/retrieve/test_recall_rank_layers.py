@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from datetime import timedelta
 
+import numpy as np
 import pytest
 
 from memgraph import MemoryEngine, Settings
@@ -193,10 +194,46 @@ def test_a_question_gives_way_to_its_answer_in_cascade_only(embedder: CachedEmbe
             ids = [m.id for m in eng.remember_many([{"content": t, "session_id": "s1"} for t in turns], user_id="u")]
             for mode in ("cascade", "hybrid"):
                 res = eng.recall("How long has John played basketball professionally?", user_id="u", mode=mode)
-                by_id = {t.memory_id: t.final_score for t in res.trace}
+                # without the recency boost and confidence decay, which move with the seconds between engines
+                by_id = {t.memory_id: t.final_score / (t.recency_boost * t.confidence) for t in res.trace}
                 assert ids[1] in by_id, mode
                 finals[(weight, mode)] = by_id[ids[1]]
         finally:
             eng.close()
     assert finals[(0.85, "cascade")] == pytest.approx(0.85 * finals[(1.0, "cascade")])
     assert finals[(0.85, "hybrid")] == pytest.approx(finals[(1.0, "hybrid")])
+
+
+def test_a_reply_to_a_matching_question_is_lifted_in_cascade_only(embedder: CachedEmbedder) -> None:
+    """A turn whose previous turn (its session predecessor) is a question has its relevance x (1 + reply_weight
+    x the question's cosine to the query) in cascade recall; a turn after a statement, and hybrid recall, are
+    unchanged."""
+    turns = [
+        "John: We're planning a team trip next month to explore a new city.",
+        "John: We're still deciding on the destination. Do you have any suggestions?",
+        "Tim: Edinburgh, Scotland would be great for a magical vibe.",
+        "John: Thanks, I will look into it with the team.",
+    ]
+    query = "What city did Tim suggest for the team trip?"
+    finals: dict[tuple[float, str], dict[str, float]] = {}
+    for weight in (0.0, 0.5):
+        eng = make_engine(embedder, recall_maintenance=False, reply_weight=weight)
+        try:
+            ids = [m.id for m in eng.remember_many([{"content": t, "session_id": "s1"} for t in turns], user_id="u")]
+            for mode in ("cascade", "hybrid"):
+                res = eng.recall(query, user_id="u", mode=mode)
+                # without the recency boost and confidence decay, which move with the seconds between engines
+                finals[(weight, mode)] = {
+                    t.memory_id: t.final_score / (t.recency_boost * t.confidence) for t in res.trace
+                }
+        finally:
+            eng.close()
+    qv, asked = embedder.encode([query, turns[1]])
+    cos = float(qv @ asked / (np.linalg.norm(qv) * np.linalg.norm(asked)))
+    assert cos > 0.3
+    before, after = finals[(0.0, "cascade")], finals[(0.5, "cascade")]
+    assert ids[2] in before
+    assert after[ids[2]] == pytest.approx(before[ids[2]] * (1 + 0.5 * cos), rel=1e-6)
+    for i in (0, 1):  # no question before them
+        assert after[ids[i]] == pytest.approx(before[ids[i]])
+    assert finals[(0.5, "hybrid")] == pytest.approx(finals[(0.0, "hybrid")])

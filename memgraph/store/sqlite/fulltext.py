@@ -54,6 +54,10 @@ log = logging.getLogger(__name__)
 TEXT_LOG_KEEP = 100_000
 
 
+#: (memory ids, term frequencies hits x query terms, lengths, document frequency per term, rids): `UserText.hits`
+_Hits = tuple[IdsAt, np.ndarray, np.ndarray, list[int], np.ndarray]
+
+
 class UserText:
     """One user's inverted index. Terms map to postings (document slots and term frequencies) in two parts:
     the bulk-built base, one CSR layout (`ptr` into `slots`/`freqs`) made with numpy when the user is loaded
@@ -73,6 +77,9 @@ class UserText:
         self.added: dict[str, tuple[array[int], array[int]]] = {}
         self.n_docs = 0
         self.total_len = 0
+        #: bumped by every change: `hits` keeps the last query's hits while it is unchanged
+        self.changes = 0
+        self._last: tuple[int, dict[str, int], _Hits] | None = None
         if rows:
             self._bulk(rows)
 
@@ -99,9 +106,11 @@ class UserText:
         self.alive = bytearray(b"\x01" * n)
         self.n_docs = n
         self.total_len = int(lens.sum())
+        self.changes += 1
 
     def add(self, rid: int, memory_id: str, content: str) -> None:
         self.remove(rid)
+        self.changes += 1
         words = terms(content)
         pos = len(self.ids)
         self.slot[rid] = pos
@@ -123,6 +132,7 @@ class UserText:
         pos = self.slot.pop(rid, None)
         if pos is None:
             return
+        self.changes += 1
         self.alive[pos] = 0
         self.n_docs -= 1
         self.total_len -= self.lengths[pos]
@@ -175,11 +185,25 @@ class UserText:
         self.lengths = array("i", np.frombuffer(bytes(self.lengths), dtype=np.int32)[keep_slots].tobytes())
         self.alive = bytearray(b"\x01" * len(self.ids))
         self.slot = {rid: int(remap[pos]) for rid, pos in self.slot.items()}
+        self.changes += 1
 
-    def hits(self, query: Sequence[str]) -> tuple[IdsAt, np.ndarray, np.ndarray, list[int], np.ndarray]:
+    def hits(self, query: Sequence[str]) -> _Hits:
         """(memory ids, term frequencies hits x query terms, lengths, document frequency per query term, rids)
         of the current memories holding any query term. Linear in the user's slots and the query's postings:
-        no sort (a mask marks the hits), and ids are looked up only for the hits that get ranked."""
+        no sort (a mask marks the hits), and ids are looked up only for the hits that get ranked.
+
+        A query whose terms are all among the last query's (the index unchanged since) is answered from that
+        query's hits: a cascade recall searches the question, then inside each tag it names the question less
+        the naming words (retrieve/cues.py), whose terms are the question's. The same arrays as searching anew:
+        the hits holding any of the terms, in slot order, the terms' columns in the query's order."""
+        last = self._last
+        if last is not None and last[0] == self.changes and all(t in last[1] for t in query):
+            return _sub_hits(last[2], [last[1][t] for t in query])
+        found = self._hits(query)
+        self._last = (self.changes, {t: j for j, t in reversed(list(enumerate(query)))}, found)
+        return found
+
+    def _hits(self, query: Sequence[str]) -> _Hits:
         # views of the slot arrays, not copies (each copy was a pass over every slot of the user, per search: a
         # cascade recall searches four times); read only here, under the index's lock, and dropped on return
         alive = np.frombuffer(self.alive, dtype=np.bool_)
@@ -201,6 +225,14 @@ class UserText:
         rids = np.frombuffer(self.rids, dtype=np.int64)[union]
         del alive
         return IdsAt(self.ids, union), tf, lengths, [len(s) for s, _ in found], rids
+
+
+def _sub_hits(found: _Hits, cols: list[int]) -> _Hits:
+    """`UserText.hits` for the query made of these columns of `found`'s query: its rows holding any of them."""
+    ids, tf, lengths, dfs, rids = found
+    sub = tf[:, cols]
+    rows = np.flatnonzero(sub.any(axis=1))
+    return IdsAt(ids.names, ids.positions[rows]), sub[rows], lengths[rows], [dfs[j] for j in cols], rids[rows]
 
 
 class FullText:
@@ -261,10 +293,19 @@ class FullText:
         if not ids:
             return []
         idfs = [bm25.idf(n_docs, df) for df in dfs]
-        values = bm25.scores(idfs, tf, lengths, n_docs, total_len, self.okapi)
         if passes is not None:
-            values = np.where(passes(ids.names, ids.positions), values, 0.0)  # BM25 of a hit is > 0
+            ok = passes(ids.names, ids.positions)
+            at = np.flatnonzero(ok)
+            if 2 * len(at) < len(ok):
+                # a selective filter (a tag the question names): only the passing hits are scored; a hit's
+                # score is its own row's arithmetic, and the ranking is by (score, id), so the same list
+                ids, tf, lengths = IdsAt(ids.names, ids.positions[at]), tf[at], lengths[at]
+                values = bm25.scores(idfs, tf, lengths, n_docs, total_len, self.okapi)
+            else:
+                values = bm25.scores(idfs, tf, lengths, n_docs, total_len, self.okapi)
+                values = np.where(ok, values, 0.0)  # BM25 of a hit is > 0
             return [(ids[i], float(values[i])) for i in bm25.best_first(ids, values, k)]
+        values = bm25.scores(idfs, tf, lengths, n_docs, total_len, self.okapi)
 
         def passing(positions: list[int]) -> set[int]:
             # by rowid (the table's own key: one seek per hit, no id index), the user re-checked

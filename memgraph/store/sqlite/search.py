@@ -8,6 +8,7 @@ reference the ANN is measured against (recall@10 >= 0.98, tests/test_sqlite_ann.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from types import TracebackType
 from typing import Any
 
@@ -101,10 +102,16 @@ def _top(rows: np.ndarray, sims: np.ndarray, k: int, min_similarity: float) -> l
 
 
 def exact(
-    cols: UserColumns, queries: np.ndarray, k: int, min_similarity: float, rows: np.ndarray
+    cols: UserColumns,
+    queries: np.ndarray,
+    k: int,
+    min_similarity: float,
+    rows: np.ndarray,
+    gathered: Callable[[], np.ndarray] | None = None,
 ) -> list[list[tuple[int, float]]]:
     """Exact top-k (row, cosine) per query over `rows`; one matrix product per block of queries, and one
-    partition of the block's scores (a bulk write's reconciliation asks for a thousand queries at once)."""
+    partition of the block's scores (a bulk write's reconciliation asks for a thousand queries at once).
+    `gathered`: gives `cols.vectors[rows]` (a cache of it) when the rows are few enough to be gathered."""
     qs = normalised(queries)
     n = cols.n
     out: list[list[tuple[int, float]]] = []
@@ -112,7 +119,7 @@ def exact(
         return [[] for _ in range(len(qs))]
     # a selective filter: multiply only the rows that pass (a gather of them costs less than the product)
     dense = len(rows) > n // 2
-    matrix = cols.vectors[:n] if dense else cols.vectors[rows]
+    matrix = cols.vectors[:n] if dense else (cols.vectors[rows] if gathered is None else gathered())
     block = max(1, SCORE_BLOCK // max(1, len(matrix)))
     for start in range(0, len(qs), block):
         if len(qs) <= SINGLE_THREAD_QUERIES:

@@ -12,7 +12,7 @@ structures in step).
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
@@ -328,9 +328,9 @@ class SQLiteStore(SQLReads):
         """The filter as a mask over the user's rows (read-only): kept while the columns are unchanged, since
         one recall asks for the same few filters ~7 times (its searches, the walk, the constraint and pinned
         scans) and each is a pass over every row (~1 ms apiece at 100k memories)."""
-        key = repr(flt)
+        key = _filter_key(flt)
         if flt is not None and flt.tag is not None:  # a tag's members can change while the columns do not
-            key += f" members={state.graph.members_version}"
+            key = (*key, "members", state.graph.members_version)
         return state.masks.get(key, state.columns.version, lambda: self._new_mask(state, flt))
 
     def _tagged_rows(self, state: UserState, flt: MemoryFilter | None) -> np.ndarray | None:
@@ -340,10 +340,18 @@ class SQLiteStore(SQLReads):
         at 100k memories (a tag's masks are rarely asked for twice)."""
         if flt is None or flt.tag is None:
             return None
-        base = self._mask(state, flt.model_copy(update={"tag": None}))
-        tagged = np.unique(state.graph.tagged(flt.tag))
-        out: np.ndarray = tagged[base[tagged]]
-        return out
+        tag = flt.tag
+        key = (*_filter_key(flt), state.graph.members_version)
+
+        def rows() -> np.ndarray:
+            base = self._mask(state, flt.model_copy(update={"tag": None}))
+            tagged = np.unique(state.graph.tagged(tag))
+            out: np.ndarray = tagged[base[tagged]]
+            out.flags.writeable = False
+            return out
+
+        # kept beside the masks: a recall asks for each cue tag's rows twice (its vector and full-text searches)
+        return state.tag_rows.get(key, state.columns.version, rows)
 
     @staticmethod
     def _new_mask(state: UserState, flt: MemoryFilter | None) -> np.ndarray:
@@ -389,7 +397,15 @@ class SQLiteStore(SQLReads):
             rows = candidates(cols, self._mask(state, flt)) if tagged is None else tagged[cols.has_vector[tagged]]
             found = ann_search(state, self._ann, queries, k, min_similarity, rows, user_id)
             if found is None:
-                found = exact(cols, queries, k, min_similarity, rows)
+                gathered = None
+                if tagged is not None:
+                    key = _filter_key(flt)
+                    version = (cols.version, cols.vector_version, state.graph.members_version)
+
+                    def gathered() -> np.ndarray:
+                        return state.tag_vectors.get(key, version, lambda: cols.vectors[rows])
+
+                found = exact(cols, queries, k, min_similarity, rows, gathered)
             ids = cols.ids
             return [[(ids[r], s) for r, s in hits] for hits in found]
 
@@ -460,6 +476,14 @@ class SQLiteStore(SQLReads):
                 ranked_members=True,
                 codes=cols.index,
             )
+
+
+def _filter_key(flt: MemoryFilter | None) -> tuple[Hashable, ...]:
+    """The filter's values as a hashable key (`_mask`'s cache): its fields in order, lists as tuples. pydantic's
+    `repr`, the key before, cost ~20 us a call under load, and a cascade recall asks ~16 times."""
+    if flt is None:
+        return ()
+    return tuple(tuple(v) if isinstance(v, list) else v for v in flt.__dict__.values())
 
 
 def _by_tag(flt: MemoryFilter | None) -> bool:

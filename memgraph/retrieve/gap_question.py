@@ -1,0 +1,118 @@
+"""Gap detection, reading the query: is it a question or a request, what does it ask, and which part of it is
+the scene ("walk-in is showing 7 degrees, what do I do?"). `memgraph.retrieve.gaps` says why each rule is there."""
+
+from __future__ import annotations
+
+import re
+
+from memgraph.text import stop_words, tokenize
+
+_QUESTION_START = re.compile(
+    r"(?i)^\W*(?:(?:and|so|ok(?:ay)?|also|hey|hi|please|quick\s+question)[,:]?\s+)*"
+    r"(?:what|when|where|who|whom|whose|which|why|how|is|are|was|were|do|does|did|can|could|should|shall|will|"
+    r"would|may|might|have|has|had|am|isn't|aren't|don't|doesn't|didn't|won't|wouldn't|can't|couldn't|"
+    r"shouldn't|what's|where's|who's|when's|how's|whats|wheres|whos|whens|hows)\b"
+)
+_REQUEST = re.compile(
+    r"(?i)^\W*(?:(?:please|pls|can\s+you|could\s+you|ok(?:ay)?|hey)[,:]?\s+)*"
+    r"(?:tell\s+me|remind\s+me\s+(?:what|when|where|who|which|how|why|of|about|if|whether)|show\s+me|"
+    r"give\s+me|list|find|look\s+up|recall|explain|describe|summari[sz]e|i\s+(?:need|want)\s+to\s+know|"
+    r"i\s+(?:forgot|can't\s+remember|don't\s+remember)|do\s+you\s+(?:know|remember)|"
+    # an indirect question: "not sure when the bins go out", "I wonder whether the vet is open on Sundays"
+    r"(?:i\s+wonder|i'm\s+wondering|wondering|(?:i'm\s+)?not\s+sure|(?:any|no)\s+idea)\s+"
+    r"(?:what|when|where|who|which|how|why|if|whether))\b"
+)
+#: Words that open a question or a request.
+QUESTION_WORDS = frozenset(
+    "what when where who whom whose which why how what's when's where's who's how's is are was were do does did "
+    "can could should would will may might tell remind show whats wheres whos whens hows".split()
+)
+_STANDING = re.compile(
+    r"(?i)\b(?:from\s+now\s+on|going\s+forward|in\s+(?:the\s+)?future|next\s+time|every\s+time|always|"
+    r"whenever|by\s+default)\b"
+)
+#: A request about nothing in particular is an instruction about style: "Explain things simply, I'm new to Rust."
+_GENERIC = re.compile(r"(?i)^\W*(?:please\s+)?[\w']+(?:\s+(?:me|us))?\s+(?:things|stuff)\b")
+_SOCIAL = frozenset(
+    "thanks thank thx cheers ok okay great cool nice bye goodbye hello hi hey sorry yes yeah yep no nope sure "
+    "lol good perfect awesome brilliant lovely fine alright right morning evening night".split()
+)
+#: A past-tense verb makes a few words a remark ("merged the i18n fix"), not a keyword query.
+_PAST_VERB = re.compile(r"(?i)\b[a-z]{3,}(?<!e)ed\b")
+_PRONOUN_OR_VERB = re.compile(
+    r"(?i)\b(?:i|i'm|i've|i'd|i'll|we|we're|you|he|she|they|it|it's|is|are|was|were|am|be|been|do|does|did|"
+    r"have|has|had|will|would|can|could|should|must|let's|please)\b"
+)
+
+def is_question(text: str) -> bool:
+    """A question: it has a question mark, or a sentence opens with a question word or an auxiliary and does not
+    end as a statement ("How should I indent this file", not "Do the dishes.")."""
+    for sentence in sentences(text):
+        s = sentence.strip()
+        if s.endswith("?"):
+            return True
+        # "locked out the back - whats the alarm code": a question may follow its scene
+        if not s.endswith((".", "!")) and any(_QUESTION_START.match(c) for c in _CLAUSE.split(s)):
+            return True
+    return False
+
+
+def information_need(query: str) -> bool:
+    """Does the query ask for information (see the module docstring)?"""
+    text = query.strip()
+    if not text:
+        return False
+    if is_question(text):
+        return True
+    if any(_REQUEST.match(s.strip()) and not _STANDING.search(s) and not _GENERIC.match(s.strip())
+           for s in sentences(text)):
+        return True  # "tell me the host" asks; "give me short answers from now on" instructs
+    # a bare keyword query: a few words in one phrase, no verb or pronoun, no closing punctuation ("standup
+    # time"); one that opens on a social word ("ok running the migrations now", "thanks, that build worked") or
+    # holds two phrases is a remark
+    words = tokenize(text)
+    content = [w for w in words if w not in stop_words()]
+    return (
+        0 < len(words) <= 6
+        and not text.endswith((".", "!"))
+        and "," not in text
+        and words[0] not in _SOCIAL
+        and not _PAST_VERB.search(text)
+        and not _PRONOUN_OR_VERB.search(text)
+        and any(w not in _SOCIAL for w in content)
+    )
+
+
+def asked(query: str) -> str:
+    """What a query asks: its question and request sentences ("I prefer short answers. How do I deploy?" ->
+    "How do I deploy?"), or the whole query when no sentence is one (a keyword query)."""
+    parts = [s.strip() for s in sentences(query) if is_question(s) or _REQUEST.match(s.strip())]
+    return " ".join(parts) if parts else query.strip()
+
+
+_CLAUSE = re.compile(r",\s+|\s+[-–—]\s+|;\s+")
+
+
+def scene(query: str) -> tuple[str, str]:
+    """(scene, question) of a question that comes with what is happening: "walk-in is showing 7 degrees, what do
+    I do?" -> ("walk-in is showing 7 degrees", "what do I do?"). The scene says why the question is asked; the
+    answer need not repeat it, and the values it names are not the ones asked for. ("", the question) when the
+    query has no scene."""
+    text = asked(query)
+    parts = [p.strip() for p in _CLAUSE.split(text) if p.strip()]
+    if len(parts) < 2:
+        return "", text
+    last = parts[-1]
+    if not (is_question(last) or _REQUEST.match(last)) or any(is_question(p) for p in parts[:-1]):
+        return "", text
+    return ", ".join(parts[:-1]), last
+
+
+
+#: Sentence ends, not after a title ("What's Prof. Adeyemi's office number?" is one question).
+_SPLIT = re.compile(r"(?<=[.!?])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bProf\.)(?<!\bSt\.)\s+|\n+")
+
+
+def sentences(text: str) -> list[str]:
+    """A text's sentences (a title's period is no sentence end)."""
+    return [s for s in _SPLIT.split(text) if s.strip()]
