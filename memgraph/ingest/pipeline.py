@@ -477,8 +477,20 @@ class IngestPipeline:
                 if c.memory is not None
             }
         wanted = {mid for h in hits.values() for mid, _ in h}
-        neighbours = {m.id: m for m in self.store.get_memories(user_id, list(wanted))}
+        neighbours = {m.id: m for m in self._read_neighbours(user_id, list(wanted))}
         return Neighbourhood(existing, hits, neighbours)
+
+    def _read_neighbours(self, user_id: str, ids: list[str]) -> list[Memory]:
+        """The stored neighbours, as the store's shared row objects where it offers them (`read_memories`, SQLite's
+        row cache) and the reconciler is the rule one, which only reads them; `apply` changes a stored memory
+        through `MemoryUpdate` rows, never the object. A copy each (~7 objects the garbage collector tracks) for
+        ~25k neighbours of a 5,000-memory batch was ~0.7 s of copying and collection per batch at 60k
+        (bench/RESULTS.md, "Bulk writes, ninth round"). Another reconciler gets copies it may keep or change."""
+        reader = getattr(self.store, "read_memories", None)
+        if reader is None or type(self.reconciler) is not RuleReconciler:
+            return self.store.get_memories(user_id, ids)
+        shared: list[Memory] = reader(user_id, ids)
+        return shared
 
 
 # -- helpers ------------------------------------------------------------------------------------------------

@@ -23,13 +23,13 @@ import re
 import sys
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
-from functools import cached_property, lru_cache
-from typing import Any
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Generic, TypeVar
 
 from memgraph.ingest import signals
 from memgraph.ingest.clean import strip_code
-from memgraph.ingest.values import Values, masked, values
+from memgraph.ingest.values import NO_VALUES, Values, frozen, masked, values
 from memgraph.text import stem as stem_tokens
 from memgraph.text import stop_words, tokenize
 
@@ -103,9 +103,11 @@ def _cue_stems() -> frozenset[str]:
     return frozenset(stem(w) for w in CUE_WORDS)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Statement:
-    """The parts of one statement the decisions compare (see the module docstring)."""
+    """The parts of one statement the decisions compare (see the module docstring). Slots, and the shared
+    empty set for every empty field (`values.frozen`): a cached statement is then ~6 objects the garbage
+    collector tracks instead of ~20 (bench/RESULTS.md, "Bulk writes, ninth round")."""
 
     text: str
     tokens: frozenset[str]  # every token, unstemmed: the dedup Jaccard, and "is X mentioned?"
@@ -127,47 +129,65 @@ class Statement:
     question: bool
     identity: bool
     clause: bool  # a verb or a subject pronoun: a statement, not a label ("tagged two", "first seed")
+    # Derived once per statement, not once per pair compared (a statement is cached and compared with ~5
+    # neighbours per write): `reconcile.compare` asked for these ~10 times per new memory.
+    _value_words: frozenset[str] | None = field(default=None, init=False, repr=False, compare=False)
+    _kinds: dict[str, frozenset[object]] | None = field(default=None, init=False, repr=False, compare=False)
+    _flat_values: frozenset[tuple[str, object]] | None = field(default=None, init=False, repr=False, compare=False)
 
     def value_words(self) -> frozenset[str]:
         """Frame words that are values: entity and complement words, opposites."""
-        return self._value_words
+        out = self._value_words
+        if out is None:
+            out = self.entity_words | self.complement | self.opposites
+            object.__setattr__(self, "_value_words", out)
+        return out
 
-    # Derived once per statement, not once per pair compared (a statement is cached and compared with ~5
-    # neighbours per write): `reconcile.compare` asked for these ~10 times per new memory.
-    @cached_property
-    def _value_words(self) -> frozenset[str]:
-        return self.entity_words | self.complement | self.opposites
-
-    @cached_property
+    @property
     def kinds(self) -> dict[str, frozenset[object]]:
         """`values.kinds()`, computed once (read only)."""
-        return self.values.kinds()
+        out = self._kinds
+        if out is None:
+            out = self.values.kinds()
+            object.__setattr__(self, "_kinds", out)
+        return out
 
-    @cached_property
+    @property
     def flat_values(self) -> frozenset[tuple[str, object]]:
         """Typed values without units: "44" in "size 44 shoes" and "shoe size is 44" is one value."""
-        v = self.values
-        out: set[tuple[str, object]] = {("time", t) for t in v.times}
-        out |= {("date", d) for d in v.dates} | {("weekday", d) for d in v.weekdays}
-        out |= {("month", m) for m in v.months} | {("period", p) for p in v.periods}
-        out |= {("number", float(y)) for y in v.years} | {("number", q) for _, q in v.quantities}
-        return frozenset(out)
+        out = self._flat_values
+        if out is None:
+            v = self.values
+            flat: set[tuple[str, object]] = {("time", t) for t in v.times}
+            flat |= {("date", d) for d in v.dates} | {("weekday", d) for d in v.weekdays}
+            flat |= {("month", m) for m in v.months} | {("period", p) for p in v.periods}
+            flat |= {("number", float(y)) for y in v.years} | {("number", q) for _, q in v.quantities}
+            out = frozen(flat)
+            object.__setattr__(self, "_flat_values", out)
+        return out
 
 
 def statement(text: str) -> Statement:
-    """`text` read as a statement (cached: neighbours recur across a batch)."""
-    return _statement(text)
-
-
-@lru_cache(maxsize=16384)
-def _statement(text: str) -> Statement:
-    """The last texts read, whole; behind them `_PACKED` holds many more in a compact form."""
+    """`text` read as a statement (cached: neighbours recur across a batch). The texts parsed last are kept whole
+    (`_WHOLE`); behind them `_PACKED` holds many more in a compact form, unpacked on each read and not kept whole:
+    a bulk write reads ~25k stored neighbours per 5,000 new texts, and whole statements made of them lived long
+    enough to reach the collector's oldest generation, which a batch then scanned in full 4-7 times
+    (bench/RESULTS.md, "Bulk writes, ninth round"). An unpacked statement dies with the comparison that read it."""
+    out = _WHOLE.get(text)
+    if out is not None:
+        return out
     packed = _PACKED.get(text)
     if packed is not None:
         return _unpack(text, packed)
     out = _parse(text)
     _PACKED.put(text, _pack(out))
+    _WHOLE.put(text, out)
     return out
+
+
+#: Statements parsed last, kept whole: a new text is compared with the next texts of its batch and the next
+#: batches (in-batch neighbours), and a text is often read twice in a row.
+WHOLE_STATEMENTS = 16_384
 
 
 #: Texts whose statements `_PACKED` keeps (least recently read dropped first). A bulk write compares each new
@@ -178,24 +198,27 @@ def _statement(text: str) -> Statement:
 PACKED_STATEMENTS = 131_072
 
 
-class _Packed:
-    """A bounded LRU map text -> packed statement, safe across writer threads."""
+V = TypeVar("V")
+
+
+class _Lru(Generic[V]):
+    """A bounded LRU map text -> a statement (whole or packed), safe across writer threads."""
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self._data: OrderedDict[str, tuple[Any, ...]] = OrderedDict()
+        self._data: OrderedDict[str, V] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, text: str) -> tuple[Any, ...] | None:
+    def get(self, text: str) -> V | None:
         with self._lock:
             out = self._data.get(text)
             if out is not None:
                 self._data.move_to_end(text)
             return out
 
-    def put(self, text: str, packed: tuple[Any, ...]) -> None:
+    def put(self, text: str, value: V) -> None:
         with self._lock:
-            self._data[text] = packed
+            self._data[text] = value
             if len(self._data) > self.size:
                 self._data.popitem(last=False)
 
@@ -207,8 +230,9 @@ class _Packed:
         return len(self._data)
 
 
-_PACKED = _Packed(PACKED_STATEMENTS)
-_NO_VALUES = Values(frozenset(), frozenset(), frozenset(), frozenset(), frozenset(), frozenset(), frozenset(), ())
+_PACKED: _Lru[tuple[Any, ...]] = _Lru(PACKED_STATEMENTS)
+_WHOLE: _Lru[Statement] = _Lru(WHOLE_STATEMENTS)
+_NO_VALUES = NO_VALUES
 _FLAGS = ("negated", "correction", "update", "additive", "episode", "question", "identity", "clause")
 _SETS = ("tokens", "stems", "frame", "subject", "complement", "entity_words", "opposites", "ordinals", "replaced")
 
@@ -231,26 +255,26 @@ def _pack(s: Statement) -> tuple[Any, ...]:
 def _unpack(text: str, p: tuple[Any, ...]) -> Statement:
     vals, flags = p[9], p[11]
     return Statement(
-        text=text,
-        tokens=frozenset(p[0]),
-        stems=frozenset(p[1]),
-        frame=frozenset(p[2]),
-        subject=frozenset(p[3]),
-        complement=frozenset(p[4]),
-        entity_words=frozenset(p[5]),
-        opposites=frozenset(p[6]),
-        ordinals=frozenset(p[7]),
-        replaced=frozenset(p[8]),
-        values=_NO_VALUES if vals is None else _values_of(vals),
-        preference=p[10],
-        negated=bool(flags & 1),
-        correction=bool(flags & 2),
-        update=bool(flags & 4),
-        additive=bool(flags & 8),
-        episode=bool(flags & 16),
-        question=bool(flags & 32),
-        identity=bool(flags & 64),
-        clause=bool(flags & 128),
+        text,
+        frozen(p[0]),
+        frozen(p[1]),
+        frozen(p[2]),
+        frozen(p[3]),
+        frozen(p[4]),
+        frozen(p[5]),
+        frozen(p[6]),
+        frozen(p[7]),
+        _NO_VALUES if vals is None else _values_of(vals),
+        frozen(p[8]),
+        p[10],
+        bool(flags & 1),
+        bool(flags & 2),
+        bool(flags & 4),
+        bool(flags & 8),
+        bool(flags & 16),
+        bool(flags & 32),
+        bool(flags & 64),
+        bool(flags & 128),
     )
 
 
@@ -264,13 +288,13 @@ def denied_values(text: str) -> dict[str, frozenset[object]]:
 
 def _values_of(v: tuple[Any, ...]) -> Values:
     return Values(
-        times=frozenset(v[0]),
-        dates=frozenset(v[1]),
-        weekdays=frozenset(v[2]),
-        months=frozenset(v[3]),
-        years=frozenset(v[4]),
-        periods=frozenset(v[5]),
-        quantities=frozenset(v[6]),
+        times=frozen(v[0]),
+        dates=frozen(v[1]),
+        weekdays=frozen(v[2]),
+        months=frozen(v[3]),
+        years=frozen(v[4]),
+        periods=frozen(v[5]),
+        quantities=frozen(v[6]),
         spans=v[7],
     )
 
@@ -309,16 +333,16 @@ def _parse(text: str) -> Statement:
     pref = _PREFERENCE_ORDER.search(plain)
     return Statement(
         text=text,
-        tokens=frozenset(tokenize(plain)),
-        stems=frozenset({stem(t) for t in content} | joined),
-        frame=frozenset(frame),
-        subject=frozenset(subject & frame),
-        complement=frozenset(complement & frame),
-        entity_words=frozenset(ents),
-        opposites=frozenset(opposites),
-        ordinals=frozenset(ordinals),
+        tokens=frozen(tokenize(plain)),
+        stems=frozen({stem(t) for t in content} | joined),
+        frame=frozen(frame),
+        subject=frozen(subject & frame),
+        complement=frozen(complement & frame),
+        entity_words=frozen(ents),
+        opposites=frozen(opposites),
+        ordinals=frozen(ordinals),
         values=vals,
-        replaced=frozenset(replaced),
+        replaced=frozen(replaced),
         preference=(pref.group("a").strip().lower(), pref.group("b").strip().lower()) if pref else None,
         negated=signals.is_negated(_NOT_X.sub(" ", _strip_cue(plain))),
         correction=signals.has_correction(plain),

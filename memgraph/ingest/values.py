@@ -13,11 +13,15 @@ or a number word before a noun or in a hyphenated compound) is a quantity whose 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any, TypeVar
 
 from memgraph.ingest.clean import strip_code
 from memgraph.text import stop_words
+
+T = TypeVar("T")
 
 MONTHS = {
     m: i + 1
@@ -92,7 +96,20 @@ _PERIOD_WORDS = ("morning", "afternoon", "evening", "night")
 _NUMBER_WORDS = tuple(NUMBER_WORDS)
 
 
-@dataclass(frozen=True)
+#: The one empty frozenset every empty field shares. Sets are always tracked by the garbage collector (a tuple
+#: or a dict of atoms is not), and most of a statement's fields are empty: a new empty set for each was most of
+#: the ~370k frozensets the statement caches held after a 60k-memory bulk load, which every full collection
+#: scanned (bench/RESULTS.md, "Bulk writes, ninth round").
+EMPTY: frozenset[Any] = frozenset()
+
+
+def frozen(items: Iterable[T]) -> frozenset[T]:
+    """`frozenset(items)`, or the shared `EMPTY` when there are none (equal either way)."""
+    out = frozenset(items)
+    return out if out else EMPTY
+
+
+@dataclass(frozen=True, slots=True)  # slots: no per-instance dict for the collector to scan
 class Values:
     """The typed values of one text."""
 
@@ -127,6 +144,10 @@ class Values:
         for unit, q in self.quantities:
             out.setdefault(f"q:{unit}", set()).add(q)
         return {k: frozenset(v) for k, v in out.items()}
+
+
+#: A text without values (most of them): one shared object.
+NO_VALUES = Values(EMPTY, EMPTY, EMPTY, EMPTY, EMPTY, EMPTY, EMPTY, ())
 
 
 def values(text: str) -> Values:
@@ -255,14 +276,16 @@ def _values(text: str) -> Values:
                 unit = _unit(text[m.end():])
         quantities.add((unit, value))
         taken.append(m.span())
+    if not (times or dates or weekdays or months or years or periods or quantities or taken):
+        return NO_VALUES
     return Values(
-        times=frozenset(times),
-        dates=frozenset(dates),
-        weekdays=frozenset(weekdays),
-        months=frozenset(months),
-        years=frozenset(years),
-        periods=frozenset(periods),
-        quantities=frozenset(quantities),
+        times=frozen(times),
+        dates=frozen(dates),
+        weekdays=frozen(weekdays),
+        months=frozen(months),
+        years=frozen(years),
+        periods=frozen(periods),
+        quantities=frozen(quantities),
         spans=tuple(sorted(taken)),
     )
 

@@ -317,3 +317,31 @@ def test_reject_policy_on_every_entry_point(embedder) -> None:  # type: ignore[n
     )
     assert [d.reason for d in report.dropped] == [DropReason.SECRET_REJECTED] and len(report.created) == 1
     engine.close()
+
+
+def test_reconciliation_reads_stored_neighbours_without_copies_only_for_the_rule_reconciler(
+    engine: MemoryEngine,
+) -> None:
+    # the rule reconciler only reads its neighbours: the row cache's own objects, no copy each (~7 objects the
+    # garbage collector tracks); any other reconciler may keep or change what it gets, so it gets copies
+    from memgraph.ingest.reconcile import RuleReconciler
+
+    store = engine.store
+    if not hasattr(store, "read_memories"):
+        pytest.skip("the store shares no row objects")
+    ids = engine.ingest_many(
+        [{"text": "The gym closes at 22:00."}, {"text": "My sister Lena lives in Porto."}], user_id="u"
+    ).created
+    engine.search("gym", user_id="u")  # loads the user's read structures (the row cache)
+    shared = store.read_memories("u", ids)
+    pipeline = engine.pipeline
+    assert type(pipeline.reconciler) is RuleReconciler
+    got = pipeline._read_neighbours("u", ids)
+    assert [m.id for m in got] == ids and all(a is b for a, b in zip(got, shared, strict=True))
+
+    class Judge(RuleReconciler):
+        pass
+
+    pipeline.reconciler = Judge(engine.settings)
+    copies = pipeline._read_neighbours("u", ids)
+    assert [m.id for m in copies] == ids and not any(a is b for a, b in zip(copies, shared, strict=True))
