@@ -21,6 +21,20 @@ MIN_RECALL = {"sqlite": 1.0, "falkordb": 0.95, "neo4j": 0.95}
 BM25_STORES = {"sqlite", "neo4j", "falkordb"}
 
 
+def _count_reads(store: GraphStore, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the statements a Cypher store's searches run from now on (cypher_search.py), in order."""
+    search = store._search  # type: ignore[attr-defined]
+    read = search._read
+    reads: list[str] = []
+
+    def counted(name: str, **params: object) -> object:
+        reads.append(name)
+        return read(name, **params)
+
+    monkeypatch.setattr(search, "_read", counted)
+    return reads
+
+
 def _recall_at_k(store: GraphStore, vectors: np.ndarray, ids: list[str], queries: np.ndarray) -> float:
     hits = 0
     for q in queries:
@@ -110,15 +124,7 @@ def test_a_short_answer_holding_all_the_users_vectors_is_not_widened(store_facto
     ada = [mem("ada", f"a{i}") for i in range(3)]
     store.write("ada", WriteBatch(memories=ada, embeddings=near))
     truth = [m for m, _ in exact_top_k(near, [m.id for m in ada], q[0], 5)]
-    reads: list[str] = []
-    search = store._search  # type: ignore[attr-defined]  # the Cypher store's searches (cypher_search.py)
-    read = search._read
-
-    def counted(name: str, **params: object) -> object:
-        reads.append(name)
-        return read(name, **params)
-
-    monkeypatch.setattr(search, "_read", counted)
+    reads = _count_reads(store, monkeypatch)
     assert [m for m, _ in store.vector_search("ada", q[0], 5)] == truth
     assert reads == ["vector_search", "vector_counts"]
     reads.clear()
@@ -206,7 +212,7 @@ def test_vector_search_many_gives_each_rows_vector_search(store: GraphStore) -> 
         store.vector_search_many("ada", queries[:, :10], 5)
 
 
-def test_exact_search_when_widening_is_exhausted(store_factory) -> None:  # type: ignore[no-untyped-def]
+def test_exact_search_when_widening_is_exhausted(store_factory, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """A request as wide as `vector_max_candidates` still short of k falls back to exact search
     (vector_search_exact.cypher), which must find the user's true k nearest."""
     store: GraphStore = store_factory(vector_min_candidates=4, vector_max_candidates=4, vector_overfetch=1)
@@ -218,15 +224,7 @@ def test_exact_search_when_widening_is_exhausted(store_factory) -> None:  # type
     ada = [mem("ada", f"a{i}") for i in range(8)]
     store.write("ada", WriteBatch(memories=ada, embeddings=mine))
     q = big[0]  # bob's own vector: the index's nearest are bob's
-    reads: list[str] = []
-    search = store._search  # type: ignore[attr-defined]  # the Cypher store's searches (cypher_search.py)
-    read = search._read
-
-    def counted(name: str, **params: object) -> object:
-        reads.append(name)
-        return read(name, **params)
-
-    search._read = counted
+    reads = _count_reads(store, monkeypatch)
     got = store.vector_search("ada", q, 4)
     assert "vector_search_exact" in reads
     truth = exact_top_k(mine, [m.id for m in ada], q, 4)
