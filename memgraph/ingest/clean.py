@@ -33,10 +33,8 @@ def clean_text(text: object, *, what: str, max_chars: int, advice: str = SPLIT_A
     if not isinstance(text, str):
         raise ValidationError(f"{what} must be a string, got {type(text).__name__}")
     _check_size(text, what, max_chars, advice)
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        raise ValidationError(f"{what} contains invalid (lone surrogate) characters") from None
+    if not encodable(text):
+        raise ValidationError(f"{what} contains invalid (lone surrogate) characters")
     cleaned = clean(text)
     if not cleaned:
         raise ValidationError(f"{what} is empty")
@@ -44,6 +42,15 @@ def clean_text(text: object, *, what: str, max_chars: int, advice: str = SPLIT_A
         raise ValidationError(f"{what} is empty (only invisible format characters such as zero-width spaces)")
     _check_size(cleaned, what, max_chars, advice)
     return cleaned
+
+
+def encodable(text: str) -> bool:
+    """Whether `text` can be stored at all: a lone surrogate is not text and cannot be encoded to UTF-8."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _visible(text: str) -> bool:

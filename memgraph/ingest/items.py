@@ -23,7 +23,7 @@ from memgraph.errors import SecretDetectedError, ValidationError
 from memgraph.ids import check_optional_id
 from memgraph.ingest import importance as imp
 from memgraph.ingest.classify import Classification, parse_hint
-from memgraph.ingest.clean import CHUNK_ADVICE, SPLIT_ADVICE, clean_text
+from memgraph.ingest.clean import CHUNK_ADVICE, SPLIT_ADVICE, clean_text, encodable
 from memgraph.ingest.report import Dropped, DropReason, IngestReport
 from memgraph.ingest.secrets import SecretFilter, only_redactions
 from memgraph.ingest.tags import normalise_tags
@@ -279,7 +279,7 @@ def as_str_list(values: Any, what: str, *, controls: bool = True) -> list[str]:
     for i, v in enumerate(out):  # errors name the position, not the value: it may hold a secret
         if not isinstance(v, str):
             raise ValidationError(f"{what} must be strings, got {type(v).__name__}")
-        if not _encodable(v):
+        if not encodable(v):
             raise ValidationError(f"{what}[{i}] contains invalid (lone surrogate) characters")
         if "\x00" in v or (not controls and any(unicodedata.category(c) == "Cc" for c in v)):
             raise ValidationError(f"{what}[{i}] contains control characters")
@@ -299,14 +299,6 @@ def trigger_list(values: Any) -> list[str]:
     return [p for p in out if p]
 
 
-def _encodable(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
 def check_json(meta: dict[str, Any]) -> dict[str, Any]:
     """Metadata must be a JSON object that round-trips (string keys, finite numbers), at most 64 KB, nested at
     most `MAX_NESTING` deep (checked first, without recursion: json.dumps would end in a RecursionError)."""
@@ -315,7 +307,7 @@ def check_json(meta: dict[str, Any]) -> dict[str, Any]:
         text = json.dumps(meta, ensure_ascii=False, allow_nan=False)
     except (TypeError, ValueError) as exc:
         raise ValidationError(f"metadata must be JSON-serialisable with finite numbers: {exc}") from None
-    if not _encodable(text):
+    if not encodable(text):
         raise ValidationError("metadata contains invalid (lone surrogate) characters")
     if len(text) > 64_000:
         raise ValidationError("metadata is larger than 64 KB")
