@@ -23,12 +23,11 @@ PREFERENCE = re.compile(
     r"|(?:^|[.!?]\s+|\n)\s*(?:please\s+)?always\s+(?:use|prefer|write|pick|choose|reply|answer|format)\b"
     r"|\bprefer(?:s|red)?\s+\w+(?:\s+\w+)?\s+(?:over|to|rather\s+than)\b",
 )
-# corrections: "actually X", "no, X", "not X but Y"
-# A correction is said by owning the mistake ("my mistake", "I mistyped", "I had the path wrong", "sorry, I got
-# that wrong"), by taking it back ("scratch that", "no wait", "ignore the old number"), or by "actually" opening a
-# clause or standing before the replaced value ("… are actually by the greenhouse, not behind the shed"). The
-# openers were first a list of what the dev pairs said; the blind held-out pairs 4 (bench/RESULTS.md) showed seven
-# corrections in other words, so the forms, not the phrases, are listed now.
+# corrections: "actually X", "no, X", "not X but Y"; owning the mistake ("my mistake", "I mistyped", "I had the
+# path wrong", "sorry, I got that wrong"), taking it back ("scratch that", "no wait", "ignore the old number"), or
+# "actually" before the replaced value ("… are actually by the greenhouse, not behind the shed"). The openers were
+# first a list of what the dev pairs said; the blind held-out pairs 4 (bench/RESULTS.md) showed seven corrections
+# in other words, so the forms, not the phrases, are listed now.
 _MISTAKE = r"(?:mistake|bad|error|typo|mix-?up)"
 CORRECTION = re.compile(
     r"(?i)(?:^|[.!?:]\s+|\n|,\s*)\s*(?:actually|correction|to\s+correct\s+(?:that|myself)|let\s+me\s+correct|"

@@ -232,7 +232,6 @@ class _Lru(Generic[V]):
 
 _PACKED: _Lru[tuple[Any, ...]] = _Lru(PACKED_STATEMENTS)
 _WHOLE: _Lru[Statement] = _Lru(WHOLE_STATEMENTS)
-_NO_VALUES = NO_VALUES
 _FLAGS = ("negated", "correction", "update", "additive", "episode", "question", "identity", "clause")
 _SETS = ("tokens", "stems", "frame", "subject", "complement", "entity_words", "opposites", "ordinals", "replaced")
 
@@ -244,7 +243,7 @@ def _strings(words: frozenset[str]) -> tuple[str, ...]:
 def _pack(s: Statement) -> tuple[Any, ...]:
     """`s` as tuples of interned strings (a frozenset costs 216-728 bytes, a small tuple 40-120)."""
     v = s.values
-    vals = None if v == _NO_VALUES else (
+    vals = None if v == NO_VALUES else (
         tuple(v.times), tuple(v.dates), tuple(v.weekdays), tuple(v.months), tuple(v.years),
         _strings(v.periods), tuple(v.quantities), v.spans,
     )
@@ -264,7 +263,7 @@ def _unpack(text: str, p: tuple[Any, ...]) -> Statement:
         frozen(p[5]),
         frozen(p[6]),
         frozen(p[7]),
-        _NO_VALUES if vals is None else _values_of(vals),
+        NO_VALUES if vals is None else _values_of(vals),
         frozen(p[8]),
         p[10],
         bool(flags & 1),
