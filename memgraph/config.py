@@ -365,6 +365,17 @@ class Settings(BaseModel):
         "'the staging database runs PostgreSQL 15' / 'the production database ...' (0.84) and 'I went hiking' / "
         "'I went camping' (0.80) are other statements; 'grandpa' / 'my grandfather lives in Cork' (0.93) is not.",
     )
+    dedup_values_cosine: float = Field(
+        0.75,
+        description="A paraphrase that gives the same typed values (at least one) about the same subject, with at "
+        "most dedup_values_max_changed_terms words differing on each side, is a duplicate from this cosine: "
+        "reworded verbs and nouns ('rent' / 'let', 'kept' / 'held') are no swapped value when the values and the "
+        "subject are fixed. Labelled pairs, every part: such duplicates lie at 0.73-0.98, the only other such pairs "
+        "above 0.7 are a compatible one with three words added (0.77) and a contradiction of categories at 0.746.",
+    )
+    dedup_values_max_changed_terms: int = Field(
+        2, description="Words that may differ on each side of a values-anchored paraphrase (dedup_values_cosine)."
+    )
     reconcile_update_max_changed_terms: int = Field(
         2,
         description="An update ('now', 'switched to') that replaces at most this many words on each side of an "

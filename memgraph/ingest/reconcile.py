@@ -196,7 +196,7 @@ class RuleReconciler:
             return None
         if c.polarity or not c.same_values or c.entities_differ or c.preference_swapped:
             return None
-        if n.ordinals != o.ordinals:
+        if _ordinals_differ(n.ordinals, o.ordinals):
             return None  # "the first note" / "the second note": two of several
         if n.additive and not o.additive:
             return None
@@ -217,7 +217,25 @@ class RuleReconciler:
         need = s.dedup_paraphrase_cosine + (s.dedup_swap_margin if swapped else 0.0)
         if c.cosine >= need:
             return "paraphrase with the same values"
+        if self._anchored(n, o, c):
+            return "paraphrase with the same values and subject"
         return None
+
+    def _anchored(self, n: Statement, o: Statement, c: Comparison) -> bool:
+        """A paraphrase anchored by its values: both give typed values and they are the same, both are about
+        the same subject, and few words differ ("The rent for Flat 2 is £850 a month." / "Flat 2 is let at 850
+        pounds per month.", 0.74; "Files ... are kept for 90 days." / "The raw-events bucket has a ninety-day
+        retention.", 0.76). Such a pair reworded its verb or noun ("rent" / "let"), which the paraphrase bar reads
+        as a swapped word; with the values and the subject fixed a synonym cannot be another value. The same
+        values on another subject are a trap ("The gym closes at 22:00." / "The pharmacy closes at 22:00."); more
+        words on one side add detail ("Mr. Patel at 14 Elm Road has a cat, which the lease allows.", 0.77)."""
+        s = self.s
+        if not n.flat_values or c.cosine < s.dedup_values_cosine:
+            return False
+        few = s.dedup_values_max_changed_terms
+        if len(c.only_new) > few or len(c.only_old) > few:
+            return False
+        return _same_subject(n, o)
 
     def conflict(self, n: Statement, o: Statement, c: Comparison, *, cue: bool) -> str | None:
         """How `n` and `o` say different things about one subject, or None."""
@@ -236,7 +254,10 @@ class RuleReconciler:
     def update(self, n: Statement, o: Statement, c: Comparison) -> str | None:
         """How a correction or an update `n` replaces `o` beyond a plain conflict, or None."""
         s = self.s
-        if not c.shared:
+        if not c.shared or (n.subject and not c.identity and not _shares(n.subject, o.stems)):
+            # "Correction: the choir's concert starts at 19:30." beside "Night shifts on Ward 9 start at 19:30.": a
+            # correction of something the old statement does not name, though the verb and the time are the
+            # same (an identity's subject is its value: "Dana is on call" corrects "Omar is the on-call engineer")
             return None
         if c.replaced:
             return "names the old value as replaced"
@@ -312,6 +333,35 @@ class RuleReconciler:
         scores = {"cosine": round(best.similarity, 4)} if best else {}
         reason = "new" if best is None else "no duplicate or conflict"
         return ReconcileDecision(ReconcileAction.CREATE, None, reason, scores)
+
+
+#: Ordinals that pick one of several when said alone ("the second note"); "first", "next" and "last" said on one
+#: side only are mostly redundant ("the van's next MOT" / "the van's MOT", "our first gig of the tour is in Leeds" /
+#: "the tour opens in Leeds").
+_DEICTIC_ORDINALS = frozenset({"first", "next", "last"})
+
+
+def _ordinals_differ(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Whether two statements name different ones of several: both name ordinals and they differ, or one names
+    an ordinal that picks one ("second", "3rd") and the other none."""
+    if a == b:
+        return False
+    if a and b:
+        return True
+    return not (a or b) <= _DEICTIC_ORDINALS
+
+
+def _same_subject(n: Statement, o: Statement) -> bool:
+    """Whether the subject of either (the words before its verb) is said by the other: "The gym closes" and
+    "The pharmacy closes" are two subjects; a statement without a subject found shares nothing."""
+    return bool(_shares(n.subject, o.stems) or _shares(o.subject, n.stems))
+
+
+def _shares(words: frozenset[str], other: frozenset[str]) -> bool:
+    """Whether a word of `words` is in `other`, a stem that begins another counting (`_align`)."""
+    if words & other:
+        return True
+    return len(_align(words, other)[0]) < len(words)
 
 
 def _names_denied(denied: dict[str, frozenset[object]], old: Statement) -> bool:

@@ -29,7 +29,7 @@ from typing import Any, Generic, TypeVar
 
 from memgraph.ingest import signals
 from memgraph.ingest.clean import strip_code
-from memgraph.ingest.values import NO_VALUES, Values, frozen, masked, values
+from memgraph.ingest.values import EMPTY, NO_VALUES, UNIT_WORDS, Values, frozen, masked, values
 from memgraph.text import stem as stem_tokens
 from memgraph.text import stop_words, tokenize
 
@@ -84,6 +84,19 @@ _NOT_X = re.compile(
     r"|\bnot\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+)?[\w.:/'’-]+(?=\s*(?:[.;!?]|$))"
     r"|\bnot\s+[\w.:/'’ -]+?\s+but\b"
 )
+#: The word after a value: spaced or hyphenated ("# pounds", "#-day"), or glued when it is no single letter
+#: ("#kg"; "#L" in "tax code 1257L" is part of a code).
+#: A negation that a condition follows in its clause says what is needed, not that something is not so: "Nothing
+#: merges until two reviewers have approved it" = "a merge needs two approving reviews", "We don't open before 10",
+#: "Never deploy unless the tests pass". The negation word is left out of the polarity (held-out pairs 5: such a
+#: duplicate was read as a negation, hence a contradiction).
+_CONDITION = re.compile(
+    r"(?i)\b(?:not|no|never|nothing|nobody|no\s+one|none|don't|doesn't|can't|cannot|won't|isn't|aren't|mustn't|"
+    r"shouldn't|do\s+not|does\s+not|must\s+not|will\s+not)\b"
+    r"(?=[^.;!?]{0,80}?\b(?:until|till|unless|before|only\s+(?:after|if|when|once))\b)"
+)
+_LABEL = re.compile(r"^\s*[^\W\d][\w'’ -]{0,40}:\s+(?=\S)")
+_AFTER_VALUE = re.compile(r"#(?:\s+|-|(?=[a-z%]{2}))(?:per\s+)?([a-z%]+)")
 _PREFERENCE_ORDER = re.compile(
     r"(?i)\bprefer\w*\s+(?P<a>[\w' -]{1,40}?)\s+(?:over|to|rather\s+than|instead\s+of)\s+(?P<b>[\w' -]{1,40}?)"
     r"(?:[.,;!?]|$|\s+(?:in|for|when|on|at)\b)"
@@ -305,16 +318,23 @@ def _parse(text: str) -> Statement:
     vals = values(core)
     masked_core = masked(core)
     toks = tokenize(masked_core)
-    verb = _verb_index(toks)
+    # a heading before a colon ("New protocol: samples now go in …", "Correction: …") is no part of the subject
+    label = _LABEL.match(masked_core)
+    head = len(tokenize(masked_core[: label.end()])) if label else 0
+    verb = _verb_index(toks[head:])
+    verb = None if verb is None else verb + head
+    units = _units_of_values(masked_core, toks)
     content = [t for t in toks if t not in stops and t != "#"]
     cue_stems = _cue_stems()
     ents = {stem(w) for e in signals.entities(masked_core) for w in tokenize(e) if w not in stops} - cue_stems
-    frame = {stem(t) for t in content if t not in CUE_WORDS and t not in LIGHT_VERBS and not t.isdigit()}
+    frame = {
+        stem(t) for t in content if t not in CUE_WORDS and t not in LIGHT_VERBS and not t.isdigit() and t not in units
+    }
     subject: set[str] = set()
     complement: set[str] = set()
     identity = False
     if verb is not None:
-        subject = {stem(t) for t in toks[:verb] if t not in stops and t not in _AUX and t != "#"}
+        subject = {stem(t) for t in toks[head:verb] if t not in stops and t not in _AUX and t != "#"}
         if toks[verb] in _COPULA:
             rest = toks[verb + 1 :]
             identity = bool(rest) and rest[0] in _IDENTITY_DET and bool(subject)
@@ -343,7 +363,7 @@ def _parse(text: str) -> Statement:
         values=vals,
         replaced=frozen(replaced),
         preference=(pref.group("a").strip().lower(), pref.group("b").strip().lower()) if pref else None,
-        negated=signals.is_negated(_NOT_X.sub(" ", _strip_cue(plain))),
+        negated=signals.is_negated(_CONDITION.sub(" ", _NOT_X.sub(" ", _strip_cue(plain)))),
         correction=signals.has_correction(plain),
         update=signals.has_update_cue(plain),
         additive=signals.is_additive(plain),
@@ -352,6 +372,15 @@ def _parse(text: str) -> Statement:
         identity=identity,
         clause=verb is not None or (len(toks) > 1 and toks[0] in _PRONOUNS),
     )
+
+
+def _units_of_values(masked_text: str, toks: list[str]) -> frozenset[str]:
+    """Words said only as the unit of a value ("# pounds", "# per cent", "#-day"): part of the value, not of the
+    frame, so "£850" / "850 pounds" and "kept for 90 days" / "a ninety-day retention" differ in no frame word."""
+    after = [w for w in _AFTER_VALUE.findall(masked_text.lower()) if w in UNIT_WORDS]
+    if not after:
+        return EMPTY
+    return frozen(w for w in after if toks.count(w) <= after.count(w))
 
 
 def _verb_index(toks: list[str]) -> int | None:

@@ -19,6 +19,7 @@ from functools import lru_cache
 from typing import Any, TypeVar
 
 from memgraph.ingest.clean import strip_code
+from memgraph.ingest.spoken import digitise
 from memgraph.text import stop_words
 
 T = TypeVar("T")
@@ -43,8 +44,8 @@ NUMBER_WORDS = {
         "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
         "seventeen eighteen nineteen twenty".split()
     )
-} | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "ninety": 90, "hundred": 100, "twice": 2,
-     "once": 1, "half": 0.5, "dozen": 12}
+} | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
+     "hundred": 100, "thousand": 1000, "twice": 2, "once": 1, "half": 0.5, "dozen": 12}
 _CURRENCY = {"€": "eur", "£": "gbp", "$": "usd", "¥": "jpy"}
 _UNIT_ALIASES = {
     "euro": "eur", "euros": "eur", "eur": "eur", "pound": "gbp", "pounds": "gbp", "gbp": "gbp", "quid": "gbp",
@@ -54,7 +55,30 @@ _UNIT_ALIASES = {
     "week": "week", "weeks": "week", "month": "month", "months": "month", "year": "year", "years": "year",
     "kilometre": "km", "kilometres": "km", "kilometer": "km", "kilometers": "km", "km": "km", "k": "k",
     "time": "times", "times": "times", "mg": "mg", "gb": "gb", "mb": "mb", "kb": "kb", "tb": "tb",
+    "kg": "kg", "kgs": "kg", "kilo": "kg", "kilos": "kg", "kilogram": "kg", "kilograms": "kg", "g": "g",
+    "gram": "g", "grams": "g", "l": "l", "litre": "l", "litres": "l", "liter": "l", "liters": "l",
+    "ml": "ml", "metre": "m", "metres": "m", "meter": "m", "meters": "m", "m": "m", "mile": "mile",
+    "miles": "mile", "bucks": "usd", "fortnight": "fortnight", "fortnights": "fortnight",
 }
+#: Units of time read as one kind, in minutes: "48-hour" = "two days", "an hour and a half" = "90 minutes" (a
+#: value of one kind in two units was two kinds that never met: neither the same value nor a changed one).
+_DURATION_MINUTES = {"s": 1 / 60, "min": 1.0, "h": 60.0, "day": 1440.0, "week": 10080.0, "fortnight": 20160.0}
+#: Words that scale the number before them ("£2.6 million", "3 thousand downloads").
+_SCALE_WORDS = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
+#: Words that only write a value's unit when they follow it ("850 pounds" = "£850", "50 per cent", "6 kilos"):
+#: notation, not part of what is said about the value. Units of time are not: "paid monthly" / "paid every two
+#: weeks" says another period in its words.
+UNIT_WORDS = frozenset(w for w, u in _UNIT_ALIASES.items() if u not in _DURATION_MINUTES and u not in (
+    "month", "year", "times", "k")) | {"percent", "cent"}
+_KNOWN_UNITS = frozenset(_UNIT_ALIASES.values()) | {"%"}
+#: What may stand between times and the part of the day that marks them pm: "7:30 till 9:30 in the evening".
+_MARKING = re.compile(r"(?i)\s*(?:pm\b)?\s*(?:in\s+the|at|this|tomorrow|every|each|on\s+\w+)?\s*")
+_RANGE_GAP = re.compile(r"(?i)\s*(?:-|–|to|till|until|and)\s*")
+_PERIOD_HOURS = {
+    "morning": lambda h: 5 <= h < 12, "afternoon": lambda h: 12 <= h < 18, "evening": lambda h: 17 <= h < 24,
+    "night": lambda h: h >= 19 or h < 6,
+}
+_SCALE = re.compile(r"(?i)^\s*(?P<s>thousand|million|billion)\b")
 _MONTH_RE = "|".join(sorted(MONTHS, key=len, reverse=True))
 _ORD = r"(?:st|nd|rd|th)?"
 _TIME = re.compile(
@@ -72,9 +96,13 @@ _DATE = re.compile(
     rf"|\b(?P<m2>{_MONTH_RE})\.?\s+(?:the\s+)?(?P<d2>[0-3]?\d){_ORD}\b(?!\s*(?:[:.]\d|%))"
     r"|\b(?P<y>(?:19|20)\d\d)-(?P<mo>[01]\d)-(?P<d3>[0-3]\d)\b"
 )
+#: "30/06/2028": day first unless that cannot be ("06/30/2028"); "03/04/2028" could be either, so it gives both
+#: (then it is the same date as neither alone, and no other date is a change of it).
+_SLASH_DATE = re.compile(r"\b(?P<a>[0-3]?\d)/(?P<b>[0-3]?\d)/(?P<y>(?:19|20)\d\d)\b")
 _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 _NUMBER = re.compile(
-    r"(?P<cur>[€£$¥])?\s?(?P<n>(?<![\w.])\d+(?:,\d{3})*(?:\.\d+)?)(?P<ord>st|nd|rd|th)?(?P<pct>\s?%)?"
+    r"(?P<cur>[€£$¥])?\s?(?P<neg>(?:(?<=\s)|^|(?<=\())[-−])?(?P<n>(?<![\w.])\d+(?:,\d{3})*(?:\.\d+)?)"
+    r"(?P<ord>st|nd|rd|th)?(?P<pct>\s?%)?"
     r"|\b(?P<w>" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")(?:(?P<hy>-)|\b)",
     re.IGNORECASE,
 )
@@ -157,7 +185,7 @@ def values(text: str) -> Values:
 
 @lru_cache(maxsize=16384)
 def _values(text: str) -> Values:
-    text = _REDACTED.sub(lambda m: " " * len(m.group(0)), strip_code(text))
+    text = _prepared(text)
     taken: list[tuple[int, int]] = []
 
     def free(a: int, b: int) -> bool:
@@ -173,6 +201,8 @@ def _values(text: str) -> Values:
         return low is None or any(w in low for w in words)
 
     times: set[int] = set()
+    slash_years: set[int] = set()
+    bare: list[tuple[int, int]] = []  # (end, minutes) of times without am/pm, which a period after them may mark
     # "2 to 5pm", "9-11am": the first end takes the second's am/pm
     for m in _TIME_RANGE.finditer(text) if digit else ():
         ap = m.group("ap").lower().replace(".", "")
@@ -198,9 +228,19 @@ def _values(text: str) -> Values:
                 h += 12
             elif ap == "am" and h == 12:
                 h = 0
+            elif not ap and 0 < h < 12:
+                bare.append((m.end(), h * 60 + mins))
             times.add(h * 60 + mins)
         taken.append(m.span())
     dates: set[tuple[int, int]] = set()
+    for m in _SLASH_DATE.finditer(text) if digit else ():
+        a, b, y = int(m.group("a")), int(m.group("b")), int(m.group("y"))
+        readings = {(b, a), (a, b)} if a <= 12 and b <= 12 else {(b, a)} if b <= 12 else {(a, b)} if a <= 12 else set()
+        readings = {(mo, d) for mo, d in readings if 1 <= d <= 31}
+        if readings and free(*m.span()):
+            dates |= readings
+            slash_years.add(y)
+            taken.append(m.span())
     for m in _DATE.finditer(text) if digit else ():
         if not free(*m.span()):
             continue
@@ -216,7 +256,7 @@ def _values(text: str) -> Values:
         if got:
             dates.update((month, d) for d in got)
             taken.append(m.span())
-    years = set()
+    years = set(slash_years)
     for m in _YEAR.finditer(text) if digit else ():
         if free(*m.span()):
             years.add(int(m.group(0)))
@@ -242,11 +282,6 @@ def _values(text: str) -> Values:
         taken.append(m.span())
     quantities: set[tuple[str, float]] = set()
     stops = stop_words()
-    periods = set()
-    for m in _PERIOD.finditer(text) if may(_PERIOD_WORDS) else ():
-        if free(*m.span()) and not re.search(r"\d\s*$", text[max(0, m.start() - 4) : m.start()]):
-            periods.add(m.group("p").lower())  # not "4 nights": that is a quantity
-            taken.append(m.span())
     for m in _NUMBER.finditer(text) if digit or may(_NUMBER_WORDS) else ():
         if not free(*m.span()):
             continue
@@ -260,12 +295,19 @@ def _values(text: str) -> Values:
             before = text[max(0, m.start() - 12) : m.start()].lower().split()
             closing = (not noun or not noun.isalnum()) and not (before and before[-1] in _DETERMINERS)
             if not (m.group("hy") or (noun and noun.isalnum() and noun not in stops) or closing
-                    or word in ("twice", "once")):
+                    or word in ("twice", "once") or _unit(after) in _KNOWN_UNITS):
                 continue
             value = float(NUMBER_WORDS[word])
             unit = "times" if word in ("twice", "once") else _unit(after)
         else:
             value = float(m.group("n").replace(",", ""))
+            if m.group("neg"):
+                value = -value  # "the -80 freezer", "minus-eighty"
+            after = text[m.end():]
+            scale = _SCALE.match(after) if not (m.group("pct") or m.group("ord")) else None
+            if scale:  # "£2.6 million": the number is 2,600,000 whatever its unit
+                value *= _SCALE_WORDS[scale.group("s").lower()]
+                after = after[scale.end():]
             if m.group("pct"):
                 unit = "%"
             elif m.group("cur"):
@@ -273,9 +315,34 @@ def _values(text: str) -> Values:
             elif m.group("ord"):
                 unit = "day"  # "the 9th", "on the 25th": a day of the month
             else:
-                unit = _unit(text[m.end():])
+                unit = _unit(after)
+                # "every Monday at 10", "we shut at 4": an hour, as "10 am" is
+                # "from 6 to 9": the second end of a range of hours is one too
+                ranged = bool(bare) and bool(_RANGE_GAP.fullmatch(text[bare[-1][0] : m.start()]))
+                if (not unit and value.is_integer() and 0 < value <= 12 and "." not in m.group("n")
+                        and (ranged or _AT_TIME.search(text[max(0, m.start() - 12) : m.start()]))):
+                    bare.append((m.end(), int(value) * 60))
+                    times.add(int(value) * 60)
+                    taken.append(m.span())
+                    continue
+        if unit in _DURATION_MINUTES and not (m.group("n") and m.group("ord")):
+            unit, value = "duration", value * _DURATION_MINUTES[unit]
         quantities.add((unit, value))
         taken.append(m.span())
+    periods = set()
+    for m in _PERIOD.finditer(text) if may(_PERIOD_WORDS) else ():
+        if free(*m.span()) and not re.search(r"\d\s*$", text[max(0, m.start() - 4) : m.start()]):
+            period = m.group("p").lower()  # not "4 nights": that is a quantity
+            taken.append(m.span())
+            # "half past seven till half past nine in the evening": the period says the times before it are pm
+            marks = _marked(bare, text, m.start())
+            if marks and period != "morning":
+                times.difference_update(marks)
+                times.update(t + 720 for t in marks)
+                continue
+            periods.add(period)
+    # "afternoons from 14:00 to 18:00": a part of the day the times already say adds no value of its own
+    periods = {p for p in periods if not any(_PERIOD_HOURS[p](t // 60) for t in times)}
     if not (times or dates or weekdays or months or years or periods or quantities or taken):
         return NO_VALUES
     return Values(
@@ -288,6 +355,29 @@ def _values(text: str) -> Values:
         quantities=frozen(quantities),
         spans=tuple(sorted(taken)),
     )
+
+
+def _marked(bare: list[tuple[int, int]], text: str, at: int) -> list[int]:
+    """The times without am/pm that a part of the day at `at` marks: the one right before it, and those joined
+    to it as a range ("7:30 till 9:30 in the evening")."""
+    out: list[int] = []
+    edge = at
+    for end, t in sorted(bare, reverse=True):
+        if end > edge:
+            continue
+        gap = text[end:edge]
+        if not (_MARKING.fullmatch(gap) if edge == at else _RANGE_GAP.fullmatch(gap)):
+            break
+        out.append(t)
+        starts = [m.start() for m in _TIME.finditer(text[: end]) if m.end() == end]
+        edge = starts[0] if starts else end
+    return out
+
+
+def _prepared(text: str) -> str:
+    """The text the value patterns read: code and redaction markers blanked, values said in words in digits
+    (`spoken.digitise`)."""
+    return digitise(_REDACTED.sub(lambda m: " " * len(m.group(0)), strip_code(text)))
 
 
 def _unit(after: str) -> str:
@@ -309,8 +399,10 @@ def _unit(after: str) -> str:
 
 
 def masked(text: str) -> str:
-    """`text` with its values replaced by a placeholder, to compare what two statements say about them."""
+    """`text` with its values replaced by a placeholder, to compare what two statements say about them (values
+    said in words are read in digits first, so the spans are of that text: `_prepared`)."""
     vals = values(text)
+    text = _prepared(text)
     out, pos = [], 0
     for a, b in vals.spans:
         out.append(text[pos:a])

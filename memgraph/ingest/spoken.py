@@ -1,0 +1,191 @@
+"""Values said in words, rewritten in the digit forms `values.py` reads: "one hundred and twenty" -> "120",
+"forty-five quid" -> "45 quid", "the ninth of September" -> "the 9th of September", "half past seven" -> "7:30",
+"quarter to ten" -> "9:45", "a fortnight" -> "14 days", "an hour and a half" -> "90 minutes", "minus-eighty" ->
+"-80", "the end of January" -> "31 January".
+
+Why: the write-path decisions compare statements by their typed values, and a value said in words was another value
+(or none): on the blind held-out pairs 4 and 5 (bench/RESULTS.md, "Write-path decisions, values in words") most
+missed duplicates restated a value in words ("One hundred and twenty people" / "120 guests", "half past seven till
+half past nine in the evening" / "7:30 to 9:30 pm", "forty-five quid" / "£45", "a ninety-day retention" / "kept for
+90 days"), each read as a changed value or as none.
+
+Hand-written, not a library: none of the number-word readers is installed (num2words writes numbers, it does not
+read them; text2num and word2number read cardinals only), and the forms that mattered on the labelled pairs are
+clock times, durations and dates said in words, which no such reader covers; the cardinal grammar below is 40 lines.
+
+A single number word ("three coffees", "the one I like") is left to `values.py`, which reads it only before a noun;
+compounds ("forty-five", "one hundred and twenty", "twenty one"), ordinals and the phrases above are rewritten here.
+English only. The rewrite is what `values` and `masked` read: spans refer to the rewritten text.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+_UNITS = "zero one two three four five six seven eight nine".split()
+_TEENS = "ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split()
+_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+CARDINALS: dict[str, int] = (
+    {w: i for i, w in enumerate(_UNITS)}
+    | {w: 10 + i for i, w in enumerate(_TEENS)}
+    | {w: 20 + 10 * i for i, w in enumerate(_TENS)}
+)
+_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
+_IRREGULAR_ORDINALS = {"first": 1, "second": 2, "third": 3, "fifth": 5, "eighth": 8, "ninth": 9, "twelfth": 12}
+ORDINALS: dict[str, int] = (
+    {w + "th": v for w, v in CARDINALS.items() if 4 <= v < 20}
+    | {w[:-1] + "ieth": v for w, v in CARDINALS.items() if w in _TENS}
+    | _IRREGULAR_ORDINALS
+    | {"hundredth": 100}
+)
+for _wrong in ("fiveth", "eightth", "nineth", "twelveth"):
+    del ORDINALS[_wrong]
+_NUM = "|".join(sorted([*CARDINALS, *_SCALES, *ORDINALS], key=len, reverse=True))
+#: A run of number words: "forty-five", "one hundred and twenty", "twenty-first".
+_RUN = re.compile(rf"(?i)\b(?:{_NUM})(?:(?:\s+and\s+|\s+|-)(?:{_NUM}))*\b")
+_MONTH = (
+    r"(?:january|february|march|april|may|june|july|august|september|october|november|december|"
+    r"jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)"
+)
+_MONTH_DAYS = {"jan": 31, "feb": 28, "mar": 31, "apr": 30, "may": 31, "jun": 30, "jul": 31, "aug": 31, "sep": 30,
+               "oct": 31, "nov": 30, "dec": 31}
+_DATE_AFTER = re.compile(rf"(?i)^\s+(?:of\s+)?{_MONTH}\b")
+_DATE_BEFORE = re.compile(rf"(?i)\b{_MONTH}\s+(?:the\s+)?$")
+_HOUR = r"(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+_MINUTES = r"(?:half|(?:a\s+)?quarter|five|ten|twenty|twenty[- ]five|\d{1,2}(?=\s+minutes))"
+_CLOCK = re.compile(
+    rf"(?i)\b(?P<min>{_MINUTES})(?:\s+minutes)?\s+(?P<rel>past|after|to)\s+(?P<h>{_HOUR})\b(?![:.]\d)"
+    rf"|\b(?P<h2>{_HOUR})\s+o['’]?\s?clock\b"
+    # British "at half seven" is half past seven; only after a word that introduces a time
+    rf"|\b(?P<at>at|by|from|until|till|around)\s+half\s+(?P<h3>{_HOUR})\b(?![:.]\d)"
+)
+_HALF = re.compile(
+    r"(?i)\b(?:an|one)\s+hour\s+and\s+a\s+half\b|\bhalf\s+an\s+hour\b|\ba\s+quarter\s+of\s+an\s+hour\b"
+    r"|\b(?:a\s+)?fortnight\b"
+    r"|\b(?P<n>\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+and\s+a\s+half\s+(?P<u>hours?|days?|weeks?|"
+    r"minutes?|years?|months?)\b"
+)
+_MINUS = re.compile(r"(?i)(?:(?<=\s)|^|(?<=\())minus[\s-]+(?=\d)")
+_RANGE_BEFORE = re.compile(r"(?i)\b(?:from|between)\s+$")
+_MINUS_BEFORE = re.compile(r"(?i)\bminus[\s-]+$")
+_END_OF = re.compile(rf"(?i)\b(?:the\s+)?end\s+of\s+(?P<m>{_MONTH})\b")
+
+
+def _number(words: list[str]) -> tuple[int, bool] | None:
+    """The value of number words in order ("one hundred and twenty"), and whether the last is an ordinal; None
+    when they are no one number ("one two three", "one and two")."""
+    total = current = 0
+    prev = ""  # the kind of the word before: unit, teen, tens, hundred, scale, and
+    ordinal = False
+    for w in words:
+        if ordinal:
+            return None  # nothing follows an ordinal
+        if w == "and":
+            if prev not in ("hundred", "scale"):
+                return None
+            prev = "and"
+            continue
+        if w in ("hundred", "hundredth"):
+            if prev not in ("", "unit", "teen", "tens") or current >= 100:
+                return None
+            current, prev, ordinal = (current or 1) * 100, "hundred", w == "hundredth"
+            continue
+        if w in _SCALES:
+            if prev in ("scale", "and"):
+                return None
+            total, current, prev = total + (current or 1) * _SCALES[w], 0, "scale"
+            continue
+        if w in CARDINALS:
+            value = CARDINALS[w]
+        elif w in ORDINALS:
+            value, ordinal = ORDINALS[w], True
+        else:
+            return None
+        kind = "unit" if value < 10 else "teen" if value < 20 else "tens"
+        after_tens = prev == "tens" and current % 10 == 0
+        if kind == "unit" and not (prev in ("", "hundred", "scale", "and") or after_tens):
+            return None
+        if kind != "unit" and prev not in ("", "hundred", "scale", "and"):
+            return None
+        current += value
+        prev = kind
+    if prev == "and":
+        return None
+    return total + current, ordinal
+
+
+def _run(m: re.Match[str], text: str) -> str:
+    """The rewrite of one run of number words."""
+    raw = m.group(0)
+    words = [w for w in re.split(r"[\s-]+", raw.lower()) if w]
+    if len(words) == 1 and words[0] not in ORDINALS and not _MINUS_BEFORE.search(text[: m.start()]):
+        return raw  # a single cardinal: values.py reads it where it counts (before a noun)
+    if len(words) == 1 and words[0] in _IRREGULAR_ORDINALS and words[0] in ("first", "second", "third"):
+        # "first", "second", "third" are mostly order ("the first gig", "every second Thursday"), a number only
+        # in a date: "the third of May", "May the third"
+        if not (_DATE_AFTER.match(text[m.end():]) or _DATE_BEFORE.search(text[: m.start()])):
+            return raw
+    parsed = _number(words)
+    if parsed is None:
+        return raw
+    value, ordinal = parsed
+    if not ordinal:
+        return str(value)
+    suffix = "th" if 10 <= value % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(value % 10, "th")
+    return f"{value}{suffix}"
+
+
+def _hour(word: str) -> int:
+    w = word.lower()
+    return int(w) if w.isdigit() else CARDINALS[w]
+
+
+def _clock(m: re.Match[str]) -> str:
+    if m.group("h2"):
+        h, mins = _hour(m.group("h2")), 0
+    elif m.group("h3"):
+        return f"{m.group('at')} {_hour(m.group('h3'))}:30"
+    else:
+        if _RANGE_BEFORE.search(m.string[: m.start()]):
+            return m.group(0)  # "open from ten to five": a range of hours, not 4:50
+        word = re.sub(r"\s+", " ", m.group("min").lower()).removeprefix("a ")
+        mins = {"half": 30, "quarter": 15, "five": 5, "ten": 10, "twenty": 20, "twenty five": 25,
+                "twenty-five": 25}.get(word) or (int(word) if word.isdigit() else 0)
+        h = _hour(m.group("h"))
+        if not (0 < mins < 60) or h > 12:
+            return m.group(0)
+        if m.group("rel").lower() == "to":
+            h, mins = (h - 1) % 12 or 12, 60 - mins
+    if h > 23:
+        return m.group(0)
+    return f"{h}:{mins:02d}"
+
+
+def _half(m: re.Match[str]) -> str:
+    text = m.group(0).lower()
+    if "fortnight" in text:
+        return "14 days"
+    if m.group("n"):
+        n = m.group("n").lower()
+        value = int(n) if n.isdigit() else CARDINALS[n]
+        return f"{value}.5 {m.group('u')}"
+    if "quarter" in text:
+        return "15 minutes"
+    return "90 minutes" if "and a half" in text else "30 minutes"
+
+
+def _end_of(m: re.Match[str]) -> str:
+    month = m.group("m")
+    return f"{_MONTH_DAYS[month.lower()[:3]]} {month}"
+
+
+@lru_cache(maxsize=16384)
+def digitise(text: str) -> str:
+    """`text` with its values said in words written in digits (see the module docstring); `text` itself when it
+    has none (the common case costs one scan per pattern)."""
+    out = _HALF.sub(_half, text)
+    out = _CLOCK.sub(_clock, out)
+    out = _END_OF.sub(_end_of, out)
+    out = _RUN.sub(lambda m: _run(m, out), out)
+    return _MINUS.sub("-", out)
