@@ -376,6 +376,16 @@ class Settings(BaseModel):
     dedup_values_max_changed_terms: int = Field(
         2, description="Words that may differ on each side of a values-anchored paraphrase (dedup_values_cosine)."
     )
+    contradict_reworded_cosine: float = Field(
+        0.82,
+        description="Without a newer cue, one typed value changed in a frame reworded by a synonym on each side "
+        "('starts on 17 February' / 'begins on 24 February') contradicts from this cosine (reconcile._reworded). "
+        "Labelled pairs: such contradictions at 0.83-0.92; the same shape with a scope or an end of an interval "
+        "swapped ('on weekdays' / 'at weekends', 'start' / 'finish') is held back by the other conditions.",
+    )
+    contradict_reworded_max_terms: int = Field(
+        2, description="Words that may differ on each side of a reworded contradiction (contradict_reworded_cosine)."
+    )
     reconcile_update_max_changed_terms: int = Field(
         2,
         description="An update ('now', 'switched to') that replaces at most this many words on each side of an "

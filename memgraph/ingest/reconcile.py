@@ -159,6 +159,8 @@ def _compare(n: Statement, o: Statement, cosine: float) -> Comparison:
     changed = tuple(
         k for k in sorted(set(kn) & set(ko)) if not (kn[k] <= ko[k] or ko[k] <= kn[k])
     )
+    if n.ordinals and o.ordinals and not (n.ordinals <= o.ordinals or o.ordinals <= n.ordinals):
+        changed += ("ordinal",)  # "on the first Sunday" / "on the last Sunday": which one of several changed
     swap = bool(only_new and only_old) and only_new <= n.value_words() and only_old <= o.value_words()
     union = n.tokens | o.tokens
     return Comparison(
@@ -241,8 +243,10 @@ class RuleReconciler:
         """How `n` and `o` say different things about one subject, or None."""
         if not (n.clause and o.clause):
             return None  # a label ("tagged one" / "tagged two") asserts nothing to conflict with
-        if c.changed and c.same_frame and not c.entities_differ:
+        if c.changed and c.same_frame and not c.entities_differ and not _scoped(c.changed):
             return "changed " + ", ".join(k.removeprefix("q:") or "number" for k in c.changed)
+        if c.changed and self._reworded(n, o, c):
+            return "changed " + c.changed[0].removeprefix("q:") or "number"
         if c.value_swap and not c.polarity and (not c.subject_changed or c.identity):
             return "swapped " + ", ".join(sorted(c.only_old)) + " -> " + ", ".join(sorted(c.only_new))
         if c.polarity and c.same_values and c.shared:
@@ -250,6 +254,24 @@ class RuleReconciler:
             if (extra_old == 0 and (cue or extra_new <= 1)) or (extra_new == 0 and extra_old <= 1):
                 return "negation"
         return None
+
+    def _reworded(self, n: Statement, o: Statement, c: Comparison) -> bool:
+        """One typed value changed in a frame reworded by a synonym on each side ("Half term starts on 17
+        February." / "Half term begins on 24 February.", 0.92; "The school day finishes at 3:30." / "School ends at
+        3:05 every day."): the frame rule wants the frames word for word. Only one kind of value changed (a
+        changed scope as well, "at 22:00 on weekdays" / "at 18:00 at weekends", is another slot), the same
+        subject, a word or two swapped on *each* side (one side adding a word adds a scope: "front tyres" / "rear
+        tyres"), no value word among them, and not one end of an interval for the other ("start" / "finish")."""
+        s = self.s
+        if len(c.changed) != 1 or c.entities_differ or c.polarity or c.cosine < s.contradict_reworded_cosine:
+            return False
+        few = s.contradict_reworded_max_terms
+        if not (c.only_new and c.only_old) or len(c.only_new) > few or len(c.only_old) > few:
+            return False
+        if c.only_new & n.value_words() or c.only_old & o.value_words():
+            return False
+        ends = {_INTERVAL_ENDS.get(w) for w in c.only_new | c.only_old} - {None}
+        return len(ends) <= 1 and _same_subject(n, o)
 
     def update(self, n: Statement, o: Statement, c: Comparison) -> str | None:
         """How a correction or an update `n` replaces `o` beyond a plain conflict, or None."""
@@ -335,6 +357,26 @@ class RuleReconciler:
         return ReconcileDecision(ReconcileAction.CREATE, None, reason, scores)
 
 
+#: Kinds of value that say when (a day, a date, a part of the day) rather than how much or at what time.
+_WHEN = frozenset({"weekday", "date", "month", "year", "period", "ordinal"})
+
+
+def _scoped(changed: tuple[str, ...]) -> bool:
+    """Whether a changed value comes with a changed day or date it holds for: "closes at 22:00 on weekdays" / "at
+    18:00 at weekends", "leaves at 7:40 on Tuesday" / "at 18:20 on Friday" are two slots, not one value changed.
+    (Changed days alone, or days with parts of the day, are one "when": "Saturday mornings" / "Wednesday
+    evenings".)"""
+    return any(k in _WHEN for k in changed) and any(k not in _WHEN for k in changed)
+
+
+#: Stems of words that name one end of an interval: a start and a finish are two values of two slots ("The SATs
+#: start on 12 May." / "The SATs finish on 15 May."), a start and a beginning are one.
+_INTERVAL_ENDS = {
+    **dict.fromkeys(("start", "begin", "open", "commenc", "kick"), "start"),
+    **dict.fromkeys(("finish", "end", "close", "stop", "shut", "conclud", "expir"), "end"),
+    **dict.fromkeys(("arriv", "land"), "arrive"),
+    **dict.fromkeys(("leav", "depart"), "leave"),
+}
 #: Ordinals that pick one of several when said alone ("the second note"); "first", "next" and "last" said on one
 #: side only are mostly redundant ("the van's next MOT" / "the van's MOT", "our first gig of the tour is in Leeds" /
 #: "the tour opens in Leeds").

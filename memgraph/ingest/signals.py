@@ -43,6 +43,11 @@ CORRECTION = re.compile(
     r"|\bi\s+(?:mistyped|misspoke|misspelled|misspelt|misread|misremembered|misstated|mixed\s+up)\b"
     r"|\bi\s+(?:got|had)\s+(?:that|it|this|(?:the|my)\s+[\w'-]+(?:\s+[\w'-]+)?)\s+wrong\b"
     r"|\bignore\s+(?:the|my|that)\s+(?:old|previous|earlier|last|first)\b"
+    # giving the wrong value ("I gave the wrong handover time yesterday", "I had the wrong unit"), a typo owned
+    # ("Typo earlier, …"), taking back what was said ("strike what I said about …", "disregard that")
+    r"|\b(?:i|we)\s+(?:gave|had|got|used|quoted|wrote|said|put|sent|typed|listed|noted)\s+(?:you\s+)?(?:the|a)\s+wrong\b"
+    rf"|(?:^|[.!?:]\s+|\n)\s*(?:(?:a|my|that\s+was\s+a)\s+)?{_MISTAKE}\s+(?:earlier|before|above|there)\b"
+    r"|\b(?:strike|disregard|scratch|scrap|forget)\s+(?:that|what\s+(?:i|we)\s+(?:said|wrote|told\s+you))\b"
     r"|\bactually\b[^.!?\n]{0,80},\s*not\s+\S",
 )
 # constraints: "must X", "required X", "don't ever X"; "never X" as policy (imperative, not "I never").
@@ -98,6 +103,11 @@ WORKING = re.compile(
     r"(?i)\b(?:right\s+now|at\s+the\s+moment|currently|this\s+session|in\s+this\s+session|for\s+now|"
     r"just\s+now|today\s+i'?m|i'm\s+(?:currently\s+)?working\s+on|at\s+present)\b",
 )
+_WHEN_WORDS = (
+    "january|february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|"
+    "wednesday|thursday|friday|saturday|sunday|week|weekend|month|year|term|season|quarter|today|tomorrow|"
+    "spring|summer|autumn|winter|\\d"
+)
 # a newer statement about the same subject ("now", "no longer", "switched to", "was raised to", "got a new"):
 # lets reconcile supersede. Change verbs in any tense, plus the adverbs and openers that date a statement.
 UPDATE = re.compile(
@@ -109,7 +119,14 @@ UPDATE = re.compile(
     r"switches|pushed\s+(?:back|forward)|brought\s+forward|delayed|"
     r"(?:went|goes|go|gone|going)\s+(?:up|down)|cut\s+down|"
     r"(?:got|get|have|has|had|bought|found|hired|registered\s+with)\s+(?:a\s+|an\s+)?new|"
-    r"(?:just\s+)?turned\s+\d+|quit|stopped|retired|sold)\b",
+    r"(?:just\s+)?turned\s+\d+|quit|stopped|retired|sold)\b"
+    # a fronted clause that dates or explains what follows: "Since June the registrar signs …", "From this
+    # weekend we shut at 4", "After last night's OOM, each executor is given 12 GB", "Following the revaluation, …"
+    rf"|(?:^|[.;!?]\s+)(?:since|from|starting|as\s+of)\s+(?:this\s+|next\s+|the\s+start\s+of\s+)?"
+    rf"(?:{_WHEN_WORDS})\b"
+    r"|(?:^|[.;!?]\s+)(?:after|following|since)\s+[^,.;!?]{2,50},"
+    # a past verb that brings a value to a new one: "HMRC cut my payment on account to £1,200"
+    r"|\b(?:[a-z]+ed|cut|set|put)\s+(?:[\w'’]+\s+){0,5}?to\s+(?:[£$€]\s?)?\d",
 )
 # an additional statement, not a replacement: "I also like tea", "Metrics go to Datadog too"
 ADDITIVE = re.compile(r"(?i)\b(?:also|too|as\s+well|additionally|in\s+addition|another|besides)\b")

@@ -40,8 +40,12 @@ CUE_WORDS = frozenset(
     "increased decreased reduced rescheduled postponed pushed brought delayed extended got new just turned "
     "went goes gone cut quit stopped retired sold plan also too additionally besides".split()
 )
-#: Verbs that carry little meaning of their own ("we use X", "I have X"): left out of the frame.
-LIGHT_VERBS = frozenset("use uses using used have has had get gets getting got make makes made do does did".split())
+#: Verbs that carry little meaning of their own ("we use X", "I have X"), and hedges on a value ("about 3,000",
+#: "roughly 800"): left out of the frame.
+LIGHT_VERBS = frozenset(
+    "use uses using used have has had get gets getting got make makes made do does did "
+    "about around roughly approximately approx nearly almost circa".split()
+)
 _AUX = frozenset(
     "is are was were am be been being has have had does do did will would can could should must may might shall "
     "i'm we're you're they're he's she's it's that's there's i've we've they've isn't aren't wasn't weren't "
@@ -96,6 +100,10 @@ _CONDITION = re.compile(
     r"(?=[^.;!?]{0,80}?\b(?:until|till|unless|before|only\s+(?:after|if|when|once))\b)"
 )
 _LABEL = re.compile(r"^\s*[^\W\d][\w'’ -]{0,40}:\s+(?=\S)")
+_FRONTED = re.compile(
+    r"(?i)^\s*(?:after|following|since|from|as\s+of|starting|when|once|before|until|because|due\s+to|thanks\s+to)"
+    r"\b[^,;:]{1,60},\s*(?=\S)"
+)
 _AFTER_VALUE = re.compile(r"#(?:\s+|-|(?=[a-z%]{2}))(?:per\s+)?([a-z%]+)")
 _PREFERENCE_ORDER = re.compile(
     r"(?i)\bprefer\w*\s+(?P<a>[\w' -]{1,40}?)\s+(?:over|to|rather\s+than|instead\s+of)\s+(?P<b>[\w' -]{1,40}?)"
@@ -318,8 +326,9 @@ def _parse(text: str) -> Statement:
     vals = values(core)
     masked_core = masked(core)
     toks = tokenize(masked_core)
-    # a heading before a colon ("New protocol: samples now go in …", "Correction: …") is no part of the subject
-    label = _LABEL.match(masked_core)
+    # a heading before a colon ("New protocol: samples now go in …", "Correction: …") and a fronted clause
+    # ("After the meter was fitted, the water bill is …") are no part of the subject
+    label = _LABEL.match(masked_core) or _FRONTED.match(masked_core)
     head = len(tokenize(masked_core[: label.end()])) if label else 0
     verb = _verb_index(toks[head:])
     verb = None if verb is None else verb + head
@@ -328,7 +337,8 @@ def _parse(text: str) -> Statement:
     cue_stems = _cue_stems()
     ents = {stem(w) for e in signals.entities(masked_core) for w in tokenize(e) if w not in stops} - cue_stems
     frame = {
-        stem(t) for t in content if t not in CUE_WORDS and t not in LIGHT_VERBS and not t.isdigit() and t not in units
+        stem(t) for t in content
+        if t not in CUE_WORDS and t not in LIGHT_VERBS and not t.isdigit() and t not in units and t not in _AUX
     }
     subject: set[str] = set()
     complement: set[str] = set()

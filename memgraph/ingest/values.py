@@ -65,6 +65,17 @@ _UNIT_ALIASES = {
 _DURATION_MINUTES = {"s": 1 / 60, "min": 1.0, "h": 60.0, "day": 1440.0, "week": 10080.0, "fortnight": 20160.0}
 #: Words that scale the number before them ("£2.6 million", "3 thousand downloads").
 _SCALE_WORDS = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
+#: How often, said in words: "weekly" = "every week" = "a week" ("£6 a week" / "six pounds weekly"), "paid
+#: annually" / "every month" (a changed value). A quantity of unit "every", in minutes.
+_EVERY_MINUTES = {"hour": 60.0, "day": 1440.0, "dai": 1440.0, "night": 1440.0, "week": 10080.0,
+                  "fortnight": 20160.0, "month": 43200.0, "quarter": 129600.0, "year": 525600.0, "annual": 525600.0,
+                  "nightly": 1440.0, "daily": 1440.0}
+_FREQUENCY = re.compile(
+    r"(?i)\b(?P<adv>hourly|daily|nightly|weekly|fortnightly|monthly|quarterly|yearly|annually)\b"
+    r"|\b(?:every|each|per|once\s+an?|an?)\s+(?:(?P<other>other)\s+|(?P<n>\d+|two|three|four|five|six)\s+)?"
+    r"(?P<unit>hour|day|night|week|fortnight|month|quarter|year)s?\b(?!\s+(?:ago|later|earlier|old|or\s+two))"
+)
+_FREQUENCY_WORDS = ("hour", "dai", "day", "night", "week", "fortnight", "month", "quarter", "year", "annual")
 #: Words that only write a value's unit when they follow it ("850 pounds" = "£850", "50 per cent", "6 kilos"):
 #: notation, not part of what is said about the value. Units of time are not: "paid monthly" / "paid every two
 #: weeks" says another period in its words.
@@ -111,6 +122,7 @@ _WEEKDAY = re.compile(
     r"(?i)\b(?P<d>monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)"
     r"s?\b"
 )
+_WEEK_PART = re.compile(r"(?i)\b(?:weekdays?|weekends?)\b")
 _PERIOD = re.compile(r"(?i)\b(?P<p>morning|afternoon|evening|night)s?\b")
 _DETERMINERS = frozenset("the a an this that which any every no each another other one".split())
 _REDACTED = re.compile(r"\[REDACTED:[a-z0-9_]+\]")
@@ -271,6 +283,11 @@ def _values(text: str) -> Values:
         else:
             continue
         taken.append(m.span())
+    for m in _WEEK_PART.finditer(text) if "week" in (low or "week") else ():
+        # "on weekdays" / "at weekends": days of the week, so "closes at 22:00 on weekdays" and "at 18:00 at
+        # weekends" change the days as well as the time (two slots, not one value changed)
+        weekdays.update(range(5) if m.group(0).lower().startswith("weekday") else (5, 6))
+        taken.append(m.span())
     months = set()
     for m in _MONTH.finditer(text) if may(_MONTH_STEMS) else ():
         word = m.group("m")
@@ -281,6 +298,16 @@ def _values(text: str) -> Values:
         months.add(MONTHS[word.lower()])
         taken.append(m.span())
     quantities: set[tuple[str, float]] = set()
+    for m in _FREQUENCY.finditer(text) if may(_FREQUENCY_WORDS) else ():
+        if free(*m.span()):
+            word = (m.group("adv") or m.group("unit") or "").lower()
+            every = _EVERY_MINUTES[word.removesuffix("ly") if m.group("adv") else word]
+            n = m.group("n")
+            times_ = 2 if m.group("other") else (int(n) if n.isdigit() else NUMBER_WORDS[n.lower()]) if n else 1
+            if n is None and m.group("unit") and m.group(0).lower().endswith("s"):
+                continue  # "every days" is no English; "a months" neither: leave it to the other patterns
+            quantities.add(("every", every * times_))
+            taken.append(m.span())
     stops = stop_words()
     for m in _NUMBER.finditer(text) if digit or may(_NUMBER_WORDS) else ():
         if not free(*m.span()):
@@ -341,6 +368,8 @@ def _values(text: str) -> Values:
                 times.update(t + 720 for t in marks)
                 continue
             periods.add(period)
+    if weekdays and ("every", 10080.0) in quantities:
+        quantities.discard(("every", 10080.0))  # "Mondays and Fridays each week": the weekdays say weekly
     # "afternoons from 14:00 to 18:00": a part of the day the times already say adds no value of its own
     periods = {p for p in periods if not any(_PERIOD_HOURS[p](t // 60) for t in times)}
     if not (times or dates or weekdays or months or years or periods or quantities or taken):

@@ -94,3 +94,22 @@ def test_words_that_are_no_value_in_words_stay_as_they_were(text: str) -> None:
 def test_a_slash_date_that_could_be_either_way_gives_both() -> None:
     assert values("on 03/04/2028").dates == {(4, 3), (3, 4)}
     assert values("on 06/30/2028").dates == {(6, 30)}
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("I pay £6 a week.", "I pay six pounds weekly."),
+        ("We pay every month.", "We pay monthly."),
+        ("I'm paid every two weeks.", "I'm paid fortnightly."),
+    ],
+)
+def test_how_often_said_in_words_is_one_value(a: str, b: str) -> None:
+    assert values(a).kinds() == values(b).kinds()
+
+
+def test_weekdays_and_weekends_are_days_of_the_week() -> None:
+    assert values("The gym closes at 22:00 on weekdays.").weekdays == {0, 1, 2, 3, 4}
+    assert values("At weekends the gym closes at 18:00.").weekdays == {5, 6}
+    assert values("The food bank opens Monday and Friday each week.").kinds() == values(
+        "The food bank opens Monday and Friday.").kinds()  # the weekdays already say weekly
