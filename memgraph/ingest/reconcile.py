@@ -47,7 +47,7 @@ from memgraph._deprecated import deprecated_alias
 from memgraph.config import Settings
 from memgraph.ingest import signals, slots
 from memgraph.ingest.chunk import looks_like_turn
-from memgraph.ingest.statement import Statement, denied_values, statement
+from memgraph.ingest.statement import Statement, clauses, denied_values, statement, stem
 from memgraph.models import Memory, MemoryKind
 
 
@@ -155,7 +155,7 @@ def compare(new: str, old: str, cosine: float) -> Comparison:
 
 def _compare(n: Statement, o: Statement, cosine: float) -> Comparison:
     only_new, only_old = _align(n.frame, o.frame)
-    kn, ko = n.kinds, o.kinds
+    kn, ko = _unit_said(n, o.kinds, n.kinds), _unit_said(o, n.kinds, o.kinds)
     changed = tuple(
         k for k in sorted(set(kn) & set(ko)) if not (kn[k] <= ko[k] or ko[k] <= kn[k])
     )
@@ -249,10 +249,14 @@ class RuleReconciler:
             return "changed " + c.changed[0].removeprefix("q:") or "number"
         if c.value_swap and not c.polarity and (not c.subject_changed or c.identity):
             return "swapped " + ", ".join(sorted(c.only_old)) + " -> " + ", ".join(sorted(c.only_new))
-        if c.polarity and c.same_values and c.shared:
-            extra_new, extra_old = len(c.only_new), len(c.only_old)
-            if (extra_old == 0 and (cue or extra_new <= 1)) or (extra_new == 0 and extra_old <= 1):
-                return "negation"
+        if _negates(c, cue=cue):
+            return "negation"
+        # "I've never been on the flat rate VAT scheme; I use standard accounting.": the clause that negates the
+        # old statement, read alone (the clause added after it is another statement)
+        for part in clauses(n.text):
+            cc = _compare(statement(part), o, c.cosine)
+            if _negates(cc, cue=cue):
+                return "negation in a clause"
         return None
 
     def _reworded(self, n: Statement, o: Statement, c: Comparison) -> bool:
@@ -359,6 +363,31 @@ class RuleReconciler:
 
 #: Kinds of value that say when (a day, a date, a part of the day) rather than how much or at what time.
 _WHEN = frozenset({"weekday", "date", "month", "year", "period", "ordinal"})
+
+
+def _unit_said(st: Statement, other: dict[str, frozenset[object]],
+               kinds: dict[str, frozenset[object]]) -> dict[str, frozenset[object]]:
+    """`kinds` with a number without a unit given the other statement's unit when its text says that unit's word:
+    "The tour van seats six." / "There are only four seats in the tour van." (a number before its noun takes the
+    noun as its unit, one after it does not)."""
+    bare = kinds.get("q:")
+    if not bare:
+        return kinds
+    units = [k for k in other if k.startswith("q:") and k != "q:" and k not in kinds
+             and stem(k.removeprefix("q:")) in st.stems]
+    if len(units) != 1:
+        return kinds
+    out = {k: v for k, v in kinds.items() if k != "q:"}
+    out[units[0]] = bare
+    return out
+
+
+def _negates(c: Comparison, *, cue: bool) -> bool:
+    """Flipped polarity over the same values and frame (a word or so more on one side)."""
+    if not (c.polarity and c.same_values and c.shared):
+        return False
+    extra_new, extra_old = len(c.only_new), len(c.only_old)
+    return (extra_old == 0 and (cue or extra_new <= 1)) or (extra_new == 0 and extra_old <= 1)
 
 
 def _scoped(changed: tuple[str, ...]) -> bool:

@@ -303,7 +303,18 @@ def denied_values(text: str) -> dict[str, frozenset[object]]:
     """The typed values `text` names as not so ("at 3:25, not 3:15", "at 7:30 instead of 8:00"): the old
     values a correction names, left out of what the text itself says (`_NOT_X`)."""
     spans = " ; ".join(m.group(0) for m in _NOT_X.finditer(strip_code(text)))
-    return values(spans).kinds() if spans else {}
+    return values(spans, how_often=True).kinds() if spans else {}
+
+
+_CLAUSE_BREAK = re.compile(r"\s*;\s*|,\s+so\s+|(?<=[a-z0-9])[.!?]\s+(?=[A-Z])")
+
+
+@lru_cache(maxsize=4096)
+def clauses(text: str) -> tuple[str, ...]:
+    """The clauses of a text joined by ";", ", so" or a sentence end ("I've never been on the scheme; I use
+    standard accounting."); empty when it is one clause."""
+    parts = [p.strip() for p in _CLAUSE_BREAK.split(strip_code(text)) if p.strip()]
+    return tuple(parts) if len(parts) > 1 else ()
 
 
 def _values_of(v: tuple[Any, ...]) -> Values:
@@ -323,8 +334,8 @@ def _parse(text: str) -> Statement:
     stops = stop_words()
     plain = strip_code(text)
     core = _NOT_X.sub(" ", plain)  # "…, not May": May is the old value, not something this text says
-    vals = values(core)
-    masked_core = masked(core)
+    vals = values(core, how_often=True)
+    masked_core = masked(core, how_often=True)
     toks = tokenize(masked_core)
     # a heading before a colon ("New protocol: samples now go in …", "Correction: …") and a fronted clause
     # ("After the meter was fitted, the water bill is …") are no part of the subject

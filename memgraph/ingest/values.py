@@ -190,13 +190,17 @@ class Values:
 NO_VALUES = Values(EMPTY, EMPTY, EMPTY, EMPTY, EMPTY, EMPTY, EMPTY, ())
 
 
-def values(text: str) -> Values:
-    """The typed values of `text` (cached: the decisions ask for the same texts repeatedly)."""
-    return _values(text)
+def values(text: str, *, how_often: bool = False) -> Values:
+    """The typed values of `text` (cached: the decisions ask for the same texts repeatedly). `how_often`: also
+    how often something happens ("weekly", "every two weeks", "£6 a week"), a quantity of unit "every": the
+    write-path decisions compare it; gap detection asks `values` what kind of value a question names and a
+    memory holds, and reading "per day" / "nightly" as values there made it log answered questions (held-out
+    gap parts 2, 4, 5: precision 0.91 -> 0.87 / 0.84)."""
+    return _values(text, how_often)
 
 
 @lru_cache(maxsize=16384)
-def _values(text: str) -> Values:
+def _values(text: str, how_often: bool = False) -> Values:
     text = _prepared(text)
     taken: list[tuple[int, int]] = []
 
@@ -298,7 +302,7 @@ def _values(text: str) -> Values:
         months.add(MONTHS[word.lower()])
         taken.append(m.span())
     quantities: set[tuple[str, float]] = set()
-    for m in _FREQUENCY.finditer(text) if may(_FREQUENCY_WORDS) else ():
+    for m in _FREQUENCY.finditer(text) if how_often and may(_FREQUENCY_WORDS) else ():
         if free(*m.span()):
             word = (m.group("adv") or m.group("unit") or "").lower()
             every = _EVERY_MINUTES[word.removesuffix("ly") if m.group("adv") else word]
@@ -427,10 +431,11 @@ def _unit(after: str) -> str:
     return w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
 
 
-def masked(text: str) -> str:
+def masked(text: str, *, how_often: bool = False) -> str:
     """`text` with its values replaced by a placeholder, to compare what two statements say about them (values
-    said in words are read in digits first, so the spans are of that text: `_prepared`)."""
-    vals = values(text)
+    said in words are read in digits first, so the spans are of that text: `_prepared`). `how_often` as for
+    `values`."""
+    vals = values(text, how_often=how_often)
     text = _prepared(text)
     out, pos = [], 0
     for a, b in vals.spans:

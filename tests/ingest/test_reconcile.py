@@ -330,6 +330,11 @@ def test_a_correction_of_another_subject_supersedes_nothing(old: str, new: str) 
         ("The water bill is £40 a month.", "After the meter was fitted, the water bill is £28 a month.",
          ReconcileAction.SUPERSEDE),
         ("The car tax is £180 a year.", "The council cut my car tax to £150 a year.", ReconcileAction.SUPERSEDE),
+        # the clause that negates, read alone: the clause added after it is another statement
+        ("Our office has a staff canteen.",
+         "Our office has never had a staff canteen; everyone brings lunch from home.", ReconcileAction.CONTRADICT),
+        # a number after its noun takes the unit the other statement says
+        ("The minibus seats twelve.", "There are only nine seats in the minibus.", ReconcileAction.CONTRADICT),
     ],
 )
 def test_decisions_on_new_phrasing(embedder, old: str, new: str, action: ReconcileAction) -> None:  # type: ignore[no-untyped-def]

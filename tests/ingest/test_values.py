@@ -105,11 +105,18 @@ def test_a_slash_date_that_could_be_either_way_gives_both() -> None:
     ],
 )
 def test_how_often_said_in_words_is_one_value(a: str, b: str) -> None:
-    assert values(a).kinds() == values(b).kinds()
+    assert values(a, how_often=True).kinds() == values(b, how_often=True).kinds()
+    assert values(a, how_often=True).kinds() != values("We pay every day.", how_often=True).kinds()
+
+
+def test_how_often_is_read_only_when_asked() -> None:
+    """Gap detection reads a question's values without it: "per day" is no value a memory must hold."""
+    assert values("How much do I charge per day?").empty
+    assert values("How much do I charge per day?", how_often=True).quantities == {("every", 1440.0)}
 
 
 def test_weekdays_and_weekends_are_days_of_the_week() -> None:
     assert values("The gym closes at 22:00 on weekdays.").weekdays == {0, 1, 2, 3, 4}
     assert values("At weekends the gym closes at 18:00.").weekdays == {5, 6}
-    assert values("The food bank opens Monday and Friday each week.").kinds() == values(
+    assert values("The food bank opens Monday and Friday each week.", how_often=True).kinds() == values(
         "The food bank opens Monday and Friday.").kinds()  # the weekdays already say weekly
