@@ -175,6 +175,8 @@ def test_contradiction_flags_both(engine: MemoryEngine) -> None:
         ("I went hiking on Saturday.", "I went swimming on Saturday.", None),  # two episodes: both happened
         # a note's label is no speaker: the statement is no conversation turn (an episode), and it updates
         ("The Sunday match kicks off at 10 am.", "Update: the Sunday match now kicks off at 11 am.", "superseded"),
+        # episode words that tell a change ("went up to", "sold ... bought"): an update, not a story
+        ("The water bill is £30 a month.", "The water bill went up to £34 a month in May.", "superseded"),
     ],
 )
 def test_ingested_statements_update_what_they_restate(
