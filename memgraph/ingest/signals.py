@@ -47,7 +47,8 @@ CORRECTION = re.compile(
     # ("Typo earlier, …"), taking back what was said ("strike what I said about …", "disregard that")
     r"|\b(?:i|we)\s+(?:gave|had|got|used|quoted|wrote|said|put|sent|typed|listed|noted)\s+(?:you\s+)?(?:the|a)\s+wrong\b"
     rf"|(?:^|[.!?:]\s+|\n)\s*(?:(?:a|my|that\s+was\s+a)\s+)?{_MISTAKE}\s+(?:earlier|before|above|there)\b"
-    r"|\b(?:strike|disregard|scratch|scrap|forget)\s+(?:that|what\s+(?:i|we)\s+(?:said|wrote|told\s+you))\b"
+    r"|\b(?:strike|disregard|scratch|scrap|ignore|forget)\s+what\s+(?:i|we)\s+(?:said|wrote|told\s+you)\b"
+    r"|(?:^|[.!?:]\s+|\n)\s*(?:strike|disregard|scrap)\s+that\b"
     r"|\bactually\b[^.!?\n]{0,80},\s*not\s+\S",
 )
 # constraints: "must X", "required X", "don't ever X"; "never X" as policy (imperative, not "I never").
@@ -124,7 +125,10 @@ UPDATE = re.compile(
     # weekend we shut at 4", "After last night's OOM, each executor is given 12 GB", "Following the revaluation, …"
     rf"|(?:^|[.;!?]\s+)(?:since|from|starting|as\s+of)\s+(?:this\s+|next\s+|the\s+start\s+of\s+)?"
     rf"(?:{_WHEN_WORDS})\b"
-    r"|(?:^|[.;!?]\s+)(?:after|following|since)\s+[^,.;!?]{2,50},"
+    # (a noun phrase after it: "After that, we celebrated", "After losing my job, …" and "Since we last spoke, …"
+    # tell a story; on LoCoMo dev these were the only turns the clause form read, and none updates anything)
+    r"|(?:^|[.;!?]\s+)(?:after|following|since)\s+(?:the|a|an|last|this|my|our|their|its|his|her)\s+"
+    r"(?![^,.;!?]{0,50}\b(?:spoke|speak|chat\w*|talk\w*|saw|met|time\s+we)\b)[^,.;!?]{2,50},"
     # a past verb that brings a value to a new one: "HMRC cut my payment on account to £1,200"
     r"|\b(?:[a-z]+ed|cut|set|put)\s+(?:[\w'’]+\s+){0,5}?to\s+(?:[£$€]\s?)?\d",
 )
