@@ -88,8 +88,6 @@ _NOT_X = re.compile(
     r"|\bnot\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+)?[\w.:/'’-]+(?=\s*(?:[.;!?]|$))"
     r"|\bnot\s+[\w.:/'’ -]+?\s+but\b"
 )
-#: The word after a value: spaced or hyphenated ("# pounds", "#-day"), or glued when it is no single letter
-#: ("#kg"; "#L" in "tax code 1257L" is part of a code).
 #: A negation that a condition follows in its clause says what is needed, not that something is not so: "Nothing
 #: merges until two reviewers have approved it" = "a merge needs two approving reviews", "We don't open before 10",
 #: "Never deploy unless the tests pass". The negation word is left out of the polarity (held-out pairs 5: such a
@@ -104,6 +102,8 @@ _FRONTED = re.compile(
     r"(?i)^\s*(?:after|following|since|from|as\s+of|starting|when|once|before|until|because|due\s+to|thanks\s+to)"
     r"\b[^,;:]{1,60},\s*(?=\S)"
 )
+#: The word after a value: spaced or hyphenated ("# pounds", "#-day"), or glued when it is no single letter
+#: ("#kg"; "#L" in "tax code 1257L" is part of a code).
 _AFTER_VALUE = re.compile(r"#(?:\s+|-|(?=[a-z%]{2}))(?:per\s+)?([a-z%]+)")
 _PREFERENCE_ORDER = re.compile(
     r"(?i)\bprefer\w*\s+(?P<a>[\w' -]{1,40}?)\s+(?:over|to|rather\s+than|instead\s+of)\s+(?P<b>[\w' -]{1,40}?)"

@@ -18,6 +18,12 @@ def _mem(text: str) -> Memory:
     return Memory(id=memory_id_for("u", text), user_id="u", content=text, kind=classify(text).kind)
 
 
+def _decide(embedder, old: str, new: str) -> ReconcileDecision:  # type: ignore[no-untyped-def]
+    """The rules on `new` beside `old` at the model's cosine."""
+    va, vb = embedder.encode([old, new])
+    return RuleReconciler(S).decide(_mem(new), [Neighbour(_mem(old), float(va @ vb))])
+
+
 @pytest.mark.parametrize(
     ("old", "new", "action"),
     [
@@ -270,15 +276,13 @@ def test_labelled_pairs_meet_the_precision_goals(embedder, split: str) -> None: 
 def test_a_paraphrase_anchored_by_its_values_repeats(embedder, old: str, new: str) -> None:  # type: ignore[no-untyped-def]
     """The same typed values about the same subject, a word or two reworded: a duplicate below the paraphrase
     bar (`dedup_values_cosine`), which read "kept" / "runs" as a swapped word."""
-    va, vb = embedder.encode([old, new])
-    decision = RuleReconciler(S).decide(_mem(new), [Neighbour(_mem(old), float(va @ vb))])
+    decision = _decide(embedder, old, new)
     assert decision.action is ReconcileAction.REINFORCE, decision
 
 
 def test_the_same_values_on_another_subject_do_not_repeat(embedder) -> None:  # type: ignore[no-untyped-def]
     old, new = "The gym closes at 22:00 on weekdays.", "The pharmacy closes at 22:00 on weekdays."
-    va, vb = embedder.encode([old, new])
-    decision = RuleReconciler(S).decide(_mem(new), [Neighbour(_mem(old), float(va @ vb))])
+    decision = _decide(embedder, old, new)
     assert decision.action is ReconcileAction.CREATE, decision
 
 
@@ -342,6 +346,5 @@ def test_a_correction_of_another_subject_supersedes_nothing(old: str, new: str) 
 def test_decisions_on_new_phrasing(embedder, old: str, new: str, action: ReconcileAction) -> None:  # type: ignore[no-untyped-def]
     """Forms, not phrases: held-out pairs 4 and 5 were silent on phrasing the rules had not been written from.
     Each sentence here is new (none is from a labelled part)."""
-    va, vb = embedder.encode([old, new])
-    decision = RuleReconciler(S).decide(_mem(new), [Neighbour(_mem(old), float(va @ vb))])
+    decision = _decide(embedder, old, new)
     assert decision.action is action, decision
