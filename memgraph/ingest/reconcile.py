@@ -38,6 +38,7 @@ A `Reconciler` is pluggable (`MemoryEngine(..., reconciler=...)`), e.g. an LLM j
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -161,7 +162,7 @@ def _compare(n: Statement, o: Statement, cosine: float) -> Comparison:
     changed = tuple(
         k for k in sorted(set(kn) & set(ko)) if not (kn[k] <= ko[k] or ko[k] <= kn[k])
     )
-    if n.ordinals and o.ordinals and not (n.ordinals <= o.ordinals or o.ordinals <= n.ordinals):
+    if n.ordinals and o.ordinals and _ordinal_changed(n.text, o.text):
         changed += ("ordinal",)  # "on the first Sunday" / "on the last Sunday": which one of several changed
     swap = bool(only_new and only_old) and only_new <= n.value_words() and only_old <= o.value_words()
     union = n.tokens | o.tokens
@@ -365,6 +366,23 @@ class RuleReconciler:
 
 #: Kinds of value that say when (a day, a date, a part of the day) rather than how much or at what time.
 _WHEN = frozenset({"weekday", "date", "month", "year", "period", "ordinal"})
+
+
+_ORDINAL_OF = re.compile(
+    r"(?i)\b(first|second|third|fourth|fifth|last|next|previous|final|\d+(?:st|nd|rd|th))\s+([a-z]+)"
+)
+
+
+def _ordinal_changed(new: str, old: str) -> bool:
+    """Whether the two name another one of the same thing: "the first Sunday" / "the last Sunday"; not "last
+    week" / "my first time" (LoCoMo dev: two turns of chat read as a changed ordinal)."""
+    a: dict[str, set[str]] = {}
+    for m in _ORDINAL_OF.finditer(old):
+        a.setdefault(m.group(2).lower(), set()).add(m.group(1).lower())
+    return any(
+        head in a and ordinal not in a[head]
+        for ordinal, head in ((m.group(1).lower(), m.group(2).lower()) for m in _ORDINAL_OF.finditer(new))
+    )
 
 
 def _unit_said(st: Statement, other: dict[str, frozenset[object]],

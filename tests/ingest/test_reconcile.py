@@ -348,3 +348,14 @@ def test_decisions_on_new_phrasing(embedder, old: str, new: str, action: Reconci
     Each sentence here is new (none is from a labelled part)."""
     decision = _decide(embedder, old, new)
     assert decision.action is action, decision
+
+
+def test_an_ordinal_changes_only_for_the_same_thing() -> None:
+    """"the first Sunday" / "the last Sunday" name another one; "last week" / "my first time" do not (two LoCoMo
+    dev turns of chat were read as a changed value)."""
+    from memgraph.ingest.reconcile import compare
+
+    assert "ordinal" in compare("Book club is on the last Sunday.", "Book club is on the first Sunday.", 0.9).changed
+    assert "ordinal" not in compare(
+        "Nope, but it's my first time going.", "Last week I talked to a friend about it.", 0.6
+    ).changed
