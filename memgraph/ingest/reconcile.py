@@ -8,7 +8,9 @@ polarity, cues) and compared. For each neighbour, most similar first, the first 
    no correction or update cue, not an additive "also …", and the texts are close: cosine >= `dedup_cosine`,
    token Jaccard >= `dedup_jaccard`, or a paraphrase at cosine >= `dedup_paraphrase_cosine` (+
    `dedup_swap_margin` when a word was replaced by another: "staging" vs "production" database, "went hiking" vs
-   "went camping"). Not between two turns of a conversation: a turn said again in other words is another turn.
+   "went camping"); or, when both give the same typed values about the same subject with a word or two reworded,
+   at cosine >= `dedup_values_cosine` ("rent is £850" / "let at 850 pounds"). Not between two turns of a
+   conversation: a turn said again in other words is another turn.
 2. Statements of two different speakers never repeat, supersede or contradict each other ("Caroline: I love
    pizza" and "Mel: I love pizza" are two facts). Questions and greetings assert nothing; an additive statement
    ("I also like tea") adds, it never replaces.
@@ -17,12 +19,17 @@ polarity, cues) and compared. For each neighbour, most similar first, the first 
    a swapped value word, or flipped polarity; or it names the old value as replaced ("from Jenkins to …",
    "no longer use Nationwide"); or a value of the same kind changed (cosine >= `reconcile_update_cosine`); or
    it moves the same holder's home or job ("Lena moved to Lisbon" after "My sister Lena lives in Porto and works
-   as a nurse": `slots.py`, where the frames share too little to compare).
+   as a nurse": `slots.py`, where the frames share too little to compare). The new statement's subject, when
+   found, must be one the old statement names ("Correction: the choir's concert starts at 19:30." corrects no
+   night shift that starts at 19:30).
 4. **contradict** (both kept, flagged) without such a cue, only when the frames are the same word for word
    (values aside), both are statements (a verb or a subject pronoun, not a label), and a value of the same kind
    changed ("closes at 22:00" / "at 20:00"), a value word was
    swapped outside the subject ("is in Porto" / "is in Valencia"; in the subject only for identities: "Lena is my
-   manager" / "Oskar is my manager"), or the polarity flipped ("I like coffee" / "I don't like coffee").
+   manager" / "Oskar is my manager"), or the polarity flipped ("I like coffee" / "I don't like coffee"; a clause
+   that negates is read alone). One value changed in a frame reworded by a synonym on each side contradicts too
+   ("starts on 17 February" / "begins on 24 February", cosine >= `contradict_reworded_cosine`); a value changed
+   with the day it holds for is another slot ("22:00 on weekdays" / "18:00 at weekends").
    Past episodes ("went hiking", "went swimming"), conversation turns of kind `event` and summaries accumulate:
    they never contradict, and only an explicit correction supersedes one.
 5. otherwise -> **create**.

@@ -3,6 +3,10 @@ their unit. The write-path decisions compare statements by these (a duplicate re
 contradiction changes one of the same kind), so spellings of one value must meet: "5pm" = "17:00",
 "14 June" = "June 14th", "five-a-side" = "5-a-side", "1,450 euros" = "1450 EUR", "3.9%" = "3.9 percent".
 
+Values said in words are first written in digits (`spoken.py`: "forty-five quid", "half past seven", "a
+fortnight", "the ninth of September"); units of time are one kind (minutes: "48-hour" = "two days"); how often
+("weekly", "every two weeks", "£6 a week") is read when asked (`how_often`, the write-path decisions).
+
 Rules, no parser (English): a part of the day (morning, afternoon, evening, night) is a value; a time is H:MM
 or H(:MM) with am/pm (or noon/midnight); a date is a day number next to a month name (either order, ordinals
 allowed, "12-14 May" gives two) or ISO 2024-05-01; a year is a 4-digit 19xx/20xx; any other number (digits,
