@@ -541,9 +541,9 @@ class Settings(BaseModel):
         "one ('What did Tim suggest to John?', not 'Jon and Gina'), a memory carrying the later-named value but not "
         "the first (the subject) has its relevance x this: the cue factor lifts both speakers' memories alike "
         "(retrieve/subject.py). LoCoMo dev cascade R@10 (maintenance off, conversation / generic ingest): 1.0 "
-        "0.793 / 0.794, 0.85 0.797 / 0.797, 0.75 0.798 / 0.798 (up on 3 of the 5 conversations, none down), 0.7 "
-        "0.799 / 0.799, 0.6 0.797 (one conversation down); names joined by 'and' treated as a subject too: 0.796 "
-        "with one conversation down.",
+        "0.7926 / 0.7939, 0.85 0.7967 / 0.7967, 0.75 0.7981 / 0.7981 (up on 3 / 2 of the 5 conversations, none "
+        "down), 0.7 0.7985 / 0.7985, 0.6 0.7970 (conv-26 down); names joined by 'and' treated as a subject too: "
+        "0.7962 with one conversation down.",
     )
     cue_boost: float = Field(
         0.5, description="A candidate carrying a facet tag the query names (speaker, date) scores x(1+this)."

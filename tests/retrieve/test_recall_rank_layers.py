@@ -205,6 +205,28 @@ def test_a_question_gives_way_to_its_answer_in_cascade_only(embedder: CachedEmbe
     assert finals[(0.85, "hybrid")] == pytest.approx(finals[(1.0, "hybrid")])
 
 
+def _finals_by_setting(
+    embedder: CachedEmbedder, turns: list[str], query: str, setting: str, values: tuple[float, ...]
+) -> tuple[list[str], dict[tuple[float, str], dict[str, float]]]:
+    """The turns stored in one session per value of `setting`, the query recalled in cascade and hybrid: (the
+    turns' ids, {(value, mode): {memory id: final score without recency and confidence}})."""
+    finals: dict[tuple[float, str], dict[str, float]] = {}
+    ids: list[str] = []
+    for value in values:
+        eng = make_engine(embedder, recall_maintenance=False, **{setting: value})
+        try:
+            ids = [m.id for m in eng.remember_many([{"content": t, "session_id": "s1"} for t in turns], user_id="u")]
+            for mode in ("cascade", "hybrid"):
+                res = eng.recall(query, user_id="u", mode=mode)
+                # without the recency boost and confidence decay, which move with the seconds between engines
+                finals[(value, mode)] = {
+                    t.memory_id: t.final_score / (t.recency_boost * t.confidence) for t in res.trace
+                }
+        finally:
+            eng.close()
+    return ids, finals
+
+
 def test_a_reply_to_a_matching_question_is_lifted_in_cascade_only(embedder: CachedEmbedder) -> None:
     """A turn whose previous turn (its session predecessor) is a question has its relevance x (1 + reply_weight
     x the question's cosine to the query) in cascade recall; a turn after a statement, and hybrid recall, are
@@ -216,19 +238,7 @@ def test_a_reply_to_a_matching_question_is_lifted_in_cascade_only(embedder: Cach
         "John: Thanks, I will look into it with the team.",
     ]
     query = "What city did Tim suggest for the team trip?"
-    finals: dict[tuple[float, str], dict[str, float]] = {}
-    for weight in (0.0, 0.5):
-        eng = make_engine(embedder, recall_maintenance=False, reply_weight=weight)
-        try:
-            ids = [m.id for m in eng.remember_many([{"content": t, "session_id": "s1"} for t in turns], user_id="u")]
-            for mode in ("cascade", "hybrid"):
-                res = eng.recall(query, user_id="u", mode=mode)
-                # without the recency boost and confidence decay, which move with the seconds between engines
-                finals[(weight, mode)] = {
-                    t.memory_id: t.final_score / (t.recency_boost * t.confidence) for t in res.trace
-                }
-        finally:
-            eng.close()
+    ids, finals = _finals_by_setting(embedder, turns, query, "reply_weight", (0.0, 0.5))
     qv, asked = embedder.encode([query, turns[1]])
     cos = float(qv @ asked / (np.linalg.norm(qv) * np.linalg.norm(asked)))
     assert cos > 0.3
@@ -266,21 +276,7 @@ def test_the_other_speakers_memories_give_way_to_the_subjects_in_cascade_only(em
         "John: Thanks Tim, I will suggest the city to the team for the trip.",
     ]
     query = "What city did Tim suggest to John for the team trip?"
-    finals: dict[tuple[float, str], dict[str, float]] = {}
-    for weight in (1.0, 0.75):
-        eng = make_engine(embedder, recall_maintenance=False, subject_relevance=weight)
-        try:
-            ids = [m.id for m in eng.remember_many([{"content": t, "session_id": "s1"} for t in turns], user_id="u")]
-            for mode in ("cascade", "hybrid"):
-                res = eng.recall(query, user_id="u", mode=mode)
-                if mode == "cascade":
-                    assert {"speaker:tim", "speaker:john"} <= set(res.cue_tags)
-                # without the recency boost and confidence decay, which move with the seconds between engines
-                finals[(weight, mode)] = {
-                    t.memory_id: t.final_score / (t.recency_boost * t.confidence) for t in res.trace
-                }
-        finally:
-            eng.close()
+    ids, finals = _finals_by_setting(embedder, turns, query, "subject_relevance", (1.0, 0.75))
     before, after = finals[(1.0, "cascade")], finals[(0.75, "cascade")]
     assert set(ids) <= set(before)
     for i in (0, 2):  # John's
