@@ -116,7 +116,7 @@ def _unsaid(missing: list[str], setting_words: set[str], question: str) -> list[
     where can I check?" / "Allergen sheets for every dish are in the red folder"). Requiring every scene word of a
     weak match instead (below `gap_answer_cosine`) found one more miss on the labelled scenes and logged two more
     answered questions."""
-    if setting_words and (focus_words(question) or setting_words - set(missing)):
+    if setting_words and (focus_words(question, typed=True) or setting_words - set(missing)):
         return [w for w in missing if w not in setting_words]
     return missing
 
