@@ -205,6 +205,11 @@ _RULE = re.compile(
 )
 
 
+def asks_case(question: str) -> bool:
+    """A yes/no or how question about doing something (`_CASE_QUESTION`)."""
+    return bool(_CASE_QUESTION.match(question))
+
+
 def case_words(question: str) -> set[str]:
     """The words of a yes/no or how question's circumstances: a rule about the action ("Never run `terraform
     apply` locally against prod"), or its method ("test them locally with `stripe listen`"), answers for any case

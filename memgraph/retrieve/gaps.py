@@ -72,6 +72,7 @@ from memgraph.retrieve.gap_focus import (
     FocusTest,
     ServedHit,
     acronym_words,
+    asks_case,
     case_words,
     covers,
     day_parts,
@@ -121,6 +122,14 @@ def _unsaid(missing: list[str], setting_words: set[str], question: str) -> list[
     return missing
 
 
+def _weak_answer(missing: list[str], rule_for_case: bool) -> bool:
+    """A weak match (below `gap_answer_cosine`) answers when it names every focus word, or all but one when it
+    states the rule a yes/no question about doing something asks for: "can i spray weedkiller on the Fenwick
+    drive?" / "Never use glyphosate at the Fenwick house" (0.35; "weedkiller" / "glyphosate" 0.31), "does legal
+    need to see the piece?" / "Legal must read anything that names Fenwick before it runs." (0.37)."""
+    return not missing or (rule_for_case and len(missing) == 1)
+
+
 def _clause_similarity(served: Sequence[ServedHit], clauses: tuple[str, str], encode: Encoder) -> list[ServedHit]:
     """A scene dilutes the query's vector: a served memory's similarity is also read against the scene and the
     question alone, and the highest of the three is kept ("new strings landed in Lokalise, how do I get them into
@@ -167,11 +176,14 @@ def judge(
     case = case_words(question)
     if focus is not None:
         strict = FocusTest(focus.encode, focus.weak_word_cosine, float("inf"))
+        ruled = asks_case(question)
         close += [
             h for h in served
             if h not in close and h.similarity is not None and h.similarity >= focus.weak_cosine
-            and not _unsaid(outside_case(uncovered(query, h.content, strict), case, h.content), setting_words,
-                            question)
+            and _weak_answer(
+                _unsaid(outside_case(uncovered(query, h.content, strict), case, h.content), setting_words, question),
+                ruled and states_rule(h.content),
+            )
         ]
     if not close:
         return GapVerdict(True, True, expects, f"no served memory is similar (best cosine {best or 0:.2f})", best)

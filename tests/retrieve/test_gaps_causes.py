@@ -414,3 +414,12 @@ def test_hours_as_a_range_are_a_limit_and_a_fraction_is_a_number() -> None:
 def test_a_cut_off_time_is_the_slot() -> None:
     assert "cut" not in focus_words("what's the cut off time for asking for a home visit?")
     assert "cut" in focus_words("the power was cut off at the mains, why?")  # the verb
+
+
+def test_a_weak_rule_answers_its_yes_no_question_said_otherwise(miss) -> None:  # type: ignore[no-untyped-def]
+    """Below the answer cosine, a rule may leave one word of a yes/no question unsaid ("weedkiller" /
+    "glyphosate"); a weak memory that states no rule may not."""
+    query = "can i spray weedkiller on the Fenwick drive?"
+    assert not miss(query, ["Never use glyphosate at the Fenwick house; they keep chickens and want everything "
+                            "organic."]).miss
+    assert miss(query, ["The Fenwicks bought glyphosate at the garden centre last week."]).miss  # 0.35, no rule
