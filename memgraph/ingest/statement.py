@@ -303,7 +303,7 @@ def denied_values(text: str) -> dict[str, frozenset[object]]:
     """The typed values `text` names as not so ("at 3:25, not 3:15", "at 7:30 instead of 8:00"): the old
     values a correction names, left out of what the text itself says (`_NOT_X`)."""
     spans = " ; ".join(m.group(0) for m in _NOT_X.finditer(strip_code(text)))
-    return values(spans, how_often=True).kinds() if spans else {}
+    return values(spans, compare=True).kinds() if spans else {}
 
 
 _CLAUSE_BREAK = re.compile(r"\s*;\s*|,\s+so\s+|(?<=[a-z0-9])[.!?]\s+(?=[A-Z])")
@@ -334,8 +334,8 @@ def _parse(text: str) -> Statement:
     stops = stop_words()
     plain = strip_code(text)
     core = _NOT_X.sub(" ", plain)  # "…, not May": May is the old value, not something this text says
-    vals = values(core, how_often=True)
-    masked_core = masked(core, how_often=True)
+    vals = values(core, compare=True)
+    masked_core = masked(core, compare=True)
     toks = tokenize(masked_core)
     # a heading before a colon ("New protocol: samples now go in …", "Correction: …") and a fronted clause
     # ("After the meter was fitted, the water bill is …") are no part of the subject

@@ -4,8 +4,8 @@ contradiction changes one of the same kind), so spellings of one value must meet
 "14 June" = "June 14th", "five-a-side" = "5-a-side", "1,450 euros" = "1450 EUR", "3.9%" = "3.9 percent".
 
 Values said in words are first written in digits (`spoken.py`: "forty-five quid", "half past seven", "a
-fortnight", "the ninth of September"); units of time are one kind (minutes: "48-hour" = "two days"); how often
-("weekly", "every two weeks", "£6 a week") is read when asked (`how_often`, the write-path decisions).
+fortnight", "the ninth of September"). For the write-path decisions (`compare`) units of time are one kind
+(minutes: "48-hour" = "two days") and how often ("weekly", "every two weeks", "£6 a week") is a value too.
 
 Rules, no parser (English): a part of the day (morning, afternoon, evening, night) is a value; a time is H:MM
 or H(:MM) with am/pm (or noon/midnight); a date is a day number next to a month name (either order, ordinals
@@ -194,17 +194,18 @@ class Values:
 NO_VALUES = Values(EMPTY, EMPTY, EMPTY, EMPTY, EMPTY, EMPTY, EMPTY, ())
 
 
-def values(text: str, *, how_often: bool = False) -> Values:
-    """The typed values of `text` (cached: the decisions ask for the same texts repeatedly). `how_often`: also
-    how often something happens ("weekly", "every two weeks", "£6 a week"), a quantity of unit "every": the
-    write-path decisions compare it; gap detection asks `values` what kind of value a question names and a
-    memory holds, and reading "per day" / "nightly" as values there made it log answered questions (held-out
-    gap parts 2, 4, 5: precision 0.91 -> 0.87 / 0.84)."""
-    return _values(text, how_often)
+def values(text: str, *, compare: bool = False) -> Values:
+    """The typed values of `text` (cached: the decisions ask for the same texts repeatedly). `compare`: the
+    forms the write-path decisions compare, beyond what a value is: how often something happens ("weekly",
+    "every two weeks", "£6 a week"), a quantity of unit "every", and units of time as one kind ("duration", in
+    minutes: "48-hour" = "two days"). Gap detection asks `values` what kind of value a question names and a
+    memory holds: reading "per day" / "nightly" as values there made it log answered questions (held-out gap
+    parts 2, 4, 5: precision 0.91 -> 0.87 / 0.84), and it reads a duration by its unit ("ten minutes early")."""
+    return _values(text, compare)
 
 
 @lru_cache(maxsize=16384)
-def _values(text: str, how_often: bool = False) -> Values:
+def _values(text: str, compare: bool = False) -> Values:
     text = _prepared(text)
     taken: list[tuple[int, int]] = []
 
@@ -306,7 +307,7 @@ def _values(text: str, how_often: bool = False) -> Values:
         months.add(MONTHS[word.lower()])
         taken.append(m.span())
     quantities: set[tuple[str, float]] = set()
-    for m in _FREQUENCY.finditer(text) if how_often and may(_FREQUENCY_WORDS) else ():
+    for m in _FREQUENCY.finditer(text) if compare and may(_FREQUENCY_WORDS) else ():
         if free(*m.span()):
             word = (m.group("adv") or m.group("unit") or "").lower()
             every = _EVERY_MINUTES[word.removesuffix("ly") if m.group("adv") else word]
@@ -360,7 +361,7 @@ def _values(text: str, how_often: bool = False) -> Values:
                     times.add(int(value) * 60)
                     taken.append(m.span())
                     continue
-        if unit in _DURATION_MINUTES and not (m.group("n") and m.group("ord")):
+        if compare and unit in _DURATION_MINUTES and not (m.group("n") and m.group("ord")):
             unit, value = "duration", value * _DURATION_MINUTES[unit]
         quantities.add((unit, value))
         taken.append(m.span())
@@ -435,11 +436,11 @@ def _unit(after: str) -> str:
     return w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
 
 
-def masked(text: str, *, how_often: bool = False) -> str:
+def masked(text: str, *, compare: bool = False) -> str:
     """`text` with its values replaced by a placeholder, to compare what two statements say about them (values
-    said in words are read in digits first, so the spans are of that text: `_prepared`). `how_often` as for
+    said in words are read in digits first, so the spans are of that text: `_prepared`). `compare` as for
     `values`."""
-    vals = values(text, how_often=how_often)
+    vals = values(text, compare=compare)
     text = _prepared(text)
     out, pos = [], 0
     for a, b in vals.spans:
