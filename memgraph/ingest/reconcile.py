@@ -102,9 +102,9 @@ def _episodic(mem: Memory, st: Statement, *, turn: bool) -> bool:
 class Comparison:
     """What differs between a new statement and an old one, and how much they share. Each part is worked out
     the first time a rule asks for it: most pairs are settled by one or two of them (`duplicate` stops at the
-    first differing value, `conflict` at a label), and working out all of them for every pair was ~40 us of
-    a pair's ~60 us (a bulk batch of 5,000 past 60k memories compares ~25k pairs, of which 76 decided
-    anything: bench/RESULTS.md, "Bulk writes, tenth round"). The values are those the eager form had."""
+    first differing value, `conflict` at a label). Working out all of them for every pair took 1.0-1.2 s of CPU
+    (~45 us a pair, load 9) in a bulk batch of 5,000 past 60k memories, whose ~25k pairs decided 76 times
+    (bench/RESULTS.md, "Bulk writes, tenth round"). The values are those the whole comparison gave."""
 
     __slots__ = ("cosine", "_n", "_o", "_aligned", "_done")
 
