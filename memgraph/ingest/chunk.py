@@ -90,6 +90,18 @@ def looks_like_turn(text: str) -> bool:
     return named and words[0].lower() not in _LABELS
 
 
+_MARKUP_HEADING = re.compile(r"[ \t]*(?:#{1,6}[ \t]+\S[^\n]*|\*\*[^*\n]+\*\*:?)[ \t]*\n[ \t]*\n")
+
+
+def under_heading(text: str) -> str:
+    """A chunk's words without the markdown heading the chunker joined to it ("# Home lab\\n\\nThe NAS is ..."
+    -> "The NAS is ..."): the rules that read how a statement opens must not see the title first. Only a
+    markup heading on a paragraph of its own goes; a label ("Update: ...", "To deploy X:") is part of what is
+    said."""
+    m = _MARKUP_HEADING.match(text)
+    return text[m.end() :] if m else text
+
+
 def turn_body(text: str) -> str:
     """A turn's words without its speaker label ("user: To deploy X: ..." -> "To deploy X: ..."): the rules that
     read how a statement opens (a procedure's "To X:", a fact's subject) must not see the label first."""

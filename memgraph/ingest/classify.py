@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 
 from memgraph.errors import ValidationError
 from memgraph.ingest import signals
-from memgraph.ingest.chunk import turn_body
+from memgraph.ingest.chunk import turn_body, under_heading
 from memgraph.ingest.clean import strip_code
 from memgraph.ingest.statement import stem
 from memgraph.ingest.values import MONTHS, WEEKDAYS
@@ -230,6 +230,9 @@ def classify(text: str, hint: object = None, *, max_triggers: int = 5) -> Classi
 
 
 def _rules(text: str) -> tuple[MemoryKind, str]:
+    # the cues are looked for everywhere, a heading included; a fact's subject is read below its markdown
+    # heading ("# Home lab\n\nThe NAS is a Synology ...": the title is not the subject)
+    body = under_heading(text)
     if signals.has_correction(text):
         return MemoryKind.CORRECTION, "correction cue"
     if signals.has_constraint(text):
@@ -242,6 +245,6 @@ def _rules(text: str) -> tuple[MemoryKind, str]:
         return MemoryKind.PROCEDURE, "procedure steps"
     if signals.WORKING.search(text):
         return MemoryKind.EVENT, "working"
-    if signals.FACT.search(text):
+    if signals.FACT.search(body):
         return MemoryKind.FACT, "subject-predicate-object"
     return MemoryKind.EVENT, "default"

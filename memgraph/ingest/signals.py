@@ -120,7 +120,8 @@ EPISODE = re.compile(
     r"celebrated|enjoyed|joined|took\s+part|came\s+back|got\s+back|had\s+(?:a|an|some|lunch|dinner|breakfast))\b",
 )
 FACT = re.compile(
-    r"(?i)^(?:my|our|the|his|her|their|[A-Z][\w-]+)\s+(?:[\w'-]+\s+){0,5}?"
+    # a quoted name is a word of the subject ('The Proxmox host "forge" has 64 GB RAM')
+    r"(?i)^(?:my|our|the|his|her|their|[A-Z][\w-]+)\s+(?:[\"“”‘']?[\w'’-]+[\"“”’']?\s+){0,5}?"
     r"(?:is|are|was|were|has|have|uses|runs|lives|works|contains|costs|equals|means|belongs)\b\s+\S"
     # a subject and a present-simple verb: "The gym closes at 22:00", "Priya leads the onboarding team"
     r"|^(?:my|our|the|his|her|their|(?!(?:That|This|It|There|Here|What|Which|Who|He|She|They|We|You|I|Everything|"
@@ -165,7 +166,11 @@ _NOT_ENTITIES = (
     )
     | frozenset(MONTHS)
     | frozenset(WEEKDAYS)
+    # units written in capitals ("64 GB", "3.2 GHz"): a "gb" tag would join every memory that counts storage
+    | frozenset("kb mb gb tb pb kib mib gib tib hz khz mhz ghz mph kph rpm fps dpi ppi".split())
 )
+#: Speaker roles left out of names above ("User: ...") that still belong to a name they continue ("Home Assistant").
+_ROLES = frozenset({"user", "assistant"})
 #: Sentence-initial words whose "'s" is "is" or "us", never a possessive ("Let's", "Here's", "That's").
 _CONTRACTED = frozenset("let here there that what who how where when it he she".split())
 _WORD = re.compile(r"[^\W\d_][\w'’&.-]*[\w]|[^\W\d_]", re.UNICODE)
@@ -275,13 +280,20 @@ def _names(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
             i += 1
             continue
         j = i + 1
-        while j < len(words) and marks[j][0] and not marks[j][1] and words[j][1] - words[j - 1][2] <= 1:
+        while j < len(words) and words[j][1] - words[j - 1][2] <= 1 and _continues_name(words[j][0], marks[j]):
             j += 1
         # "LeBron's" names LeBron: without the possessive the two share one tag
         out.append(_POSSESSIVE.sub("", " ".join(x[0] for x in words[i:j])).rstrip(".'’"))
         i = j
     found = tuple(dict.fromkeys(out))
     return found, tuple(dict.fromkeys(n for n in weak if n not in found))
+
+
+def _continues_name(word: str, mark: tuple[bool, bool]) -> bool:
+    """A word that extends the name before it: a capitalised candidate mid-sentence, or a role word ("Home
+    Assistant", "Power User") that alone would be a speaker's label."""
+    cand, initial = mark
+    return not initial and (cand or (word[0].isupper() and word.lower() in _ROLES))
 
 
 @lru_cache(maxsize=4096)

@@ -132,6 +132,10 @@ def test_centroid_is_cached_and_updated_incrementally(embedder) -> None:  # type
         ),
         ("Hey Mel! Good to see you! How have you been?", MemoryKind.EVENT, Layer.EPISODIC),
         ("I must say, that was a great hike.", MemoryKind.EVENT, Layer.EPISODIC),
+        # a notes file's title is not the subject; a quoted name is part of it
+        ("# Home lab\n\nThe NAS is a Synology DS920+ in the hall.", MemoryKind.FACT, Layer.SEMANTIC),
+        ('The Proxmox host "forge" has 64 GB RAM.', MemoryKind.FACT, Layer.SEMANTIC),
+        ("# Rules\n\nNever reboot the router during a backup.", MemoryKind.CONSTRAINT, Layer.PROCEDURAL),
     ],
 )
 def test_routing_table(text: str, kind: MemoryKind, layer: Layer) -> None:
@@ -239,6 +243,9 @@ def test_entity_tags_are_names_not_their_forms() -> None:
     """A possessive names the same thing ("LeBron's game" is about LeBron); a plural weekday is a time."""
     assert infer_tags("We watched LeBron's game with Priya's team.", S).tags == ["lebron", "priya"]
     assert infer_tags("Never push to main on Fridays or Mondays.", S).tags == []
+    # a unit is no name (two memories counting gigabytes are not about one thing); a role word inside a name is
+    assert infer_tags("The host has 64 GB RAM and runs Home Assistant.", S).tags == ["ram", "home assistant"]
+    assert infer_tags("Each NAS drive holds 8 TB at 7200 RPM.", S).tags == ["nas"]
 
 
 def test_a_sentence_initial_name_is_tagged_once_the_user_names_it(embedder) -> None:  # type: ignore[no-untyped-def]
