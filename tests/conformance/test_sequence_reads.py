@@ -86,3 +86,5 @@ def test_similarities_are_the_cosines_of_the_users_memories(store: GraphStore) -
         store.similarities("u", ids, np.full(q.shape, np.nan))
     with pytest.raises(ValidationError):
         store.similarities("u", ids, q[:10])
+    with pytest.raises(ValidationError):
+        store.similarities("u", [], np.full(q.shape, np.inf))

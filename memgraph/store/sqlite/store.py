@@ -499,6 +499,8 @@ class SQLiteStore(SQLReads):
         """From the user's normalised vectors in memory (columns.py). `get_memories(with_embeddings=True)` of
         ~16 questions, the reply rule's read before, was ~2.5 ms: SQL rows, tags and a model per memory."""
         wanted = list(dict.fromkeys(ids))
+        if not wanted:  # the vector is still checked
+            return cosines([], np.zeros((0, self.embedding_dim), dtype=np.float32), vector, self.embedding_dim)
         with self._mirror.user(user_id, graph=False) as state:
             cols = state.columns
             rows = _rows_alive(cols.index, cols.alive, wanted)
