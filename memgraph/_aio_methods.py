@@ -32,7 +32,8 @@ class AsyncEngineMethods:
 
     async def close(self) -> None:
         """Finish background maintenance, then close the store (and the embedding cache file). Writes still
-        queued in the outbox stay there: the next engine on this store replays them."""
+        queued in the outbox stay there: the next engine on this store replays them. Closing twice does nothing;
+        any other call after it raises `EngineClosedError`."""
         return await asyncio.to_thread(self.sync.close)
 
     async def embed(self, texts: Sequence[str]) -> np.ndarray:

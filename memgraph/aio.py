@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import inspect
+from collections.abc import Generator
 from pathlib import Path
 from typing import Any
 
@@ -39,10 +40,35 @@ class _AsyncProxy:
         return call
 
 
+class _Opening:
+    """What `AsyncMemoryEngine.open` returns: awaited, the engine (`mem = await AsyncMemoryEngine.open(...)`);
+    entered, the engine closed on exit (`async with AsyncMemoryEngine.open(...) as mem:`), as `MemoryEngine.open`
+    is used with `with`. Both spellings are common in async libraries; refusing one was a newcomer's first error."""
+
+    def __init__(self, target: str | Path | None, kwargs: dict[str, Any]) -> None:
+        self._target, self._kwargs = target, kwargs
+        self._engine: AsyncMemoryEngine | None = None
+
+    async def _open(self) -> AsyncMemoryEngine:
+        # in a worker thread: opening may load indexes
+        return AsyncMemoryEngine(await asyncio.to_thread(MemoryEngine.open, self._target, **self._kwargs))
+
+    def __await__(self) -> Generator[Any, None, AsyncMemoryEngine]:
+        return self._open().__await__()
+
+    async def __aenter__(self) -> AsyncMemoryEngine:
+        self._engine = await self._open()
+        return self._engine
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self._engine is not None:
+            await self._engine.close()
+
+
 class AsyncMemoryEngine(AsyncEngineMethods):
     """Awaitable twin of `MemoryEngine`.
 
-        async with await AsyncMemoryEngine.open("~/.memgraph") as mem:
+        async with AsyncMemoryEngine.open("~/.memgraph") as mem:
             await mem.remember("I prefer tabs", user_id="ada")
             result = await mem.recall("indentation", user_id="ada")
     """
@@ -51,9 +77,9 @@ class AsyncMemoryEngine(AsyncEngineMethods):
         self.sync = engine
 
     @classmethod
-    async def open(cls, target: str | Path | None = None, **kwargs: Any) -> AsyncMemoryEngine:
-        """Open a store like `MemoryEngine.open` (in a worker thread: opening may load indexes)."""
-        return cls(await asyncio.to_thread(MemoryEngine.open, target, **kwargs))
+    def open(cls, target: str | Path | None = None, **kwargs: Any) -> _Opening:
+        """Open a store like `MemoryEngine.open`: `await` it, or use it in `async with` (closed on exit)."""
+        return _Opening(target, kwargs)
 
     @property
     def settings(self) -> Settings:

@@ -533,6 +533,18 @@ class Settings(BaseModel):
         "on both, none down), 0.2 0.792 / 0.793, 0.3 0.792 / 0.793 (one conversation down); the question's "
         "own relevance instead of its cosine 0.790, every turn's predecessor (question or not) 0.786.",
     )
+    subject_relevance: float = Field(
+        0.75,
+        ge=0.0,
+        le=1.0,
+        description="Cascade recall: in a question that names two speakers (two values of one facet) not joined as "
+        "one ('What did Tim suggest to John?', not 'Jon and Gina'), a memory carrying the later-named value but not "
+        "the first (the subject) has its relevance x this: the cue factor lifts both speakers' memories alike "
+        "(retrieve/subject.py). LoCoMo dev cascade R@10 (maintenance off, conversation / generic ingest): 1.0 "
+        "0.7926 / 0.7939, 0.85 0.7967 / 0.7967, 0.75 0.7981 / 0.7981 (up on 3 / 2 of the 5 conversations, none "
+        "down), 0.7 0.7985 / 0.7985, 0.6 0.7970 (conv-26 down); names joined by 'and' treated as a subject too: "
+        "0.7962 with one conversation down.",
+    )
     cue_boost: float = Field(
         0.5, description="A candidate carrying a facet tag the query names (speaker, date) scores x(1+this)."
     )

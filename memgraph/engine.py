@@ -8,6 +8,8 @@
 from __future__ import annotations
 
 import builtins
+import functools
+import inspect
 import logging
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -21,6 +23,7 @@ from memgraph.config import Settings
 from memgraph.embed import CachedEmbedder, Embedder, default_embedder
 from memgraph.errors import (
     EmbedderUnavailableError,
+    EngineClosedError,
     ModelMismatchError,
     NotFoundError,
     SecretDetectedError,
@@ -81,6 +84,7 @@ class MemoryEngine:
     ) -> None:
         self.store = store
         self.settings = settings
+        self._closed = False
         self._embedder = embedder
         self._embedder_lock = threading.Lock()
         self._jobs: Jobs | None = None
@@ -138,7 +142,11 @@ class MemoryEngine:
     @checked
     def close(self) -> None:
         """Finish background maintenance, then close the store (and the embedding cache file). Writes still
-        queued in the outbox stay there: the next engine on this store replays them."""
+        queued in the outbox stay there: the next engine on this store replays them. Closing twice does nothing;
+        any other call after it raises `EngineClosedError`."""
+        if self._closed:
+            return
+        self._closed = True
         self._maintainer.close()
         self._recaller.close()
         if self._outbox is not None:
@@ -725,6 +733,24 @@ class MemoryEngine:
     def users(self) -> builtins.list[str]:
         """Every user with memories in this store."""
         return self.store.users()
+
+
+def _open_only(fn: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(fn)
+    def call(self: MemoryEngine, *args: Any, **kwargs: Any) -> Any:
+        if self._closed:
+            raise EngineClosedError(f"{fn.__name__}(): this engine is closed; open the store again (MemoryEngine.open)")
+        return fn(self, *args, **kwargs)
+
+    return call
+
+
+# A closed engine refuses every call with a typed error: without this, a call after `close()` (or after its `with`
+# block) failed deep in the store with sqlite3's "Cannot operate on a closed database". `close` and `flush` (its
+# background work is already finished) stay harmless.
+for _name, _fn in list(vars(MemoryEngine).items()):
+    if inspect.isfunction(_fn) and not _name.startswith("_") and _name not in ("close", "flush"):
+        setattr(MemoryEngine, _name, _open_only(_fn))
 
 
 def _queued_erasure(memory_ids: list[str] | None) -> EraseReport:

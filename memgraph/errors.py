@@ -70,6 +70,10 @@ class ReadOnlyQueryError(ValidationError):
     """A statement given to `query()` / `memgraph cypher` would write; those run read-only Cypher only."""
 
 
+class EngineClosedError(MemgraphError):
+    """The engine was closed (`close()`, or the end of its `with` block): open the store again."""
+
+
 class UnsupportedOperationError(MemgraphError):
     """This store cannot do that (e.g. Cypher on the SQLite store)."""
 

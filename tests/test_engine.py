@@ -365,3 +365,30 @@ def test_renamed_classes_keep_their_old_names_with_a_warning(module: str, old: s
         assert getattr(mod, old) is getattr(mod, new)
     with pytest.raises(AttributeError):
         mod.__getattr__("NoSuchName")
+
+
+def test_async_open_is_awaited_or_entered(tmp_path: Path, embedder) -> None:  # type: ignore[no-untyped-def]
+    """`await AsyncMemoryEngine.open(...)` and `async with AsyncMemoryEngine.open(...) as mem:` both work (the
+    second closes the store on exit), as `with MemoryEngine.open(...)` does."""
+    import asyncio
+
+    from memgraph import AsyncMemoryEngine
+
+    target = str(tmp_path / "store")
+
+    async def run() -> tuple[int, bool]:
+        async with AsyncMemoryEngine.open(target, embedder=embedder) as mem:
+            await mem.remember("The on-call rotation changes on Mondays.", user_id="bo")
+            entered = mem
+        mem2 = await AsyncMemoryEngine.open(target, embedder=embedder)
+        try:
+            found = len((await mem2.recall("when does on-call change?", user_id="bo")).memories)
+        finally:
+            await mem2.close()
+        try:
+            await entered.recall("on-call", user_id="bo")
+        except MemgraphError:
+            return found, True  # the entered engine was closed on exit
+        return found, False
+
+    assert asyncio.run(run()) == (1, True)

@@ -12,8 +12,8 @@ import numpy as np
 
 from memgraph.ingest.statement import stem
 from memgraph.ingest.values import values
-from memgraph.retrieve.gap_question import QUESTION_WORDS, asked
-from memgraph.retrieve.gap_values import CALENDAR, bounded
+from memgraph.retrieve.gap_question import QUESTION_WORDS, asked, clauses
+from memgraph.retrieve.gap_values import CALENDAR, bounded, spoken_time
 from memgraph.text import stop_words, tokenize
 
 
@@ -82,6 +82,12 @@ _QUESTION_VERB = (
     re.compile(r"(?i)\bwho\s+(?!is\b|are\b|was\b|were\b|has\b|have\b|had\b)(?P<who>[\w'-]+)"),  # "who runs …"
     # "who needs to *look* at my migration?": the verb after need/have to is what is done, said otherwise
     re.compile(r"(?i)\b(?:who|what|which|where|when|how)\b[^?,]*?\b(?:need|needs|has|have|got)\s+to\s+(?P<inf>[\w'-]+)"),
+    # a verb in its -ing form after its subject ("how many people *are coming*?") or before its object ("*adding* a
+    # new gpio"): what is done, said otherwise ("40 evening guests"). Not after a question's opening auxiliary,
+    # where the -ing word is a noun ("is *parking* free at the hotel?"), nor after "'s", which may be a possessive
+    # ("the pool's *opening* time").
+    re.compile(r"(?i)(?:(?<=\w\s)(?:is|are|was|were|am)|(?<=\w)['’]re)\s+(?P<ing>[a-z]{2,}ing)\b"),
+    re.compile(r"(?i)\b(?P<ger>[a-z]{3,}ing)\s+(?:a|an|the|my|our|his|her|their|your|this|that|these|those|some)\b"),
     # "this python file", "the new pipeline": the thing at hand, not something stored
     re.compile(r"(?i)\b(?:this|that|these|those|the\s+new|a\s+new)\s+(?P<d1>[\w'-]+)(?:\s+(?P<d2>[\w'-]+)(?=\s*[?.!]*\s*$))?"),
 )
@@ -110,6 +116,11 @@ _CONTENT_STOPS = frozenset(  # not "call": "can I put a call in at 9?" asks abou
 )
 
 
+#: Texting abbreviations: a politeness or a generic word, never what is asked ("duty dr's direct line *pls*", "how
+#: long does fail2ban ban *ppl* for").
+_CHAT = frozenset("pls plz ppl thx tho btw imo lol".split())
+
+
 def _function_word(w: str) -> bool:
     return w in stop_words() and w not in _CONTENT_STOPS
 
@@ -125,7 +136,9 @@ def focus_words(question: str, *, typed: bool = False) -> list[str]:
     slot (`_SLOT_WORDS`) and type (`_ANSWER_TYPE`; kept with `typed`), the question's own verb (`_QUESTION_VERB`)
     and names (capitalised words: the subject, which an answer may give by another name: "the Lisbon hotel" /
     "Casa do Largo")."""
-    question = re.sub(r"(?i)\bcut-off\b", "cutoff", question)  # one word, a slot word like "deadline"
+    # one word, a slot word like "deadline": "the cut-off", "the cut off time for …"
+    question = re.sub(r"(?i)\bcut-off\b|\bcut\s+off\b(?=\s+(?:time|date|day|point)\b|\s*[?.!]*\s*$)", "cutoff",
+                      question)
     # what is excluded is not asked: "who has a spare key *apart from the key safe*?"
     question = _EXCLUDED.sub(" ", question)
     skip: set[str] = set()
@@ -135,12 +148,13 @@ def focus_words(question: str, *, typed: bool = False) -> list[str]:
     # Title-case words are names; an all-capitals word is an acronym, often the very thing asked ("the SLA")
     names = {w.lower() for w in re.findall(r"\b[A-Z][a-z][\w'’-]*", question)}
     for pattern in () if typed else _ANSWER_TYPE:  # typed: the answer's type words count (a question's length)
-        for m in pattern.finditer(question):
-            skip |= set(tokenize(m.group("t")))
+        for clause in clauses(question):  # after its scene too: "adding a new gpio, *which overlay file* do I …"
+            for m in pattern.finditer(clause):
+                skip |= set(tokenize(m.group("t")))
     out: list[str] = []
     for w in tokenize(question):
         if (
-            _function_word(w) or w in QUESTION_WORDS or w in _SLOT_WORDS or w in skip or w in names
+            _function_word(w) or w in QUESTION_WORDS or w in _SLOT_WORDS or w in _CHAT or w in skip or w in names
             or len(w) < _FOCUS_MIN_LETTERS or not w.isalpha() or w in out
         ):
             continue
@@ -191,6 +205,11 @@ _RULE = re.compile(
 )
 
 
+def asks_case(question: str) -> bool:
+    """A yes/no or how question about doing something (`_CASE_QUESTION`)."""
+    return bool(_CASE_QUESTION.match(question))
+
+
 def case_words(question: str) -> set[str]:
     """The words of a yes/no or how question's circumstances: a rule about the action ("Never run `terraform
     apply` locally against prod"), or its method ("test them locally with `stripe listen`"), answers for any case
@@ -237,6 +256,7 @@ def uncovered(query: str, content: str, test: FocusTest) -> list[str]:
     question = asked(query)
     have = {stem(w) for w in tokenize(content)}
     spelled = acronym_words(question, content) | kinds_of_subject(question, content) | day_parts(content)
+    spelled |= said_by_kind(content)
     missing = [w for w in focus_words(question) if not stem_in(stem(w), have) and w not in spelled]
     if missing:  # "where do setings get saved?" / "Settings are stored in NVS": a typo is the word
         said = set(tokenize(content))
@@ -265,6 +285,31 @@ def day_parts(content: str) -> set[str]:
     """The parts of the day the clock times of `content` fall in."""
     hours = {t // 60 for t in values(content).times}
     return {part for part, (a, b) in _DAY_PARTS.items() if any(a <= h < b or a <= h + 24 < b for h in hours)}
+
+
+#: Words a question uses for what a kind of memory says in its own words: permission ("the max current we're
+#: *allowed*?") is what a rule states ("must stay under 8 microamps"); an end verb ("when does my DBS *expire*?")
+#: is said by any end ("runs out in October 2027"); "early" or "late" by a clock time ("why are we shutting
+#: *early* on Thursday?" / "The surgery closes at 13:00 …"). The sentence model puts them far apart ("allowed" /
+#: "must" 0.36, "expire" / "runs" 0.22, "early" / "closes" 0.25).
+_PERMISSION = frozenset("allowed permitted ok okay fine supposed meant required allow permit".split())
+_END_SAID = re.compile(
+    r"(?i)\b(?:clos(?:e|es|ed|ing)|shut(?:s|ting)?|ends?|ended|ending|finish(?:es|ed|ing)?|stops?|stopped|"
+    r"expir(?:e|es|ed|y|ing)|runs?\s+out|ran\s+out|until|till|valid\s+(?:to|through))\b"
+)
+_EARLY_LATE = frozenset("early earlier late later".split())
+
+
+def said_by_kind(content: str) -> set[str]:
+    """The question words `content` says by its kind (`_PERMISSION`, `_END_VERBS`, `_EARLY_LATE`)."""
+    out: set[str] = set()
+    if states_rule(content):
+        out |= _PERMISSION
+    if _END_SAID.search(content):
+        out |= _END_VERBS
+    if values(content).times or spoken_time(content):
+        out |= _EARLY_LATE
+    return out
 
 
 _DETERMINERS = frozenset("the my our a an all any his her their your".split())

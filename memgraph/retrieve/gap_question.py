@@ -93,6 +93,12 @@ def asked(query: str) -> str:
 _CLAUSE = re.compile(r",\s+|\s+[-–—]\s+|;\s+")
 
 
+def clauses(text: str) -> list[str]:
+    """The clauses of a query: a scene and its question are two ("adding a new gpio, which overlay file do I
+    edit?")."""
+    return [p.strip() for p in _CLAUSE.split(text) if p.strip()]
+
+
 def scene(query: str) -> tuple[str, str]:
     """(scene, question) of a question that comes with what is happening: "walk-in is showing 7 degrees, what do
     I do?" -> ("walk-in is showing 7 degrees", "what do I do?"). The scene says why the question is asked; the

@@ -132,6 +132,10 @@ _WHOEVER = re.compile(r"(?i)\bwhoever\s+(?:is|was|has|holds|runs|leads)\b")
 _WHO = re.compile(r"(?i)\bwho(?:m|se|'s)?\b")
 #: Words `values` takes for the unit of a number that are not units: "at 8 tomorrow" is a clock time.
 _NOT_UNITS = frozenset({"", "today", "tomorrow", "tonight", "sharp", "ish"})
+#: A fraction in words, which `values` does not read as a number.
+_FRACTION = re.compile(
+    r"(?i)\b(?:a|one|two|three|four)\s+(?:half|third|quarter|fifth|sixth|tenth)s?\b|\bhalf\s+(?:of|the|a|an)\b"
+)
 _EARLY_LATE = re.compile(r"(?i)\bhow\s+(?:early|late)\b")
 #: A name that is not capitalised: a user name or handle ("marta_rides", "@marta"), or one said to be a name.
 _HANDLE = re.compile(
@@ -176,6 +180,8 @@ def holds_answer(content: str, expects: str | None, query: str) -> bool:
         # a number the question names itself ("the under-11s") is not an answer; a clock time is not "how many"
         own = {q for _, q in values(query).quantities}
         if {q for _, q in v.quantities} - own or v.years or _DURATION.search(content):  # a date is no count
+            return True
+        if expects == "number" and _FRACTION.search(content):  # "how far down?" / "a third of the way down"
             return True
         # "how long": an end point answers too ("until September")
         return expects == "duration" and bool(_UNTIL.search(content)) and bool(v.months or v.dates or v.weekdays
@@ -293,13 +299,22 @@ def bounded(content: str) -> bool:
     return bool(_bounded(content))
 
 
+#: Two clock times joined as a range: "from 8:00 to 11:00", "9-5", "10am until 2pm".
+_TIME_RANGE = re.compile(
+    r"(?i)\b\d{1,2}(?:[:.]\d\d)?\s*(?:[ap]\.?m\.?)?\s*(?:to|-|–|until|till)\s*\d{1,2}(?:[:.]\d\d)?\s*(?:[ap]\.?m\.?)?"
+)
+
+
 def _bounded(content: str) -> set[tuple[str, str]]:
     """The kinds of the limits `content` states. A question that names a value of one of them ("is it ok to have
     a coffee at 4am?") is answered by the limit ("I can't have caffeine after 3am"): it is a case of the rule,
-    not a different subject."""
+    not a different subject. Hours given as a range are a limit too ("can someone get their bloods done at 2pm?"
+    / "Blood tests … from 8:00 to 11:00")."""
     out: set[tuple[str, str]] = set()
     for m in _BOUND.finditer(content):
         out |= _kinds(values(content[m.end() : m.end() + 24]))
+    if any(len(values(m.group(0)).times) >= 2 for m in _TIME_RANGE.finditer(content)):
+        out.add(("time", ""))
     return out
 
 

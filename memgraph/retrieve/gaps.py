@@ -33,8 +33,13 @@ A miss needs all of this:
    values need not be in the answer (`scene`).
 5. **the case of a rule**: a yes/no or how question about doing something ("can I run terraform apply from my
    machine for a quick prod fix?") is answered by a memory that states the rule or gives the method ("Never run
-   `terraform apply` locally against prod"), which need not name the case's circumstances (`case_words`). A focus
+   `terraform apply` locally against prod"), which need not name the case's circumstances (`case_words`); below
+   `gap_answer_cosine` such a rule may leave one focus word said otherwise ("weedkiller" / "glyphosate"). A focus
    word one typo away from a memory's word is that word ("setings" / "Settings").
+6. **words a kind of memory says its own way** (`said_by_kind`): permission ("allowed") by a rule, an end verb
+   ("expire") by any end ("runs out"), "early" / "late" by a clock time; an -ing verb ("how many people *are
+   coming*", "*adding* a new gpio") is what is done, not what is asked; hours given as a range are a limit
+   ("from 8:00 to 11:00" answers "at 2pm?"); a fraction in words is a number ("a third of the way down").
 
 What decided it (measured on hand-labelled cases, tests/data/decisions/gaps_*.json, bench/decisions.py): the
 old rule ("no vector hit above the similarity threshold") logged answered questions as misses (the best memory
@@ -55,7 +60,10 @@ part 0.59 -> 0.68, a seventh 0.60 -> 0.81, an eighth 0.57 -> 0.60): each new per
 words does not foresee. The focus-word test is not the least precise rule once cases of rules are read (on the
 dev parts: 55 right, 9 wrong misses; "no served memory is similar": 53 right, 9 wrong), and no second signal
 measured (the best cosine, how near the uncovered word is to the memory's words) separates its wrong misses from
-its right ones; without it precision rises by 0.02 and recall falls by 0.18. bench/RESULTS.md has the figures.
+its right ones; without it precision rises by 0.02 and recall falls by 0.18. Read after its blind score, the
+eighth part's 18 wrong misses were mostly of the kinds in 6 (9 fixed, 0.60 -> 0.75 there, recall kept); a memory
+standing far above the other served ones, and forgiving one uncovered word of a three-word question, were measured
+as second signals and not kept (RESULTS.md "Gap detection, held-out 9"). bench/RESULTS.md has the figures.
 """
 
 from __future__ import annotations
@@ -72,6 +80,7 @@ from memgraph.retrieve.gap_focus import (
     FocusTest,
     ServedHit,
     acronym_words,
+    asks_case,
     case_words,
     covers,
     day_parts,
@@ -116,9 +125,17 @@ def _unsaid(missing: list[str], setting_words: set[str], question: str) -> list[
     where can I check?" / "Allergen sheets for every dish are in the red folder"). Requiring every scene word of a
     weak match instead (below `gap_answer_cosine`) found one more miss on the labelled scenes and logged two more
     answered questions."""
-    if setting_words and (focus_words(question) or setting_words - set(missing)):
+    if setting_words and (focus_words(question, typed=True) or setting_words - set(missing)):
         return [w for w in missing if w not in setting_words]
     return missing
+
+
+def _weak_answer(missing: list[str], rule_for_case: bool) -> bool:
+    """A weak match (below `gap_answer_cosine`) answers when it names every focus word, or all but one when it
+    states the rule a yes/no question about doing something asks for: "can i spray weedkiller on the Fenwick
+    drive?" / "Never use glyphosate at the Fenwick house" (0.35; "weedkiller" / "glyphosate" 0.31), "does legal
+    need to see the piece?" / "Legal must read anything that names Fenwick before it runs." (0.37)."""
+    return not missing or (rule_for_case and len(missing) == 1)
 
 
 def _clause_similarity(served: Sequence[ServedHit], clauses: tuple[str, str], encode: Encoder) -> list[ServedHit]:
@@ -167,11 +184,14 @@ def judge(
     case = case_words(question)
     if focus is not None:
         strict = FocusTest(focus.encode, focus.weak_word_cosine, float("inf"))
+        ruled = asks_case(question)
         close += [
             h for h in served
             if h not in close and h.similarity is not None and h.similarity >= focus.weak_cosine
-            and not _unsaid(outside_case(uncovered(query, h.content, strict), case, h.content), setting_words,
-                            question)
+            and _weak_answer(
+                _unsaid(outside_case(uncovered(query, h.content, strict), case, h.content), setting_words, question),
+                ruled and states_rule(h.content),
+            )
         ]
     if not close:
         return GapVerdict(True, True, expects, f"no served memory is similar (best cosine {best or 0:.2f})", best)

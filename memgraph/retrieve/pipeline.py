@@ -39,6 +39,7 @@ from memgraph.retrieve.seeds import (
     text_lists,
 )
 from memgraph.retrieve.spread import EMPTY, Activations, spread
+from memgraph.retrieve.subject import subject_factors
 from memgraph.store.base import GraphStore, MemoryFilter
 from memgraph.text import tokenize
 
@@ -244,9 +245,16 @@ class Recaller:
             if mode == "cascade" and qvec is not None
             else {}
         )
+        # ... and of two speakers the question names, the one it asks about comes first (subject.py; cue tags
+        # are cascade's only).
+        about = subject_factors(req.query, cue_names, mems, s.subject_relevance)
         scored = score_many(
             (
-                (m, relevance[mid] * (asks if is_question(m.content) else 1.0) * replies.get(mid, 1.0))
+                (
+                    m,
+                    relevance[mid] * (asks if is_question(m.content) else 1.0) * replies.get(mid, 1.0)
+                    * about.get(mid, 1.0),
+                )
                 for mid, m in mems.items()
                 if m.active
             ),

@@ -13,6 +13,7 @@ from memgraph.embed import CachedEmbedder
 from memgraph.models import Memory, MemoryKind, RecallResult, utcnow
 from memgraph.retrieve.layers import trigger_matches
 from memgraph.retrieve.rank import effective_confidence, is_question, recency_boost, score
+from memgraph.retrieve.subject import non_subjects
 from tests.retrieve.conftest import make_engine
 
 
@@ -204,6 +205,28 @@ def test_a_question_gives_way_to_its_answer_in_cascade_only(embedder: CachedEmbe
     assert finals[(0.85, "hybrid")] == pytest.approx(finals[(1.0, "hybrid")])
 
 
+def _finals_by_setting(
+    embedder: CachedEmbedder, turns: list[str], query: str, setting: str, values: tuple[float, ...]
+) -> tuple[list[str], dict[tuple[float, str], dict[str, float]]]:
+    """The turns stored in one session per value of `setting`, the query recalled in cascade and hybrid: (the
+    turns' ids, {(value, mode): {memory id: final score without recency and confidence}})."""
+    finals: dict[tuple[float, str], dict[str, float]] = {}
+    ids: list[str] = []
+    for value in values:
+        eng = make_engine(embedder, recall_maintenance=False, **{setting: value})
+        try:
+            ids = [m.id for m in eng.remember_many([{"content": t, "session_id": "s1"} for t in turns], user_id="u")]
+            for mode in ("cascade", "hybrid"):
+                res = eng.recall(query, user_id="u", mode=mode)
+                # without the recency boost and confidence decay, which move with the seconds between engines
+                finals[(value, mode)] = {
+                    t.memory_id: t.final_score / (t.recency_boost * t.confidence) for t in res.trace
+                }
+        finally:
+            eng.close()
+    return ids, finals
+
+
 def test_a_reply_to_a_matching_question_is_lifted_in_cascade_only(embedder: CachedEmbedder) -> None:
     """A turn whose previous turn (its session predecessor) is a question has its relevance x (1 + reply_weight
     x the question's cosine to the query) in cascade recall; a turn after a statement, and hybrid recall, are
@@ -215,19 +238,7 @@ def test_a_reply_to_a_matching_question_is_lifted_in_cascade_only(embedder: Cach
         "John: Thanks, I will look into it with the team.",
     ]
     query = "What city did Tim suggest for the team trip?"
-    finals: dict[tuple[float, str], dict[str, float]] = {}
-    for weight in (0.0, 0.5):
-        eng = make_engine(embedder, recall_maintenance=False, reply_weight=weight)
-        try:
-            ids = [m.id for m in eng.remember_many([{"content": t, "session_id": "s1"} for t in turns], user_id="u")]
-            for mode in ("cascade", "hybrid"):
-                res = eng.recall(query, user_id="u", mode=mode)
-                # without the recency boost and confidence decay, which move with the seconds between engines
-                finals[(weight, mode)] = {
-                    t.memory_id: t.final_score / (t.recency_boost * t.confidence) for t in res.trace
-                }
-        finally:
-            eng.close()
+    ids, finals = _finals_by_setting(embedder, turns, query, "reply_weight", (0.0, 0.5))
     qv, asked = embedder.encode([query, turns[1]])
     cos = float(qv @ asked / (np.linalg.norm(qv) * np.linalg.norm(asked)))
     assert cos > 0.3
@@ -237,3 +248,38 @@ def test_a_reply_to_a_matching_question_is_lifted_in_cascade_only(embedder: Cach
     for i in (0, 1):  # no question before them
         assert after[ids[i]] == pytest.approx(before[ids[i]])
     assert finals[(0.5, "hybrid")] == pytest.approx(finals[(0.0, "hybrid")])
+
+
+def test_the_subject_of_a_question_is_the_speaker_named_first() -> None:
+    """Of two speakers a question names, the first is its subject unless the two are joined as one; dates name a
+    span and have no subject."""
+    tim_john = ["speaker:john", "speaker:tim"]
+    assert non_subjects("What city did Tim suggest to John for the team trip?", tim_john) == (
+        {"speaker:tim"},
+        {"speaker:john"},
+    )
+    for joined in ("How do Tim and John both like to destress?", "Did Tim or John go?", "Tim, John: who won?"):
+        assert non_subjects(joined, tim_john) == (set(), set()), joined
+    assert non_subjects("What did Tim suggest?", ["speaker:tim"]) == (set(), set())
+    assert non_subjects("What did Tim do on 3 May 2023 and 4 May 2023?", ["date:2023-05-03", "date:2023-05-04"]) == (
+        set(),
+        set(),
+    )
+
+
+def test_the_other_speakers_memories_give_way_to_the_subjects_in_cascade_only(embedder: CachedEmbedder) -> None:
+    """In cascade recall a memory of the speaker a question names second (not its subject) has its relevance x
+    `subject_relevance`; the subject's memories, and hybrid recall, are unchanged."""
+    turns = [
+        "John: We're planning a team trip next month to explore a new city.",
+        "Tim: Edinburgh, Scotland would be great for the team trip, it has a magical vibe.",
+        "John: Thanks Tim, I will suggest the city to the team for the trip.",
+    ]
+    query = "What city did Tim suggest to John for the team trip?"
+    ids, finals = _finals_by_setting(embedder, turns, query, "subject_relevance", (1.0, 0.75))
+    before, after = finals[(1.0, "cascade")], finals[(0.75, "cascade")]
+    assert set(ids) <= set(before)
+    for i in (0, 2):  # John's
+        assert after[ids[i]] == pytest.approx(0.75 * before[ids[i]], rel=1e-6)
+    assert after[ids[1]] == pytest.approx(before[ids[1]], rel=1e-6)  # Tim's
+    assert finals[(0.75, "hybrid")] == pytest.approx(finals[(1.0, "hybrid")])
