@@ -23,10 +23,13 @@ Measured per size, in one run (`--queries` questions each, LoCoMo dev questions 
 - CPU: the process's CPU time per recall (all its threads), p50, for pipeline and end to end: on a shared
   machine the wall clock waits for other work, the CPU time much less.
 Post-recall maintenance runs as configured by default (on); the bench waits for it (`flush()`) between recalls,
-outside the timed call. `--profile` writes a cProfile of the cascade pipeline at the largest size.
+outside the timed call. `--profile` writes a cProfile of 100 cascade recalls (the pipeline alone, thread CPU time:
+on a shared machine wall-clock figures are mostly waiting) at the largest size, or at `--profile-size`, to
+bench/results/recall_scale_profile.txt (with `--no-json`: bench/.cache/recall_scale_profile.txt).
 
     python bench/recall_scale.py --sizes 1000,10000
     python bench/recall_scale.py --sizes 100000 --profile
+    python bench/recall_scale.py --sizes 1000,10000,100000 --profile --profile-size 1000 --no-json
     python bench/recall_scale.py --sizes 1000,10000,100000,1000000 --append-results
 """
 
@@ -375,8 +378,8 @@ def measure(n: int, bulk: bool, args: argparse.Namespace, corpus: Any, model: An
                 "compares question words on the maintenance thread, outside the timed call)",
                 flush=True,
             )
-        if args.profile and n == max(int(x) for x in args.sizes.split(",")):
-            profile(engine, queries)
+        if args.profile and n == (args.profile_size or max(int(x) for x in args.sizes.split(","))):
+            profile(engine, queries, args.no_json)
         e2e_engine._maintainer.close()
         engine.close()
     return rows
@@ -388,8 +391,10 @@ def _knn(matrix: np.ndarray, vector: np.ndarray) -> np.ndarray:
     return top[np.argsort(-sims[top])]
 
 
-def profile(engine: MemoryEngine, queries: list[str]) -> None:
-    prof = cProfile.Profile()
+def profile(engine: MemoryEngine, queries: list[str], scratch: bool = False) -> None:
+    """cProfile of the cascade pipeline on the recalling thread's CPU time (`time.thread_time`): the embedding
+    and maintenance threads are not in it, nor the time this thread waits for a core."""
+    prof = cProfile.Profile(time.thread_time)
     for q in queries:
         prof.enable()
         engine.recall(q, user_id=USER, top_k=10, mode="cascade")
@@ -399,9 +404,12 @@ def profile(engine: MemoryEngine, queries: list[str]) -> None:
     stats = pstats.Stats(prof, stream=out)
     stats.sort_stats("cumulative").print_stats(40)
     stats.sort_stats("tottime").print_stats(25)
-    path = ROOT / "bench" / "results" / "recall_scale_profile.txt"
+    path = ROOT / "bench" / (".cache" if scratch else "results") / "recall_scale_profile.txt"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    n = engine.store.count_memories(USER)
     path.write_text(
-        f"cProfile of {len(queries)} cascade recalls (pipeline alone), load {os.getloadavg()}\n" + out.getvalue()
+        f"cProfile (thread CPU time) of {len(queries)} cascade recalls (pipeline alone) at {n:,} memories, "
+        f"load {os.getloadavg()}\n" + out.getvalue()
     )
     print(f"profile written to {path.relative_to(ROOT)}")
 
@@ -413,6 +421,7 @@ def main() -> None:
     ap.add_argument("--modes", default="hybrid,cascade")
     ap.add_argument("--bulk-above", type=int, default=200_000, help="sizes above this are built with reconcile=False")
     ap.add_argument("--profile", action="store_true", help="cProfile the cascade pipeline at the largest size")
+    ap.add_argument("--profile-size", type=int, default=None, help="profile at this size instead (one of --sizes)")
     ap.add_argument("--append-results", action="store_true", help="append the table to bench/RESULTS.md")
     ap.add_argument("--no-json", action="store_true", help="do not write bench/results/recall_scale.json")
     ap.add_argument("--data", default=None, help="folder of locomo_dev.json and msc_personas.json")

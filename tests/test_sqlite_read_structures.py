@@ -352,6 +352,52 @@ def test_ranked_members_stay_exact_through_random_changes(pair, tmp_path: Path) 
             alive.append(new.id)
 
 
+
+def test_previous_turns_stay_exact_through_random_link_changes(pair) -> None:  # type: ignore[no-untyped-def]
+    """Sequence links written, re-weighted, deleted and turned into other links, memories deleted and written
+    after their previous turn, by another connection: the graph's previous turns (adjacency.py `earlier`, caught
+    up link by link and compacted) give `sequence_pairs` what SQL says after every step."""
+    import random
+
+    from memgraph.models import LinkSource
+
+    rng = random.Random(11)
+    writer, reader = pair
+    mems = [mem("ada", f"turn {i}", minutes=i) for i in range(40)]
+    writer.write("ada", WriteBatch(memories=mems, embeddings=unit_vectors(40, seed=4)))
+    alive = [m.id for m in mems]
+
+    def link(src: str, dst: str, source: LinkSource) -> Link:
+        return Link(src=src, dst=dst, relation=Relation.RELATES_TO, weight=rng.choice([0.3, 0.5]), source=source)
+
+    def by_sql() -> list[tuple[str, str]]:
+        rows = writer._db.conn.execute(
+            "SELECT src, dst FROM edges WHERE user_id = 'ada' AND type = 'RelatesTo' AND source = 'sequence'"
+        ).fetchall()
+        return sorted((r[0], r[1]) for r in rows if r[0] in alive and r[1] in alive)
+
+    for step in range(40):
+        assert reader.sequence_pairs("ada", alive) == by_sql(), step
+        a, b, c, d = rng.sample(alive, 4)
+        writer.upsert_links("ada", [link(a, b, LinkSource.SEQUENCE), link(c, b, rng.choice(list(LinkSource)))])
+        if step % 3 == 0:
+            writer.delete_links("ada", [(c, b, Relation.RELATES_TO), (d, a, Relation.RELATES_TO)])
+        if step % 7 == 6:
+            writer.delete_memories("ada", [d])
+            alive.remove(d)
+            new = mem("ada", f"turn after {step}", minutes=100 + step)
+            writer.write(
+                "ada",
+                WriteBatch(
+                    memories=[new], embeddings=unit_vectors(1, seed=step), links=[link(a, new.id, LinkSource.SEQUENCE)]
+                ),
+            )
+            alive.append(new.id)
+    assert reader.sequence_pairs("ada", alive) == by_sql()
+    with reader._mirror.user("ada") as state:
+        state.graph.earlier.compact(state.graph.n_rows)
+    assert reader.sequence_pairs("ada", alive) == by_sql()
+
 def _reference_graph(store: SQLiteStore, user: str) -> object:
     """The user's graph built the plain way: every edge row read one by one, each group interned on first use
     in (src, dst) order (what `Mirror._load` did before it read memberships grouped per memory)."""

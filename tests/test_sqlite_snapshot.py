@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from memgraph.config import Settings
-from memgraph.models import Link, Relation
+from memgraph.models import Link, LinkSource, Relation
 from memgraph.store import MemoryFilter, MemoryUpdate, WriteBatch
 from memgraph.store.sqlite import SQLiteStore, snapshot
 from tests.conformance.helpers import mem, unit_vectors
@@ -29,7 +29,16 @@ def _seed(store: SQLiteStore, n: int = 60) -> tuple[list[str], np.ndarray]:
         for i in range(n)
     ]
     vecs = unit_vectors(n, seed=1)
-    links = [Link(src=mems[i].id, dst=mems[i + 1].id, relation=Relation.RELATES_TO, weight=0.6) for i in range(n - 1)]
+    links = [
+        Link(
+            src=mems[i].id,
+            dst=mems[i + 1].id,
+            relation=Relation.RELATES_TO,
+            weight=0.6,
+            source=LinkSource.SEQUENCE if i % 3 else LinkSource.EXPLICIT,  # the graph's previous turns too
+        )
+        for i in range(n - 1)
+    ]
     store.write("ada", WriteBatch(memories=mems, embeddings=vecs, links=links))
     return [m.id for m in mems], vecs
 
@@ -49,6 +58,8 @@ def _answers(store: SQLiteStore, ids: list[str], query: np.ndarray) -> list[Any]
         out.append(store.vector_search("ada", query, 25, flt=flt))
     out += [store.text_search("ada", q, 10) for q in QUERIES]
     out.append(store.text_search("ada", "memory", 10, flt=MemoryFilter(tag="t2")))
+    out.append(store.sequence_pairs("ada", ids))
+    out.append(store.similarities("ada", ids, query))
     return out
 
 

@@ -109,28 +109,126 @@ def _episodic(mem: Memory, st: Statement, *, turn: bool) -> bool:
     return mem.kind is MemoryKind.EVENT and (turn or (st.episode and not st.update))
 
 
-@dataclass(frozen=True)
 class Comparison:
-    """What differs between a new statement and an old one, and how much they share."""
+    """What differs between a new statement and an old one, and how much they share. Each part is worked out
+    the first time a rule asks for it: most pairs are settled by one or two of them (`duplicate` stops at the
+    first differing value, `conflict` at a label). Working out all of them for every pair took 1.0-1.2 s of CPU
+    (~45 us a pair, load 9) in a bulk batch of 5,000 past 60k memories, whose ~25k pairs decided 76 times
+    (bench/RESULTS.md, "Bulk writes, tenth round"). The values are those the whole comparison gave."""
 
-    cosine: float
-    jaccard: float
-    shared: frozenset[str]  # frame words in both
-    only_new: frozenset[str]
-    only_old: frozenset[str]
-    same_values: bool  # every typed value of one occurs in the other (units aside)
-    changed: tuple[str, ...]  # kinds of typed value both give, with different values (neither a subset)
-    entities_differ: bool  # a name in one is not mentioned by the other
-    value_swap: bool  # the frames differ only by value words (entities, complements, opposites)
-    subject_changed: bool  # a differing word is in a subject
-    identity: bool  # either is an identity ("Lena is my manager"): its subject is a value too
-    polarity: bool  # one is negated, the other not
-    replaced: bool  # the new one names a word of the old one as replaced ("from X to", "not X")
-    preference_swapped: bool  # "prefer A over B" / "prefer B over A"
+    __slots__ = ("cosine", "_n", "_o", "_aligned", "_done")
+
+    def __init__(self, n: Statement, o: Statement, cosine: float) -> None:
+        self.cosine = cosine
+        self._n, self._o = n, o
+        self._aligned: tuple[frozenset[str], frozenset[str]] | None = None
+        self._done: dict[str, object] = {}
+
+    def _get(self, name: str) -> object:
+        try:
+            return self._done[name]
+        except KeyError:
+            value = self._done[name] = getattr(self, "_" + name)()
+            return value
+
+    def _frames(self) -> tuple[frozenset[str], frozenset[str]]:
+        if self._aligned is None:
+            self._aligned = _align(self._n.frame, self._o.frame)
+        return self._aligned
+
+    @property
+    def only_new(self) -> frozenset[str]:
+        return self._frames()[0]
+
+    @property
+    def only_old(self) -> frozenset[str]:
+        return self._frames()[1]
+
+    @property
+    def jaccard(self) -> float:
+        """Token Jaccard (== memgraph.text.jaccard)."""
+        return self._get("jaccard")  # type: ignore[return-value]
+
+    def _jaccard(self) -> float:
+        n, o = self._n, self._o
+        union = n.tokens | o.tokens
+        return (len(n.tokens & o.tokens) / len(union)) if union else 1.0
+
+    @property
+    def shared(self) -> frozenset[str]:
+        """Frame words in both."""
+        return self._get("shared")  # type: ignore[return-value]
+
+    def _shared(self) -> frozenset[str]:
+        return self._n.frame & self._o.frame
+
+    @property
+    def same_values(self) -> bool:
+        """Every typed value of one occurs in the other (units aside)."""
+        return self._n.flat_values == self._o.flat_values
+
+    @property
+    def changed(self) -> tuple[str, ...]:
+        """Kinds of typed value both give, with different values (neither a subset)."""
+        return self._get("changed")  # type: ignore[return-value]
+
+    def _changed(self) -> tuple[str, ...]:
+        n, o = self._n, self._o
+        kn, ko = _unit_said(n, o.kinds, n.kinds), _unit_said(o, n.kinds, o.kinds)
+        changed = tuple(k for k in sorted(set(kn) & set(ko)) if not (kn[k] <= ko[k] or ko[k] <= kn[k]))
+        if n.ordinals and o.ordinals and _ordinal_changed(n.text, o.text):
+            changed += ("ordinal",)  # "on the first Sunday" / "on the last Sunday": which one of several changed
+        return changed
+
+    @property
+    def entities_differ(self) -> bool:
+        """A name in one is not mentioned by the other."""
+        return self._get("entities_differ")  # type: ignore[return-value]
+
+    def _entities_differ(self) -> bool:
+        n, o = self._n, self._o
+        return bool(_align(n.entity_words, o.stems)[0] or _align(o.entity_words, n.stems)[0])
+
+    @property
+    def value_swap(self) -> bool:
+        """The frames differ only by value words (entities, complements, opposites)."""
+        only_new, only_old = self._frames()
+        return (
+            bool(only_new and only_old) and only_new <= self._n.value_words() and only_old <= self._o.value_words()
+        )
+
+    @property
+    def subject_changed(self) -> bool:
+        """A differing word is in a subject."""
+        only_new, only_old = self._frames()
+        return bool(only_new & self._n.subject and only_old & self._o.subject)
+
+    @property
+    def identity(self) -> bool:
+        """Either is an identity ("Lena is my manager"): its subject is a value too."""
+        return self._n.identity or self._o.identity
+
+    @property
+    def polarity(self) -> bool:
+        """One is negated, the other not."""
+        return self._n.negated != self._o.negated
+
+    @property
+    def replaced(self) -> bool:
+        """The new one names a word of the old one as replaced ("from X to", "not X")."""
+        n, o = self._n, self._o
+        return bool(n.replaced & (o.stems | o.entity_words))
+
+    @property
+    def preference_swapped(self) -> bool:
+        """"prefer A over B" / "prefer B over A"."""
+        a, b = self._n.preference, self._o.preference
+        return bool(a and b and a != b and set(a) == set(b))
 
     @property
     def same_frame(self) -> bool:
-        return not self.only_new and not self.only_old
+        only_new, only_old = self._frames()
+        return not only_new and not only_old
 
     @property
     def frame_jaccard(self) -> float:
@@ -164,34 +262,7 @@ def compare(new: str, old: str, cosine: float) -> Comparison:
 
 
 def _compare(n: Statement, o: Statement, cosine: float) -> Comparison:
-    only_new, only_old = _align(n.frame, o.frame)
-    kn, ko = _unit_said(n, o.kinds, n.kinds), _unit_said(o, n.kinds, o.kinds)
-    changed = tuple(
-        k for k in sorted(set(kn) & set(ko)) if not (kn[k] <= ko[k] or ko[k] <= kn[k])
-    )
-    if n.ordinals and o.ordinals and _ordinal_changed(n.text, o.text):
-        changed += ("ordinal",)  # "on the first Sunday" / "on the last Sunday": which one of several changed
-    swap = bool(only_new and only_old) and only_new <= n.value_words() and only_old <= o.value_words()
-    union = n.tokens | o.tokens
-    return Comparison(
-        cosine=cosine,
-        jaccard=(len(n.tokens & o.tokens) / len(union)) if union else 1.0,  # == memgraph.text.jaccard
-        shared=n.frame & o.frame,
-        only_new=only_new,
-        only_old=only_old,
-        same_values=n.flat_values == o.flat_values,
-        changed=changed,
-        entities_differ=bool(_align(n.entity_words, o.stems)[0] or _align(o.entity_words, n.stems)[0]),
-        value_swap=swap,
-        subject_changed=bool(only_new & n.subject and only_old & o.subject),
-        identity=n.identity or o.identity,
-        polarity=n.negated != o.negated,
-        replaced=bool(n.replaced & (o.stems | o.entity_words)),
-        preference_swapped=bool(
-            n.preference and o.preference and n.preference != o.preference
-            and set(n.preference) == set(o.preference)
-        ),
-    )
+    return Comparison(n, o, cosine)
 
 
 class RuleReconciler:

@@ -128,6 +128,21 @@ def _same(value: Any) -> Any:
 INCREMENTABLE_FIELDS = frozenset({"access_count", "strength", "confidence", "importance"})
 
 
+def cosines(ids: Sequence[str], matrix: np.ndarray, vector: Any, dim: int) -> dict[str, float]:
+    """{id: cosine(row, vector)} in float64 for `similarities` (every store the same arithmetic); a zero row or
+    vector counts as similarity 0. A vector of the wrong shape, NaN or inf is a typed error."""
+    q = np.asarray(vector, dtype=np.float64)
+    if q.shape != (dim,) or not np.all(np.isfinite(q)):
+        raise ValidationError(f"the vector must be {dim} finite floats")
+    if not len(ids):
+        return {}
+    rows = np.asarray(matrix, dtype=np.float64)
+    norms = np.linalg.norm(rows, axis=1)
+    norms[norms == 0] = 1.0
+    sims = (rows @ q) / (norms * (float(np.linalg.norm(q)) or 1.0))
+    return dict(zip(ids, sims.tolist(), strict=True))
+
+
 def query_matrix(vectors: Any, dim: int) -> np.ndarray:
     """Query vectors for `vector_search_many` as a float32 matrix, or a typed error (wrong shape, NaN/inf)."""
     queries = np.asarray(vectors, dtype=np.float32)
@@ -347,6 +362,20 @@ class GraphStore(Protocol):
         direction: Direction = "both",
     ) -> list[Link]:
         """Memory-to-memory edges touching `ids` (all of the user's when None)."""
+        ...
+
+    def sequence_pairs(self, user_id: str, ids: Sequence[str]) -> list[tuple[str, str]]:
+        """(earlier, later) for every sequence link (`RelatesTo` with source `sequence`: ingest writes one from
+        each turn of a session to the next) whose two ends are both among `ids`, sorted. Recall's reply rule
+        reads a memory's previous turn with it (retrieve/replies.py): SQLite from its graph in memory, the
+        Cypher stores in one statement, neither building a `Link` per edge as `get_links` does."""
+        ...
+
+    def similarities(self, user_id: str, ids: Sequence[str], vector: np.ndarray) -> dict[str, float]:
+        """{id: cosine similarity between `vector` and the memory's embedding} for those of `ids` that are the
+        user's and have one (`cosines`: float64 arithmetic; SQLite reads its normalised float32 rows, so the
+        stores agree to ~1e-7). Recall's reply rule reads a few question candidates' cosines with it instead of
+        their models (`get_memories(with_embeddings=True)`)."""
         ...
 
     def list_tags(self, user_id: str) -> list[Tag]: ...

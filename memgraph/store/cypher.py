@@ -408,6 +408,12 @@ class CypherStore:
     ) -> list[tuple[str, float]]:
         return self._search.text_search(user_id, query, k, flt=flt)
 
+    def sequence_pairs(self, user_id: str, ids: Sequence[str]) -> list[tuple[str, str]]:
+        return self._search.sequence_pairs(user_id, ids)
+
+    def similarities(self, user_id: str, ids: Sequence[str], vector: np.ndarray) -> dict[str, float]:
+        return self._search.similarities(user_id, ids, vector)
+
     def expand(
         self,
         user_id: str,

@@ -16,10 +16,10 @@ import numpy as np
 
 from memgraph.config import Settings
 from memgraph.store import bm25
-from memgraph.store.base import MemoryFilter, chunks, query_matrix
+from memgraph.store.base import MemoryFilter, chunks, cosines, query_matrix
 from memgraph.store.bm25 import Okapi
 from memgraph.store.cypher_rows import CHUNK
-from memgraph.store.cypher_values import checked_vector
+from memgraph.store.cypher_values import checked_vector, vector_matrix
 from memgraph.store.dialect import NEO4J, Dialect
 from memgraph.store.traverse import Degrees, ExpansionTable, Neighbours, walk
 from memgraph.text import query_terms
@@ -43,6 +43,24 @@ class CypherSearch:
         self.settings = settings
         self.embedding_dim = settings.embedding_dim
         self.okapi = Okapi.from_settings(settings)
+
+    def sequence_pairs(self, user_id: str, ids: Sequence[str]) -> list[tuple[str, str]]:
+        """GraphStore.sequence_pairs: sequence_pairs.cypher, one statement per chunk of the earlier ends."""
+        wanted = list(dict.fromkeys(ids))
+        pairs: set[tuple[str, str]] = set()
+        for chunk in chunks(wanted, CHUNK):
+            rows = self._read("sequence_pairs", user_id=user_id, ids=chunk, among=wanted)
+            pairs.update((r["src"], r["dst"]) for r in rows)
+        return sorted(pairs)
+
+    def similarities(self, user_id: str, ids: Sequence[str], vector: np.ndarray) -> dict[str, float]:
+        """GraphStore.similarities: the vectors by memory_vectors.cypher, the cosines here (`cosines`)."""
+        out = cosines([], np.zeros((0, self.embedding_dim)), vector, self.embedding_dim)  # checks the vector
+        for chunk in chunks(list(dict.fromkeys(ids)), CHUNK):
+            rows = self._read("memory_vectors", user_id=user_id, ids=chunk)
+            matrix = vector_matrix([r["embedding"] for r in rows], [r["packed"] for r in rows], self.embedding_dim)
+            out.update(cosines([r["id"] for r in rows], matrix, vector, self.embedding_dim))
+        return out
 
     def vector_search_many(
         self,

@@ -5,7 +5,10 @@ numpy gather serves a whole frontier) plus the lists replaced since the base was
 - memory -> its tags and clusters (group id, weight);
 - tag/cluster -> its member memories;
 - memory -> linked memories, both directions of every memory-to-memory edge (other, relation, weight,
-  discovered).
+  discovered);
+- memory -> its previous turns: the sources of the sequence links into it (`RelatesTo {source: sequence}`,
+  written by ingest between a session's neighbouring memories), for recall's reply rule (retrieve/replies.py),
+  which the walk's lists cannot answer (they hold neither an edge's direction nor its source).
 A write touches a few memories (a recall's maintenance writes, a remember), so catching up replaces a few
 lists; the base is rebuilt once the replaced lists pass a fraction of it (amortised, `compact`). Each group's
 members are also kept ranked as the walk ranks them (`UserGraph.member_order`), patched as members change.
@@ -144,6 +147,7 @@ class UserGraph:
         self.to_groups = Adjacency([np.int64, np.float64])  # memory row -> (group, weight)
         self.members = Adjacency([np.int64])  # group -> member rows
         self.links = Adjacency([np.int64, np.int8, np.float64, np.bool_])  # row -> (other, rel, weight, disc)
+        self.earlier = Adjacency([np.int64])  # row -> rows of its previous turns (sequence links into it)
         self.n_rows = 0
         #: group -> its members ranked as the walk ranks them (importance, last_accessed desc, id), made on first
         #: use (`member_order`); `moved` holds, per ranked group, the rows placed anew at its next use: members
@@ -220,9 +224,11 @@ class UserGraph:
         n_rows: int,
         memberships: tuple[np.ndarray, np.ndarray, np.ndarray],
         links: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+        sequence: np.ndarray | None = None,
     ) -> None:
         """The base arrays from every edge of the user: memberships (row, group, weight) and memory links
-        (src row, dst row, relation, weight, discovered), each link entered at both ends."""
+        (src row, dst row, relation, weight, discovered), each link entered at both ends; `sequence` marks the
+        links that are sequence links (their src is a previous turn of their dst; None: none are)."""
         self.n_rows = n_rows
         self.members_version += 1
         rows, gids, ws = memberships
@@ -234,6 +240,8 @@ class UserGraph:
             np.concatenate([src, dst]),
             (np.concatenate([dst, src]), np.tile(rel, 2), np.tile(w, 2), np.tile(disc, 2)),
         )
+        seq = np.zeros(len(src), dtype=bool) if sequence is None else np.asarray(sequence, dtype=bool)
+        self.earlier.build(n_rows, dst[seq], (src[seq],))
 
     def grow(self, n_rows: int) -> None:
         self.n_rows = max(self.n_rows, n_rows)
@@ -243,12 +251,18 @@ class UserGraph:
         rows: Sequence[int],
         groups: Sequence[tuple[np.ndarray, np.ndarray]],
         links: Sequence[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]],
+        earlier: Sequence[np.ndarray] | None = None,
     ) -> None:
-        """Replace these memories' memberships and links (as the file has them now). A group's member list is
-        rewritten once for the whole call: a bulk write adds a thousand members to a hub tag in one copy."""
+        """Replace these memories' memberships, links and previous turns (`earlier`: rows, per memory; None:
+        none) as the file has them now. A group's member list is rewritten once for the whole call: a bulk write
+        adds a thousand members to a hub tag in one copy."""
         if not len(rows):
             return
         self.grow(max(rows) + 1)
+        for row, before in zip(rows, earlier if earlier is not None else [None] * len(rows), strict=True):
+            turns = np.zeros(0, dtype=np.int64) if before is None else before
+            if not np.array_equal(self.earlier.get(row)[0], turns):
+                self.earlier.replace(row, (turns,))
         added: dict[int, list[int]] = {}
         removed: dict[int, set[int]] = {}
         for row, grp, lk in zip(rows, groups, links, strict=True):
@@ -399,9 +413,10 @@ class UserGraph:
         return used
 
     def maybe_compact(self) -> None:
-        if self.to_groups.needs_compaction() or self.links.needs_compaction():
+        if self.to_groups.needs_compaction() or self.links.needs_compaction() or self.earlier.needs_compaction():
             self.to_groups.compact(self.n_rows)
             self.links.compact(self.n_rows)
+            self.earlier.compact(self.n_rows)
         if self.members.needs_compaction():
             self.members.compact(len(self.group_names))
 
@@ -427,6 +442,18 @@ class UserGraph:
         """Rows carrying the tag (the `tag` filter)."""
         gid = self.group_index.get((TAG, tag))
         return np.zeros(0, dtype=np.int64) if gid is None else self.members.get(gid)[0]
+
+    def turn_pairs(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(earlier, later) rows of the sequence links into `rows` (distinct rows) whose earlier end is among
+        `rows` too; the caller drops dead rows."""
+        rows = np.asarray(rows, dtype=np.int64)
+        if not len(rows):
+            return rows, rows
+        pos, (prev,) = self.earlier.gather(rows)
+        among = np.zeros(max(int(rows.max()), int(prev.max(initial=0))) + 1, dtype=bool)
+        among[rows] = True
+        keep = among[prev]
+        return prev[keep], rows[pos[keep]]
 
 
 def run_starts(keys: np.ndarray) -> np.ndarray:

@@ -48,6 +48,8 @@ __all__ = ["Changes", "Mirror", "UserState"]
 log = logging.getLogger(__name__)
 
 _DISCOVERED = "discovered"
+_SEQUENCE = "sequence"
+_RELATES_TO = "RelatesTo"
 
 
 #: A memory's groups of one family, concatenated by SQLite in key order (src, dst), with their count.
@@ -453,6 +455,7 @@ class Mirror:
         """Replace these memories' memberships and links in the graph with the edges re-read for them."""
         groups: dict[str, tuple[list[int], list[float]]] = {}
         links: dict[str, _LinkLists] = {}
+        earlier: dict[str, list[int]] = {}  # memory -> rows of its previous turns (sequence links into it)
         index, alive = cols.index, cols.alive
         for src, typ, dst, weight, source in out_edges:
             if typ == "HasTag" or typ == "InCluster":
@@ -467,10 +470,13 @@ class Mirror:
             other = index.get(src)
             if other is not None and alive[other]:
                 _add_link(links.setdefault(dst, ([], [], [], [])), other, typ, weight, source)
+                if source == _SEQUENCE and typ == _RELATES_TO:
+                    earlier.setdefault(dst, []).append(other)
         graph.grow(cols.n)
         rows: list[int] = []
         group_lists: list[tuple[np.ndarray, np.ndarray]] = []
         link_lists: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+        earlier_lists: list[np.ndarray] = []
         for mid in ids:
             row = index.get(mid)
             if row is None:
@@ -487,7 +493,8 @@ class Mirror:
                     np.array(lk[3], dtype=bool),
                 )
             )
-        graph.set_memories(rows, group_lists, link_lists)
+            earlier_lists.append(np.array(sorted(earlier.get(mid, ())), dtype=np.int64))
+        graph.set_memories(rows, group_lists, link_lists, earlier_lists)
         graph.rekeyed(rekeyed.tolist())
         graph.maybe_compact()
 
@@ -526,11 +533,11 @@ class Mirror:
         m_gid = [*map(tag_gid.__getitem__, t_dst), *(cluster_gid[dst] for _, dst, _ in clustered)]
         m_w = [1.0] * len(t_dst) + [float(w) for _, _, w in clustered]
         links = conn.execute(
-            "SELECT type, src, dst, weight, source IS ? FROM edges WHERE user_id = ? "
+            "SELECT type, src, dst, weight, source IS ?, type = ? AND source IS ? FROM edges WHERE user_id = ? "
             "AND type NOT IN ('HasTag', 'InCluster') ORDER BY type, src, dst",
-            (_DISCOVERED, user_id),
+            (_DISCOVERED, _RELATES_TO, _SEQUENCE, user_id),
         ).fetchall()
-        l_type, l_srcs, l_dsts, l_w, l_disc = zip(*links, strict=True) if links else ((), (), (), (), ())
+        l_type, l_srcs, l_dsts, l_w, l_disc, l_seq = zip(*links, strict=True) if links else ((),) * 6
         alive = cols.alive
         m_ok = m_row >= 0
         m_ok[m_ok] = alive[m_row[m_ok]]  # a row the catch-up marked dead has no edges left to walk
@@ -548,6 +555,7 @@ class Mirror:
                 np.array(l_w, dtype=np.float64)[l_ok],
                 np.array(l_disc, dtype=bool)[l_ok],
             ),
+            np.array(l_seq, dtype=bool)[l_ok],
         )
         state.graph_loaded = True
 

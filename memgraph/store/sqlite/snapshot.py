@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 #: Bump when what the structures hold changes (columns.py, adjacency.py): older files are then ignored.
-FORMAT = 1
+FORMAT = 2  # 2: the graph's previous turns (adjacency.py `earlier`)
 #: A snapshot with more log entries for its user since it was written than this (or than REFRESH_FRACTION of
 #: its rows) is not caught up: the user is loaded from SQL and saved anew. Catching up re-reads each touched
 #: memory with its edges (~0.05 ms each at 10k memories); a recall's maintenance logs ~3-10, a remember ~10.
@@ -50,7 +50,7 @@ REFRESH_ENTRIES = 2000
 REFRESH_FRACTION = 0.05
 
 _COLUMNS = (*ROW_ARRAYS, "session")
-_ADJACENCIES = ("to_groups", "members", "links")
+_ADJACENCIES = ("to_groups", "members", "links", "earlier")
 
 
 def path_for(directory: Path, user_id: str, kind: str = "read") -> Path:

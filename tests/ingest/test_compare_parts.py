@@ -1,0 +1,72 @@
+"""`reconcile.Comparison` works out each part when a rule first asks for it (a bulk write compares ~25k pairs a
+batch and decides on few). Every part must be what the whole comparison, worked out at once, gives."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from memgraph.ingest.reconcile import Comparison, _align, compare
+from memgraph.ingest.statement import Statement, statement
+
+PAIRS = Path(__file__).resolve().parents[1] / "data" / "decisions" / "pairs_dev.jsonl"
+
+
+def _whole(n: Statement, o: Statement, cosine: float) -> dict[str, Any]:
+    """Every part at once, as the comparison was written before it became lazy."""
+    only_new, only_old = _align(n.frame, o.frame)
+    kn, ko = n.kinds, o.kinds
+    union = n.tokens | o.tokens
+    return {
+        "cosine": cosine,
+        "jaccard": (len(n.tokens & o.tokens) / len(union)) if union else 1.0,
+        "shared": n.frame & o.frame,
+        "only_new": only_new,
+        "only_old": only_old,
+        "same_values": n.flat_values == o.flat_values,
+        "changed": tuple(k for k in sorted(set(kn) & set(ko)) if not (kn[k] <= ko[k] or ko[k] <= kn[k])),
+        "entities_differ": bool(_align(n.entity_words, o.stems)[0] or _align(o.entity_words, n.stems)[0]),
+        "value_swap": bool(only_new and only_old) and only_new <= n.value_words() and only_old <= o.value_words(),
+        "subject_changed": bool(only_new & n.subject and only_old & o.subject),
+        "identity": n.identity or o.identity,
+        "polarity": n.negated != o.negated,
+        "replaced": bool(n.replaced & (o.stems | o.entity_words)),
+        "preference_swapped": bool(
+            n.preference and o.preference and n.preference != o.preference and set(n.preference) == set(o.preference)
+        ),
+        "same_frame": not only_new and not only_old,
+    }
+
+
+def test_every_part_is_the_whole_comparisons() -> None:
+    pairs = [json.loads(line) for line in PAIRS.read_text().splitlines() if line.strip()]
+    assert len(pairs) > 100
+    kinds: set[str] = set()
+    for p in pairs:
+        for new, old in ((p["new"], p["old"]), (p["old"], p["new"])):
+            c = compare(new, old, 0.75)
+            want = _whole(statement(new), statement(old), 0.75)
+            assert {k: getattr(c, k) for k in want} == want, (new, old)
+            union = len(want["shared"]) + len(want["only_new"]) + len(want["only_old"])
+            assert c.scores() == {
+                "cosine": 0.75,
+                "jaccard": round(want["jaccard"], 4),
+                "frame_jaccard": round(len(want["shared"]) / union if union else 1.0, 4),
+            }
+            kinds.update(k for k, v in want.items() if v and k != "cosine")
+    # the pairs exercise every part (a part that is always empty would be checked for nothing)
+    parts = {"changed", "entities_differ", "value_swap", "subject_changed", "polarity", "replaced", "same_frame"}
+    assert kinds >= parts
+
+
+def test_parts_asked_in_any_order_agree() -> None:
+    """A part read after another (cached) or first (worked out then) is the same value."""
+    new, old = "The gym now closes at 20:00, not 22:00.", "The gym closes at 22:00 on weekdays."
+    first = compare(new, old, 0.9)
+    order = list(_whole(statement(new), statement(old), 0.9))
+    forwards = {k: getattr(first, k) for k in order}
+    second = compare(new, old, 0.9)
+    backwards = {k: getattr(second, k) for k in reversed(order)}
+    assert forwards == backwards
+    assert isinstance(first, Comparison)
