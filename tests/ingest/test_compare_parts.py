@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from memgraph.ingest.reconcile import Comparison, _align, compare
+from memgraph.ingest.reconcile import Comparison, _align, _ordinal_changed, _unit_said, compare
 from memgraph.ingest.statement import Statement, statement
 
 PAIRS = Path(__file__).resolve().parents[1] / "data" / "decisions" / "pairs_dev.jsonl"
@@ -16,7 +16,10 @@ PAIRS = Path(__file__).resolve().parents[1] / "data" / "decisions" / "pairs_dev.
 def _whole(n: Statement, o: Statement, cosine: float) -> dict[str, Any]:
     """Every part at once, as the comparison was written before it became lazy."""
     only_new, only_old = _align(n.frame, o.frame)
-    kn, ko = n.kinds, o.kinds
+    kn, ko = _unit_said(n, o.kinds, n.kinds), _unit_said(o, n.kinds, o.kinds)
+    changed = tuple(k for k in sorted(set(kn) & set(ko)) if not (kn[k] <= ko[k] or ko[k] <= kn[k]))
+    if n.ordinals and o.ordinals and _ordinal_changed(n.text, o.text):
+        changed += ("ordinal",)
     union = n.tokens | o.tokens
     return {
         "cosine": cosine,
@@ -25,7 +28,7 @@ def _whole(n: Statement, o: Statement, cosine: float) -> dict[str, Any]:
         "only_new": only_new,
         "only_old": only_old,
         "same_values": n.flat_values == o.flat_values,
-        "changed": tuple(k for k in sorted(set(kn) & set(ko)) if not (kn[k] <= ko[k] or ko[k] <= kn[k])),
+        "changed": changed,
         "entities_differ": bool(_align(n.entity_words, o.stems)[0] or _align(o.entity_words, n.stems)[0]),
         "value_swap": bool(only_new and only_old) and only_new <= n.value_words() and only_old <= o.value_words(),
         "subject_changed": bool(only_new & n.subject and only_old & o.subject),
