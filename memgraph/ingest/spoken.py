@@ -180,11 +180,24 @@ def _end_of(m: re.Match[str]) -> str:
     return f"{_MONTH_DAYS[month.lower()[:3]]} {month}"
 
 
+_DIGIT_WORD = r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|\d)"
+#: A decimal said aloud: "four point two" -> "4.2", "2 point five" -> "2.5" (a whole number of one word or digits).
+_POINT = re.compile(
+    rf"(?i)\b(?P<i>\d+|{'|'.join(sorted(CARDINALS, key=len, reverse=True))})\s+point\s+"
+    rf"(?P<f>{_DIGIT_WORD}(?:\s+{_DIGIT_WORD})*)\b"
+)
 _WORDS = re.compile(r"[a-z]+")
 _NUMBER_TOKENS = frozenset(CARDINALS) | frozenset(_SCALES) | frozenset(ORDINALS)
 
 
 @lru_cache(maxsize=16384)
+def _point(m: re.Match[str]) -> str:
+    whole = m.group("i").lower()
+    spoken = m.group("f").lower().split()
+    digits = ["0" if w in ("zero", "oh") else w if w.isdigit() else str(CARDINALS[w]) for w in spoken]
+    return f"{whole if whole.isdigit() else CARDINALS[whole]}.{''.join(digits)}"
+
+
 def digitise(text: str) -> str:
     """`text` with its values said in words written in digits (see the module docstring); `text` itself when it
     has none. Each pattern runs only where its words are (most texts have none): run on every LoCoMo dev turn,
@@ -199,6 +212,9 @@ def digitise(text: str) -> str:
         out = _CLOCK.sub(_clock, out)
     if "end of" in low:
         out = _END_OF.sub(_end_of, out)
+    if " point " in low:
+        out = _POINT.sub(_point, out)
+        numbers = [w for w in _WORDS.findall(out.lower()) if w in _NUMBER_TOKENS]
     # a single cardinal is left as it is (unless after "minus"): the run pattern is for compounds and ordinals
     if len(numbers) > 1 or any(w in ORDINALS for w in numbers) or (numbers and "minus" in low):
         out = _RUN.sub(lambda m: _run(m, out), out)

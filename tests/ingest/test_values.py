@@ -72,6 +72,7 @@ def test_a_number_word_inside_a_longer_word_is_no_number(text: str) -> None:
         ("held at 50%", "held at fifty per cent"),
         ("weighs 6 kg", "weighs 6 kilos"),
         ("insured for £2,600,000", "insured for £2.6 million"),
+        ("runs at 3.5 volts", "runs at three point five volts"),
     ],
 )
 def test_values_said_in_words_meet_their_digits(a: str, b: str) -> None:
@@ -89,7 +90,10 @@ def test_units_of_time_keep_their_unit_unless_compared() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["The one I like is blue.", "one two three", "open from ten to five", "the third time", "every second Thursday"],
+    [
+        "The one I like is blue.", "one two three", "open from ten to five", "the third time", "every second Thursday",
+        "The point is two things.", "The point of sale has two tills.",
+    ],
 )
 def test_words_that_are_no_value_in_words_stay_as_they_were(text: str) -> None:
     """A pronoun "one", a list of numbers, a range of hours and an ordinal of order are not rewritten."""
