@@ -237,7 +237,12 @@ def opened(args: argparse.Namespace, work: Path, server: Any, **overrides: Any) 
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
-    data = json.loads(Path(args.data).read_text())[: args.conversations]
+    path = Path(args.data)
+    if path.is_dir():  # the data folder given, as the other benches take it
+        path = path / "locomo_dev.json"
+    if not path.is_file():
+        raise SystemExit(f"--data: no LoCoMo JSON at {path}")
+    data = json.loads(path.read_text())[: args.conversations]
     Path(args.cache_dir).mkdir(parents=True, exist_ok=True)
     rows: list[dict[str, Any]] = []
     facts: dict[str, Any] = {}
@@ -316,7 +321,9 @@ def conversation_table(report: dict[str, Any]) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data", default=default_data(), help="LoCoMo JSON (default: ../shared/data/locomo_dev.json)")
+    ap.add_argument(
+        "--data", default=default_data(), help="LoCoMo JSON, or its folder (default: ../shared/data/locomo_dev.json)"
+    )
     ap.add_argument("--ingests", default=",".join(INGESTS), help="conversation, generic (comma-separated)")
     ap.add_argument("--configs", default=",".join(CONFIGS), help="maintenance_off, default (comma-separated)")
     ap.add_argument("--modes", default=",".join(MODES), help="recall modes measured with maintenance off")
