@@ -128,12 +128,19 @@ def _same(value: Any) -> Any:
 INCREMENTABLE_FIELDS = frozenset({"access_count", "strength", "confidence", "importance"})
 
 
-def cosines(ids: Sequence[str], matrix: np.ndarray, vector: Any, dim: int) -> dict[str, float]:
-    """{id: cosine(row, vector)} in float64 for `similarities` (every store the same arithmetic); a zero row or
-    vector counts as similarity 0. A vector of the wrong shape, NaN or inf is a typed error."""
+def similarity_vector(vector: Any, dim: int) -> np.ndarray:
+    """The vector of `similarities` in float64, or a typed error (wrong shape, NaN or inf): checked before a
+    store reads anything, and by `cosines`."""
     q = np.asarray(vector, dtype=np.float64)
     if q.shape != (dim,) or not np.all(np.isfinite(q)):
         raise ValidationError(f"the vector must be {dim} finite floats")
+    return q
+
+
+def cosines(ids: Sequence[str], matrix: np.ndarray, vector: Any, dim: int) -> dict[str, float]:
+    """{id: cosine(row, vector)} in float64 for `similarities` (every store the same arithmetic); a zero row or
+    vector counts as similarity 0. A vector of the wrong shape, NaN or inf is a typed error."""
+    q = similarity_vector(vector, dim)
     if not len(ids):
         return {}
     rows = np.asarray(matrix, dtype=np.float64)

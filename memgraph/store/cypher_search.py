@@ -16,7 +16,7 @@ import numpy as np
 
 from memgraph.config import Settings
 from memgraph.store import bm25
-from memgraph.store.base import MemoryFilter, chunks, cosines, query_matrix
+from memgraph.store.base import MemoryFilter, chunks, cosines, query_matrix, similarity_vector
 from memgraph.store.bm25 import Okapi
 from memgraph.store.cypher_rows import CHUNK
 from memgraph.store.cypher_values import checked_vector, vector_matrix
@@ -55,7 +55,8 @@ class CypherSearch:
 
     def similarities(self, user_id: str, ids: Sequence[str], vector: np.ndarray) -> dict[str, float]:
         """GraphStore.similarities: the vectors by memory_vectors.cypher, the cosines here (`cosines`)."""
-        out = cosines([], np.zeros((0, self.embedding_dim)), vector, self.embedding_dim)  # checks the vector
+        similarity_vector(vector, self.embedding_dim)  # a bad vector is refused before any read
+        out: dict[str, float] = {}
         for chunk in chunks(list(dict.fromkeys(ids)), CHUNK):
             rows = self._read("memory_vectors", user_id=user_id, ids=chunk)
             matrix = vector_matrix([r["embedding"] for r in rows], [r["packed"] for r in rows], self.embedding_dim)

@@ -31,6 +31,7 @@ from memgraph.store.base import (
     applied_key,
     cosines,
     query_matrix,
+    similarity_vector,
 )
 from memgraph.store.bm25 import Okapi
 from memgraph.store.sqlite import changelog, csr, erase, memo, snapshot
@@ -499,8 +500,9 @@ class SQLiteStore(SQLReads):
         """From the user's normalised vectors in memory (columns.py). `get_memories(with_embeddings=True)` of
         ~16 questions, the reply rule's read before, was ~2.5 ms: SQL rows, tags and a model per memory."""
         wanted = list(dict.fromkeys(ids))
-        if not wanted:  # the vector is still checked
-            return cosines([], np.zeros((0, self.embedding_dim), dtype=np.float32), vector, self.embedding_dim)
+        if not wanted:
+            similarity_vector(vector, self.embedding_dim)  # a bad vector is refused all the same
+            return {}
         with self._mirror.user(user_id, graph=False) as state:
             cols = state.columns
             rows = _rows_alive(cols.index, cols.alive, wanted)
