@@ -249,8 +249,12 @@ def choose_thresholds(kind: str, train: list[dict[str, Any]], names: list[str]) 
         idx = [i for i, r in enumerate(train) if r["split"] == part]
         inner = [r for r in train if r["split"] != part]
         probs[idx] = _probs(kind, inner, [train[i] for i in idx], names)
-    labels = [r["label"] for r in train]
-    rules = [r["rules"] for r in train]
+    return pick_thresholds([r["label"] for r in train], [r["rules"] for r in train], probs)
+
+
+def pick_thresholds(labels: list[str], rules: list[str], probs: np.ndarray) -> dict[str, float]:
+    """Per decision, the lowest threshold (0.5-0.99) at which (c) keeps its precision at the goal on these
+    out-of-part predictions; 1.01 (never) when none does."""
     out = {}
     for d in DECISIONS:
         out[d] = 1.01
@@ -301,7 +305,7 @@ def split_run(rows: list[dict[str, Any]], train_parts: list[str], test_parts: li
         fixed = scores(labels, combine(rules, probs, dict.fromkeys(DECISIONS, t)))
         sweep[str(t)] = fixed
     block = {"thresholds": th, **{m: scores(labels, d) for m, d in made.items()}, "sweep": sweep}
-    return (block, {m: (labels, d) for m, d in made.items()}) if keep else block
+    return (block, {m: (labels, d) for m, d in made.items()}, probs) if keep else block
 
 
 
@@ -367,12 +371,29 @@ def frozen(args: argparse.Namespace) -> None:
     for kind in [m for m in args.models.split(",") if m]:
         res: dict[str, Any] = {}
         pooled: dict[str, dict[str, list[str]]] = {}
+        # (c) with thresholds picked on the parts scored blind before this one (their models' out-of-part
+        # predictions, the rules as they were then): no threshold is chosen on in-sample rule features
+        seen: tuple[list[str], list[str], list[np.ndarray]] = ([], [], [])
+        earlier: dict[str, list[str]] = {"labels": [], "decided": [], "rules": []}
         for part, commit, train in FROZEN:
             rows = json.loads(frozen_features(part, commit, train).read_text(encoding="utf-8"))
             names = sorted(rows[0]["f"])
             if args.no_rule_features:
                 names = [k for k in names if not k.startswith(("rules_", "rule_"))]
-            block, made = split_run(rows, list(train), [part], kind, names, keep=True)
+            block, made, probs = split_run(rows, list(train), [part], kind, names, keep=True)
+            labels, rules = made["rules"][0], made["rules"][1]
+            if seen[0]:
+                th = pick_thresholds(seen[0], seen[1], np.vstack(seen[2]))
+                block["earlier_thresholds"] = th
+                block["rules_or_earlier"] = scores(labels, combine(rules, probs, th))
+                earlier["labels"] += labels
+                earlier["decided"] += combine(rules, probs, th)
+                earlier["rules"] += rules
+                print(f"-- {part}: (c) with thresholds from the parts blind before it {th}: " + "".join(
+                    f"{_cell(block['rules_or_earlier'][d]):>28}" for d in DECISIONS))
+            seen[0].extend(labels)
+            seen[1].extend(rules)
+            seen[2].append(probs)
             res[part] = {"commit": commit, "train": train, **block}
             print_block(f"== {kind}: {part} with the rules of {commit}, fit on {','.join(train)}", block)
             for t, sc in block["sweep"].items():
@@ -383,6 +404,12 @@ def frozen(args: argparse.Namespace) -> None:
                 pooled[m]["decided"] += decided
         res["pooled"] = {m: scores(v["labels"], v["decided"]) for m, v in pooled.items()}
         print_block(f"== {kind}: pooled over {', '.join(p for p, _, _ in FROZEN)}", res["pooled"])
+        res["pooled_after_first"] = {"rules": scores(earlier["labels"], earlier["rules"]),
+                                     "rules_or_earlier": scores(earlier["labels"], earlier["decided"])}
+        later = ", ".join(p for p, _, _ in FROZEN[1:])
+        for m, title in (("rules", "(a) rules"), ("rules_or_earlier", "(c) t from earlier parts")):
+            print(f"  {title + ' ' + later:<20}" + "".join(
+                f"{_cell(res['pooled_after_first'][m][d]):>28}" for d in DECISIONS))
         out[kind] = res
     print(f"{time.process_time():.0f} s CPU (this process), load average {os.getloadavg()[0]:.2f}")
     if args.write_results:
