@@ -32,10 +32,11 @@ polarity, cues) and compared. For each neighbour, most similar first, the first 
    with the day it holds for is another slot ("22:00 on weekdays" / "18:00 at weekends").
    Past episodes ("went hiking", "went swimming"), conversation turns of kind `event` and summaries accumulate:
    they never contradict, and only an explicit correction supersedes one.
-5. otherwise, where no neighbour got a decision, a learned duplicate gate (`pair_model.py`, `dedup_model`) may
+5. otherwise, where no neighbour got a decision, a learned duplicate gate (`pair_model.py`, `dedup_model`, off by
+   default: it merges non-repeats in real text) may
    **reinforce** the first neighbour (cosine >= `dedup_model_min_cosine`) it finds a repeat of at probability >=
    `dedup_model_min_probability` ("My favourite colour is green." / "Green is the colour I like best."): never a
-   turn, another speaker's statement, an episode or a correction;
+   turn, another speaker's statement, an episode, a question or a correction;
 6. otherwise -> **create**.
 
 Measured on hand-labelled pairs from many domains (tests/data/decisions/, bench/decisions.py, bench/RESULTS.md):
@@ -448,15 +449,16 @@ class RuleReconciler:
         reason = "new" if best is None else "no duplicate or conflict"
         return ReconcileDecision(ReconcileAction.CREATE, None, reason, scores)
 
-
     def _learned_duplicate(
         self, new: Memory, n: Statement, neighbours: Sequence[Neighbour]
     ) -> ReconcileDecision | None:
         """Where no rule decided: reinforce the first neighbour the learned gate (`pair_model.py`) finds a repeat
         of at `dedup_model_min_probability`. Never for a turn of a conversation or another speaker's statement
         (the caller passes no speaker; a turn reinforced instead of stored loses its place in the conversation),
-        never for an episode (they accumulate) or a correction (it replaces)."""
-        if new.kind is MemoryKind.CORRECTION or n.episode or _episodic(new, n, turn=False):
+        never for an episode (they accumulate), a correction (it replaces) or a question (it states nothing; a
+        bulk load of chat merged questions into statements), nor where a word of the subject
+        differs: the same values said of another subject look like a repeat to the model's features."""
+        if new.kind is MemoryKind.CORRECTION or n.episode or n.question or _episodic(new, n, turn=False):
             return None
         from memgraph.ingest import pair_model  # its weights are read the first time the gate runs
 
@@ -465,9 +467,11 @@ class RuleReconciler:
             if nb.similarity < self.s.dedup_model_min_cosine or _speaker(old):
                 continue
             o = statement(old.content)
-            if o.episode or _episodic(old, o, turn=False):
+            if o.episode or o.question or _episodic(old, o, turn=False):
                 continue
             c = _compare(n, o, nb.similarity)
+            if c.subject_changed:
+                continue  # "The gym / The pharmacy closes at 22:00 on weekdays": the model read p 0.93
             p = pair_model.duplicate_probability(n, o, c, nb.similarity)
             if p >= self.s.dedup_model_min_probability:
                 scores = {**c.scores(), "p_duplicate": round(p, 4)}

@@ -12,8 +12,8 @@ from memgraph.ingest.reconcile import Neighbour, ReconcileAction, ReconcileDecis
 from memgraph.ingest.statement import statement
 from memgraph.models import Memory, memory_id_for
 
-ON = Settings(store=":memory:")
-OFF = Settings(store=":memory:", dedup_model=False)
+ON = Settings(store=":memory:", dedup_model=True)
+OFF = Settings(store=":memory:")  # the default: the rules alone
 #: a paraphrase no rule reinforces (no shared value to anchor it, cosine 0.88 under the paraphrase rule's 0.8 +
 #: the swap margin), which the gate finds at p 0.99
 OLD, NEW = "My favourite colour is green.", "Green is the colour I like best."
@@ -29,13 +29,14 @@ def _decide(embedder, old: Memory, new: Memory, settings: Settings) -> Reconcile
     return RuleReconciler(settings).decide(new, [Neighbour(old, float(va @ vb))])
 
 
-def test_gate_reinforces_a_paraphrase_the_rules_miss_and_the_switch_restores_the_rules(embedder) -> None:  # type: ignore[no-untyped-def]
+def test_gate_reinforces_a_paraphrase_the_rules_miss_and_is_off_by_default(embedder) -> None:  # type: ignore[no-untyped-def]
     on = _decide(embedder, _mem(OLD), _mem(NEW), ON)
     assert on.action is ReconcileAction.REINFORCE
     assert on.target_id == _mem(OLD).id
     assert on.reason.startswith("learned duplicate (p=0.9")
     assert on.scores["p_duplicate"] >= ON.dedup_model_min_probability
     assert _decide(embedder, _mem(OLD), _mem(NEW), OFF).action is ReconcileAction.CREATE
+    assert not Settings(store=":memory:").dedup_model
 
 
 @pytest.mark.parametrize(
@@ -46,6 +47,9 @@ def test_gate_reinforces_a_paraphrase_the_rules_miss_and_the_switch_restores_the
         ("My favourite colour is green.", "My favourite colour used to be blue."),
         ("Green is the colour I like best.", "My favourite colour is green, and my partner's is red."),
         ("The standup is at 9:15.", "The standup is in room 4B."),
+        # the same values of another subject (tests/ingest/test_reconcile.py), a question after a statement
+        ("The gym closes at 22:00 on weekdays.", "The pharmacy closes at 22:00 on weekdays."),
+        ("Wow, that's awesome! What do you love most about camping with your fam?", "I love camping."),
     ],
 )
 def test_gate_leaves_compatible_and_changed_statements(embedder, old: str, new: str) -> None:  # type: ignore[no-untyped-def]
