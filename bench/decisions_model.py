@@ -111,17 +111,12 @@ _COMPARISON = ("jaccard", "frame_jaccard", "shared", "only_new", "only_old", "sa
                "preference_swapped", "same_frame")
 
 
-def _legacy_features(engine: Any, old: str, new: str, cosine: float) -> dict[str, float]:
+def _legacy_features(n: Any, o: Any, c: Any, old: str, new: str, cosine: float) -> dict[str, float]:
     """The features as an older checkout computes them (`--frozen` runs this script with a `git archive` of a
-    commit from before memgraph/ingest/pair_model.py first on the path): kept only for that. Each part is read
-    leniently, as an older `Comparison` may lack it."""
+    commit from before memgraph/ingest/pair_model.py first on the path): kept only for that, so this copy of
+    pair_model's feature list stays. Each part is read leniently, as an older `Comparison` may lack it."""
     from memgraph.ingest import reconcile, signals, slots
     from memgraph.ingest import statement as statements
-
-    statement = statements.statement
-
-    n, o = statement(new), statement(old)
-    c = reconcile.compare(new, old, cosine)
     f: dict[str, float] = {"cosine": cosine}
     for name in _COMPARISON:
         f[f"c_{name}"] = _flag(c, name)
@@ -147,11 +142,6 @@ def _legacy_features(engine: Any, old: str, new: str, cosine: float) -> dict[str
     moved = slots.verdict(new, old)
     f["slot_move"] = float(moved is not None and bool(moved[0]))
     f["slot_other"] = float(moved is not None and not moved[0])
-    rules = reconcile.RuleReconciler(engine.settings)
-    cue = bool(n.correction or n.update or f["names_denied"])
-    f["rule_dup"] = float(rules.duplicate(n, o, c) is not None)
-    f["rule_conflict"] = float(rules.conflict(n, o, c, cue=cue) is not None)
-    f["rule_update"] = float(rules.update(n, o, c) is not None)
     return f
 
 
@@ -159,16 +149,17 @@ def pair_features(engine: Any, old: str, new: str, cosine: float) -> dict[str, f
     """What the rules read in a pair, as numbers (see the module docstring), and the rule families' verdicts.
     The features are the write path's own (`memgraph.ingest.pair_model`, which the shipped duplicate gate uses);
     an older checkout without that module computes them here (`_legacy_features`)."""
-    try:
-        from memgraph.ingest.pair_model import pair_features as features
-    except ImportError:
-        return _legacy_features(engine, old, new, cosine)
     from memgraph.ingest import reconcile
     from memgraph.ingest import statement as statements
 
     n, o = statements.statement(new), statements.statement(old)
     c = reconcile.compare(new, old, cosine)
-    f = features(n, o, c, cosine)
+    try:
+        from memgraph.ingest.pair_model import pair_features as features
+    except ImportError:
+        f = _legacy_features(n, o, c, old, new, cosine)
+    else:
+        f = features(n, o, c, cosine)
     rules = reconcile.RuleReconciler(engine.settings)
     cue = bool(n.correction or n.update or f["names_denied"])
     f["rule_dup"] = float(rules.duplicate(n, o, c) is not None)
