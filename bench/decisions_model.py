@@ -179,7 +179,7 @@ def extract(splits: list[str], *, blind: bool = False) -> list[dict[str, Any]]:
     embedder = default_embedder(Settings(store=":memory:"))
     rows: list[dict[str, Any]] = []
     # the rules alone decide `rules` (and the rule features): the learned duplicate gate is what is measured
-    rules_only = {"dedup_model": False} if "dedup_model" in Settings.model_fields else {}
+    rules_only: dict[str, Any] = {"dedup_model": False} if "dedup_model" in Settings.model_fields else {}
     with MemoryEngine.open(":memory:", embedder=embedder, **rules_only) as engine:
         for split in splits:
             if split not in READ and not blind:
