@@ -423,3 +423,88 @@ def test_a_weak_rule_answers_its_yes_no_question_said_otherwise(miss) -> None:  
     assert not miss(query, ["Never use glyphosate at the Fenwick house; they keep chickens and want everything "
                             "organic."]).miss
     assert miss(query, ["The Fenwicks bought glyphosate at the garden centre last week."]).miss  # 0.35, no rule
+
+
+# Held-out 9's causes (helper gaps7): the false misses of a part written by someone who had not seen the rules.
+
+
+def test_ta_is_thanks() -> None:
+    """British "ta" is a thank-you, not a keyword query."""
+    assert not information_need("ta")
+    assert not information_need("ta very much")
+    assert information_need("tax return deadline")
+
+
+def test_words_that_soften_a_question_are_no_focus_words(miss) -> None:  # type: ignore[no-untyped-def]
+    """"just", "still", "actually" say nothing asked, and the verb after them is the question's verb."""
+    assert not {"just", "dunk"} & set(focus_words("can I just dunk the whole mug in the glaze?"))
+    assert not {"still", "going"} & set(focus_words("are we still going tomorrow?"))
+    refunds = ["Refunds reach the customer's card five working days after we approve them."]
+    assert not miss("when does the refund actually arrive?", refunds).miss
+    assert miss("when does the replacement actually arrive?", refunds).miss
+
+
+def test_a_generic_subject_is_a_pronoun(miss) -> None:  # type: ignore[no-untyped-def]
+    """"what do people chip in for …": the verb after a generic subject is the question's verb."""
+    assert "chip" not in focus_words("what do people chip in for the coach")
+    assert not miss("what do people chip in for the coach",
+                     ["Everyone pays £12 towards the coach on the day, cash only."]).miss
+
+
+def test_the_action_asked_after_ok_to(miss) -> None:  # type: ignore[no-untyped-def]
+    """"ok to fire them off to Dana as they come up?": what is asked about, said otherwise by the rule."""
+    assert not {"fire", "come"} & set(focus_words("ok to fire them off to Dana as they come up?"))
+    assert not miss("I've got four invoices for the Pearce job, ok to fire them off to Dana as they come up?",
+                    ["Dana wants all invoices for a job sent together in one email, never one at a time."]).miss
+
+
+def test_the_verb_of_a_request_is_no_focus_word(miss) -> None:  # type: ignore[no-untyped-def]
+    """"forgot the code to get in" asks for the code; "forgot" is how it asks."""
+    assert focus_words("forgot the code to get in") == ["code"]
+    assert not miss("forgot the code to get in", ["The workshop door code is 2290; it changes every April."]).miss
+    assert miss("forgot the wifi password", ["The workshop door code is 2290; it changes every April."]).miss
+
+
+def test_a_passive_after_have_to_be_is_the_question_verb(miss) -> None:  # type: ignore[no-untyped-def]
+    """"when do the accounts have to be filed?": what is done to the subject, said by "due"."""
+    assert "filed" not in focus_words("when do Marlow's accounts have to be filed?")
+    assert not miss("when does Marlow's VAT return have to be submitted?",
+                    ["Marlow Joinery's VAT return is due by 7 May; Priya sends it from Xero."]).miss
+
+
+def test_the_latest_i_can_is_a_deadline() -> None:
+    """"what's the latest I can send the claim?": "latest" is the slot and "send" the question's verb."""
+    assert focus_words("what's the latest I can send the claim?") == ["claim"]
+
+
+def test_a_condition_first_is_a_scene(miss) -> None:  # type: ignore[no-untyped-def]
+    """"if I invoice Marta in June when does the money arrive?": the condition is the scene, with or without a
+    comma."""
+    assert scene("if I invoice Marta in June when does the money arrive?") == (
+        "if I invoice Marta in June", "when does the money arrive?")
+    assert scene("if it rains is the match off?") == ("", "if it rains is the match off?")
+    payments = ["Invoices go out on the 28th; Marta pays at 45 days."]
+    assert not miss("if I invoice Marta in June when does the money actually arrive?", payments).miss
+
+
+def test_how_and_when_the_asker_acts_is_the_case(miss) -> None:  # type: ignore[no-untyped-def]
+    """A rule about the action need not say "quick" or "tomorrow"."""
+    assert {"quick", "tomorrow"} <= case_words("can I have a quick look in the server room tomorrow?")
+    assert not miss("it's half seven, can I have a quick look in the server room?",
+                    ["Never open the server room after 6 pm without the duty manager: it's alarmed."]).miss
+    assert not miss("snow forecast over the moors and the roads are gritted - are we still riding tomorrow?",
+                    ["If the Met Office puts out a snow warning for the area, the club ride is off; the captain "
+                     "texts everyone by 7:00."]).miss
+
+
+def test_a_day_is_no_owner(miss) -> None:  # type: ignore[no-untyped-def]
+    """"Sunday's ride" is not someone's: the rule about dogs answers for it."""
+    assert possessors("can I bring my dog on Sunday's ride?") == []
+    assert possessors("can I borrow Dan's bike?") == ["dan"]
+    assert not miss("can I bring my dog on Sunday's ride?", ["Dogs come on the short rides only, on a lead."]).miss
+
+
+def test_plural_possessives_and_quoted_terms() -> None:
+    """"the Patels' papers" names the Patels; a quoted word is the term asked about."""
+    assert "patels" not in focus_words("can I shred the Patels' papers?")
+    assert "spindel" in focus_words("how does Vossberg want 'Spindel' translated?")
