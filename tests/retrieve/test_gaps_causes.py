@@ -508,3 +508,38 @@ def test_plural_possessives_and_quoted_terms() -> None:
     """"the Patels' papers" names the Patels; a quoted word is the term asked about."""
     assert "patels" not in focus_words("can I shred the Patels' papers?")
     assert "spindel" in focus_words("how does Vossberg want 'Spindel' translated?")
+
+
+def test_an_identifier_number_is_no_amount(miss) -> None:  # type: ignore[no-untyped-def]
+    """"the company number" names one thing: a salary or a date is not it; a bare number or a code is."""
+    assert not holds_answer("Brookfield's director takes a salary of £12,570.", "number",
+                            "what's Brookfield's company number?")
+    assert not holds_answer("Brookfield's year end is 31 March.", "number", "what's Brookfield's company number?")
+    assert holds_answer("Brookfield Ltd's company number is 09876543.", "number",
+                        "what's Brookfield's company number?")
+    assert holds_answer("The apiary is registered on BeeBase as LF-2291.", "number", "whats my beebase number")
+    assert holds_answer("I weigh 61 kg.", "number", "what's the number of kg I weigh?")  # "number of": an amount
+    assert miss("what's Brookfield's company number?",
+                ["Brookfield Dental Ltd's year end is 31 March; its accounts are due at Companies House by "
+                 "31 December.", "Brookfield's director takes a salary of £12,570 and the rest as dividends."]).miss
+
+
+def test_an_age_asked_needs_an_age(miss) -> None:  # type: ignore[no-untyped-def]
+    """"what age can you join from?" is not answered by the course's times and price, nor by another day's
+    sessions for other ages."""
+    course = "The Wednesday evening life drawing course runs 7-9 pm for eight weeks and costs £120."
+    assert not holds_answer(course, "number", "what age can you do the Wednesday evening course from?")
+    assert holds_answer("The Wednesday course is for adults, 18 and over.", "number",
+                        "what age can you do the Wednesday evening course from?")
+    assert miss("what age can you do the Wednesday evening course from?",
+                [course, "Kids' drawing club is on Sundays from 10 to 11:30 for ages 6 to 11."]).miss
+    assert not miss("what age can you do the Wednesday evening course from?",
+                    [course, "The Wednesday evening course is for adults only, over 18s."]).miss
+
+
+def test_another_weekday_is_another_subject() -> None:
+    """A wh-question that names a day is not answered by a memory about other days only (a range or a rule
+    still answers: "Monday to Friday", a yes/no question)."""
+    assert not holds_asked_values("Kids' club is on Sundays.", "when does the Wednesday club start?")
+    assert holds_asked_values("The club meets Monday to Friday at 6.", "when does the Wednesday club start?")
+    assert holds_asked_values("No meetings before 9:30 on Mondays.", "Can I slot a meeting in on Friday at 3pm?")
