@@ -138,17 +138,25 @@ def _weak_answer(missing: list[str], rule_for_case: bool) -> bool:
     return not missing or (rule_for_case and len(missing) == 1)
 
 
-def _clause_similarity(served: Sequence[ServedHit], clauses: tuple[str, str], encode: Encoder) -> list[ServedHit]:
+def _clause_similarity(
+    served: Sequence[ServedHit], clauses: tuple[str, str], encode: Encoder
+) -> tuple[list[ServedHit], set[str]]:
     """A scene dilutes the query's vector: a served memory's similarity is also read against the scene and the
     question alone, and the highest of the three is kept ("new strings landed in Lokalise, how do I get them into
-    the app?" / "Translations are managed in Lokalise …": 0.37 for the whole query)."""
+    the app?" / "Translations are managed in Lokalise …": 0.37 for the whole query). Also returned: the memories
+    the scene brought nearest (closer to the scene than to the query and to the question)."""
     vecs = np.asarray(encode([*clauses, *(h.content for h in served)]), dtype=np.float32)
     vecs = vecs / np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-12)
-    near = (vecs[len(clauses):] @ vecs[: len(clauses)].T).max(axis=1)
+    sims = vecs[len(clauses):] @ vecs[: len(clauses)].T
+    near = sims.max(axis=1)
+    by_scene = {
+        h.content for h, (at_scene, at_question) in zip(served, sims, strict=True)
+        if h.similarity is not None and at_scene > max(h.similarity, at_question)
+    }
     return [
         h if h.similarity is None else ServedHit(h.content, max(h.similarity, float(c)))
         for h, c in zip(served, near, strict=True)
-    ]
+    ], by_scene
 
 
 def judge(
@@ -167,8 +175,9 @@ def judge(
     asks = information_need(query) if need is None else need
     setting, question = scene(query)
     expects = expected_answer(question) if asks else None
+    by_scene: set[str] = set()
     if setting and focus is not None and served:
-        served = _clause_similarity(served, (setting, question), focus.encode)
+        served, by_scene = _clause_similarity(served, (setting, question), focus.encode)
     sims = [h.similarity for h in served if h.similarity is not None]
     best = max(sims) if sims else None
     if not asks:
@@ -216,6 +225,12 @@ def judge(
         missing += [w for w in subject_names(query) if not stem_in(stem(w), said) and w not in missing
                     and other_name(hit.content, query)]
         missing = _unsaid(missing, setting_words, question)
+        if focus is not None and hit.content in by_scene:  # like the scene, not the question: it must say what
+            # the question asks in words ("honey's come off, what do I treat the mites with?" / "My honey goes in
+            # 340 g jars …": "mites" is not said, only near in meaning)
+            strict = FocusTest(focus.encode, focus.weak_word_cosine, float("inf"))
+            missing += [w for w in uncovered(question, hit.content, strict)
+                        if w not in missing and w not in setting_words and w not in case]
         # one word short of a long question is still an answer: "which command installs frontend packages?" /
         # "The frontend uses pnpm; never run npm install …" covers command, installs and frontend, not "packages"
         long_question = len(focus_words(asked(query), typed=True)) - 1 >= FOCUS_ENOUGH

@@ -543,3 +543,11 @@ def test_another_weekday_is_another_subject() -> None:
     assert not holds_asked_values("Kids' club is on Sundays.", "when does the Wednesday club start?")
     assert holds_asked_values("The club meets Monday to Friday at 6.", "when does the Wednesday club start?")
     assert holds_asked_values("No meetings before 9:30 on Mondays.", "Can I slot a meeting in on Friday at 3pm?")
+
+
+def test_a_memory_like_the_scene_must_say_what_is_asked(miss) -> None:  # type: ignore[no-untyped-def]
+    """A memory nearer the scene than the question ("honey's off the hives") must name the question's own words
+    ("the mites"), not only come near them in meaning; one that names them still answers."""
+    query = "honey's off the hives, what do I treat the mites with now?"
+    assert miss(query, ["My honey goes in 340 g jars with gold lids and sells at the Saturday market for £7.50."]).miss
+    assert not miss(query, ["Mites: Apivar strips for ten weeks once the honey is off the hives."]).miss
