@@ -103,6 +103,9 @@ _QUESTION_VERB = (
     # ("the pool's *opening* time").
     re.compile(r"(?i)(?:(?<=\w\s)(?:is|are|was|were|am)|(?<=\w)['’]re)\s+(?P<ing>[a-z]{2,}ing)\b"),
     re.compile(r"(?i)\b(?P<ger>[a-z]{3,}ing)\s+(?:a|an|the|my|our|his|her|their|your|this|that|these|those|some)\b"),
+    # "the cut off time *for asking* for a home visit": an -ing verb after a preposition is what is done
+    re.compile(r"(?i)\b(?:for|about|before|after|when|while|without|by)\s+(?P<pger>[a-z]{3,}ing)\s+"
+               r"(?:for|about|to|on|in|with|at|from|into|up|out|off|over)\b"),
     # "this python file", "the new pipeline": the thing at hand, not something stored
     re.compile(r"(?i)\b(?:this|that|these|those|the\s+new|a\s+new)\s+(?P<d1>[\w'-]+)(?:\s+(?P<d2>[\w'-]+)(?=\s*[?.!]*\s*$))?"),
 )

@@ -551,3 +551,11 @@ def test_a_memory_like_the_scene_must_say_what_is_asked(miss) -> None:  # type: 
     query = "honey's off the hives, what do I treat the mites with now?"
     assert miss(query, ["My honey goes in 340 g jars with gold lids and sells at the Saturday market for £7.50."]).miss
     assert not miss(query, ["Mites: Apivar strips for ten weeks once the honey is off the hives."]).miss
+
+
+def test_an_ing_verb_after_a_preposition_is_what_is_done(miss) -> None:  # type: ignore[no-untyped-def]
+    """"the cut off time *for applying* for a permit": the verb is said otherwise ("must be requested")."""
+    assert "applying" not in focus_words("what's the cut off time for applying for a parking permit?")
+    assert "parking" in focus_words("is parking free at the hotel?")
+    assert not miss("what's the cut off time for applying for a parking permit?",
+                    ["Parking permits must be requested before 1 March so facilities can print them."]).miss
