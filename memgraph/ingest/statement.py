@@ -317,6 +317,17 @@ def clauses(text: str) -> tuple[str, ...]:
     return tuple(parts) if len(parts) > 1 else ()
 
 
+_PART_BREAK = re.compile(r"\s*[;:]\s+|,\s+(?:and|but|so)\s+|(?<=[a-z0-9])[.!?]\s+(?=[A-Z])")
+
+
+@lru_cache(maxsize=4096)
+def correction_parts(text: str) -> tuple[str, ...]:
+    """The parts of a correction that may each say the corrected value: its clauses, also those after a colon or
+    joined by ", and" / ", but"; empty when it is one part."""
+    parts = [p.strip() for p in _PART_BREAK.split(strip_code(text)) if len(p.split()) > 1]
+    return tuple(parts) if len(parts) > 1 else ()
+
+
 def _values_of(v: tuple[Any, ...]) -> Values:
     return Values(
         times=frozen(v[0]),
@@ -344,9 +355,18 @@ def _parse(text: str) -> Statement:
     verb = _verb_index(toks[head:])
     verb = None if verb is None else verb + head
     units = _units_of_values(masked_core, toks)
-    content = [t for t in toks if t not in stops and t != "#"]
+    # a heading that announces a correction ("Erratum:", "To set the record straight:") is a cue, not content: its
+    # words are no frame word nor name ("erratum", "record", "straight" made every such correction a changed frame),
+    # except what it says the correction is about ("I was wrong about the auto-belays: they're inspected …")
+    announced = _announced(toks[:head]) if label and signals.has_correction(masked_core[: label.end()]) else EMPTY
+    # so is the cue that opens a correction ("My bad - …", "No, sorry, …", "Oops, …")
+    opener = plain[: len(plain) - len(_strip_cue(plain))]
+    if opener and len(tokenize(opener)) <= 3:
+        announced = announced | frozenset(tokenize(opener)) | _SORRY
+    content = [t for t in toks if t not in stops and t != "#" and t not in announced]
     cue_stems = _cue_stems()
-    ents = {stem(w) for e in signals.entities(masked_core) for w in tokenize(e) if w not in stops} - cue_stems
+    ents = {stem(w) for e in signals.entities(masked_core) for w in tokenize(e) if w not in stops}
+    ents -= cue_stems | {stem(w) for w in announced}
     frame = {
         stem(t) for t in content
         if t not in CUE_WORDS and t not in LIGHT_VERBS and not t.isdigit() and t not in units and t not in _AUX
@@ -393,6 +413,16 @@ def _parse(text: str) -> Statement:
         identity=identity,
         clause=verb is not None or (len(toks) > 1 and toks[0] in _PRONOUNS),
     )
+
+
+_ABOUT = frozenset("about regarding re concerning on".split())
+_SORRY = frozenset({"sorry"})
+
+
+def _announced(head: list[str]) -> frozenset[str]:
+    """The words of a heading that announces a correction, up to what it is about ("wrong about the X")."""
+    cut = next((i for i, t in enumerate(head) if t in _ABOUT), len(head))
+    return frozenset(head[:cut])
 
 
 def _units_of_values(masked_text: str, toks: list[str]) -> frozenset[str]:
