@@ -390,6 +390,12 @@ class Settings(BaseModel):
         "weeks' = 'a year'; 'seven weeks' (49 days, 19% apart) is no two months. Durations said in the same kind "
         "of unit are compared exactly ('28 days' / '30 days' stay two).",
     )
+    contradict_unit_cosine: float = Field(
+        0.7,
+        description="contradict_reworded_cosine when the one changed value is counted in a unit noun both "
+        "statements say ('cleans 14 rooms a shift' / 'quota is 16 rooms per shift', 0.72; 'a 40 hp outboard' / 'a 60 "
+        "hp engine', 0.80): the unit pins the attribute, which the cosine otherwise has to.",
+    )
     contradict_reworded_max_terms: int = Field(
         2, description="Words that may differ on each side of a reworded contradiction (contradict_reworded_cosine)."
     )

@@ -173,18 +173,23 @@ class Comparison:
         it approximates: `values.same_duration`)."""
         if self._n.flat_values == self._o.flat_values:
             return True
-        return self._get("same_durations")  # type: ignore[return-value]
+        return self._get("same_said_otherwise")  # type: ignore[return-value]
 
-    def _same_durations(self) -> bool:
+    def _same_said_otherwise(self) -> bool:
+        """The same values once a duration in months meets the weeks it approximates, and a slash date that could
+        be read either way ("3/10/2027") takes the reading the other statement says ("3 October 2027")."""
         n, o = self._n, self._o
+        flat = n.flat_values
         dn, do = n.kinds.get("q:duration"), o.kinds.get("q:duration")
-        if not (dn and do) or dn == do:
-            return False
-        snapped = _snapped(dn, do, self.tolerance)
-        if snapped == dn:
-            return False
-        flat = (n.flat_values - {("number", v) for v in dn}) | {("number", v) for v in snapped}
-        return flat == o.flat_values
+        if dn and do and dn != do:
+            flat = (flat - {("number", v) for v in dn}) | {("number", v) for v in _snapped(dn, do, self.tolerance)}
+        other = o.flat_values
+        mine, theirs = n.values.dates, o.values.dates
+        if _either_reading(mine, theirs):
+            flat = (flat - {("date", d) for d in mine}) | {("date", d) for d in theirs}
+        elif _either_reading(theirs, mine):
+            other = (other - {("date", d) for d in theirs}) | {("date", d) for d in mine}
+        return flat == other
 
     @property
     def changed(self) -> tuple[str, ...]:
@@ -266,6 +271,24 @@ class Comparison:
         }
 
 
+#: Units that say what is counted only loosely (money, shares, time, how often): they pin no attribute.
+_LOOSE_UNITS = frozenset({"", "gbp", "eur", "usd", "jpy", "%", "duration", "every", "times", "day", "week", "month",
+                          "year"})
+
+
+def _unit_noun(changed: tuple[str, ...], n: Statement, o: Statement) -> bool:
+    """Whether the one changed value is a quantity whose unit is a word both statements say ("rooms", "hp")."""
+    if len(changed) != 1 or not changed[0].startswith("q:"):
+        return False
+    unit = changed[0].removeprefix("q:")
+    return unit not in _LOOSE_UNITS and stem(unit) in n.stems and stem(unit) in o.stems
+
+
+def _either_reading(a: frozenset[tuple[int, int]], b: frozenset[tuple[int, int]]) -> bool:
+    """Whether `a` is the two readings of one slash date ("3/10/2027": 3 October or 10 March) and `b` one of them."""
+    return len(a) == 2 and len(b) == 1 and b < a and {(d, m) for m, d in a} == a
+
+
 def _snapped(a: frozenset[object], b: frozenset[object], tolerance: float) -> frozenset[object]:
     """Durations `a` with each one that `same_duration` finds in `b` replaced by it."""
     return frozenset(
@@ -319,8 +342,8 @@ class RuleReconciler:
             return None
         if c.polarity or not c.same_values or c.entities_differ or c.preference_swapped:
             return None
-        if states.opposed(n.text, o.text):
-            return None  # "is out of order" / "is back in service": the same values, another state
+        if states.opposed(n.text, o.text) or states.exclusive(n.text, o.text):
+            return None  # "is out of order" / "is back in service", "by post" / "by email": the same values, not so
         if _ordinals_differ(n.ordinals, o.ordinals):
             return None  # "the first note" / "the second note": two of several
         if n.additive and not o.additive:
@@ -372,6 +395,10 @@ class RuleReconciler:
             return "changed " + c.changed[0].removeprefix("q:") or "number"
         if states.opposed(n.text, o.text) and not c.entities_differ and _same_subject(n, o):
             return "changed state"
+        if states.exclusive(n.text, o.text) and not c.entities_differ and (
+            _same_subject(n, o) or (not (n.subject or o.subject) and c.cosine >= self.s.reconcile_subject_cosine)
+        ):
+            return "another category"  # (no subject found on either side: "Members pay their subs in cash.")
         if c.value_swap and not c.polarity and (not c.subject_changed or c.identity):
             return "swapped " + ", ".join(sorted(c.only_old)) + " -> " + ", ".join(sorted(c.only_new))
         if _negates(c, cue=cue):
@@ -392,7 +419,10 @@ class RuleReconciler:
         subject, a word or two swapped on *each* side (one side adding a word adds a scope: "front tyres" / "rear
         tyres"), no value word among them, and not one end of an interval for the other ("start" / "finish")."""
         s = self.s
-        if len(c.changed) != 1 or c.entities_differ or c.polarity or c.cosine < s.contradict_reworded_cosine:
+        # a value given with the same unit noun on both sides ("14 rooms a shift" / "16 rooms per shift", "a 40 hp
+        # outboard" / "a 60 hp engine"): the unit pins the attribute, so the frame may be reworded more
+        bar = s.contradict_unit_cosine if _unit_noun(c.changed, n, o) else s.contradict_reworded_cosine
+        if len(c.changed) != 1 or c.entities_differ or c.polarity or c.cosine < bar:
             return False
         few = s.contradict_reworded_max_terms
         if not (c.only_new and c.only_old) or len(c.only_new) > few or len(c.only_old) > few:

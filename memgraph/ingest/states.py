@@ -1,5 +1,6 @@
-"""States a statement puts its subject in, from a small table of opposite states: "is out of order" / "is back in
-service", "is in stock" / "is sold out", "is locked" / "is unlocked", "is switched on" / "is switched off".
+"""States a statement puts its subject in, and categories it places it in, from two small tables: opposite
+states ("is out of order" / "is back in service", "is in stock" / "is sold out", "is locked" / "is unlocked", "is
+switched on" / "is switched off") and exclusive categories (below).
 
 Why: the write-path decisions compare statements by their values, and a state is a value that ordinary words say:
 "Room 214 is out of order for the carpet replacement." / "Room 214's new carpet is down and the room is back in
@@ -10,6 +11,12 @@ the same statement; without a newer cue they conflict, with one ("back in servic
 A table, not a model: the states that change are few and named the same way in every domain (in service, in stock,
 locked, switched on), and each is read only after a copula ("is", "are", "'s", "remains", ...), so "she is working
 on the report" or "the broken window" are no states. Open / closed is read elsewhere (`statement._OPPOSITES`).
+
+Exclusive categories are the ways of doing one thing of which a statement names one: sent by post / by text
+message / by email, filed electronically / in hard copy, paid in cash / by card / by standing order, black tie /
+smart casual, walk-ins / by appointment (held-out pairs 4-6: contradictions told by category alone, with no value
+or negation to compare). A statement that names two sides of one axis ("by post or by email") claims neither alone.
+The table holds only ways that recur across domains, never a data file's words.
 """
 
 from __future__ import annotations
@@ -44,6 +51,43 @@ _STATE = re.compile(
 #: "live in Leeds" are no states.
 _VERBAL = frozenset("working running live fixed repaired broken paused active available".split())
 _VERB_NEXT = re.compile(r"(?i)\s+(?:on|for|at|with|from|as|in|to|late|out|by|under|into|around|up)\b")
+#: axis -> the phrases of each of its mutually exclusive sides (read anywhere in the text).
+_CATEGORIES: dict[str, tuple[tuple[str, ...], ...]] = {
+    "channel": (
+        ("by post", "by mail", "by letter", "in the post", "by snail mail"),
+        ("by email", "by e-mail", "via email", "over email"),
+        ("by text", "by text message", "by sms", "via text", "via sms"),
+        ("by phone", "by telephone", "over the phone", "by phone call"),
+        ("in person", "face to face", "face-to-face"),
+    ),
+    "medium": (
+        ("in hard copy", "hard copy", "hard copies", "on paper", "paper copy", "paper copies", "printed copy",
+         "printed copies"),
+        ("electronically", "electronic copy", "electronic copies", "digitally", "as a pdf", "in digital form"),
+    ),
+    "payment": (
+        ("in cash", "by cash", "cash only"),
+        ("by card", "by credit card", "by debit card", "contactless", "card only"),
+        ("by standing order", "by direct debit", "by bank transfer", "by transfer", "by cheque", "by check"),
+    ),
+    "dress": (("black tie", "white tie"), ("smart casual", "lounge suit", "lounge suits", "business casual"),
+              ("fancy dress",)),
+    "fuel": (("petrol", "gasoline", "unleaded"), ("diesel",), ("fully electric", "all-electric", "battery electric",
+                                                              "an electric car", "an ev")),
+    "gearbox": (("manual gearbox", "manual transmission", "a manual", "stick shift"),
+                ("automatic gearbox", "automatic transmission", "an automatic")),
+    "booking": (("walk-in", "walk-ins", "walk in", "drop-in", "no appointment"),
+                ("by appointment", "appointment only", "appointments only", "booking only", "by booking")),
+}
+_CATEGORY_SIDE = {
+    phrase: (axis, side)
+    for axis, sides in _CATEGORIES.items()
+    for side, phrases in enumerate(sides)
+    for phrase in phrases
+}
+_CATEGORY = re.compile(
+    rf"(?i)\b(?P<c>{'|'.join(sorted((re.escape(p) for p in _CATEGORY_SIDE), key=len, reverse=True))})\b"
+)
 _NO_LONGER = re.compile(r"(?i)\bno\s+longer\s+$")
 
 
@@ -66,3 +110,20 @@ def opposed(a: str, b: str) -> bool:
     """Whether the two texts put their subject in opposite states of one axis ("out of order" / "in service")."""
     sa, sb = states(a), states(b)
     return bool(sa and sb) and any((axis, 1 - side) in sb and (axis, side) not in sb for axis, side in sa)
+
+
+@lru_cache(maxsize=16384)
+def categories(text: str) -> frozenset[tuple[str, int]]:
+    """The (axis, side) of every exclusive category `text` names."""
+    return frozenset(_CATEGORY_SIDE[m.group("c").lower()] for m in _CATEGORY.finditer(text))
+
+
+def exclusive(a: str, b: str) -> bool:
+    """Whether the two texts each name one side of an axis of exclusive categories, and not the same one ("sent
+    by text message" / "by post only"); a text naming two sides of the axis claims neither alone."""
+    ca, cb = categories(a), categories(b)
+    for axis in {x for x, _ in ca} & {x for x, _ in cb}:
+        sa, sb = {s for x, s in ca if x == axis}, {s for x, s in cb if x == axis}
+        if len(sa) == 1 and len(sb) == 1 and sa != sb:
+            return True
+    return False

@@ -139,6 +139,8 @@ _WEEKDAY = re.compile(
 )
 _WEEK_PART = re.compile(r"(?i)\b(?:weekdays?|weekends?)\b")
 _PERIOD = re.compile(r"(?i)\b(?P<p>morning|afternoon|evening|night)s?\b")
+_RATE_BEFORE = re.compile(r"(?i)(?:\d[\d.,]*\s*[a-z%]{0,6}|pounds|dollars|euros|quid|pence)\s+$")
+_NOUN_NEXT = re.compile(r"(?:['’]s\b|\s+([a-z]+)\b)", re.I)
 _WEEKDAY_BEFORE = re.compile(r"(?i)(?:mon|tues|wednes|thurs|fri|satur|sun)days?\s+$")
 _DETERMINERS = frozenset("the a an this that which any every no each another other one".split())
 _REDACTED = re.compile(r"\[REDACTED:[a-z0-9_]+\]")
@@ -333,6 +335,12 @@ def _values(text: str, compare: bool = False) -> Values:
             times_ = 2 if m.group("other") else (int(n) if n.isdigit() else NUMBER_WORDS[n.lower()]) if n else 1
             if n is None and m.group("unit") and m.group(0).lower().endswith("s"):
                 continue  # "every days" is no English; "a months" neither: leave it to the other patterns
+            # "a quarter tank", "a day trip", "a week's notice": a measure, not how often ("£6 a week plus VAT": a
+            # rate after its value)
+            nxt = _NOUN_NEXT.match(text, m.end()) if m.group(0)[:1].lower() == "a" else None
+            if (nxt and (nxt.group(1) is None or nxt.group(1).lower() not in stop_words())
+                    and not _RATE_BEFORE.search(text[max(0, m.start() - 16) : m.start()])):
+                continue
             quantities.add(("every", every * times_))
             taken.append(m.span())
     stops = stop_words()

@@ -20,3 +20,12 @@ def test_opposite_states_of_one_axis() -> None:
     assert opposed("The blue mug is sold out.", "The blue mug is in stock.")
     assert not opposed("The lift is broken.", "The lift is out of order.")
     assert not opposed("The lift is broken.", "The shop is in stock.")
+
+
+def test_exclusive_categories() -> None:
+    from memgraph.ingest.states import exclusive
+
+    assert exclusive("Reminders go out by text message.", "Reminders go out by post only.")
+    assert exclusive("Subs are paid in cash.", "Subs are paid by standing order.")
+    assert not exclusive("Reminders go out by post.", "Reminders go out by post or by email.")  # names both
+    assert not exclusive("Reminders go out by post.", "We post them on Mondays.")

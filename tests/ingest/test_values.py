@@ -156,3 +156,10 @@ def test_a_weekdays_night_is_its_evening() -> None:
     assert values("Choir is on Monday nights.").periods == {"evening"}
     assert values("Night shifts start at 19:30.").periods == frozenset()
     assert values("The night porter starts at night.").periods == {"night"}
+
+
+def test_a_measure_is_not_how_often() -> None:
+    """"a quarter tank", "a day trip": a measure; "£6 a week" after its value: a rate."""
+    assert "q:every" not in values("Leave at least a quarter tank of fuel.", compare=True).kinds()
+    assert "q:every" not in values("We booked a day trip to Bath.", compare=True).kinds()
+    assert values("Parking is £6 a week plus VAT.", compare=True).kinds()["q:every"] == {10080.0}
