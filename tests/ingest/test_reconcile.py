@@ -410,6 +410,16 @@ def test_an_ordinal_changes_only_for_the_same_thing() -> None:
         ("The clinic takes walk-ins on Saturdays.", "The Saturday clinic is by appointment only.",
          ReconcileAction.CONTRADICT),
         ("The van runs on diesel.", "The van is fully electric.", ReconcileAction.CONTRADICT),
+        # ... which keeps a category swapped under the same values from reading as a repeat; the values-anchored
+        # paraphrase bar then stands lower (dedup_values_cosine 0.70)
+        ("The tenant in Flat 4 pays rent by standing order.", "The Flat 4 tenant always pays the rent in cash.",
+         ReconcileAction.CONTRADICT),
+        ("Pick-up for the Otters class is at 3:30 pm.", "The Otters are collected at half past three in the afternoon.",
+         ReconcileAction.REINFORCE),
+        ("The shuttle to the airport leaves at 6:40 am.",
+         "The airport shuttle sets off at twenty to seven in the morning.", ReconcileAction.REINFORCE),
+        ("Lambs are weaned at twelve weeks.", "We wean the lambs when they're 3 months old.",
+         ReconcileAction.REINFORCE),
     ],
 )
 def test_decisions_on_held_out_6s_forms(embedder, old: str, new: str, action: ReconcileAction) -> None:  # type: ignore[no-untyped-def]
