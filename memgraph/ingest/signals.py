@@ -116,6 +116,15 @@ WORKING = re.compile(
     r"(?i)\b(?:right\s+now|at\s+the\s+moment|currently|this\s+session|in\s+this\s+session|for\s+now|"
     r"just\s+now|today\s+i'?m|i'm\s+(?:currently\s+)?working\s+on|at\s+present)\b",
 )
+#: Leaving a role, and taking one over (a handover, in UPDATE).
+_LEAVES = (
+    r"(?:left|quit|retired|resigned|moved\s+on|drop(?:ped)?\s+out|stepped\s+(?:down|aside)|stood\s+down|"
+    r"(?:started|went\s+on|is\s+on|goes\s+on)\s+(?:\w+\s+)?leave)"
+)
+_TAKES = (
+    r"(?:t(?:ake|akes|aken|aking|ook)\s+over|step(?:s|ped|ping)?\s+in|(?:is|are)\s+covering|has\s+(?:the|her|his|their)|"
+    r"(?:has\s+been\s+|was\s+)?(?:appointed|named)|replac(?:es|ed|ing)\s+(?:her|him|them))"
+)
 _WHEN_WORDS = (
     "january|february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|"
     "wednesday|thursday|friday|saturday|sunday|week|weekend|month|year|term|season|quarter|today|tomorrow|"
@@ -133,6 +142,11 @@ UPDATE = re.compile(
     r"(?:went|goes|go|gone|going)\s+(?:up|down)|cut\s+down|"
     r"(?:got|get|have|has|had|bought|found|hired|registered\s+with)\s+(?:a\s+|an\s+)?new|"
     r"(?:just\s+)?turned\s+\d+|quit|stopped|retired|sold)\b"
+    # a handover: someone leaves and someone else takes the role, told in one text ("Lena Morrow left the firm last
+    # week; Daniel Obi has the Pryce file", "Jude has had to drop out, and Pamela is stepping in as Madame Arcati",
+    # "Miss Okonjo started maternity leave today, and Mr Baptiste has taken over"): a leaving alone ("Mel left the
+    # party early") is a story, not a change of holder
+    rf"|\b{_LEAVES}\b[^.!?]{{0,80}}?[,;]\s*(?:and\s+)?[^.!?]{{0,60}}?\b{_TAKES}\b"
     # back in a state it had left: "the room is back in service", "the lift is back up and running"
     r"|\bback\s+(?:in(?:to)?\s+(?:service|use|action|stock|operation|business)|on\s+sale|online|up\s+and\s+running)\b"
     # a fronted clause that dates or explains what follows: "Since June the registrar signs …", "From this

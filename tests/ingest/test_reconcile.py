@@ -420,6 +420,12 @@ def test_an_ordinal_changes_only_for_the_same_thing() -> None:
          "The airport shuttle sets off at twenty to seven in the morning.", ReconcileAction.REINFORCE),
         ("Lambs are weaned at twelve weeks.", "We wean the lambs when they're 3 months old.",
          ReconcileAction.REINFORCE),
+        # a handover told in one text: the old holder leaves, another takes the role; a leaving alone is a story
+        ("Priya Nair is handling the Dunmore account.",
+         "Priya Nair resigned last month; Tom Reyes has the Dunmore account.", ReconcileAction.SUPERSEDE),
+        ("Ravi is playing Hamlet.", "Ravi has had to drop out, and Connor is stepping in as Hamlet.",
+         ReconcileAction.SUPERSEDE),
+        ("Ravi is playing Hamlet.", "Ravi left the rehearsal early, and we went to the pub.", ReconcileAction.CREATE),
     ],
 )
 def test_decisions_on_held_out_6s_forms(embedder, old: str, new: str, action: ReconcileAction) -> None:  # type: ignore[no-untyped-def]
