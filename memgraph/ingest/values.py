@@ -91,11 +91,12 @@ _FREQUENCY = re.compile(
     r"(?P<unit>hour|day|night|week|fortnight|month|quarter|year)s?\b(?!\s+(?:ago|later|earlier|old|or\s+two))"
 )
 _FREQUENCY_WORDS = ("hour", "dai", "day", "night", "week", "fortnight", "month", "quarter", "year", "annual")
-#: Words that only write a value's unit when they follow it ("850 pounds" = "£850", "50 per cent", "6 kilos"):
-#: notation, not part of what is said about the value. Units of time are not: "paid monthly" / "paid every two
-#: weeks" says another period in its words.
-UNIT_WORDS = frozenset(w for w, u in _UNIT_ALIASES.items() if u not in _DURATION_MINUTES and u not in (
-    "month", "year", "times", "k")) | {"percent", "cent"}
+#: Words that only write a value's unit when they follow it ("850 pounds" = "£850", "50 per cent", "6 kilos", "a
+#: three-day estimate" = "five days"): notation, not part of what is said about the value. How often is no such
+#: word: "paid monthly" / "paid every two weeks" are read whole as one value of unit "every" (its span is masked).
+#: (Units of time were left in the frame before durations were one kind: "listed for five days" / "a three-day time
+#: estimate" then differed by "day", held-out pairs 6.)
+UNIT_WORDS = frozenset(w for w, u in _UNIT_ALIASES.items() if u not in ("times", "k")) | {"percent", "cent"}
 _KNOWN_UNITS = frozenset(_UNIT_ALIASES.values()) | {"%"}
 #: What may stand between times and the part of the day that marks them pm: "7:30 till 9:30 in the evening".
 _MARKING = re.compile(r"(?i)\s*(?:pm\b)?\s*(?:in\s+the|at|this|tomorrow|every|each|on\s+\w+)?\s*")

@@ -384,6 +384,9 @@ def test_an_ordinal_changes_only_for_the_same_thing() -> None:
         ("The gauges are read every three hours.", "The gauges are read at three-hourly intervals.",
          ReconcileAction.REINFORCE),
         ("Refunds are accepted within 28 days.", "Refunds are accepted within 30 days.", ReconcileAction.CONTRADICT),
+        # a duration's unit word is notation, not a frame word ("four days" / "a two-day time estimate")
+        ("The Hartley hearing is listed for four days.", "The Hartley hearing has a two-day time estimate.",
+         ReconcileAction.CONTRADICT),
         # a state and its opposite: never the same statement
         ("Printer 3 is out of order.", "Printer 3 is back in service.", ReconcileAction.SUPERSEDE),
         ("The lift in Block C is out of order.", "The lift in Block C is working.", ReconcileAction.CONTRADICT),
