@@ -367,7 +367,9 @@ def _parse(text: str) -> Statement:
     content = [t for t in toks if t not in stops and t != "#" and t not in announced]
     cue_stems = _cue_stems()
     ents = {stem(w) for e in signals.entities(masked_core) for w in tokenize(e) if w not in stops}
+    # an abbreviation right after a value is its unit ("4.2% ABV", "97.8 FM", "16:00 UTC"), not a name
     ents -= cue_stems | {stem(w) for w in announced}
+    ents -= {stem(w.lower()) for w in _UNIT_ABBREVIATION.findall(masked_core)}
     frame = {
         stem(t) for t in content
         if t not in CUE_WORDS and t not in LIGHT_VERBS and not t.isdigit() and t not in units and t not in _AUX
@@ -416,6 +418,7 @@ def _parse(text: str) -> Statement:
     )
 
 
+_UNIT_ABBREVIATION = re.compile(r"#\s?([A-Z]{2,4})\b")
 _ABOUT = frozenset("about regarding re concerning on".split())
 _SORRY = frozenset({"sorry"})
 

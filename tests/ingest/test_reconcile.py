@@ -423,6 +423,9 @@ def test_an_ordinal_changes_only_for_the_same_thing() -> None:
          "The airport shuttle sets off at twenty to seven in the morning.", ReconcileAction.REINFORCE),
         ("Lambs are weaned at twelve weeks.", "We wean the lambs when they're 3 months old.",
          ReconcileAction.REINFORCE),
+        # an abbreviation after a value is its unit, not a name the other statement leaves out
+        ("The house red is 13.5% ABV.", "Our house red comes in at thirteen point five percent.",
+         ReconcileAction.REINFORCE),
         # a handover told in one text: the old holder leaves, another takes the role; a leaving alone is a story
         ("Priya Nair is handling the Dunmore account.",
          "Priya Nair resigned last month; Tom Reyes has the Dunmore account.", ReconcileAction.SUPERSEDE),
