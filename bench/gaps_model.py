@@ -65,6 +65,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import numpy as np  # noqa: E402
 
@@ -244,22 +245,10 @@ def names_of(rows: list[dict[str, Any]], rule_features: bool) -> list[str]:
     return names if rule_features else [n for n in names if not n.startswith(("rules_", "reason_"))]
 
 
-def make_model(kind: str) -> Any:
-    from sklearn.ensemble import HistGradientBoostingClassifier
-    from sklearn.linear_model import LogisticRegression
-    from sklearn.pipeline import make_pipeline
-    from sklearn.preprocessing import StandardScaler
-
-    if kind == "logreg":
-        return make_pipeline(StandardScaler(), LogisticRegression(C=0.5, max_iter=2000))
-    if kind == "gbm":
-        return HistGradientBoostingClassifier(max_depth=3, max_iter=150, learning_rate=0.05, l2_regularization=1.0,
-                                              min_samples_leaf=10, random_state=0)
-    raise ValueError(kind)
-
-
 def probs_of(kind: str, train: list[dict[str, Any]], test: list[dict[str, Any]], names: list[str]) -> np.ndarray:
-    """The model's probability of a miss for each test row, fitted on `train`."""
+    """The model's probability of a miss for each test row, fitted on `train` (the models of the pair bench)."""
+    from decisions_model import make_model
+
     xt = np.array([[r["f"].get(k, 0.0) for k in names] for r in train])
     xs = np.array([[r["f"].get(k, 0.0) for k in names] for r in test])
     m = make_model(kind).fit(xt, np.array([r["miss"] for r in train], dtype=int))
