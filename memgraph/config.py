@@ -382,10 +382,10 @@ class Settings(BaseModel):
         False,
         description="Where the rules decided nothing, reinforce a neighbour the learned duplicate gate "
         "(memgraph/ingest/pair_model.py) finds at dedup_model_min_probability or above. Off: on the labelled "
-        "pairs it doubles duplicate recall at precision 1.0 (blind held-out 7: 0.333 -> 0.600), but in a bulk load "
-        "of 8,000 real chat and persona sentences without speakers it merged 195 more writes, most of them not "
-        "repeats ('My cousin is an interior designer.' / \"I'm an interior designer.\"; a longer text folded "
-        "into a shorter one, losing its other sentence) and cost +35% CPU (bench/RESULTS.md, 'the learned "
+        "pairs it lifts duplicate recall at precision 1.0 (blind held-out 7: 0.333 -> 0.533), but in a bulk load "
+        "of 8,000 real chat and persona sentences without speakers it merged 96 more writes, about half of them "
+        "not repeats ('My cousin is an interior designer.' / \"I'm an interior designer.\"; a longer text folded "
+        "into a shorter one, losing its other sentence) and cost ~+15% CPU (bench/RESULTS.md, 'the learned "
         "duplicate gate').",
     )
     dedup_model_min_probability: float = Field(
