@@ -371,6 +371,10 @@ def _parse(text: str) -> Statement:
     }
     joined = {stem(w.replace("-", "")) for w in re.findall(r"\w+(?:-\w+)+", core.lower())}
     pref = _PREFERENCE_ORDER.search(plain)
+    # one search for the correction cue and for where it ends (`_strip_cue`): `has_correction` reads the text
+    # with its code blanked, which `plain` already is when no fence is left in it
+    cue = signals.CORRECTION.search(plain)
+    correction = bool(cue) if "```" not in plain and "~~~" not in plain else signals.has_correction(plain)
     return Statement(
         text=text,
         tokens=frozen(tokenize(plain)),
@@ -384,8 +388,8 @@ def _parse(text: str) -> Statement:
         values=vals,
         replaced=frozen(replaced),
         preference=(pref.group("a").strip().lower(), pref.group("b").strip().lower()) if pref else None,
-        negated=signals.is_negated(_CONDITION.sub(" ", _NOT_X.sub(" ", _strip_cue(plain)))),
-        correction=signals.has_correction(plain),
+        negated=signals.is_negated(_CONDITION.sub(" ", _NOT_X.sub(" ", _strip_cue(plain, cue)))),
+        correction=correction,
         update=signals.has_update_cue(plain),
         additive=signals.is_additive(plain),
         episode=signals.is_episode(plain),
@@ -447,9 +451,9 @@ def _complement(rest: list[str]) -> set[str]:
     return out
 
 
-def _strip_cue(text: str) -> str:
-    """Text without its leading correction cue, so "No, I live in Paris" is not read as a negation."""
-    m = signals.CORRECTION.search(text)
+def _strip_cue(text: str, m: re.Match[str] | None) -> str:
+    """Text without its leading correction cue, so "No, I live in Paris" is not read as a negation (`m`: the
+    first match of `signals.CORRECTION` in `text`, which the caller searched for already)."""
     if m and m.start() <= 2:
         return text[m.end() - 1 :] if text[m.end() - 1 : m.end()].isalnum() else text[m.end() :]
     return text
