@@ -231,6 +231,10 @@ class _Lru(Generic[V]):
         self._lock = threading.Lock()
 
     def get(self, text: str) -> V | None:
+        if text not in self._data:
+            # a miss needs no lock (most stored neighbours miss the whole statements): a text put by another
+            # thread meanwhile is only parsed or unpacked again, to the same statement
+            return None
         with self._lock:
             out = self._data.get(text)
             if out is not None:
