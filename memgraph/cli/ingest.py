@@ -95,7 +95,8 @@ def ingest(
         report = IngestReport(user_id=user)
         with Progress(
             TextColumn("[bold]ingest[/bold]"), BarColumn(), MofNCompleteColumn(), TextColumn("batches"),
-            TimeElapsedColumn(), console=err_console, transient=as_json, disable=not batches,
+            TimeElapsedColumn(), console=err_console, transient=as_json,
+            disable=not batches or not err_console.is_terminal,  # piped output and logs stay clean
         ) as progress:
             task = progress.add_task("ingest", total=len(batches))
             for group in batches:

@@ -98,7 +98,11 @@ PROCEDURE = re.compile(
     # "To release Atlas: bump the version, tag the commit, then run make publish." -- a purpose, a colon, then
     # more than one step (a comma, "then", or a list on the next line); not "To be honest: ...", "To do: ..."
     r"|^[ \t]*(?:how\s+)?to\s+(?!(?:be|do|date|whom|me|you|us|him|her|them|sum\s+up)\b)[a-z]+\b[^:\n.!?]{0,60}:"
-    r"[ \t]*(?:\S[^\n]*?(?:,|\bthen\b)|\n[ \t]*(?:[-*]|\d+[.)])\s+\S)",
+    r"[ \t]*(?:\S[^\n]*?(?:,|\bthen\b)|\n[ \t]*(?:[-*]|\d+[.)])\s+\S)"
+    # how a thing is done, said as a habit with its command: "We deploy Heron with `make release` ...", "You
+    # rebuild the index by running `memgraph reindex`" (present tense: "we fixed it with `git reset`" is an event)
+    r"|\b(?:we|you)\s+(?:usually\s+|always\s+|normally\s+|just\s+)?(?!(?:did|were|was|had|\w+ed)\b)[a-z]+\b"
+    r"[^.!?\n]{0,60}?\b(?:with|using|via|through|by\s+running)\s+`[^`\n]+`",
 )
 WORKING = re.compile(
     r"(?i)\b(?:right\s+now|at\s+the\s+moment|currently|this\s+session|in\s+this\s+session|for\s+now|"

@@ -225,11 +225,13 @@ def remainder(new: str, old: str) -> str | None:
     clause, and the write keeps "My sister Lena works as a nurse." as a memory of its own (the superseded memory
     becomes inactive, and recall would otherwise lose her job with her old address). The clause that states the
     replaced slot is cut out; its holder ("My sister Lena") leads what follows when that starts with a verb. Kept
-    only when the rest says something `new` does not: two content words or more that `new` lacks.
+    only when the rest says something `new` does not: two content words or more that `new` lacks. Any other change
+    or correction of a compound statement keeps the sentences and semicolon clauses it does not touch
+    (`_untouched_clauses`).
     """
     v = _verdict(new, old)
     if v is None or not v[0] or v[2] is None:
-        return None
+        return _untouched_clauses(new, old)
     start, end, verb = v[2].span
     before = _TRAILING_JOIN.sub("", old[:start])
     after = _LEADING_JOIN.sub("", old[end:])
@@ -249,3 +251,31 @@ def remainder(new: str, old: str) -> str | None:
         return None
     rest = rest[0].upper() + rest[1:]
     return rest if rest[-1] in ".!?" else rest + "."
+
+
+#: Where a compound statement's clauses meet: a sentence's end, or a semicolon.
+_SENTENCE_OR_SEMICOLON = re.compile(r"(?<=[.!?;])\s+")
+
+
+def _untouched_clauses(new: str, old: str) -> str | None:
+    """The clauses of a compound `old` that `new` does not touch, when it replaced another of them.
+
+    "Maya is on holiday from 3 to 14 March; Tomasz covers code review." then "Actually, Maya's holiday moved: she is
+    away from 10 to 21 March.": the correction supersedes the memory, and without this recall would lose who covers
+    code review. A clause is touched when it shares a content word with `new`; the others are kept when some clause
+    was touched (else `new` replaced the whole) and they say two content words or more of their own.
+    """
+    clauses = [c.strip() for c in _SENTENCE_OR_SEMICOLON.split(old.strip()) if c.strip()]
+    if len(clauses) < 2:
+        return None
+    stops = stop_words()
+
+    def words(text: str) -> set[str]:
+        return set(stem_tokens([w for w in tokenize(text) if w not in stops]))
+
+    new_words = words(new)
+    kept = [c for c in clauses if not words(c) & new_words]
+    if not kept or len(kept) == len(clauses) or len(set().union(*(words(c) for c in kept))) < 2:
+        return None
+    rest = " ".join(c if c[-1] in ".!?" else c.rstrip(";") + "." for c in kept)
+    return rest[0].upper() + rest[1:]

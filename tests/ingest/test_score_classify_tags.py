@@ -124,6 +124,14 @@ def test_centroid_is_cached_and_updated_incrementally(embedder) -> None:  # type
         ("How to deploy the ledger:\n- build the image\n- roll it out", MemoryKind.PROCEDURE, Layer.PROCEDURAL),
         ("To be honest: I did not like it, at all.", MemoryKind.EVENT, Layer.EPISODIC),
         ("To release Atlas: see the wiki.", MemoryKind.EVENT, Layer.EPISODIC),
+        # a habit said with its command is how the thing is done; the same words in the past tense are an event
+        (
+            "We deploy Heron with `make release` from the release branch; staging first, then prod.",
+            MemoryKind.PROCEDURE,
+            Layer.PROCEDURAL,
+        ),
+        ("You rebuild the index by running `memgraph reindex`.", MemoryKind.PROCEDURE, Layer.PROCEDURAL),
+        ("We fixed the build with `git reset --hard` yesterday.", MemoryKind.EVENT, Layer.EPISODIC),
         ("Right now I'm debugging the login page.", MemoryKind.EVENT, Layer.WORKING),
         (
             "User is a backend engineer specializing in Python and PostgreSQL.",

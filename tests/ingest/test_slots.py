@@ -108,6 +108,12 @@ def test_newcomer_near_misses_keep_the_old_fact(engine: MemoryEngine) -> None:
          "She loves surfing on weekends."),
         ("Sam works at the bakery on Main Street and lives with two cats.", "Sam quit the bakery.",
          "Sam lives with two cats."),
+        # any change of a compound statement, not only a move: the clauses that share no word with the new one
+        ("Maya is on holiday from 3 March to 14 March 2027; Tomasz covers code review.",
+         "Actually, Maya's holiday was moved: she is away from 10 March to 21 March 2027.",
+         "Tomasz covers code review."),
+        ("The deadline is Thursday; the report goes to Anna.", "Correction: the deadline is Friday.",
+         "The report goes to Anna."),
     ],
 )
 def test_what_a_replaced_statement_still_says(old: str, new: str, kept: str) -> None:
@@ -121,7 +127,8 @@ def test_what_a_replaced_statement_still_says(old: str, new: str, kept: str) -> 
         ("Lena lives in Porto for two years now.", "Lena moved to Lisbon."),  # one clause
         ("Lena lives in Porto and works as a nurse.", "Lena visited Lisbon."),  # nothing replaced
         ("Lena lives in Porto and works as a nurse.", "Lena's friend moved to Lisbon."),
-        ("The standup is at 9:00 and lasts ten minutes.", "The standup moved to 9:30."),  # not a home or a job
+        ("The standup is at 9:00 and lasts ten minutes.", "The standup moved to 9:30."),  # one clause, not a slot
+        ("The standup is at 9:15. The standup is in the Blue room.", "Actually the standup is at 9:30."),  # all touched
     ],
 )
 def test_nothing_is_kept_when_nothing_else_was_said_or_nothing_was_replaced(old: str, new: str) -> None:
@@ -146,3 +153,18 @@ def test_a_move_keeps_the_other_facts_of_the_old_statement(engine: MemoryEngine)
     # erasing the old statement erases what was kept of it (it quotes the erased text)
     engine.erase([old.id], user_id=u)
     assert engine.store.get_memories(u, [kept.id]) == []
+
+
+def test_a_correction_keeps_the_untouched_clause_of_a_compound_memory(engine: MemoryEngine) -> None:
+    """A newcomer's case: correcting the dates of a holiday made the whole note inactive, and recall no longer
+    knew who covers code review meanwhile."""
+    u = "clauses"
+    old = engine.remember("Maya is on holiday from 3 March to 14 March 2027; Tomasz covers code review.", user_id=u)
+    report = engine.remember_report(
+        "Actually, Maya's holiday was moved: she is away from 10 March to 21 March 2027.", user_id=u
+    )
+    assert report.superseded == [old.id] and len(report.remainders) == 1
+    kept = engine.get(report.remainders[0], user_id=u)
+    assert kept.content == "Tomasz covers code review." and kept.active
+    res = engine.recall("who covers code review while Maya is away?", user_id=u)
+    assert kept.id in [m.id for m in res.memories]
