@@ -372,12 +372,14 @@ class Settings(BaseModel):
         "'I went camping' (0.80) are other statements; 'grandpa' / 'my grandfather lives in Cork' (0.93) is not.",
     )
     dedup_values_cosine: float = Field(
-        0.75,
+        0.70,
         description="A paraphrase that gives the same typed values (at least one) about the same subject, with at "
         "most dedup_values_max_changed_terms words differing on each side, is a duplicate from this cosine: "
         "reworded verbs and nouns ('rent' / 'let', 'kept' / 'held') are no swapped value when the values and the "
-        "subject are fixed. Labelled pairs, every part: such duplicates lie at 0.73-0.98, the only other such pairs "
-        "above 0.7 are a compatible one with three words added (0.77) and a contradiction of categories at 0.746.",
+        "subject are fixed. Labelled pairs, every part: such duplicates lie at 0.70-0.98, the only other such pairs "
+        "above 0.65 are a compatible one with three words added (0.77) and a contradiction of categories at 0.746 "
+        "('by standing order' / 'in cash'), which exclusive categories (ingest/states.py) now keep apart; 0.75 "
+        "before that guard. Swept 0.65-0.75 (bench/RESULTS.md, held-out 6's causes): no wrong duplicate anywhere.",
     )
     dedup_values_max_changed_terms: int = Field(
         2, description="Words that may differ on each side of a values-anchored paraphrase (dedup_values_cosine)."
@@ -389,6 +391,19 @@ class Settings(BaseModel):
         "Labelled pairs: such contradictions at 0.83-0.92; the same shape with a scope or an end of an interval "
         "swapped ('on weekdays' / 'at weekends', 'start' / 'finish') is held back by the other conditions.",
     )
+    duration_calendar_tolerance: float = Field(
+        0.1,
+        description="A duration said in months or years is the same as one said in weeks or days within this share "
+        "of the longer: a month is 28-31 days, so 'eight weeks' (56 days) = '2 months' (~61, 8% apart) and '52 "
+        "weeks' = 'a year'; 'seven weeks' (49 days, 19% apart) is no two months. Durations said in the same kind "
+        "of unit are compared exactly ('28 days' / '30 days' stay two).",
+    )
+    contradict_unit_cosine: float = Field(
+        0.7,
+        description="contradict_reworded_cosine when the one changed value is counted in a unit noun both "
+        "statements say ('cleans 14 rooms a shift' / 'quota is 16 rooms per shift', 0.72; 'a 40 hp outboard' / 'a 60 "
+        "hp engine', 0.80): the unit pins the attribute, which the cosine otherwise has to.",
+    )
     contradict_reworded_max_terms: int = Field(
         2, description="Words that may differ on each side of a reworded contradiction (contradict_reworded_cosine)."
     )
@@ -397,6 +412,14 @@ class Settings(BaseModel):
         description="An update ('now', 'switched to') that replaces at most this many words on each side of an "
         "otherwise identical statement supersedes it ('Retro is in Oak' / 'Retro is now in Maple'); a "
         "correction may replace reconcile_max_changed_terms.",
+    )
+    reconcile_changed_to_cosine: float = Field(
+        0.5,
+        description="An update told as an event that brings the old statement's attribute to a new value ('The AGM "
+        "voted to raise the annual membership to £75' after 'Membership costs £60 a year', 0.57; 'Ofcom moved us to "
+        "97.8 FM' after 'The station broadcasts on 104.3 FM', 0.51) supersedes from this cosine "
+        "(reconcile.RuleReconciler._changed_to): the event's words are most of its text, so it lies under "
+        "reconcile_update_cosine.",
     )
     reconcile_update_cosine: float = Field(
         0.6,

@@ -78,7 +78,8 @@ _ORDINAL_NUMBER = re.compile(r"\d+(?:st|nd|rd|th)")
 _REPLACED = re.compile(
     r"(?i)\b(?:from|off|instead\s+of|rather\s+than|no\s+longer|quit|stopped|sold|replaced|dropped|ditched|"
     r"left|,\s*not|not\s+(?=[\w'’ .-]+?\s+but\b))\s+(?P<w>(?:[\w.'’-]+\s*){1,3})"
-    r"|(?P<who>\b[A-Z][\w'’-]+)\s+(?:left|quit|retired|moved\s+on)\b"
+    r"|(?P<who>\b[A-Z][\w'’-]+)\s+(?:has\s+(?:had\s+to\s+)?)?(?:left|quit|retired|resigned|moved\s+on|drop(?:ped)?\s+out|"
+    r"stepped\s+(?:down|aside)|stood\s+down|(?:started|went\s+on|is\s+on)\s+(?:\w+\s+)?leave)\b"
 )
 #: "…, not Zoom." / "not May but June" / "at 7:30 instead of 8:00": a correction naming the replaced value, not a
 #: negated statement, and not a value this text gives (a clock time or a date keeps its ":" and "/").
@@ -321,6 +322,17 @@ def clauses(text: str) -> tuple[str, ...]:
     return tuple(parts) if len(parts) > 1 else ()
 
 
+_PART_BREAK = re.compile(r"\s*[;:]\s+|,\s+(?:and|but|so)\s+|(?<=[a-z0-9])[.!?]\s+(?=[A-Z])")
+
+
+@lru_cache(maxsize=4096)
+def correction_parts(text: str) -> tuple[str, ...]:
+    """The parts of a correction that may each say the corrected value: its clauses, also those after a colon or
+    joined by ", and" / ", but"; empty when it is one part."""
+    parts = [p.strip() for p in _PART_BREAK.split(strip_code(text)) if len(p.split()) > 1]
+    return tuple(parts) if len(parts) > 1 else ()
+
+
 def _values_of(v: tuple[Any, ...]) -> Values:
     return Values(
         times=frozen(v[0]),
@@ -348,9 +360,20 @@ def _parse(text: str) -> Statement:
     verb = _verb_index(toks[head:])
     verb = None if verb is None else verb + head
     units = _units_of_values(masked_core, toks)
-    content = [t for t in toks if t not in stops and t != "#"]
+    # a heading that announces a correction ("Erratum:", "To set the record straight:") is a cue, not content: its
+    # words are no frame word nor name ("erratum", "record", "straight" made every such correction a changed frame),
+    # except what it says the correction is about ("I was wrong about the auto-belays: they're inspected …")
+    announced = _announced(toks[:head]) if label and signals.has_correction(masked_core[: label.end()]) else EMPTY
+    # so is the cue that opens a correction ("My bad - …", "No, sorry, …", "Oops, …")
+    opener = plain[: len(plain) - len(_strip_cue(plain))]
+    if opener and len(tokenize(opener)) <= 3:
+        announced = announced | frozenset(tokenize(opener)) | _SORRY
+    content = [t for t in toks if t not in stops and t != "#" and t not in announced]
     cue_stems = _cue_stems()
-    ents = {stem(w) for e in signals.entities(masked_core) for w in tokenize(e) if w not in stops} - cue_stems
+    ents = {stem(w) for e in signals.entities(masked_core) for w in tokenize(e) if w not in stops}
+    # an abbreviation right after a value is its unit ("4.2% ABV", "97.8 FM", "16:00 UTC"), not a name
+    ents -= cue_stems | {stem(w) for w in announced}
+    ents -= {stem(w.lower()) for w in _UNIT_ABBREVIATION.findall(masked_core)}
     frame = {
         stem(t) for t in content
         if t not in CUE_WORDS and t not in LIGHT_VERBS and not t.isdigit() and t not in units and t not in _AUX
@@ -401,6 +424,17 @@ def _parse(text: str) -> Statement:
         identity=identity,
         clause=verb is not None or (len(toks) > 1 and toks[0] in _PRONOUNS),
     )
+
+
+_UNIT_ABBREVIATION = re.compile(r"#\s?([A-Z]{2,4})\b")
+_ABOUT = frozenset("about regarding re concerning on".split())
+_SORRY = frozenset({"sorry"})
+
+
+def _announced(head: list[str]) -> frozenset[str]:
+    """The words of a heading that announces a correction, up to what it is about ("wrong about the X")."""
+    cut = next((i for i, t in enumerate(head) if t in _ABOUT), len(head))
+    return frozenset(head[:cut])
 
 
 def _units_of_values(masked_text: str, toks: list[str]) -> frozenset[str]:

@@ -71,20 +71,32 @@ _DURATION_MINUTES = {"s": 1 / 60, "min": 1.0, "h": 60.0, "day": 1440.0, "week": 
 _SCALE_WORDS = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
 #: How often, said in words: "weekly" = "every week" = "a week" ("£6 a week" / "six pounds weekly"), "paid
 #: annually" / "every month" (a changed value). A quantity of unit "every", in minutes.
+#: A month is a twelfth of a year here (43,800 minutes), so that "every six months" = "twice a year".
 _EVERY_MINUTES = {"hour": 60.0, "day": 1440.0, "dai": 1440.0, "night": 1440.0, "week": 10080.0,
-                  "fortnight": 20160.0, "month": 43200.0, "quarter": 129600.0, "year": 525600.0, "annual": 525600.0,
+                  "fortnight": 20160.0, "month": 43800.0, "quarter": 131400.0, "year": 525600.0, "annual": 525600.0,
                   "nightly": 1440.0, "daily": 1440.0}
+#: Durations said in months or years (compare only), in minutes: a multiple of a twelfth of a year, which no
+#: duration said in days, weeks, hours or minutes is short of 365 days; `calendar_said` tells them apart, so that a
+#: month-long duration meets the weeks or days it approximates ("eight weeks" = "2 months": `same_duration`).
+CALENDAR_MINUTES = {"month": 43800.0, "year": 525600.0}
+_TIMES_WORDS = {"once": 1, "twice": 2, "thrice": 3, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 _FREQUENCY = re.compile(
-    r"(?i)\b(?P<adv>hourly|daily|nightly|weekly|fortnightly|monthly|quarterly|yearly|annually)\b"
+    # "twice a year", "three times a week": the period divided ("twice a year" = "every six months")
+    r"(?i)\b(?:(?P<k>once|twice|thrice)|(?P<kn>\d+|two|three|four|five|six)\s+times)\s+(?:a|an|per|each|every)\s+"
+    r"(?P<per>hour|day|night|week|fortnight|month|quarter|year)\b"
+    # "two-hourly", "3-monthly": the period multiplied
+    r"|\b(?P<mn>\d+|two|three|four|five|six)[\s-](?P<madv>hourly|daily|weekly|monthly|yearly)\b"
+    r"|\b(?P<adv>hourly|daily|nightly|weekly|fortnightly|monthly|quarterly|yearly|annually)\b"
     r"|\b(?:every|each|per|once\s+an?|an?)\s+(?:(?P<other>other)\s+|(?P<n>\d+|two|three|four|five|six)\s+)?"
     r"(?P<unit>hour|day|night|week|fortnight|month|quarter|year)s?\b(?!\s+(?:ago|later|earlier|old|or\s+two))"
 )
 _FREQUENCY_WORDS = ("hour", "dai", "day", "night", "week", "fortnight", "month", "quarter", "year", "annual")
-#: Words that only write a value's unit when they follow it ("850 pounds" = "£850", "50 per cent", "6 kilos"):
-#: notation, not part of what is said about the value. Units of time are not: "paid monthly" / "paid every two
-#: weeks" says another period in its words.
-UNIT_WORDS = frozenset(w for w, u in _UNIT_ALIASES.items() if u not in _DURATION_MINUTES and u not in (
-    "month", "year", "times", "k")) | {"percent", "cent"}
+#: Words that only write a value's unit when they follow it ("850 pounds" = "£850", "50 per cent", "6 kilos", "a
+#: three-day estimate" = "five days"): notation, not part of what is said about the value. How often is no such
+#: word: "paid monthly" / "paid every two weeks" are read whole as one value of unit "every" (its span is masked).
+#: (Units of time were left in the frame before durations were one kind: "listed for five days" / "a three-day time
+#: estimate" then differed by "day", held-out pairs 6.)
+UNIT_WORDS = frozenset(w for w, u in _UNIT_ALIASES.items() if u not in ("times", "k")) | {"percent", "cent"}
 _KNOWN_UNITS = frozenset(_UNIT_ALIASES.values()) | {"%"}
 #: What may stand between times and the part of the day that marks them pm: "7:30 till 9:30 in the evening".
 _MARKING = re.compile(r"(?i)\s*(?:pm\b)?\s*(?:in\s+the|at|this|tomorrow|every|each|on\s+\w+)?\s*")
@@ -128,6 +140,9 @@ _WEEKDAY = re.compile(
 )
 _WEEK_PART = re.compile(r"(?i)\b(?:weekdays?|weekends?)\b")
 _PERIOD = re.compile(r"(?i)\b(?P<p>morning|afternoon|evening|night)s?\b")
+_RATE_BEFORE = re.compile(r"(?i)(?:\d[\d.,]*\s*[a-z%]{0,6}|pounds|dollars|euros|quid|pence)\s+$")
+_NOUN_NEXT = re.compile(r"(?:['’]s\b|\s+([a-z]+)\b)", re.I)
+_WEEKDAY_BEFORE = re.compile(r"(?i)(?:mon|tues|wednes|thurs|fri|satur|sun)days?\s+$")
 _DETERMINERS = frozenset("the a an this that which any every no each another other one".split())
 _REDACTED = re.compile(r"\[REDACTED:[a-z0-9_]+\]")
 _MONTH = re.compile(rf"(?i)\b(?P<m>{_MONTH_RE})\b")
@@ -308,13 +323,25 @@ def _values(text: str, compare: bool = False) -> Values:
         taken.append(m.span())
     quantities: set[tuple[str, float]] = set()
     for m in _FREQUENCY.finditer(text) if compare and may(_FREQUENCY_WORDS) else ():
-        if free(*m.span()):
+        if free(*m.span()) and (m.group("per") or m.group("madv")):
+            per = _EVERY_MINUTES[(m.group("per") or m.group("madv").removesuffix("ly").replace("dai", "day")).lower()]
+            k = m.group("k") or m.group("kn") or m.group("mn")
+            count = int(k) if k.isdigit() else _TIMES_WORDS[k.lower()]
+            quantities.add(("every", per / count if m.group("per") else per * count))
+            taken.append(m.span())
+        elif free(*m.span()):
             word = (m.group("adv") or m.group("unit") or "").lower()
             every = _EVERY_MINUTES[word.removesuffix("ly") if m.group("adv") else word]
             n = m.group("n")
             times_ = 2 if m.group("other") else (int(n) if n.isdigit() else NUMBER_WORDS[n.lower()]) if n else 1
             if n is None and m.group("unit") and m.group(0).lower().endswith("s"):
                 continue  # "every days" is no English; "a months" neither: leave it to the other patterns
+            # "a quarter tank", "a day trip", "a week's notice": a measure, not how often ("£6 a week plus VAT": a
+            # rate after its value)
+            nxt = _NOUN_NEXT.match(text, m.end()) if m.group(0)[:1].lower() == "a" else None
+            if (nxt and (nxt.group(1) is None or nxt.group(1).lower() not in stop_words())
+                    and not _RATE_BEFORE.search(text[max(0, m.start() - 16) : m.start()])):
+                continue
             quantities.add(("every", every * times_))
             taken.append(m.span())
     stops = stop_words()
@@ -363,12 +390,16 @@ def _values(text: str, compare: bool = False) -> Values:
                     continue
         if compare and unit in _DURATION_MINUTES and not (m.group("n") and m.group("ord")):
             unit, value = "duration", value * _DURATION_MINUTES[unit]
+        elif compare and unit in CALENDAR_MINUTES and not (m.group("n") and m.group("ord")):
+            unit, value = "duration", value * CALENDAR_MINUTES[unit]
         quantities.add((unit, value))
         taken.append(m.span())
     periods = set()
     for m in _PERIOD.finditer(text) if may(_PERIOD_WORDS) else ():
         if free(*m.span()) and not re.search(r"\d\s*$", text[max(0, m.start() - 4) : m.start()]):
             period = m.group("p").lower()  # not "4 nights": that is a quantity
+            if period == "night" and _WEEKDAY_BEFORE.search(text[max(0, m.start() - 12) : m.start()]):
+                period = "evening"  # "on Tuesday nights" are its evenings (a night shift is not)
             taken.append(m.span())
             # "half past seven till half past nine in the evening": the period says the times before it are pm
             marks = _marked(bare, text, m.start())
@@ -393,6 +424,22 @@ def _values(text: str, compare: bool = False) -> Values:
         quantities=frozen(quantities),
         spans=tuple(sorted(taken)),
     )
+
+
+def calendar_said(minutes: float) -> bool:
+    """Whether a duration was said in months or years (a whole number of twelfths of a year)."""
+    return minutes >= CALENDAR_MINUTES["month"] and minutes % CALENDAR_MINUTES["month"] == 0
+
+
+def same_duration(a: float, b: float, tolerance: float) -> bool:
+    """Whether two durations are one: equal, or one said in months or years and the other within `tolerance`
+    (a share of the longer) of it: "eight weeks" (56 days) = "2 months" (~61), "52 weeks" = "a year"; "28 days" /
+    "30 days" and "8 weeks" / "9 weeks" stay two (neither is said in months)."""
+    if a == b:
+        return True
+    if calendar_said(a) == calendar_said(b):
+        return False
+    return abs(a - b) <= tolerance * max(a, b)
 
 
 def _marked(bare: list[tuple[int, int]], text: str, at: int) -> list[int]:

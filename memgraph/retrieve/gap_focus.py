@@ -48,10 +48,11 @@ class FocusTest:
 _SLOT_WORDS = frozenset(
     "time times day days date dates week weeks month months year years name names number numbers size amount "
     "kind kinds type types sort much many long often soon far thing things anything something everything "
-    "use uses used get gets got go goes went put keep make makes do does did have has had need needs want new "
+    "use uses used get gets got go goes went come comes came put keep make makes do does did have has had need needs "
+    "want new "
     "normal usual typical current currently responsible main exact moment step steps "
     # a time limit is the kind of date asked ("when's my registration renewal deadline?" / "… before 31 March")
-    "deadline deadlines due cutoff".split()
+    "deadline deadlines due cutoff latest earliest".split()
 )
 _EXCLUDED = re.compile(r"(?i)\b(?:apart\s+from|except(?:\s+for)?|other\s+than|besides|aside\s+from)\b[^,;?!.]*")
 #: Past participles that do not end in -ed ("where are the spare keys *kept*?", "where are the deposits *held*?").
@@ -59,13 +60,20 @@ _IRREGULAR_PARTICIPLES = (
     "kept|held|put|set|found|built|sent|made|done|written|run|paid|bought|sold|taught|brought|shown|given|known|"
     "seen|left|hidden|hung|stuck|laid|spent|shut|read|told|said|met|led|fed|worn|drawn|taken|got|gotten|stood"
 )
+#: Words that soften or stress a question without saying what it asks ("can I *just* dunk …", "are we *still*
+#: going", "when does the money *actually* arrive?"): never focus words, and skipped before a question's verb.
+_HEDGE = r"just|still|really|actually|also|even|ever|only|already|always|usually|then|basically|honestly"
+_HEDGES = frozenset(_HEDGE.split("|"))
+#: The verbs of a request to be told ("*forgot* the code to get in", "*remind* me …"): how it asks, not what.
+_REQUEST_VERBS = frozenset("forgot forget forgotten remember remind recall".split())
 #: The verb of a question asked about a subject ("how do I *ship* …", "which seat should I *book*", "how much does
 #: the babysitter *cost*") and the word after "how" ("how *big*"): what is done or measured, said in other words
 #: by the answer ("released with", "charges 12 pounds", "a target of six months"). Not a focus word.
 _QUESTION_VERB = (
     re.compile(
         r"(?i)\b(?:do|does|did|can|could|should|shall|will|would|may|might|must|am|are|is)\s+"
-        r"(?:i|we|you|he|she|they|it|(?-i:[A-Z][a-z])[\w'’-]*)\s+(?:\w+ly\s+)?(?P<v>[\w'-]+)"
+        r"(?:i|we|you|he|she|they|it|people|folks?|everyone|everybody|anyone|anybody|someone|somebody|"
+        r"(?-i:[A-Z][a-z])[\w'’-]*)\s+(?:(?:\w+ly|" + _HEDGE + r")\s+)?(?P<v>[\w'-]+)"
         r"(?:\s+(?P<p>up|down|in|out|on|off|aside|back|away|over|by))?"
     ),
     re.compile(
@@ -81,13 +89,23 @@ _QUESTION_VERB = (
     ),
     re.compile(r"(?i)\bwho\s+(?!is\b|are\b|was\b|were\b|has\b|have\b|had\b)(?P<who>[\w'-]+)"),  # "who runs …"
     # "who needs to *look* at my migration?": the verb after need/have to is what is done, said otherwise
-    re.compile(r"(?i)\b(?:who|what|which|where|when|how)\b[^?,]*?\b(?:need|needs|has|have|got)\s+to\s+(?P<inf>[\w'-]+)"),
+    re.compile(r"(?i)\b(?:who|what|which|where|when|how)\b[^?,]*?\b(?:need|needs|has|have|got)\s+to\s+(?:be\s+)?(?P<inf>[\w'-]+)"),
+    # "is it ok to *fire* them off to Ulrike?": the action asked about, said otherwise by the rule
+    re.compile(r"(?i)\b(?:ok(?:ay)?|fine|alright|allowed|safe)\s+to\s+(?P<ok>[\w'-]+)"),
+    # "what's the latest I can *send* the FPS?": the verb after its subject inside a question
+    re.compile(
+        r"(?i)\b(?:what|which|when|where|how|who)\b[^?,]*?\b(?:i|we|you|they)\s+"
+        r"(?:can|could|should|must|may|might|need\s+to|have\s+to)\s+(?:(?:\w+ly|" + _HEDGE + r")\s+)?(?P<decl>[\w'-]+)"
+    ),
     # a verb in its -ing form after its subject ("how many people *are coming*?") or before its object ("*adding* a
     # new gpio"): what is done, said otherwise ("40 evening guests"). Not after a question's opening auxiliary,
     # where the -ing word is a noun ("is *parking* free at the hotel?"), nor after "'s", which may be a possessive
     # ("the pool's *opening* time").
     re.compile(r"(?i)(?:(?<=\w\s)(?:is|are|was|were|am)|(?<=\w)['’]re)\s+(?P<ing>[a-z]{2,}ing)\b"),
     re.compile(r"(?i)\b(?P<ger>[a-z]{3,}ing)\s+(?:a|an|the|my|our|his|her|their|your|this|that|these|those|some)\b"),
+    # "the cut off time *for asking* for a home visit": an -ing verb after a preposition is what is done
+    re.compile(r"(?i)\b(?:for|about|before|after|when|while|without|by)\s+(?P<pger>[a-z]{3,}ing)\s+"
+               r"(?:for|about|to|on|in|with|at|from|into|up|out|off|over)\b"),
     # "this python file", "the new pipeline": the thing at hand, not something stored
     re.compile(r"(?i)\b(?:this|that|these|those|the\s+new|a\s+new)\s+(?P<d1>[\w'-]+)(?:\s+(?P<d2>[\w'-]+)(?=\s*[?.!]*\s*$))?"),
 )
@@ -146,7 +164,9 @@ def focus_words(question: str, *, typed: bool = False) -> list[str]:
         for m in pattern.finditer(question):
             skip |= {w.lower() for w in m.groups() if w} - _END_VERBS
     # Title-case words are names; an all-capitals word is an acronym, often the very thing asked ("the SLA")
-    names = {w.lower() for w in re.findall(r"\b[A-Z][a-z][\w'’-]*", question)}
+    # a plural possessive is the name too ("the *Oduyas'* papers"); a quoted word is the term asked about ("how
+    # does Vossberg want 'Spindel' translated?")
+    names = {re.sub(r"(?<=s)['’]$", "", w).lower() for w in re.findall(r"(?<![‘'\"“])\b[A-Z][a-z][\w'’-]*", question)}
     for pattern in () if typed else _ANSWER_TYPE:  # typed: the answer's type words count (a question's length)
         for clause in clauses(question):  # after its scene too: "adding a new gpio, *which overlay file* do I …"
             for m in pattern.finditer(clause):
@@ -155,6 +175,7 @@ def focus_words(question: str, *, typed: bool = False) -> list[str]:
     for w in tokenize(question):
         if (
             _function_word(w) or w in QUESTION_WORDS or w in _SLOT_WORDS or w in _CHAT or w in skip or w in names
+            or w in _HEDGES or w in _REQUEST_VERBS
             or len(w) < _FOCUS_MIN_LETTERS or not w.isalpha() or w in out
         ):
             continue
@@ -169,7 +190,10 @@ def possessors(query: str) -> list[str]:
     """The people or things whose attribute the question asks ("What's *Kofi's* day rate?"): an answer must name
     them, itself or through a linked memory, or it is someone else's value ("My day rate … is 650 pounds").
     Unlike the other names of a question, a possessor is not given by another name in the answer."""
-    return [m.group(1).lower() for m in _POSSESSIVE.finditer(asked(query)) if m.group(1).lower() not in QUESTION_WORDS]
+    return [
+        m.group(1).lower() for m in _POSSESSIVE.finditer(asked(query))
+        if m.group(1).lower() not in QUESTION_WORDS and m.group(1).lower() not in CALENDAR  # "Saturday's walk"
+    ]
 
 
 _NAME_WORD = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z][\w'’-]*")
@@ -205,6 +229,12 @@ _RULE = re.compile(
 )
 
 
+#: How and when the asker means to do it, which a rule about the action need not say: "can I have a *quick* look in
+#: Hive 2?" / "never open it after 4 pm", "are we still going *tomorrow*?" / "If … an amber wind warning …, the walk
+#: is off".
+_CASE_MANNER = frozenset("quick quickly brief briefly today tomorrow tonight now".split())
+
+
 def asks_case(question: str) -> bool:
     """A yes/no or how question about doing something (`_CASE_QUESTION`)."""
     return bool(_CASE_QUESTION.match(question))
@@ -219,7 +249,8 @@ def case_words(question: str) -> set[str]:
     rhubarb?" the rhubarb is what is asked."""
     if not _CASE_QUESTION.match(question):
         return set()
-    return {w for m in _ADJUNCT.finditer(question) for w in tokenize(m.group("a"))}
+    words = set(tokenize(question))
+    return {w for m in _ADJUNCT.finditer(question) for w in tokenize(m.group("a"))} | (words & _CASE_MANNER)
 
 
 def outside_case(missing: list[str], case: set[str], content: str) -> list[str]:

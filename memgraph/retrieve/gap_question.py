@@ -34,7 +34,7 @@ _STANDING = re.compile(
 #: A request about nothing in particular is an instruction about style: "Explain things simply, I'm new to Rust."
 _GENERIC = re.compile(r"(?i)^\W*(?:please\s+)?[\w']+(?:\s+(?:me|us))?\s+(?:things|stuff)\b")
 _SOCIAL = frozenset(
-    "thanks thank thx cheers ok okay great cool nice bye goodbye hello hi hey sorry yes yeah yep no nope sure "
+    "thanks thank thx cheers ta ok okay great cool nice bye goodbye hello hi hey sorry yes yeah yep no nope sure "
     "lol good perfect awesome brilliant lovely fine alright right morning evening night".split()
 )
 #: A past-tense verb makes a few words a remark ("merged the i18n fix"), not a keyword query.
@@ -99,15 +99,26 @@ def clauses(text: str) -> list[str]:
     return [p.strip() for p in _CLAUSE.split(text) if p.strip()]
 
 
+#: A condition before the question with no comma between them: "if I bill Kessler in March when does the money
+#: arrive?". The question starts at a question word followed by its verb ("when does", "how much is", "what's").
+_CONDITION_FIRST = re.compile(
+    r"(?i)^\W*(?P<s>(?:if|once|after|before)\s+\S.*?)\s+"
+    r"(?P<q>(?:what|when|where|who|which|why|how)(?:['’]s|\s+(?:[\w'’-]+\s+)?(?:do|does|did|is|are|was|were|can|"
+    r"could|should|will|would|shall|has|have)\b).*)$"
+)
+
+
 def scene(query: str) -> tuple[str, str]:
     """(scene, question) of a question that comes with what is happening: "walk-in is showing 7 degrees, what do
     I do?" -> ("walk-in is showing 7 degrees", "what do I do?"). The scene says why the question is asked; the
-    answer need not repeat it, and the values it names are not the ones asked for. ("", the question) when the
-    query has no scene."""
+    answer need not repeat it, and the values it names are not the ones asked for. A condition said first is a
+    scene too, with or without a comma ("if I bill Kessler in March when does the money arrive?"). ("", the
+    question) when the query has no scene."""
     text = asked(query)
     parts = [p.strip() for p in _CLAUSE.split(text) if p.strip()]
     if len(parts) < 2:
-        return "", text
+        m = _CONDITION_FIRST.match(text)
+        return (m.group("s").strip(), m.group("q").strip()) if m else ("", text)
     last = parts[-1]
     if not (is_question(last) or _REQUEST.match(last)) or any(is_question(p) for p in parts[:-1]):
         return "", text

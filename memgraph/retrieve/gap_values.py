@@ -145,6 +145,23 @@ _HANDLE = re.compile(
 _CAPITAL = re.compile(r"\b[A-Z][\w'’.-]*[A-Za-z0-9]|\b[A-Z]\b")
 
 
+#: A number that names one thing ("the company number", "my VAT registration number", "the catalogue number"), not
+#: how many or how much of it.
+_IDENTIFIER_ASKED = re.compile(
+    r"(?i)\b(?!(?:total|maximum|max|minimum|min|average|exact|right|same|lucky|the|a|an|that|this|what|which)\b)"
+    r"[a-z]+\s+number\b(?!\s+of\b)"
+)
+#: An age asked ("what age can you join from?", "the minimum age", "how old do you have to be?") and one said.
+_AGE_ASKED = re.compile(
+    r"(?i)\bwhat\s+age\b|\b(?:minimum|maximum|min|max)\s+age\b|\bage\s+limit\b|"
+    r"\bhow\s+old\s+(?:do|does|must|should|has|have)\s+(?:you|i|we|they|he|she|one|someone|kids|children)\b"
+)
+_AGE = re.compile(
+    r"(?i)\bages?\b|\baged\b|\byears?\s+old\b|\b\d+-year-olds?\b|\b(?:over|under)[\s-]?\d+s?\b|\b\d+\s*\+|"
+    r"\b(?:adults?|children|kids|teens?|teenagers?|juniors?|seniors?|toddlers?|babies|infants?)\b"
+)
+
+
 def expected_answer(query: str) -> str | None:
     """The kind of value the query asks for (time, when, duration, number, money, name, place, email, phone)."""
     for name, pattern in _EXPECT:
@@ -176,6 +193,11 @@ def holds_answer(content: str, expects: str | None, query: str) -> bool:
         if not v.quantities:
             return False
         return bool(_MONEY_WORD.search(content) or _PRICE.search(content))
+    if expects == "number" and _IDENTIFIER_ASKED.search(query):
+        # "what's Hollybank's company number?": an identifier, not an amount or a date ("salary of £12,570")
+        return bool(any(not unit for unit, _ in v.quantities) or _CODE.search(content) or _PHONE.search(content))
+    if expects == "number" and _AGE_ASKED.search(query):  # "what age can you do the course from?": an age
+        return bool(_AGE.search(content))
     if expects in ("number", "duration"):
         # a number the question names itself ("the under-11s") is not an answer; a clock time is not "how many"
         own = {q for _, q in values(query).quantities}
@@ -250,11 +272,31 @@ def tense_clash(content: str, query: str) -> bool:
 def holds_asked_values(content: str, query: str) -> bool:
     """A question pinned to values ("which album came out in 1997?", "my best time for 10 km?", "the Q4
     target?") is answered only by a memory that holds one of them."""
+    if _other_weekday(content, query):
+        return False
     asked = _flat(query)
     if not asked or asked & _flat(content):
         return True
     kinds = _kinds(values(query)) | ({("time", "")} if spoken_time(query) else set())
     return bool(kinds & _bounded(content)) or _in_range(query, content)
+
+
+_WEEKDAY_RANGE = re.compile(r"(?i)\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\s*(?:to|-|–|through|until|till)\s*"
+                            r"(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|\bweekdays?\b|\bweekends?\b|\bdaily\b")
+
+
+_WH_QUESTION = re.compile(r"(?i)^\W*(?:what|when|where|who|which|how)")
+
+
+def _other_weekday(content: str, query: str) -> bool:
+    """The question names a day of the week and the memory names only others: "what age can you do the *Tuesday*
+    evening course from?" is not answered by "Children's sessions are on *Saturdays* … for ages 7 to 12". Not in a
+    yes/no question: "Can I slot a meeting in on Friday at 3pm?" is a case of "No meetings before 9:30 on Mondays"."""
+    if not _WH_QUESTION.match(query):
+        return False
+    asked = values(query).weekdays
+    said = values(content).weekdays
+    return bool(asked and said and not asked & said and not _WEEKDAY_RANGE.search(content))
 
 
 #: "numbers one to nine in words", "between 5 and 10 people", "ages 3-6": the numbers between two bounds.

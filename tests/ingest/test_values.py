@@ -131,3 +131,35 @@ def test_weekdays_and_weekends_are_days_of_the_week() -> None:
     assert values("At weekends the gym closes at 18:00.").weekdays == {5, 6}
     assert values("The food bank opens Monday and Friday each week.", compare=True).kinds() == values(
         "The food bank opens Monday and Friday.").kinds()  # the weekdays already say weekly
+
+
+def test_durations_and_frequencies_meet_in_other_units() -> None:
+    """How often, as a count per period or an "-ly" with a number ("twice a year" = "every six months", "three-hourly"
+    = "every three hours"); a duration in months or years beside the weeks or days it approximates
+    (`same_duration`), and not two durations said in days."""
+    from memgraph.ingest.values import same_duration
+
+    def every(text: str) -> frozenset[object]:
+        return values(text, compare=True).kinds().get("q:every", frozenset())
+
+    assert every("We bring adults back twice a year.") == every("Adults are recalled every six months.")
+    assert every("Samples are taken at three-hourly intervals.") == every("Samples are taken every three hours.")
+    assert every("The bins go out four times a year.") == every("The bins go out quarterly.")
+    weeks = values("Calves are weaned at eight weeks.", compare=True).kinds()["q:duration"]
+    months = values("Calves are weaned at 2 months.", compare=True).kinds()["q:duration"]
+    assert same_duration(next(iter(weeks)), next(iter(months)), 0.1)
+    assert not same_duration(28 * 1440.0, 30 * 1440.0, 0.1)
+    assert not same_duration(7 * 10080.0, next(iter(months)), 0.1)
+
+
+def test_a_weekdays_night_is_its_evening() -> None:
+    assert values("Choir is on Monday nights.").periods == {"evening"}
+    assert values("Night shifts start at 19:30.").periods == frozenset()
+    assert values("The night porter starts at night.").periods == {"night"}
+
+
+def test_a_measure_is_not_how_often() -> None:
+    """"a quarter tank", "a day trip": a measure; "£6 a week" after its value: a rate."""
+    assert "q:every" not in values("Leave at least a quarter tank of fuel.", compare=True).kinds()
+    assert "q:every" not in values("We booked a day trip to Bath.", compare=True).kinds()
+    assert values("Parking is £6 a week plus VAT.", compare=True).kinds()["q:every"] == {10080.0}

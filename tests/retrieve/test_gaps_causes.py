@@ -423,3 +423,139 @@ def test_a_weak_rule_answers_its_yes_no_question_said_otherwise(miss) -> None:  
     assert not miss(query, ["Never use glyphosate at the Fenwick house; they keep chickens and want everything "
                             "organic."]).miss
     assert miss(query, ["The Fenwicks bought glyphosate at the garden centre last week."]).miss  # 0.35, no rule
+
+
+# Held-out 9's causes (helper gaps7): the false misses of a part written by someone who had not seen the rules.
+
+
+def test_ta_is_thanks() -> None:
+    """British "ta" is a thank-you, not a keyword query."""
+    assert not information_need("ta")
+    assert not information_need("ta very much")
+    assert information_need("tax return deadline")
+
+
+def test_words_that_soften_a_question_are_no_focus_words(miss) -> None:  # type: ignore[no-untyped-def]
+    """"just", "still", "actually" say nothing asked, and the verb after them is the question's verb."""
+    assert not {"just", "dunk"} & set(focus_words("can I just dunk the whole mug in the glaze?"))
+    assert not {"still", "going"} & set(focus_words("are we still going tomorrow?"))
+    refunds = ["Refunds reach the customer's card five working days after we approve them."]
+    assert not miss("when does the refund actually arrive?", refunds).miss
+    assert miss("when does the replacement actually arrive?", refunds).miss
+
+
+def test_a_generic_subject_is_a_pronoun(miss) -> None:  # type: ignore[no-untyped-def]
+    """"what do people chip in for …": the verb after a generic subject is the question's verb."""
+    assert "chip" not in focus_words("what do people chip in for the coach")
+    assert not miss("what do people chip in for the coach",
+                     ["Everyone pays £12 towards the coach on the day, cash only."]).miss
+
+
+def test_the_action_asked_after_ok_to(miss) -> None:  # type: ignore[no-untyped-def]
+    """"ok to fire them off to Dana as they come up?": what is asked about, said otherwise by the rule."""
+    assert not {"fire", "come"} & set(focus_words("ok to fire them off to Dana as they come up?"))
+    assert not miss("I've got four invoices for the Pearce job, ok to fire them off to Dana as they come up?",
+                    ["Dana wants all invoices for a job sent together in one email, never one at a time."]).miss
+
+
+def test_the_verb_of_a_request_is_no_focus_word(miss) -> None:  # type: ignore[no-untyped-def]
+    """"forgot the code to get in" asks for the code; "forgot" is how it asks."""
+    assert focus_words("forgot the code to get in") == ["code"]
+    assert not miss("forgot the code to get in", ["The workshop door code is 2290; it changes every April."]).miss
+    assert miss("forgot the wifi password", ["The workshop door code is 2290; it changes every April."]).miss
+
+
+def test_a_passive_after_have_to_be_is_the_question_verb(miss) -> None:  # type: ignore[no-untyped-def]
+    """"when do the accounts have to be filed?": what is done to the subject, said by "due"."""
+    assert "filed" not in focus_words("when do Marlow's accounts have to be filed?")
+    assert not miss("when does Marlow's VAT return have to be submitted?",
+                    ["Marlow Joinery's VAT return is due by 7 May; Priya sends it from Xero."]).miss
+
+
+def test_the_latest_i_can_is_a_deadline() -> None:
+    """"what's the latest I can send the claim?": "latest" is the slot and "send" the question's verb."""
+    assert focus_words("what's the latest I can send the claim?") == ["claim"]
+
+
+def test_a_condition_first_is_a_scene(miss) -> None:  # type: ignore[no-untyped-def]
+    """"if I invoice Marta in June when does the money arrive?": the condition is the scene, with or without a
+    comma."""
+    assert scene("if I invoice Marta in June when does the money arrive?") == (
+        "if I invoice Marta in June", "when does the money arrive?")
+    assert scene("if it rains is the match off?") == ("", "if it rains is the match off?")
+    payments = ["Invoices go out on the 28th; Marta pays at 45 days."]
+    assert not miss("if I invoice Marta in June when does the money actually arrive?", payments).miss
+
+
+def test_how_and_when_the_asker_acts_is_the_case(miss) -> None:  # type: ignore[no-untyped-def]
+    """A rule about the action need not say "quick" or "tomorrow"."""
+    assert {"quick", "tomorrow"} <= case_words("can I have a quick look in the server room tomorrow?")
+    assert not miss("it's half seven, can I have a quick look in the server room?",
+                    ["Never open the server room after 6 pm without the duty manager: it's alarmed."]).miss
+    assert not miss("snow forecast over the moors and the roads are gritted - are we still riding tomorrow?",
+                    ["If the Met Office puts out a snow warning for the area, the club ride is off; the captain "
+                     "texts everyone by 7:00."]).miss
+
+
+def test_a_day_is_no_owner(miss) -> None:  # type: ignore[no-untyped-def]
+    """"Sunday's ride" is not someone's: the rule about dogs answers for it."""
+    assert possessors("can I bring my dog on Sunday's ride?") == []
+    assert possessors("can I borrow Dan's bike?") == ["dan"]
+    assert not miss("can I bring my dog on Sunday's ride?", ["Dogs come on the short rides only, on a lead."]).miss
+
+
+def test_plural_possessives_and_quoted_terms() -> None:
+    """"the Patels' papers" names the Patels; a quoted word is the term asked about."""
+    assert "patels" not in focus_words("can I shred the Patels' papers?")
+    assert "spindel" in focus_words("how does Vossberg want 'Spindel' translated?")
+
+
+def test_an_identifier_number_is_no_amount(miss) -> None:  # type: ignore[no-untyped-def]
+    """"the company number" names one thing: a salary or a date is not it; a bare number or a code is."""
+    assert not holds_answer("Brookfield's director takes a salary of £12,570.", "number",
+                            "what's Brookfield's company number?")
+    assert not holds_answer("Brookfield's year end is 31 March.", "number", "what's Brookfield's company number?")
+    assert holds_answer("Brookfield Ltd's company number is 09876543.", "number",
+                        "what's Brookfield's company number?")
+    assert holds_answer("The apiary is registered on BeeBase as LF-2291.", "number", "whats my beebase number")
+    assert holds_answer("I weigh 61 kg.", "number", "what's the number of kg I weigh?")  # "number of": an amount
+    assert miss("what's Brookfield's company number?",
+                ["Brookfield Dental Ltd's year end is 31 March; its accounts are due at Companies House by "
+                 "31 December.", "Brookfield's director takes a salary of £12,570 and the rest as dividends."]).miss
+
+
+def test_an_age_asked_needs_an_age(miss) -> None:  # type: ignore[no-untyped-def]
+    """"what age can you join from?" is not answered by the course's times and price, nor by another day's
+    sessions for other ages."""
+    course = "The Wednesday evening life drawing course runs 7-9 pm for eight weeks and costs £120."
+    assert not holds_answer(course, "number", "what age can you do the Wednesday evening course from?")
+    assert holds_answer("The Wednesday course is for adults, 18 and over.", "number",
+                        "what age can you do the Wednesday evening course from?")
+    assert miss("what age can you do the Wednesday evening course from?",
+                [course, "Kids' drawing club is on Sundays from 10 to 11:30 for ages 6 to 11."]).miss
+    assert not miss("what age can you do the Wednesday evening course from?",
+                    [course, "The Wednesday evening course is for adults only, over 18s."]).miss
+
+
+def test_another_weekday_is_another_subject() -> None:
+    """A wh-question that names a day is not answered by a memory about other days only (a range or a rule
+    still answers: "Monday to Friday", a yes/no question)."""
+    assert not holds_asked_values("Kids' club is on Sundays.", "when does the Wednesday club start?")
+    assert holds_asked_values("The club meets Monday to Friday at 6.", "when does the Wednesday club start?")
+    assert holds_asked_values("No meetings before 9:30 on Mondays.", "Can I slot a meeting in on Friday at 3pm?")
+
+
+def test_a_memory_like_the_scene_must_say_what_is_asked(miss) -> None:  # type: ignore[no-untyped-def]
+    """A memory nearer the scene than the question ("honey's off the hives") must name the question's own words
+    ("the mites"), not only come near them in meaning; one that names them still answers."""
+    query = "honey's off the hives, what do I treat the mites with now?"
+    assert miss(query, ["My honey goes in 340 g jars with gold lids and sells at the Saturday market for £7.50."]).miss
+    assert not miss(query, ["Mites: Apivar strips for ten weeks once the honey is off the hives."]).miss
+
+
+def test_an_ing_verb_after_a_preposition_is_what_is_done(miss) -> None:  # type: ignore[no-untyped-def]
+    """"the cut off time *for applying* for a permit": the verb is said otherwise ("must be requested")."""
+    assert "applying" not in focus_words("what's the cut off time for applying for a parking permit?")
+    assert "parking" in focus_words("is parking free at the hotel?")
+    assert not miss("what's the cut off time for applying for a parking permit?",
+                    ["Parking permits must be requested before 1 March so facilities can print them."]).miss

@@ -1,0 +1,129 @@
+"""States a statement puts its subject in, and categories it places it in, from two small tables: opposite
+states ("is out of order" / "is back in service", "is in stock" / "is sold out", "is locked" / "is unlocked", "is
+switched on" / "is switched off") and exclusive categories (below).
+
+Why: the write-path decisions compare statements by their values, and a state is a value that ordinary words say:
+"Room 214 is out of order for the carpet replacement." / "Room 214's new carpet is down and the room is back in
+service." share the room number and the subject at cosine 0.80, so the values-anchored duplicate rule took the room
+coming back into service for the same statement (held-out pairs 6). Two opposite states of one subject are never
+the same statement; without a newer cue they conflict, with one ("back in service") the new state replaces the old.
+
+A table, not a model: the states that change are few and named the same way in every domain (in service, in stock,
+locked, switched on), and each is read only after a copula ("is", "are", "'s", "remains", ...), so "she is working
+on the report" or "the broken window" are no states. Open / closed is read elsewhere (`statement._OPPOSITES`).
+
+Exclusive categories are the ways of doing one thing of which a statement names one: sent by post / by text
+message / by email, filed electronically / in hard copy, paid in cash / by card / by standing order, black tie /
+smart casual, walk-ins / by appointment (held-out pairs 4-6: contradictions told by category alone, with no value
+or negation to compare). A statement that names two sides of one axis ("by post or by email") claims neither alone.
+The table holds only ways that recur across domains, never a data file's words.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+#: axis -> (phrases of one side, phrases of the other side)
+_TABLE: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "service": (
+        ("out of order", "out of service", "out of action", "out of use", "not working", "broken", "offline",
+         "down for maintenance", "closed for repairs"),
+        ("in service", "working", "operational", "up and running", "online", "in use again", "in action", "fixed",
+         "repaired"),
+    ),
+    "stock": (("out of stock", "sold out", "unavailable"), ("in stock", "available")),
+    "lock": (("unlocked",), ("locked",)),
+    "power": (("switched off", "turned off", "powered off", "powered down"),
+              ("switched on", "turned on", "powered on", "powered up")),
+    "activity": (("inactive", "suspended", "paused", "on hold"), ("active", "running", "live")),
+}
+_SIDE = {
+    phrase: (axis, side) for axis, sides in _TABLE.items() for side, phrases in enumerate(sides) for phrase in phrases
+}
+_COPULA = r"(?:is|are|was|were|'s|’s|be|been|being|remains?|stays?|gets?|got|went|goes)"
+_ADVERBS = r"(?:(?:now|back|still|again|currently|temporarily|fully|finally|permanently|completely|no\s+longer)\s+)*"
+_STATE = re.compile(
+    rf"(?i)\b{_COPULA}\s+{_ADVERBS}"
+    rf"(?P<s>{'|'.join(sorted((re.escape(p) for p in _SIDE), key=len, reverse=True))})\b"
+)
+#: One-word states that are also verbs or other words: "working on the report", "running late", "fixed at £5",
+#: "live in Leeds" are no states.
+_VERBAL = frozenset("working running live fixed repaired broken paused active available".split())
+_VERB_NEXT = re.compile(r"(?i)\s+(?:on|for|at|with|from|as|in|to|late|out|by|under|into|around|up)\b")
+#: axis -> the phrases of each of its mutually exclusive sides (read anywhere in the text).
+_CATEGORIES: dict[str, tuple[tuple[str, ...], ...]] = {
+    "channel": (
+        ("by post", "by mail", "by letter", "in the post", "by snail mail"),
+        ("by email", "by e-mail", "via email", "over email"),
+        ("by text", "by text message", "by sms", "via text", "via sms"),
+        ("by phone", "by telephone", "over the phone", "by phone call"),
+        ("in person", "face to face", "face-to-face"),
+    ),
+    "medium": (
+        ("in hard copy", "hard copy", "hard copies", "on paper", "paper copy", "paper copies", "printed copy",
+         "printed copies"),
+        ("electronically", "electronic copy", "electronic copies", "digitally", "as a pdf", "in digital form"),
+    ),
+    "payment": (
+        ("in cash", "by cash", "cash only"),
+        ("by card", "by credit card", "by debit card", "contactless", "card only"),
+        ("by standing order", "by direct debit", "by bank transfer", "by transfer", "by cheque", "by check"),
+    ),
+    "dress": (("black tie", "white tie"), ("smart casual", "lounge suit", "lounge suits", "business casual"),
+              ("fancy dress",)),
+    "fuel": (("petrol", "gasoline", "unleaded"), ("diesel",), ("fully electric", "all-electric", "battery electric",
+                                                              "an electric car", "an ev")),
+    "gearbox": (("manual gearbox", "manual transmission", "a manual", "stick shift"),
+                ("automatic gearbox", "automatic transmission", "an automatic")),
+    "booking": (("walk-in", "walk-ins", "walk in", "drop-in", "no appointment"),
+                ("by appointment", "appointment only", "appointments only", "booking only", "by booking")),
+}
+_CATEGORY_SIDE = {
+    phrase: (axis, side)
+    for axis, sides in _CATEGORIES.items()
+    for side, phrases in enumerate(sides)
+    for phrase in phrases
+}
+_CATEGORY = re.compile(
+    rf"(?i)\b(?P<c>{'|'.join(sorted((re.escape(p) for p in _CATEGORY_SIDE), key=len, reverse=True))})\b"
+)
+_NO_LONGER = re.compile(r"(?i)\bno\s+longer\s+$")
+
+
+@lru_cache(maxsize=16384)
+def states(text: str) -> frozenset[tuple[str, int]]:
+    """The (axis, side) of every state `text` names after a copula; "no longer <state>" is the other side."""
+    out: set[tuple[str, int]] = set()
+    for m in _STATE.finditer(text):
+        phrase = m.group("s").lower()
+        if phrase in _VERBAL and _VERB_NEXT.match(text, m.end()):
+            continue
+        axis, side = _SIDE[phrase]
+        if _NO_LONGER.search(text[m.start() : m.start("s")]):
+            side = 1 - side
+        out.add((axis, side))
+    return frozenset(out)
+
+
+def opposed(a: str, b: str) -> bool:
+    """Whether the two texts put their subject in opposite states of one axis ("out of order" / "in service")."""
+    sa, sb = states(a), states(b)
+    return bool(sa and sb) and any((axis, 1 - side) in sb and (axis, side) not in sb for axis, side in sa)
+
+
+@lru_cache(maxsize=16384)
+def categories(text: str) -> frozenset[tuple[str, int]]:
+    """The (axis, side) of every exclusive category `text` names."""
+    return frozenset(_CATEGORY_SIDE[m.group("c").lower()] for m in _CATEGORY.finditer(text))
+
+
+def exclusive(a: str, b: str) -> bool:
+    """Whether the two texts each name one side of an axis of exclusive categories, and not the same one ("sent
+    by text message" / "by post only"); a text naming two sides of the axis claims neither alone."""
+    ca, cb = categories(a), categories(b)
+    for axis in {x for x, _ in ca} & {x for x, _ in cb}:
+        sa, sb = {s for x, s in ca if x == axis}, {s for x, s in cb if x == axis}
+        if len(sa) == 1 and len(sb) == 1 and sa != sb:
+            return True
+    return False

@@ -1,0 +1,31 @@
+"""States from a small table of opposites (memgraph/ingest/states.py)."""
+
+from __future__ import annotations
+
+from memgraph.ingest.states import opposed, states
+
+
+def test_states_after_a_copula() -> None:
+    assert states("Room 12 is out of order for the new carpet.") == {("service", 0)}
+    assert states("The lift is back in service.") == {("service", 1)}
+    assert states("The lift is working again.") == {("service", 1)}
+    assert states("The account is no longer active.") == {("activity", 0)}
+    # verbs and other words, not states
+    assert states("Priya is working on the report.") == frozenset()
+    assert states("The broken window needs a new pane.") == frozenset()
+
+
+def test_opposite_states_of_one_axis() -> None:
+    assert opposed("The boiler is switched off.", "The boiler is switched on.")
+    assert opposed("The blue mug is sold out.", "The blue mug is in stock.")
+    assert not opposed("The lift is broken.", "The lift is out of order.")
+    assert not opposed("The lift is broken.", "The shop is in stock.")
+
+
+def test_exclusive_categories() -> None:
+    from memgraph.ingest.states import exclusive
+
+    assert exclusive("Reminders go out by text message.", "Reminders go out by post only.")
+    assert exclusive("Subs are paid in cash.", "Subs are paid by standing order.")
+    assert not exclusive("Reminders go out by post.", "Reminders go out by post or by email.")  # names both
+    assert not exclusive("Reminders go out by post.", "We post them on Mondays.")
