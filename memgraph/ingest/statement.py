@@ -364,8 +364,12 @@ def _parse(text: str) -> Statement:
     # words are no frame word nor name ("erratum", "record", "straight" made every such correction a changed frame),
     # except what it says the correction is about ("I was wrong about the auto-belays: they're inspected …")
     announced = _announced(toks[:head]) if label and signals.has_correction(masked_core[: label.end()]) else EMPTY
+    # one search for the correction cue and for where it ends (`_strip_cue`): `has_correction` reads the text
+    # with its code blanked, which `plain` already is when no fence is left in it
+    cue = signals.CORRECTION.search(plain)
+    correction = bool(cue) if "```" not in plain and "~~~" not in plain else signals.has_correction(plain)
     # so is the cue that opens a correction ("My bad - …", "No, sorry, …", "Oops, …")
-    opener = plain[: len(plain) - len(_strip_cue(plain))]
+    opener = plain[: len(plain) - len(_strip_cue(plain, cue))]
     if opener and len(tokenize(opener)) <= 3:
         announced = announced | frozenset(tokenize(opener)) | _SORRY
     content = [t for t in toks if t not in stops and t != "#" and t not in announced]
@@ -398,10 +402,6 @@ def _parse(text: str) -> Statement:
     }
     joined = {stem(w.replace("-", "")) for w in re.findall(r"\w+(?:-\w+)+", core.lower())}
     pref = _PREFERENCE_ORDER.search(plain)
-    # one search for the correction cue and for where it ends (`_strip_cue`): `has_correction` reads the text
-    # with its code blanked, which `plain` already is when no fence is left in it
-    cue = signals.CORRECTION.search(plain)
-    correction = bool(cue) if "```" not in plain and "~~~" not in plain else signals.has_correction(plain)
     return Statement(
         text=text,
         tokens=frozen(tokenize(plain)),
