@@ -24,13 +24,18 @@ rules do on unseen pairs (0.2-0.35 recall on each blind part so far).
 still blind (FROZEN; the rules' figures then reproduce the blind scores bench/RESULTS.md recorded), the model fitted
 on the parts read by then, every feature computed by that commit's code (a `git archive` of it under bench/.cache).
 Measured: the model doubles recall on unseen parts but its thresholds, chosen on the parts the rules were written
-from, let precision fall below the goals (bench/RESULTS.md); so no learned reconciler ships.
+from, let precision fall below the goals (bench/RESULTS.md); only the fixed-threshold duplicate gate below ships.
 
     python bench/decisions_model.py [--write-results]       # leave one part out (features cached; --refresh)
     python bench/decisions_model.py --frozen [--write-results]
     python bench/decisions_model.py [--frozen] --no-rule-features   # the model without the rules' verdicts
     python bench/decisions_model.py --features F.json --train dev,heldout --test heldout4   # one split, a sweep
     python bench/decisions_model.py --blind heldout7        # the lead only: fit on the read parts, table only
+    python bench/decisions_model.py --export                # write memgraph/data/duplicate_model.json
+
+The one configuration that won on the blind held-out 7 (for duplicates only: logistic regression without the rules'
+verdicts, where the rules decided nothing, p >= 0.9) ships as the write path's learned duplicate gate
+(memgraph/ingest/pair_model.py, whose `pair_features` this script uses; `--export` writes its weights).
 """
 
 from __future__ import annotations
@@ -106,15 +111,12 @@ _COMPARISON = ("jaccard", "frame_jaccard", "shared", "only_new", "only_old", "sa
                "preference_swapped", "same_frame")
 
 
-def pair_features(engine: Any, old: str, new: str, cosine: float) -> dict[str, float]:
-    """What the rules read in a pair, as numbers (see the module docstring). `engine` gives the settings."""
+def _legacy_features(n: Any, o: Any, c: Any, old: str, new: str, cosine: float) -> dict[str, float]:
+    """The features as an older checkout computes them (`--frozen` runs this script with a `git archive` of a
+    commit from before memgraph/ingest/pair_model.py first on the path): kept only for that, so this copy of
+    pair_model's feature list stays. Each part is read leniently, as an older `Comparison` may lack it."""
     from memgraph.ingest import reconcile, signals, slots
     from memgraph.ingest import statement as statements
-
-    statement = statements.statement
-
-    n, o = statement(new), statement(old)
-    c = reconcile.compare(new, old, cosine)
     f: dict[str, float] = {"cosine": cosine}
     for name in _COMPARISON:
         f[f"c_{name}"] = _flag(c, name)
@@ -140,6 +142,24 @@ def pair_features(engine: Any, old: str, new: str, cosine: float) -> dict[str, f
     moved = slots.verdict(new, old)
     f["slot_move"] = float(moved is not None and bool(moved[0]))
     f["slot_other"] = float(moved is not None and not moved[0])
+    return f
+
+
+def pair_features(engine: Any, old: str, new: str, cosine: float) -> dict[str, float]:
+    """What the rules read in a pair, as numbers (see the module docstring), and the rule families' verdicts.
+    The features are the write path's own (`memgraph.ingest.pair_model`, which the shipped duplicate gate uses);
+    an older checkout without that module computes them here (`_legacy_features`)."""
+    from memgraph.ingest import reconcile
+    from memgraph.ingest import statement as statements
+
+    n, o = statements.statement(new), statements.statement(old)
+    c = reconcile.compare(new, old, cosine)
+    try:
+        from memgraph.ingest.pair_model import pair_features as features
+    except ImportError:
+        f = _legacy_features(n, o, c, old, new, cosine)
+    else:
+        f = features(n, o, c, cosine)
     rules = reconcile.RuleReconciler(engine.settings)
     cue = bool(n.correction or n.update or f["names_denied"])
     f["rule_dup"] = float(rules.duplicate(n, o, c) is not None)
@@ -158,7 +178,9 @@ def extract(splits: list[str], *, blind: bool = False) -> list[dict[str, Any]]:
 
     embedder = default_embedder(Settings(store=":memory:"))
     rows: list[dict[str, Any]] = []
-    with MemoryEngine.open(":memory:", embedder=embedder) as engine:
+    # the rules alone decide `rules` (and the rule features): the learned duplicate gate is what is measured
+    rules_only: dict[str, Any] = {"dedup_model": False} if "dedup_model" in Settings.model_fields else {}
+    with MemoryEngine.open(":memory:", embedder=embedder, **rules_only) as engine:
         for split in splits:
             if split not in READ and not blind:
                 raise SystemExit(f"{split}: only the read parts ({', '.join(READ)}) are used here")
@@ -347,6 +369,35 @@ def frozen_features(part: str, commit: str, train: tuple[str, ...]) -> Path:
     return out
 
 
+def export(path: Path) -> None:
+    """`--export`: fit the shipped duplicate gate (logistic regression without the rules' verdicts, as measured)
+    on every READ part, with features computed by this checkout's write path, and write its weights to `path`
+    (memgraph/data/duplicate_model.json). Deterministic: the same pairs and code give the same file."""
+    import sklearn
+
+    rows = extract(list(READ))
+    names = [k for k in sorted(rows[0]["f"]) if not k.startswith(("rules_", "rule_"))]
+    x, y = _matrix(rows, names)
+    model = make_model("logreg").fit(x, y)
+    scaler, logreg = model[0], model[-1]
+    out = {
+        "about": "memgraph/ingest/pair_model.py: p(duplicate) of a (new, old) pair the rules left undecided; "
+                 "written by `python bench/decisions_model.py --export`",
+        "trained_on": {part: sum(r["split"] == part for r in rows) for part in READ},
+        "labels": dict(Counter(r["label"] for r in rows)),
+        "model": "StandardScaler + LogisticRegression(C=0.5, max_iter=2000), multinomial",
+        "sklearn": sklearn.__version__,
+        "features": names,
+        "scaler_mean": scaler.mean_.tolist(),
+        "scaler_scale": scaler.scale_.tolist(),
+        "coef": logreg.coef_.tolist(),
+        "intercept": logreg.intercept_.tolist(),
+        "classes": [CLASSES[int(k)] for k in logreg.classes_],
+    }
+    path.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
+    print(f"wrote {path.relative_to(ROOT)}: {len(rows)} pairs, {len(names)} features")
+
+
 def _git(*args: str) -> str:
     return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=False).stdout.strip()
 
@@ -447,7 +498,13 @@ def main() -> None:
                     help="for the lead: fit on every read part but PART, score PART (a blind one too) and print "
                          "the table only, no pair")
     ap.add_argument("--write-results", action="store_true", help=f"write {RESULT.relative_to(ROOT)}")
+    ap.add_argument("--export", action="store_true",
+                    help="fit the shipped duplicate gate on the read parts and write "
+                         "memgraph/data/duplicate_model.json")
     args = ap.parse_args()
+    if args.export:
+        export(ROOT / "memgraph" / "data" / "duplicate_model.json")
+        return
     if args.blind:
         blind(args.blind, [m for m in args.models.split(",") if m], rule_features=not args.no_rule_features)
         return

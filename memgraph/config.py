@@ -384,6 +384,28 @@ class Settings(BaseModel):
     dedup_values_max_changed_terms: int = Field(
         2, description="Words that may differ on each side of a values-anchored paraphrase (dedup_values_cosine)."
     )
+    dedup_model: bool = Field(
+        False,
+        description="Where the rules decided nothing, reinforce a neighbour the learned duplicate gate "
+        "(memgraph/ingest/pair_model.py) finds at dedup_model_min_probability or above. Off: on the labelled "
+        "pairs it lifts duplicate recall at precision 1.0 (blind held-out 7: 0.333 -> 0.533), but in a bulk load "
+        "of 8,000 real chat and persona sentences without speakers it merged 96 more writes, about half of them "
+        "not repeats ('My cousin is an interior designer.' / \"I'm an interior designer.\"; a longer text folded "
+        "into a shorter one, losing its other sentence) and cost ~+15% CPU (bench/RESULTS.md, 'the learned "
+        "duplicate gate').",
+    )
+    dedup_model_min_probability: float = Field(
+        0.9,
+        description="The gate's probability of a duplicate from which it reinforces: the threshold written down "
+        "before the blind held-out 7 was scored (duplicate precision 0.977 pooled over held-out 4-6 fitted on "
+        "the parts read before each; the thresholds picked per part, 0.5-0.89, fell below 0.97 on the next).",
+    )
+    dedup_model_min_cosine: float = Field(
+        0.45,
+        description="Neighbours less similar than this are never given to the duplicate gate: the least similar "
+        "labelled duplicate of the read parts lies at 0.49 (cosine of all-MiniLM-L6-v2); below, the model's "
+        "probability is extrapolated, and skipping them saves its features on unrelated neighbours.",
+    )
     contradict_reworded_cosine: float = Field(
         0.82,
         description="Without a newer cue, one typed value changed in a frame reworded by a synonym on each side "

@@ -32,7 +32,12 @@ polarity, cues) and compared. For each neighbour, most similar first, the first 
    with the day it holds for is another slot ("22:00 on weekdays" / "18:00 at weekends").
    Past episodes ("went hiking", "went swimming"), conversation turns of kind `event` and summaries accumulate:
    they never contradict, and only an explicit correction supersedes one.
-5. otherwise -> **create**.
+5. otherwise, where no neighbour got a decision, a learned duplicate gate (`pair_model.py`, `dedup_model`, off by
+   default: it merges non-repeats in real text) may
+   **reinforce** the first neighbour (cosine >= `dedup_model_min_cosine`) it finds a repeat of at probability >=
+   `dedup_model_min_probability` ("My favourite colour is green." / "Green is the colour I like best."): never a
+   turn, another speaker's statement, an episode, a question or a correction;
+6. otherwise -> **create**.
 
 Measured on hand-labelled pairs from many domains (tests/data/decisions/, bench/decisions.py, bench/RESULTS.md):
 cosine alone cannot tell "closes at 22:00" / "closes at 20:00" (0.98, a conflict) from a paraphrase (0.86), and a
@@ -550,10 +555,42 @@ class RuleReconciler:
                     f"conflicting statement, not clearly newer ({why})",
                     c.scores(),
                 )
+        learned = self._learned_duplicate(new, n, neighbours) if self.s.dedup_model and not who else None
+        if learned is not None:
+            return learned
         best = neighbours[0] if neighbours else None
         scores = {"cosine": round(best.similarity, 4)} if best else {}
         reason = "new" if best is None else "no duplicate or conflict"
         return ReconcileDecision(ReconcileAction.CREATE, None, reason, scores)
+
+    def _learned_duplicate(
+        self, new: Memory, n: Statement, neighbours: Sequence[Neighbour]
+    ) -> ReconcileDecision | None:
+        """Where no rule decided: reinforce the first neighbour the learned gate (`pair_model.py`) finds a repeat
+        of at `dedup_model_min_probability`. Never for a turn of a conversation or another speaker's statement
+        (the caller passes no speaker; a turn reinforced instead of stored loses its place in the conversation),
+        never for an episode (they accumulate), a correction (it replaces) or a question (it states nothing; a
+        bulk load of chat merged questions into statements), nor where a word of the subject
+        differs: the same values said of another subject look like a repeat to the model's features."""
+        if new.kind is MemoryKind.CORRECTION or n.episode or n.question or _episodic(new, n, turn=False):
+            return None
+        from memgraph.ingest import pair_model  # its weights are read the first time the gate runs
+
+        for nb in neighbours:
+            old = nb.memory
+            if nb.similarity < self.s.dedup_model_min_cosine or _speaker(old):
+                continue
+            o = statement(old.content)
+            if o.episode or o.question or _episodic(old, o, turn=False):
+                continue
+            c = _compare(n, o, nb.similarity)
+            if c.subject_changed:
+                continue  # "The gym / The pharmacy closes at 22:00 on weekdays": the model read p 0.93
+            p = pair_model.duplicate_probability(n, o, c, nb.similarity)
+            if p >= self.s.dedup_model_min_probability:
+                scores = {**c.scores(), "p_duplicate": round(p, 4)}
+                return ReconcileDecision(ReconcileAction.REINFORCE, old.id, f"learned duplicate (p={p:.2f})", scores)
+        return None
 
 
 #: A change verb that brings something to a value: "raise the membership to £75", "moved us to 97.8 FM".

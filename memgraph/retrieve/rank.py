@@ -100,18 +100,8 @@ def score_many(
         imp = (1.0 - w) + w * memory.importance
         matched = sorted(cue_tags.intersection(memory.tags)) if cue_tags else []
         cue = boost ** len(matched)
-        out.append(
-            Scored(
-                memory=memory,
-                relevance=relevance,
-                confidence=conf,
-                recency=rec,
-                importance_factor=imp,
-                cue_factor=cue,
-                final=relevance * conf * rec * imp * cue,
-                matched_tags=matched,
-            )
-        )
+        # positional, in field order: with keywords the dataclass call was about half of a memory's cost here
+        out.append(Scored(memory, relevance, conf, rec, imp, cue, relevance * conf * rec * imp * cue, matched))
     return out
 
 

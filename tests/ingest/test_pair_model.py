@@ -1,0 +1,99 @@
+"""The learned duplicate gate (memgraph/ingest/pair_model.py): real model, real store, the shipped weights."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from memgraph import MemoryEngine, Settings
+from memgraph.ingest import pair_model
+from memgraph.ingest.classify import classify
+from memgraph.ingest.reconcile import Neighbour, ReconcileAction, ReconcileDecision, RuleReconciler, compare
+from memgraph.ingest.statement import statement
+from memgraph.models import Memory, memory_id_for
+
+ON = Settings(store=":memory:", dedup_model=True)
+OFF = Settings(store=":memory:")  # the default: the rules alone
+#: a paraphrase no rule reinforces (no shared value to anchor it, cosine 0.88 under the paraphrase rule's 0.8 +
+#: the swap margin), which the gate finds at p 0.99
+OLD, NEW = "My favourite colour is green.", "Green is the colour I like best."
+
+
+def _mem(text: str, speaker: str | None = None) -> Memory:
+    meta = {"speaker": speaker} if speaker else {}
+    return Memory(id=memory_id_for("u", text), user_id="u", content=text, kind=classify(text).kind, metadata=meta)
+
+
+def _decide(embedder, old: Memory, new: Memory, settings: Settings) -> ReconcileDecision:  # type: ignore[no-untyped-def]
+    va, vb = embedder.encode([old.content, new.content])
+    return RuleReconciler(settings).decide(new, [Neighbour(old, float(va @ vb))])
+
+
+def test_gate_reinforces_a_paraphrase_the_rules_miss_and_is_off_by_default(embedder) -> None:  # type: ignore[no-untyped-def]
+    on = _decide(embedder, _mem(OLD), _mem(NEW), ON)
+    assert on.action is ReconcileAction.REINFORCE
+    assert on.target_id == _mem(OLD).id
+    assert on.reason.startswith("learned duplicate (p=0.9")
+    assert on.scores["p_duplicate"] >= ON.dedup_model_min_probability
+    assert _decide(embedder, _mem(OLD), _mem(NEW), OFF).action is ReconcileAction.CREATE
+    assert not Settings(store=":memory:").dedup_model
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("My favourite colour is green.", "My favourite food is green curry."),
+        ("I like hiking in the mountains.", "I like hiking along the coast."),
+        ("My favourite colour is green.", "My favourite colour used to be blue."),
+        ("Green is the colour I like best.", "My favourite colour is green, and my partner's is red."),
+        ("The standup is at 9:15.", "The standup is in room 4B."),
+        # the same values of another subject (tests/ingest/test_reconcile.py), a question after a statement
+        ("The gym closes at 22:00 on weekdays.", "The pharmacy closes at 22:00 on weekdays."),
+        ("Wow, that's awesome! What do you love most about camping with your fam?", "I love camping."),
+    ],
+)
+def test_gate_leaves_compatible_and_changed_statements(embedder, old: str, new: str) -> None:  # type: ignore[no-untyped-def]
+    assert _decide(embedder, _mem(old), _mem(new), ON).action is ReconcileAction.CREATE
+
+
+@pytest.mark.parametrize(("old_speaker", "new_speaker"), [("caroline", "caroline"), ("mel", "caroline"),
+                                                          (None, "caroline"), ("caroline", None)])
+def test_gate_never_joins_turns_or_speakers(embedder, old_speaker: str | None, new_speaker: str | None) -> None:  # type: ignore[no-untyped-def]
+    """Two turns said in other words are two turns; one speaker's statement repeats no one else's."""
+    decided = _decide(embedder, _mem(OLD, old_speaker), _mem(NEW, new_speaker), ON)
+    assert decided.action is ReconcileAction.CREATE
+
+
+def test_gate_through_remember(embedder) -> None:  # type: ignore[no-untyped-def]
+    """Through the public write path and a real store: the paraphrase strengthens the stored memory."""
+    for settings, same in ((ON, True), (OFF, False)):
+        with MemoryEngine.open(":memory:", embedder=embedder, settings=settings) as engine:
+            first = engine.remember(OLD, user_id="u")
+            second = engine.remember(NEW, user_id="u")
+            assert (second.id == first.id) is same
+            assert len(engine.list(user_id="u")) == (1 if same else 2)
+            assert engine.get(first.id, user_id="u").strength == (2 if same else 1)
+
+
+def test_numpy_inference_equals_sklearn(embedder) -> None:  # type: ignore[no-untyped-def]
+    """The shipped weights applied with numpy give sklearn's predict_proba for the same weights to 1e-9."""
+    sklearn_lm = pytest.importorskip("sklearn.linear_model")
+    preprocessing = pytest.importorskip("sklearn.preprocessing")
+    model = pair_model.load_model()
+    scaler = preprocessing.StandardScaler()
+    scaler.mean_, scaler.scale_ = model.mean, model.scale
+    scaler.var_, scaler.n_features_in_ = model.scale**2, len(model.features)
+    lr = sklearn_lm.LogisticRegression()
+    lr.coef_, lr.intercept_ = model.coef, model.intercept
+    lr.classes_, lr.n_features_in_ = np.arange(len(model.classes)), len(model.features)
+    texts = [(OLD, NEW), ("I like hiking in the mountains.", "I like hiking along the coast."),
+             ("The rent is £850 a month.", "Actually the rent is £900 a month."),
+             ("I drive a blue Toyota Corolla.", "My car is a blue Toyota Corolla.")]
+    for old, new in texts:
+        va, vb = embedder.encode([old, new])
+        cosine = float(va @ vb)
+        f = pair_model.pair_features(statement(new), statement(old), compare(new, old, cosine), cosine)
+        x = np.array([[f[k] for k in model.features]])
+        expected = lr.predict_proba(scaler.transform(x))[0]
+        got = model.probabilities(f)
+        assert [got[c] for c in model.classes] == pytest.approx(expected.tolist(), abs=1e-9)
