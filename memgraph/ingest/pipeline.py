@@ -32,6 +32,7 @@ from memgraph.ingest import importance as imp
 from memgraph.ingest import rules, signals, slots, structure
 from memgraph.ingest.chunk import chunk_text, looks_like_turn
 from memgraph.ingest.classify import KIND_LAYER, classify
+from memgraph.ingest.collector import full_collections_held
 from memgraph.ingest.embedding import encode
 from memgraph.ingest.items import Candidate, IngestItem, Prepared, prepare
 from memgraph.ingest.reconcile import Reconciler, RuleReconciler
@@ -99,7 +100,26 @@ class IngestPipeline:
         write (e.g. the turn-order edges of a conversation). `batch_id` is the write's idempotency key
         (`WriteBatch.batch_id`: the outbox replays a queued write under its entry id). `link_sessions`: chain new
         session memories to their session (ingest/structure.py); off for a conversation stored without its
-        sequence."""
+        sequence. A reconciled write holds back the collector's full collections until it is written
+        (ingest/collector.py)."""
+        with full_collections_held(reconcile and self.settings.reconcile_hold_full_collections):
+            return self._run(user_id, items, explicit=explicit, reconcile=reconcile,
+                             on_secret_reject=on_secret_reject, source=source, extra_links=extra_links,
+                             batch_id=batch_id, link_sessions=link_sessions)
+
+    def _run(
+        self,
+        user_id: str,
+        items: Sequence[IngestItem],
+        *,
+        explicit: bool,
+        reconcile: bool,
+        on_secret_reject: Literal["raise", "drop"],
+        source: str,
+        extra_links: Callable[[list[list[str]]], list[Link]] | None,
+        batch_id: str | None,
+        link_sessions: bool,
+    ) -> IngestResult:
         report = IngestReport(user_id=user_id, items=len(items))
         item_ids: list[list[str]] = [[] for _ in items]
         built = self._build(user_id, items, report, item_ids, explicit=explicit, reconcile=reconcile,

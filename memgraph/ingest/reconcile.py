@@ -502,6 +502,10 @@ class RuleReconciler:
         correction = new.kind is MemoryKind.CORRECTION or n.correction
         denied = denied_values(new.content)
         cue = correction or n.update
+        # the cues slots.py reads on the text itself: the statement's, read with code blanked, when it has no code
+        # fence (two regular-expression searches per new text fewer: ~0.3 s of CPU in a batch of 5,000)
+        fenced = "```" in new.content or "~~~" in new.content
+        cues = None if fenced else (n.update, n.correction)
         who = _speaker(new)
         for nb in neighbours:
             old = nb.memory
@@ -520,7 +524,7 @@ class RuleReconciler:
                 continue
             # "Lena moved to Lisbon" after "Lena lives in Porto"; not between two turns of a conversation, where
             # "I moved to Paris" is a story told, and the turn it would replace may be what a question needs
-            moved = None if (who and other) else slots.verdict(new.content, old.content)
+            moved = None if (who and other) else slots.verdict(new.content, old.content, cues)
             if moved is not None:
                 if not moved[0]:
                     continue  # someone else's move, or a move within the same place: not a change of `old`
@@ -687,6 +691,8 @@ def _shares(words: frozenset[str], other: frozenset[str]) -> bool:
 
 def _names_denied(denied: dict[str, frozenset[object]], old: Statement) -> bool:
     """Whether a typed value the new text says is *not* so (`denied_values`) is one `old` gives."""
+    if not denied:
+        return False  # most texts deny nothing: `old`'s typed values need not be grouped by kind
     kinds = old.kinds
     return any(v & kinds.get(k, frozenset()) for k, v in denied.items())
 

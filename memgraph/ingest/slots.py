@@ -162,18 +162,19 @@ def same_holder(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
     return x <= y or y <= x
 
 
-def verdict(new: str, old: str) -> tuple[bool, str] | None:
+def verdict(new: str, old: str, cues: tuple[bool, bool] | None = None) -> tuple[bool, str] | None:
     """Does `new` replace a home or job `old` states (see the module docstring)? (True, why) when it does;
     (False, why) when `new` changes a slot of the kind `old` states but not `old`'s (someone else's move, a move
     within the same town): no other rule may then read it as replacing `old` ("Marco moved to a bigger flat in
-    Turin" shares "Marco" and "Turin" with "Marco lives in Turin"); None when the slots say nothing."""
-    v = _verdict(new, old)
+    Turin" shares "Marco" and "Turin" with "Marco lives in Turin"); None when the slots say nothing. `cues`: `new`'s
+    (update, correction) cues when the caller has read them already (`_cues`)."""
+    v = _verdict(new, old, cues)
     return None if v is None else (v[0], v[1])
 
 
-def _verdict(new: str, old: str) -> tuple[bool, str, Slot | None] | None:
+def _verdict(new: str, old: str, cues: tuple[bool, bool] | None = None) -> tuple[bool, str, Slot | None] | None:
     """`verdict`, and the slot of `old` that `new` replaces."""
-    update, correction = _cues(new)
+    update, correction = _cues(new) if cues is None else cues
     cue = update or correction
     news = slots(new)
     if not update and not any(n.change or n.ended or cue for n in news):

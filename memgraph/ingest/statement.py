@@ -232,6 +232,10 @@ class _Lru(Generic[V]):
         self._lock = threading.Lock()
 
     def get(self, text: str) -> V | None:
+        if text not in self._data:
+            # a miss needs no lock (most stored neighbours miss the whole statements): a text put by another
+            # thread meanwhile is only parsed or unpacked again, to the same statement
+            return None
         with self._lock:
             out = self._data.get(text)
             if out is not None:
@@ -360,8 +364,12 @@ def _parse(text: str) -> Statement:
     # words are no frame word nor name ("erratum", "record", "straight" made every such correction a changed frame),
     # except what it says the correction is about ("I was wrong about the auto-belays: they're inspected …")
     announced = _announced(toks[:head]) if label and signals.has_correction(masked_core[: label.end()]) else EMPTY
+    # one search for the correction cue and for where it ends (`_strip_cue`): `has_correction` reads the text
+    # with its code blanked, which `plain` already is when no fence is left in it
+    cue = signals.CORRECTION.search(plain)
+    correction = bool(cue) if "```" not in plain and "~~~" not in plain else signals.has_correction(plain)
     # so is the cue that opens a correction ("My bad - …", "No, sorry, …", "Oops, …")
-    opener = plain[: len(plain) - len(_strip_cue(plain))]
+    opener = plain[: len(plain) - len(_strip_cue(plain, cue))]
     if opener and len(tokenize(opener)) <= 3:
         announced = announced | frozenset(tokenize(opener)) | _SORRY
     content = [t for t in toks if t not in stops and t != "#" and t not in announced]
@@ -407,8 +415,8 @@ def _parse(text: str) -> Statement:
         values=vals,
         replaced=frozen(replaced),
         preference=(pref.group("a").strip().lower(), pref.group("b").strip().lower()) if pref else None,
-        negated=signals.is_negated(_CONDITION.sub(" ", _NOT_X.sub(" ", _strip_cue(plain)))),
-        correction=signals.has_correction(plain),
+        negated=signals.is_negated(_CONDITION.sub(" ", _NOT_X.sub(" ", _strip_cue(plain, cue)))),
+        correction=correction,
         update=signals.has_update_cue(plain),
         additive=signals.is_additive(plain),
         episode=signals.is_episode(plain),
@@ -481,9 +489,9 @@ def _complement(rest: list[str]) -> set[str]:
     return out
 
 
-def _strip_cue(text: str) -> str:
-    """Text without its leading correction cue, so "No, I live in Paris" is not read as a negation."""
-    m = signals.CORRECTION.search(text)
+def _strip_cue(text: str, m: re.Match[str] | None) -> str:
+    """Text without its leading correction cue, so "No, I live in Paris" is not read as a negation (`m`: the
+    first match of `signals.CORRECTION` in `text`, which the caller searched for already)."""
     if m and m.start() <= 2:
         return text[m.end() - 1 :] if text[m.end() - 1 : m.end()].isalnum() else text[m.end() :]
     return text
