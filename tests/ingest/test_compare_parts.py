@@ -1,4 +1,4 @@
-"""`reconcile.Comparison` works out each part when a rule first asks for it (a bulk write compares ~25k pairs a
+"""`comparison.Comparison` works out each part when a rule first asks for it (a bulk write compares ~25k pairs a
 batch and decides on few). Every part must be what the whole comparison, worked out at once, gives."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from memgraph.ingest.reconcile import Comparison, _align, _ordinal_changed, _unit_said, compare
+from memgraph.ingest.comparison import Comparison, _align, _ordinal_changed, _unit_said, compare
 from memgraph.ingest.statement import Statement, statement
 
 PAIRS = Path(__file__).resolve().parents[1] / "data" / "decisions" / "pairs_dev.jsonl"

@@ -1,0 +1,253 @@
+"""How two statements compare: the parts of a pair that the write path's rules read (`reconcile.py`).
+
+A `Comparison` holds a new statement and an old one (`statement.py`) with their cosine, and works out each part
+(shared and differing frame words, changed typed values, polarity, swaps, Jaccards) the first time a rule asks for
+it. The rules that decide duplicate / supersede / contradict from these parts live in `reconcile.py`; the learned
+duplicate gate (`pair_model.py`) reads the same parts as features.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memgraph.config import Settings
+from memgraph.ingest.statement import Statement, statement, stem
+from memgraph.ingest.values import same_duration
+
+_TOLERANCE: float = Settings.model_fields["duration_calendar_tolerance"].default
+
+
+class Comparison:
+    """What differs between a new statement and an old one, and how much they share. Each part is worked out
+    the first time a rule asks for it: most pairs are settled by one or two of them (`duplicate` stops at the
+    first differing value, `conflict` at a label). Working out all of them for every pair took 1.0-1.2 s of CPU
+    (~45 us a pair, load 9) in a bulk batch of 5,000 past 60k memories, whose ~25k pairs decided 76 times
+    (bench/RESULTS.md, "Bulk writes, tenth round"). The values are those the whole comparison gave."""
+
+    __slots__ = ("cosine", "tolerance", "_n", "_o", "_aligned", "_done")
+
+    def __init__(self, n: Statement, o: Statement, cosine: float, tolerance: float = _TOLERANCE) -> None:
+        self.cosine = cosine
+        self.tolerance = tolerance  # Settings.duration_calendar_tolerance
+        self._n, self._o = n, o
+        self._aligned: tuple[frozenset[str], frozenset[str]] | None = None
+        self._done: dict[str, object] = {}
+
+    def _get(self, name: str) -> object:
+        try:
+            return self._done[name]
+        except KeyError:
+            value = self._done[name] = getattr(self, "_" + name)()
+            return value
+
+    def _frames(self) -> tuple[frozenset[str], frozenset[str]]:
+        if self._aligned is None:
+            self._aligned = _align(self._n.frame, self._o.frame)
+        return self._aligned
+
+    @property
+    def only_new(self) -> frozenset[str]:
+        return self._frames()[0]
+
+    @property
+    def only_old(self) -> frozenset[str]:
+        return self._frames()[1]
+
+    @property
+    def jaccard(self) -> float:
+        """Token Jaccard (== memgraph.text.jaccard)."""
+        return self._get("jaccard")  # type: ignore[return-value]
+
+    def _jaccard(self) -> float:
+        n, o = self._n, self._o
+        union = n.tokens | o.tokens
+        return (len(n.tokens & o.tokens) / len(union)) if union else 1.0
+
+    @property
+    def shared(self) -> frozenset[str]:
+        """Frame words in both."""
+        return self._get("shared")  # type: ignore[return-value]
+
+    def _shared(self) -> frozenset[str]:
+        return self._n.frame & self._o.frame
+
+    @property
+    def same_values(self) -> bool:
+        """Every typed value of one occurs in the other (units aside; a duration in months as the weeks or days
+        it approximates: `values.same_duration`)."""
+        if self._n.flat_values == self._o.flat_values:
+            return True
+        return self._get("same_said_otherwise")  # type: ignore[return-value]
+
+    def _same_said_otherwise(self) -> bool:
+        """The same values once a duration in months meets the weeks it approximates, and a slash date that could
+        be read either way ("3/10/2027") takes the reading the other statement says ("3 October 2027")."""
+        n, o = self._n, self._o
+        flat = n.flat_values
+        dn, do = n.kinds.get("q:duration"), o.kinds.get("q:duration")
+        if dn and do and dn != do:
+            flat = (flat - {("number", v) for v in dn}) | {("number", v) for v in _snapped(dn, do, self.tolerance)}
+        other = o.flat_values
+        mine, theirs = n.values.dates, o.values.dates
+        if _either_reading(mine, theirs):
+            flat = (flat - {("date", d) for d in mine}) | {("date", d) for d in theirs}
+        elif _either_reading(theirs, mine):
+            other = (other - {("date", d) for d in theirs}) | {("date", d) for d in mine}
+        return flat == other
+
+    @property
+    def changed(self) -> tuple[str, ...]:
+        """Kinds of typed value both give, with different values (neither a subset)."""
+        return self._get("changed")  # type: ignore[return-value]
+
+    def _changed(self) -> tuple[str, ...]:
+        n, o = self._n, self._o
+        kn, ko = _unit_said(n, o.kinds, n.kinds), _unit_said(o, n.kinds, o.kinds)
+        if "q:duration" in kn and "q:duration" in ko:  # "eight weeks" / "2 months" is no changed duration
+            kn = {**kn, "q:duration": _snapped(kn["q:duration"], ko["q:duration"], self.tolerance)}
+        if kn.get("period") and ko.get("period"):  # "evening" / "night": one part of the day said two ways
+            kn, ko = {**kn, "period": _periods(kn["period"])}, {**ko, "period": _periods(ko["period"])}
+        changed = tuple(k for k in sorted(set(kn) & set(ko)) if not (kn[k] <= ko[k] or ko[k] <= kn[k]))
+        if n.ordinals and o.ordinals and _ordinal_changed(n.text, o.text):
+            changed += ("ordinal",)  # "on the first Sunday" / "on the last Sunday": which one of several changed
+        return changed
+
+    @property
+    def entities_differ(self) -> bool:
+        """A name in one is not mentioned by the other."""
+        return self._get("entities_differ")  # type: ignore[return-value]
+
+    def _entities_differ(self) -> bool:
+        n, o = self._n, self._o
+        return bool(_align(n.entity_words, o.stems)[0] or _align(o.entity_words, n.stems)[0])
+
+    @property
+    def value_swap(self) -> bool:
+        """The frames differ only by value words (entities, complements, opposites)."""
+        only_new, only_old = self._frames()
+        return (
+            bool(only_new and only_old) and only_new <= self._n.value_words() and only_old <= self._o.value_words()
+        )
+
+    @property
+    def subject_changed(self) -> bool:
+        """A differing word is in a subject."""
+        only_new, only_old = self._frames()
+        return bool(only_new & self._n.subject and only_old & self._o.subject)
+
+    @property
+    def identity(self) -> bool:
+        """Either is an identity ("Lena is my manager"): its subject is a value too."""
+        return self._n.identity or self._o.identity
+
+    @property
+    def polarity(self) -> bool:
+        """One is negated, the other not."""
+        return self._n.negated != self._o.negated
+
+    @property
+    def replaced(self) -> bool:
+        """The new one names a word of the old one as replaced ("from X to", "not X")."""
+        n, o = self._n, self._o
+        return bool(n.replaced & (o.stems | o.entity_words))
+
+    @property
+    def preference_swapped(self) -> bool:
+        """"prefer A over B" / "prefer B over A"."""
+        a, b = self._n.preference, self._o.preference
+        return bool(a and b and a != b and set(a) == set(b))
+
+    @property
+    def same_frame(self) -> bool:
+        only_new, only_old = self._frames()
+        return not only_new and not only_old
+
+    @property
+    def frame_jaccard(self) -> float:
+        union = len(self.shared) + len(self.only_new) + len(self.only_old)
+        return len(self.shared) / union if union else 1.0
+
+    def scores(self) -> dict[str, float]:
+        return {
+            "cosine": round(self.cosine, 4),
+            "jaccard": round(self.jaccard, 4),
+            "frame_jaccard": round(self.frame_jaccard, 4),
+        }
+
+
+def _either_reading(a: frozenset[tuple[int, int]], b: frozenset[tuple[int, int]]) -> bool:
+    """Whether `a` is the two readings of one slash date ("3/10/2027": 3 October or 10 March) and `b` one of them."""
+    return len(a) == 2 and len(b) == 1 and b < a and {(d, m) for m, d in a} == a
+
+
+def _snapped(a: frozenset[object], b: frozenset[object], tolerance: float) -> frozenset[object]:
+    """Durations `a` with each one that `same_duration` finds in `b` replaced by it."""
+    return frozenset(
+        next((y for y in b if isinstance(x, float) and isinstance(y, float) and same_duration(x, y, tolerance)), x)
+        for x in a
+    )
+
+
+#: Parts of the day that name the same hours in ordinary speech (a night out is an evening): told apart, they made
+#: "Tuesday and Thursday evenings" / "Thursday and Tuesday nights" a changed value (held-out pairs 6).
+_SAME_PERIOD = {"night": "evening"}
+
+
+def _periods(periods: frozenset[object]) -> frozenset[object]:
+    return frozenset(_SAME_PERIOD.get(p, p) if isinstance(p, str) else p for p in periods)
+
+
+def _align(a: frozenset[str], b: frozenset[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """Words only in `a` and only in `b`, where a stem that begins another ("allerg"/"allergi",
+    "physio"/"physiotherapi") counts as the same word when the shorter has five letters or more."""
+    only_a, only_b = set(a - b), set(b - a)
+    for x in list(only_a):
+        for y in list(only_b):
+            short, long_ = (x, y) if len(x) <= len(y) else (y, x)
+            if len(short) >= 5 and long_.startswith(short):
+                only_a.discard(x)
+                only_b.discard(y)
+                break
+    return frozenset(only_a), frozenset(only_b)
+
+
+def compare(new: str, old: str, cosine: float) -> Comparison:
+    return _compare(statement(new), statement(old), cosine)
+
+
+def _compare(n: Statement, o: Statement, cosine: float, tolerance: float = _TOLERANCE) -> Comparison:
+    return Comparison(n, o, cosine, tolerance)
+
+
+_ORDINAL_OF = re.compile(
+    r"(?i)\b(first|second|third|fourth|fifth|last|next|previous|final|\d+(?:st|nd|rd|th))\s+([a-z]+)"
+)
+
+
+def _ordinal_changed(new: str, old: str) -> bool:
+    """Whether the two name another one of the same thing: "the first Sunday" / "the last Sunday"; not "last
+    week" / "my first time" (LoCoMo dev: two turns of chat read as a changed ordinal)."""
+    a: dict[str, set[str]] = {}
+    for m in _ORDINAL_OF.finditer(old):
+        a.setdefault(m.group(2).lower(), set()).add(m.group(1).lower())
+    return any(
+        head in a and ordinal not in a[head]
+        for ordinal, head in ((m.group(1).lower(), m.group(2).lower()) for m in _ORDINAL_OF.finditer(new))
+    )
+
+
+def _unit_said(st: Statement, other: dict[str, frozenset[object]],
+               kinds: dict[str, frozenset[object]]) -> dict[str, frozenset[object]]:
+    """`kinds` with a number without a unit given the other statement's unit when its text says that unit's word:
+    "The tour van seats six." / "There are only four seats in the tour van." (a number before its noun takes the
+    noun as its unit, one after it does not)."""
+    bare = kinds.get("q:")
+    if not bare:
+        return kinds
+    units = [k for k in other if k.startswith("q:") and k != "q:" and k not in kinds
+             and stem(k.removeprefix("q:")) in st.stems]
+    if len(units) != 1:
+        return kinds
+    out = {k: v for k, v in kinds.items() if k != "q:"}
+    out[units[0]] = bare
+    return out
