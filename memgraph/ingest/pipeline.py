@@ -45,6 +45,8 @@ from memgraph.store.base import GraphStore, MemoryFilter, WriteBatch
 
 log = logging.getLogger("memgraph.ingest")
 
+#: Metadata keys the engine keeps about a memory (not the caller's): a remainder does not inherit them.
+_BOOKKEEPING = frozenset({"_decay", "merged_into", "contradicts", "contradicted_by", "reinforcements", "remainder_of"})
 #: The `source` of what a superseded memory still says (`_keep_remainders`).
 REMAINDER_SOURCE = "remainder"
 
@@ -228,7 +230,10 @@ class IngestPipeline:
                     scope=old.scope,
                     created_at=old.created_at,
                     importance=old.importance,
-                    metadata={"remainder_of": old.id},
+                    # the old memory's own metadata (a turn's speaker and ids: what it still says is still its
+                    # turn), not the engine's bookkeeping of it
+                    metadata={**{k: v for k, v in old.metadata.items() if k not in _BOOKKEEPING},
+                              "remainder_of": old.id},
                 )
             )
         if not items:

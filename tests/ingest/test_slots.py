@@ -138,12 +138,15 @@ def test_nothing_is_kept_when_nothing_else_was_said_or_nothing_was_replaced(old:
 def test_a_move_keeps_the_other_facts_of_the_old_statement(engine: MemoryEngine) -> None:
     """The user's case: the whole old memory became inactive, so recall no longer knew Lena is a nurse."""
     u = "compound"
-    old = engine.remember("My sister Lena lives in Porto and works as a nurse.", user_id=u)
+    old = engine.remember(
+        "My sister Lena lives in Porto and works as a nurse.", user_id=u, metadata={"source": "notes"}
+    )
     report = engine.remember_report("Actually Lena moved to Lisbon last month.", user_id=u)
     assert report.superseded == [old.id] and len(report.remainders) == 1
     kept = engine.get(report.remainders[0], user_id=u)
     assert kept.content == "My sister Lena works as a nurse." and kept.active
     assert kept.created_at == old.created_at and kept.metadata["remainder_of"] == old.id
+    assert kept.metadata["source"] == "notes"  # the caller's metadata stays with what the memory still says
     derived = engine.store.get_links(u, [kept.id], relations=[Relation.DERIVED_FROM])
     assert [(ln.src, ln.dst) for ln in derived] == [(kept.id, old.id)]
     assert not engine.get(old.id, user_id=u).active
