@@ -251,3 +251,28 @@ def _unit_said(st: Statement, other: dict[str, frozenset[object]],
     out = {k: v for k, v in kinds.items() if k != "q:"}
     out[units[0]] = bare
     return out
+
+
+#: Kinds of value that say when (a day, a date, a part of the day) rather than how much or at what time.
+_WHEN = frozenset({"weekday", "date", "month", "year", "period", "ordinal"})
+
+
+def _same_subject(n: Statement, o: Statement) -> bool:
+    """Whether the subject of either (the words before its verb) is said by the other: "The gym closes" and
+    "The pharmacy closes" are two subjects; a statement without a subject found shares nothing."""
+    return bool(_shares(n.subject, o.stems) or _shares(o.subject, n.stems))
+
+
+def _shares(words: frozenset[str], other: frozenset[str]) -> bool:
+    """Whether a word of `words` is in `other`, a stem that begins another counting (`_align`)."""
+    if words & other:
+        return True
+    return len(_align(words, other)[0]) < len(words)
+
+
+def _names_denied(denied: dict[str, frozenset[object]], old: Statement) -> bool:
+    """Whether a typed value the new text says is *not* so (`denied_values`) is one `old` gives."""
+    if not denied:
+        return False  # most texts deny nothing: `old`'s typed values need not be grouped by kind
+    kinds = old.kinds
+    return any(v & kinds.get(k, frozenset()) for k, v in denied.items())

@@ -24,6 +24,7 @@ from importlib import resources
 import numpy as np
 
 from memgraph.ingest import signals, slots
+from memgraph.ingest.comparison import _WHEN, Comparison, _names_denied, _same_subject
 from memgraph.ingest.statement import Statement, denied_values
 
 #: The statement parts read as features: a flag, a size, or (a string) its length.
@@ -49,11 +50,8 @@ def _number(value: object) -> float:
         return float(value is not None)
 
 
-def pair_features(new: Statement, old: Statement, comparison: object, cosine: float) -> dict[str, float]:
-    """What the rules read in a (new, old) pair, as numbers; `comparison` is `reconcile.compare`'s for the pair
-    (passed in: this module may not import `reconcile`, which imports it)."""
-    from memgraph.ingest import reconcile  # reconcile imports this module: read its helpers at call time
-
+def pair_features(new: Statement, old: Statement, comparison: Comparison, cosine: float) -> dict[str, float]:
+    """What the rules read in a (new, old) pair, as numbers; `comparison` is the pair's (`comparison.compare`)."""
     f: dict[str, float] = {"cosine": cosine}
     for name in COMPARISON_PARTS:
         f[f"c_{name}"] = _number(getattr(comparison, name))
@@ -64,11 +62,11 @@ def pair_features(new: Statement, old: Statement, comparison: object, cosine: fl
     f["values_shared"] = float(len(new.flat_values & old.flat_values))
     f["values_only_new"] = float(len(new.flat_values - old.flat_values))
     f["values_only_old"] = float(len(old.flat_values - new.flat_values))
-    changed: tuple[str, ...] = comparison.changed  # type: ignore[attr-defined]
-    f["changed_when"] = float(any(k in reconcile._WHEN for k in changed))
-    f["changed_other"] = float(any(k not in reconcile._WHEN for k in changed))
-    f["same_subject"] = float(reconcile._same_subject(new, old))
-    f["names_denied"] = float(reconcile._names_denied(denied_values(new.text), old))
+    changed = comparison.changed
+    f["changed_when"] = float(any(k in _WHEN for k in changed))
+    f["changed_other"] = float(any(k not in _WHEN for k in changed))
+    f["same_subject"] = float(_same_subject(new, old))
+    f["names_denied"] = float(_names_denied(denied_values(new.text), old))
     f["sig_correction"] = float(signals.has_correction(new.text))
     f["sig_update"] = float(signals.has_update_cue(new.text))
     f["sig_negated_new"] = float(signals.is_negated(new.text))
@@ -115,6 +113,6 @@ def load_model() -> LinearModel:
     )
 
 
-def duplicate_probability(new: Statement, old: Statement, comparison: object, cosine: float) -> float:
+def duplicate_probability(new: Statement, old: Statement, comparison: Comparison, cosine: float) -> float:
     """The model's probability that `new` repeats `old`."""
     return load_model().probabilities(pair_features(new, old, comparison, cosine))["duplicate"]

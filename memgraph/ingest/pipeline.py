@@ -24,6 +24,7 @@ from typing import Literal
 
 import numpy as np
 
+from memgraph.confidence import DECAY_STATE_KEY
 from memgraph.config import Settings
 from memgraph.embed import CachedEmbedder, Embedder
 from memgraph.errors import ValidationError
@@ -46,7 +47,9 @@ from memgraph.store.base import GraphStore, MemoryFilter, WriteBatch
 log = logging.getLogger("memgraph.ingest")
 
 #: Metadata keys the engine keeps about a memory (not the caller's): a remainder does not inherit them.
-_BOOKKEEPING = frozenset({"_decay", "merged_into", "contradicts", "contradicted_by", "reinforcements", "remainder_of"})
+_BOOKKEEPING = frozenset(
+    {DECAY_STATE_KEY, "merged_into", "contradicts", "contradicted_by", "reinforcements", "remainder_of"}
+)
 #: The `source` of what a superseded memory still says (`_keep_remainders`).
 REMAINDER_SOURCE = "remainder"
 

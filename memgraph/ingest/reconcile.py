@@ -58,11 +58,19 @@ from typing import Protocol, runtime_checkable
 
 from memgraph._deprecated import deprecated_alias
 from memgraph.config import Settings
-from memgraph.ingest import signals, slots, states
+from memgraph.ingest import pair_model, signals, slots, states
 from memgraph.ingest.chunk import looks_like_turn
 
 # `compare` is re-exported: callers and the benches of older checkouts read reconcile.compare
-from memgraph.ingest.comparison import Comparison, _align, _compare, compare  # noqa: F401
+from memgraph.ingest.comparison import (  # noqa: F401
+    _WHEN,
+    Comparison,
+    _compare,
+    _names_denied,
+    _same_subject,
+    _shares,
+    compare,
+)
 from memgraph.ingest.statement import Statement, clauses, correction_parts, denied_values, statement, stem
 from memgraph.models import Memory, MemoryKind
 
@@ -371,8 +379,6 @@ class RuleReconciler:
         differs: the same values said of another subject look like a repeat to the model's features."""
         if new.kind is MemoryKind.CORRECTION or n.episode or n.question or _episodic(new, n, turn=False):
             return None
-        from memgraph.ingest import pair_model  # its weights are read the first time the gate runs
-
         for nb in neighbours:
             old = nb.memory
             if nb.similarity < self.s.dedup_model_min_cosine or _speaker(old):
@@ -395,8 +401,6 @@ _CHANGED_TO = re.compile(
     r"(?i)\b(?:rais|lower|increas|decreas|reduc|cut|mov|chang|switch|bump|put|push|extend|shorten|lengthen|"
     r"drop|hik|up)(?:e|es|ed|ing|s|ped|ping|ting)?\s+(?:[\w'’]+\s+){0,5}?to\s+(?:[£$€¥]\s?)?\d"
 )
-#: Kinds of value that say when (a day, a date, a part of the day) rather than how much or at what time.
-_WHEN = frozenset({"weekday", "date", "month", "year", "period", "ordinal"})
 
 
 def _negates(c: Comparison, *, cue: bool) -> bool:
@@ -437,27 +441,6 @@ def _ordinals_differ(a: frozenset[str], b: frozenset[str]) -> bool:
     if a and b:
         return True
     return not (a or b) <= _DEICTIC_ORDINALS
-
-
-def _same_subject(n: Statement, o: Statement) -> bool:
-    """Whether the subject of either (the words before its verb) is said by the other: "The gym closes" and
-    "The pharmacy closes" are two subjects; a statement without a subject found shares nothing."""
-    return bool(_shares(n.subject, o.stems) or _shares(o.subject, n.stems))
-
-
-def _shares(words: frozenset[str], other: frozenset[str]) -> bool:
-    """Whether a word of `words` is in `other`, a stem that begins another counting (`_align`)."""
-    if words & other:
-        return True
-    return len(_align(words, other)[0]) < len(words)
-
-
-def _names_denied(denied: dict[str, frozenset[object]], old: Statement) -> bool:
-    """Whether a typed value the new text says is *not* so (`denied_values`) is one `old` gives."""
-    if not denied:
-        return False  # most texts deny nothing: `old`'s typed values need not be grouped by kind
-    kinds = old.kinds
-    return any(v & kinds.get(k, frozenset()) for k, v in denied.items())
 
 
 def _speaker(m: Memory) -> str | None:
