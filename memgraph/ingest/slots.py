@@ -244,13 +244,18 @@ def remainder(new: str, old: str) -> str | None:
     rest = re.sub(r"\s+([.,;!?])", r"\1", rest).strip(" ,;")
     if not rest or rest in ".!?":
         return None
-    stops = stop_words()
-    new_words = set(stem_tokens([w for w in tokenize(new) if w not in stops]))
-    own = [w for w in stem_tokens([w for w in tokenize(rest) if w not in stops]) if w not in new_words]
+    new_words = set(_content_stems(new))
+    own = [w for w in _content_stems(rest) if w not in new_words]
     if len(set(own)) < 2:
         return None
     rest = rest[0].upper() + rest[1:]
     return rest if rest[-1] in ".!?" else rest + "."
+
+
+def _content_stems(text: str) -> list[str]:
+    """The stems of `text`'s words that are not stop words, in order: what a remainder must say of its own."""
+    stops = stop_words()
+    return stem_tokens([w for w in tokenize(text) if w not in stops])
 
 
 #: Where a compound statement's clauses meet: a sentence's end, or a semicolon.
@@ -268,14 +273,10 @@ def _untouched_clauses(new: str, old: str) -> str | None:
     clauses = [c.strip() for c in _SENTENCE_OR_SEMICOLON.split(old.strip()) if c.strip()]
     if len(clauses) < 2:
         return None
-    stops = stop_words()
-
-    def words(text: str) -> set[str]:
-        return set(stem_tokens([w for w in tokenize(text) if w not in stops]))
-
-    new_words = words(new)
-    kept = [c for c in clauses if not words(c) & new_words]
-    if not kept or len(kept) == len(clauses) or len(set().union(*(words(c) for c in kept))) < 2:
+    new_words = set(_content_stems(new))
+    words = [(c, set(_content_stems(c))) for c in clauses]
+    kept = [(c, w) for c, w in words if not w & new_words]
+    if not kept or len(kept) == len(clauses) or len(set().union(*(w for _, w in kept))) < 2:
         return None
-    rest = " ".join(c if c[-1] in ".!?" else c.rstrip(";") + "." for c in kept)
+    rest = " ".join(c if c[-1] in ".!?" else c.rstrip(";") + "." for c, _ in kept)
     return rest[0].upper() + rest[1:]
