@@ -402,6 +402,9 @@ def _parse(text: str) -> Statement:
     }
     joined = {stem(w.replace("-", "")) for w in re.findall(r"\w+(?:-\w+)+", core.lower())}
     pref = _PREFERENCE_ORDER.search(plain)
+    # polarity is read without the correction cue and the replaced value: `core` already, when no cue was cut
+    stripped = _strip_cue(plain, cue)
+    asserted = core if stripped is plain else _NOT_X.sub(" ", stripped)
     return Statement(
         text=text,
         tokens=frozen(tokenize(plain)),
@@ -415,7 +418,7 @@ def _parse(text: str) -> Statement:
         values=vals,
         replaced=frozen(replaced),
         preference=(pref.group("a").strip().lower(), pref.group("b").strip().lower()) if pref else None,
-        negated=signals.is_negated(_CONDITION.sub(" ", _NOT_X.sub(" ", _strip_cue(plain, cue)))),
+        negated=_negated(asserted),
         correction=correction,
         update=signals.has_update_cue(plain),
         additive=signals.is_additive(plain),
@@ -424,6 +427,12 @@ def _parse(text: str) -> Statement:
         identity=identity,
         clause=verb is not None or (len(toks) > 1 and toks[0] in _PRONOUNS),
     )
+
+
+def _negated(text: str) -> bool:
+    """Whether `text` negates, a negation that a condition follows left out (`_CONDITION`). Blanking a word never
+    makes a negation where there was none, so a text without one (most) is not searched for conditions."""
+    return signals.is_negated(text) and signals.is_negated(_CONDITION.sub(" ", text))
 
 
 _UNIT_ABBREVIATION = re.compile(r"#\s?([A-Z]{2,4})\b")
