@@ -84,3 +84,23 @@ def test_update_cue_and_negation_gates(text: str) -> None:
         assert signals._TO_VALUE.search(m.group(0))
     ungated = signals.is_negated(statement._CONDITION.sub(" ", text))
     assert statement._negated(text) == ungated
+
+
+FOLDED = [signals.UPDATE, signals.UPDATE_TO_VALUE, signals.ADDITIVE, signals.EPISODE, signals.NEGATION,
+          statement._REPLACED]
+
+
+@pytest.mark.parametrize("text", TEXTS + ["Straße: Kelvin’s café closed", "ſtop — İstanbul moved to 9"])
+def test_folded_patterns_find_the_same_matches(text: str) -> None:
+    for pattern in FOLDED:
+        folded = signals.Folded(pattern)
+        assert [m.span() for m in folded.finditer(text)] == [m.span() for m in pattern.finditer(text)]
+        got, want = folded.search(text), pattern.search(text)
+        assert (got and got.span()) == (want and want.span())
+
+
+def test_folded_refuses_a_pattern_it_cannot_lower() -> None:
+    with pytest.raises(ValueError):
+        signals.Folded(re.compile(r"(?i)\bWe\b"))
+    with pytest.raises(ValueError):
+        signals.Folded(re.compile(r"\bwe\b"))  # case-sensitive already
