@@ -352,7 +352,8 @@ def _values(text: str, compare: bool = False) -> Values:
     quantities: set[tuple[str, float]] = set()
     for m in _FREQUENCY.finditer(text) if compare and may(_FREQUENCY_GATE) else ():
         if free(*m.span()) and (m.group("per") or m.group("madv")):
-            per = _EVERY_MINUTES[(m.group("per") or m.group("madv").removesuffix("ly").replace("dai", "day")).lower()]
+            said = (m.group("per") or m.group("madv").lower().removesuffix("ly").replace("dai", "day")).lower()
+            per = _EVERY_MINUTES[said]
             k = m.group("k") or m.group("kn") or m.group("mn")
             count = int(k) if k.isdigit() else _TIMES_WORDS[k.lower()]
             quantities.add(("every", per / count if m.group("per") else per * count))

@@ -163,3 +163,10 @@ def test_a_measure_is_not_how_often() -> None:
     assert "q:every" not in values("Leave at least a quarter tank of fuel.", compare=True).kinds()
     assert "q:every" not in values("We booked a day trip to Bath.", compare=True).kinds()
     assert values("Parking is £6 a week plus VAT.", compare=True).kinds()["q:every"] == {10080.0}
+
+
+def test_a_multiplied_period_in_capitals_is_read() -> None:
+    # "10 MONTHLY": the adverb was looked up before it was lower-cased (KeyError on a reconciled write)
+    text = "COUNCIL TAX IS PAID IN 10 MONTHLY INSTALMENTS."
+    assert values(text, compare=True).quantities == values(text.lower(), compare=True).quantities
+    assert values("Rent is paid 3-MONTHLY.", compare=True).quantities == {("every", 131400.0)}
