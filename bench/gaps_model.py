@@ -199,6 +199,14 @@ def features(case: dict[str, Any], focus: Any, settings: Any) -> tuple[dict[str,
     f["good_min_left"] = min((p["left"] for p in good), default=float(focus_n))
     f["good_min_left_frac"] = min((p["left_frac"] for p in good), default=1.0)
     f["covered_best_sim"] = max((p["sim"] for p in good if p["left"] == 0), default=0.0)
+    # the rules forgive a long question one uncovered word ("which command installs frontend packages?" / "The
+    # frontend uses pnpm; ..."): what they count as covered, where the linear model cannot combine the two itself
+    enough = getattr(_module("gap_focus"), "FOCUS_ENOUGH", None) or getattr(gaps, "_FOCUS_ENOUGH", 3)
+    long_question = f["focus_typed_n"] - 1 >= enough
+    f["long_question"] = float(long_question)
+    nearly = [p for p in good if p["left"] == 0 or (p["left"] == 1 and long_question)]
+    f["nearly_covered_best_sim"] = max((p["sim"] for p in nearly), default=0.0)
+    f["any_nearly_covered"] = float(any(p["sim"] >= settings.gap_weak_cosine for p in nearly))
     f["rules_miss"] = float(verdict.miss)
     for name, text in REASONS:
         f[f"reason_{name}"] = float(text in verdict.reason and not (name == "answered" and verdict.miss))
