@@ -60,6 +60,7 @@ fitted on all thirteen read parts; `--blind PART` prints its row too.
     python bench/gaps_model.py --blind heldout11    # the lead only, once: fit on the read parts, the table only
     python bench/gaps_model.py --export             # write memgraph/data/gap_model.json (deterministic)
     python bench/gaps_model.py --check-extractor    # EXTRACTOR's features equal gap_features' on this checkout
+    python bench/gaps_model.py --cost 4             # CPU per judged recall: the rules and the shipped decision
 """
 
 from __future__ import annotations
@@ -457,6 +458,47 @@ def check_extractor() -> None:
           f"same names {sorted(next(iter(theirs.values()))) == names}, largest difference {worst:g}")
 
 
+def cost(rounds: int) -> None:
+    """`--cost`: CPU per judged recall of the rules (`gaps.judge`) and of the shipped decision (`gap_model.judge`)
+    on every READ case that asks something (statements cost the same nothing in both), as maintenance calls them.
+    Cold: a fresh in-process embedding cache per pass (the focus-word test embeds every word it has not seen);
+    warm: the same pass again on that cache (the decision's own work). The two alternate, `rounds` times each."""
+    from memgraph import Settings
+    from memgraph.embed import CachedEmbedder, default_embedder
+    from memgraph.retrieve import gap_model, gaps
+
+    s = Settings(store=":memory:")
+    inner = default_embedder(s).inner
+    inner.encode(["warm the model up"])
+    kept = json.loads(SERVED.read_text(encoding="utf-8"))
+    cases = [(c["query"], [gaps.ServedHit(t, sim) for t, sim in c["hits"]])
+             for part in READ for c in kept[part] if gaps.information_need(c["query"])]
+
+    def run(name: str, focus: gaps.FocusTest) -> None:
+        for query, hits in cases:
+            if name == "rules":
+                gaps.judge(query, hits, answer_cosine=s.gap_answer_cosine, answer_margin=s.gap_answer_margin,
+                           need=True, focus=focus)
+            else:
+                gap_model.judge(query, hits, focus=focus, answer_cosine=s.gap_answer_cosine,
+                                weak_cosine=s.gap_weak_cosine, threshold=s.gap_model_threshold)
+
+    times: dict[tuple[str, str], list[float]] = {}
+    for i in range(rounds):
+        for name in (("rules", "learned") if i % 2 == 0 else ("learned", "rules")):
+            emb = CachedEmbedder(inner, path=None)
+            focus = gaps.FocusTest(emb.encode, s.gap_focus_word_cosine, s.gap_focus_drop, s.gap_weak_cosine,
+                                   s.gap_weak_word_cosine)
+            for state in ("cold", "warm"):
+                cpu = time.process_time()
+                run(name, focus)
+                times.setdefault((name, state), []).append((time.process_time() - cpu) / len(cases) * 1000)
+    print(f"{len(cases)} judged recalls (information needs) of {', '.join(READ)}; CPU ms per recall, "
+          f"median of {rounds} (all runs), load average {os.getloadavg()[0]:.2f}")
+    for (name, state), ms in sorted(times.items()):
+        print(f"  {name:<8} {state:<5} {float(np.median(ms)):7.2f}   ({', '.join(f'{m:.2f}' for m in ms)})")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--kind", choices=("logreg", "gbm"), default="logreg")
@@ -467,6 +509,7 @@ def main() -> None:
     ap.add_argument("--export", action="store_true", help=f"fit on every read part, write memgraph/data/{MODEL}")
     ap.add_argument("--check-extractor", action="store_true",
                     help="the frozen parts' feature code (EXTRACTOR) gives gap_features' features on this checkout")
+    ap.add_argument("--cost", type=int, metavar="ROUNDS", help="CPU per judged recall, rules vs the shipped one")
     ap.add_argument("--extract", metavar="PARTS", help=argparse.SUPPRESS)  # --frozen's step in an older checkout
     ap.add_argument("--served", type=Path, default=SERVED, help=argparse.SUPPRESS)
     ap.add_argument("--out", type=Path, help=argparse.SUPPRESS)
@@ -478,6 +521,9 @@ def main() -> None:
         return
     if args.export:
         export(ROOT / "memgraph" / "data" / MODEL)
+        return
+    if args.cost:
+        cost(args.cost)
         return
     if args.check_extractor:
         check_extractor()
