@@ -410,28 +410,18 @@ def export(path: Path) -> None:
     """`--export`: fit the shipped gap decision (logistic regression without the rules' verdicts, as measured) on
     every READ part, with features computed by this checkout (`gap_model.gap_features`), and write its weights to
     `path` (memgraph/data/gap_model.json). Deterministic: the same cases and code give the same file."""
-    import sklearn
-    from decisions_model import make_model
+    from decisions_model import linear_weights
 
     rows = load_rows(True)
     names = names_of(rows, False)
     x = np.array([[r["f"][k] for k in names] for r in rows])
     y = np.array([r["miss"] for r in rows], dtype=int)
-    model = make_model("logreg").fit(x, y)
-    scaler, logreg = model[0], model[-1]
     out = {
         "about": "memgraph/retrieve/gap_model.py: p(miss) of a served recall; written by "
                  "`python bench/gaps_model.py --export`",
         "trained_on": {part: sum(r["split"] == part for r in rows) for part in READ},
         "misses": int(y.sum()),
-        "model": "StandardScaler + LogisticRegression(C=0.5, max_iter=2000), binary",
-        "sklearn": sklearn.__version__,
-        "features": names,
-        "scaler_mean": scaler.mean_.tolist(),
-        "scaler_scale": scaler.scale_.tolist(),
-        "coef": logreg.coef_.tolist(),
-        "intercept": logreg.intercept_.tolist(),
-        "classes": [("none", "miss")[int(k)] for k in logreg.classes_],
+        **linear_weights(names, x, y, ("none", "miss"), "binary"),
     }
     path.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {path.relative_to(ROOT)}: {len(rows)} cases, {int(y.sum())} misses, {len(names)} features")
