@@ -255,15 +255,16 @@ class RuleReconciler:
     def _measured(self, n: Statement, o: Statement, c: Comparison) -> bool:
         """One quantity changed where the frames differ only by a verb or adjective of measure: "Membership is
         £25 a year." / "Membership costs £30 a year."; "The novel is 320 pages long." / "The novel comes to 288
-        pages." (held-out pairs 7). A quantity's unit says what is measured, so "costs", "comes to", "weighs",
-        "lasts", "reaches" add nothing the copula does not say; they are no other frame. Only one kind of value
+        pages."; "The cold room is held at 5 °C." / "The cold room's set point is 3 °C." (held-out pairs 7). A
+        quantity's unit says what is measured, so "costs", "comes to", "weighs", "lasts", "reaches", "is held at"
+        add nothing the copula does not say; they are no other frame. Only one kind of value
         changed, and it is a quantity, the same subject, no value kind said on one side only (a scope: "Half loaves
         are £2.50" after "A loaf is £4.50"), and the cosine bar of `_reworded`, or its unit bar when the unit pins
         the attribute (kilometres, pages; not money, time or a bare number)."""
         if len(c.changed) != 1 or not c.changed[0].startswith("q:") or c.entities_differ or c.polarity:
             return False
         differ = c.only_new | c.only_old
-        if not differ or differ - _MEASURE:
+        if not differ or differ - _MEASURE - (_SET_POINT if _SET_POINT <= differ else set()):
             return False
         pinned = c.changed[0].removeprefix("q:") not in _LOOSE_UNITS
         bar = self.s.contradict_unit_cosine if pinned else self.s.contradict_reworded_cosine
@@ -442,8 +443,10 @@ _CHANGED_TO = re.compile(
 #: pages long", "weighs 2 tonnes", "lasts 90 minutes", "reaches 32 metres", "runs to 400 pages", "totals £1,200".
 _MEASURE = frozenset(stem(w) for w in (
     "cost costs come comes came total totals weigh weighs measure measures last lasts reach reaches run runs ran "
-    "take takes took amount amounts long tall wide deep heavy"
+    "take takes took amount amounts long tall wide deep heavy hold holds held keep keeps kept"
 ).split())
+#: "The set point is 18 °C": the value a controller holds, said as a noun ("is held at 22 °C").
+_SET_POINT = frozenset({"set", "point"})
 #: Stems of the words that say a price, beside "free" ("cards are free" / "cards cost £2").
 _PRICE_WORDS = frozenset(stem(w) for w in "free cost costs charge charged price priced pay pays fee".split())
 _FREE = re.compile(

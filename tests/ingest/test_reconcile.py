@@ -461,6 +461,7 @@ def test_a_heading_that_announces_a_correction() -> None:
         ("The museum's annual pass is £40.", "The museum's annual pass costs £55.", ReconcileAction.CONTRADICT),
         ("The coastal trail is 14 kilometres long.", "The coastal trail comes to 11 kilometres.",
          ReconcileAction.CONTRADICT),
+        ("The cold room is held at 5 °C.", "The cold room's set point is 3 °C.", ReconcileAction.CONTRADICT),
         # ... but a quantity counted on one side only is a scope, not a changed value
         ("A whole wheel of cheddar is £30.", "Half wheels of cheddar are £16.", ReconcileAction.CREATE),
         # free against a price
