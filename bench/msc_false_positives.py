@@ -9,7 +9,7 @@ sentences at cosine >= `reconcile_slot_cosine` (the neighbours the write path re
 
     python bench/msc_false_positives.py [--personas 6000] [--show 40] [--out fired.jsonl]
 
-The data file is /work/shared/data/msc_personas.json (or --data); vectors are cached by the embedder's cache.
+The data file is ../shared/data/msc_personas.json beside the repository (or --data); vectors are cached by the embedder's cache.
 """
 
 from __future__ import annotations
@@ -36,7 +36,12 @@ from memgraph.embed import default_embedder  # noqa: E402
 from memgraph.ingest.reconcile import Neighbour, ReconcileAction, RuleReconciler  # noqa: E402
 from memgraph.models import Memory  # noqa: E402
 
-DATA = Path("/work/shared/data/msc_personas.json")
+#: The personas file beside the repository (../shared/data), as bench/locomo.py finds its data.
+DATA = next(
+    (b / "shared" / "data" / "msc_personas.json" for b in (ROOT.parent, ROOT.parent.parent)
+     if (b / "shared" / "data" / "msc_personas.json").exists()),
+    ROOT.parent / "shared" / "data" / "msc_personas.json",
+)
 
 
 def personas(path: Path, limit: int) -> list[list[str]]:
