@@ -9,7 +9,8 @@ sentences at cosine >= `reconcile_slot_cosine` (the neighbours the write path re
 
     python bench/msc_false_positives.py [--personas 6000] [--show 40] [--out fired.jsonl]
 
-The data file is ../shared/data/msc_personas.json beside the repository (or --data); vectors are cached by the embedder's cache.
+The data file is ../shared/data/msc_personas.json beside the repository (or --data); vectors are cached by the
+embedder's cache.
 """
 
 from __future__ import annotations
