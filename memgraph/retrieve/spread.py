@@ -120,7 +120,10 @@ def activations(table: ExpansionTable, strength: dict[str, float], settings: Set
     tops = np.flatnonzero(c == best[group])
     first_top = tops[_run_starts(group[tops])]
     # memories in order of their first live expansion (the order `cascade` adds them in)
-    by_first = np.argsort(order[starts], kind="stable")
+    # (each memory's first live expansion is a distinct position below len(live): placed on a table, not sorted)
+    place = np.full(len(live), -1, dtype=np.int64)
+    place[order[starts]] = np.arange(len(starts))
+    by_first = place[place >= 0]
     at = live[order[first_top]][by_first]
     return Activations(table, total[by_first], best[by_first], at)
 
