@@ -170,3 +170,11 @@ def test_a_multiplied_period_in_capitals_is_read() -> None:
     text = "COUNCIL TAX IS PAID IN 10 MONTHLY INSTALMENTS."
     assert values(text, compare=True).quantities == values(text.lower(), compare=True).quantities
     assert values("Rent is paid 3-MONTHLY.", compare=True).quantities == {("every", 131400.0)}
+
+
+def test_a_temperature_is_a_quantity_in_degrees() -> None:
+    """"at 4 °C" is no four o'clock, "22°C" = "22 °C" = "22 degrees", and the sign's letter is no word of the text."""
+    assert values("The walk-in is at 4 °C.", compare=True).kinds() == {"q:degree": frozenset({4.0})}
+    assert values("held at 22°C").kinds() == values("held at 22 °C").kinds() == values("22 degrees").kinds()
+    assert values("It is 70 °F.").kinds() == {"q:fahrenheit": frozenset({70.0})}
+    assert masked("The cold room is kept at 5 °C.").replace(" ", "") == "Thecoldroomiskeptat#."
