@@ -406,6 +406,15 @@ class Settings(BaseModel):
         "labelled duplicate of the read parts lies at 0.49 (cosine of all-MiniLM-L6-v2); below, the model's "
         "probability is extrapolated, and skipping them saves its features on unrelated neighbours.",
     )
+    dedup_sentence_max_covered: float = Field(
+        0.5,
+        description="A text of two or more sentences says more than another when one of its sentences has no more "
+        "than this share of its content words in the other (light verbs and verbs of liking not counted): such a "
+        "pair is never reinforced, by the rules or the learned gate (ingest/repeats.py), since the sentence would be "
+        "lost ('I enjoy driving. I'm a woman.' / 'I enjoy driving.', cosine 0.84, was reinforced). At 0.5 no "
+        "labelled duplicate of any part is held back and 200 of the 291 labelled non-repeats among the real "
+        "neighbour pairs are (bench/RESULTS.md, 'the duplicate gate on real neighbours').",
+    )
     contradict_reworded_cosine: float = Field(
         0.82,
         description="Without a newer cue, one typed value changed in a frame reworded by a synonym on each side "
