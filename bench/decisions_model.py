@@ -32,6 +32,8 @@ from, let precision fall below the goals (bench/RESULTS.md); only the fixed-thre
     python bench/decisions_model.py --features F.json --train dev,heldout --test heldout4   # one split, a sweep
     python bench/decisions_model.py --blind heldout7        # the lead only: fit on the read parts, table only
     python bench/decisions_model.py --export                # write memgraph/data/duplicate_model.json
+    python bench/decisions_model.py --gate                  # the gate as the write path runs it (vetoes, rules
+                                                            # first), leave one part out, its threshold
 
 The one configuration that won on the blind held-out 7 (for duplicates only: logistic regression without the rules'
 verdicts, where the rules decided nothing, p >= 0.9) ships as the write path's learned duplicate gate
@@ -612,8 +614,8 @@ def main() -> None:
     ap.add_argument("--gate", action="store_true",
                     help="the duplicate gate as the write path runs it (vetoes, rules first), leave one part out, "
                          "and the threshold that keeps every part's duplicate precision at its goal")
-    ap.add_argument("--train-on", default="eligible", choices=("eligible", "all"),
-                    help="with --gate/--export: fit on every pair, or on the pairs the gate scores (no veto)")
+    ap.add_argument("--train-on", default="all", choices=("all", "eligible"),
+                    help="with --gate: fit on every pair (as --export does), or only on those the gate scores")
     ap.add_argument("--whole-neighbours", action="store_true", help="with --gate: hold the neighbour pairs out whole")
     ap.add_argument("--write-results", action="store_true", help=f"write {RESULT.relative_to(ROOT)}")
     ap.add_argument("--export", action="store_true",
