@@ -314,6 +314,8 @@ class RuleReconciler:
         fenced = "```" in new.content or "~~~" in new.content
         cues = None if fenced else (n.update, n.correction)
         who = _speaker(new)
+        # what the learned gate reads of each neighbour, kept from the rules' pass (compared once); only when on
+        compared: list[tuple[Neighbour, Statement, Comparison]] | None = [] if self.s.dedup_model else None
         for nb in neighbours:
             old = nb.memory
             other = _speaker(old)
@@ -321,6 +323,8 @@ class RuleReconciler:
                 continue  # one person's statement neither repeats, corrects nor contradicts another's
             o = statement(old.content)
             c = _compare(n, o, nb.similarity, self.s.duration_calendar_tolerance)
+            if compared is not None and nb.similarity >= self.s.dedup_model_min_cosine:
+                compared.append((nb, o, c))
             # "Pickup is at 3:25, not 3:15." beside "Pickup time is 3:15.": naming the stored value as not so
             # is a correction of it, whatever words open the sentence
             fixes = correction or _names_denied(denied, o)
@@ -366,7 +370,7 @@ class RuleReconciler:
                     f"conflicting statement, not clearly newer ({why})",
                     c.scores(),
                 )
-        learned = self._learned_duplicate(new, n, neighbours) if self.s.dedup_model and not who else None
+        learned = self._learned_duplicate(new, n, compared) if compared and not who else None
         if learned is not None:
             return learned
         best = neighbours[0] if neighbours else None
@@ -375,19 +379,15 @@ class RuleReconciler:
         return ReconcileDecision(ReconcileAction.CREATE, None, reason, scores)
 
     def _learned_duplicate(
-        self, new: Memory, n: Statement, neighbours: Sequence[Neighbour]
+        self, new: Memory, n: Statement, compared: Sequence[tuple[Neighbour, Statement, Comparison]]
     ) -> ReconcileDecision | None:
         """Where no rule decided: reinforce the first neighbour the learned gate (`pair_model.py`) finds a repeat
-        of at `dedup_model_min_probability`, among those at `dedup_model_min_cosine` or closer that no veto
-        (`gate_veto`) rules out."""
+        of at `dedup_model_min_probability`, among those at `dedup_model_min_cosine` or closer (`compared`: each
+        with its statement and comparison from the rules' pass) that no veto (`gate_veto`) rules out."""
         if _new_side_veto(new, n) is not None:
             return None
-        for nb in neighbours:
+        for nb, o, c in compared:
             old = nb.memory
-            if nb.similarity < self.s.dedup_model_min_cosine:
-                continue
-            o = statement(old.content)
-            c = _compare(n, o, nb.similarity)
             if _old_side_veto(new, n, old, o, c, self.s) is not None:
                 continue
             p = pair_model.duplicate_probability(n, o, c, nb.similarity)
