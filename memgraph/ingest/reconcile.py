@@ -405,7 +405,9 @@ def gate_veto(
     place in the conversation), an episode (they accumulate), a correction (it replaces) or a question (it states
     nothing; a bulk load of chat merged questions into statements), where a word of the subject differs (the same
     values said of another subject look like a repeat to the model's features: "The gym / The pharmacy closes at
-    22:00 on weekdays", p 0.93), nor for the shapes of `repeats.veto` (one says more, another person, another time).
+    22:00 on weekdays", p 0.93), where one prefers one thing over another and the other does not ("I prefer the
+    old South Park to the new." / "I like to watch South Park."), nor for the shapes of `repeats.veto` (one says
+    more, another person, another time).
     bench/decisions_model.py reads it to score the gate as the write path runs it."""
     return _new_side_veto(new, n) or _old_side_veto(new, n, old, o, c, settings)
 
@@ -429,6 +431,9 @@ def _old_side_veto(
         return "an episode or a question"
     if c.subject_changed:
         return "another subject"
+    if (n.preference is None) != (o.preference is None):
+        # "I prefer cars to surfing." beside "Surfing is easy for me." (p 0.95): a choice between two says more
+        return "a preference over another"
     return repeats.veto(n.text, o.text, settings.dedup_sentence_max_covered)
 
 

@@ -117,6 +117,9 @@ ANY_P = Settings(store=":memory:", dedup_model=True, dedup_model_min_probability
         # another time
         ("I used to be a mechanic.", "I am an airplane mechanic.", "another time"),
         ("I like traveling.", "In the past I liked to travel.", "another time"),
+        # a preference between two on one side (a load of 24,000 texts merged three such at p 0.92-0.95)
+        ("Surfing is easy for me.", "I prefer cars to surfing.", "a preference over another"),
+        ("I like to watch South Park.", "I prefer the old South Park to the new.", "a preference over another"),
     ],
 )
 def test_gate_vetoes_what_a_bulk_load_merged(embedder, tmp_path, old: str, new: str, why: str) -> None:  # type: ignore[no-untyped-def]
