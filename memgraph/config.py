@@ -399,9 +399,9 @@ class Settings(BaseModel):
     dedup_model_min_probability: float = Field(
         0.9,
         description="The gate's probability of a duplicate from which it reinforces. Leave one part out over the "
-        "labelled parts and the neighbour pairs (bench/decisions_model.py --gate --train-on all): every part keeps "
-        "duplicate precision >= 0.97 from 0.83 (1.0 from 0.84; the last wrong merge lies at 0.82), 0.9 leaves "
-        "that margin for 5 fewer of 205 labelled duplicates found.",
+        "labelled parts and the neighbour pairs (bench/decisions_model.py --gate): every part keeps duplicate "
+        "precision >= 0.97 (1.0) from 0.85 (the last wrong merge, a neighbour pair, lies at 0.846); 0.9 keeps a "
+        "margin for 3 fewer of 205 labelled duplicates found.",
     )
     dedup_model_min_cosine: float = Field(
         0.45,
@@ -412,10 +412,10 @@ class Settings(BaseModel):
     dedup_sentence_max_covered: float = Field(
         0.5,
         description="A text of two or more sentences says more than another when one of its sentences has no more "
-        "than this share of its content words in the other (light verbs and verbs of liking not counted): such a "
-        "pair is never reinforced, by the rules or the learned gate (ingest/repeats.py), since the sentence would be "
-        "lost ('I enjoy driving. I'm a woman.' / 'I enjoy driving.', cosine 0.84, was reinforced). At 0.5 no "
-        "written labelled duplicate is held back, and 200 of the 291 labelled non-repeats among the real neighbour "
+        "than this share of its content words in the other (light verbs, verbs of liking and thanks not counted): "
+        "such a pair is never reinforced, by the rules or the learned gate (ingest/repeats.py), since the sentence "
+        "would be lost ('I enjoy driving. I'm a woman.' / 'I enjoy driving.', cosine 0.84, was reinforced). At 0.5 no "
+        "written labelled duplicate is held back, and 199 of the 291 labelled non-repeats among the real neighbour "
         "pairs are (and 4 of their 9 repeats: chat thanks said in other sentences; bench/RESULTS.md, 'the duplicate "
         "gate on real neighbours').",
     )

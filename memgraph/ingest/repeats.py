@@ -28,9 +28,9 @@ from memgraph.text import stop_words, tokenize
 
 #: A sentence end: ".", "!" or "?" then a space (chat and persona text often starts a sentence lower-case).
 _SENTENCE_END = re.compile(r"(?<=[^\s.!?])[.!?]+\s+(?=\S)")
-#: Words a sentence shares with another without saying the same thing: light verbs ("have", "make") and the
-#: verbs of liking ("I like being by myself." beside "I like the movie ..."): they count in a sentence, never as
-#: covered.
+#: Words a sentence shares with another without saying the same thing: light verbs ("have", "make"), the verbs of
+#: liking and thanks. They are not counted: "Thanks, Maria." shares "Maria" with "Thanks, Maria. Your support
+#: means a lot.", and a sentence of such words alone ("I like being by myself.") is not read as saying more.
 _GENERIC = frozenset(stem(w) for w in (*LIGHT_VERBS, "like", "likes", "love", "loves", "enjoy", "prefer", "hate",
                                        "want", "wants", "thank", "thanks"))
 #: Words that name a person other than the speaker (relatives, partners, people one lives or works with), each
@@ -71,16 +71,15 @@ def _content(text: str) -> frozenset[str]:
 
 
 def says_more(a: str, b: str, max_covered: float) -> bool:
-    """Whether `a` has a sentence with content words of which no more than the share `max_covered` occur in `b`
-    (not counting `_GENERIC` words; `Settings.dedup_sentence_max_covered`): "I'm a woman." beside "I enjoy
-    driving."."""
+    """Whether `a` has a sentence with content words (not `_GENERIC` ones) of which no more than the share
+    `max_covered` occur in `b` (`Settings.dedup_sentence_max_covered`): "I'm a woman." beside "I enjoy driving."."""
     parts = _sentences(a)
     if len(parts) < 2:
         return False
     other = _content(b)
     for part in parts:
-        words = _content(part)
-        if words and len((words & other) - _GENERIC) <= max_covered * len(words):
+        words = _content(part) - _GENERIC
+        if words and len(words & other) <= max_covered * len(words):
             return True
     return False
 

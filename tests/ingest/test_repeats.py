@@ -50,4 +50,6 @@ def test_people_groups_and_sentences() -> None:
     assert repeats.people("Kasper streams when he is free.") == frozenset()
     assert not repeats.says_more("Dr. Okafor's clinic hours are 2 to 6 pm.", "Dr Okafor sees patients 14:00-18:00.",
                                  MAX_COVERED)
-    assert repeats.says_more("I like the movie. I like being by myself.", "I like the movie.", MAX_COVERED)
+    assert repeats.says_more("I like the movie. I drive a truck.", "I like the movie.", MAX_COVERED)
+    assert not repeats.says_more("Thanks, Maria! I appreciate your support, it really means a lot.",
+                                 "Thanks, Maria. Your support means a lot.", MAX_COVERED)
