@@ -15,15 +15,16 @@ Precision = right decisions / decisions made; recall = right decisions / labelle
 The held-out parts are only scored while rules are tuned: `--errors` lists the dev part's errors.
 
 Every gap decision of a run is kept (query, served memories and their cosine to the query: what maintenance
-judged) in bench/.cache/decisions/served.json; `--replay` judges those again with the current rules in seconds,
-without recalling (the served memories do not depend on the gap rules), and prints each error with the rule that
-decided it.
+judged) in bench/.cache/decisions/served.json; `--replay` judges those again with the current gap decision in
+seconds, without recalling (the served memories do not depend on it), and prints each error with its reason. The
+gap decision is the engine's default, the learned one (`retrieve/gap_model.py`); `--gap-rules` judges by the rules
+(`retrieve/gaps.py`, the setting `gap_model` off).
 
     python bench/decisions.py                    # both parts, prints the table
     python bench/decisions.py --errors           # ... and the dev part's errors by kind (a pair's with what the
                                                  #     rules read in it: cosine, cues, frame, values)
     python bench/decisions.py --write-results    # ... and writes bench/results/decisions.json
-    python bench/decisions.py --replay --errors heldout4   # the gap rules again on the last run's recalls
+    python bench/decisions.py --replay --errors heldout4   # the gap decision again on the last run's recalls
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ from memgraph.embed import Embedder, default_embedder  # noqa: E402
 from memgraph.ingest import signals  # noqa: E402
 from memgraph.ingest.comparison import compare  # noqa: E402
 from memgraph.ingest.statement import statement  # noqa: E402
-from memgraph.retrieve import gaps  # noqa: E402
+from memgraph.retrieve import gap_model, gaps  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "decisions"
 DECISIONS = ("duplicate", "supersedes", "contradicts")
@@ -192,25 +193,31 @@ def _gap_total(engine: MemoryEngine, user: str) -> int:
     return sum(g.count for g in engine.store.list_gaps(user))
 
 
-def run_gaps(embedder: Embedder, split: str, top_k: int, served: list[dict[str, Any]] | None = None) -> Tally:
+def run_gaps(
+    embedder: Embedder, split: str, top_k: int, served: list[dict[str, Any]] | None = None, *, learned: bool = True
+) -> Tally:
     """Each persona in a store of its own: full-text statistics of one user's store must not depend on others.
-    Every case's judged recall is appended to `served` (see `replay`)."""
+    Every case's judged recall is appended to `served` (see `replay`). `learned`: the `gap_model` setting."""
     tally = Tally()
     seen: list[tuple[str, list[gaps.ServedHit], gaps.GapVerdict]] = []
-    judge = gaps.judge
+    judges = {module: module.judge for module in (gaps, gap_model)}
 
-    def recording(query: str, hits: Any, **kw: Any) -> gaps.GapVerdict:
-        verdict = judge(query, hits, **kw)
-        seen.append((query, list(hits), verdict))
-        return verdict
+    def recording(module: Any) -> Any:
+        def judge(query: str, hits: Any, **kw: Any) -> gaps.GapVerdict:
+            verdict: gaps.GapVerdict = judges[module](query, hits, **kw)
+            seen.append((query, list(hits), verdict))
+            return verdict
+        return judge
 
-    gaps.judge = recording  # type: ignore[assignment]  # maintenance calls gaps.judge through the module
+    for module in judges:  # maintenance calls either judge through its module
+        module.judge = recording(module)
     try:
         for persona in load_gaps(split):
-            with MemoryEngine.open(":memory:", embedder=embedder) as engine:
+            with MemoryEngine.open(":memory:", embedder=embedder, gap_model=learned) as engine:
                 _persona(engine, persona, tally, top_k, seen, served)
     finally:
-        gaps.judge = judge
+        for module, judge in judges.items():
+            module.judge = judge
     return tally
 
 
@@ -250,9 +257,9 @@ def _persona(
             })
 
 
-def replay(embedder: Embedder, split: str, cases: list[dict[str, Any]]) -> Tally:
-    """The gap rules of this checkout on the recalls a full run served and kept: the same decision maintenance
-    makes (`Maintainer.is_miss`), without storing or recalling anything."""
+def replay(embedder: Embedder, split: str, cases: list[dict[str, Any]], *, learned: bool = True) -> Tally:
+    """The gap decision of this checkout on the recalls a full run served and kept: the same decision maintenance
+    makes (`Maintainer.is_miss`; `learned`: the `gap_model` setting), without storing or recalling anything."""
     s = Settings(store=":memory:")
     focus = gaps.FocusTest(embedder.encode, s.gap_focus_word_cosine, s.gap_focus_drop, s.gap_weak_cosine,
                            s.gap_weak_word_cosine)
@@ -261,6 +268,10 @@ def replay(embedder: Embedder, split: str, cases: list[dict[str, Any]]) -> Tally
         query = case["query"]
         if not gaps.information_need(query):
             verdict = gaps.judge(query, [], answer_cosine=0.0, answer_margin=0.0, need=False)
+        elif learned:
+            verdict = gap_model.judge(query, [gaps.ServedHit(c, sim) for c, sim in case["hits"]], focus=focus,
+                                      answer_cosine=s.gap_answer_cosine, weak_cosine=s.gap_weak_cosine,
+                                      threshold=s.gap_model_threshold)
         else:
             hits = [gaps.ServedHit(c, sim) for c, sim in case["hits"]]
             verdict = gaps.judge(query, hits, answer_cosine=s.gap_answer_cosine, answer_margin=s.gap_answer_margin,
@@ -306,6 +317,8 @@ def main() -> None:
         help="the write call the pairs go through: remember (kind fact unless given) or ingest (classified)",
     )
     ap.add_argument("--write-results", action="store_true", help="write bench/results/decisions.json")
+    ap.add_argument("--gap-rules", action="store_true",
+                    help="gap cases: judge by the rules (gap_model off) instead of the learned decision")
     ap.add_argument("--replay", action="store_true",
                     help=f"gap cases only: judge the recalls of the last run again ({SERVED.relative_to(ROOT)})")
     args = ap.parse_args()
@@ -323,7 +336,7 @@ def main() -> None:
         kept = json.loads(SERVED.read_text(encoding="utf-8"))
         for split in splits:
             if split in kept:
-                tallies[split] = (Tally(), replay(embedder, split, kept[split]))
+                tallies[split] = (Tally(), replay(embedder, split, kept[split], learned=not args.gap_rules))
     else:
         kept = json.loads(SERVED.read_text(encoding="utf-8")) if SERVED.exists() else {}
     for split in [] if args.replay else splits:
@@ -333,7 +346,8 @@ def main() -> None:
                 if args.only != "gaps" else Tally()
             )
         served: list[dict[str, Any]] = []
-        found = run_gaps(embedder, split, args.top_k, served) if args.only != "pairs" else Tally()
+        found = (run_gaps(embedder, split, args.top_k, served, learned=not args.gap_rules)
+                 if args.only != "pairs" else Tally())
         if args.only != "pairs":
             kept[split] = served
         tallies[split] = (pairs, found)

@@ -483,30 +483,39 @@ def frozen_features(part: str, commit: str, train: tuple[str, ...]) -> Path:
     return out
 
 
-def export(path: Path) -> None:
-    """`--export`: fit the shipped duplicate gate (logistic regression without the rules' verdicts, as measured)
-    on every READ part, with features computed by this checkout's write path, and write its weights to `path`
-    (memgraph/data/duplicate_model.json). Deterministic: the same pairs and code give the same file."""
+def linear_weights(names: list[str], x: np.ndarray, y: np.ndarray, classes: tuple[str, ...],
+                   kind: str) -> dict[str, Any]:
+    """The shipped logistic regression (`make_model("logreg")`) fitted on `x`, `y` (class indexes into `classes`),
+    as the JSON that memgraph/learned.py reads: the scaler's and the regression's weights, named."""
     import sklearn
 
-    rows = extract(list(READ))
-    names = [k for k in sorted(rows[0]["f"]) if not k.startswith(("rules_", "rule_"))]
-    x, y = _matrix(rows, names)
     model = make_model("logreg").fit(x, y)
     scaler, logreg = model[0], model[-1]
-    out = {
-        "about": "memgraph/ingest/pair_model.py: p(duplicate) of a (new, old) pair the rules left undecided; "
-                 "written by `python bench/decisions_model.py --export`",
-        "trained_on": {part: sum(r["split"] == part for r in rows) for part in READ},
-        "labels": dict(Counter(r["label"] for r in rows)),
-        "model": "StandardScaler + LogisticRegression(C=0.5, max_iter=2000), multinomial",
+    return {
+        "model": f"StandardScaler + LogisticRegression(C=0.5, max_iter=2000), {kind}",
         "sklearn": sklearn.__version__,
         "features": names,
         "scaler_mean": scaler.mean_.tolist(),
         "scaler_scale": scaler.scale_.tolist(),
         "coef": logreg.coef_.tolist(),
         "intercept": logreg.intercept_.tolist(),
-        "classes": [CLASSES[int(k)] for k in logreg.classes_],
+        "classes": [classes[int(k)] for k in logreg.classes_],
+    }
+
+
+def export(path: Path) -> None:
+    """`--export`: fit the shipped duplicate gate (logistic regression without the rules' verdicts, as measured)
+    on every READ part, with features computed by this checkout's write path, and write its weights to `path`
+    (memgraph/data/duplicate_model.json). Deterministic: the same pairs and code give the same file."""
+    rows = extract(list(READ))
+    names = [k for k in sorted(rows[0]["f"]) if not k.startswith(("rules_", "rule_"))]
+    x, y = _matrix(rows, names)
+    out = {
+        "about": "memgraph/ingest/pair_model.py: p(duplicate) of a (new, old) pair the rules left undecided; "
+                 "written by `python bench/decisions_model.py --export`",
+        "trained_on": {part: sum(r["split"] == part for r in rows) for part in READ},
+        "labels": dict(Counter(r["label"] for r in rows)),
+        **linear_weights(names, x, y, CLASSES, "multinomial"),
     }
     path.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {path.relative_to(ROOT)}: {len(rows)} pairs, {len(names)} features")

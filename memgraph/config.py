@@ -572,6 +572,24 @@ class Settings(BaseModel):
         "other reasons (a triggered rule, a pinned memory, a graph neighbour). The widest margin that kept "
         "recall of misses >= 0.6 on the labelled dev cases (a wider one favours precision).",
     )
+    gap_model: bool = Field(
+        True,
+        description="A recall is judged a miss by the learned gap decision (retrieve/gap_model.py: a logistic "
+        "regression over what the gap rules read, weights in memgraph/data/gap_model.json); off: by the rules "
+        "(retrieve/gaps.py judge). On four persona parts scored the way each was blind it made precision / recall "
+        "0.767 / 0.585 where the rules made 0.545 / 0.630 (bench/gaps_model.py --frozen). It needs the embedder "
+        "(the focus-word test); without one the rules' lexical tests decide.",
+    )
+    gap_model_threshold: float = Field(
+        0.75,
+        ge=0.0,
+        le=1.0,
+        description="The learned gap decision logs a miss from this probability. Chosen on the four frozen parts "
+        "(held-out 7-10) as the highest pooled precision whose recall stays within 0.05 of the rules'; picked "
+        "with each part left out it came out 0.75 every time. The threshold that keeps precision 0.9 out of fold "
+        "on the training parts (0.60-0.62) kept only 0.57-0.74 on unseen ones; 0.7 keeps the rules' recall at "
+        "precision 0.739, 0.8 loses 0.07 recall for 0.806.",
+    )
     # read path, added by retrieve/: ranking blend, query cues, layers, post-serve maintenance
     reranker_model_path: str | None = Field(
         None, description="Local cross-encoder directory for reranking; none is shipped (blend is used)."

@@ -13,22 +13,17 @@ and its weights are fitted with 300 labelled pairs drawn from such a load's real
 
 `pair_features` is the one definition of the features (bench/decisions_model.py imports it to train);
 `duplicate_probability` applies the weights of memgraph/data/duplicate_model.json (written by
-`bench/decisions_model.py --export`) with numpy only: importing sklearn on the write path would cost the cold
-start.
+`bench/decisions_model.py --export`) with numpy only (`memgraph/learned.py`).
 """
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
-
-import numpy as np
 
 from memgraph.ingest import signals, slots
 from memgraph.ingest.comparison import _WHEN, Comparison, _names_denied, _same_subject
 from memgraph.ingest.statement import Statement, denied_values
+from memgraph.learned import LinearModel, read_model
 
 #: The statement parts read as features: a flag, a size, or (a string) its length.
 STATEMENT_PARTS = ("correction", "update", "additive", "episode", "question", "negated", "identity", "clause",
@@ -80,40 +75,10 @@ def pair_features(new: Statement, old: Statement, comparison: Comparison, cosine
     return f
 
 
-@dataclass(frozen=True)
-class LinearModel:
-    """A standardised multinomial logistic regression: the weights sklearn fitted, applied with numpy."""
-
-    features: tuple[str, ...]
-    mean: np.ndarray
-    scale: np.ndarray
-    coef: np.ndarray  # (classes, features)
-    intercept: np.ndarray
-    classes: tuple[str, ...]
-
-    def probabilities(self, features: dict[str, float]) -> dict[str, float]:
-        """Each class's probability for one pair (softmax of the linear scores, as sklearn's predict_proba)."""
-        x = (np.array([features.get(k, 0.0) for k in self.features]) - self.mean) / self.scale
-        z = self.coef @ x + self.intercept
-        if len(self.classes) == 2 and len(z) == 1:  # a binary model stores one row: p(class 1) = sigmoid
-            p1 = 1.0 / (1.0 + np.exp(-z[0]))
-            return {self.classes[0]: float(1.0 - p1), self.classes[1]: float(p1)}
-        e = np.exp(z - z.max())
-        return dict(zip(self.classes, (e / e.sum()).tolist(), strict=True))
-
-
 @lru_cache(maxsize=1)
 def load_model() -> LinearModel:
     """The weights shipped in memgraph/data/duplicate_model.json, read once."""
-    raw = json.loads(resources.files("memgraph").joinpath("data", MODEL_FILE).read_text(encoding="utf-8"))
-    return LinearModel(
-        features=tuple(raw["features"]),
-        mean=np.array(raw["scaler_mean"], dtype=np.float64),
-        scale=np.array(raw["scaler_scale"], dtype=np.float64),
-        coef=np.array(raw["coef"], dtype=np.float64),
-        intercept=np.array(raw["intercept"], dtype=np.float64),
-        classes=tuple(raw["classes"]),
-    )
+    return read_model(MODEL_FILE)
 
 
 def duplicate_probability(new: Statement, old: Statement, comparison: Comparison, cosine: float) -> float:

@@ -73,6 +73,11 @@ standing far above the other served ones, and forgiving one uncovered word of a 
 as second signals and not kept (RESULTS.md "Gap detection, held-out 9"). Held-out 9's causes, read after its blind
 score, are the rules in 7: 0.50 -> 0.72 there, the other parts unchanged, and the next blind part (10) did not move
 (0.435 -> 0.426): RESULTS.md "Gap detection, held-out 9's causes". bench/RESULTS.md has the figures.
+
+Since then post-recall maintenance decides by default with `gap_model.py`, a logistic regression over what these
+rules read (not their verdicts), which carried to unseen personas better (precision 0.545 -> 0.767 at recall 0.630
+-> 0.585 on four parts scored the way each was blind); `judge` is the fallback (`gap_model = False`), and its
+helpers are the model's features.
 """
 
 from __future__ import annotations

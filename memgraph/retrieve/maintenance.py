@@ -17,8 +17,9 @@ The rule: credit only what the caller plausibly used, and bound what credit can 
   edge of another source (a conversation's sequence, an explicit link, a discovered similarity) is never changed
   by recall. `co_recall_from="top"` links the top hits without feedback (only those the query's own lists
   found: the graph cannot reinforce its own choices).
-- A recall that missed (`gaps.judge`: an information need that no served memory can answer; a plain statement
-  is never a miss): a `Gap` node, or a bump of a similar existing gap.
+- A recall that missed (an information need that no served memory can answer, as the learned `gap_model.judge`
+  weighs what the rules of `gaps.judge` read; a plain statement is never a miss): a `Gap` node, or a bump of a
+  similar existing gap.
 
 Why: the earlier rule (every served memory +0.05 confidence and a fresh 1.5x recency boost, co-recall links
 +0.1 each time up to 1) snowballed. After a few runs of the demo the greeting "Nice to meet you, Priya..." had
@@ -47,7 +48,7 @@ import numpy as np
 from memgraph.config import Settings
 from memgraph.embed.protocol import Embedder
 from memgraph.models import Gap, Link, LinkSource, Relation, utcnow
-from memgraph.retrieve import gaps
+from memgraph.retrieve import gap_model, gaps
 from memgraph.store.base import GraphStore, MemoryUpdate
 
 log = logging.getLogger(__name__)
@@ -149,7 +150,8 @@ class Maintainer:
             refresh(recall.user_id)
 
     def is_miss(self, recall: ServedRecall) -> gaps.GapVerdict:
-        """The gap decision for a served recall (`retrieve/gaps.py`), on the served memories' cosine to the query."""
+        """The gap decision for a served recall, on the served memories' cosine to the query: the learned one
+        (`retrieve/gap_model.py`, `gap_model`) or the rules (`retrieve/gaps.py`; also without an embedder)."""
         if not gaps.information_need(recall.query):
             return gaps.judge(recall.query, [], answer_cosine=0.0, answer_margin=0.0, need=False)
         served = self.store.get_memories(recall.user_id, list(dict.fromkeys(recall.served)), with_embeddings=True)
@@ -170,6 +172,15 @@ class Maintainer:
                 s.gap_focus_drop,
                 s.gap_weak_cosine,
                 s.gap_weak_word_cosine,
+            )
+        if s.gap_model and focus is not None:
+            return gap_model.judge(
+                recall.query,
+                hits,
+                focus=focus,
+                answer_cosine=s.gap_answer_cosine,
+                weak_cosine=s.gap_weak_cosine,
+                threshold=s.gap_model_threshold,
             )
         return gaps.judge(
             recall.query,
