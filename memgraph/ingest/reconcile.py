@@ -71,10 +71,12 @@ from memgraph.ingest.comparison import (  # noqa: F401
     _names_denied,
     _same_subject,
     _shares,
+    _unit_said,
     compare,
 )
-from memgraph.ingest.statement import Statement, clauses, correction_parts, denied_values, statement, stem
+from memgraph.ingest.statement import _OPPOSITES, Statement, clauses, correction_parts, denied_values, statement, stem
 from memgraph.models import Memory, MemoryKind
+from memgraph.text import stop_words
 
 
 class ReconcileAction(StrEnum):
@@ -201,10 +203,18 @@ class RuleReconciler:
         """How `n` and `o` say different things about one subject, or None."""
         if not (n.clause and o.clause):
             return None  # a label ("tagged one" / "tagged two") asserts nothing to conflict with
-        if c.changed and c.same_frame and not c.entities_differ and not _scoped(c.changed):
+        if c.changed and c.same_frame and not c.entities_differ and not _scoped(c.changed) and not (
+            _kind_on_one_side(n, o)
+        ):
             return "changed " + ", ".join(k.removeprefix("q:") or "number" for k in c.changed)
-        if c.changed and self._reworded(n, o, c):
+        if c.changed and (self._reworded(n, o, c) or self._measured(n, o, c)):
             return "changed " + c.changed[0].removeprefix("q:") or "number"
+        if _free_or_priced(n, o) and not c.entities_differ and _same_subject(n, o) and not (
+            _aligned_less(c, _PRICE_WORDS)
+        ):
+            return "free / priced"
+        if _negated_participle(n, o, c) and not c.entities_differ and _same_subject(n, o):
+            return "changed state (un-)"
         if states.opposed(n.text, o.text) and not c.entities_differ and _same_subject(n, o):
             return "changed state"
         if states.exclusive(n.text, o.text) and not c.entities_differ and (
@@ -239,10 +249,28 @@ class RuleReconciler:
         few = s.contradict_reworded_max_terms
         if not (c.only_new and c.only_old) or len(c.only_new) > few or len(c.only_old) > few:
             return False
-        if c.only_new & n.value_words() or c.only_old & o.value_words():
+        if c.only_new & n.value_words() or c.only_old & o.value_words() or _kind_on_one_side(n, o):
             return False
         ends = {_INTERVAL_ENDS.get(w) for w in c.only_new | c.only_old} - {None}
         return len(ends) <= 1 and _same_subject(n, o)
+
+    def _measured(self, n: Statement, o: Statement, c: Comparison) -> bool:
+        """One quantity changed where the frames differ only by a verb or adjective of measure: "Membership is
+        £25 a year." / "Membership costs £30 a year."; "The novel is 320 pages long." / "The novel comes to 288
+        pages."; "The cold room is held at 5 °C." / "The cold room's set point is 3 °C." (held-out pairs 7). A
+        quantity's unit says what is measured, so "costs", "comes to", "weighs", "lasts", "reaches", "is held at"
+        add nothing the copula does not say; they are no other frame. Only one kind of value
+        changed, and it is a quantity, the same subject, no value kind said on one side only (a scope: "Half loaves
+        are £2.50" after "A loaf is £4.50"), and the cosine bar of `_reworded`, or its unit bar when the unit pins
+        the attribute (kilometres, pages; not money, time or a bare number)."""
+        if len(c.changed) != 1 or not c.changed[0].startswith("q:") or c.entities_differ or c.polarity:
+            return False
+        differ = c.only_new | c.only_old
+        if not differ or differ - _MEASURE - (_SET_POINT if _SET_POINT <= differ else set()):
+            return False
+        pinned = c.changed[0].removeprefix("q:") not in _LOOSE_UNITS
+        bar = self.s.contradict_unit_cosine if pinned else self.s.contradict_reworded_cosine
+        return c.cosine >= bar and not _kind_on_one_side(n, o) and _same_subject(n, o)
 
     def update(self, n: Statement, o: Statement, c: Comparison, *, correction: bool = False) -> str | None:
         """How a correction or an update `n` replaces `o` beyond a plain conflict, or None. `correction`: `n` is
@@ -262,6 +290,10 @@ class RuleReconciler:
             return "changed " + ", ".join(k.removeprefix("q:") or "number" for k in c.changed)
         if c.changed and c.cosine >= s.reconcile_changed_to_cosine and self._changed_to(n, o, c):
             return "changed " + ", ".join(k.removeprefix("q:") for k in c.changed) + " (told as an event)"
+        if c.cosine >= s.reconcile_changed_to_cosine and _moved_to(n, o):
+            return "moved to another named place (told as an event)"
+        if c.cosine >= s.reconcile_update_cosine and _free_or_priced(n, o) and _same_subject(n, o):
+            return "free / priced"
         most = s.reconcile_max_changed_terms
         swapped = bool(c.only_new and c.only_old) and not c.subject_changed
         few = s.reconcile_update_max_changed_terms
@@ -340,9 +372,13 @@ class RuleReconciler:
             # "Lena moved to Lisbon" after "Lena lives in Porto"; not between two turns of a conversation, where
             # "I moved to Paris" is a story told, and the turn it would replace may be what a question needs
             moved = None if (who and other) else slots.verdict(new.content, old.content, cues)
-            if moved is not None:
-                if not moved[0]:
-                    continue  # someone else's move, or a move within the same place: not a change of `old`
+            if moved is not None and not moved[0]:
+                # someone else's move, or a move within the same place: not a change of `old`; but a thing (not a
+                # person's home) taken to another named place is read below ("We switched the practice server over
+                # to Amsterdam" states no home of "our practice server")
+                if not (cue and _moved_to(n, o)):
+                    continue
+            elif moved is not None:
                 kind = "correction" if fixes else "newer statement"
                 return ReconcileDecision(
                     ReconcileAction.SUPERSEDE, old.id, f"{kind} of the same subject ({moved[1]})", c.scores()
@@ -442,6 +478,109 @@ _CHANGED_TO = re.compile(
     r"(?i)\b(?:rais|lower|increas|decreas|reduc|cut|mov|chang|switch|bump|put|push|extend|shorten|lengthen|"
     r"drop|hik|up)(?:e|es|ed|ing|s|ped|ping|ting)?\s+(?:[\w'’]+\s+){0,5}?to\s+(?:[£$€¥]\s?)?\d"
 )
+
+
+#: Stems of words that say a quantity is measured, not what is measured: "costs £30", "comes to 288 pages", "is 320
+#: pages long", "weighs 2 tonnes", "lasts 90 minutes", "reaches 32 metres", "runs to 400 pages", "totals £1,200".
+_MEASURE = frozenset(stem(w) for w in (
+    "cost costs come comes came total totals weigh weighs measure measures last lasts reach reaches run runs ran "
+    "take takes took amount amounts long tall wide deep heavy hold holds held keep keeps kept"
+).split())
+#: "The set point is 18 °C": the value a controller holds, said as a noun ("is held at 22 °C").
+_SET_POINT = frozenset({"set", "point"})
+#: Stems of the words that say a price, beside "free" ("cards are free" / "cards cost £2").
+_PRICE_WORDS = frozenset(stem(w) for w in "free cost costs charge charged price priced pay pays fee".split())
+_FREE = re.compile(
+    r"(?i)\b(?:(?:is|are|was|were|'s|’s|'re|’re|be|go|goes|ski|skis|ride|rides|travel|travels|park|parks|enter|"
+    r"enters|stay|stays|eat|eats|play|plays)\s+free|for\s+free|free\s+of\s+charge|at\s+no\s+(?:extra\s+)?cost|"
+    r"no\s+charge|costs?\s+nothing|doesn['’]t\s+cost\s+anything)\b(?![-‐])"
+)
+_MONEY = ("q:gbp", "q:eur", "q:usd", "q:jpy")
+
+
+def _free_or_priced(n: Statement, o: Statement) -> bool:
+    """Whether one says its subject is free ("Library cards are free for children", "ski free") and the other
+    gives it a price ("cost £2"): a price and no price cannot both hold (held-out pairs 7). A text that says both
+    ("free for members, £5 for guests") claims neither alone."""
+
+    def priced(st: Statement) -> bool:
+        return any(v > 0 for k in _MONEY for v in st.kinds.get(k, ()) if isinstance(v, float))
+
+    a, b = bool(_FREE.search(n.text)), bool(_FREE.search(o.text))
+    return (a and not b and priced(o) and not priced(n)) or (b and not a and priced(n) and not priced(o))
+
+
+def _aligned_less(c: Comparison, words: frozenset[str]) -> bool:
+    """Whether the frames still differ once `words` are set aside."""
+    return bool((c.only_new - words) or (c.only_old - words))
+
+
+_NEGATED_PARTICIPLE = re.compile(r"(?i)\bun([a-z]{4,}ed)\b")
+
+
+def _negated_participle(n: Statement, o: Statement, c: Comparison) -> bool:
+    """Whether one says "un-X-ed" of what the other says "X-ed" ("must be escorted" / "can go in unescorted",
+    "is locked" / "is left unlocked", "supervised" / "unsupervised"): a participle and its negation, the one
+    antonym English forms by rule (held-out pairs 7). Not when one text says both, nor when another value word
+    differs too ("the front door is locked" / "the back door is unlocked": two doors)."""
+    for a, b in ((n, o), (o, n)):
+        for m in _NEGATED_PARTICIPLE.finditer(a.text):
+            word = m.group(1).lower()
+            if word in b.tokens and "un" + word not in b.tokens and word not in a.tokens:
+                pair = {stem(word), stem("un" + word)}
+                if ((c.only_new & n.value_words()) | (c.only_old & o.value_words())) - pair:
+                    return False
+                return not any(w in _OPPOSITES for w in n.tokens ^ o.tokens)  # (stop words: "front" / "back")
+    return False
+
+
+def _kind_on_one_side(n: Statement, o: Statement) -> bool:
+    """Whether a quantity counted in a unit noun is said by one statement only: it names a scope of the other
+    ("Half loaves are £2.50" after "A sourdough loaf is £4.50"). Money, time and how often are loose ("School ends
+    at 3:05 every day" / "The school day finishes at 3:30")."""
+
+    def counted(kinds: dict[str, frozenset[object]]) -> set[str]:
+        return {k for k in kinds if k.startswith("q:") and k.removeprefix("q:") not in _LOOSE_UNITS}
+
+    # (a bare number takes the other's unit when its text says the unit's word: "seats six" / "four seats")
+    return counted(_unit_said(n, o.kinds, n.kinds)) != counted(_unit_said(o, n.kinds, o.kinds))
+
+
+#: A change verb that takes something to a named place: "We switched the practice server over to Amsterdam", "I
+#: transferred to the Bristol base", "The team relocated to Leeds".
+_MOVED_TO = re.compile(
+    r"(?i:\b(?:mov|switch|transferr|relocat|migrat|shift|chang)(?:e|es|ed|ing)?\s+(?P<thing>(?:[\w'’]+\s+){0,5}?)"
+    r"(?:over\s+|back\s+)?to\s+(?:the\s+)?)(?P<place>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)*)"
+)
+_CLAUSE_START = re.compile(r"[.;:!?]\s+")
+_POSSESSIVE = {"i": "my", "we": "our", "you": "your", "he": "his", "she": "her", "they": "their"}
+
+
+def _moved_to(n: Statement, o: Statement) -> bool:
+    """A change told as an event that takes the old statement's subject to another named place: "We switched the
+    practice server over to Amsterdam" after "Our practice server is in Frankfurt"; "I transferred to the Bristol
+    base" after "My home base is Manchester" (held-out pairs 7: the event's words are most of the text, and the
+    reason said with it, "for lower ping", is more than a swap of two words). What moved (the verb's object, or
+    its subject when it has none) is the old subject, with no word it lacks ("Lena's friend moved to Lisbon" moves
+    no "Lena"; a pronoun stands for its possessive: "I" is "my home base"); the new place is named and not in the
+    old statement; the old statement names one place or name (its value) that the new text does not say."""
+    m = _MOVED_TO.search(n.text)
+    if m is None or not o.subject:
+        return False
+    place = {stem(w) for w in re.findall(r"[\w'’-]+", m.group("place").lower())}
+    if place & o.stems or len(o.entity_words - n.stems - o.subject) != 1:
+        return False
+    thing = m.group("thing")
+    if not thing.strip():
+        thing = _CLAUSE_START.split(n.text[: m.start()])[-1]
+    words = [w for w in re.findall(r"[\w'’]+", thing.lower())]
+    stops = stop_words()
+    content = {stem(w) for w in words if w not in stops and w not in _POSSESSIVE}
+    if content:
+        return content <= o.subject
+    # a pronoun alone: "I transferred …" moves what the old statement calls "my …"
+    first = o.text.split(maxsplit=1)[0].lower() if o.text.strip() else ""
+    return any(_POSSESSIVE.get(w) == first for w in words)
 
 
 def _negates(c: Comparison, *, cue: bool) -> bool:

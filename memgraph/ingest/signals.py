@@ -56,6 +56,12 @@ CORRECTION = re.compile(
     r"|\b(?:strike|disregard|scratch|scrap|ignore|forget)\s+what\s+(?:i|we)\s+(?:said|wrote|told\s+you)\b"
     r"|(?:^|[.!?:]\s+|\n)\s*(?:strike|disregard|scrap)\s+that\b"
     r"|\bactually\b[^.!?\n]{0,80},\s*not\s+\S"
+    # owning the mistake in other words, or saying a second reading changed it: "Mea culpa, …", "On a second look
+    # at the schedule, …", "On second thoughts, …", "Disregard the six-month figure; …"
+    # (the opener's match takes the first character after it, as "No, …" does: `statement._strip_cue`)
+    r"|(?:^|[.!?:]\s+|\n)\s*(?:mea\s+culpa|on\s+reflection|looking\s+again)[\s,;:.!—-]+\S"
+    r"|(?:^|[.!?:]\s+|\n)\s*on\s+(?:a\s+)?(?:second|closer)\s+(?:look|thoughts?|inspection|reading)\b"
+    r"|(?:^|[.!?:]\s+|\n)\s*(?:please\s+)?disregard\s+(?:the|my|that|what)\b"
     # a clause before a colon that announces the correction ("Erratum:", "I got my wires crossed:", "To set the
     # record straight:", "I need to fix something I told you:", "Please amend the schedule:"): any short opening
     # clause with a word of the family correct / fix / amend / mistake / wrong / erratum / error / typo / mixed up /
@@ -127,7 +133,9 @@ _LEAVES = (
 )
 _TAKES = (
     r"(?:t(?:ake|akes|aken|aking|ook)\s+over|step(?:s|ped|ping)?\s+in|(?:is|are)\s+covering|has\s+(?:the|her|his|their)|"
-    r"(?:has\s+been\s+|was\s+)?(?:appointed|named)|replac(?:es|ed|ing)\s+(?:her|him|them))"
+    r"(?:has\s+been\s+|was\s+)?(?:appointed|named)|replac(?:es|ed|ing)\s+(?:her|him|them)|"
+    # a named successor doing the work now: "Theo had to drop out, so June Akande is designing the cover"
+    r"(?-i:[A-Z][\w'’-]+)\s+(?:is|are)\s+(?:now\s+)?[a-z]+ing)"
 )
 _WHEN_WORDS = (
     "january|february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|"
@@ -140,7 +148,12 @@ UPDATE = re.compile(
     r"(?i)\b(?:now|nowadays|these\s+days|anymore|any\s+more|no\s+longer|not\s+anymore|from\s+now\s+on|"
     r"instead|as\s+of|since\s+then|from\s+today|starting\s+today|update[ds]?\s*:|change\s+of\s+plans?|"
     r"(?:switch|chang|mov|migrat|replac|upgrad|downgrad|renam|relocat|transferr|reschedul|postpon|"
-    r"extend|shorten|rais|lower|increas|decreas|reduc|retun|remortgag|re-?register|updat|renew|terminat)(?:e|es|ed|ing)?|"
+    r"extend|shorten|rais|lower|increas|decreas|reduc|retun|remortgag|re-?register|updat|renew|terminat)(?:e|es|ed|ing)?"
+    # (a noun, not a verb, when a copula follows: "the top-of-rack switch is a 48-port Arista", "the change was")
+    r"(?!\s+(?:is|are|was|were)\b)|"
+    # a shift, a scrapped charge, a reopening, a handover: "We've shifted the class to Fridays", "The council
+    # scrapped the fee", "The north car park reopened today", "Jack has handed the boat over to his son"
+    r"shift(?:ed|ing)|scrapp(?:ed|ing)|abolish(?:ed|ing)|re-?opened|hand(?:s|ed|ing)\s+(?:[\w'’]+\s+){0,4}?over\s+to|"
     r"bump(?:s|ed|ing)?|cancel(?:s|led|ed|ling|ing)?|"
     r"switches|pushed\s+(?:back|forward)|brought\s+forward|delayed|"
     r"(?:went|goes|go|gone|going)\s+(?:up|down)|cut\s+down|"
@@ -150,7 +163,7 @@ UPDATE = re.compile(
     # week; Daniel Obi has the Pryce file", "Jude has had to drop out, and Pamela is stepping in as Madame Arcati",
     # "Miss Okonjo started maternity leave today, and Mr Baptiste has taken over"): a leaving alone ("Mel left the
     # party early") is a story, not a change of holder
-    rf"|\b{_LEAVES}\b[^.!?]{{0,80}}?[,;]\s*(?:and\s+)?[^.!?]{{0,60}}?\b{_TAKES}\b"
+    rf"|\b{_LEAVES}\b[^.!?]{{0,80}}?(?:[,;]\s*(?:and\s+|so\s+)?|\s+(?:and|so)\s+)[^.!?]{{0,60}}?\b{_TAKES}\b"
     # back in a state it had left: "the room is back in service", "the lift is back up and running"
     r"|\bback\s+(?:in(?:to)?\s+(?:service|use|action|stock|operation|business)|on\s+sale|online|up\s+and\s+running)\b"
     # a fronted clause that dates or explains what follows: "Since June the registrar signs …", "From this
@@ -163,7 +176,10 @@ UPDATE = re.compile(
     r"(?![^,.;!?]{0,50}\b(?:spoke|speak|chat\w*|talk\w*|saw|met|time\s+we)\b)[^,.;!?]{2,50},"
     # a past verb that brings a value to a new one: "HMRC cut my payment on account to £1,200"; not a present
     # passive, which tells a state ("The pool is heated to 27°C", "The thermostat is set to 21": held-out pairs 6)
-    r"|(?<!\bis\s)(?<!\bare\s)(?<!\bbe\s)\b(?:[a-z]+ed|cut|set|put)\s+(?:[\w'’]+\s+){0,5}?to\s+(?:[£$€]\s?)?\d",
+    # (the value may follow the noun it numbers: "the night shoot has been pushed to day 6")
+    r"|(?<!\bis\s)(?<!\bare\s)(?<!\bbe\s)\b(?:[a-z]+ed|cut|set|put)\s+(?:[\w'’]+\s+){0,5}?to\s+"
+    r"(?:(?:day|week|month|year|room|gate|level|stage|round|platform|page|slot|lane|bay|court|pitch|table|"
+    r"version|v)\s+)?(?:[£$€]\s?)?\d",
 )
 # an additional statement, not a replacement: "I also like tea", "Metrics go to Datadog too"
 ADDITIVE = re.compile(r"(?i)\b(?:also|too|as\s+well|additionally|in\s+addition|another|besides)\b")

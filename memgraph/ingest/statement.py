@@ -78,8 +78,9 @@ _ORDINAL_NUMBER = re.compile(r"\d+(?:st|nd|rd|th)")
 _REPLACED = re.compile(
     r"(?i)\b(?:from|off|instead\s+of|rather\s+than|no\s+longer|quit|stopped|sold|replaced|dropped|ditched|"
     r"left|,\s*not|not\s+(?=[\w'’ .-]+?\s+but\b))\s+(?P<w>(?:[\w.'’-]+\s*){1,3})"
-    r"|(?P<who>\b[A-Z][\w'’-]+)\s+(?:has\s+(?:had\s+to\s+)?)?(?:left|quit|retired|resigned|moved\s+on|drop(?:ped)?\s+out|"
-    r"stepped\s+(?:down|aside)|stood\s+down|(?:started|went\s+on|is\s+on)\s+(?:\w+\s+)?leave)\b"
+    r"|(?P<who>\b[A-Z][\w'’-]+)\s+(?:has\s+)?(?:had\s+to\s+)?(?:left|quit|retired|resigned|moved\s+on|drop(?:ped)?\s+out|"
+    r"stepped\s+(?:down|aside)|stood\s+down|(?:started|went\s+on|is\s+on)\s+(?:\w+\s+)?leave|"
+    r"hand(?:ed|s)\s+(?:[\w'’]+\s+){0,4}?over\s+to)\b"
 )
 #: "…, not Zoom." / "not May but June" / "at 7:30 instead of 8:00": a correction naming the replaced value, not a
 #: negated statement, and not a value this text gives (a clock time or a date keeps its ":" and "/").

@@ -78,6 +78,10 @@ _CATEGORIES: dict[str, tuple[tuple[str, ...], ...]] = {
                 ("automatic gearbox", "automatic transmission", "an automatic")),
     "booking": (("walk-in", "walk-ins", "walk in", "drop-in", "no appointment"),
                 ("by appointment", "appointment only", "appointments only", "booking only", "by booking")),
+    # which storey a room is on ("on the ground floor" / "upstairs on the first floor"); "upstairs" alone names no
+    # storey, and a text naming two storeys ("from the ground floor to the second") claims neither
+    "storey": (("ground floor", "ground level", "street level"), ("first floor", "1st floor"),
+               ("second floor", "2nd floor"), ("third floor", "3rd floor"), ("basement", "lower ground floor")),
 }
 _CATEGORY_SIDE = {
     phrase: (axis, side)
@@ -85,9 +89,9 @@ _CATEGORY_SIDE = {
     for side, phrases in enumerate(sides)
     for phrase in phrases
 }
-_CATEGORY = re.compile(
-    rf"(?i)\b(?P<c>{'|'.join(sorted((re.escape(p) for p in _CATEGORY_SIDE), key=len, reverse=True))})\b"
-)
+#: A phrase's words may be joined by a hyphen as well as a space ("card-only", "ground-floor flat").
+_PHRASES = sorted((re.escape(p).replace(re.escape(" "), r"[\s-]") for p in _CATEGORY_SIDE), key=len, reverse=True)
+_CATEGORY = re.compile(rf"(?i)\b(?P<c>{'|'.join(_PHRASES)})\b")
 _NO_LONGER = re.compile(r"(?i)\bno\s+longer\s+$")
 
 
@@ -115,7 +119,13 @@ def opposed(a: str, b: str) -> bool:
 @lru_cache(maxsize=16384)
 def categories(text: str) -> frozenset[tuple[str, int]]:
     """The (axis, side) of every exclusive category `text` names."""
-    return frozenset(_CATEGORY_SIDE[m.group("c").lower()] for m in _CATEGORY.finditer(text))
+    return frozenset(_side(m.group("c").lower()) for m in _CATEGORY.finditer(text))
+
+
+def _side(phrase: str) -> tuple[str, int]:
+    """The (axis, side) of a phrase as written: "card-only" is "card only", "walk-in" is itself."""
+    side = _CATEGORY_SIDE.get(phrase)
+    return side if side is not None else _CATEGORY_SIDE[re.sub(r"[\s-]+", " ", phrase)]
 
 
 def exclusive(a: str, b: str) -> bool:

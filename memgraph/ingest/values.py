@@ -62,7 +62,8 @@ _UNIT_ALIASES = {
     "kg": "kg", "kgs": "kg", "kilo": "kg", "kilos": "kg", "kilogram": "kg", "kilograms": "kg", "g": "g",
     "gram": "g", "grams": "g", "l": "l", "litre": "l", "litres": "l", "liter": "l", "liters": "l",
     "ml": "ml", "metre": "m", "metres": "m", "meter": "m", "meters": "m", "m": "m", "mile": "mile",
-    "miles": "mile", "bucks": "usd", "fortnight": "fortnight", "fortnights": "fortnight",
+    "miles": "mile", "bucks": "usd", "fortnight": "fortnight", "fortnights": "fortnight", "degree": "degree",
+    "degrees": "degree",
 }
 #: Units of time read as one kind, in minutes: "48-hour" = "two days", "an hour and a half" = "90 minutes" (a
 #: value of one kind in two units was two kinds that never met: neither the same value nor a changed one).
@@ -134,6 +135,9 @@ _NUMBER = re.compile(
     re.IGNORECASE,
 )
 _WORD = re.compile(r"[a-z%][a-z0-9%]*|\S", re.IGNORECASE)
+#: A degree sign and its scale after a number: the unit of a temperature ("°C" = "degrees", the Celsius the
+#: texts here use; "°F" another unit).
+_DEGREES = re.compile(r"\s?°\s?([CF])\b", re.IGNORECASE)
 _WEEKDAY = re.compile(
     r"(?i)\b(?P<d>monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)"
     r"s?\b"
@@ -371,8 +375,14 @@ def _values(text: str, compare: bool = False) -> Values:
             if scale:  # "£2.6 million": the number is 2,600,000 whatever its unit
                 value *= _SCALE_WORDS[scale.group("s").lower()]
                 after = after[scale.end():]
+            degrees = _DEGREES.match(after)
             if m.group("pct"):
                 unit = "%"
+            elif degrees:  # "22 °C", "29°C": a temperature, never "at 4" o'clock; its sign and letter are the unit
+                unit = "degree" if degrees.group(1).lower() == "c" else "fahrenheit"
+                quantities.add((unit, value))
+                taken.append((m.start(), m.end() + degrees.end()))
+                continue
             elif m.group("cur"):
                 unit = _CURRENCY[m.group("cur")]
             elif m.group("ord"):

@@ -163,3 +163,11 @@ def test_a_measure_is_not_how_often() -> None:
     assert "q:every" not in values("Leave at least a quarter tank of fuel.", compare=True).kinds()
     assert "q:every" not in values("We booked a day trip to Bath.", compare=True).kinds()
     assert values("Parking is £6 a week plus VAT.", compare=True).kinds()["q:every"] == {10080.0}
+
+
+def test_a_temperature_is_a_quantity_in_degrees() -> None:
+    """"at 4 °C" is no four o'clock, "22°C" = "22 °C" = "22 degrees", and the sign's letter is no word of the text."""
+    assert values("The walk-in is at 4 °C.", compare=True).kinds() == {"q:degree": frozenset({4.0})}
+    assert values("held at 22°C").kinds() == values("held at 22 °C").kinds() == values("22 degrees").kinds()
+    assert values("It is 70 °F.").kinds() == {"q:fahrenheit": frozenset({70.0})}
+    assert masked("The cold room is kept at 5 °C.").replace(" ", "") == "Thecoldroomiskeptat#."
