@@ -14,9 +14,9 @@ from memgraph.models import Memory, memory_id_for
 
 ON = Settings(store=":memory:", dedup_model=True)
 OFF = Settings(store=":memory:")  # the default: the rules alone
-#: a paraphrase no rule reinforces (no typed value to anchor it, a word dropped: cosine 0.94, under the
-#: near-duplicate cosine), which the gate finds at p 0.91 (the bulk load's one learned merge, bench/RESULTS.md)
-OLD, NEW = "My favorite TV show is Rick and Morty.", "Rick and Morty is my favorite show."
+#: a paraphrase no rule reinforces (no typed value to anchor it, words replaced: cosine 0.89), which the gate finds
+#: at p 0.94 (a learned merge of the real bulk load, judged a repeat: bench/RESULTS.md)
+OLD, NEW = "I work at a bar on the weekends.", "I have a weekend job in a bar."
 
 
 def _mem(text: str, speaker: str | None = None) -> Memory:
