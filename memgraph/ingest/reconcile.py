@@ -58,7 +58,7 @@ from typing import Protocol, runtime_checkable
 
 from memgraph._deprecated import deprecated_alias
 from memgraph.config import Settings
-from memgraph.ingest import pair_model, signals, slots, states
+from memgraph.ingest import pair_model, predicates, signals, slots, states
 from memgraph.ingest.chunk import looks_like_turn
 
 # `compare` is re-exported: callers and the benches of older checkouts read reconcile.compare
@@ -202,10 +202,10 @@ class RuleReconciler:
         if not (n.clause and o.clause):
             return None  # a label ("tagged one" / "tagged two") asserts nothing to conflict with
         if c.changed and c.same_frame and not c.entities_differ and not _scoped(c.changed) and not (
-            _kind_on_one_side(n, o)
+            _kind_on_one_side(n, o) or _count_and_members(n, o, c)
         ):
             return "changed " + ", ".join(k.removeprefix("q:") or "number" for k in c.changed)
-        if c.changed and (self._reworded(n, o, c) or self._measured(n, o, c)):
+        if c.changed and (self._reworded(n, o, c) or self._measured(n, o, c)) and not _count_and_members(n, o, c):
             return "changed " + c.changed[0].removeprefix("q:") or "number"
         if _free_or_priced(n, o) and not c.entities_differ and _same_subject(n, o) and not (
             _aligned_less(c, _PRICE_WORDS)
@@ -219,15 +219,17 @@ class RuleReconciler:
             _same_subject(n, o) or (not (n.subject or o.subject) and c.cosine >= self.s.reconcile_subject_cosine)
         ):
             return "another category"  # (no subject found on either side: "Members pay their subs in cash.")
-        if c.value_swap and not c.polarity and (not c.subject_changed or c.identity):
+        if c.value_swap and not c.polarity and (not c.subject_changed or c.identity) and not (
+            _another_value(n, o, c)
+        ):
             return "swapped " + ", ".join(sorted(c.only_old)) + " -> " + ", ".join(sorted(c.only_new))
-        if _negates(c, cue=cue):
+        if _negates(c, cue=cue) and not predicates.denies_another(n.text, o.text):
             return "negation"
         # "I've never been on the flat rate VAT scheme; I use standard accounting.": the clause that negates the
         # old statement, read alone (the clause added after it is another statement)
         for part in clauses(n.text):
             cc = _compare(statement(part), o, c.cosine, c.tolerance)
-            if _negates(cc, cue=cue):
+            if _negates(cc, cue=cue) and not predicates.denies_another(part, o.text):
                 return "negation in a clause"
         return None
 
@@ -540,6 +542,28 @@ def _moved_to(n: Statement, o: Statement) -> bool:
     # a pronoun alone: "I transferred …" moves what the old statement calls "my …"
     first = o.text.split(maxsplit=1)[0].lower() if o.text.strip() else ""
     return any(_POSSESSIVE.get(w) == first for w in words)
+
+
+def _count_and_members(n: Statement, o: Statement, c: Comparison) -> bool:
+    """Whether the one changed value is a count on one side ("I have two sons": a number before its noun) and, on
+    the other, a bare number said of that noun as the subject ("My sons are five and eight."): what the members
+    are (their ages), not how many there are. `comparison._unit_said` gives the bare number the noun's unit."""
+    if len(c.changed) != 1 or not c.changed[0].startswith("q:") or c.changed[0] == "q:":
+        return False
+    unit = stem(c.changed[0].removeprefix("q:"))
+    return any(
+        c.changed[0] in a.kinds and c.changed[0] not in b.kinds and "q:" in b.kinds and unit in b.subject
+        for a, b in ((n, o), (o, n))
+    )
+
+
+def _another_value(n: Statement, o: Statement, c: Comparison) -> bool:
+    """Whether a swapped word is a second value of a predicate that holds many (`predicates.accumulates`: "I speak
+    English" / "I speak French", "I am vegan" / "I am Catholic"), not an opposite ("left-handed" /
+    "right-handed") nor an identity ("Lena is my manager")."""
+    if c.identity or (c.only_new & n.opposites) or (c.only_old & o.opposites):
+        return False
+    return predicates.accumulates(n.text, o.text)
 
 
 def _negates(c: Comparison, *, cue: bool) -> bool:
