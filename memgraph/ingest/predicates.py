@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from memgraph.ingest.statement import stem
-from memgraph.text import tokenize
+from memgraph.text import stop_words, tokenize
 
 #: Verbs whose object is one of many values of the subject: liking and disliking, having and keeping, pastimes,
 #: perceiving and consuming, knowing and speaking, wanting and visiting. Stems (`statement.stem`).
@@ -36,14 +36,24 @@ MANY_VALUED = frozenset(stem(w) for w in (
     "want wants wish wishes hope hopes plan plans dream dreams "
     "visit visits travel travels go goes attend attends volunteer volunteers"
 ).split())
-_FIRST = frozenset("i we i'm we're i've we've i'd we'd i'll we'll".split())
+#: The first person singular: only the speaker. "We" may be a team, a shop, a family: it may stand for a noun.
+_FIRST = frozenset("i i'm i've i'd i'll".split())
 _PERSONS = frozenset("i we you they he she i'm we're you're they're he's she's i've we've they've".split())
-_COPULAS = frozenset("am is are was were be been being 'm 're 's i'm we're you're they're he's she's".split())
+_COPULAS = frozenset(
+    "am is are was were be been being 'm 're 's i'm we're you're they're he's she's isn't aren't wasn't weren't".split()
+)
 _SKIP = frozenset(
     "do does did don't doesn't didn't not never no can can't cannot could will would won't should must may might "
     "hasn't haven't i've we've they've really also still just only usually always often sometimes "
-    "absolutely definitely currently now truly very totally actually mostly all both".split()
+    "absolutely definitely currently now truly very totally actually mostly all both longer".split()
 )
+_OWNERS = frozenset("my our your his her their".split())
+#: "is allowed to", "are able to": a modal said with a copula; the verb after "to" is the predicate.
+_MODAL_ADJECTIVES = frozenset("allowed permitted able supposed meant required".split())
+_DETERMINERS = frozenset(
+    "my our your his her their the a an these those this that all both each every some any".split()
+)
+_OF = frozenset("for of in at on with from to by about".split())
 #: Irregular forms the stemmer leaves apart from their verb.
 _IRREGULAR = {"has": "have", "had": "have", "goes": "go", "went": "go", "made": "make", "knew": "know",
               "spoke": "speak", "ate": "eat", "drank": "drink", "wrote": "write", "read": "read", "sang": "sing"}
@@ -61,7 +71,7 @@ _PERSON_NOUNS = frozenset(stem(w) for w in (
 
 @dataclass(frozen=True, slots=True)
 class Predicate:
-    """The subject (a first-person pronoun, another pronoun, or the subject's content words) and the verb
+    """The subject (the first person singular, another pronoun, or the subject's head noun) and the verb
     (its stem; "be" for a copula, with the preposition that follows it, if any)."""
 
     subject: frozenset[str]
@@ -88,21 +98,36 @@ def predicate(text: str) -> Predicate | None:
         i = 1
     else:
         v = next((k for k, t in enumerate(toks) if k > 0 and (t in _COPULAS or t in _SKIP or t in _HAVE)), None)
+        if v is None and len(toks) > 2 and toks[0] in _OWNERS and toks[2] not in stop_words():
+            v = 2  # "My parents work in telecommunications.": a possessive, its noun, the verb
         if v is None:
             return None
         person = "noun"
-        subject = frozenset(stem(t) for t in toks[:v] if t not in {"my", "our", "the", "a", "an", "his", "her",
-                                                                        "their", "your"})
+        subject = _head(toks[:v])
         i = v
     while i < len(toks) and (toks[i] in _SKIP or toks[i] in _COPULAS or (toks[i] in _HAVE and _auxiliary(toks, i))):
         copula = copula or toks[i] in _COPULAS
         i += 1
+    if copula and i + 2 < len(toks) and toks[i] in _MODAL_ADJECTIVES and toks[i + 1] == "to":
+        copula, i = False, i + 2  # "aren't allowed to feed" is "may feed" denied
     if i >= len(toks):
         return None
     word = toks[i]
     if copula and not (word.endswith("ing") and len(word) > 4):
         return Predicate(subject, person, "be", word if word in _PREPOSITIONS else None)
     return Predicate(subject, person, stem(_IRREGULAR.get(word, word)), None)
+
+
+def _head(words: list[str]) -> frozenset[str]:
+    """The head noun of a subject: its last content word before a preposition ("my tax code for the council job":
+    code; "my dog's name": name; "these days my coffee order": order)."""
+    head = ""
+    for w in words:
+        if w in _OF and head:
+            break
+        if w not in _DETERMINERS and w not in _OF:
+            head = w
+    return frozenset({stem(head)}) if head else frozenset()
 
 
 def _auxiliary(toks: list[str], i: int) -> bool:
@@ -122,14 +147,19 @@ def same_subject(a: Predicate, b: Predicate) -> bool:
     return True
 
 
-def denies_another(a: str, b: str) -> bool:
-    """Whether a negation between `a` and `b` denies something the other does not assert: another verb ("want a
-    job" / "don't have a job") or another subject ("I am in a band" / "Luis is not in my band"). False when
-    either predicate is not read."""
+def another_slot(a: str, b: str, *, update: bool = False) -> bool:
+    """Whether `a` and `b` say something of another subject or with another verb (and preposition), so that a
+    swapped or denied word is no conflict: "I want a job" / "I don't have a job", "I am in a band" / "Luis is not
+    in my band", "I am from Michigan" / "I am in Japan", "I used to live in Texas" / "I live in Maine", "My dog is a
+    boxer" / "My dog's name is Tigger". False when either predicate is not read. `update`: one says it is newer,
+    and a change is told with a verb of its own ("We use PostgreSQL" / "We switched the database to MySQL"), so
+    only two copulas are compared ("I am from Michigan" / "I am in Japan right now")."""
     pa, pb = predicate(a), predicate(b)
-    if pa is None or pb is None:
+    if pa is None or pb is None or (update and not pa.verb == pb.verb == "be"):
         return False
-    return pa.verb != pb.verb or not same_subject(pa, pb)
+    if (pa.verb, pa.preposition) != (pb.verb, pb.preposition) or not same_subject(pa, pb):
+        return True
+    return pa.person == "noun" and pb.person == "noun" and pa.subject != pb.subject
 
 
 def accumulates(a: str, b: str) -> bool:

@@ -220,16 +220,16 @@ class RuleReconciler:
         ):
             return "another category"  # (no subject found on either side: "Members pay their subs in cash.")
         if c.value_swap and not c.polarity and (not c.subject_changed or c.identity) and not (
-            _another_value(n, o, c)
+            _another_value(n, o, c, cue=cue)
         ):
             return "swapped " + ", ".join(sorted(c.only_old)) + " -> " + ", ".join(sorted(c.only_new))
-        if _negates(c, cue=cue) and not predicates.denies_another(n.text, o.text):
+        if _negates(c, cue=cue) and (cue or not (predicates.another_slot(n.text, o.text) or _denies_a_part(n, o, c))):
             return "negation"
         # "I've never been on the flat rate VAT scheme; I use standard accounting.": the clause that negates the
         # old statement, read alone (the clause added after it is another statement)
         for part in clauses(n.text):
             cc = _compare(statement(part), o, c.cosine, c.tolerance)
-            if _negates(cc, cue=cue) and not predicates.denies_another(part, o.text):
+            if _negates(cc, cue=cue) and (cue or not predicates.another_slot(part, o.text)):
                 return "negation in a clause"
         return None
 
@@ -557,13 +557,29 @@ def _count_and_members(n: Statement, o: Statement, c: Comparison) -> bool:
     )
 
 
-def _another_value(n: Statement, o: Statement, c: Comparison) -> bool:
-    """Whether a swapped word is a second value of a predicate that holds many (`predicates.accumulates`: "I speak
-    English" / "I speak French", "I am vegan" / "I am Catholic"), not an opposite ("left-handed" /
-    "right-handed") nor an identity ("Lena is my manager")."""
-    if c.identity or (c.only_new & n.opposites) or (c.only_old & o.opposites):
+def _another_value(n: Statement, o: Statement, c: Comparison, *, cue: bool) -> bool:
+    """Whether a swapped word is another slot's value (`predicates.another_slot`: another subject or verb, "I live
+    in Virginia" / "I used to live in Pennsylvania") or a second value of a predicate that holds many
+    (`predicates.accumulates`: "I speak English" / "I speak French", "I am vegan" / "I am Catholic"); never an
+    opposite swapped for its opposite ("left-handed" / "right-handed") nor an identity ("Lena is my manager").
+    With an update or correction cue only another slot of a copula counts: a newer value replaces the old one."""
+    if c.identity or _opposite_swapped(n, o):
         return False
-    return predicates.accumulates(n.text, o.text)
+    if cue:
+        return predicates.another_slot(n.text, o.text, update=True)
+    return predicates.another_slot(n.text, o.text) or predicates.accumulates(n.text, o.text)
+
+
+def _denies_a_part(n: Statement, o: Statement, c: Comparison) -> bool:
+    """Whether the negated statement names a narrower object of a predicate that holds many ("I like music." / "I
+    don't like country music.", "I love yoga." / "I do not love hot yoga."): one value denied, not the other."""
+    extra = c.only_new if n.negated else c.only_old
+    return bool(extra) and predicates.accumulates(n.text, o.text)
+
+
+def _opposite_swapped(n: Statement, o: Statement) -> bool:
+    """Whether one says a word and the other its opposite ("left" / "right"); "single" beside "a waiter" is none."""
+    return any(t in _OPPOSITES and _OPPOSITES[t] in o.tokens and _OPPOSITES[t] not in n.tokens for t in n.tokens)
 
 
 def _negates(c: Comparison, *, cue: bool) -> bool:

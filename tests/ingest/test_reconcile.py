@@ -543,6 +543,11 @@ def test_a_change_verb_used_as_a_noun_is_no_update_cue() -> None:
         ("I like dogs.", "I do not have any dogs."),
         ("I want a job.", "I don't have a job."),
         ("I am in a band.", "Luis is not in my band."),
+        ("I like music.", "I don't like country music."),
+        # another verb or preposition is another slot
+        ("I live in Virginia.", "I used to live in Pennsylvania."),
+        ("I am from Michigan.", "I am in Japan right now."),
+        ("I am single.", "I am a waiter."),
         # a count and the members' values
         ("I have two sons.", "My sons are five and eight."),
     ],
