@@ -201,8 +201,11 @@ class RuleReconciler:
         """How `n` and `o` say different things about one subject, or None."""
         if not (n.clause and o.clause):
             return None  # a label ("tagged one" / "tagged two") asserts nothing to conflict with
+        # two denials hold together ("I've never been to Paris." / "I've never been to Milan.", "We don't deliver on
+        # Sundays." / "We don't deliver on Mondays."): without a correction cue, another value denied is no conflict
+        denials = n.negated and o.negated and not cue
         if c.changed and c.same_frame and not c.entities_differ and not _scoped(c.changed) and not (
-            _kind_on_one_side(n, o) or _count_and_members(n, o, c)
+            _kind_on_one_side(n, o) or _count_and_members(n, o, c) or denials
         ):
             return "changed " + ", ".join(k.removeprefix("q:") or "number" for k in c.changed)
         if c.changed and (self._reworded(n, o, c) or self._measured(n, o, c)) and not _count_and_members(n, o, c):
@@ -220,7 +223,7 @@ class RuleReconciler:
         ):
             return "another category"  # (no subject found on either side: "Members pay their subs in cash.")
         if c.value_swap and not c.polarity and (not c.subject_changed or c.identity) and not (
-            _another_value(n, o, c, cue=cue)
+            denials or _another_value(n, o, c, cue=cue)
         ):
             return "swapped " + ", ".join(sorted(c.only_old)) + " -> " + ", ".join(sorted(c.only_new))
         if _negates(c, cue=cue) and (cue or not (predicates.another_slot(n.text, o.text) or _denies_a_part(n, o, c))):

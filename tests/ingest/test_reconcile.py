@@ -544,6 +544,9 @@ def test_a_change_verb_used_as_a_noun_is_no_update_cue() -> None:
         ("I want a job.", "I don't have a job."),
         ("I am in a band.", "Luis is not in my band."),
         ("I like music.", "I don't like country music."),
+        # two denials
+        ("I've never been to Paris.", "I've never been to Milan."),
+        ("We don't deliver on Sundays.", "We don't deliver on Mondays."),
         # another verb or preposition is another slot
         ("I live in Virginia.", "I used to live in Pennsylvania."),
         ("I am from Michigan.", "I am in Japan right now."),
