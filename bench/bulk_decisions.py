@@ -66,6 +66,22 @@ def _load(args: argparse.Namespace, out: Any) -> None:
         original(resolutions, report, item_ids)
 
     pipeline.record = record  # type: ignore[assignment]
+    gate_pairs = None
+    if args.pairs:
+        # every (write, neighbour) pair the learned duplicate gate scores, with its probability: the candidate
+        # pairs it meets in real use (tests/data/decisions/pairs_neighbours.jsonl was sampled from these)
+        from memgraph.ingest import pair_model
+
+        gate_pairs = open(args.pairs, "w", encoding="utf-8")  # noqa: SIM115 - closed below
+        scored = pair_model.duplicate_probability
+
+        def probability(new: Any, old: Any, comparison: Any, cosine: float) -> float:
+            p = scored(new, old, comparison, cosine)
+            row = {"new": new.text, "old": old.text, "cosine": round(cosine, 4), "p": round(p, 4)}
+            gate_pairs.write(json.dumps(row) + "\n")  # type: ignore[union-attr]
+            return p
+
+        pair_model.duplicate_probability = probability  # type: ignore[assignment]
     for variant in args.variants.split(","):
         items: list[dict[str, Any]] = []
         for s in sessions:
@@ -96,6 +112,8 @@ def _load(args: argparse.Namespace, out: Any) -> None:
             for rel_name, src, dst in sorted({(lk.relation.value, lk.src, lk.dst) for lk in links}):
                 out.write(json.dumps({"variant": variant, "edge": rel_name, "src": src, "dst": dst}) + "\n")
             engine.close()
+    if gate_pairs is not None:
+        gate_pairs.close()
 
 
 def _compare(a: Path, b: Path) -> int:
@@ -132,6 +150,8 @@ def main() -> None:
     ap.add_argument("--data", default=None, help="Folder of locomo_dev.json and msc_personas.json.")
     ap.add_argument("--units-cache", default=None, help="Folder of recall_scale's cached unit vectors.")
     ap.add_argument("--out", default=None, help="Where to write the decisions (JSON lines; default stdout).")
+    ap.add_argument("--pairs", default=None, help="Also write every pair the learned duplicate gate scores "
+                    "(new, old, cosine, p) to this file (JSON lines).")
     ap.add_argument("--compare", nargs=2, metavar=("A", "B"), help="Diff two files this script wrote.")
     args = ap.parse_args()
     if args.compare:

@@ -32,6 +32,8 @@ from, let precision fall below the goals (bench/RESULTS.md); only the fixed-thre
     python bench/decisions_model.py --features F.json --train dev,heldout --test heldout4   # one split, a sweep
     python bench/decisions_model.py --blind heldout7        # the lead only: fit on the read parts, table only
     python bench/decisions_model.py --export                # write memgraph/data/duplicate_model.json
+    python bench/decisions_model.py --gate                  # the gate as the write path runs it (vetoes, rules
+                                                            # first), leave one part out, its threshold
 
 The one configuration that won on the blind held-out 7 (for duplicates only: logistic regression without the rules'
 verdicts, where the rules decided nothing, p >= 0.9) ships as the write path's learned duplicate gate
@@ -62,12 +64,14 @@ import numpy as np  # noqa: E402
 
 #: The parts whose pairs have been read (errors printed, rules written from them). The blind parts are never
 #: loaded here.
-READ = ("dev", "heldout", "heldout3", "heldout4", "heldout5", "heldout6")
+READ = ("dev", "heldout", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "neighbours")
 DECISIONS = ("duplicate", "supersedes", "contradicts")
 CLASSES = ("none", *DECISIONS)
 #: Precision goals of issue 15 item 6: the threshold of (c) keeps each decision at its goal on the training parts.
 GOALS = {"duplicate": 0.97, "supersedes": 0.9, "contradicts": 0.9}
-CACHE = ROOT / "bench" / ".cache" / "decisions_model" / "features.json"
+#: bench/.cache is shared between checkouts: the file is named by the parts it holds, so a checkout with other
+#: read parts never reads (or overwrites) another's (`--refresh` recomputes it after a code change)
+CACHE = ROOT / "bench" / ".cache" / "decisions_model" / f"features-{len(READ)}-parts.json"
 #: The honest estimate: each part scored with the rules of a commit at which that part was still blind (its
 #: first score reproduces the one bench/RESULTS.md records then), the model fitted on the parts read by then, with
 #: features computed by that commit's code. heldout6: the final rules of the session that scored it blind (no rule
@@ -190,11 +194,34 @@ def extract(splits: list[str], *, blind: bool = False) -> list[dict[str, Any]]:
                 cosine = float(vecs[2 * i] @ vecs[2 * i + 1])
                 decided, _ = decide_pair(engine, f"pair-{p['id']}", p["old"], p["new"])
                 feats = pair_features(engine, p["old"], p["new"], cosine)
+                veto = _gate_veto(p["old"], p["new"], cosine)
                 for k in CLASSES:
                     feats[f"rules_{k}"] = float(decided == k)
                 label = p["label"] if p["label"] in DECISIONS else "none"
-                rows.append({"split": split, "id": p["id"], "label": label, "rules": decided, "f": feats})
+                rows.append({"split": split, "id": p["id"], "label": label, "rules": decided, "f": feats,
+                             "veto": veto})
     return rows
+
+
+def _gate_veto(old: str, new: str, cosine: float) -> str | None:
+    """Why the write path's learned gate would not score this pair (reconcile.gate_veto, and the cosine floor);
+    None when it would, or when this checkout has no such function (older checkouts: `--frozen`)."""
+    from memgraph import Settings
+    from memgraph.ingest import reconcile
+    from memgraph.ingest.classify import classify
+    from memgraph.ingest.statement import statement
+    from memgraph.models import Memory, memory_id_for
+
+    veto = getattr(reconcile, "gate_veto", None)
+    if veto is None:
+        return None
+    settings = Settings(store=":memory:")
+    if cosine < settings.dedup_model_min_cosine:
+        return "below the cosine floor"
+    a, b = (Memory(id=memory_id_for("u", t), user_id="u", content=t, kind=classify(t).kind) for t in (old, new))
+    n, o = statement(new), statement(old)
+    reason: str | None = veto(b, n, a, o, reconcile.compare(new, old, cosine), settings)
+    return reason
 
 
 # -- models ------------------------------------------------------------------------------------------------------
@@ -330,6 +357,93 @@ def split_run(rows: list[dict[str, Any]], train_parts: list[str], test_parts: li
     return (block, {m: (labels, d) for m, d in made.items()}, probs) if keep else block
 
 
+
+
+# -- the duplicate gate as the write path runs it ---------------------------------------------------------------
+
+#: `--gate`: the neighbour pairs are cut into this many parts for leave-one-part-out, so that every fold's model,
+#: like the shipped one, has seen real neighbours (the other two thirds); `--gate --whole-neighbours` holds them out
+#: whole (a model that has seen none).
+NEIGHBOUR_FOLDS = 3
+GATE_THRESHOLDS = [round(float(t), 2) for t in np.arange(0.5, 1.0, 0.01)]
+
+
+def _gate_part(r: dict[str, Any], whole: bool) -> str:
+    if r["split"] != "neighbours" or whole:
+        return str(r["split"])
+    return f"neighbours{(int(r['id'][2:]) - 1) * NEIGHBOUR_FOLDS // 300 + 1}"
+
+
+def _gate_names(rows: list[dict[str, Any]]) -> list[str]:
+    return [k for k in sorted(rows[0]["f"]) if not k.startswith(("rules_", "rule_"))]
+
+
+def _gate_train(rows: list[dict[str, Any]], train_on: str) -> list[dict[str, Any]]:
+    """The pairs a gate model is fitted on: all, or only those the gate would score (no veto)."""
+    return rows if train_on == "all" else [r for r in rows if r.get("veto") is None]
+
+
+def gate_decisions(rows: list[dict[str, Any]], p_dup: np.ndarray, t: float) -> list[str]:
+    """The write path with the gate on: the rules' decision, else "duplicate" where no veto holds and p >= t."""
+    return [r["rules"] if r["rules"] != "none" else
+            ("duplicate" if r.get("veto") is None and p >= t else "none") for r, p in zip(rows, p_dup, strict=True)]
+
+
+def gate_lopo(rows: list[dict[str, Any]], *, train_on: str, whole: bool) -> dict[str, Any]:
+    """Out-of-part p(duplicate) for every pair (each part's model fitted on the others), the threshold chosen on
+    them (the lowest at which every part's, and the pooled, duplicate precision is >= the goal), and per part
+    P / R for the rules and the gate at that threshold and over a sweep."""
+    names = _gate_names(rows)
+    parts = sorted({_gate_part(r, whole) for r in rows}, key=lambda x: (x.rstrip("0123456789"), x))
+    p_dup = np.zeros(len(rows))
+    for part in parts:
+        idx = [i for i, r in enumerate(rows) if _gate_part(r, whole) == part]
+        train = _gate_train([r for r in rows if _gate_part(r, whole) != part], train_on)
+        p_dup[idx] = _probs("logreg", train, [rows[i] for i in idx], names)[:, CLASSES.index("duplicate")]
+
+    def table(t: float | None) -> dict[str, dict[str, Any]]:
+        decided = [r["rules"] for r in rows] if t is None else gate_decisions(rows, p_dup, t)
+        out = {}
+        for part in [*parts, "all"]:
+            idx = [i for i, r in enumerate(rows) if part == "all" or _gate_part(r, whole) == part]
+            out[part] = scores([rows[i]["label"] for i in idx], [decided[i] for i in idx])["duplicate"]
+        return out
+
+    def ok(tab: dict[str, dict[str, Any]]) -> bool:
+        return all(v["precision"] is None or v["precision"] >= GOALS["duplicate"] for v in tab.values())
+
+    chosen = next((t for t in GATE_THRESHOLDS if ok(table(t))), None)
+    merges = [(r["split"], r["id"], r["label"], round(float(p), 3)) for r, p in zip(rows, p_dup, strict=True)
+              if r["rules"] == "none" and r.get("veto") is None and p >= (chosen or 1.0) and r["label"] != "duplicate"]
+    return {"parts": parts, "train_on": train_on, "whole_neighbours": whole, "threshold": chosen,
+            "rules": table(None), "gate": table(chosen) if chosen is not None else None,
+            "sweep": {str(t): table(t)["all"] | {"neighbours": _pool(table(t), "neighbours")}
+                      for t in (0.5, 0.7, 0.8, 0.9, 0.95, 0.97, 0.99)},
+            "wrong_at_threshold": merges}
+
+
+def _pool(tab: dict[str, dict[str, Any]], prefix: str) -> dict[str, Any]:
+    keys = [k for k in tab if k.startswith(prefix)]
+    right = sum(tab[k]["right"] for k in keys)
+    made = sum(tab[k]["decided"] for k in keys)
+    n = sum(tab[k]["n"] for k in keys)
+    return {"precision": round(right / made, 3) if made else None, "recall": round(right / n, 3) if n else None,
+            "n": n, "decided": made, "right": right}
+
+
+def print_gate(res: dict[str, Any]) -> None:
+    print(f"\n== duplicate gate, leave one part out (fit on {res['train_on']} pairs of the other parts; neighbours "
+          f"{'whole' if res['whole_neighbours'] else f'in {NEIGHBOUR_FOLDS} parts'}): threshold {res['threshold']}")
+    print(f"  {'part':<14}{'rules P/R (decided)':>24}{'rules + gate P/R':>24}")
+    for part in [*res["parts"], "all"]:
+        gate = _cell(res["gate"][part]) if res["gate"] else "-"
+        print(f"  {part:<14}{_cell(res['rules'][part]):>24}{gate:>24}")
+    print("  sweep (all parts; neighbour parts pooled):")
+    for t, row in res["sweep"].items():
+        nb = row.pop("neighbours")
+        print(f"    p >= {t:<5} all {_cell(row):>22}   neighbours {_cell(nb):>22}")
+    for w in res["wrong_at_threshold"][:40]:
+        print("    wrong merge at the threshold:", w)
 
 
 def _cell(s: dict[str, Any]) -> str:
@@ -506,6 +620,12 @@ def main() -> None:
     ap.add_argument("--blind", metavar="PART",
                     help="for the lead: fit on every read part but PART, score PART (a blind one too) and print "
                          "the table only, no pair")
+    ap.add_argument("--gate", action="store_true",
+                    help="the duplicate gate as the write path runs it (vetoes, rules first), leave one part out, "
+                         "and the threshold that keeps every part's duplicate precision at its goal")
+    ap.add_argument("--train-on", default="all", choices=("all", "eligible"),
+                    help="with --gate: fit on every pair (as --export does), or only on those the gate scores")
+    ap.add_argument("--whole-neighbours", action="store_true", help="with --gate: hold the neighbour pairs out whole")
     ap.add_argument("--write-results", action="store_true", help=f"write {RESULT.relative_to(ROOT)}")
     ap.add_argument("--export", action="store_true",
                     help="fit the shipped duplicate gate on the read parts and write "
@@ -532,6 +652,18 @@ def main() -> None:
         CACHE.parent.mkdir(parents=True, exist_ok=True)
         CACHE.write_text(json.dumps(extract(list(READ))) + "\n", encoding="utf-8")
     rows = [r for r in json.loads(src.read_text(encoding="utf-8")) if r["split"] in splits]
+    if args.gate:
+        res = gate_lopo(rows, train_on=args.train_on, whole=args.whole_neighbours)
+        print_gate(res)
+        print(f"{time.process_time() - started[0]:.0f} s CPU, load average {os.getloadavg()[0]:.2f}")
+        if args.write_results:
+            old = json.loads(RESULT.read_text(encoding="utf-8")) if RESULT.exists() else {}
+            key = f"gate_{args.train_on}" + ("_whole_neighbours" if args.whole_neighbours else "")
+            old[key] = {**res, "meta": {"date": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+                                        "commit": _git("rev-parse", "--short", "HEAD"),
+                                        "command": " ".join(["python", "bench/decisions_model.py", *sys.argv[1:]])}}
+            RESULT.write_text(json.dumps(old, indent=2) + "\n", encoding="utf-8")
+        return
     names = sorted(rows[0]["f"])
     if args.no_rule_features:
         names = [k for k in names if not k.startswith(("rules_", "rule_"))]

@@ -593,3 +593,24 @@ def test_a_tags_gathered_vectors_follow_every_change_and_leave_with_an_erasure(p
     assert ids[7] not in [mid for mid, _ in reader.vector_search("ada", vecs[7], 12, flt=flt)]
     held = [v for s in reader._mirror._users.values() for v in s.tag_vectors._entries.values()]
     assert held and not any(np.any(np.all(np.isclose(h, vecs[7]), axis=1)) for h in held)
+
+
+def test_the_walks_first_unvisited_and_distinct_nodes_equal_their_sorting_definitions() -> None:
+    """csr._first_unvisited (read off a mask) gives the ascending positions of each key's first occurrence among
+    the keys not visited, and csr._distinct equals np.unique: on random keys with repeats, visited keys among
+    them, and empty inputs."""
+    rng = np.random.default_rng(11)
+    for trial in range(300):
+        visited = np.unique(rng.integers(0, 500, int(rng.integers(0, 60))))
+        rng.shuffle(visited)
+        keys = np.concatenate([rng.integers(0, 500, int(rng.integers(0, 200))), visited[: int(rng.integers(0, 20))]])
+        rng.shuffle(keys)
+        seen = set(visited.tolist())
+        want = []
+        for i, k in enumerate(keys.tolist()):
+            if k not in seen:
+                seen.add(k)
+                want.append(i)
+        assert csr._first_unvisited(visited, keys).tolist() == want
+        nodes = keys[: int(rng.integers(0, len(keys) + 1))]
+        assert np.array_equal(csr._distinct(nodes, 500 if trial % 2 else 0), np.unique(nodes))

@@ -3,7 +3,8 @@
 No LLM. Both texts are read as statements (`statement.py`: frame words, typed values, subject, complement,
 polarity, cues) and compared. For each neighbour, most similar first, the first rule that applies decides:
 
-1. **duplicate** -> reinforce the existing memory (strength+1, last_accessed, a breadcrumb): every value is the
+1. **duplicate** -> reinforce the existing memory (strength+1, last_accessed, a breadcrumb), unless one text has a
+   sentence the other does not say (`repeats.one_says_more`: the sentence would be lost): every value is the
    same (numbers, times, dates, names, the copula's complement, opposites like left/right), the same polarity,
    no correction or update cue, not an additive "also …", and the texts are close: cosine >= `dedup_cosine`,
    token Jaccard >= `dedup_jaccard`, or a paraphrase at cosine >= `dedup_paraphrase_cosine` (+
@@ -36,7 +37,8 @@ polarity, cues) and compared. For each neighbour, most similar first, the first 
    default: it merges non-repeats in real text) may
    **reinforce** the first neighbour (cosine >= `dedup_model_min_cosine`) it finds a repeat of at probability >=
    `dedup_model_min_probability` ("My favourite colour is green." / "Green is the colour I like best."): never a
-   turn, another speaker's statement, an episode, a question or a correction;
+   turn, another speaker's statement, an episode, a question or a correction, another subject, nor a pair where
+   one text says more, names another person or another time (`repeats.py`; `gate_veto`);
 6. otherwise -> **create**.
 
 Measured on hand-labelled pairs from many domains (tests/data/decisions/, bench/decisions.py, bench/RESULTS.md):
@@ -58,7 +60,7 @@ from typing import Protocol, runtime_checkable
 
 from memgraph._deprecated import deprecated_alias
 from memgraph.config import Settings
-from memgraph.ingest import pair_model, predicates, signals, slots, states
+from memgraph.ingest import pair_model, predicates, repeats, signals, slots, states
 from memgraph.ingest.chunk import looks_like_turn
 
 # `compare` is re-exported: callers and the benches of older checkouts read reconcile.compare
@@ -349,6 +351,8 @@ class RuleReconciler:
         fenced = "```" in new.content or "~~~" in new.content
         cues = None if fenced else (n.update, n.correction)
         who = _speaker(new)
+        # what the learned gate reads of each neighbour, kept from the rules' pass (compared once); only when on
+        compared: list[tuple[Neighbour, Statement, Comparison]] | None = [] if self.s.dedup_model else None
         for nb in neighbours:
             old = nb.memory
             other = _speaker(old)
@@ -356,11 +360,17 @@ class RuleReconciler:
                 continue  # one person's statement neither repeats, corrects nor contradicts another's
             o = statement(old.content)
             c = _compare(n, o, nb.similarity, self.s.duration_calendar_tolerance)
+            if compared is not None and nb.similarity >= self.s.dedup_model_min_cosine:
+                compared.append((nb, o, c))
             # "Pickup is at 3:25, not 3:15." beside "Pickup time is 3:15.": naming the stored value as not so
             # is a correction of it, whatever words open the sentence
             fixes = correction or _names_denied(denied, o)
             dup = self.duplicate(n, o, c, turns=bool(who and other))  # two turns of one speaker
-            if dup is not None:
+            # "I enjoy driving." after "I enjoy driving. I'm a woman." (cosine 0.84): a repeat of one sentence of
+            # two, or one with a sentence more, which a reinforcement would lose
+            if dup is not None and not repeats.one_says_more(
+                new.content, old.content, self.s.dedup_sentence_max_covered
+            ):
                 return ReconcileDecision(ReconcileAction.REINFORCE, old.id, dup, c.scores())
             if n.question or o.question or (n.additive and not o.additive):
                 continue
@@ -401,7 +411,7 @@ class RuleReconciler:
                     f"conflicting statement, not clearly newer ({why})",
                     c.scores(),
                 )
-        learned = self._learned_duplicate(new, n, neighbours) if self.s.dedup_model and not who else None
+        learned = self._learned_duplicate(new, n, compared) if compared and not who else None
         if learned is not None:
             return learned
         best = neighbours[0] if neighbours else None
@@ -410,31 +420,62 @@ class RuleReconciler:
         return ReconcileDecision(ReconcileAction.CREATE, None, reason, scores)
 
     def _learned_duplicate(
-        self, new: Memory, n: Statement, neighbours: Sequence[Neighbour]
+        self, new: Memory, n: Statement, compared: Sequence[tuple[Neighbour, Statement, Comparison]]
     ) -> ReconcileDecision | None:
         """Where no rule decided: reinforce the first neighbour the learned gate (`pair_model.py`) finds a repeat
-        of at `dedup_model_min_probability`. Never for a turn of a conversation or another speaker's statement
-        (the caller passes no speaker; a turn reinforced instead of stored loses its place in the conversation),
-        never for an episode (they accumulate), a correction (it replaces) or a question (it states nothing; a
-        bulk load of chat merged questions into statements), nor where a word of the subject
-        differs: the same values said of another subject look like a repeat to the model's features."""
-        if new.kind is MemoryKind.CORRECTION or n.episode or n.question or _episodic(new, n, turn=False):
+        of at `dedup_model_min_probability`, among those at `dedup_model_min_cosine` or closer (`compared`: each
+        with its statement and comparison from the rules' pass) that no veto (`gate_veto`) rules out."""
+        if _new_side_veto(new, n) is not None:
             return None
-        for nb in neighbours:
+        for nb, o, c in compared:
             old = nb.memory
-            if nb.similarity < self.s.dedup_model_min_cosine or _speaker(old):
+            if _old_side_veto(new, n, old, o, c, self.s) is not None:
                 continue
-            o = statement(old.content)
-            if o.episode or o.question or _episodic(old, o, turn=False):
-                continue
-            c = _compare(n, o, nb.similarity)
-            if c.subject_changed:
-                continue  # "The gym / The pharmacy closes at 22:00 on weekdays": the model read p 0.93
             p = pair_model.duplicate_probability(n, o, c, nb.similarity)
             if p >= self.s.dedup_model_min_probability:
                 scores = {**c.scores(), "p_duplicate": round(p, 4)}
                 return ReconcileDecision(ReconcileAction.REINFORCE, old.id, f"learned duplicate (p={p:.2f})", scores)
         return None
+
+
+def gate_veto(
+    new: Memory, n: Statement, old: Memory, o: Statement, c: Comparison, settings: Settings
+) -> str | None:
+    """Why the learned duplicate gate never reinforces `old` with `new`, whatever its probability, or None. Never
+    for a turn of a conversation or another speaker's statement (a turn reinforced instead of stored loses its
+    place in the conversation), an episode (they accumulate), a correction (it replaces) or a question (it states
+    nothing; a bulk load of chat merged questions into statements), where a word of the subject differs (the same
+    values said of another subject look like a repeat to the model's features: "The gym / The pharmacy closes at
+    22:00 on weekdays", p 0.93), where one prefers one thing over another and the other does not ("I prefer the
+    old South Park to the new." / "I like to watch South Park."), nor for the shapes of `repeats.veto` (one says
+    more, another person, another time).
+    bench/decisions_model.py reads it to score the gate as the write path runs it."""
+    return _new_side_veto(new, n) or _old_side_veto(new, n, old, o, c, settings)
+
+
+def _new_side_veto(new: Memory, n: Statement) -> str | None:
+    if _speaker(new):
+        return "a turn or a speaker's statement"
+    if new.kind is MemoryKind.CORRECTION or n.correction:
+        return "a correction"
+    if n.episode or n.question or _episodic(new, n, turn=False):
+        return "an episode or a question"
+    return None
+
+
+def _old_side_veto(
+    new: Memory, n: Statement, old: Memory, o: Statement, c: Comparison, settings: Settings
+) -> str | None:
+    if _speaker(old):
+        return "a turn or a speaker's statement"
+    if o.episode or o.question or _episodic(old, o, turn=False):
+        return "an episode or a question"
+    if c.subject_changed:
+        return "another subject"
+    if (n.preference is None) != (o.preference is None):
+        # "I prefer cars to surfing." beside "Surfing is easy for me." (p 0.95): a choice between two says more
+        return "a preference over another"
+    return repeats.veto(n.text, o.text, settings.dedup_sentence_max_covered)
 
 
 #: A change verb that brings something to a value: "raise the membership to £75", "moved us to 97.8 FM".

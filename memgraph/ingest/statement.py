@@ -82,6 +82,7 @@ _REPLACED = re.compile(
     r"stepped\s+(?:down|aside)|stood\s+down|(?:started|went\s+on|is\s+on)\s+(?:\w+\s+)?leave|"
     r"hand(?:ed|s)\s+(?:[\w'’]+\s+){0,4}?over\s+to)\b"
 )
+_REPLACED_FOLDED = signals.Folded(_REPLACED)
 #: "…, not Zoom." / "not May but June" / "at 7:30 instead of 8:00": a correction naming the replaced value, not a
 #: negated statement, and not a value this text gives (a clock time or a date keeps its ":" and "/").
 _NOT_X = re.compile(
@@ -365,10 +366,12 @@ def _parse(text: str) -> Statement:
     # words are no frame word nor name ("erratum", "record", "straight" made every such correction a changed frame),
     # except what it says the correction is about ("I was wrong about the auto-belays: they're inspected …")
     announced = _announced(toks[:head]) if label and signals.has_correction(masked_core[: label.end()]) else EMPTY
-    # one search for the correction cue and for where it ends (`_strip_cue`): `has_correction` reads the text
-    # with its code blanked, which `plain` already is when no fence is left in it
-    cue = signals.CORRECTION.search(plain)
-    correction = bool(cue) if "```" not in plain and "~~~" not in plain else signals.has_correction(plain)
+    # one search for the correction cue and for where it ends (`_strip_cue`): `correction_cue` reads the text
+    # with its code blanked, which `plain` already is when no fence is left in it (and classifying the new text
+    # searched it already)
+    fenced = "```" in plain or "~~~" in plain
+    cue = signals.CORRECTION.search(plain) if fenced else signals.correction_cue(plain)
+    correction = bool(cue) if not fenced else signals.has_correction(plain)
     # so is the cue that opens a correction ("My bad - …", "No, sorry, …", "Oops, …")
     opener = plain[: len(plain) - len(_strip_cue(plain, cue))]
     if opener and len(tokenize(opener)) <= 3:
@@ -397,12 +400,15 @@ def _parse(text: str) -> Statement:
     ordinals = {t for t in toks if t in _ORDINALS or _ORDINAL_NUMBER.fullmatch(t)}  # dates are masked
     replaced = {
         stem(w)
-        for m in _REPLACED.finditer(plain)
+        for m in _REPLACED_FOLDED.finditer(plain)  # the words are lower-cased: tokenize does as much
         for w in tokenize(m.group("w") or m.group("who"))
         if w not in stops
     }
     joined = {stem(w.replace("-", "")) for w in re.findall(r"\w+(?:-\w+)+", core.lower())}
     pref = _PREFERENCE_ORDER.search(plain)
+    # polarity is read without the correction cue and the replaced value: `core` already, when no cue was cut
+    stripped = _strip_cue(plain, cue)
+    asserted = core if stripped is plain else _NOT_X.sub(" ", stripped)
     return Statement(
         text=text,
         tokens=frozen(tokenize(plain)),
@@ -416,7 +422,7 @@ def _parse(text: str) -> Statement:
         values=vals,
         replaced=frozen(replaced),
         preference=(pref.group("a").strip().lower(), pref.group("b").strip().lower()) if pref else None,
-        negated=signals.is_negated(_CONDITION.sub(" ", _NOT_X.sub(" ", _strip_cue(plain, cue)))),
+        negated=_negated(asserted),
         correction=correction,
         update=signals.has_update_cue(plain),
         additive=signals.is_additive(plain),
@@ -425,6 +431,12 @@ def _parse(text: str) -> Statement:
         identity=identity,
         clause=verb is not None or (len(toks) > 1 and toks[0] in _PRONOUNS),
     )
+
+
+def _negated(text: str) -> bool:
+    """Whether `text` negates, a negation that a condition follows left out (`_CONDITION`). Blanking a word never
+    makes a negation where there was none, so a text without one (most) is not searched for conditions."""
+    return signals.is_negated(text) and signals.is_negated(_CONDITION.sub(" ", text))
 
 
 _UNIT_ABBREVIATION = re.compile(r"#\s?([A-Z]{2,4})\b")

@@ -91,7 +91,6 @@ _FREQUENCY = re.compile(
     r"|\b(?:every|each|per|once\s+an?|an?)\s+(?:(?P<other>other)\s+|(?P<n>\d+|two|three|four|five|six)\s+)?"
     r"(?P<unit>hour|day|night|week|fortnight|month|quarter|year)s?\b(?!\s+(?:ago|later|earlier|old|or\s+two))"
 )
-_FREQUENCY_WORDS = ("hour", "dai", "day", "night", "week", "fortnight", "month", "quarter", "year", "annual")
 #: Words that only write a value's unit when they follow it ("850 pounds" = "£850", "50 per cent", "6 kilos", "a
 #: three-day estimate" = "five days"): notation, not part of what is said about the value. How often is no such
 #: word: "paid monthly" / "paid every two weeks" are read whole as one value of unit "every" (its span is masked).
@@ -134,6 +133,8 @@ _NUMBER = re.compile(
     r"|\b(?P<w>" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")(?:(?P<hy>-)|\b)",
     re.IGNORECASE,
 )
+#: `_NUMBER` without its number words (the same groups): the same matches in a text that holds none of the words.
+_NUMBER_DIGITS = re.compile(_NUMBER.pattern.split(r"|\b(?P<w>")[0] + r"|(?P<w>(?!))(?P<hy>(?!))", re.IGNORECASE)
 _WORD = re.compile(r"[a-z%][a-z0-9%]*|\S", re.IGNORECASE)
 #: A degree sign and its scale after a number: the unit of a temperature ("°C" = "degrees", the Celsius the
 #: texts here use; "°F" another unit).
@@ -152,11 +153,31 @@ _REDACTED = re.compile(r"\[REDACTED:[a-z0-9_]+\]")
 _MONTH = re.compile(rf"(?i)\b(?P<m>{_MONTH_RE})\b")
 _DIGIT = re.compile(r"\d")
 #: Substrings of the lower-cased text without which a word pattern cannot match (`_values` skips it then).
+#: Each with the set of its words' first three letters: a text holds one of the words only if it holds one of
+#: those (one set test against the text's three-letter runs instead of a substring search per word, ~0.3 us each).
 _TIME_WORDS = ("noon", "midday", "midnight")
 _WEEKDAY_STEMS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 _MONTH_STEMS = tuple(sorted({m[:3] for m in MONTHS}))
 _PERIOD_WORDS = ("morning", "afternoon", "evening", "night")
 _NUMBER_WORDS = tuple(NUMBER_WORDS)
+_FREQUENCY_WORDS = ("hour", "dai", "day", "night", "week", "fortnight", "month", "quarter", "year", "annual")
+
+
+def _gate(words: tuple[str, ...]) -> tuple[tuple[str, ...], frozenset[tuple[str, ...]]]:
+    if any(len(w) < 3 for w in words):
+        raise ValueError(f"a gate word needs three letters: {words}")
+    return words, frozenset(tuple(w[:3]) for w in words)
+
+
+_TIME_GATE, _WEEKDAY_GATE, _MONTH_GATE, _PERIOD_GATE, _NUMBER_GATE, _FREQUENCY_GATE = map(
+    _gate, (_TIME_WORDS, _WEEKDAY_STEMS, _MONTH_STEMS, _PERIOD_WORDS, _NUMBER_WORDS, _FREQUENCY_WORDS)
+)
+#: What a digit pattern needs beyond a digit: a clock time (_TIME's "H:MM" / "H.MM"), am/pm after a number (_TIME's
+#: "7pm", _TIME_RANGE's "2 to 5pm"); a date needs a month's name or an ISO date's "-", a year "19" or "20", a
+#: slashed date "/". Every match of the pattern contains it (a/p/m fold to no other letter), so the pattern is
+#: skipped where it is absent, in a text with numbers that are none of these (most of them).
+_CLOCK = re.compile(r"\d[:.]\d")
+_AM_PM = re.compile(r"\d\s*[aApP]\.?[mM]")
 
 
 #: The one empty frozenset every empty field shares. Sets are always tracked by the garbage collector (a tuple
@@ -237,21 +258,28 @@ def _values(text: str, compare: bool = False) -> Values:
     digit = _DIGIT.search(text) is not None
     low = text.lower() if text.isascii() else None
 
-    def may(words: tuple[str, ...]) -> bool:
-        return low is None or any(w in low for w in words)
+    runs = None if low is None else set(zip(low, low[1:], low[2:], strict=False))  # its three-letter runs
+
+    def may(gate: tuple[tuple[str, ...], frozenset[tuple[str, ...]]]) -> bool:
+        if low is None or runs is None:
+            return True
+        return not gate[1].isdisjoint(runs) and any(w in low for w in gate[0])
+
+    month_word = may(_MONTH_GATE)
+    am_pm = digit and _AM_PM.search(text) is not None
 
     times: set[int] = set()
     slash_years: set[int] = set()
     bare: list[tuple[int, int]] = []  # (end, minutes) of times without am/pm, which a period after them may mark
     # "2 to 5pm", "9-11am": the first end takes the second's am/pm
-    for m in _TIME_RANGE.finditer(text) if digit else ():
+    for m in _TIME_RANGE.finditer(text) if am_pm else ():
         ap = m.group("ap").lower().replace(".", "")
         for h_, m_ in ((m.group("h1"), m.group("m1")), (m.group("h2"), m.group("m2"))):
             h = int(h_)
             h += 12 if ap == "pm" and h < 12 else 0
             times.add((0 if ap == "am" and h == 12 else h) * 60 + int(m_ or 0))
         taken.append(m.span())
-    for m in _TIME.finditer(text) if digit or may(_TIME_WORDS) else ():
+    for m in _TIME.finditer(text) if am_pm or (digit and _CLOCK.search(text)) or may(_TIME_GATE) else ():
         if not free(*m.span()):
             continue
         if m.group("word"):
@@ -273,7 +301,7 @@ def _values(text: str, compare: bool = False) -> Values:
             times.add(h * 60 + mins)
         taken.append(m.span())
     dates: set[tuple[int, int]] = set()
-    for m in _SLASH_DATE.finditer(text) if digit else ():
+    for m in _SLASH_DATE.finditer(text) if digit and "/" in text else ():
         a, b, y = int(m.group("a")), int(m.group("b")), int(m.group("y"))
         readings = {(b, a), (a, b)} if a <= 12 and b <= 12 else {(b, a)} if b <= 12 else {(a, b)} if a <= 12 else set()
         readings = {(mo, d) for mo, d in readings if 1 <= d <= 31}
@@ -281,7 +309,7 @@ def _values(text: str, compare: bool = False) -> Values:
             dates |= readings
             slash_years.add(y)
             taken.append(m.span())
-    for m in _DATE.finditer(text) if digit else ():
+    for m in _DATE.finditer(text) if digit and (month_word or "-" in text) else ():
         if not free(*m.span()):
             continue
         if m.group("y"):
@@ -297,12 +325,12 @@ def _values(text: str, compare: bool = False) -> Values:
             dates.update((month, d) for d in got)
             taken.append(m.span())
     years = set(slash_years)
-    for m in _YEAR.finditer(text) if digit else ():
+    for m in _YEAR.finditer(text) if digit and ("19" in text or "20" in text) else ():
         if free(*m.span()):
             years.add(int(m.group(0)))
             taken.append(m.span())
     weekdays = set()
-    for m in _WEEKDAY.finditer(text) if may(_WEEKDAY_STEMS) else ():
+    for m in _WEEKDAY.finditer(text) if may(_WEEKDAY_GATE) else ():
         day: str = m.group("d").lower()
         if day in WEEKDAYS:
             weekdays.add(WEEKDAYS[day])
@@ -317,7 +345,7 @@ def _values(text: str, compare: bool = False) -> Values:
         weekdays.update(range(5) if m.group(0).lower().startswith("weekday") else (5, 6))
         taken.append(m.span())
     months = set()
-    for m in _MONTH.finditer(text) if may(_MONTH_STEMS) else ():
+    for m in _MONTH.finditer(text) if month_word else ():
         word = m.group("m")
         if not free(*m.span()) or (word.lower() in ("may", "mar", "jan", "sep") and not word[0].isupper()):
             continue  # "may" the verb, "mar" the verb
@@ -326,9 +354,10 @@ def _values(text: str, compare: bool = False) -> Values:
         months.add(MONTHS[word.lower()])
         taken.append(m.span())
     quantities: set[tuple[str, float]] = set()
-    for m in _FREQUENCY.finditer(text) if compare and may(_FREQUENCY_WORDS) else ():
+    for m in _FREQUENCY.finditer(text) if compare and may(_FREQUENCY_GATE) else ():
         if free(*m.span()) and (m.group("per") or m.group("madv")):
-            per = _EVERY_MINUTES[(m.group("per") or m.group("madv").removesuffix("ly").replace("dai", "day")).lower()]
+            said = (m.group("per") or m.group("madv").lower().removesuffix("ly").replace("dai", "day")).lower()
+            per = _EVERY_MINUTES[said]
             k = m.group("k") or m.group("kn") or m.group("mn")
             count = int(k) if k.isdigit() else _TIMES_WORDS[k.lower()]
             quantities.add(("every", per / count if m.group("per") else per * count))
@@ -349,7 +378,9 @@ def _values(text: str, compare: bool = False) -> Values:
             quantities.add(("every", every * times_))
             taken.append(m.span())
     stops = stop_words()
-    for m in _NUMBER.finditer(text) if digit or may(_NUMBER_WORDS) else ():
+    # a number word is searched for only where the text holds one (values said in words are mostly digits by now)
+    numbers = _NUMBER if may(_NUMBER_GATE) else _NUMBER_DIGITS if digit else None
+    for m in numbers.finditer(text) if numbers is not None else ():
         if not free(*m.span()):
             continue
         if m.group("w"):
@@ -405,7 +436,7 @@ def _values(text: str, compare: bool = False) -> Values:
         quantities.add((unit, value))
         taken.append(m.span())
     periods = set()
-    for m in _PERIOD.finditer(text) if may(_PERIOD_WORDS) else ():
+    for m in _PERIOD.finditer(text) if may(_PERIOD_GATE) else ():
         if free(*m.span()) and not re.search(r"\d\s*$", text[max(0, m.start() - 4) : m.start()]):
             period = m.group("p").lower()  # not "4 nights": that is a quantity
             if period == "night" and _WEEKDAY_BEFORE.search(text[max(0, m.start() - 12) : m.start()]):
@@ -469,9 +500,10 @@ def _marked(bare: list[tuple[int, int]], text: str, at: int) -> list[int]:
     return out
 
 
+@lru_cache(maxsize=1024)
 def _prepared(text: str) -> str:
     """The text the value patterns read: code and redaction markers blanked, values said in words in digits
-    (`spoken.digitise`)."""
+    (`spoken.digitise`). Cached: `masked` reads it again right after `values` did."""
     return digitise(_REDACTED.sub(lambda m: " " * len(m.group(0)), strip_code(text)))
 
 

@@ -117,13 +117,21 @@ def assemble(
     wanted_first = list(first or [])
     firsts: dict[str, Scored] = {}
     for s in candidates:
-        if s.memory.id in seen:
+        m = s.memory
+        mid = m.id
+        if mid in seen:
             continue
-        seen.add(s.memory.id)
-        if s.memory.id in wanted_first:
-            firsts[s.memory.id] = s
+        seen.add(mid)
+        if mid in wanted_first:
+            firsts[mid] = s
             continue
-        section = section_of(s.memory, query, baseline_importance)
+        kind = m.kind
+        # most candidates are neither pinned nor of a kind with a section of its own: contextual, without
+        # `section_of`'s calls (a cascade places from ~120)
+        if m.pinned or kind is MemoryKind.CONSTRAINT or kind is MemoryKind.PREFERENCE or kind is MemoryKind.PROCEDURE:
+            section = section_of(m, query, baseline_importance)
+        else:
+            section = CONTEXTUAL
         if section in (CONTEXTUAL, PROCEDURAL):
             if section == PROCEDURAL:
                 if procedures >= max_procedures:

@@ -235,14 +235,16 @@ class Recaller:
                     del mems[mid]
 
         cue_names = set(cues.tag_names)
-        # A question gives way to its answer, which only the cascade reaches (the sequence link to the next turn).
-        asks = s.question_relevance if mode == "cascade" else 1.0
+        active = {mid: m for mid, m in mems.items() if m.active}
+        # A question gives way to its answer, which only the cascade reaches (the sequence link to the next turn);
+        # the questions are found once, for this and for the reply rule.
+        cascading = mode == "cascade"
+        questions = {mid for mid, m in active.items() if is_question(m.content)} if cascading else set()
+        asks = s.question_relevance if cascading else 1.0
         # ... and the answer to a question like the query's is lifted (replies.py; cascade only, as above).
         replies = (
-            reply_factors(
-                self.store, req.user_id, {mid: m for mid, m in mems.items() if m.active}, qvec, s.reply_weight
-            )
-            if mode == "cascade" and qvec is not None
+            reply_factors(self.store, req.user_id, active, qvec, s.reply_weight, questions)
+            if cascading and qvec is not None
             else {}
         )
         # ... and of two speakers the question names, the one it asks about comes first (subject.py; cue tags
@@ -252,11 +254,9 @@ class Recaller:
             (
                 (
                     m,
-                    relevance[mid] * (asks if is_question(m.content) else 1.0) * replies.get(mid, 1.0)
-                    * about.get(mid, 1.0),
+                    relevance[mid] * (asks if mid in questions else 1.0) * replies.get(mid, 1.0) * about.get(mid, 1.0),
                 )
-                for mid, m in mems.items()
-                if m.active
+                for mid, m in active.items()
             ),
             now,
             s,

@@ -16,6 +16,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
+from operator import attrgetter
 
 from memgraph.confidence import baseline
 from memgraph.config import Settings
@@ -80,28 +81,39 @@ def score_many(
     boost = 1.0 + settings.cue_boost
     amplitude, hours_scale = settings.recency_amplitude, settings.recency_hours
     half_lives: dict[tuple[object, object], float] = {}
+    exp = math.exp
     out: list[Scored] = []
+    append = out.append
+    # comparisons instead of max(0.0, x) and no cue-tag work without cue tags: the same values (boost ** 0 is
+    # 1.0), ~25% less per memory (a cascade scores ~120)
     for memory, relevance in pairs:
-        since_write = now - memory.updated_at
+        updated = memory.updated_at
+        since_write = (now - updated).total_seconds()
         if memory.pinned:
             conf = memory.confidence
         else:
             last = memory.last_accessed
-            since = since_write if last <= memory.updated_at else now - last
-            days = max(0.0, since.total_seconds() / 86400.0)
+            days = (since_write if last <= updated else (now - last).total_seconds()) / 86400.0
+            if days < 0.0:
+                days = 0.0
             key = (memory.kind, memory.provenance)  # an enum's .value is a property: ~0.4 us each
             half_life = half_lives.get(key)
             if half_life is None:
                 half_life = half_lives[key] = settings.half_life_days(memory.kind.value, memory.provenance.value)
             base = baseline(memory)
-            conf = base * math.exp(-days / half_life) if half_life > 0 else base
-        hours = max(0.0, since_write.total_seconds() / 3600.0)
-        rec = 1.0 + amplitude * math.exp(-hours / hours_scale)
+            conf = base * exp(-days / half_life) if half_life > 0 else base
+        hours = since_write / 3600.0
+        if hours < 0.0:
+            hours = 0.0
+        rec = 1.0 + amplitude * exp(-hours / hours_scale)
         imp = (1.0 - w) + w * memory.importance
-        matched = sorted(cue_tags.intersection(memory.tags)) if cue_tags else []
-        cue = boost ** len(matched)
+        if cue_tags:
+            matched = sorted(cue_tags.intersection(memory.tags))
+            cue = boost ** len(matched)
+        else:
+            matched, cue = [], 1.0
         # positional, in field order: with keywords the dataclass call was about half of a memory's cost here
-        out.append(Scored(memory, relevance, conf, rec, imp, cue, relevance * conf * rec * imp * cue, matched))
+        append(Scored(memory, relevance, conf, rec, imp, cue, relevance * conf * rec * imp * cue, matched))
     return out
 
 
@@ -117,5 +129,19 @@ def is_question(text: str) -> bool:
 
 
 def rank(scored: list[Scored]) -> list[Scored]:
-    """Best first; ties by newer, then id (stable across stores)."""
-    return sorted(scored, key=lambda s: (-s.final, -s.memory.created_at.timestamp(), s.memory.id))
+    """Best first; ties by newer, then id (stable across stores). Sorted by score alone, then only runs of
+    equal scores by the full key (a key of score, creation time and id for every candidate was ~80 us of a
+    cascade recall's ~120; equal scores are rare)."""
+    out = sorted(scored, key=attrgetter("final"), reverse=True)
+    n = len(out)
+    i = 0
+    while i < n - 1:
+        if out[i + 1].final != out[i].final:
+            i += 1
+            continue
+        j = i + 1
+        while j < n and out[j].final == out[i].final:
+            j += 1
+        out[i:j] = sorted(out[i:j], key=lambda s: (-s.memory.created_at.timestamp(), s.memory.id))
+        i = j
+    return out

@@ -29,13 +29,20 @@ from memgraph.store.base import GraphStore
 
 
 def reply_factors(
-    store: GraphStore, user_id: str, candidates: Mapping[str, Memory], qvec: np.ndarray, weight: float
+    store: GraphStore,
+    user_id: str,
+    candidates: Mapping[str, Memory],
+    qvec: np.ndarray,
+    weight: float,
+    questions: set[str] | None = None,
 ) -> dict[str, float]:
     """{memory id: 1 + weight x max(0, cosine(query, its previous turn))} for the candidates whose previous
-    turn (session predecessor) is a question among the candidates; the others are left out (factor 1)."""
+    turn (session predecessor) is a question among the candidates; the others are left out (factor 1).
+    `questions`: the candidates that are questions (`is_question`), when the caller has found them already."""
     if weight <= 0.0:
         return {}
-    questions = {mid for mid, m in candidates.items() if is_question(m.content)}
+    if questions is None:
+        questions = {mid for mid, m in candidates.items() if is_question(m.content)}
     if not questions:
         return {}
     reply_to: dict[str, str] = {}  # reply -> the question before it

@@ -165,6 +165,13 @@ def test_a_measure_is_not_how_often() -> None:
     assert values("Parking is £6 a week plus VAT.", compare=True).kinds()["q:every"] == {10080.0}
 
 
+def test_a_multiplied_period_in_capitals_is_read() -> None:
+    # "10 MONTHLY": the adverb was looked up before it was lower-cased (KeyError on a reconciled write)
+    text = "COUNCIL TAX IS PAID IN 10 MONTHLY INSTALMENTS."
+    assert values(text, compare=True).quantities == values(text.lower(), compare=True).quantities
+    assert values("Rent is paid 3-MONTHLY.", compare=True).quantities == {("every", 131400.0)}
+
+
 def test_a_temperature_is_a_quantity_in_degrees() -> None:
     """"at 4 °C" is no four o'clock, "22°C" = "22 °C" = "22 degrees", and the sign's letter is no word of the text."""
     assert values("The walk-in is at 4 °C.", compare=True).kinds() == {"q:degree": frozenset({4.0})}

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import math
-from datetime import timedelta
+import random
+from datetime import UTC, datetime, timedelta
 
 import numpy as np
 import pytest
@@ -12,7 +13,7 @@ from memgraph import MemoryEngine, Settings
 from memgraph.embed import CachedEmbedder
 from memgraph.models import Memory, MemoryKind, RecallResult, utcnow
 from memgraph.retrieve.layers import trigger_matches
-from memgraph.retrieve.rank import effective_confidence, is_question, recency_boost, score
+from memgraph.retrieve.rank import Scored, effective_confidence, is_question, rank, recency_boost, score
 from memgraph.retrieve.subject import non_subjects
 from tests.retrieve.conftest import make_engine
 
@@ -283,3 +284,23 @@ def test_the_other_speakers_memories_give_way_to_the_subjects_in_cascade_only(em
         assert after[ids[i]] == pytest.approx(0.75 * before[ids[i]], rel=1e-6)
     assert after[ids[1]] == pytest.approx(before[ids[1]], rel=1e-6)  # Tim's
     assert finals[(0.75, "hybrid")] == pytest.approx(finals[(1.0, "hybrid")])
+
+
+def test_rank_orders_by_score_then_newer_then_id() -> None:
+    """`rank` (a sort by score, ties then sorted by the full key) equals sorting on (-final, -created_at, id):
+    candidates with many equal scores, creation times and ids in every order."""
+    rnd = random.Random(5)
+    base = datetime(2026, 1, 1, tzinfo=UTC)
+    for _ in range(200):
+        scored = []
+        for i in range(rnd.randint(0, 30)):
+            m = Memory(
+                id=f"m{rnd.randint(0, 99):02d}{i}",
+                user_id="u",
+                content=f"memory {i}",
+                created_at=base + timedelta(hours=rnd.randint(0, 3)),
+            )
+            final = rnd.choice([0.0, 0.25, 0.5, rnd.random()])
+            scored.append(Scored(m, final, 1.0, 1.0, 1.0, 1.0, final))
+        want = sorted(scored, key=lambda s: (-s.final, -s.memory.created_at.timestamp(), s.memory.id))
+        assert [id(s) for s in rank(scored)] == [id(s) for s in want]

@@ -152,13 +152,15 @@ def expand_table(
 def _first_unvisited(visited: np.ndarray, keys: np.ndarray) -> np.ndarray:
     """Positions in `keys` of the first occurrence of each key not in `visited` (distinct keys), ascending: one
     stable sort of both together, where a run of equal keys starts with its visited key if there is one, else
-    with the key's first occurrence. (A binary search in the sorted visited keys, then `np.unique` of the fresh
-    ones and a sort of their positions: three sorts for the same.)"""
+    with the key's first occurrence; those positions marked on a mask and read back in order. (A binary search in
+    the sorted visited keys, then `np.unique` of the fresh ones and a sort of their positions: three sorts for
+    the same; a sort of the positions instead of the mask: ~30% more.)"""
     both = np.concatenate([visited, keys])
     order = np.argsort(both, kind="stable")
     first = order[run_starts(both[order])] - len(visited)
-    first.sort()
-    out: np.ndarray = first[np.searchsorted(first, 0) :]
+    fresh = np.zeros(len(keys), dtype=bool)
+    fresh[first[first >= 0]] = True
+    out: np.ndarray = np.flatnonzero(fresh)
     return out
 
 
@@ -180,8 +182,8 @@ def _hop(
     (node * 2 + kind): (owner key, relation, other kind, other node, weight, degree). A memory's list is its
     tags/clusters (when `to_groups`) and then its linked memories; a group's list is its members."""
     parts: list[tuple[np.ndarray, ...]] = []
-    mem_nodes = np.unique(f_node[f_kind == 0])
-    grp_nodes = np.unique(f_node[f_kind == 1])
+    mem_nodes = _distinct(f_node[f_kind == 0], len(passing))
+    grp_nodes = _distinct(f_node[f_kind == 1], len(graph.group_names))
     if len(mem_nodes) and to_groups:
         pos, (gid, w) = graph.to_groups.gather(mem_nodes)
         deg = graph.degree(gid)
@@ -257,6 +259,14 @@ def _hop(
     cols = [np.concatenate([p[i] for p in parts]) for i in range(6)]
     order = np.argsort(cols[0], kind="stable")  # per owner: its groups, then its links (the parts' order)
     return tuple(c[order] for c in cols)
+
+
+def _distinct(nodes: np.ndarray, size: int) -> np.ndarray:
+    """`np.unique` of node numbers below `size`, read off a mask (no sort: the walk asks twice a hop)."""
+    seen = np.zeros(max(size, int(nodes.max(initial=-1)) + 1), dtype=bool)
+    seen[nodes] = True
+    out: np.ndarray = np.flatnonzero(seen)
+    return out
 
 
 #: Members read from the head of a group's ranked list before looking further: the walk keeps `fanout_cap` of

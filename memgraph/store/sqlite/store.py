@@ -430,7 +430,11 @@ class SQLiteStore(SQLReads):
                 if ok is not None:
                     found[found] = ok[rows[found]]
                 elif tagged is not None:
-                    found[found] = np.isin(rows[found], tagged)
+                    # the tag's rows as a mask over the rows: a cue tag's scoped search tests the question's
+                    # every hit (~30k at 100k memories), and np.isin sorted them (~0.2-0.4 ms a search)
+                    member = np.zeros(n, dtype=bool)
+                    member[tagged] = True
+                    found[found] = member[rows[found]]
                 return found
 
         return self._text.search(user_id, query, k, clause, params, passes)

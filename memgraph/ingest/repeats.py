@@ -1,0 +1,106 @@
+"""Why two close statements are no repeat, whatever a duplicate score says: the vetoes of the learned gate.
+
+The learned duplicate gate (`pair_model.py`, `RuleReconciler._learned_duplicate`) reads a pair through the rules'
+features, and in a bulk load of real text (LoCoMo dev turns, Multi-Session Chat persona sentences; bench/RESULTS.md,
+"the duplicate gate on real neighbours") it scored p >= 0.9 on pairs that differ in ways those features do not
+carry. Three shapes recurred, and each is a reason never to merge, not a weight to learn:
+- **one text says more**: a sentence of one has (almost) none of its content words in the other ("I drive an old
+  truck. Ice cream is my favorite food." / "Ice cream is my favorite food."): reinforcing the stored memory loses
+  the new sentence, and a stored memory of two facts is no repeat of one of them. The rules' duplicates read this
+  one too: embedded whole, "I enjoy driving. I'm a woman." / "I enjoy driving." lies at cosine 0.84, and the
+  rules' paraphrase shape reinforced it;
+- **another person**: the people named differ ("My cousin is an interior designer." / "I'm an interior
+  designer.", "My parents do not go to church." / "I do not go to church.", "My son's football team is the
+  Eagles." / "I play football for the eagles.");
+- **another time**: one says a past state, the other not ("I used to be a ballet dancer." / "My mom is a ballet
+  dancer.", "In the past I liked to travel." / "I like traveling.").
+Word lists, not a parser: the checks run only on the few neighbours the gate scores (cosine floor, no rule
+decided), so they cost little.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from memgraph.ingest.statement import LIGHT_VERBS, stem
+from memgraph.text import stop_words, tokenize
+
+#: A sentence end: ".", "!" or "?" then a space (chat and persona text often starts a sentence lower-case).
+_SENTENCE_END = re.compile(r"(?<=[^\s.!?])[.!?]+\s+(?=\S)")
+#: Words a sentence shares with another without saying the same thing: light verbs ("have", "make"), the verbs of
+#: liking and thanks. They are not counted: "Thanks, Maria." shares "Maria" with "Thanks, Maria. Your support
+#: means a lot.", and a sentence of such words alone ("I like being by myself.") is not read as saying more.
+_GENERIC = frozenset(stem(w) for w in (*LIGHT_VERBS, "like", "likes", "love", "loves", "enjoy", "prefer", "hate",
+                                       "want", "wants", "thank", "thanks"))
+#: Words that name a person other than the speaker (relatives, partners, people one lives or works with), each
+#: with the one it counts as: "grandpa" and "my grandfather" are one person, "kids" and "children" one group.
+_PEOPLE_GROUPS = {
+    "mother": "mother mom mum mommy mummy mama", "father": "father dad daddy papa", "parent": "parent parents",
+    "brother": "brother brothers", "sister": "sister sisters", "sibling": "sibling siblings",
+    "son": "son sons", "daughter": "daughter daughters", "child": "child children kid kids", "baby": "baby babies",
+    "spouse": "wife husband spouse", "partner": "partner girlfriend boyfriend fiance fiancee",
+    "cousin": "cousin cousins", "aunt": "aunt aunts", "uncle": "uncle uncles", "niece": "niece nieces",
+    "nephew": "nephew nephews", "grandmother": "grandma grandmother gran granny nan",
+    "grandfather": "grandpa grandfather",
+    "grandparent": "grandparent grandparents", "grandchild": "grandchild grandchildren grandkids grandkid",
+    "grandson": "grandson grandsons", "granddaughter": "granddaughter granddaughters",
+    "friend": "friend friends buddy", "roommate": "roommate roommates roomate flatmate flatmates",
+    "neighbour": "neighbor neighbors neighbour neighbours", "boss": "boss", "colleague":
+    "coworker coworkers colleague colleagues", "family": "family",
+}
+PEOPLE = {w: group for group, words in _PEOPLE_GROUPS.items() for w in words.split()}
+#: A state said to be over: "used to", "in the past", "formerly", "no longer", "was", "were".
+_PAST = re.compile(
+    r"(?i)\b(?:used?\s+to|in\s+the\s+past|formerly|former|previously|no\s+longer|any\s?more|was|were|ex-\w+)\b"
+)
+
+
+#: A title or abbreviation whose full stop ends no sentence ("Dr. Okafor's clinic ...").
+_ABBREVIATION = re.compile(r"(?i)\b(dr|mr|mrs|ms|mx|st|prof|jr|sr|vs|etc|approx|no|e\.g|i\.e)\.")
+
+
+def _sentences(text: str) -> list[str]:
+    return [s for s in _SENTENCE_END.split(_ABBREVIATION.sub(r"\1", text.strip())) if s.strip()]
+
+
+@lru_cache(maxsize=8192)
+def _content(text: str) -> frozenset[str]:
+    stops = stop_words()
+    return frozenset(stem(t) for t in tokenize(text) if t not in stops and not t.isdigit())
+
+
+def says_more(a: str, b: str, max_covered: float) -> bool:
+    """Whether `a` has a sentence with content words (not `_GENERIC` ones) of which no more than the share
+    `max_covered` occur in `b` (`Settings.dedup_sentence_max_covered`): "I'm a woman." beside "I enjoy driving."."""
+    parts = _sentences(a)
+    if len(parts) < 2:
+        return False
+    other = _content(b)
+    for part in parts:
+        words = _content(part) - _GENERIC
+        if words and len(words & other) <= max_covered * len(words):
+            return True
+    return False
+
+
+def one_says_more(a: str, b: str, max_covered: float) -> bool:
+    """`says_more` either way: the rules' duplicates read it too (a containment reinforced loses a sentence)."""
+    return says_more(a, b, max_covered) or says_more(b, a, max_covered)
+
+
+def people(text: str) -> frozenset[str]:
+    """The people a text names (`PEOPLE`'s groups; "my son's" is the son): pronouns are left out, as they stand for
+    a named subject ("Kasper ... when he streams") as often as for another person."""
+    return frozenset(PEOPLE[w] for t in tokenize(text) if (w := t.removesuffix("'s")) in PEOPLE)
+
+
+def veto(new: str, old: str, max_covered: float) -> str | None:
+    """Why `new` is no repeat of `old` whatever its score (one of the three shapes above), or None."""
+    if one_says_more(new, old, max_covered):
+        return "one says more"
+    if people(new) != people(old):
+        return "another person"
+    if bool(_PAST.search(new)) != bool(_PAST.search(old)):
+        return "another time"
+    return None
