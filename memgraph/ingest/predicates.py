@@ -19,6 +19,7 @@ favourite colour is blue") keep one value.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -172,3 +173,24 @@ def accumulates(a: str, b: str) -> bool:
     if pa.verb == "be":
         return pa.preposition is None and pb.preposition is None and pa.about_a_person and pb.about_a_person
     return pa.verb in MANY_VALUED
+
+
+#: Words that pick one member of several in a subject: "one of my children", "my other child", "my eldest".
+_PICKERS = re.compile(r"(?i)\b(one\s+of|other|another|eldest|oldest|youngest|middle|younger|older)\b")
+
+
+def other_members(a: str, b: str) -> bool:
+    """Whether the two subjects pick different members of several ("One of my children is 8." / "My other child is
+    9."; "My eldest is 12." / "My youngest is 7."): their values are of two members, not one value changed. The
+    same picker on both sides ("My eldest is 12." / "My eldest is 13.") is one member."""
+    pa, pb = _PICKERS.findall(_subject_part(a)), _PICKERS.findall(_subject_part(b))
+    return bool(pa and pb) and {w.lower() for w in pa} != {w.lower() for w in pb}
+
+
+def _subject_part(text: str) -> str:
+    """The words before the first copula or auxiliary (the whole text when there is none)."""
+    m = _FIRST_VERB.search(text)
+    return text[: m.start()] if m else text
+
+
+_FIRST_VERB = re.compile(r"(?i)\b(?:am|is|are|was|were|has|have|had)\b")

@@ -208,6 +208,7 @@ class RuleReconciler:
         denials = n.negated and o.negated and not cue
         if c.changed and c.same_frame and not c.entities_differ and not _scoped(c.changed) and not (
             _kind_on_one_side(n, o) or _count_and_members(n, o, c) or denials
+            or predicates.other_members(n.text, o.text)
         ):
             return "changed " + ", ".join(k.removeprefix("q:") or "number" for k in c.changed)
         if c.changed and (self._reworded(n, o, c) or self._measured(n, o, c)) and not _count_and_members(n, o, c):

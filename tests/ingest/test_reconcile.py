@@ -553,6 +553,8 @@ def test_a_change_verb_used_as_a_noun_is_no_update_cue() -> None:
         ("I am single.", "I am a waiter."),
         # a count and the members' values
         ("I have two sons.", "My sons are five and eight."),
+        # the values of two members of several
+        ("One of my children is 8.", "My other child is 9."),
     ],
 )
 def test_one_persons_self_descriptions_accumulate(embedder, old: str, new: str) -> None:  # type: ignore[no-untyped-def]
@@ -573,6 +575,7 @@ def test_one_persons_self_descriptions_accumulate(embedder, old: str, new: str) 
         ("I am in Porto this week.", "I am in Valencia this week."),
         ("My favorite color is blue.", "My favorite color is green."),
         ("I am 34 years old.", "I am 43 years old."),
+        ("My eldest son is 12.", "My eldest son is 14."),
     ],
 )
 def test_a_single_valued_slot_still_conflicts(embedder, old: str, new: str) -> None:  # type: ignore[no-untyped-def]
