@@ -106,7 +106,9 @@ def predicate(text: str) -> Predicate | None:
         person = "noun"
         subject = _head(toks[:v])
         i = v
-    while i < len(toks) and (toks[i] in _SKIP or toks[i] in _COPULAS or (toks[i] in _HAVE and _auxiliary(toks, i))):
+    while i < len(toks) and (
+        (toks[i] in _SKIP and not _done(toks, i)) or toks[i] in _COPULAS or (toks[i] in _HAVE and _auxiliary(toks, i))
+    ):
         copula = copula or toks[i] in _COPULAS
         i += 1
     if copula and i + 2 < len(toks) and toks[i] in _MODAL_ADJECTIVES and toks[i + 1] == "to":
@@ -129,6 +131,12 @@ def _head(words: list[str]) -> frozenset[str]:
         if w not in _DETERMINERS and w not in _OF:
             head = w
     return frozenset({stem(head)}) if head else frozenset()
+
+
+def _done(toks: list[str], i: int) -> bool:
+    """Whether the "do" at `i` is the main verb: a noun phrase follows it ("We do a live stream", "don't do the
+    Friday stream")."""
+    return toks[i] in {"do", "does", "did"} and i + 1 < len(toks) and toks[i + 1] in _DETERMINERS
 
 
 def _auxiliary(toks: list[str], i: int) -> bool:

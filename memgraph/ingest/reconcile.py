@@ -229,13 +229,15 @@ class RuleReconciler:
             denials or _another_value(n, o, c, cue=cue)
         ):
             return "swapped " + ", ".join(sorted(c.only_old)) + " -> " + ", ".join(sorted(c.only_new))
-        if _negates(c, cue=cue) and (cue or not (predicates.another_slot(n.text, o.text) or _denies_a_part(n, o, c))):
+        if _negates(c, cue=cue) and not (
+            predicates.another_slot(n.text, o.text) or (not cue and _denies_a_part(n, o, c))
+        ):
             return "negation"
         # "I've never been on the flat rate VAT scheme; I use standard accounting.": the clause that negates the
         # old statement, read alone (the clause added after it is another statement)
         for part in clauses(n.text):
             cc = _compare(statement(part), o, c.cosine, c.tolerance)
-            if _negates(cc, cue=cue) and (cue or not predicates.another_slot(part, o.text)):
+            if _negates(cc, cue=cue) and not predicates.another_slot(part, o.text):
                 return "negation in a clause"
         return None
 
