@@ -23,7 +23,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from memgraph.ingest.statement import stem
+from memgraph.ingest.statement import _AUX, _COPULA, stem
+from memgraph.ingest.statement import _DETERMINERS as _STATEMENT_DETERMINERS
 from memgraph.text import stop_words, tokenize
 
 #: Verbs whose object is one of many values of the subject: liking and disliking, having and keeping, pastimes,
@@ -40,20 +41,17 @@ MANY_VALUED = frozenset(stem(w) for w in (
 #: The first person singular: only the speaker. "We" may be a team, a shop, a family: it may stand for a noun.
 _FIRST = frozenset("i i'm i've i'd i'll".split())
 _PERSONS = frozenset("i we you they he she i'm we're you're they're he's she's i've we've they've".split())
-_COPULAS = frozenset(
-    "am is are was were be been being 'm 're 's i'm we're you're they're he's she's isn't aren't wasn't weren't".split()
-)
-_SKIP = frozenset(
-    "do does did don't doesn't didn't not never no can can't cannot could will would won't should must may might "
-    "hasn't haven't i've we've they've really also still just only usually always often sometimes "
-    "absolutely definitely currently now truly very totally actually mostly all both longer".split()
+_COPULAS = _COPULA | frozenset("be been being 'm 're 's isn't aren't wasn't weren't".split())
+#: Words between a subject and its verb: auxiliaries and modals (`statement._AUX`, less the copulas and "have",
+#: which are read), negation and adverbs.
+_SKIP = (_AUX - _COPULAS - {"has", "have", "had"}) | frozenset(
+    "hasn't haven't not never no really also still just only usually always often sometimes absolutely definitely "
+    "currently now truly very totally actually mostly all both longer".split()
 )
 _OWNERS = frozenset("my our your his her their".split())
 #: "is allowed to", "are able to": a modal said with a copula; the verb after "to" is the predicate.
 _MODAL_ADJECTIVES = frozenset("allowed permitted able supposed meant required".split())
-_DETERMINERS = frozenset(
-    "my our your his her their the a an these those this that all both each every some any".split()
-)
+_DETERMINERS = _STATEMENT_DETERMINERS | frozenset("all both some any".split())
 _OF = frozenset("for of in at on with from to by about".split())
 #: Irregular forms the stemmer leaves apart from their verb.
 _IRREGULAR = {"has": "have", "had": "have", "goes": "go", "went": "go", "made": "make", "knew": "know",
