@@ -111,12 +111,16 @@ def predicate(text: str) -> Predicate | None:
         i += 1
     if copula and i + 2 < len(toks) and toks[i] in _MODAL_ADJECTIVES and toks[i + 1] == "to":
         copula, i = False, i + 2  # "aren't allowed to feed" is "may feed" denied
+    past = i + 2 < len(toks) and toks[i] == "used" and toks[i + 1] == "to"
+    if past:
+        i += 2  # "I used to read Michener": a past habit, a slot of its own beside the present one
     if i >= len(toks):
         return None
     word = toks[i]
     if copula and not (word.endswith("ing") and len(word) > 4):
         return Predicate(subject, person, "be", word if word in _PREPOSITIONS else None)
-    return Predicate(subject, person, stem(_IRREGULAR.get(word, word)), None)
+    verb = stem(_IRREGULAR.get(word, word))
+    return Predicate(subject, person, f"used to {verb}" if past else verb, None)
 
 
 def _head(words: list[str]) -> frozenset[str]:
@@ -178,7 +182,7 @@ def accumulates(a: str, b: str) -> bool:
         return False
     if pa.verb == "be":
         return pa.preposition is None and pb.preposition is None and pa.about_a_person and pb.about_a_person
-    return pa.verb in MANY_VALUED
+    return pa.verb.removeprefix("used to ") in MANY_VALUED
 
 
 #: Words that pick one member of several in a subject: "one of my children", "my other child", "my eldest".
