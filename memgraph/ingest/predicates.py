@@ -180,6 +180,8 @@ def accumulates(a: str, b: str) -> bool:
     pa, pb = predicate(a), predicate(b)
     if pa is None or pb is None or pa.verb != pb.verb or not same_subject(pa, pb):
         return False
+    if pa.verb == "be" and pa.preposition == pb.preposition == "to":
+        return True  # "I've been to Athens." / "I've been to Greece.": places visited, not where one is
     if pa.verb == "be":
         return pa.preposition is None and pb.preposition is None and pa.about_a_person and pb.about_a_person
     return pa.verb.removeprefix("used to ") in MANY_VALUED
