@@ -60,7 +60,7 @@ from typing import Protocol, runtime_checkable
 
 from memgraph._deprecated import deprecated_alias
 from memgraph.config import Settings
-from memgraph.ingest import pair_model, repeats, signals, slots, states
+from memgraph.ingest import pair_model, predicates, repeats, signals, slots, states
 from memgraph.ingest.chunk import looks_like_turn
 
 # `compare` is re-exported: callers and the benches of older checkouts read reconcile.compare
@@ -203,11 +203,15 @@ class RuleReconciler:
         """How `n` and `o` say different things about one subject, or None."""
         if not (n.clause and o.clause):
             return None  # a label ("tagged one" / "tagged two") asserts nothing to conflict with
+        # two denials hold together ("I've never been to Paris." / "I've never been to Milan.", "We don't deliver on
+        # Sundays." / "We don't deliver on Mondays."): without a correction cue, another value denied is no conflict
+        denials = n.negated and o.negated and not cue
         if c.changed and c.same_frame and not c.entities_differ and not _scoped(c.changed) and not (
-            _kind_on_one_side(n, o)
+            _kind_on_one_side(n, o) or _count_and_members(n, o, c) or denials
+            or predicates.other_members(n.text, o.text)
         ):
             return "changed " + ", ".join(k.removeprefix("q:") or "number" for k in c.changed)
-        if c.changed and (self._reworded(n, o, c) or self._measured(n, o, c)):
+        if c.changed and (self._reworded(n, o, c) or self._measured(n, o, c)) and not _count_and_members(n, o, c):
             return "changed " + c.changed[0].removeprefix("q:") or "number"
         if _free_or_priced(n, o) and not c.entities_differ and _same_subject(n, o) and not (
             _aligned_less(c, _PRICE_WORDS)
@@ -221,15 +225,19 @@ class RuleReconciler:
             _same_subject(n, o) or (not (n.subject or o.subject) and c.cosine >= self.s.reconcile_subject_cosine)
         ):
             return "another category"  # (no subject found on either side: "Members pay their subs in cash.")
-        if c.value_swap and not c.polarity and (not c.subject_changed or c.identity):
+        if c.value_swap and not c.polarity and (not c.subject_changed or c.identity) and not (
+            denials or _another_value(n, o, c, cue=cue)
+        ):
             return "swapped " + ", ".join(sorted(c.only_old)) + " -> " + ", ".join(sorted(c.only_new))
-        if _negates(c, cue=cue):
+        if _negates(c, cue=cue) and not (
+            predicates.another_slot(n.text, o.text) or (not cue and _denies_a_part(n, o, c))
+        ):
             return "negation"
         # "I've never been on the flat rate VAT scheme; I use standard accounting.": the clause that negates the
         # old statement, read alone (the clause added after it is another statement)
         for part in clauses(n.text):
             cc = _compare(statement(part), o, c.cosine, c.tolerance)
-            if _negates(cc, cue=cue):
+            if _negates(cc, cue=cue) and not predicates.another_slot(part, o.text):
                 return "negation in a clause"
         return None
 
@@ -581,6 +589,44 @@ def _moved_to(n: Statement, o: Statement) -> bool:
     # a pronoun alone: "I transferred …" moves what the old statement calls "my …"
     first = o.text.split(maxsplit=1)[0].lower() if o.text.strip() else ""
     return any(_POSSESSIVE.get(w) == first for w in words)
+
+
+def _count_and_members(n: Statement, o: Statement, c: Comparison) -> bool:
+    """Whether the one changed value is a count on one side ("I have two sons": a number before its noun) and, on
+    the other, a bare number said of that noun as the subject ("My sons are five and eight."): what the members
+    are (their ages), not how many there are. `comparison._unit_said` gives the bare number the noun's unit."""
+    if len(c.changed) != 1 or not c.changed[0].startswith("q:") or c.changed[0] == "q:":
+        return False
+    unit = stem(c.changed[0].removeprefix("q:"))
+    return any(
+        c.changed[0] in a.kinds and c.changed[0] not in b.kinds and "q:" in b.kinds and unit in b.subject
+        for a, b in ((n, o), (o, n))
+    )
+
+
+def _another_value(n: Statement, o: Statement, c: Comparison, *, cue: bool) -> bool:
+    """Whether a swapped word is another slot's value (`predicates.another_slot`: another subject or verb, "I live
+    in Virginia" / "I used to live in Pennsylvania") or a second value of a predicate that holds many
+    (`predicates.accumulates`: "I speak English" / "I speak French", "I am vegan" / "I am Catholic"); never an
+    opposite swapped for its opposite ("left-handed" / "right-handed") nor an identity ("Lena is my manager").
+    With an update or correction cue only another slot of a copula counts: a newer value replaces the old one."""
+    if c.identity or _opposite_swapped(n, o):
+        return False
+    if cue:
+        return predicates.another_slot(n.text, o.text, update=True)
+    return predicates.another_slot(n.text, o.text) or predicates.accumulates(n.text, o.text)
+
+
+def _denies_a_part(n: Statement, o: Statement, c: Comparison) -> bool:
+    """Whether the negated statement names a narrower object of a predicate that holds many ("I like music." / "I
+    don't like country music.", "I love yoga." / "I do not love hot yoga."): one value denied, not the other."""
+    extra = c.only_new if n.negated else c.only_old
+    return bool(extra) and predicates.accumulates(n.text, o.text)
+
+
+def _opposite_swapped(n: Statement, o: Statement) -> bool:
+    """Whether one says a word and the other its opposite ("left" / "right"); "single" beside "a waiter" is none."""
+    return any(t in _OPPOSITES and _OPPOSITES[t] in o.tokens and _OPPOSITES[t] not in n.tokens for t in n.tokens)
 
 
 def _negates(c: Comparison, *, cue: bool) -> bool:

@@ -525,3 +525,63 @@ def test_a_change_verb_used_as_a_noun_is_no_update_cue() -> None:
     for text in ("We switched the core switch to a Cisco.", "The launch has been pushed to week 5.",
                  "We've shifted the class to Fridays.", "The car park reopened today."):
         assert has_update_cue(text), text
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a swapped object of a predicate that holds many values is another value
+        ("I speak English.", "I speak French."),
+        ("I want to visit Hawaii.", "I want to visit Ireland."),
+        ("I enjoy painting landscapes.", "I enjoy baking bread."),
+        ("I used to read Black Stallion.", "I used to read Michener."),
+        ("I've been to Athens.", "I've been to Lisbon."),
+        # a copula's description of a person is one of the classes the person is in
+        ("I am vegan.", "I am Catholic."),
+        ("I am a technician.", "I am a woman."),
+        ("My mom was a hippie.", "My mom was a music teacher."),
+        ("I am young.", "I am short."),
+        # a negation of another verb or another subject denies nothing the other says
+        ("I like dogs.", "I do not have any dogs."),
+        ("I want a job.", "I don't have a job."),
+        ("I am in a band.", "Luis is not in my band."),
+        ("I like music.", "I don't like country music."),
+        # two denials
+        ("I've never been to Paris.", "I've never been to Milan."),
+        ("We don't deliver on Sundays.", "We don't deliver on Mondays."),
+        # another verb or preposition is another slot
+        ("I live in Virginia.", "I used to live in Pennsylvania."),
+        ("I am from Michigan.", "I am in Japan right now."),
+        ("I am single.", "I am a waiter."),
+        # a count and the members' values
+        ("I have two sons.", "My sons are five and eight."),
+        # the values of two members of several
+        ("One of my children is 8.", "My other child is 9."),
+    ],
+)
+def test_one_persons_self_descriptions_accumulate(embedder, old: str, new: str) -> None:  # type: ignore[no-untyped-def]
+    """One person's ordinary self-descriptions are consistent facts (issue 15 item 6; Multi-Session Chat personas:
+    bench/msc_false_positives.py): none supersedes or contradicts another, in either order."""
+    for a, b in ((old, new), (new, old)):
+        decision = _decide(embedder, a, b)
+        assert decision.action in (ReconcileAction.CREATE, ReconcileAction.REINFORCE), decision
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("I like coffee.", "I don't like coffee."),
+        ("I speak French.", "I don't speak French."),
+        ("I'm left-handed.", "I'm right-handed."),
+        ("Lena is my manager.", "Oskar is my manager."),
+        ("I am in Porto this week.", "I am in Valencia this week."),
+        ("My favorite color is blue.", "My favorite color is green."),
+        ("I am 34 years old.", "I am 43 years old."),
+        ("My eldest son is 12.", "My eldest son is 14."),
+    ],
+)
+def test_a_single_valued_slot_still_conflicts(embedder, old: str, new: str) -> None:  # type: ignore[no-untyped-def]
+    """What accumulates is a second value of a many-valued predicate; a denial of the same predicate, opposites,
+    an identity, a place and a thing's one attribute still conflict."""
+    decision = _decide(embedder, old, new)
+    assert decision.action is ReconcileAction.CONTRADICT, decision
