@@ -46,13 +46,15 @@ cosine alone cannot tell "closes at 22:00" / "closes at 20:00" (0.98, a conflict
 shared word is not a shared subject ("The Atlas launch deadline is Wednesday 12 March." / "Never deploy Atlas on
 Fridays.": no conflict). Every decision carries its reason and scores.
 
+The pair forms the rules test (a verb of measure, "free" against a price, a thing moved to a named place, ...) are in
+forms.py; the learned gate's vetoes in repeats.py.
+
 A `Reconciler` is pluggable (`MemoryEngine(..., reconciler=...)`), e.g. an LLM judge: it returns a
 `ReconcileDecision` per new memory; `RuleReconciler` is the deterministic default.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -74,9 +76,28 @@ from memgraph.ingest.comparison import (  # noqa: F401
     _unit_said,
     compare,
 )
-from memgraph.ingest.statement import _OPPOSITES, Statement, clauses, correction_parts, denied_values, statement, stem
+from memgraph.ingest.forms import (
+    _CHANGED_TO,
+    _INTERVAL_ENDS,
+    _LOOSE_UNITS,
+    _MEASURE,
+    _PRICE_WORDS,
+    _SET_POINT,
+    _aligned_less,
+    _another_value,
+    _count_and_members,
+    _denies_a_part,
+    _free_or_priced,
+    _kind_on_one_side,
+    _moved_to,
+    _negated_participle,
+    _negates,
+    _ordinals_differ,
+    _scoped,
+    _unit_noun,
+)
+from memgraph.ingest.statement import Statement, clauses, correction_parts, denied_values, statement, stem
 from memgraph.models import Memory, MemoryKind
-from memgraph.text import stop_words
 
 
 class ReconcileAction(StrEnum):
@@ -127,19 +148,6 @@ def _episodic(mem: Memory, st: Statement, *, turn: bool) -> bool:
     # "the broadband went up to £35.50", "I sold the Civic and bought a Kia Niro": the episode words tell a change
     # (an update cue), which replaces what it changes (held-out pairs 4 through `ingest`)
     return mem.kind is MemoryKind.EVENT and (turn or (st.episode and not st.update))
-
-
-#: Units that say what is counted only loosely (money, shares, time, how often): they pin no attribute.
-_LOOSE_UNITS = frozenset({"", "gbp", "eur", "usd", "jpy", "%", "duration", "every", "times", "day", "week", "month",
-                          "year"})
-
-
-def _unit_noun(changed: tuple[str, ...], n: Statement, o: Statement) -> bool:
-    """Whether the one changed value is a quantity whose unit is a word both statements say ("rooms", "hp")."""
-    if len(changed) != 1 or not changed[0].startswith("q:"):
-        return False
-    unit = changed[0].removeprefix("q:")
-    return unit not in _LOOSE_UNITS and stem(unit) in n.stems and stem(unit) in o.stems
 
 
 class RuleReconciler:
@@ -479,194 +487,6 @@ def _old_side_veto(
         # "I prefer cars to surfing." beside "Surfing is easy for me." (p 0.95): a choice between two says more
         return "a preference over another"
     return repeats.veto(n.text, o.text, settings.dedup_sentence_max_covered)
-
-
-#: A change verb that brings something to a value: "raise the membership to £75", "moved us to 97.8 FM".
-_CHANGED_TO = re.compile(
-    r"(?i)\b(?:rais|lower|increas|decreas|reduc|cut|mov|chang|switch|bump|put|push|extend|shorten|lengthen|"
-    r"drop|hik|up)(?:e|es|ed|ing|s|ped|ping|ting)?\s+(?:[\w'’]+\s+){0,5}?to\s+(?:[£$€¥]\s?)?\d"
-)
-
-
-#: Stems of words that say a quantity is measured, not what is measured: "costs £30", "comes to 288 pages", "is 320
-#: pages long", "weighs 2 tonnes", "lasts 90 minutes", "reaches 32 metres", "runs to 400 pages", "totals £1,200".
-_MEASURE = frozenset(stem(w) for w in (
-    "cost costs come comes came total totals weigh weighs measure measures last lasts reach reaches run runs ran "
-    "take takes took amount amounts long tall wide deep heavy hold holds held keep keeps kept"
-).split())
-#: "The set point is 18 °C": the value a controller holds, said as a noun ("is held at 22 °C").
-_SET_POINT = frozenset({"set", "point"})
-#: Stems of the words that say a price, beside "free" ("cards are free" / "cards cost £2").
-_PRICE_WORDS = frozenset(stem(w) for w in "free cost costs charge charged price priced pay pays fee".split())
-_FREE = re.compile(
-    r"(?i)\b(?:(?:is|are|was|were|'s|’s|'re|’re|be|go|goes|ski|skis|ride|rides|travel|travels|park|parks|enter|"
-    r"enters|stay|stays|eat|eats|play|plays)\s+free|for\s+free|free\s+of\s+charge|at\s+no\s+(?:extra\s+)?cost|"
-    r"no\s+charge|costs?\s+nothing|doesn['’]t\s+cost\s+anything)\b(?![-‐])"
-)
-_MONEY = ("q:gbp", "q:eur", "q:usd", "q:jpy")
-
-
-def _free_or_priced(n: Statement, o: Statement) -> bool:
-    """Whether one says its subject is free ("Library cards are free for children", "ski free") and the other
-    gives it a price ("cost £2"): a price and no price cannot both hold (held-out pairs 7). A text that says both
-    ("free for members, £5 for guests") claims neither alone."""
-
-    def priced(st: Statement) -> bool:
-        return any(v > 0 for k in _MONEY for v in st.kinds.get(k, ()) if isinstance(v, float))
-
-    a, b = bool(_FREE.search(n.text)), bool(_FREE.search(o.text))
-    return (a and not b and priced(o) and not priced(n)) or (b and not a and priced(n) and not priced(o))
-
-
-def _aligned_less(c: Comparison, words: frozenset[str]) -> bool:
-    """Whether the frames still differ once `words` are set aside."""
-    return bool((c.only_new - words) or (c.only_old - words))
-
-
-_NEGATED_PARTICIPLE = re.compile(r"(?i)\bun([a-z]{4,}ed)\b")
-
-
-def _negated_participle(n: Statement, o: Statement, c: Comparison) -> bool:
-    """Whether one says "un-X-ed" of what the other says "X-ed" ("must be escorted" / "can go in unescorted",
-    "is locked" / "is left unlocked", "supervised" / "unsupervised"): a participle and its negation, the one
-    antonym English forms by rule (held-out pairs 7). Not when one text says both, nor when another value word
-    differs too ("the front door is locked" / "the back door is unlocked": two doors)."""
-    for a, b in ((n, o), (o, n)):
-        for m in _NEGATED_PARTICIPLE.finditer(a.text):
-            word = m.group(1).lower()
-            if word in b.tokens and "un" + word not in b.tokens and word not in a.tokens:
-                pair = {stem(word), stem("un" + word)}
-                if ((c.only_new & n.value_words()) | (c.only_old & o.value_words())) - pair:
-                    return False
-                return not any(w in _OPPOSITES for w in n.tokens ^ o.tokens)  # (stop words: "front" / "back")
-    return False
-
-
-def _kind_on_one_side(n: Statement, o: Statement) -> bool:
-    """Whether a quantity counted in a unit noun is said by one statement only: it names a scope of the other
-    ("Half loaves are £2.50" after "A sourdough loaf is £4.50"). Money, time and how often are loose ("School ends
-    at 3:05 every day" / "The school day finishes at 3:30")."""
-
-    def counted(kinds: dict[str, frozenset[object]]) -> set[str]:
-        return {k for k in kinds if k.startswith("q:") and k.removeprefix("q:") not in _LOOSE_UNITS}
-
-    # (a bare number takes the other's unit when its text says the unit's word: "seats six" / "four seats")
-    return counted(_unit_said(n, o.kinds, n.kinds)) != counted(_unit_said(o, n.kinds, o.kinds))
-
-
-#: A change verb that takes something to a named place: "We switched the practice server over to Amsterdam", "I
-#: transferred to the Bristol base", "The team relocated to Leeds".
-_MOVED_TO = re.compile(
-    r"(?i:\b(?:mov|switch|transferr|relocat|migrat|shift|chang)(?:e|es|ed|ing)?\s+(?P<thing>(?:[\w'’]+\s+){0,5}?)"
-    r"(?:over\s+|back\s+)?to\s+(?:the\s+)?)(?P<place>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)*)"
-)
-_CLAUSE_START = re.compile(r"[.;:!?]\s+")
-_POSSESSIVE = {"i": "my", "we": "our", "you": "your", "he": "his", "she": "her", "they": "their"}
-
-
-def _moved_to(n: Statement, o: Statement) -> bool:
-    """A change told as an event that takes the old statement's subject to another named place: "We switched the
-    practice server over to Amsterdam" after "Our practice server is in Frankfurt"; "I transferred to the Bristol
-    base" after "My home base is Manchester" (held-out pairs 7: the event's words are most of the text, and the
-    reason said with it, "for lower ping", is more than a swap of two words). What moved (the verb's object, or
-    its subject when it has none) is the old subject, with no word it lacks ("Lena's friend moved to Lisbon" moves
-    no "Lena"; a pronoun stands for its possessive: "I" is "my home base"); the new place is named and not in the
-    old statement; the old statement names one place or name (its value) that the new text does not say."""
-    m = _MOVED_TO.search(n.text)
-    if m is None or not o.subject:
-        return False
-    place = {stem(w) for w in re.findall(r"[\w'’-]+", m.group("place").lower())}
-    if place & o.stems or len(o.entity_words - n.stems - o.subject) != 1:
-        return False
-    thing = m.group("thing")
-    if not thing.strip():
-        thing = _CLAUSE_START.split(n.text[: m.start()])[-1]
-    words = [w for w in re.findall(r"[\w'’]+", thing.lower())]
-    stops = stop_words()
-    content = {stem(w) for w in words if w not in stops and w not in _POSSESSIVE}
-    if content:
-        return content <= o.subject
-    # a pronoun alone: "I transferred …" moves what the old statement calls "my …"
-    first = o.text.split(maxsplit=1)[0].lower() if o.text.strip() else ""
-    return any(_POSSESSIVE.get(w) == first for w in words)
-
-
-def _count_and_members(n: Statement, o: Statement, c: Comparison) -> bool:
-    """Whether the one changed value is a count on one side ("I have two sons": a number before its noun) and, on
-    the other, a bare number said of that noun as the subject ("My sons are five and eight."): what the members
-    are (their ages), not how many there are. `comparison._unit_said` gives the bare number the noun's unit."""
-    if len(c.changed) != 1 or not c.changed[0].startswith("q:") or c.changed[0] == "q:":
-        return False
-    unit = stem(c.changed[0].removeprefix("q:"))
-    return any(
-        c.changed[0] in a.kinds and c.changed[0] not in b.kinds and "q:" in b.kinds and unit in b.subject
-        for a, b in ((n, o), (o, n))
-    )
-
-
-def _another_value(n: Statement, o: Statement, c: Comparison, *, cue: bool) -> bool:
-    """Whether a swapped word is another slot's value (`predicates.another_slot`: another subject or verb, "I live
-    in Virginia" / "I used to live in Pennsylvania") or a second value of a predicate that holds many
-    (`predicates.accumulates`: "I speak English" / "I speak French", "I am vegan" / "I am Catholic"); never an
-    opposite swapped for its opposite ("left-handed" / "right-handed") nor an identity ("Lena is my manager").
-    With an update or correction cue only another slot of a copula counts: a newer value replaces the old one."""
-    if c.identity or _opposite_swapped(n, o):
-        return False
-    if cue:
-        return predicates.another_slot(n.text, o.text, update=True)
-    return predicates.another_slot(n.text, o.text) or predicates.accumulates(n.text, o.text)
-
-
-def _denies_a_part(n: Statement, o: Statement, c: Comparison) -> bool:
-    """Whether the negated statement names a narrower object of a predicate that holds many ("I like music." / "I
-    don't like country music.", "I love yoga." / "I do not love hot yoga."): one value denied, not the other."""
-    extra = c.only_new if n.negated else c.only_old
-    return bool(extra) and predicates.accumulates(n.text, o.text)
-
-
-def _opposite_swapped(n: Statement, o: Statement) -> bool:
-    """Whether one says a word and the other its opposite ("left" / "right"); "single" beside "a waiter" is none."""
-    return any(t in _OPPOSITES and _OPPOSITES[t] in o.tokens and _OPPOSITES[t] not in n.tokens for t in n.tokens)
-
-
-def _negates(c: Comparison, *, cue: bool) -> bool:
-    """Flipped polarity over the same values and frame (a word or so more on one side)."""
-    if not (c.polarity and c.same_values and c.shared):
-        return False
-    extra_new, extra_old = len(c.only_new), len(c.only_old)
-    return (extra_old == 0 and (cue or extra_new <= 1)) or (extra_new == 0 and extra_old <= 1)
-
-
-def _scoped(changed: tuple[str, ...]) -> bool:
-    """Whether a changed value comes with a changed day or date it holds for: "closes at 22:00 on weekdays" / "at
-    18:00 at weekends", "leaves at 7:40 on Tuesday" / "at 18:20 on Friday" are two slots, not one value changed.
-    (Changed days alone, or days with parts of the day, are one "when": "Saturday mornings" / "Wednesday
-    evenings".)"""
-    return any(k in _WHEN for k in changed) and any(k not in _WHEN for k in changed)
-
-
-#: Stems of words that name one end of an interval: a start and a finish are two values of two slots ("The SATs
-#: start on 12 May." / "The SATs finish on 15 May."), a start and a beginning are one.
-_INTERVAL_ENDS = {
-    **dict.fromkeys(("start", "begin", "open", "commenc", "kick"), "start"),
-    **dict.fromkeys(("finish", "end", "close", "stop", "shut", "conclud", "expir"), "end"),
-    **dict.fromkeys(("arriv", "land"), "arrive"),
-    **dict.fromkeys(("leav", "depart"), "leave"),
-}
-#: Ordinals that pick one of several when said alone ("the second note"); "first", "next" and "last" said on one
-#: side only are mostly redundant ("the van's next MOT" / "the van's MOT", "our first gig of the tour is in Leeds" /
-#: "the tour opens in Leeds").
-_DEICTIC_ORDINALS = frozenset({"first", "next", "last"})
-
-
-def _ordinals_differ(a: frozenset[str], b: frozenset[str]) -> bool:
-    """Whether two statements name different ones of several: both name ordinals and they differ, or one names
-    an ordinal that picks one ("second", "3rd") and the other none."""
-    if a == b:
-        return False
-    if a and b:
-        return True
-    return not (a or b) <= _DEICTIC_ORDINALS
 
 
 def _speaker(m: Memory) -> str | None:
