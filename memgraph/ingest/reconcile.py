@@ -218,9 +218,9 @@ class RuleReconciler:
             _kind_on_one_side(n, o) or _count_and_members(n, o, c) or denials
             or predicates.other_members(n.text, o.text)
         ):
-            return "changed " + ", ".join(k.removeprefix("q:") or "number" for k in c.changed)
+            return _changed(c.changed)
         if c.changed and (self._reworded(n, o, c) or self._measured(n, o, c)) and not _count_and_members(n, o, c):
-            return "changed " + c.changed[0].removeprefix("q:") or "number"
+            return _changed(c.changed[:1])
         if _free_or_priced(n, o) and not c.entities_differ and _same_subject(n, o) and not (
             _aligned_less(c, _PRICE_WORDS)
         ):
@@ -303,9 +303,9 @@ class RuleReconciler:
         # an explicit correction ("Actually, … 28 November, not 14 November") needs less similarity than an update
         bar = s.reconcile_slot_cosine if correction else s.reconcile_update_cosine
         if c.changed and c.cosine >= bar:
-            return "changed " + ", ".join(k.removeprefix("q:") or "number" for k in c.changed)
+            return _changed(c.changed)
         if c.changed and c.cosine >= s.reconcile_changed_to_cosine and self._changed_to(n, o, c):
-            return "changed " + ", ".join(k.removeprefix("q:") for k in c.changed) + " (told as an event)"
+            return _changed(c.changed) + " (told as an event)"
         if c.cosine >= s.reconcile_changed_to_cosine and _moved_to(n, o):
             return "moved to another named place (told as an event)"
         if c.cosine >= s.reconcile_update_cosine and _free_or_priced(n, o) and _same_subject(n, o):
@@ -487,6 +487,12 @@ def _old_side_veto(
         # "I prefer cars to surfing." beside "Surfing is easy for me." (p 0.95): a choice between two says more
         return "a preference over another"
     return repeats.veto(n.text, o.text, settings.dedup_sentence_max_covered)
+
+
+def _changed(kinds: Sequence[str]) -> str:
+    """A decision's reason for changed values: their kinds, a unit's name for a quantity ("changed gbp"), "number"
+    for a bare one."""
+    return "changed " + ", ".join(k.removeprefix("q:") or "number" for k in kinds)
 
 
 def _speaker(m: Memory) -> str | None:
