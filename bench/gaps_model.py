@@ -122,6 +122,8 @@ FROZEN = (
 #: memgraph/retrieve/gap_model.py. On this checkout's code it gives the same features as `gap_features`
 #: (`--check-extractor`).
 EXTRACTOR = "ecc1734"
+#: Features left out of every fit (`--drop`, an ablation).
+DROP: set[str] = set()
 METHODS = ("rules", "model", "rules&model", "model>t", "rules&model>t")
 #: The step of `judge` that decided a case, read from its reason (the rules' intermediate verdict).
 REASONS = (
@@ -204,9 +206,31 @@ def load_rows(refresh: bool) -> list[dict[str, Any]]:
 
 # -- models ------------------------------------------------------------------------------------------------------
 
-def names_of(rows: list[dict[str, Any]], rule_features: bool) -> list[str]:
-    names = sorted(rows[0]["f"])
-    return names if rule_features else [n for n in names if not n.startswith(("rules_", "reason_"))]
+def names_of(rows: list[dict[str, Any]], rule_features: bool, structure: bool = True) -> list[str]:
+    """The feature names of `rows`, less the rules' verdicts unless `rule_features`, less `gap_structure`'s unless
+    `structure` (`--no-structure`: the shipped decision before `gaps8`)."""
+    from memgraph.retrieve.gap_structure import FEATURES
+
+    names = sorted(n for n in rows[0]["f"] if n not in DROP)
+    names = names if rule_features else [n for n in names if not n.startswith(("rules_", "reason_"))]
+    return names if structure else [n for n in names if n not in FEATURES]
+
+
+def with_structure(rows: list[dict[str, Any]], served: Path = SERVED) -> list[dict[str, Any]]:
+    """`rows` (an older checkout's, computed by EXTRACTOR) with `gap_structure`'s features added by THIS
+    checkout's code: that code is newer than every frozen commit, so on the frozen parts these features are not
+    frozen (they were written after held-out 11 was read; bench/RESULTS.md says so)."""
+    from memgraph import Settings
+    from memgraph.retrieve.gap_focus import ServedHit
+    from memgraph.retrieve.gap_structure import structure_features
+
+    weak = Settings(store=":memory:").gap_weak_cosine
+    kept = json.loads(served.read_text(encoding="utf-8"))
+    cases = {(part, c["id"]): c for part in {r["split"] for r in rows} for c in kept[part]}
+    for r in rows:
+        c = cases[(r["split"], r["id"])]
+        r["f"].update(structure_features(c["query"], [ServedHit(t, s) for t, s in c["hits"]], weak_cosine=weak))
+    return rows
 
 
 def probs_of(kind: str, train: list[dict[str, Any]], test: list[dict[str, Any]], names: list[str]) -> np.ndarray:
@@ -301,7 +325,7 @@ def frozen_rows(commit: str, parts: tuple[str, ...]) -> list[dict[str, Any]]:
     if out.exists():
         rows: list[dict[str, Any]] = json.loads(out.read_text(encoding="utf-8"))
         if {r["split"] for r in rows} == set(parts):
-            return rows
+            return with_structure(rows)
     if not (base / "memgraph").exists():
         base.mkdir(parents=True, exist_ok=True)
         archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "memgraph"], check=True,
@@ -318,11 +342,10 @@ def frozen_rows(commit: str, parts: tuple[str, ...]) -> list[dict[str, Any]]:
     env = {**os.environ, "PYTHONPATH": str(base)}
     subprocess.run([sys.executable, str(base / "bench" / "gaps_model.py"), "--extract", ",".join(parts),
                     "--served", str(SERVED), "--out", str(out)], check=True, env=env)
-    rows = json.loads(out.read_text(encoding="utf-8"))
-    return rows
+    return with_structure(json.loads(out.read_text(encoding="utf-8")))
 
 
-def frozen(kind: str, rule_features: bool) -> None:
+def frozen(kind: str, rule_features: bool, structure: bool = True) -> None:
     """Each FROZEN part scored by the rules of a commit at which it was blind, the model fitted on the parts read
     by then with features computed by that commit's code: the honest estimate. Then the choice of threshold over
     all frozen parts (`choose_threshold`)."""
@@ -330,7 +353,7 @@ def frozen(kind: str, rule_features: bool) -> None:
     for commit, train_parts, test_parts in FROZEN:
         rows = frozen_rows(commit, (*train_parts, *test_parts))
         train = [r for r in rows if r["split"] in train_parts]
-        names = names_of(rows, rule_features)
+        names = names_of(rows, rule_features, structure)
         th = thresholds(kind, train, names)
         test = [r for r in rows if r["split"] in test_parts]
         probs = probs_of(kind, train, test, names)
@@ -382,6 +405,18 @@ def choose_threshold(scored: list[tuple[dict[str, Any], float]]) -> None:
     for part in (*parts, "pooled"):
         c = cells([x for x in scored if part == "pooled" or x[0]["split"] == part])
         print(f"  {part:<10}{_cell(c['rules']):>19}" + "".join(f"{_cell(c[str(t)]):>19}" for t in GRID))
+    def ap(rows: list[tuple[dict[str, Any], float]]) -> float:
+        return average_precision([bool(r["miss"]) for r, _ in rows], [p if r["f"]["need"] else 0.0 for r, p in rows])
+
+    print(f"  average precision (need AND model, over every threshold): pooled {ap(scored):.3f}; " + ", ".join(
+        f"{part} {ap([x for x in scored if x[0]['split'] == part]):.3f}" for part in parts))
+    truth = [bool(r["miss"]) for r, _ in scored]
+    for goal in (0.8, 0.85, 0.9, 0.95):  # what recall each precision costs, read in hindsight off the pooled parts
+        ok = [(score(truth, [_shipped(r, p, float(t)) for r, p in scored]), float(t))
+              for t in np.arange(0.5, 1.0, 0.01)]
+        ok = [(c, t) for c, t in ok if c["precision"] is not None and c["precision"] >= goal and c["decided"] >= 5]
+        best = max(ok, key=lambda x: (x[0]["recall"], -x[1]), default=None)
+        print(f"  precision >= {goal}: " + (f"t {best[1]:.2f}: {_cell(best[0])}" if best else "no threshold"))
     pick = best_fixed(cells(scored))
     print(f"  pick on all frozen parts (highest pooled precision, recall >= the rules' - {RECALL_SLACK}): t {pick}")
     left: list[tuple[dict[str, Any], float, float]] = []
@@ -396,6 +431,14 @@ def choose_threshold(scored: list[tuple[dict[str, Any], float]]) -> None:
           f"{_cell(score(truth, [_shipped(r, p, t) for r, p, t in left]))}")
 
 
+def average_precision(truth: list[bool], probs: list[float]) -> float:
+    """The area under the precision-recall curve (sklearn's): one figure for how well the probabilities rank the
+    misses first, at every threshold at once; less noisy than one threshold's precision on a few dozen misses."""
+    from sklearn.metrics import average_precision_score
+
+    return float(average_precision_score(truth, probs))
+
+
 def best_fixed(c: dict[str, dict[str, Any]]) -> float | None:
     """The threshold of GRID with the highest pooled precision whose recall is at most RECALL_SLACK below the
     rules'; None when none is."""
@@ -404,7 +447,7 @@ def best_fixed(c: dict[str, dict[str, Any]]) -> float | None:
     return max(ok, key=lambda t: (c[str(t)]["precision"], -t)) if ok else None
 
 
-def blind(part: str, rows: list[dict[str, Any]]) -> None:
+def blind(part: str, rows: list[dict[str, Any]], structure: bool = True) -> None:
     """The preset configuration and the shipped one fitted on every read part, scored on `part`: the table only,
     never a case."""
     if part in READ:
@@ -412,7 +455,7 @@ def blind(part: str, rows: list[dict[str, Any]]) -> None:
         test = [r for r in load_rows(False) if r["split"] == part]
     else:
         test = extract([part], blind=True)
-    names = names_of(rows, bool(PRESET["rule_features"]))
+    names = names_of(rows, bool(PRESET["rule_features"]), structure)
     th, made = fit_and_score(rows, test, str(PRESET["kind"]), names)
     truth = [bool(r["miss"]) for r in test]
     print(f"blind {part}: fitted on {', '.join(sorted({r['split'] for r in rows}))}; preset {PRESET}; "
@@ -465,10 +508,13 @@ def check_extractor() -> None:
                    check=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
     theirs = {(r["split"], r["id"]): r["f"] for r in json.loads(out.read_text(encoding="utf-8"))}
     ours = {(r["split"], r["id"]): r["f"] for r in load_rows(True)}
-    names = sorted(next(iter(ours.values())))
+    from memgraph.retrieve.gap_structure import FEATURES
+
+    names = sorted(next(iter(theirs.values())))  # gap_structure's are added by this checkout's code (`with_structure`)
     worst = max(abs(ours[k][n] - theirs[k][n]) for k in ours for n in names)
     print(f"{len(ours)} cases, {len(names)} features: same keys {set(ours) == set(theirs)}, "
-          f"same names {sorted(next(iter(theirs.values()))) == names}, largest difference {worst:g}")
+          f"same names {sorted(n for n in next(iter(ours.values())) if n not in FEATURES) == names}, "
+          f"largest difference {worst:g}")
 
 
 def cost(rounds: int) -> None:
@@ -516,6 +562,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--kind", choices=("logreg", "gbm"), default="logreg")
     ap.add_argument("--no-rule-features", action="store_true", help="leave out the rules' verdict and reason")
+    ap.add_argument("--no-structure", action="store_true",
+                    help="leave out gap_structure's features (the shipped decision before helper gaps8)")
     ap.add_argument("--refresh", action="store_true", help="compute the features again (after a rule change)")
     ap.add_argument("--blind", metavar="PART", help="the lead only, once: the preset on an unread part, table only")
     ap.add_argument("--frozen", action="store_true", help="each FROZEN part with the rules of when it was blind")
@@ -526,7 +574,9 @@ def main() -> None:
     ap.add_argument("--extract", metavar="PARTS", help=argparse.SUPPRESS)  # --frozen's step in an older checkout
     ap.add_argument("--served", type=Path, default=SERVED, help=argparse.SUPPRESS)
     ap.add_argument("--out", type=Path, help=argparse.SUPPRESS)
+    ap.add_argument("--drop", default="", help="features to leave out, comma-separated (an ablation)")
     args = ap.parse_args()
+    DROP.update(n for n in args.drop.split(",") if n)
     started, cpu = time.perf_counter(), time.process_time()
     if args.extract:
         rows = extract(args.extract.split(","), served=args.served)
@@ -542,14 +592,14 @@ def main() -> None:
         check_extractor()
         return
     if args.frozen:
-        frozen(args.kind, not args.no_rule_features)
+        frozen(args.kind, not args.no_rule_features, not args.no_structure)
         print(f"\n{time.perf_counter() - started:.0f} s wall, load average {os.getloadavg()[0]:.2f}")
         return
     rows = load_rows(args.refresh)
     if args.blind:
-        blind(args.blind, rows)
+        blind(args.blind, rows, not args.no_structure)
     else:
-        names = names_of(rows, not args.no_rule_features)
+        names = names_of(rows, not args.no_rule_features, not args.no_structure)
         print(f"leave one read part out, {args.kind}, {len(names)} features"
               f"{'' if not args.no_rule_features else ' (no rule features)'}; cells: precision/recall (decided)")
         print("caveat: the rules and the rule features were written from every one of these parts (in sample)")

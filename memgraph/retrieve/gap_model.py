@@ -39,6 +39,7 @@ from memgraph.retrieve.gap_focus import (
     uncovered,
 )
 from memgraph.retrieve.gap_question import asked, information_need, is_question, scene
+from memgraph.retrieve.gap_structure import structure_features
 from memgraph.retrieve.gap_values import expected_answer, holds_answer, holds_asked_values, tense_clash
 from memgraph.retrieve.gaps import GapVerdict
 
@@ -106,6 +107,7 @@ def gap_features(
     nearly = [p for p in good if p["left"] == 0 or (p["left"] == 1 and long_question)]
     f["nearly_covered_best_sim"] = max((p["sim"] for p in nearly), default=0.0)
     f["any_nearly_covered"] = float(any(p["sim"] >= weak_cosine for p in nearly))
+    f.update(structure_features(query, served, weak_cosine=weak_cosine))  # a sibling subject's value is no answer
     return f
 
 
