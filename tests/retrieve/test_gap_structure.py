@@ -3,12 +3,10 @@ on cases of the read part held-out 11 the learned gap decision read as answered;
 
 from __future__ import annotations
 
-import numpy as np
-
 from memgraph import Settings
 from memgraph.embed import CachedEmbedder
 from memgraph.retrieve import gap_model
-from memgraph.retrieve.gap_focus import FocusTest, ServedHit, uncovered
+from memgraph.retrieve.gap_focus import FocusTest, uncovered
 from memgraph.retrieve.gap_structure import (
     FEATURES,
     asked_subjects,
@@ -17,6 +15,7 @@ from memgraph.retrieve.gap_structure import (
     sibling_name,
     structure_features,
 )
+from tests.retrieve.test_gap_model import _hits
 
 FORGE = "what's the key safe code at The Old Forge?"  # held-out 11 hl17, a miss
 FORGE_SERVED = [
@@ -26,21 +25,6 @@ FORGE_SERVED = [
     "Tamsin Rowe's team does the cleaning: £65 a changeover at Gull Cottage and £90 at The Old Forge.",
     "Dogs are allowed at The Old Forge (two at most, £25 a stay) but not at Gull Cottage.",
 ]
-PRACTICALS = "what are the Year 11 chemistry required practicals this term?"  # held-out 11 st19, a miss
-PRACTICALS_SERVED = [
-    "This term's Year 11 biology required practicals are osmosis in potato and amylase enzyme activity.",
-    "Hydrochloric acid for the Year 10 rates practical is made up at 1 mol/dm³ from the 2 M stock in the acid "
-    "cabinet in prep room B.",
-    "Live locusts for Year 8 come from Blades Biological and arrive on Tuesdays.",
-    "Mr Achebe teaches Year 9 in Lab 2 and wants the microscopes set up the period before.",
-    "Goggles to EN166 are worn for all chemistry practicals; safety spectacles are enough for biology.",
-]
-
-
-def _hits(embedder: CachedEmbedder, query: str, texts: list[str]) -> list[ServedHit]:
-    vecs = np.asarray(embedder.encode([query, *texts]), dtype=np.float32)
-    vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
-    return [ServedHit(t, float(v @ vecs[0])) for t, v in zip(texts, vecs[1:], strict=True)]
 
 
 def _focus(embedder: CachedEmbedder) -> FocusTest:
@@ -95,12 +79,12 @@ def test_structure_features_summarise_the_served_memories(embedder: CachedEmbedd
     assert set(FEATURES) <= set(gap_model.load_model().features)  # the shipped weights read them
 
 
-def test_siblings_are_logged_as_misses(embedder: CachedEmbedder) -> None:
-    """End to end through the shipped weights: both held-out 11 misses were read as answered before these
-    features (p 0.73 and 0.71 < 0.75); now they are misses."""
+def test_a_sibling_subject_is_logged_as_a_miss(embedder: CachedEmbedder) -> None:
+    """End to end through the shipped weights: held-out 11 hl17 was read as answered before these features (p 0.73
+    with main's weights); with them p is 0.96. (st19, "chemistry" / "biology required practicals", flips by the
+    threshold alone: p 0.71 both ways, so it is not asserted here.)"""
     s = Settings(store=":memory:")
-    for query, texts in ((FORGE, FORGE_SERVED), (PRACTICALS, PRACTICALS_SERVED)):
-        verdict = gap_model.judge(query, _hits(embedder, query, texts), focus=_focus(embedder),
-                                  answer_cosine=s.gap_answer_cosine, weak_cosine=s.gap_weak_cosine,
-                                  threshold=s.gap_model_threshold)
-        assert verdict.miss, verdict.reason
+    verdict = gap_model.judge(FORGE, _hits(embedder, FORGE, FORGE_SERVED), focus=_focus(embedder),
+                              answer_cosine=s.gap_answer_cosine, weak_cosine=s.gap_weak_cosine,
+                              threshold=s.gap_model_threshold)
+    assert verdict.miss and verdict.reason.startswith("learned: p=0.9"), verdict.reason
