@@ -138,6 +138,21 @@ def _span(
 
 
 @njit(cache=True, nogil=True)
+def _place(
+    top_o: np.ndarray, top_r: np.ndarray, top_w: np.ndarray, k: int, cap: int, p: int, o: int, r: int, w: float
+) -> int:
+    """Insert (o, r, w) at position `p` of the `k` best so far (the last falls off past `cap`); the new count."""
+    for q in range(min(k, cap - 1), p, -1):
+        top_o[q] = top_o[q - 1]
+        top_r[q] = top_r[q - 1]
+        top_w[q] = top_w[q - 1]
+    top_o[p] = o
+    top_r[p] = r
+    top_w[p] = w
+    return min(k + 1, cap)
+
+
+@njit(cache=True, nogil=True)
 def hop(
     f_first: int, f_seed: np.ndarray, f_kind: np.ndarray, f_node: np.ndarray,
     count: int, table: np.ndarray, n_keys: int, cap: int, to_groups: bool, discovered: float,
@@ -209,15 +224,8 @@ def hop(
                 p = k
                 while p > 0 and _group_less(g, w, top_o[p - 1], top_w[p - 1], member_sizes, group_key, goff, gbuf):
                     p -= 1
-                if p >= cap:
-                    continue
-                last = min(k, cap - 1)
-                for q in range(last, p, -1):
-                    top_o[q] = top_o[q - 1]
-                    top_w[q] = top_w[q - 1]
-                top_o[p] = g
-                top_w[p] = w
-                k = min(k + 1, cap)
+                if p < cap:
+                    k = _place(top_o, top_r, top_w, k, cap, p, g, 0, w)
             for q in range(k):
                 g = top_o[q]
                 l_rel[at + n] = HAS_TAG if group_kind[g] == TAG else IN_CLUSTER
@@ -242,17 +250,8 @@ def hop(
                 o, r, w, top_o[p - 1], top_r[p - 1], top_w[p - 1], importance, id_key, ioff, ibuf
             ):
                 p -= 1
-            if p >= cap:
-                continue
-            last = min(k, cap - 1)
-            for q in range(last, p, -1):
-                top_o[q] = top_o[q - 1]
-                top_r[q] = top_r[q - 1]
-                top_w[q] = top_w[q - 1]
-            top_o[p] = o
-            top_r[p] = r
-            top_w[p] = w
-            k = min(k + 1, cap)
+            if p < cap:
+                k = _place(top_o, top_r, top_w, k, cap, p, o, r, w)
         for q in range(k):
             l_rel[at + n] = top_r[q]
             l_kind[at + n] = 0
