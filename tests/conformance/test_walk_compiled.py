@@ -15,7 +15,7 @@ import pytest
 from memgraph.config import Settings
 from memgraph.store import open_store
 from memgraph.store.sqlite import compiled_walk, csr
-from memgraph.store.sqlite.adjacency import CLUSTER, TAG, UserGraph
+from memgraph.store.sqlite.adjacency import CLUSTER, TAG, Adjacency, UserGraph
 from memgraph.store.sqlite.columns import prefix_keys
 from memgraph.store.traverse import ExpansionTable
 
@@ -128,3 +128,23 @@ def test_the_compiled_walk_walks_the_one_definition(tmp_path: Path, compiled: No
     parity._update(store, g, seed)
     parity._check(store, g, rng)
     store.close()
+
+
+def test_the_packed_replaced_lists_are_the_replaced_lists() -> None:
+    """What the kernel reads for a replaced list (Adjacency.ov_*) is `get`'s list, through growing and repacking
+    (the same lists replaced over and over: mostly stale buffers)."""
+    rng = random.Random(7)
+    adj = Adjacency([np.int64, np.float64])
+    adj.build(50, np.array([rng.randrange(50) for _ in range(200)]), (np.arange(200), np.ones(200)))
+    peak = 0
+    for step in range(2000):
+        owner = rng.randrange(60 if step % 3 else 8)  # a few owners replaced often; some past the base
+        k = rng.randint(0, 12)
+        adj.replace(owner, (np.arange(k) + step, np.full(k, float(step))))
+        peak = max(peak, sum(len(c[0]) for c in adj.over.values()))
+        if step % 97 == 0 or step == 1999:
+            for o in adj.over:
+                a, n = adj.ov_start[o], adj.sizes[o]
+                assert np.array_equal(adj.ov_cols[0][a : a + n], adj.get(o)[0])
+                assert np.array_equal(adj.ov_cols[1][a : a + n], adj.get(o)[1])
+    assert len(adj.ov_cols[0]) <= 4 * peak + 64  # stale rows are dropped, not kept forever
