@@ -48,7 +48,7 @@ STAGES = (
     "rank",
     "handed_out",
 )
-#: SQLite store reads timed inside the stages above (the reply rule's, before and after `cosread`; the walk in `spread`).
+#: SQLite store reads timed inside the stages above (the reply rule's; `expand_table`: the walk in `spread`).
 STORE_READS = ("sequence_pairs", "similarities", "get_links", "get_memories", "list_memories", "expand_table")
 
 
