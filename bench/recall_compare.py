@@ -76,6 +76,8 @@ def dump(args: argparse.Namespace) -> None:
         shutil.copytree(built, work)
         settings = Settings(store=str(work))
         engine = MemoryEngine(open_store(str(work), settings), settings, rs.LookupEmbedder({}, fallback=model))
+        # rs is the --code checkout's: one before the compiled walk has no walk_kind
+        print(f"walk: {rs.walk_kind(settings) if hasattr(rs, 'walk_kind') else 'numpy (no compiled walk)'}")
         for mode in args.modes.split(","):
             for q in queries:
                 r = engine.recall(q, user_id=rs.USER, top_k=10, mode=mode)

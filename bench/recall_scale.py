@@ -203,6 +203,18 @@ class LookupEmbedder:
         return max(1, round(len(text.split()) * 1.3))
 
 
+def walk_kind(settings: Settings) -> str:
+    """Wait for the compiled walk an engine warms in the background (so every measured walk is of one kind) and
+    say which walk runs; a checkout before it (`--code`) walks with numpy."""
+    try:
+        from memgraph.store.sqlite import compiled_walk
+    except ImportError:
+        return "numpy (this code has no compiled walk)"
+    if not settings.compiled_walk:
+        return "numpy (compiled_walk off)"
+    return "compiled" if compiled_walk.warm() is not None else "numpy (numba unavailable)"
+
+
 def build_store(n: int, bulk: bool, locomo: list[Session], sentences: list[str], table: dict[str, np.ndarray]) -> Path:
     """The store of n memories, built once per schema version and generator (cached)."""
     path = CACHE / f"store-schema{SCHEMA_VERSION}-gen{GENERATOR}-{n}-{'bulk' if bulk else 'reconciled'}"
@@ -328,6 +340,7 @@ def measure(n: int, bulk: bool, args: argparse.Namespace, corpus: Any, model: An
         for q in queries:
             engine.recall(q, user_id=USER, top_k=10, mode="cascade")
         engine.flush()
+        print(f"  walk: {walk_kind(settings)}")
         lookup.misses = 0
         rows = []
         matrix = engine.store.embeddings(USER)[1]

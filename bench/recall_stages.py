@@ -48,8 +48,8 @@ STAGES = (
     "rank",
     "handed_out",
 )
-#: SQLite store reads timed inside the stages above (the reply rule's, before and after `cosread`).
-STORE_READS = ("sequence_pairs", "similarities", "get_links", "get_memories", "list_memories")
+#: SQLite store reads timed inside the stages above (the reply rule's; `expand_table`: the walk in `spread`).
+STORE_READS = ("sequence_pairs", "similarities", "get_links", "get_memories", "list_memories", "expand_table")
 
 
 def main() -> None:
@@ -109,6 +109,8 @@ def main() -> None:
         shutil.copytree(built, work)
         settings = Settings(store=str(work))
         engine = MemoryEngine(open_store(str(work), settings), settings, rs.LookupEmbedder({}, fallback=AutoEmbedder()))
+        # rs is the --code checkout's: one before the compiled walk has no walk_kind
+        print(f"walk: {rs.walk_kind(settings) if hasattr(rs, 'walk_kind') else 'numpy (no compiled walk)'}")
         for q in queries:  # warm-up: loads the structures, embeds each question and its cue-stripped form once
             engine.recall(q, user_id=rs.USER, top_k=10, mode="cascade")
         engine.flush()

@@ -109,6 +109,11 @@ class MemoryEngine:
             pass  # the server is down (writes queue in the outbox): reported on the next open
         self._maintainer = Maintainer(store, settings, lambda: self.embedder)
         self._recaller = Recaller(store, settings, lambda: self.embedder, self._maintainer)
+        # looked up on the class: a deferred store forwards attribute reads to its server
+        if settings.compiled_walk and getattr(type(store), "walks_compiled", False):
+            from memgraph.store.sqlite import compiled_walk
+
+            compiled_walk.warm_in_background()
 
     # -- lifecycle ----------------------------------------------------------------------------------------
 

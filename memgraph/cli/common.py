@@ -104,9 +104,11 @@ def open_engine(
     loaded while the model was loading (SQLite; other stores have nothing to load). `counts_tokens` (recall):
     read the tokenizer a recall counts tokens with on another thread too. `spinner=False` (a server): never
     wait for the model here, even on a terminal.
-    `overrides` are settings for this command (e.g. `outbox_background=False`)."""
+    `overrides` are settings for this command (e.g. `outbox_background=False`). A one-shot command walks the
+    graph at most once: it never warms the compiled walk (`compiled_walk=True` for a server)."""
     from memgraph.engine import MemoryEngine
 
+    overrides.setdefault("compiled_walk", False)
     with reported():
         settings = Settings(**overrides)
         target = store or settings.store

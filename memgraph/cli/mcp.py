@@ -26,7 +26,9 @@ def mcp_(
     """
     # the model, the user's read structures and the token counter start loading as the engine opens, before
     # the server's own imports and tool schemas: the first tool call waits for those loads, not for these
-    with open_engine(store, embeds=True, preload=(user, True, True), counts_tokens=True, spinner=False) as engine:
+    with open_engine(
+        store, embeds=True, preload=(user, True, True), counts_tokens=True, spinner=False, compiled_walk=True
+    ) as engine:
         from memgraph.mcp_server import serve_stdio
         from memgraph.tools import ToolSet
 

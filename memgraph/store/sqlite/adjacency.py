@@ -51,6 +51,12 @@ class Adjacency:
         #: per owner: whether its list is in `over` (a gather tests a whole frontier at once: a Python test per
         #: owner was ~5% of a cascade's walk once maintenance had replaced a few lists)
         self.is_over = np.zeros(0, dtype=bool)
+        #: The replaced lists again, packed into append-only column buffers (`ov_start` per owner; `ov_used` rows
+        #: written, some of them lists replaced since): what the compiled walk (walk_jit.py) reads instead of
+        #: `over`'s dict of arrays. Repacked from `over` when the buffers are full and mostly stale.
+        self.ov_start = np.zeros(0, dtype=np.int64)
+        self.ov_cols: _Cols = self.empty()
+        self.ov_used = 0
 
     def empty(self) -> _Cols:
         return tuple(np.zeros(0, dtype=d) for d in self.dtypes)
@@ -65,6 +71,9 @@ class Adjacency:
         self.over = {}
         self.sizes = counts
         self.is_over = np.zeros(n_owners, dtype=bool)
+        self.ov_start = np.zeros(n_owners, dtype=np.int64)
+        self.ov_cols = self.empty()
+        self.ov_used = 0
 
     def _reserve(self, n_owners: int) -> None:
         if n_owners > len(self.sizes):
@@ -75,6 +84,10 @@ class Adjacency:
             flags = np.zeros(len(self.sizes), dtype=bool)
             flags[: len(self.is_over)] = self.is_over
             self.is_over = flags
+        if n_owners > len(self.ov_start):
+            starts = np.zeros(len(self.sizes), dtype=np.int64)
+            starts[: len(self.ov_start)] = self.ov_start
+            self.ov_start = starts
 
     def get(self, owner: int) -> _Cols:
         hit = self.over.get(owner)
@@ -90,6 +103,35 @@ class Adjacency:
         self.over[owner] = tuple(np.asarray(c, dtype=d) for c, d in zip(cols, self.dtypes, strict=True))
         self.sizes[owner] = len(cols[0])
         self.is_over[owner] = True
+        self._pack(owner)
+
+    def _pack(self, owner: int) -> None:
+        """Copy the owner's new list into the packed buffers (amortised: they double, or are repacked with the
+        live lists alone when more than half of what they hold was replaced since)."""
+        lst = self.over[owner]
+        n = len(lst[0])
+        if self.ov_used + n > len(self.ov_cols[0]):
+            live = sum(len(c[0]) for c in self.over.values())
+            if 2 * live <= self.ov_used:
+                cols = tuple(np.zeros(max(64, 2 * live), dtype=d) for d in self.dtypes)
+                at = 0
+                for o, kept in self.over.items():
+                    k = len(kept[0])
+                    for buf, c in zip(cols, kept, strict=True):
+                        buf[at : at + k] = c
+                    self.ov_start[o] = at
+                    at += k
+                self.ov_cols, self.ov_used = cols, at
+                return
+            size = max(64, 2 * (self.ov_used + n))
+            grown = tuple(np.zeros(size, dtype=d) for d in self.dtypes)
+            for buf, c in zip(grown, self.ov_cols, strict=True):
+                buf[: self.ov_used] = c[: self.ov_used]
+            self.ov_cols = grown
+        for buf, c in zip(self.ov_cols, lst, strict=True):
+            buf[self.ov_used : self.ov_used + n] = c
+        self.ov_start[owner] = self.ov_used
+        self.ov_used += n
 
     def gather(self, owners: np.ndarray) -> tuple[np.ndarray, _Cols]:
         """Every list of `owners` (distinct owner indices) concatenated: (position in `owners` of each row,

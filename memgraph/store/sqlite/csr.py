@@ -19,6 +19,7 @@ import numpy as np
 from pydantic import BaseModel
 
 from memgraph.models import TraceStep
+from memgraph.store.sqlite import compiled_walk
 from memgraph.store.sqlite.adjacency import (
     CLUSTER,
     HAS_TAG,
@@ -68,6 +69,24 @@ def expand_table(
     cap = int(fanout_cap)
     discovered = float(weights.get("RelatesTo:discovered", 1.0))
     n_keys = 2 * max(len(ids), len(graph.group_names)) + 2
+    jit = compiled_walk.kernels() if ranked_members else None
+    if jit is not None:
+        states = jit.walk(
+            graph,
+            ids,
+            importance,
+            passing,
+            id_key,
+            np.array([index[s] for s in seed_ids], dtype=np.int64),
+            max_depth,
+            cap,
+            discovered,
+            n_keys,
+            lambda groups: _member_picks(graph, groups, ids, importance, last_accessed, passing, id_key, cap),
+        )
+        if states is None:
+            return ExpansionTable.empty()
+        return _table(graph, ids, seed_ids, weights, codes, *states)
     # the states: (seed position, kind 0 memory / 1 group, node, parent state, relation, weight, degree)
     st_seed = [np.arange(len(seed_ids), dtype=np.int64)]
     st_kind = [np.zeros(len(seed_ids), dtype=np.int64)]
@@ -224,12 +243,7 @@ def _hop(
             )
         )
     if len(grp_nodes) and ranked_members:
-        heads, lens = graph.member_heads(grp_nodes, ids, importance, last_accessed, id_key, _HEAD * cap)
-        picked = _heads_passing(heads, lens, passing, cap)
-        if picked is None:  # a list whose head holds fewer than `cap` passing rows: read the whole lists
-            orders = graph.member_order(grp_nodes, ids, importance, last_accessed, id_key)
-            picked = _first_passing(orders, passing, cap)
-        pos, row = picked
+        pos, row = _member_picks(graph, grp_nodes, ids, importance, last_accessed, passing, id_key, cap)
         keep = np.arange(len(pos))
     elif len(grp_nodes):
         pos, (row,) = graph.members.gather(grp_nodes)
@@ -259,6 +273,26 @@ def _hop(
     cols = [np.concatenate([p[i] for p in parts]) for i in range(6)]
     order = np.argsort(cols[0], kind="stable")  # per owner: its groups, then its links (the parts' order)
     return tuple(c[order] for c in cols)
+
+
+def _member_picks(
+    graph: UserGraph,
+    grp_nodes: np.ndarray,
+    ids: list[str],
+    importance: np.ndarray,
+    last_accessed: np.ndarray,
+    passing: np.ndarray,
+    id_key: np.ndarray,
+    cap: int,
+) -> tuple[np.ndarray, np.ndarray]:
+    """(position in `grp_nodes`, row) of each group's first `cap` passing members in the walk's ranking, read
+    from the graph's ranked lists (`ranked_members`)."""
+    heads, lens = graph.member_heads(grp_nodes, ids, importance, last_accessed, id_key, _HEAD * cap)
+    picked = _heads_passing(heads, lens, passing, cap)
+    if picked is None:  # a list whose head holds fewer than `cap` passing rows: read the whole lists
+        orders = graph.member_order(grp_nodes, ids, importance, last_accessed, id_key)
+        picked = _first_passing(orders, passing, cap)
+    return picked
 
 
 def _distinct(nodes: np.ndarray, size: int) -> np.ndarray:

@@ -54,6 +54,8 @@ class SQLiteStore(SQLReads):
     connection per thread (WAL lets them run beside a writer). Safe across processes (WAL + busy retries)."""
 
     name = "sqlite"
+    #: Its walk (csr.py) has a compiled form an engine may warm (compiled_walk.py, Settings.compiled_walk).
+    walks_compiled = True
 
     def __init__(
         self,
