@@ -25,7 +25,6 @@ from memgraph.errors import ValidationError
 from memgraph.ingest.items import Candidate
 from memgraph.ingest.reconcile import Neighbour, ReconcileAction, Reconciler
 from memgraph.ingest.report import Dropped, DropReason, IngestDecision, IngestReport, preview
-from memgraph.ingest.statement import held_for_batch
 from memgraph.models import HasTag, Link, LinkSource, Memory, Relation, utcnow
 from memgraph.store.base import MemoryUpdate, WriteBatch
 
@@ -90,19 +89,6 @@ def decide(
 ) -> list[Resolution]:
     """One resolution per candidate, in order. A candidate sees the memories created before it in this batch
     (and not superseded since) as neighbours too, so a batch reconciles with itself as with the store."""
-    with held_for_batch():  # a stored neighbour's statement unpacked once per batch, not once per pair
-        return _decide(candidates, near, reconciler, settings, explicit=explicit, reconcile=reconcile)
-
-
-def _decide(
-    candidates: Sequence[Candidate],
-    near: Neighbourhood,
-    reconciler: Reconciler,
-    settings: Settings,
-    *,
-    explicit: bool,
-    reconcile: bool,
-) -> list[Resolution]:
     s = settings
     out: list[Resolution] = []
     created: list[Candidate | None] = [None] * len(candidates)  # by candidate index, once created in this batch

@@ -23,8 +23,6 @@ import re
 import sys
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Generic, TypeVar
@@ -204,38 +202,11 @@ def statement(text: str) -> Statement:
         return out
     packed = _PACKED.get(text)
     if packed is not None:
-        held: dict[str, Statement] | None = getattr(_HELD, "memo", None)
-        if held is None:
-            return _unpack(text, packed)
-        out = held.get(text)
-        if out is None:
-            out = held[text] = _unpack(text, packed)
-        return out
+        return _unpack(text, packed)
     out = _parse(text)
     _PACKED.put(text, _pack(out))
     _WHOLE.put(text, out)
     return out
-
-
-#: Per thread, inside `held_for_batch`: the statements unpacked there, by text (None outside).
-_HELD = threading.local()
-
-
-@contextmanager
-def held_for_batch() -> Iterator[None]:
-    """Keep every statement unpacked from `_PACKED` in the block (on this thread) until the block ends: one batch's
-    decisions read a stored neighbour once per new text it is near (a batch of 5,000 past 60k memories unpacked
-    ~14-17k statements for ~25k pairs), and a statement unpacked again also works out its derived parts (`kinds`,
-    `flat_values`) again. Kept only for the block: a batch's statements held longer reach the collector's oldest
-    generation (see `statement`). Blocks nest; the outermost one drops them."""
-    outer = getattr(_HELD, "memo", None)
-    if outer is None:
-        _HELD.memo = {}
-    try:
-        yield
-    finally:
-        if outer is None:
-            _HELD.memo = None
 
 
 #: Statements parsed last, kept whole: a new text is compared with the next texts of its batch and the next

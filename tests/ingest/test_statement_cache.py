@@ -3,12 +3,6 @@ the write-path decisions are the same whether a stored neighbour's text was pars
 
 from __future__ import annotations
 
-from typing import Any
-
-import numpy as np
-from pytest import MonkeyPatch
-
-from memgraph import MemoryEngine
 from memgraph.ingest import statement as st
 
 TEXTS = [
@@ -92,41 +86,3 @@ def test_statements_share_one_empty_set_and_keep_few_tracked_objects() -> None:
                 assert _tracked(s) <= 10, (text, _tracked(s))  # 21 with a set per empty field
         total += _tracked(parsed)
     assert total <= 160  # 269 with a set per empty field and a dict per statement and per values
-
-
-def test_a_batch_holds_each_unpacked_statement_until_it_ends() -> None:
-    # a batch's decisions read a stored neighbour once per new text near it: unpacked once, then the same object
-    text = TEXTS[2]
-    st._WHOLE.clear()
-    st._PACKED.clear()
-    st._PACKED.put(text, st._pack(st._parse(text)))
-    with st.held_for_batch():
-        first = st.statement(text)
-        with st.held_for_batch():  # nested: the outer block's statements stay held
-            assert st.statement(text) is first
-        assert st.statement(text) is first and first == st._parse(text)
-    assert st.statement(text) is not first  # the block ended: unpacked anew, not kept
-    assert len(st._WHOLE) == 0
-    st._PACKED.clear()
-
-
-def test_a_reconciled_batch_unpacks_a_shared_neighbour_once(engine: MemoryEngine, monkeypatch: MonkeyPatch) -> None:
-    rng = np.random.default_rng(1)
-    base = rng.normal(size=384).astype(np.float32)
-    stored = "The nightly build of project Atlas runs at 02:00."
-    engine.remember_many([{"content": stored, "embedding": base}], user_id="u")
-    st._WHOLE.clear()  # as if many texts had been read since it was parsed: the neighbour comes back packed
-    st._PACKED.put(stored, st._pack(st._parse(stored)))
-    unpacked: list[str] = []
-    real = st._unpack
-
-    def counting(text: str, p: tuple[Any, ...]) -> st.Statement:
-        unpacked.append(text)
-        return real(text, p)
-
-    monkeypatch.setattr(st, "_unpack", counting)
-    news = [f"The {w} build of project {p} runs on Tuesdays." for w, p in (("weekly", "Orion"), ("debug", "Vega"))]
-    engine.remember_many(
-        [{"content": t, "embedding": base + 0.05 * rng.normal(size=384)} for t in news], user_id="u"
-    )
-    assert unpacked.count(stored) == 1  # both new texts were compared with it
