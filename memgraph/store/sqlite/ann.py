@@ -52,11 +52,13 @@ log = logging.getLogger(__name__)
 
 #: Rows encoded per faiss call while building (bounds the gathered float32 copy: 64 MB at 384 dimensions).
 _CHUNK = 1 << 16
-#: Candidate vector floats one re-ranking block gathers (8 MB of float32: ~27 queries of 200 candidates). A
+#: Candidate vector floats one re-ranking block gathers (2 MB of float32: ~6 queries of 200 candidates). A
 #: smaller block stays in the caches and reuses its allocation: 5,000 queries of 200 candidates over 60k rows
-#: (numpy, load 8) took 0.89 / 1.06 / 0.91 s CPU in blocks of 64 MB and 0.57-0.65 s in blocks of 2-20 MB,
-#: the same cosines to the bit (the same matrix-vector kernel per query).
-_RERANK_FLOATS = 1 << 21
+#: (numpy, load 8) took 0.89 / 1.06 / 0.91 s CPU in blocks of 64 MB and 0.57-0.65 s in blocks of 2-20 MB; the
+#: whole batched search of a bulk write's 5,000 queries at 60k memories (faiss scan and re-rank, load 5.5, three
+#: rounds alternated) 1.39-1.45 s in blocks of 8 MB, 1.27-1.29 s of 2 MB, 1.24-1.35 s of 1 MB, 1.34-1.44 s of
+#: 0.3 MB: the same cosines to the bit (the same matrix-vector kernel per query).
+_RERANK_FLOATS = 1 << 19
 
 
 @dataclass(frozen=True)
