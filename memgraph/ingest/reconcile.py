@@ -84,6 +84,7 @@ from memgraph.ingest.forms import (
     _PRICE_WORDS,
     _SET_POINT,
     _aligned_less,
+    _allowed_and_forbidden,
     _another_value,
     _count_and_members,
     _denies_a_part,
@@ -241,6 +242,8 @@ class RuleReconciler:
             predicates.another_slot(n.text, o.text) or (not cue and _denies_a_part(n, o, c))
         ):
             return "negation"
+        if _allowed_and_forbidden(n, o, c, self.s.contradict_permission_max_changed_terms):
+            return "allowed / forbidden"
         # "I've never been on the flat rate VAT scheme; I use standard accounting.": the clause that negates the
         # old statement, read alone (the clause added after it is another statement)
         for part in clauses(n.text):

@@ -591,7 +591,7 @@ def test_a_single_valued_slot_still_conflicts(embedder, old: str, new: str) -> N
     ("old", "new", "action"),
     [
         # the speaker's own account of the slip before a colon, in words no correction list has
-        ("The allotment gate code is 4821.", "I misread my notes: the allotment gate code is 5821.",
+        ("The allotment gate code is 4821.", "I copied it off the old sign: the allotment gate code is 5821.",
          ReconcileAction.SUPERSEDE),
         ("Bramble's vet appointment is on Monday.",
          "I had the days muddled: Bramble's vet appointment is on Wednesday.", ReconcileAction.SUPERSEDE),
@@ -609,6 +609,20 @@ def test_a_single_valued_slot_still_conflicts(embedder, old: str, new: str) -> N
          ReconcileAction.SUPERSEDE),
         # an account of what the speaker did that revises nothing
         ("The park opens at 7 am.", "I went for a run this morning: the park was empty.", ReconcileAction.CREATE),
+        # one grants what the other forbids, the ban covering every case or the rest of the rule the same
+        ("Visitors may bring picnics into the walled garden.", "Food and drink aren't allowed anywhere in the gardens.",
+         ReconcileAction.CONTRADICT),
+        ("Students can use calculators in the physics exam.", "Calculators aren't allowed in any exam.",
+         ReconcileAction.CONTRADICT),
+        ("Trainee pharmacists can't check prescriptions alone.",
+         "Trainee pharmacists are allowed to check prescriptions on the late shift.", ReconcileAction.CONTRADICT),
+        ("Guests may smoke on the balcony.", "Smoking is banned everywhere in the hotel, even on the balconies.",
+         ReconcileAction.CONTRADICT),
+        # another place of the same subject, a person's own abilities, another part of a place: no conflict
+        ("Dogs are allowed in the pub garden.", "Dogs aren't allowed in the restaurant.", ReconcileAction.CREATE),
+        ("I can swim two lengths.", "I can't ride a bike.", ReconcileAction.CREATE),
+        ("Children may use the paddling pool.", "Children aren't allowed in the deep end of the main pool.",
+         ReconcileAction.CREATE),
     ],
 )
 def test_decisions_on_held_out_11s_forms(embedder, old: str, new: str, action: ReconcileAction) -> None:  # type: ignore[no-untyped-def]
