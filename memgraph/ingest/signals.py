@@ -156,13 +156,18 @@ WORKING = re.compile(
 #: Leaving a role, and taking one over (a handover, in UPDATE).
 _LEAVES = (
     r"(?:left|quit|retired|resigned|moved\s+on|drop(?:ped)?\s+out|stepped\s+(?:down|aside)|stood\s+down|"
-    r"(?:started|went\s+on|is\s+on|goes\s+on)\s+(?:\w+\s+)?leave)"
+    r"(?:started|went\s+on|is\s+on|goes\s+on)\s+(?:\w+\s+)?leave|"
+    # gone or moved away to another place: "Kev's gone to the Swindon depot, so Priya …"
+    r"(?:has|have|had|'s|’s)\s+(?:gone|moved|transferred)\s+(?:away\s+|over\s+)?to)"
 )
 _TAKES = (
     r"(?:t(?:ake|akes|aken|aking|ook)\s+over|step(?:s|ped|ping)?\s+in|(?:is|are)\s+covering|has\s+(?:the|her|his|their)|"
     r"(?:has\s+been\s+|was\s+)?(?:appointed|named)|replac(?:es|ed|ing)\s+(?:her|him|them)|"
     # a named successor doing the work now: "Theo had to drop out, so June Akande is designing the cover"
-    r"(?-i:[A-Z][\w'’-]+)\s+(?:is|are)\s+(?:now\s+)?[a-z]+ing)"
+    r"(?-i:[A-Z][\w'’-]+)\s+(?:is|are)\s+(?:now\s+)?[a-z]+ing|"
+    # a named successor said with the role after someone left ("Ellie Vance has left us; Sam Otieno is community
+    # manager")
+    r"(?-i:[A-Z][\w'’-]+\s+)?(?-i:[A-Z][\w'’-]+)\s+(?:is|are)\s+(?:now\s+)?(?:the\s+|our\s+|their\s+)?[a-z]+)"
 )
 _WHEN_WORDS = (
     "january|february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|"
@@ -173,7 +178,7 @@ _WHEN_WORDS = (
 # lets reconcile supersede. Change verbs in any tense, plus the adverbs and openers that date a statement.
 UPDATE = re.compile(
     r"(?i)\b(?:now|nowadays|these\s+days|anymore|any\s+more|no\s+longer|not\s+anymore|from\s+now\s+on|"
-    r"instead|as\s+of|since\s+then|from\s+today|starting\s+today|update[ds]?\s*:|change\s+of\s+plans?|"
+    r"instead|in\s+(?:his|her|its|their)\s+place|as\s+of|since\s+then|from\s+today|starting\s+today|update[ds]?\s*:|change\s+of\s+plans?|"
     r"(?:switch|chang|mov|migrat|replac|upgrad|downgrad|renam|relocat|transferr|reschedul|postpon|"
     r"extend|shorten|rais|lower|increas|decreas|reduc|retun|remortgag|re-?register|updat|renew|terminat)(?:e|es|ed|ing)?"
     # (a noun, not a verb, when a copula follows: "the top-of-rack switch is a 48-port Arista", "the change was")

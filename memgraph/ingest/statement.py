@@ -80,7 +80,7 @@ _REPLACED = re.compile(
     r"left|,\s*not|not\s+(?=[\w'’ .-]+?\s+but\b))\s+(?P<w>(?:[\w.'’-]+\s*){1,3})"
     r"|(?P<who>\b[A-Z][\w'’-]+)\s+(?:has\s+)?(?:had\s+to\s+)?(?:left|quit|retired|resigned|moved\s+on|drop(?:ped)?\s+out|"
     r"stepped\s+(?:down|aside)|stood\s+down|(?:started|went\s+on|is\s+on)\s+(?:\w+\s+)?leave|"
-    r"hand(?:ed|s)\s+(?:[\w'’]+\s+){0,4}?over\s+to)\b"
+    r"hand(?:ed|s)\s+(?:[\w'’]+\s+){0,4}?over\s+to|(?<=['’]s\s)gone\s+(?:away\s+|over\s+)?to)\b"
 )
 _REPLACED_FOLDED = signals.Folded(_REPLACED)
 #: "…, not Zoom." / "not May but June" / "at 7:30 instead of 8:00": a correction naming the replaced value, not a

@@ -609,6 +609,13 @@ def test_a_single_valued_slot_still_conflicts(embedder, old: str, new: str) -> N
          ReconcileAction.SUPERSEDE),
         # an account of what the speaker did that revises nothing
         ("The park opens at 7 am.", "I went for a run this morning: the park was empty.", ReconcileAction.CREATE),
+        # a handover: the holder has gone somewhere, or left, and someone else holds the role
+        ("The treasurer of the allotment society is Dana Reid.",
+         "Dana Reid has stepped down; Tom Hale is treasurer of the allotment society.", ReconcileAction.SUPERSEDE),
+        ("Marta runs the Saturday bread stall.",
+         "Marta's gone to the Leeds bakery, so Joe has taken over the Saturday bread stall.",
+         ReconcileAction.SUPERSEDE),
+        ("Marta runs the Saturday bread stall.", "Marta's gone to the market for more flour.", ReconcileAction.CREATE),
         # one grants what the other forbids, the ban covering every case or the rest of the rule the same
         ("Visitors may bring picnics into the walled garden.", "Food and drink aren't allowed anywhere in the gardens.",
          ReconcileAction.CONTRADICT),
