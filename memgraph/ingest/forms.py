@@ -277,3 +277,28 @@ def _compound_head(a: frozenset[str], b: frozenset[str]) -> bool:
     wa = {w for w in a if len(w) >= 4 and w not in stops}
     wb = {w for w in b if len(w) >= 4 and w not in stops}
     return any(x != y and (x.endswith(y) or y.endswith(x)) for x in wa for y in wb)
+
+
+#: A lower or an upper bound on a value, each in its closed set of English forms.
+_LOWER_BOUND = re.compile(
+    r"(?i)\b(?:minimum|min|at\s+least|or\s+(?:more|over|above|older)|and\s+(?:over|up|upwards|above|older)|"
+    r"no\s+(?:fewer|less|younger)\s+than|not\s+(?:less|fewer)\s+than)\b"
+)
+_UPPER_BOUND = re.compile(
+    r"(?i)\b(?:maximum|max|at\s+most|up\s+to|or\s+(?:less|fewer|under|below|younger)|and\s+(?:under|below)|"
+    r"no\s+(?:more|older)\s+than|not\s+more\s+than)\b"
+)
+#: Stems of the bound words a frame may hold ("the minimum weight"); "least", "most", "up to" are stop words.
+_BOUND_WORDS = frozenset(stem(w) for w in "minimum min maximum max".split())
+
+
+def _same_bound(n: Statement, o: Statement) -> frozenset[str]:
+    """The bound words either frame may hold when both statements bound their value the same way, said in other
+    words ("Coxes must weigh at least 55 kg." / "The minimum weight for coxes is 50 kg."; "up to 6 players" /
+    "a maximum of eight people"); empty otherwise: a bound against a plain value ("weighs 55 kg" / "the minimum
+    weight is 50 kg") is another attribute."""
+    lower = (bool(_LOWER_BOUND.search(n.text)), bool(_LOWER_BOUND.search(o.text)))
+    upper = (bool(_UPPER_BOUND.search(n.text)), bool(_UPPER_BOUND.search(o.text)))
+    if lower[0] != lower[1] or upper[0] != upper[1] or not (lower[0] or upper[0]):
+        return frozenset()
+    return _BOUND_WORDS

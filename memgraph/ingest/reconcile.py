@@ -94,6 +94,7 @@ from memgraph.ingest.forms import (
     _negated_participle,
     _negates,
     _ordinals_differ,
+    _same_bound,
     _scoped,
     _unit_noun,
 )
@@ -281,11 +282,12 @@ class RuleReconciler:
         add nothing the copula does not say; they are no other frame. Only one kind of value
         changed, and it is a quantity, the same subject, no value kind said on one side only (a scope: "Half loaves
         are £2.50" after "A loaf is £4.50"), and the cosine bar of `_reworded`, or its unit bar when the unit pins
-        the attribute (kilometres, pages; not money, time or a bare number)."""
+        the attribute (kilometres, pages; not money, time or a bare number). A bound said in other words on each
+        side is no other frame either ("must weigh at least 55 kg" / "the minimum weight is 50 kg": `_same_bound`)."""
         if len(c.changed) != 1 or not c.changed[0].startswith("q:") or c.entities_differ or c.polarity:
             return False
         differ = c.only_new | c.only_old
-        if not differ or differ - _MEASURE - (_SET_POINT if _SET_POINT <= differ else set()):
+        if not differ or differ - _MEASURE - (_SET_POINT if _SET_POINT <= differ else set()) - _same_bound(n, o):
             return False
         pinned = c.changed[0].removeprefix("q:") not in _LOOSE_UNITS
         bar = self.s.contradict_unit_cosine if pinned else self.s.contradict_reworded_cosine

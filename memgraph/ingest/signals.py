@@ -221,7 +221,8 @@ UPDATE_TO_VALUE = re.compile(
     # a range right after the word ("aged 5 to 7", "rated 3 to 5 stars", "sized 8 to 12") bounds a value, it
     # changes none ("raised from £5 to £7" names the old value first)
     r"(?!\s+(?:[£$€]\s?)?\d[\d.,:]*\s*(?:[a-z%]+\s+)?to\s)"
-    r"\s+(?:[\w'’]+\s+){0,5}?" + _TO_A_VALUE
+    # (a hyphenated word between them is one word: "put high-season pitches up to £25")
+    r"\s+(?:[\w'’-]+\s+){0,5}?" + _TO_A_VALUE
 )
 _TO_VALUE = re.compile(r"(?i)\s" + _TO_A_VALUE)
 # an additional statement, not a replacement: "I also like tea", "Metrics go to Datadog too"

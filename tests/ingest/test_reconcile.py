@@ -616,6 +616,12 @@ def test_a_single_valued_slot_still_conflicts(embedder, old: str, new: str) -> N
          "Marta's gone to the Leeds bakery, so Joe has taken over the Saturday bread stall.",
          ReconcileAction.SUPERSEDE),
         ("Marta runs the Saturday bread stall.", "Marta's gone to the market for more flour.", ReconcileAction.CREATE),
+        # a bound said in other words on each side; a bound against a plain value is another attribute
+        ("Checked bags may weigh at most 23 kg.", "The maximum weight for a checked bag is 32 kg.",
+         ReconcileAction.CONTRADICT),
+        ("Hand luggage weighs 7 kg.", "The maximum weight for hand luggage is 10 kg.", ReconcileAction.CREATE),
+        # a change verb and its value with a hyphenated word between them
+        ("Off-peak tickets cost £12.", "We've put off-peak tickets up to £14.", ReconcileAction.SUPERSEDE),
         # one grants what the other forbids, the ban covering every case or the rest of the rule the same
         ("Visitors may bring picnics into the walled garden.", "Food and drink aren't allowed anywhere in the gardens.",
          ReconcileAction.CONTRADICT),
