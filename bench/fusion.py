@@ -44,14 +44,15 @@ VARIANTS: list[tuple[str, dict[str, Any]]] = [
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data", default=locomo.default_data())
+    ap.add_argument("--data", default=locomo.default_data(), help="LoCoMo JSON, or its folder")
     ap.add_argument("--ingest", choices=locomo.INGESTS, default="conversation")
     ap.add_argument("--cascade", action="store_true", help="also measure cascade for every variant")
     ap.add_argument("--conversations", type=int, default=None)
     ap.add_argument("--cache-dir", default=str(ROOT / "bench" / ".cache"))
     ap.add_argument("--append-results", action="store_true", help="append to bench/RESULTS.md, results/fusion.json")
     args = ap.parse_args()
-    data = json.loads(Path(args.data).read_text())[: args.conversations]
+    path = Path(args.data)
+    data = json.loads((path / "locomo_dev.json" if path.is_dir() else path).read_text())[: args.conversations]
     modes = ["hybrid", "cascade"] if args.cascade else ["hybrid"]
     rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as tmp:

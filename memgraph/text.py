@@ -75,13 +75,35 @@ _STOP_WORDS = frozenset(
 ) | {"i'm", "it's", "don't", "i've", "that's", "what's", "s", "t"}
 
 
+# The full-text query's stop words: the Snowball English stop list (snowballstem.org, BSD-3), the companion of the
+# stemmer above and the list IR engines use. scikit-learn's list (above) also holds content words: "call", "fire",
+# "bill", "system", "move", "find", "show", "name", "part", "detail", "interest", "first", "last", "full", "empty".
+# Dropped from a query, "who is on call for heron?" searched for "heron" alone, and the one memory saying who is
+# "on call" ranked 7th of 7 lexical hits (a newcomer's notes, 2026-11-27). On LoCoMo dev the change is measured in
+# bench/RESULTS.md ("The merged main, seventeenth round"). The write path's other uses (dedup, salience, cues) keep
+# scikit-learn's list: their thresholds were tuned with it.
+_QUERY_STOP_WORDS = frozenset(
+    """
+    i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she her hers herself
+    it its itself they them their theirs themselves what which who whom this that these those am is are was were be
+    been being have has had having do does did doing would should could ought i'm you're he's she's it's we're
+    they're i've you've we've they've i'd you'd he'd she'd we'd they'd i'll you'll he'll she'll we'll they'll isn't
+    aren't wasn't weren't hasn't haven't hadn't doesn't don't didn't won't wouldn't shan't shouldn't can't cannot
+    couldn't mustn't let's that's who's what's here's there's when's where's why's how's a an the and but if or
+    because as until while of at by for with about against between into through during before after above below to
+    from up down in out on off over under again further then once here there when where why how all any both each
+    few more most other some such no nor not only own same so than too very s t
+    """.split()
+)
+
+
 def stop_words() -> frozenset[str]:
     """English stop words, kept out of full-text queries and lexical overlap."""
     return _STOP_WORDS
 
 
 def content_tokens(text: str) -> list[str]:
-    """Tokens without stop words: what full-text queries and Jaccard dedup compare."""
+    """Tokens without stop words: what dedup, salience and the write path's overlaps compare."""
     stops = stop_words()
     return [t for t in tokenize(text) if t not in stops]
 
@@ -120,9 +142,9 @@ def terms(text: str) -> list[str]:
 
 
 def query_terms(text: str, limit: int) -> list[str]:
-    """The distinct full-text terms a query searches for, in order of first use: its tokens without stop
-    words, stemmed; at most `limit` of them."""
-    return list(dict.fromkeys(stem(content_tokens(text))))[:limit]
+    """The distinct full-text terms a query searches for, in order of first use: its tokens without the
+    query's stop words (`_QUERY_STOP_WORDS`), stemmed; at most `limit` of them."""
+    return list(dict.fromkeys(stem([t for t in tokenize(text) if t not in _QUERY_STOP_WORDS])))[:limit]
 
 
 def fts_document(text: str) -> str:

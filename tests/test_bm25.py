@@ -66,6 +66,16 @@ def test_terms_are_snowball_stems_and_queries_drop_stop_words() -> None:
     assert query_terms("apples, pears and plums", 2) == ["appl", "pear"]
 
 
+def test_queries_keep_content_words_that_scikit_learns_stop_list_drops() -> None:
+    """The query's stop list is Snowball's: function words only. scikit-learn's list (the write path's) would
+    reduce "who is on call for heron?" to "heron", and these questions to nothing or one word."""
+    assert query_terms("who is on call for heron?", 64) == ["call", "heron"]
+    assert query_terms("is the fire alarm system down?", 64) == ["fire", "alarm", "system"]
+    assert query_terms("what was the first bill I found?", 64) == ["first", "bill", "found"]
+    assert query_terms("when do we move?", 64) == ["move"]
+    assert query_terms("what is it?", 64) == []
+
+
 def test_a_term_in_most_documents_weighs_almost_nothing_and_n_is_the_users() -> None:
     """FTS5 takes idf as 1e-6 where ln((N - df + 0.5) / (df + 0.5)) is not positive; a larger N (the user's
     other memories) makes the same hits rarer, so they score higher."""

@@ -274,6 +274,8 @@ _NOT_ENTITIES = (
         "i i'm i've i'd i'll im ok okay yes no hey hi hello thanks thank please sorry oh wow yeah yep nope lol "
         "mr mrs ms dr sir madam dear btw fyi note todo user assistant the a an".split()
     )
+    # the labels a note opens with ("Update: Jonas is on call"): a colon after them is no speaker's name
+    | frozenset("update correction reminder edit warning important notes summary status ps nb tip".split())
     | frozenset(MONTHS)
     | frozenset(WEEKDAYS)
     # units written in capitals ("64 GB", "3.2 GHz"): a "gb" tag would join every memory that counts storage
