@@ -164,10 +164,7 @@ _TAKES = (
     r"(?:t(?:ake|akes|aken|aking|ook)\s+over|step(?:s|ped|ping)?\s+in|(?:is|are)\s+covering|has\s+(?:the|her|his|their)|"
     r"(?:has\s+been\s+|was\s+)?(?:appointed|named)|replac(?:es|ed|ing)\s+(?:her|him|them)|"
     # a named successor doing the work now: "Theo had to drop out, so June Akande is designing the cover"
-    r"(?-i:[A-Z][\w'’-]+)\s+(?:is|are)\s+(?:now\s+)?[a-z]+ing|"
-    # a named successor said with the role after someone left ("Ellie Vance has left us; Sam Otieno is community
-    # manager")
-    r"(?-i:[A-Z][\w'’-]+\s+)?(?-i:[A-Z][\w'’-]+)\s+(?:is|are)\s+(?:now\s+)?(?:the\s+|our\s+|their\s+)?[a-z]+)"
+    r"(?-i:[A-Z][\w'’-]+)\s+(?:is|are)\s+(?:now\s+)?[a-z]+ing)"
 )
 _WHEN_WORDS = (
     "january|february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|"
