@@ -302,3 +302,18 @@ def _same_bound(n: Statement, o: Statement) -> frozenset[str]:
     if lower[0] != lower[1] or upper[0] != upper[1] or not (lower[0] or upper[0]):
         return frozenset()
     return _BOUND_WORDS
+
+
+_PARTICLES = ("through", "back", "away", "down", "over", "out", "off", "up", "in", "on")
+
+
+def _other_particle(c: Comparison) -> bool:
+    """Whether a frame word of one side is the other's phrasal noun with another particle ("checkin" / "checkout",
+    `statement._PHRASAL_NOUN`): two slots (check-in and check-out times), not a synonym reworded."""
+    def split(w: str) -> tuple[str, str] | None:
+        p = next((p for p in _PARTICLES if w.endswith(p) and len(w) > len(p) + 2), None)
+        return (w[: -len(p)], p) if p else None
+
+    new = [x for x in map(split, c.only_new) if x]
+    old = [y for y in map(split, c.only_old) if y]
+    return any(a[0] == b[0] and a[1] != b[1] for a in new for b in old)

@@ -94,6 +94,7 @@ from memgraph.ingest.forms import (
     _negated_participle,
     _negates,
     _ordinals_differ,
+    _other_particle,
     _same_bound,
     _scoped,
     _unit_noun,
@@ -272,7 +273,7 @@ class RuleReconciler:
         if c.only_new & n.value_words() or c.only_old & o.value_words() or _kind_on_one_side(n, o):
             return False
         ends = {_INTERVAL_ENDS.get(w) for w in c.only_new | c.only_old} - {None}
-        return len(ends) <= 1 and _same_subject(n, o)
+        return len(ends) <= 1 and not _other_particle(c) and _same_subject(n, o)
 
     def _measured(self, n: Statement, o: Statement, c: Comparison) -> bool:
         """One quantity changed where the frames differ only by a verb or adjective of measure: "Membership is

@@ -386,6 +386,9 @@ def _parse(text: str) -> Statement:
         stem(t) for t in content
         if t not in CUE_WORDS and t not in LIGHT_VERBS and not t.isdigit() and t not in units and t not in _AUX
     }
+    phrasal = _phrasal_nouns(core)
+    if phrasal:  # the noun stands for its verb ("pick-up" is "pickup", not "pick" and "pickup")
+        frame = frame - {stem(v) for v, _ in phrasal} | {stem(v + p) for v, p in phrasal}
     subject: set[str] = set()
     complement: set[str] = set()
     identity = False
@@ -431,6 +434,18 @@ def _parse(text: str) -> Statement:
         identity=identity,
         clause=verb is not None or (len(toks) > 1 and toks[0] in _PRONOUNS),
     )
+
+
+#: A noun made of a verb and its particle ("check-in", "check-out", "pick-up", "drop-off", "log-in"): the particle,
+#: a stop word alone, tells the noun apart ("Check-in is from 2 pm." / "Check-out is by 11 am." are two slots).
+_PHRASAL_NOUN = re.compile(r"(?i)\b([a-z]+)-(in|out|up|down|off|on|over|back|away|through)\b")
+
+
+def _phrasal_nouns(text: str) -> set[tuple[str, str]]:
+    """The phrasal nouns of `text` as (verb, particle), lower-cased ("check", "in"): see `_PHRASAL_NOUN`."""
+    if "-" not in text:
+        return set()
+    return {(m.group(1).lower(), m.group(2).lower()) for m in _PHRASAL_NOUN.finditer(text)}
 
 
 def _negated(text: str) -> bool:

@@ -620,6 +620,11 @@ def test_a_single_valued_slot_still_conflicts(embedder, old: str, new: str) -> N
         ("Hand luggage weighs 7 kg.", "The maximum weight for hand luggage is 10 kg.", ReconcileAction.CREATE),
         # a change verb and its value with a hyphenated word between them
         ("Off-peak tickets cost £12.", "We've put off-peak tickets up to £14.", ReconcileAction.SUPERSEDE),
+        # a noun of a verb and its particle: the particle tells two slots apart, the same noun still conflicts
+        ("Check-in at the Harbour Hotel is from 3 pm.", "Check-out at the Harbour Hotel is by 11 am.",
+         ReconcileAction.CREATE),
+        ("Check-out at the Harbour Hotel is by 11 am.", "Check-out at the Harbour Hotel is by 10 am.",
+         ReconcileAction.CONTRADICT),
         # one grants what the other forbids, the ban covering every case or the rest of the rule the same
         ("Visitors may bring picnics into the walled garden.", "Food and drink aren't allowed anywhere in the gardens.",
          ReconcileAction.CONTRADICT),
