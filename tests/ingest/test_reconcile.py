@@ -609,7 +609,9 @@ def test_a_single_valued_slot_still_conflicts(embedder, old: str, new: str) -> N
          ReconcileAction.SUPERSEDE),
         # an account of what the speaker did that revises nothing
         ("The park opens at 7 am.", "I went for a run this morning: the park was empty.", ReconcileAction.CREATE),
-        # a handover: the holder has gone somewhere and someone else holds the role
+        # a handover: the holder has gone somewhere, or left, and someone else holds the role
+        ("The treasurer of the allotment society is Dana Reid.",
+         "Dana Reid has stepped down; Tom Hale is treasurer of the allotment society.", ReconcileAction.SUPERSEDE),
         ("Marta runs the Saturday bread stall.",
          "Marta's gone to the Leeds bakery, so Joe has taken over the Saturday bread stall.",
          ReconcileAction.SUPERSEDE),
