@@ -30,12 +30,15 @@ so the `rules` row and the model's rule features are in sample on each held-out 
 model ranks cases of a persona it has not seen, given features that fit all the personas.
 
 `--frozen` is the honest variant: held-out 7 and 8 scored with the rules of 8181ba9 (before the fourth round, when
-both were blind), held-out 9 with those of a6c4d73 and held-out 10 with those of a8d3b10 (their blind scores), each
-model fitted on the parts read by then, every feature computed by that commit's code (a `git archive` under
-bench/.cache, run with EXTRACTOR's copy of this file). The rules' row reproduces the blind scores bench/RESULTS.md
-recorded (0.810 / 0.567, 0.571 / 0.778, 0.500 / 0.588, 0.435 / 0.571). It ends with the choice of the shipped
-threshold (`choose_threshold`): on the four frozen parts, the fixed threshold with the highest pooled precision
-whose recall is at most RECALL_SLACK below the rules', and the same pick made with each frozen part left out.
+both were blind), held-out 9 with those of a6c4d73, held-out 10 with those of a8d3b10 and held-out 11 with those
+of f90fb2b (their blind scores), each model fitted on the parts read by then, every feature computed by that
+commit's code (a `git archive` under bench/.cache, run with EXTRACTOR's copy of this file) except
+`gap_structure`'s, which this checkout's code adds (`with_structure`: written after held-out 11 was read, so not
+frozen). The rules' row reproduces the blind scores bench/RESULTS.md recorded (0.810 / 0.567, 0.571 / 0.778,
+0.500 / 0.588, 0.435 / 0.571, 0.474 / 0.529). It ends with the choice of the shipped threshold
+(`choose_threshold`): on the frozen parts, the fixed threshold with the highest pooled precision whose recall is at
+most RECALL_SLACK below the rules', the same pick made with each frozen part left out, the average precision, and
+what recall each precision costs.
 
 PRESET HYPOTHESIS (written 2026-11-26 23:40 UTC, after the leave-one-part-out and `--frozen` on the read parts and
 BEFORE any look at held-out 10; `PRESET`, bench/RESULTS.md): logistic regression (standardised, C=0.5) over the
@@ -51,13 +54,16 @@ held-out 10 became dev material): preset 0.541 / 0.571, rules 0.426 / 0.571.
 
 SHIPPED (helper `gapship`, 2026-11-27): the same model with three more features (the rules' "one word short of a
 long question"), a miss = an information need and p >= `gap_model_threshold` (0.75, chosen by `choose_threshold`),
-fitted on all thirteen read parts; `--blind PART` prints its row too.
+fitted on all thirteen read parts; `--blind PART` prints its row too. Helper `gaps8` (2026-11-27): held-out 11 read
+and frozen, `gap_structure`'s features (the question's subjects absent from a memory, a sibling subject named, focus
+words absent by the word), refitted on fourteen parts, threshold 0.70 by the same rule on five frozen parts.
 
     python bench/gaps_model.py                      # leave one part out over the read parts (features cached)
     python bench/gaps_model.py --no-rule-features   # ... the model without the rules' verdicts
     python bench/gaps_model.py --kind gbm           # ... gradient boosting instead of logistic regression
     python bench/gaps_model.py --frozen [--no-rule-features] [--kind gbm]   # the honest estimate
-    python bench/gaps_model.py --blind heldout11    # the lead only, once: fit on the read parts, the table only
+    python bench/gaps_model.py --frozen --no-rule-features --no-structure   # ... before gap_structure's features
+    python bench/gaps_model.py --blind heldout12    # the lead only, once: fit on the read parts, the table only
     python bench/gaps_model.py --export             # write memgraph/data/gap_model.json (deterministic)
     python bench/gaps_model.py --check-extractor    # EXTRACTOR's features equal gap_features' on this checkout
     python bench/gaps_model.py --cost 4             # CPU per judged recall: the rules and the shipped decision
@@ -84,11 +90,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import numpy as np  # noqa: E402
 
 #: The gap parts whose cases have been read (errors printed, rules written from them; heldout10 since its blind
-#: score, 2026-11-27). A newer part is blind: it is only ever loaded by `--blind`, which prints the table and no case.
+#: score, 2026-11-27; heldout11 likewise). A newer part is blind: it is only ever loaded by `--blind`, which prints the
+#: table and no case.
 READ = ("dev", "dev2", "dev3", "dev4", "heldout", "heldout2", "heldout4", "heldout5", "heldout6", "heldout7",
-        "heldout8", "heldout9", "heldout10")
+        "heldout8", "heldout9", "heldout10", "heldout11")
 SERVED = ROOT / "bench" / ".cache" / "decisions" / "served.json"
-CACHE = ROOT / "bench" / ".cache" / "gaps_model" / "features.json"
+CACHE_DIR = ROOT / "bench" / ".cache" / "gaps_model"
+#: The code the features are read by: the read parts' feature cache is named after a hash of it, so a checkout with
+#: other rules or features (another branch sharing bench/.cache) never reads this one's rows, nor writes over them.
+FEATURE_CODE = ("memgraph/config.py", "memgraph/retrieve/gaps.py", "memgraph/retrieve/gap_focus.py",
+                "memgraph/retrieve/gap_question.py", "memgraph/retrieve/gap_values.py",
+                "memgraph/retrieve/gap_model.py")
 MODEL = "gap_model.json"
 #: Issue 15's goal for gap detection; `model>t` keeps precision at it on the training parts.
 GOAL_PRECISION = 0.9
@@ -108,12 +120,16 @@ FROZEN = (
                  "heldout7", "heldout8"), ("heldout9",)),
     ("a8d3b10", ("dev", "dev2", "dev3", "dev4", "heldout", "heldout2", "heldout4", "heldout5", "heldout6",
                  "heldout7", "heldout8", "heldout9"), ("heldout10",)),
+    ("f90fb2b", ("dev", "dev2", "dev3", "dev4", "heldout", "heldout2", "heldout4", "heldout5", "heldout6",
+                 "heldout7", "heldout8", "heldout9", "heldout10"), ("heldout11",)),
 )
 #: The commit of this file whose `features` computed every feature itself (reading each rule helper by its name
 #: then or its older private one): `--frozen` runs that copy inside older checkouts, which have no
 #: memgraph/retrieve/gap_model.py. On this checkout's code it gives the same features as `gap_features`
 #: (`--check-extractor`).
 EXTRACTOR = "ecc1734"
+#: Features left out of every fit (`--drop`, an ablation).
+DROP: set[str] = set()
 METHODS = ("rules", "model", "rules&model", "model>t", "rules&model>t")
 #: The step of `judge` that decided a case, read from its reason (the rules' intermediate verdict).
 REASONS = (
@@ -171,23 +187,56 @@ def extract(parts: list[str], *, blind: bool = False, served: Path = SERVED) -> 
     return rows
 
 
+def feature_cache() -> Path:
+    """Where this checkout's read rows are kept: named after FEATURE_CODE's contents and the read parts."""
+    import hashlib
+
+    h = hashlib.sha256(",".join(READ).encode())
+    for name in FEATURE_CODE:
+        h.update((ROOT / name).read_bytes())
+    return CACHE_DIR / f"features-{h.hexdigest()[:12]}.json"
+
+
 def load_rows(refresh: bool) -> list[dict[str, Any]]:
     """The read parts' rows, from the cache unless `refresh` (features depend on this checkout's rules)."""
-    if CACHE.exists() and not refresh:
-        rows: list[dict[str, Any]] = json.loads(CACHE.read_text(encoding="utf-8"))
+    cache = feature_cache()
+    if cache.exists() and not refresh:
+        rows: list[dict[str, Any]] = json.loads(cache.read_text(encoding="utf-8"))
         if {r["split"] for r in rows} == set(READ):
             return rows
     rows = extract(list(READ))
-    CACHE.parent.mkdir(parents=True, exist_ok=True)
-    CACHE.write_text(json.dumps(rows) + "\n", encoding="utf-8")
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    cache.write_text(json.dumps(rows) + "\n", encoding="utf-8")
     return rows
 
 
 # -- models ------------------------------------------------------------------------------------------------------
 
-def names_of(rows: list[dict[str, Any]], rule_features: bool) -> list[str]:
-    names = sorted(rows[0]["f"])
-    return names if rule_features else [n for n in names if not n.startswith(("rules_", "reason_"))]
+def names_of(rows: list[dict[str, Any]], rule_features: bool, structure: bool = True) -> list[str]:
+    """The feature names of `rows`, less the rules' verdicts unless `rule_features`, less `gap_structure`'s unless
+    `structure` (`--no-structure`: the shipped decision before `gaps8`)."""
+    from memgraph.retrieve.gap_structure import FEATURES
+
+    names = sorted(n for n in rows[0]["f"] if n not in DROP)
+    names = names if rule_features else [n for n in names if not n.startswith(("rules_", "reason_"))]
+    return names if structure else [n for n in names if n not in FEATURES]
+
+
+def with_structure(rows: list[dict[str, Any]], served: Path = SERVED) -> list[dict[str, Any]]:
+    """`rows` (an older checkout's, computed by EXTRACTOR) with `gap_structure`'s features added by THIS
+    checkout's code: that code is newer than every frozen commit, so on the frozen parts these features are not
+    frozen (they were written after held-out 11 was read; bench/RESULTS.md says so)."""
+    from memgraph import Settings
+    from memgraph.retrieve.gap_focus import ServedHit
+    from memgraph.retrieve.gap_structure import structure_features
+
+    weak = Settings(store=":memory:").gap_weak_cosine
+    kept = json.loads(served.read_text(encoding="utf-8"))
+    cases = {(part, c["id"]): c for part in {r["split"] for r in rows} for c in kept[part]}
+    for r in rows:
+        c = cases[(r["split"], r["id"])]
+        r["f"].update(structure_features(c["query"], [ServedHit(t, s) for t, s in c["hits"]], weak_cosine=weak))
+    return rows
 
 
 def probs_of(kind: str, train: list[dict[str, Any]], test: list[dict[str, Any]], names: list[str]) -> np.ndarray:
@@ -277,12 +326,12 @@ def frozen_rows(commit: str, parts: tuple[str, ...]) -> list[dict[str, Any]]:
     this file put in, its `--extract` run with that tree first on the path); cached per commit."""
     import subprocess
 
-    base = CACHE.parent / f"frozen-{commit}-{EXTRACTOR}"
+    base = CACHE_DIR / f"frozen-{commit}-{EXTRACTOR}"
     out = base / "features.json"
     if out.exists():
         rows: list[dict[str, Any]] = json.loads(out.read_text(encoding="utf-8"))
         if {r["split"] for r in rows} == set(parts):
-            return rows
+            return with_structure(rows)
     if not (base / "memgraph").exists():
         base.mkdir(parents=True, exist_ok=True)
         archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "memgraph"], check=True,
@@ -291,15 +340,18 @@ def frozen_rows(commit: str, parts: tuple[str, ...]) -> list[dict[str, Any]]:
     (base / "bench").mkdir(exist_ok=True)
     extractor = subprocess.run(["git", "-C", str(ROOT), "show", f"{EXTRACTOR}:bench/gaps_model.py"], check=True,
                                capture_output=True).stdout
+    # EXTRACTOR's copy refuses a part outside its own READ (held-out 11 was blind then); here the caller decides
+    call = b'extract(args.extract.split(","), served=args.served)'
+    assert call in extractor, "EXTRACTOR's --extract call changed"
+    extractor = extractor.replace(call, b'extract(args.extract.split(","), blind=True, served=args.served)')
     (base / "bench" / "gaps_model.py").write_bytes(extractor)
     env = {**os.environ, "PYTHONPATH": str(base)}
     subprocess.run([sys.executable, str(base / "bench" / "gaps_model.py"), "--extract", ",".join(parts),
                     "--served", str(SERVED), "--out", str(out)], check=True, env=env)
-    rows = json.loads(out.read_text(encoding="utf-8"))
-    return rows
+    return with_structure(json.loads(out.read_text(encoding="utf-8")))
 
 
-def frozen(kind: str, rule_features: bool) -> None:
+def frozen(kind: str, rule_features: bool, structure: bool = True) -> None:
     """Each FROZEN part scored by the rules of a commit at which it was blind, the model fitted on the parts read
     by then with features computed by that commit's code: the honest estimate. Then the choice of threshold over
     all frozen parts (`choose_threshold`)."""
@@ -307,7 +359,7 @@ def frozen(kind: str, rule_features: bool) -> None:
     for commit, train_parts, test_parts in FROZEN:
         rows = frozen_rows(commit, (*train_parts, *test_parts))
         train = [r for r in rows if r["split"] in train_parts]
-        names = names_of(rows, rule_features)
+        names = names_of(rows, rule_features, structure)
         th = thresholds(kind, train, names)
         test = [r for r in rows if r["split"] in test_parts]
         probs = probs_of(kind, train, test, names)
@@ -359,6 +411,18 @@ def choose_threshold(scored: list[tuple[dict[str, Any], float]]) -> None:
     for part in (*parts, "pooled"):
         c = cells([x for x in scored if part == "pooled" or x[0]["split"] == part])
         print(f"  {part:<10}{_cell(c['rules']):>19}" + "".join(f"{_cell(c[str(t)]):>19}" for t in GRID))
+    def ap(rows: list[tuple[dict[str, Any], float]]) -> float:
+        return average_precision([bool(r["miss"]) for r, _ in rows], [p if r["f"]["need"] else 0.0 for r, p in rows])
+
+    print(f"  average precision (need AND model, over every threshold): pooled {ap(scored):.3f}; " + ", ".join(
+        f"{part} {ap([x for x in scored if x[0]['split'] == part]):.3f}" for part in parts))
+    truth = [bool(r["miss"]) for r, _ in scored]
+    for goal in (0.8, 0.85, 0.9, 0.95):  # what recall each precision costs, read in hindsight off the pooled parts
+        ok = [(score(truth, [_shipped(r, p, float(t)) for r, p in scored]), float(t))
+              for t in np.arange(0.5, 1.0, 0.01)]
+        ok = [(c, t) for c, t in ok if c["precision"] is not None and c["precision"] >= goal and c["decided"] >= 5]
+        best = max(ok, key=lambda x: (x[0]["recall"], -x[1]), default=None)
+        print(f"  precision >= {goal}: " + (f"t {best[1]:.2f}: {_cell(best[0])}" if best else "no threshold"))
     pick = best_fixed(cells(scored))
     print(f"  pick on all frozen parts (highest pooled precision, recall >= the rules' - {RECALL_SLACK}): t {pick}")
     left: list[tuple[dict[str, Any], float, float]] = []
@@ -373,6 +437,14 @@ def choose_threshold(scored: list[tuple[dict[str, Any], float]]) -> None:
           f"{_cell(score(truth, [_shipped(r, p, t) for r, p, t in left]))}")
 
 
+def average_precision(truth: list[bool], probs: list[float]) -> float:
+    """The area under the precision-recall curve (sklearn's): one figure for how well the probabilities rank the
+    misses first, at every threshold at once; less noisy than one threshold's precision on a few dozen misses."""
+    from sklearn.metrics import average_precision_score
+
+    return float(average_precision_score(truth, probs))
+
+
 def best_fixed(c: dict[str, dict[str, Any]]) -> float | None:
     """The threshold of GRID with the highest pooled precision whose recall is at most RECALL_SLACK below the
     rules'; None when none is."""
@@ -381,7 +453,7 @@ def best_fixed(c: dict[str, dict[str, Any]]) -> float | None:
     return max(ok, key=lambda t: (c[str(t)]["precision"], -t)) if ok else None
 
 
-def blind(part: str, rows: list[dict[str, Any]]) -> None:
+def blind(part: str, rows: list[dict[str, Any]], structure: bool = True) -> None:
     """The preset configuration and the shipped one fitted on every read part, scored on `part`: the table only,
     never a case."""
     if part in READ:
@@ -389,7 +461,7 @@ def blind(part: str, rows: list[dict[str, Any]]) -> None:
         test = [r for r in load_rows(False) if r["split"] == part]
     else:
         test = extract([part], blind=True)
-    names = names_of(rows, bool(PRESET["rule_features"]))
+    names = names_of(rows, bool(PRESET["rule_features"]), structure)
     th, made = fit_and_score(rows, test, str(PRESET["kind"]), names)
     truth = [bool(r["miss"]) for r in test]
     print(f"blind {part}: fitted on {', '.join(sorted({r['split'] for r in rows}))}; preset {PRESET}; "
@@ -432,7 +504,7 @@ def check_extractor() -> None:
     frozen parts' features and the shipped decision's are one definition)."""
     import subprocess
 
-    base = CACHE.parent / "extractor"
+    base = CACHE_DIR / f"extractor-{os.getpid()}"
     (base / "bench").mkdir(parents=True, exist_ok=True)
     (base / "bench" / "gaps_model.py").write_bytes(subprocess.run(
         ["git", "-C", str(ROOT), "show", f"{EXTRACTOR}:bench/gaps_model.py"], check=True, capture_output=True).stdout)
@@ -442,10 +514,13 @@ def check_extractor() -> None:
                    check=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
     theirs = {(r["split"], r["id"]): r["f"] for r in json.loads(out.read_text(encoding="utf-8"))}
     ours = {(r["split"], r["id"]): r["f"] for r in load_rows(True)}
-    names = sorted(next(iter(ours.values())))
+    from memgraph.retrieve.gap_structure import FEATURES
+
+    names = sorted(next(iter(theirs.values())))  # gap_structure's are added by this checkout's code (`with_structure`)
     worst = max(abs(ours[k][n] - theirs[k][n]) for k in ours for n in names)
     print(f"{len(ours)} cases, {len(names)} features: same keys {set(ours) == set(theirs)}, "
-          f"same names {sorted(next(iter(theirs.values()))) == names}, largest difference {worst:g}")
+          f"same names {sorted(n for n in next(iter(ours.values())) if n not in FEATURES) == names}, "
+          f"largest difference {worst:g}")
 
 
 def cost(rounds: int) -> None:
@@ -493,6 +568,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--kind", choices=("logreg", "gbm"), default="logreg")
     ap.add_argument("--no-rule-features", action="store_true", help="leave out the rules' verdict and reason")
+    ap.add_argument("--no-structure", action="store_true",
+                    help="leave out gap_structure's features (the shipped decision before helper gaps8)")
     ap.add_argument("--refresh", action="store_true", help="compute the features again (after a rule change)")
     ap.add_argument("--blind", metavar="PART", help="the lead only, once: the preset on an unread part, table only")
     ap.add_argument("--frozen", action="store_true", help="each FROZEN part with the rules of when it was blind")
@@ -503,7 +580,9 @@ def main() -> None:
     ap.add_argument("--extract", metavar="PARTS", help=argparse.SUPPRESS)  # --frozen's step in an older checkout
     ap.add_argument("--served", type=Path, default=SERVED, help=argparse.SUPPRESS)
     ap.add_argument("--out", type=Path, help=argparse.SUPPRESS)
+    ap.add_argument("--drop", default="", help="features to leave out, comma-separated (an ablation)")
     args = ap.parse_args()
+    DROP.update(n for n in args.drop.split(",") if n)
     started, cpu = time.perf_counter(), time.process_time()
     if args.extract:
         rows = extract(args.extract.split(","), served=args.served)
@@ -519,14 +598,14 @@ def main() -> None:
         check_extractor()
         return
     if args.frozen:
-        frozen(args.kind, not args.no_rule_features)
+        frozen(args.kind, not args.no_rule_features, not args.no_structure)
         print(f"\n{time.perf_counter() - started:.0f} s wall, load average {os.getloadavg()[0]:.2f}")
         return
     rows = load_rows(args.refresh)
     if args.blind:
-        blind(args.blind, rows)
+        blind(args.blind, rows, not args.no_structure)
     else:
-        names = names_of(rows, not args.no_rule_features)
+        names = names_of(rows, not args.no_rule_features, not args.no_structure)
         print(f"leave one read part out, {args.kind}, {len(names)} features"
               f"{'' if not args.no_rule_features else ' (no rule features)'}; cells: precision/recall (decided)")
         print("caveat: the rules and the rule features were written from every one of these parts (in sample)")

@@ -1,0 +1,90 @@
+"""Whose value a served memory holds (`retrieve/gap_structure.py`): the question's own subject or a sibling of it,
+on cases of the read part held-out 11 the learned gap decision read as answered; real model where it is asked."""
+
+from __future__ import annotations
+
+from memgraph import Settings
+from memgraph.embed import CachedEmbedder
+from memgraph.retrieve import gap_model
+from memgraph.retrieve.gap_focus import FocusTest, uncovered
+from memgraph.retrieve.gap_structure import (
+    FEATURES,
+    asked_subjects,
+    lexical_left,
+    names_absent,
+    sibling_name,
+    structure_features,
+)
+from tests.retrieve.test_gap_model import _hits
+
+FORGE = "what's the key safe code at The Old Forge?"  # held-out 11 hl17, a miss
+FORGE_SERVED = [
+    "Gull Cottage's key safe is by the back door, code 1906.",
+    "I run two holiday lets: Gull Cottage in Porthallow (sleeps 4) and The Old Forge in St Keverne (sleeps 6).",
+    "Gull Cottage's gas safety certificate expires on 14 May 2027.",
+    "Tamsin Rowe's team does the cleaning: £65 a changeover at Gull Cottage and £90 at The Old Forge.",
+    "Dogs are allowed at The Old Forge (two at most, £25 a stay) but not at Gull Cottage.",
+]
+
+
+def _focus(embedder: CachedEmbedder) -> FocusTest:
+    s = Settings(store=":memory:")
+    return FocusTest(embedder.encode, s.gap_focus_word_cosine, s.gap_focus_drop, s.gap_weak_cosine,
+                     s.gap_weak_word_cosine)
+
+
+def test_a_sibling_named_subject() -> None:
+    """held-out 11 hl17: the code of another cottage is no answer; the Forge's own code would be."""
+    assert asked_subjects(FORGE) == ["old", "forge"]
+    assert names_absent(FORGE, FORGE_SERVED[0]) == 1.0 and sibling_name(FORGE, FORGE_SERVED[0])
+    own = "The Old Forge's key safe is by the front door, code 4471."
+    assert names_absent(FORGE, own) == 0.0 and not sibling_name(FORGE, own)
+
+
+def test_a_sibling_numbered_thing_and_identifier() -> None:
+    """held-out 11 st20 ("lab 1" / "Lab 2") and db18 (fct_subscriptions / fct_orders)."""
+    q = "where's the eyewash station in lab 1?"
+    assert asked_subjects(q) == ["lab 1"]
+    assert sibling_name(q, "Mr Achebe teaches Year 9 in Lab 2 and wants the microscopes set up the period before.")
+    assert not sibling_name(q, "The eyewash station in Lab 1 is by the sink.")
+    q = "what's the lookback window on fct_subscriptions?"
+    assert sibling_name(q, "fct_orders is incremental on updated_at with a 3-day lookback so late refunds are "
+                           "picked up.")
+    assert not sibling_name(q, "fct_subscriptions has a 7-day lookback.")
+
+
+def test_a_subject_said_by_another_name_is_no_sibling() -> None:
+    """A question that names nothing reads no subject as absent ("how many people can the Forge take?" does)."""
+    assert names_absent("what time do guests check in?", "Guests check in from 4 pm.") == 0.0
+    assert names_absent("how many people can the Forge take?",
+                        "I run two holiday lets: Gull Cottage in Porthallow (sleeps 4) and The Old Forge in St "
+                        "Keverne (sleeps 6).") == 0.0
+
+
+def test_lexical_left_reads_what_the_meaning_test_forgives(embedder: CachedEmbedder) -> None:
+    """held-out 11 rf16: "nitrate" is near "magnesium" in meaning, so the focus-word test counts it covered; by the
+    word it is not there."""
+    q, memory = "what's my target for nitrate?", ("Target parameters: salinity 1.025 SG, alkalinity 8.0 dKH, "
+                                               "calcium 430 ppm, magnesium 1,350 ppm.")
+    assert uncovered(q, memory, _focus(embedder)) == []
+    assert lexical_left(q, memory) == 0.5
+
+
+def test_structure_features_summarise_the_served_memories(embedder: CachedEmbedder) -> None:
+    f = structure_features(FORGE, _hits(embedder, FORGE, FORGE_SERVED), weak_cosine=0.3)
+    assert set(f) == set(FEATURES)
+    assert f["best_sibling_name"] == 1.0 and f["best_names_absent"] == 1.0
+    # "The Old Forge ... (sleeps 6)" holds a digit (a code's kind) and names the Forge, but far below the weak cosine
+    assert f["good_names_absent"] == 0.0 and f["clean_best_sim"] == 0.0
+    assert set(FEATURES) <= set(gap_model.load_model().features)  # the shipped weights read them
+
+
+def test_a_sibling_subject_is_logged_as_a_miss(embedder: CachedEmbedder) -> None:
+    """End to end through the shipped weights: held-out 11 hl17 was read as answered before these features (p 0.73
+    with main's weights); with them p is 0.96. (st19, "chemistry" / "biology required practicals", flips by the
+    threshold alone: p 0.71 both ways, so it is not asserted here.)"""
+    s = Settings(store=":memory:")
+    verdict = gap_model.judge(FORGE, _hits(embedder, FORGE, FORGE_SERVED), focus=_focus(embedder),
+                              answer_cosine=s.gap_answer_cosine, weak_cosine=s.gap_weak_cosine,
+                              threshold=s.gap_model_threshold)
+    assert verdict.miss and verdict.reason.startswith("learned: p=0.9"), verdict.reason
