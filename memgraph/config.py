@@ -450,6 +450,14 @@ class Settings(BaseModel):
     contradict_reworded_max_terms: int = Field(
         2, description="Words that may differ on each side of a reworded contradiction (contradict_reworded_cosine)."
     )
+    contradict_permission_max_changed_terms: int = Field(
+        2,
+        description="Words besides the modal that may differ on each side when one statement grants what the other "
+        "forbids ('Agency nurses can't be the nurse in charge' / 'are allowed to take charge of the ward': 2 new "
+        "words) and the ban does not cover every case (forms._allowed_and_forbidden); a third word is mostly a scope "
+        "of its own ('Dogs are allowed in the garden' / 'Dogs aren't allowed in the kitchen': 1, but a swapped place "
+        "is no shared thing either).",
+    )
     reconcile_update_max_changed_terms: int = Field(
         2,
         description="An update ('now', 'switched to') that replaces at most this many words on each side of an "

