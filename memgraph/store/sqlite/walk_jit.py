@@ -302,18 +302,21 @@ def hop(
 
 @njit(cache=True, nogil=True)
 def head_picks(
-    f_kind: np.ndarray, f_node: np.ndarray, n_groups: int, cap: int, passing: np.ndarray,
+    f_kind: np.ndarray, f_node: np.ndarray, cap: int, passing: np.ndarray,
     heads: np.ndarray, head_len: np.ndarray, head_slot: np.ndarray, stale: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:  # fmt: skip
     """The frontier's groups (ascending) and each one's first `cap` passing members in ranked order (position,
     row), read from the graph's ranked heads (`UserGraph.head_arrays`): csr._member_picks without the Python.
     The last value is False when a group's head is missing or stale, or holds fewer than `cap` passing rows
     of a longer list: then the caller picks them with csr._member_picks."""
-    seen = np.zeros(n_groups, dtype=np.bool_)
-    for i in range(len(f_node)):
-        if f_kind[i] == 1:
-            seen[f_node[i]] = True
-    g_nodes = np.flatnonzero(seen)
+    g_all = np.sort(f_node[f_kind == 1])  # the frontier's few groups, not a mask over all of them
+    g_nodes = np.empty(len(g_all), dtype=np.int64)
+    n_g = 0
+    for g in g_all:
+        if n_g == 0 or g_nodes[n_g - 1] != g:
+            g_nodes[n_g] = g
+            n_g += 1
+    g_nodes = g_nodes[:n_g]
     width = heads.shape[1]
     g_pos = np.empty(len(g_nodes) * cap, dtype=np.int64)
     g_row = np.empty(len(g_nodes) * cap, dtype=np.int64)
@@ -416,7 +419,7 @@ def walk(
     for depth in range(1, max_depth + 1):
         if heads is None:
             heads = graph.head_arrays(head_width)
-        g_nodes, g_pos, g_row, ok = head_picks(f_kind, f_node, len(graph.group_names), cap, passing, *heads)
+        g_nodes, g_pos, g_row, ok = head_picks(f_kind, f_node, cap, passing, *heads)
         if not ok:
             g_pos, g_row = picks(g_nodes)
             heads = None  # refreshed (and maybe grown) by `picks`
