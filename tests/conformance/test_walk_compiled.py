@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -172,7 +173,12 @@ def test_members_come_from_the_heads_and_stale_or_short_heads_are_ranked_anew(mo
     last = np.array([rng.randrange(50) for _ in range(n)], dtype=np.int64)
     calls: list[int] = []
     real = csr._member_picks
-    monkeypatch.setattr(csr, "_member_picks", lambda *a: calls.append(len(a[1])) or real(*a))
+
+    def counted(*a: Any) -> tuple[np.ndarray, np.ndarray]:
+        calls.append(len(a[1]))
+        return real(*a)
+
+    monkeypatch.setattr(csr, "_member_picks", counted)
     fresh_calls = other_calls = 0
     for trial in range(40):
         share = [1.0, 0.9, 0.1, 0.02][trial % 4]
