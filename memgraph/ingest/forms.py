@@ -251,8 +251,9 @@ def _allowed_and_forbidden(n: Statement, o: Statement, c: Comparison, most: int,
     rest of each side differs by at most `most` words, unless the ban covers every case ("anywhere", "at any time",
     "even …", "apart from …"), inside which the grant's narrower scope falls. Never a person's own abilities ("I
     can swim" / "I can't drive"): a rule is about others. A place both say is no thing granted ("Players may eat
-    inside the rooms" / "No phones are allowed inside the rooms"): when the place is all they share, the pair must
-    reach `place_cosine` ("may take photos" / "no phones or cameras" inside the rooms)."""
+    inside the rooms" / "No phones are allowed inside the rooms"): when the place is all they share and the ban is
+    not on every case, the pair must reach `place_cosine` ("may take photos" / "no phones or cameras" inside the
+    rooms)."""
     banned = bool(_FORBIDS.search(n.text))
     if banned == bool(_FORBIDS.search(o.text)) or c.entities_differ:
         return False
@@ -265,10 +266,12 @@ def _allowed_and_forbidden(n: Statement, o: Statement, c: Comparison, most: int,
     head = _compound_head(grant.tokens, ban.tokens)
     if not thing and not head:
         return False
+    if _EVERY_CASE.search(ban.text):
+        return True  # (a place shared with a ban on every case is kept: "picnics into the walled garden" / "food
+        # and drink aren't allowed anywhere in the gardens", cosine 0.35; a closed set of words cannot tell it from
+        # "No dogs are allowed anywhere on the balcony" / "Guests may smoke on the balcony")
     if not head and thing <= _place_words(n.text) | _place_words(o.text) and c.cosine < place_cosine:
         return False
-    if _EVERY_CASE.search(ban.text):
-        return True
     return len(c.only_new - _RULE_WORDS) <= most and len(c.only_old - _RULE_WORDS) <= most
 
 
