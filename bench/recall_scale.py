@@ -171,9 +171,17 @@ def turn_vector(units: list[str], table: dict[str, np.ndarray]) -> np.ndarray:
     return out
 
 
+def text_seed(text: str) -> int:
+    """A random generator's seed from a text, the same in every process (unlike `hash`, salted per process)."""
+    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little")
+
+
 class LookupEmbedder:
     """Vectors of known texts (turn contents `"speaker: text"`, questions and their cue-stripped forms);
-    anything else is a miss, counted, and answered by `fallback` (the real model) when one is given."""
+    anything else is a miss, counted, and answered by `fallback` (the real model) when one is given, else by a
+    random vector seeded from the text's digest. Not from `hash(text)`: Python salts string hashes per process
+    (PYTHONHASHSEED), so a miss's vector, and the neighbours and decisions it reaches, changed from run to run
+    (bulk_decisions.py: one created memory's best-neighbour cosine 0.6103 or 0.6026; bench/RESULTS.md)."""
 
     model_name = "all-MiniLM-L6-v2"
     dim = 384
@@ -192,7 +200,7 @@ class LookupEmbedder:
             if v is None:
                 self.misses += 1
                 if self.fallback is None:
-                    v = np.random.default_rng(abs(hash(t)) % 2**32).standard_normal(self.dim).astype(np.float32)
+                    v = np.random.default_rng(text_seed(t)).standard_normal(self.dim).astype(np.float32)
                 else:
                     v = self.fallback.encode([t])[0]
                 self.table[_norm(t)] = v

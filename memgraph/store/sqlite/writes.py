@@ -184,7 +184,7 @@ class Writes:
         self.changes.touch(user_id, (p.memory_id for p in pairs))
         self.conn.executemany(
             "INSERT OR IGNORE INTO tags(user_id, name) VALUES (?, ?)",
-            [(user_id, n) for n in {p.tag for p in pairs}],
+            [(user_id, n) for n in dict.fromkeys(p.tag for p in pairs)],  # first-use order, not a set's
         )
         cur = self.conn.executemany(
             "INSERT OR IGNORE INTO edges(user_id, type, src, dst, weight, created_at, updated_at) "
