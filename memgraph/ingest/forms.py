@@ -1,7 +1,8 @@
 """The forms the reconciler's rules test on a pair of statements (reconcile.py reads them in this order of rules:
 a value said with a verb of measure, "free" against a price, an un- participle, a quantity counted on one side only,
 a thing moved to a named place, a count beside its members' values, another value of a many-valued predicate, a
-flipped polarity, a changed value with the day it holds for, ordinals, one end of an interval). Each is one
+flipped polarity, a changed value with the day it holds for, ordinals, one end of an interval, a grant against a
+ban, a code changed in one slot, an exclusive "only" against a list). Each is one
 English form read off `statement.Statement` and `comparison.Comparison`, with the labelled pairs that asked for it
 (tests/data/decisions/, bench/decisions.py); the decision itself (duplicate, supersede, contradict) is
 reconcile.py's."""
