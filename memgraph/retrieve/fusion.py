@@ -4,8 +4,10 @@
 
 The default is a convex combination of min-max normalised scores, full text weighted `fusion_text_weight`
 (0.6), vector 0.4: score(d) = sum over lists of weight(list) x (s - worst) / (best - worst), a memory missing
-from a list getting 0 from it. Measured on LoCoMo dev through `recall` (`python bench/fusion.py`, R@10;
-lexical 0.586, semantic 0.502; bench/RESULTS.md "Fusion"):
+from a list getting 0 from it. The cascade's lists searched inside a query-named tag weigh
+`fusion_scoped_text_weight` (0.45) instead: there the full-text list repeats the global one's terms (config.py).
+Measured on LoCoMo dev through `recall` (`python bench/fusion.py`, R@10; lexical 0.586, semantic 0.502;
+bench/RESULTS.md "Fusion"):
 
     hybrid:  RRF equal weights 0.585 (ties BM25) | RRF text 0.6: 0.598 | convex min-max text 0.5 / 0.6 / 0.7:
              0.631 / 0.636 / 0.640 | fixed floor 0.611 / 0.618 / 0.624 | max 0.592 / 0.609 / 0.611
@@ -85,9 +87,12 @@ def convex_fuse(
 
 
 def list_weight(name: str, settings: Settings) -> float:
-    """Full-text lists weigh `fusion_text_weight`, vector lists the rest (scoped lists like their kind)."""
-    w = settings.fusion_text_weight
-    return w if name.split("@", 1)[0] == TEXT_LISTS else 1.0 - w
+    """Full-text lists weigh `fusion_text_weight`, vector lists the rest; lists searched inside a tag
+    (`<kind>@<tag>`) use `fusion_scoped_text_weight` instead: the scoped full-text list repeats the global one's
+    terms, the scoped vector list brings a vector of its own (the cue-stripped query)."""
+    kind, _, tag = name.partition("@")
+    w = settings.fusion_scoped_text_weight if tag else settings.fusion_text_weight
+    return w if kind == TEXT_LISTS else 1.0 - w
 
 
 def fuse_lists(lists: Mapping[str, Ranking], settings: Settings) -> list[tuple[str, float]]:

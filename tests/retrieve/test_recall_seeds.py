@@ -36,10 +36,13 @@ def test_convex_fusion_keeps_how_far_apart_the_scores_are() -> None:
         convex_fuse([vector], [0.5, 0.5])
 
 
-def test_fuse_lists_weighs_text_lists_and_scoped_lists_like_their_kind() -> None:
-    s = Settings(store=":memory:", fusion_text_weight=0.7)
-    fused = dict(fuse_lists({"vector": [("a", 0.9)], "text": [("b", 3.0)], "text@speaker:ada": [("a", 1.0)]}, s))
-    assert fused == pytest.approx({"a": 0.3 + 0.7, "b": 0.7})
+def test_fuse_lists_weighs_text_lists_and_scoped_lists_by_their_own_weight() -> None:
+    s = Settings(store=":memory:", fusion_text_weight=0.7, fusion_scoped_text_weight=0.4)
+    lists = {"vector": [("a", 0.9)], "text": [("b", 3.0)], "text@speaker:ada": [("a", 1.0)]}
+    assert dict(fuse_lists(lists, s)) == pytest.approx({"a": 0.3 + 0.4, "b": 0.7})
+    # a scoped vector list weighs the rest of the scoped weight: the cue-stripped query's own vector
+    scoped_vec = dict(fuse_lists({"vector@speaker:ada": [("c", 0.5)], "text": [("b", 3.0)]}, s))
+    assert scoped_vec == pytest.approx({"c": 0.6, "b": 0.7})
     assert dict(fuse_lists({"vector": [("a", 0.9)], "text": []}, s)) == pytest.approx({"a": 0.3})
     rrf = dict(fuse_lists({"vector": [("a", 0.9)], "text": [("b", 3.0)]}, s.model_copy(update={"fusion": "rrf"})))
     assert rrf == pytest.approx({"a": 1 / 61, "b": 1 / 61})
