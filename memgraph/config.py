@@ -458,6 +458,20 @@ class Settings(BaseModel):
         "of its own ('Dogs are allowed in the garden' / 'Dogs aren't allowed in the kitchen': 1, but a swapped place "
         "is no shared thing either).",
     )
+    contradict_permission_place_cosine: float = Field(
+        0.5,
+        description="Cosine a grant and a ban must reach when all they share beyond the subject is a place ('Players "
+        "may take photos inside the rooms' / 'No phones or cameras are allowed inside the rooms', 0.58; 'may eat "
+        "inside the rooms' / 'No phones are allowed inside the rooms', 0.39; 'may smoke on the balcony' / 'No dogs "
+        "are allowed on the balcony', 0.33): a shared place is not the thing granted, so the things must be close "
+        "in meaning (forms._allowed_and_forbidden).",
+    )
+    contradict_code_max_extra_terms: int = Field(
+        2,
+        description="Names one side may say besides when an identifier-like code in the same slot changed ('Heron "
+        "runs on Kubernetes in the eu-west-1 cluster' / 'Heron runs in the us-east-2 cluster': 1); the other side "
+        "says nothing the first does not (forms._changed_code).",
+    )
     reconcile_update_max_changed_terms: int = Field(
         2,
         description="An update ('now', 'switched to') that replaces at most this many words on each side of an "

@@ -1,7 +1,8 @@
 """The forms the reconciler's rules test on a pair of statements (reconcile.py reads them in this order of rules:
 a value said with a verb of measure, "free" against a price, an un- participle, a quantity counted on one side only,
 a thing moved to a named place, a count beside its members' values, another value of a many-valued predicate, a
-flipped polarity, a changed value with the day it holds for, ordinals, one end of an interval). Each is one
+flipped polarity, a changed value with the day it holds for, ordinals, one end of an interval, a grant against a
+ban, a code changed in one slot, an exclusive "only" against a list). Each is one
 English form read off `statement.Statement` and `comparison.Comparison`, with the labelled pairs that asked for it
 (tests/data/decisions/, bench/decisions.py); the decision itself (duplicate, supersede, contradict) is
 reconcile.py's."""
@@ -9,9 +10,10 @@ reconcile.py's."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from memgraph.ingest import predicates
-from memgraph.ingest.comparison import _WHEN, Comparison, _unit_said
+from memgraph.ingest.comparison import _WHEN, Comparison, _same_subject, _unit_said
 from memgraph.ingest.statement import _OPPOSITES, Statement, stem
 from memgraph.text import stop_words
 
@@ -241,7 +243,7 @@ _RULE_WORDS = frozenset(stem(w) for w in (
 ).split())
 
 
-def _allowed_and_forbidden(n: Statement, o: Statement, c: Comparison, most: int) -> bool:
+def _allowed_and_forbidden(n: Statement, o: Statement, c: Comparison, most: int, place_cosine: float) -> bool:
     """Whether one statement grants what the other forbids: "Visitors may feed the goats" / "Feeding the goats is
     not allowed", "Agency nurses can't be the nurse in charge" / "are allowed to take charge of the ward", "Campfires
     are allowed in the fire pit on each pitch" / "Open fires aren't allowed anywhere on the site" (held-out pairs 5,
@@ -249,7 +251,10 @@ def _allowed_and_forbidden(n: Statement, o: Statement, c: Comparison, most: int)
     granted must be said by both beyond a shared subject (a word, or a compound's head: "campfires" / "fires"); the
     rest of each side differs by at most `most` words, unless the ban covers every case ("anywhere", "at any time",
     "even …", "apart from …"), inside which the grant's narrower scope falls. Never a person's own abilities ("I
-    can swim" / "I can't drive"): a rule is about others."""
+    can swim" / "I can't drive"): a rule is about others. A place both say is no thing granted ("Players may eat
+    inside the rooms" / "No phones are allowed inside the rooms"): when the place is all they share and the ban is
+    not on every case, the pair must reach `place_cosine` ("may take photos" / "no phones or cameras" inside the
+    rooms)."""
     banned = bool(_FORBIDS.search(n.text))
     if banned == bool(_FORBIDS.search(o.text)) or c.entities_differ:
         return False
@@ -259,11 +264,38 @@ def _allowed_and_forbidden(n: Statement, o: Statement, c: Comparison, most: int)
     if _FIRST_PERSON.match(n.text) or _FIRST_PERSON.match(o.text):
         return False
     thing = (n.stems & o.stems) - (n.subject & o.subject) - _RULE_WORDS
-    if not thing and not _compound_head(grant.tokens, ban.tokens):
+    head = _compound_head(grant.tokens, ban.tokens)
+    if not thing and not head:
         return False
     if _EVERY_CASE.search(ban.text):
-        return True
+        return True  # (a place shared with a ban on every case is kept: "picnics into the walled garden" / "food
+        # and drink aren't allowed anywhere in the gardens", cosine 0.35; a closed set of words cannot tell it from
+        # "No dogs are allowed anywhere on the balcony" / "Guests may smoke on the balcony")
+    if not head and thing <= _place_words(n.text) | _place_words(o.text) and c.cosine < place_cosine:
+        return False
     return len(c.only_new - _RULE_WORDS) <= most and len(c.only_old - _RULE_WORDS) <= most
+
+
+#: A place said after its preposition ("inside the rooms", "on the balcony", "in the Castle Street pedestrian zone"):
+#: the preposition and up to three words after it, a determiner skipped.
+_PLACE = re.compile(
+    r"(?i)\b(?P<prep>in|inside|into|on|onto|at|within|throughout|around|outside|near|through|across|along)\s+"
+    r"(?:(?:the|a|an|our|your|their|his|her|its|this|that|these|those|each|every|any)\s+)?"
+    r"(?P<words>[\w'’-]+(?:\s+[\w'’-]+){0,2})"
+)
+
+
+def _place_words(text: str) -> frozenset[str]:
+    """Stems of the places `text` names after a preposition, and of the prepositions, up to a stop word."""
+    stops = stop_words()
+    out: set[str] = set()
+    for m in _PLACE.finditer(text):
+        out.add(stem(m.group("prep").lower()))
+        for w in m.group("words").lower().split():
+            if w in stops:
+                break
+            out.add(stem(w.replace("-", "")))
+    return frozenset(out)
 
 
 #: A statement about its speaker ("I can swim", "I'm not allowed sugar"): an ability or a personal rule, no house rule.
@@ -317,3 +349,119 @@ def _other_particle(c: Comparison) -> bool:
     new = [x for x in map(split, c.only_new) if x]
     old = [y for y in map(split, c.only_old) if y]
     return any(a[0] == b[0] and a[1] != b[1] for a in new for b in old)
+
+
+#: An identifier-like code: a letter first, then letters, digits and hyphens or dots, with a digit in it (region codes
+#: "eu-west-1", versions "v2.3.1", plan and part codes "Pro-200", "FX-220", model numbers "M404dn", "TC52s").
+_CODE = re.compile(r"(?<![\w.-])[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*(?![\w-])")
+_DIGITS = re.compile(r"\d")
+
+
+@lru_cache(maxsize=4096)
+def _codes(text: str) -> tuple[tuple[str, str, str], ...]:
+    """The codes of `text`, lower-cased, each with the words right before and after it ("" at an end)."""
+    out = []
+    for m in _CODE.finditer(text):
+        code = m.group(0)
+        if not _DIGITS.search(code):
+            continue
+        before = re.findall(r"[\w'’]+", text[max(0, m.start() - 30) : m.start()].lower())
+        after = re.findall(r"[\w'’]+", text[m.end() : m.end() + 30].lower())
+        out.append((code.lower(), before[-1] if before else "", after[0] if after else ""))
+    return tuple(out)
+
+
+def _code_words(code: str) -> frozenset[str]:
+    return frozenset(stem(w) for w in re.split(r"[-.]", code) if w and not w.isdigit())
+
+
+def _codes_differ(n: Statement, o: Statement) -> bool:
+    """Whether both statements give codes and they are not the same ones ("eu-west-1" / "us-east-2")."""
+    a, b = {x[0] for x in _codes(n.text)}, {x[0] for x in _codes(o.text)}
+    return bool(a and b and a != b)
+
+
+#: Stems of verbs whose object is one of many things the subject offers ("The shop stocks the R7000 groupset" /
+#: "… the R7100 groupset": two products, not a model changed).
+_HOLDS_MANY = frozenset(stem(w) for w in "stock stocks sell sells carry carries offer offers supply supplies "
+                        "support supports serve serves list lists".split())
+
+
+def _changed_code(n: Statement, o: Statement, c: Comparison, most: int) -> bool:
+    """Whether an identifier-like code (`_CODE`) after the subject changed in the same slot, as a number would:
+    "Heron runs on Kubernetes in the eu-west-1 cluster." / "Heron runs in the us-east-2 cluster."; "The filter is
+    part FX-220." / "… part FX-310." The slot is a word beside the code said by both ("in", "cluster", "part");
+    the codes of one side are none of the other's ("runs in eu-west-1 and us-east-2" holds both); the same subject,
+    a code in it naming the thing ("Flight BA117" / "Flight BA119": two flights). Besides the codes, one side may
+    name up to `most` more things (names: "on Kubernetes"), the other says nothing more."""
+    if c.polarity or not _same_subject(n, o) or c.subject_changed or c.shared & _HOLDS_MANY:
+        return False
+    if predicates.accumulates(n.text, o.text):
+        return False  # "We have an R7000 and an R7100": two held, as "I speak English" / "I speak French"
+    mine = [x for x in _codes(n.text) if not _code_words(x[0]) & n.subject]
+    theirs = [x for x in _codes(o.text) if not _code_words(x[0]) & o.subject]
+    if not mine or not theirs or {x[0] for x in mine} & {x[0] for x in theirs}:
+        return False
+    if not any((a[1] and a[1] == b[1]) or (a[2] and a[2] == b[2]) for a in mine for b in theirs):
+        return False
+    said = frozenset().union(*(_code_words(x[0]) for x in mine + theirs))
+    extra_new, extra_old = c.only_new - said, c.only_old - said
+    if extra_new and extra_old:
+        return False
+    extra, side = (extra_new, n) if extra_new else (extra_old, o)
+    return len(extra) <= most and extra <= side.entity_words
+
+
+#: An exclusive "only" beside what it restricts: "X only", "only X" ("is English only", "sells sourdough only",
+#: "only takes card"); not "not only", "the only", "if only", nor "only" before a condition or a time ("only if",
+#: "only after", "only just", "only ever").
+_ONLY = re.compile(
+    r"(?i)(?<!\bnot\s)(?<!\bthe\s)(?<!\ban\s)(?<!\bif\s)\b(?:only|exclusively|solely)\b"
+    r"(?!\s+(?:if|when|once|after|before|until|till|just|ever|because|since|one|two|three|a|an)\b)"
+)
+#: Words that join the members of a list: "English and French", "cash or card", "tea, coffee".
+_JOINED = (
+    r"\s*(?:,|&|\band\b|\bor\b|\bplus\b|\bas\s+well\s+as\b)\s*"
+    r"(?:(?:both|also|the|a|an|my|our|your|his|her|their)\s+)?"
+)
+
+
+def _only_against_list(n: Statement, o: Statement, c: Comparison) -> bool:
+    """Whether one statement restricts with "only" what the other gives as a list with more members: "Hollowmere's
+    voice acting is English only." / "… will ship with English and French voice acting."; "The clinic only takes
+    card." / "The clinic takes cash and card." (held-out pairs 11). The side with "only" says nothing the list side
+    does not (no scope of its own: "sells rye only on Saturdays"), the word beside "only" is a member of the list,
+    and a word joined to it there is one the "only" side leaves out. The same subject, the same polarity."""
+    a, b = bool(_ONLY.search(n.text)), bool(_ONLY.search(o.text))
+    if a == b or c.polarity or not _same_subject(n, o):
+        return False
+    only, listed = (n, o) if a else (o, n)
+    extra_only, extra_list = (c.only_new, c.only_old) if a else (c.only_old, c.only_new)
+    if extra_only or not only.flat_values <= listed.flat_values:
+        return False
+    if not extra_list:  # "runs only on Sundays" / "runs on Saturdays and Sundays": fewer values of one frame
+        return c.same_frame and only.flat_values < listed.flat_values
+    near = set()
+    for m in _ONLY.finditer(only.text):
+        around = re.findall(r"[\w'’-]+", only.text[max(0, m.start() - 30) : m.start()].lower())[-1:]
+        around += re.findall(r"[\w'’-]+", only.text[m.end() : m.end() + 40].lower())[:3]
+        near |= {stem(w) for w in around}
+    low = listed.text.lower()
+    for x in near & listed.stems:
+        for y in extra_list:
+            joined = rf"\b{re.escape(x)}\w*{_JOINED}{re.escape(y)}\w*|\b{re.escape(y)}\w*{_JOINED}{re.escape(x)}\w*"
+            if re.search(joined, low):
+                return True
+    return False
+
+
+def _code_replaced(n: Statement, o: Statement) -> bool:
+    """Whether an update names the old statement's code-valued attribute again with another code: "The members'
+    Wi-Fi password is cedarfloor22." / "We've rotated the members' Wi-Fi password: it's birchloft23 from today."
+    (held-out pairs 11: the change verb and the colon leave no slot word beside both codes). One code on each side,
+    not in a subject, not the same; every word of the old subject said by the new text."""
+    mine = {x[0] for x in _codes(n.text) if not _code_words(x[0]) & n.subject}
+    theirs = {x[0] for x in _codes(o.text) if not _code_words(x[0]) & o.subject}
+    if len(mine) != 1 or len(theirs) != 1 or mine == theirs or n.negated or o.negated:
+        return False
+    return bool(o.subject) and o.subject <= n.stems

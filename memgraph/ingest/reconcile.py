@@ -86,6 +86,9 @@ from memgraph.ingest.forms import (
     _aligned_less,
     _allowed_and_forbidden,
     _another_value,
+    _changed_code,
+    _code_replaced,
+    _codes_differ,
     _count_and_members,
     _denies_a_part,
     _free_or_priced,
@@ -93,6 +96,7 @@ from memgraph.ingest.forms import (
     _moved_to,
     _negated_participle,
     _negates,
+    _only_against_list,
     _ordinals_differ,
     _other_particle,
     _same_bound,
@@ -171,6 +175,8 @@ class RuleReconciler:
             return None  # "is out of order" / "is back in service", "by post" / "by email": the same values, not so
         if _ordinals_differ(n.ordinals, o.ordinals):
             return None  # "the first note" / "the second note": two of several
+        if _codes_differ(n, o):
+            return None  # "deployed in eu-west-1" / "deployed in ap-south-1": another region, not a repeat
         if n.additive and not o.additive:
             return None
         if c.only_new & n.value_words() and c.only_old & o.value_words():
@@ -224,6 +230,8 @@ class RuleReconciler:
             return _changed(c.changed)
         if c.changed and (self._reworded(n, o, c) or self._measured(n, o, c)) and not _count_and_members(n, o, c):
             return _changed(c.changed[:1])
+        if _changed_code(n, o, c, self.s.contradict_code_max_extra_terms):
+            return "changed code"
         if _free_or_priced(n, o) and not c.entities_differ and _same_subject(n, o) and not (
             _aligned_less(c, _PRICE_WORDS)
         ):
@@ -244,7 +252,11 @@ class RuleReconciler:
             predicates.another_slot(n.text, o.text) or (not cue and _denies_a_part(n, o, c))
         ):
             return "negation"
-        if _allowed_and_forbidden(n, o, c, self.s.contradict_permission_max_changed_terms):
+        if _only_against_list(n, o, c):
+            return "only one of a list"
+        if _allowed_and_forbidden(
+            n, o, c, self.s.contradict_permission_max_changed_terms, self.s.contradict_permission_place_cosine
+        ):
             return "allowed / forbidden"
         # "I've never been on the flat rate VAT scheme; I use standard accounting.": the clause that negates the
         # old statement, read alone (the clause added after it is another statement)
@@ -299,6 +311,10 @@ class RuleReconciler:
         a clause of a correction (`corrected_part`), which its own words need not say."""
         s = self.s
         correction = correction or n.correction
+        if c.cosine >= s.reconcile_update_cosine and _code_replaced(n, o):
+            # (before the subject test: "Heads up, we've rotated the members' Wi-Fi password: it's …" has its
+            # heading for a subject; every word of the old subject is said again)
+            return "changed code (told as an event)"
         if not c.shared or (n.subject and not c.identity and not _shares(n.subject, o.stems)):
             # "Correction: the choir's concert starts at 19:30." beside "Night shifts on Ward 9 start at 19:30.": a
             # correction of something the old statement does not name, though the verb and the time are the

@@ -658,3 +658,70 @@ def test_a_range_after_a_participle_is_no_update_cue() -> None:
         assert not has_update_cue(text), text
     for text in ("The age limit was lowered from 16 to 14.", "The club raised the fee to £40."):
         assert has_update_cue(text), text
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "action"),
+    [
+        # an identifier-like code in the same slot changed, as a number would (region, version, bay, model, firmware)
+        ("Heron runs on Kubernetes in the eu-west-1 cluster.", "Heron runs in the us-east-2 cluster.",
+         ReconcileAction.CONTRADICT),
+        ("The API gateway is deployed in eu-west-1.", "The API gateway is deployed in ap-south-1.",
+         ReconcileAction.CONTRADICT),
+        ("The mobile app is on version v4.2.", "The mobile app is on version v5.0.", ReconcileAction.CONTRADICT),
+        ("Backups are stored in eu-west-1.", "Backups are stored in us-west-1.", ReconcileAction.CONTRADICT),
+        # near-misses: both codes held, a code naming the thing, another thing of the subject, another slot
+        ("Heron runs on Kubernetes in the eu-west-1 cluster.", "Heron runs in eu-west-1 and us-east-2.",
+         ReconcileAction.CREATE),
+        ("Flight BA117 leaves at 9:40.", "Flight BA119 leaves at 9:40.", ReconcileAction.CREATE),
+        ("Heron runs in eu-west-1.", "Heron runs a replica in us-east-2.", ReconcileAction.CREATE),
+        ("Heron's primary region is eu-west-1.", "Heron's backup region is us-east-2.", ReconcileAction.CREATE),
+        # an exclusive "only" against a list with more members (games, bakery, clinic, pool, ferry)
+        ("Hollowmere will ship with English and French voice acting.", "Hollowmere's voice acting is English only.",
+         ReconcileAction.CONTRADICT),
+        ("The bakery sells sourdough and rye.", "The bakery sells sourdough only.", ReconcileAction.CONTRADICT),
+        ("The clinic takes cash and card.", "The clinic only takes card.", ReconcileAction.CONTRADICT),
+        ("The swimming pool is open to members and their guests.", "The swimming pool is for members only.",
+         ReconcileAction.CONTRADICT),
+        ("The ferry runs on Saturdays and Sundays.", "The ferry runs only on Sundays.", ReconcileAction.CONTRADICT),
+        # near-misses: a scope of its own, another subject, a narrower subject, a count
+        ("The bakery sells sourdough and rye.", "The bakery sells rye only on Saturdays.", ReconcileAction.CREATE),
+        ("I speak English and French.", "My daughter speaks English only.", ReconcileAction.CREATE),
+        ("The café takes cash and card.", "The café takes card only for orders over £5.", ReconcileAction.CREATE),
+        ("Our vans run on diesel and electric.", "Only our city vans run on electric.", ReconcileAction.CREATE),
+        ("The allotment committee meets in spring and autumn.", "The allotment committee meets only once a year.",
+         ReconcileAction.CREATE),
+        # a shared place is not the thing granted; a shared thing still is
+        ("Players may eat inside the rooms.", "No phones are allowed inside the rooms.", ReconcileAction.CREATE),
+        ("Guests may smoke on the balcony.", "No dogs are allowed on the balcony.", ReconcileAction.CREATE),
+        ("Children may swim in the lake.", "No boats are allowed on the lake.", ReconcileAction.CREATE),
+        ("Visitors can bring food into the gallery.", "No food or drink is permitted in the gallery.",
+         ReconcileAction.CONTRADICT),
+        ("Guests may smoke on the balcony.", "Smoking is not allowed on the balcony.", ReconcileAction.CONTRADICT),
+    ],
+)
+def test_decisions_on_codes_and_an_exclusive_only(embedder, old: str, new: str, action: ReconcileAction) -> None:  # type: ignore[no-untyped-def]
+    """Codes in one slot, an exclusive "only" against a list, a place shared by a grant and a ban (bench/RESULTS.md,
+    "Write-path decisions, codes and exclusive 'only'"): sentences of my own, none from a labelled part."""
+    decision = _decide(embedder, old, new)
+    assert decision.action is action, decision
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "action"),
+    [
+        # "now" with a changed region ("us" is a stop word: the frames differed by "eu" alone)
+        ("Backups are stored in eu-west-1.", "Backups are now stored in us-west-1.", ReconcileAction.SUPERSEDE),
+        # a change verb and a colon: no slot word beside both codes, the old subject said again
+        ("The alarm panel's engineer code is zeta4410.",
+         "Quick note, we've reset the alarm panel's engineer code: it's orion7702 from today.",
+         ReconcileAction.SUPERSEDE),
+        # another network's password
+        ("The guest network password is sunflower88.", "From Monday the staff network password will be tulip42.",
+         ReconcileAction.CREATE),
+    ],
+)
+def test_an_update_of_a_code_supersedes(embedder, old: str, new: str, action: ReconcileAction) -> None:  # type: ignore[no-untyped-def]
+    """An update that gives another code for the same attribute replaces the old one."""
+    decision = _decide(embedder, old, new)
+    assert decision.action is action, decision
