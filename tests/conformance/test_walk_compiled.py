@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -148,3 +149,64 @@ def test_the_packed_replaced_lists_are_the_replaced_lists() -> None:
                 assert np.array_equal(adj.ov_cols[0][a : a + n], adj.get(o)[0])
                 assert np.array_equal(adj.ov_cols[1][a : a + n], adj.get(o)[1])
     assert len(adj.ov_cols[0]) <= 4 * peak + 64  # stale rows are dropped, not kept forever
+
+
+def test_members_come_from_the_heads_and_stale_or_short_heads_are_ranked_anew(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kernel picks a group's members from the ranked heads (no call back into csr._member_picks while
+    they are fresh), and a head made stale by a re-keyed member, or holding fewer than `cap` passing rows of a
+    longer list, is read through csr._member_picks: the table is the numpy walk's all the same."""
+    assert compiled_walk.warm() is not None
+    rng = random.Random(11)
+    n = 400
+    ids = [f"m{i:04d}" for i in range(n)]
+    graph = UserGraph()
+    groups = list(graph.groups(TAG, [f"t{i}" for i in range(8)])) + [graph.group(CLUSTER, "c")]
+    pairs = {(r, g) for r in range(n) for g in rng.sample(groups, 2)}
+    m_rows, m_gids = zip(*sorted(pairs), strict=True)
+    src = np.array([rng.randrange(n) for _ in range(600)], dtype=np.int64)
+    graph.load(
+        n,
+        (np.array(m_rows, dtype=np.int64), np.array(m_gids, dtype=np.int64), np.ones(len(m_rows))),
+        (src, (src + 1 + np.arange(600) % 7) % n, np.zeros(600, dtype=np.int8), np.ones(600), np.zeros(600, bool)),
+    )  # fmt: skip
+    imp = np.array([rng.choice([0.3, 0.5, 0.9]) for _ in range(n)])
+    last = np.array([rng.randrange(50) for _ in range(n)], dtype=np.int64)
+    calls: list[int] = []
+    real = csr._member_picks
+
+    def counted(*a: Any) -> tuple[np.ndarray, np.ndarray]:
+        calls.append(len(a[1]))
+        return real(*a)
+
+    monkeypatch.setattr(csr, "_member_picks", counted)
+    fresh_calls = other_calls = 0
+    for trial in range(40):
+        share = [1.0, 0.9, 0.1, 0.02][trial % 4]
+        passing = np.array([rng.random() < share for _ in ids], dtype=bool)
+        seeds, depth, cap = rng.sample(ids, 5), rng.randint(2, 3), rng.randint(1, 5)
+        if trial % 3 == 2:  # re-keyed members: their groups' heads are stale until ranked anew
+            rows = rng.sample(range(n), 10)
+            imp[rows] = rng.choice([0.1, 0.95])
+            graph.rekeyed(rows)
+        try:
+            compiled_walk.use(False)
+            expected = _walk(graph, ids, imp, last, passing, seeds, depth, cap)
+            compiled_walk.use(True)
+            calls.clear()
+            got = _walk(graph, ids, imp, last, passing, seeds, depth, cap)
+            fresh_calls += len(calls) if share == 1.0 and trial % 3 != 2 else 0
+            other_calls += len(calls) if share < 1.0 or trial % 3 == 2 else 0
+            compiled_walk.use(False)
+            _same(expected, got)
+            if trial % 3 == 1:  # the compiled walk first, on the heads the re-keying made stale
+                rows = rng.sample(range(n), 10)
+                imp[rows] = rng.choice([0.2, 0.8])
+                graph.rekeyed(rows)
+                compiled_walk.use(True)
+                got = _walk(graph, ids, imp, last, passing, seeds, depth, cap)
+                compiled_walk.use(False)
+                _same(_walk(graph, ids, imp, last, passing, seeds, depth, cap), got)
+        finally:
+            compiled_walk.use(False)
+    assert fresh_calls == 0  # every head fresh (the numpy walk just read them), every row passing: none
+    assert other_calls  # the short heads (2% passing) and stale ones went through csr._member_picks

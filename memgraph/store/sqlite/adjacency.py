@@ -441,6 +441,15 @@ class UserGraph:
             slot = self._head_slot[gids]
         return self._heads[slot], self._head_len[slot]
 
+    def head_arrays(self, width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The cache `member_heads` reads, for the compiled walk to pick members from without a call back:
+        (heads, lengths, slot per group, the groups whose ranked list changed since, ascending). A group whose
+        slot is -1 or that is listed is read through `member_heads` (which refreshes it)."""
+        if width != self._head_width:
+            self.member_heads(np.zeros(0, dtype=np.int64), [], np.zeros(0), np.zeros(0), np.zeros(0), width)
+        stale = np.sort(np.fromiter(self.moved.keys(), dtype=np.int64, count=len(self.moved)))
+        return self._heads, self._head_len, self._head_slot, stale
+
     def _next_head(self) -> int:
         """A fresh row of `_heads` (grown by doubling)."""
         used = self._heads_used

@@ -82,6 +82,7 @@ def expand_table(
             cap,
             discovered,
             n_keys,
+            _HEAD * cap,
             lambda groups: _member_picks(graph, groups, ids, importance, last_accessed, passing, id_key, cap),
         )
         if states is None:

@@ -8,8 +8,9 @@ tests/conformance/test_walk_compiled.py runs both on random graphs. Importing th
 Per hop, per distinct frontier node, its capped list is ranked by a bounded insertion (the `cap` best so far,
 a candidate inserted after its equals: a stable sort's first `cap`); the keys are `ranked_top`'s numeric keys
 and then the names themselves, compared as UTF-8 bytes (code-point order, Python's string order) where
-ranked_top calls its Python tie-break. A group's members come from the graph's ranked heads, picked in Python
-as csr.py picks them (a cache in Python dicts). The visited (seed, node) states are an open-addressing hash set.
+ranked_top calls its Python tie-break. A group's members come from the graph's ranked heads (arrays), picked
+here as csr._member_picks picks them; a group whose head is missing or stale goes through csr._member_picks,
+which ranks it anew (a cache in Python dicts). The visited (seed, node) states are an open-addressing hash set.
 """
 
 from __future__ import annotations
@@ -299,6 +300,50 @@ def hop(
     )
 
 
+@njit(cache=True, nogil=True)
+def head_picks(
+    f_kind: np.ndarray, f_node: np.ndarray, cap: int, passing: np.ndarray,
+    heads: np.ndarray, head_len: np.ndarray, head_slot: np.ndarray, stale: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:  # fmt: skip
+    """The frontier's groups (ascending) and each one's first `cap` passing members in ranked order (position,
+    row), read from the graph's ranked heads (`UserGraph.head_arrays`): csr._member_picks without the Python.
+    The last value is False when a group's head is missing or stale, or holds fewer than `cap` passing rows
+    of a longer list: then the caller picks them with csr._member_picks."""
+    g_all = np.sort(f_node[f_kind == 1])  # the frontier's few groups, not a mask over all of them
+    g_nodes = np.empty(len(g_all), dtype=np.int64)
+    n_g = 0
+    for g in g_all:
+        if n_g == 0 or g_nodes[n_g - 1] != g:
+            g_nodes[n_g] = g
+            n_g += 1
+    g_nodes = g_nodes[:n_g]
+    width = heads.shape[1]
+    g_pos = np.empty(len(g_nodes) * cap, dtype=np.int64)
+    g_row = np.empty(len(g_nodes) * cap, dtype=np.int64)
+    n = 0
+    for p in range(len(g_nodes)):
+        g = g_nodes[p]
+        slot = head_slot[g] if g < len(head_slot) else -1
+        if slot < 0:
+            return g_nodes, g_pos[:0], g_row[:0], False
+        s = np.searchsorted(stale, g)
+        if s < len(stale) and stale[s] == g:
+            return g_nodes, g_pos[:0], g_row[:0], False
+        taken = 0
+        for j in range(width):
+            row = heads[slot, j]
+            if row < 0 or taken == cap:
+                break
+            if passing[row]:
+                g_pos[n] = p
+                g_row[n] = row
+                n += 1
+                taken += 1
+        if taken < cap and head_len[slot] > width:
+            return g_nodes, g_pos[:0], g_row[:0], False
+    return g_nodes, g_pos[:n], g_row[:n], True
+
+
 class Utf8Names:
     """A list of names (append-only: group names, a user's ids) as UTF-8 bytes with offsets, extended as the
     list grows; rows are never renumbered, so a name's bytes stay valid."""
@@ -352,10 +397,12 @@ def walk(
     cap: int,
     discovered: float,
     n_keys: int,
+    head_width: int,
     picks: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]],
 ) -> tuple[np.ndarray, ...] | None:
     """csr.expand_table's states, (found, seed, kind, node, parent, relation, weight, degree, depth), or None
-    when no hop reached a state. `picks(groups)`: each group's members kept (csr._member_picks)."""
+    when no hop reached a state. A group's members kept come from the graph's ranked heads of `head_width`
+    rows (`head_picks`), else from `picks(groups)` (csr._member_picks, which refreshes those heads)."""
     n_seeds = len(seed_nodes)
     f_seed = np.arange(n_seeds, dtype=np.int64)
     f_kind = np.zeros(n_seeds, dtype=np.int64)
@@ -368,16 +415,14 @@ def walk(
     goff, gbuf = utf8(graph.group_names)
     ioff, ibuf = utf8(ids)
     count, f_first = n_seeds, 0
-    empty = np.zeros(0, dtype=np.int64)
+    heads = None
     for depth in range(1, max_depth + 1):
-        groups = f_node[f_kind == 1]
-        if len(groups):
-            seen = np.zeros(len(graph.group_names), dtype=np.bool_)
-            seen[groups] = True
-            g_nodes = np.flatnonzero(seen)
+        if heads is None:
+            heads = graph.head_arrays(head_width)
+        g_nodes, g_pos, g_row, ok = head_picks(f_kind, f_node, cap, passing, *heads)
+        if not ok:
             g_pos, g_row = picks(g_nodes)
-        else:
-            g_nodes = g_pos = g_row = empty
+            heads = None  # refreshed (and maybe grown) by `picks`
         table, *new = hop(
             f_first, f_seed, f_kind, f_node, count, table, n_keys, cap, depth != max_depth, discovered,
             tg.ptr, tg.cols[0], tg.cols[1], tg.is_over, tg.ov_start, tg.sizes, tg.ov_cols[0], tg.ov_cols[1],
@@ -428,6 +473,6 @@ def warm_up() -> None:
     )  # fmt: skip
     walk(
         graph, ids, importance, np.ones(3, dtype=bool), prefix_keys(ids), np.arange(3, dtype=np.int64), 3, 2,
-        1.0, 8, lambda g: csr._member_picks(graph, g, ids, importance, np.zeros(3, dtype=np.int64),
+        1.0, 8, 4, lambda g: csr._member_picks(graph, g, ids, importance, np.zeros(3, dtype=np.int64),
                                            np.ones(3, dtype=bool), prefix_keys(ids), 2),
     )  # fmt: skip
