@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from memgraph.ingest.statement import stem
 from memgraph.retrieve.gap_focus import ServedHit, focus_words, stem_in, subject_names
@@ -48,6 +49,21 @@ def _stems(text: str) -> set[str]:
     return {stem(w) for w in tokenize(text)}
 
 
+@dataclass(frozen=True)
+class _Asked:
+    """What the readings below take from the question, read once per recall rather than once per served memory."""
+
+    subjects: list[str]  # `asked_subjects`
+    stems: set[str]  # the stems of the subjects' words and of the question
+    focus: list[str]  # the focus words of what is asked
+
+    @classmethod
+    def of(cls, query: str) -> _Asked:
+        subjects = asked_subjects(query)
+        stems = {stem(w) for s in subjects for w in tokenize(s)} | _stems(query)
+        return cls(subjects, stems, focus_words(asked(query)))
+
+
 def _said(subject: str, content: str, have: set[str]) -> bool:
     """`content` says `subject`: every word of it, by stem or prefix ("lab 1" needs "lab" and "1" side by side)."""
     if " " in subject:
@@ -56,42 +72,51 @@ def _said(subject: str, content: str, have: set[str]) -> bool:
     return all(stem_in(stem(w), have) for w in tokenize(subject))
 
 
-def names_absent(query: str, content: str) -> float:
-    """The share of the question's subjects (`asked_subjects`) that `content` does not say; 0 when it names none."""
-    subjects = asked_subjects(query)
-    if not subjects:
-        return 0.0
-    have = _stems(content)
-    return sum(not _said(s, content, have) for s in subjects) / len(subjects)
+def _missing(q: _Asked, content: str, have: set[str]) -> list[str]:
+    """The question's subjects `content` does not say."""
+    return [s for s in q.subjects if not _said(s, content, have)]
 
 
-def sibling_name(query: str, content: str) -> bool:
-    """The memory speaks of another subject of the question's kind: a subject the question names is missing from
-    it and it names one the question does not ("key safe code at The Old Forge" / "Gull Cottage's key safe ...";
-    "lab 1" / "Lab 2")."""
-    subjects = asked_subjects(query)
-    have = _stems(content)
-    missing = [s for s in subjects if not _said(s, content, have)]
+def _names_absent(q: _Asked, missing: list[str]) -> float:
+    return len(missing) / len(q.subjects) if q.subjects else 0.0
+
+
+def _sibling_name(q: _Asked, content: str, missing: list[str]) -> bool:
     if not missing:
         return False
     if any(" " in s for s in missing):  # a numbered thing: the same word with another number
         heads = {s.split(" ", 1)[0][:4] for s in missing if " " in s}
         if any(h.lower()[:4] in heads for h, _ in _NUMBERED.findall(content)):
             return True
-    asked_stems = {stem(w) for s in subjects for w in tokenize(s)} | _stems(query)
     theirs = {stem(w) for n in subject_names(content) for w in tokenize(n)}
     theirs |= {stem(w) for m in _IDENTIFIER.finditer(content) for w in tokenize(m.group(0))}
-    return bool(theirs - asked_stems)
+    return bool(theirs - q.stems)
+
+
+def _lexical_left(q: _Asked, have: set[str]) -> float:
+    if not q.focus:
+        return 0.0
+    return sum(not stem_in(stem(w), have) for w in q.focus) / len(q.focus)
+
+
+def names_absent(query: str, content: str) -> float:
+    """The share of the question's subjects (`asked_subjects`) that `content` does not say; 0 when it names none."""
+    q = _Asked.of(query)
+    return _names_absent(q, _missing(q, content, _stems(content)))
+
+
+def sibling_name(query: str, content: str) -> bool:
+    """The memory speaks of another subject of the question's kind: a subject the question names is missing from
+    it and it names one the question does not ("key safe code at The Old Forge" / "Gull Cottage's key safe ...";
+    "lab 1" / "Lab 2")."""
+    q = _Asked.of(query)
+    return _sibling_name(q, content, _missing(q, content, _stems(content)))
 
 
 def lexical_left(query: str, content: str) -> float:
     """The share of the question's focus words `content` does not say by the word, its stem or a prefix (no
     meaning test: a sibling word is near in meaning, "nitrate" / "magnesium")."""
-    words = focus_words(asked(query))
-    if not words:
-        return 0.0
-    have = _stems(content)
-    return sum(not stem_in(stem(w), have) for w in words) / len(words)
+    return _lexical_left(_Asked.of(query), _stems(content))
 
 
 def structure_features(query: str, served: Sequence[ServedHit], *, weak_cosine: float) -> dict[str, float]:
@@ -101,14 +126,16 @@ def structure_features(query: str, served: Sequence[ServedHit], *, weak_cosine: 
     the answer with none of these signs (`clean_best_sim`)."""
     question = asked(query)
     expects = expected_answer(question)
+    q = _Asked.of(query)
     per = []
     for h in served:
         c = h.content
-        sibling = sibling_name(query, c)
-        absent = names_absent(query, c)
+        have = _stems(c)
+        missing = _missing(q, c, have)
         good = holds_answer(c, expects, query) and holds_asked_values(c, question) and not tense_clash(c, question)
-        per.append({"sim": h.similarity or 0.0, "names_absent": absent, "sibling_name": float(sibling),
-                    "lexical_left": lexical_left(query, c), "good": good})
+        per.append({"sim": h.similarity or 0.0, "names_absent": _names_absent(q, missing),
+                    "sibling_name": float(_sibling_name(q, c, missing)), "lexical_left": _lexical_left(q, have),
+                    "good": good})
     f: dict[str, float] = {}
     top = max(per, key=lambda p: p["sim"]) if per else None
     goods = [p for p in per if p["good"]]
@@ -119,5 +146,5 @@ def structure_features(query: str, served: Sequence[ServedHit], *, weak_cosine: 
     clean = [p["sim"] for p in goods if not p["sibling_name"] and not p["names_absent"]
              and p["sim"] >= weak_cosine]
     f["clean_best_sim"] = max(clean, default=0.0)
-    f["asked_subjects"] = float(len(asked_subjects(query)))
+    f["asked_subjects"] = float(len(q.subjects))
     return f
