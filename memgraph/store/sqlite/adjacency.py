@@ -65,13 +65,17 @@ class Adjacency:
         """The base from (owner, columns) rows; rows of one owner keep their given order."""
         order = np.argsort(owner, kind="stable")
         counts = np.bincount(owner, minlength=n_owners).astype(np.int64)
-        self.ptr = np.zeros(n_owners + 1, dtype=np.int64)
-        np.cumsum(counts, out=self.ptr[1:])
-        self.cols = tuple(np.asarray(c, dtype=d)[order] for c, d in zip(cols, self.dtypes, strict=True))
+        ptr = np.zeros(n_owners + 1, dtype=np.int64)
+        np.cumsum(counts, out=ptr[1:])
+        self.restore(ptr, counts, tuple(np.asarray(c, dtype=d)[order] for c, d in zip(cols, self.dtypes, strict=True)))
+
+    def restore(self, ptr: np.ndarray, sizes: np.ndarray, cols: _Cols) -> None:
+        """The base as built (or as a snapshot saved it), with no replaced list: `over`, its flags and its packed
+        copy start empty together."""
+        self.ptr, self.sizes, self.cols = ptr, sizes, cols
         self.over = {}
-        self.sizes = counts
-        self.is_over = np.zeros(n_owners, dtype=bool)
-        self.ov_start = np.zeros(n_owners, dtype=np.int64)
+        self.is_over = np.zeros(len(sizes), dtype=bool)
+        self.ov_start = np.zeros(len(sizes), dtype=np.int64)
         self.ov_cols = self.empty()
         self.ov_used = 0
 

@@ -197,10 +197,10 @@ def _graph(arrays: dict[str, Any], n: int, g: int) -> UserGraph:
                 lookup.setdefault(name.split(":", 1)[1], []).append(gid)
     for name in _ADJACENCIES:
         adj: Adjacency = getattr(graph, name)
-        adj.ptr = np.array(arrays[f"{name}_ptr"])
-        adj.sizes = np.array(arrays[f"{name}_sizes"])
-        adj.cols = tuple(np.array(arrays[f"{name}_{i}"]) for i in range(len(adj.dtypes)))
-        adj.is_over = np.zeros(len(adj.sizes), dtype=bool)
-        adj.over = {}
+        adj.restore(
+            np.array(arrays[f"{name}_ptr"]),
+            np.array(arrays[f"{name}_sizes"]),
+            tuple(np.array(arrays[f"{name}_{i}"]) for i in range(len(adj.dtypes))),
+        )
     graph.n_rows = n
     return graph
