@@ -614,3 +614,29 @@ def test_the_walks_first_unvisited_and_distinct_nodes_equal_their_sorting_defini
         assert csr._first_unvisited(visited, keys).tolist() == want
         nodes = keys[: int(rng.integers(0, len(keys) + 1))]
         assert np.array_equal(csr._distinct(nodes, 500 if trial % 2 else 0), np.unique(nodes))
+
+
+def test_a_read_with_nothing_committed_since_runs_one_statement(pair) -> None:  # type: ignore[no-untyped-def]
+    """The structures' freshness check reads the log's position alone (no BEGIN ... COMMIT) when nothing changed;
+    a commit by another connection is still caught up at the next read (and its rows read in a transaction)."""
+    writer, reader = pair
+    ids, vecs = _seed_graph(writer)
+    reader.vector_search("ada", vecs[3], 1)
+    reader.read_memories("ada", ids[:3])  # loads the structures and the row cache
+    seen: list[str] = []
+    conn = reader._db.reader()
+    conn.set_trace_callback(seen.append)
+    try:
+        assert reader.vector_search("ada", vecs[3], 1)[0][0] == ids[3]
+        assert [m.id for m in reader.read_memories("ada", ids[:3])] == ids[:3]
+        assert len(seen) == 2 and all(s.startswith("SELECT (SELECT seq FROM sqlite_sequence") for s in seen)
+        seen.clear()
+        new = mem("ada", "written meanwhile", importance=0.9)
+        v = unit_vectors(1, seed=21)[0]
+        writer.write("ada", WriteBatch(memories=[new], embeddings=v[None]))
+        assert reader.vector_search("ada", v, 1)[0][0] == new.id
+        assert "BEGIN" in seen and "COMMIT" in seen
+        assert [m.content for m in reader.read_memories("ada", [new.id])] == ["written meanwhile"]
+    finally:
+        conn.set_trace_callback(None)
+    assert reader._mirror.loads == 1

@@ -251,6 +251,12 @@ class Mirror:
 
     def _memory_rows(self, conn: sqlite3.Connection, user_id: str, ids: Sequence[str]) -> dict[str, Entry] | None:
         own = not conn.in_transaction
+        if own and self._unchanged(conn):
+            state = self._users.get(user_id)
+            if state is None:
+                return None
+            if all(mid in state.memo.entries for mid in ids):  # nothing to read: no transaction needed
+                return state.memo.read(conn, user_id, ids)
         if own:
             conn.execute("BEGIN")
         try:
@@ -293,6 +299,11 @@ class Mirror:
 
     def _fresh(self, conn: sqlite3.Connection, user_id: str, graph: bool = True) -> UserState:
         own = not conn.in_transaction
+        if own and self._unchanged(conn):
+            self._to_save = None
+            state = self._users.get(user_id)
+            if state is not None and (state.graph_loaded or not graph):
+                return state
         if own:
             conn.execute("BEGIN")  # one snapshot for the log and the rows it points at
         try:
@@ -378,6 +389,14 @@ class Mirror:
             (changelog.FLOOR_KEY,),
         ).fetchone()
         return int(row[0] or 0), int(row[1] or 0), row[2]
+
+    def _unchanged(self, conn: sqlite3.Connection) -> bool:
+        """Whether `_catch_up` would find nothing to do: the log's position read alone, as one statement. A
+        recall asks ~11 times (its searches, the walk, the reply rule's reads) and nearly always nothing was
+        committed since; the position read inside BEGIN ... COMMIT was three statements each time, and the
+        transaction is needed only where rows are read after it (a catch-up, a load)."""
+        last, floor, epoch = self._position(conn)
+        return epoch == self._epoch and floor <= self._pos and last == self._pos
 
     def _catch_up(self, conn: sqlite3.Connection) -> None:
         last, floor, epoch = self._position(conn)
