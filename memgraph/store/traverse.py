@@ -160,6 +160,9 @@ class ExpansionTable:
         self.degree = degree  # -1: a step to a memory (TraceStep.degree None)
         self._step = step
         self._codes = codes
+        #: `spread.activations`' grouping of the live expansions by memory, compiled, where the store's walk
+        #: ran compiled (walk_jit.noisy_or: the same numbers as the numpy grouping); None: numpy.
+        self.noisy_or: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray, np.ndarray]] | None = None
 
     @property
     def codes(self) -> Mapping[str, int]:

@@ -118,6 +118,38 @@ def test_the_compiled_walk_is_the_numpy_walk(seed: int) -> None:
         _same(expected, got)
 
 
+@pytest.mark.parametrize("seed", range(40))
+def test_the_compiled_activations_are_the_numpy_activations(seed: int) -> None:
+    """walk_jit.noisy_or (set on a compiled walk's table) gives spread.activations' arrays bit for bit: the
+    noisy-OR in expand's order, the strongest contribution, the first expansion holding it, the memories in
+    order of their first expansion; strengths from a few values and weights alike, so contributions tie."""
+    from memgraph.retrieve.spread import activations
+
+    assert compiled_walk.warm() is not None
+    rng = random.Random(seed)
+    graph, ids, imp, last = _graph(rng)
+    settings = Settings()
+    for _ in range(4):
+        passing = np.array([rng.random() < 0.85 for _ in ids], dtype=bool)
+        seeds = rng.sample(ids, rng.randint(1, min(len(ids), 12)))
+        try:
+            compiled_walk.use(True)
+            table = _walk(graph, ids, imp, last, passing, seeds, rng.randint(1, 4), rng.randint(1, 6))
+        finally:
+            compiled_walk.use(False)
+        if not len(table):
+            continue
+        assert table.noisy_or is not None
+        strength = {s: rng.choice([0.0, 0.25, 0.5, 1.0, rng.random()]) for s in seeds}
+        got = activations(table, strength, settings)
+        table.noisy_or = None
+        want = activations(table, strength, settings)
+        assert got.total.tobytes() == want.total.tobytes()
+        assert got._best.tobytes() == want._best.tobytes()
+        assert np.array_equal(got._where, want._where)
+        assert list(got) == list(want) and all(got[m] == want[m] for m in want)
+
+
 @pytest.mark.parametrize("seed,n", [(1, 120), (2, 400)])
 def test_the_compiled_walk_walks_the_one_definition(tmp_path: Path, compiled: None, seed: int, n: int) -> None:
     """test_expand_parity's check (the written data's reference walk, before and after updates) on SQLite

@@ -87,7 +87,9 @@ def expand_table(
         )
         if states is None:
             return ExpansionTable.empty()
-        return _table(graph, ids, seed_ids, weights, codes, *states)
+        compiled = _table(graph, ids, seed_ids, weights, codes, *states)
+        compiled.noisy_or = jit.noisy_or
+        return compiled
     # the states: (seed position, kind 0 memory / 1 group, node, parent state, relation, weight, degree)
     st_seed = [np.arange(len(seed_ids), dtype=np.int64)]
     st_kind = [np.zeros(len(seed_ids), dtype=np.int64)]

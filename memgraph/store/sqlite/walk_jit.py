@@ -344,6 +344,48 @@ def head_picks(
     return g_nodes, g_pos[:n], g_row[:n], True
 
 
+@njit(cache=True, nogil=True)
+def noisy_or(code: np.ndarray, c: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """spread.activations' grouping of the live expansions (`code`: each one's memory, `c`: its contribution,
+    in expand's order): per memory in order of its first expansion, 1 - the product of (1 - c) in that order,
+    the largest c, and the position of the first expansion holding it. The same float operations in the same
+    order as the numpy form (a stable sort, `multiply.reduceat`, `maximum.reduceat`), with the memories
+    grouped by a hash of their codes instead of a sort (~70 us of ~260 at 10k memories)."""
+    n = len(code)
+    bits = _bits(max(2 * n, 2))
+    size = 1 << bits
+    keys = np.full(size, -1, dtype=np.int64)
+    slots = np.empty(size, dtype=np.int64)
+    group = np.empty(n, dtype=np.int64)
+    prod = np.empty(n, dtype=np.float64)
+    best = np.empty(n, dtype=np.float64)
+    groups = 0
+    for i in range(n):
+        key = code[i]
+        h = _slot(key, bits)
+        while keys[h] != -1 and keys[h] != key:
+            h = (h + 1) & (size - 1)
+        if keys[h] == -1:
+            keys[h] = key
+            slots[h] = groups
+            prod[groups] = 1.0 - c[i]
+            best[groups] = c[i]
+            group[i] = groups
+            groups += 1
+        else:
+            g = slots[h]
+            prod[g] = prod[g] * (1.0 - c[i])
+            if c[i] > best[g]:
+                best[g] = c[i]
+            group[i] = g
+    top = np.full(groups, -1, dtype=np.int64)
+    for i in range(n):
+        g = group[i]
+        if top[g] < 0 and c[i] == best[g]:
+            top[g] = i
+    return 1.0 - prod[:groups], best[:groups].copy(), top
+
+
 class Utf8Names:
     """A list of names (append-only: group names, a user's ids) as UTF-8 bytes with offsets, extended as the
     list grows; rows are never renumbered, so a name's bytes stay valid."""
@@ -471,6 +513,7 @@ def warm_up() -> None:
         np.ones(3, dtype=bool), ids, max_depth=3, fanout_cap=2, weights={}, id_key=prefix_keys(ids),
         ranked_members=True,
     )  # fmt: skip
+    noisy_or(np.array([2, 0, 2], dtype=np.int64), np.array([0.5, 0.25, 0.5]))
     walk(
         graph, ids, importance, np.ones(3, dtype=bool), prefix_keys(ids), np.arange(3, dtype=np.int64), 3, 2,
         1.0, 8, 4, lambda g: csr._member_picks(graph, g, ids, importance, np.zeros(3, dtype=np.int64),
