@@ -100,7 +100,7 @@ CACHE_DIR = ROOT / "bench" / ".cache" / "gaps_model"
 #: other rules or features (another branch sharing bench/.cache) never reads this one's rows, nor writes over them.
 FEATURE_CODE = ("memgraph/config.py", "memgraph/retrieve/gaps.py", "memgraph/retrieve/gap_focus.py",
                 "memgraph/retrieve/gap_question.py", "memgraph/retrieve/gap_values.py",
-                "memgraph/retrieve/gap_model.py")
+                "memgraph/retrieve/gap_model.py", "memgraph/retrieve/gap_structure.py")
 MODEL = "gap_model.json"
 #: Issue 15's goal for gap detection; `model>t` keeps precision at it on the training parts.
 GOAL_PRECISION = 0.9
@@ -230,12 +230,14 @@ def with_structure(rows: list[dict[str, Any]], served: Path = SERVED) -> list[di
     frozen (they were written after held-out 11 was read; bench/RESULTS.md says so)."""
     from memgraph import Settings
     from memgraph.retrieve.gap_focus import ServedHit
-    from memgraph.retrieve.gap_structure import structure_features
+    from memgraph.retrieve.gap_structure import FEATURES, structure_features
 
     weak = Settings(store=":memory:").gap_weak_cosine
     kept = json.loads(served.read_text(encoding="utf-8"))
     cases = {(part, c["id"]): c for part in {r["split"] for r in rows} for c in kept[part]}
     for r in rows:
+        if r["f"].keys() >= set(FEATURES):
+            continue  # kept with the rows they were fitted on (FROZEN's bd22751 training rows)
         c = cases[(r["split"], r["id"])]
         r["f"].update(structure_features(c["query"], [ServedHit(t, s) for t, s in c["hits"]], weak_cosine=weak))
     return rows
