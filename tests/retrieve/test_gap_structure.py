@@ -122,3 +122,17 @@ def test_an_acronym_spelled_out_says_the_subject() -> None:
     assert asked_subjects(PR) == ["pr"]
     assert names_absent(PR, PR_SERVED) == 0.0 and not sibling_name(PR, PR_SERVED)
     assert names_absent(PR, "Formatting is enforced with clang-format 17; CI fails on any unformatted file.") == 1.0
+
+
+def test_the_sibling_builds_are_logged_as_a_miss(embedder: CachedEmbedder) -> None:
+    """End to end through the shipped weights: held-out 12 ce04 (the Windows and Linux compilers served for the
+    macOS builds) was read as answered (p 0.33 with the weights of main f6abf0a); with "macOS" read as a subject
+    and the refit it is a miss."""
+    s = Settings(store=":memory:")
+    served = [MACOS_SERVED, "Shaders are written in HLSL and compiled to SPIR-V by dxc at build time.",
+              "Unit tests use Catch2 and are run with `ctest --preset linux-debug`.",
+              "Build with CMake presets: `cmake --preset linux-debug`, then `cmake --build --preset linux-debug`."]
+    verdict = gap_model.judge(MACOS, _hits(embedder, MACOS, served), focus=_focus(embedder),
+                              answer_cosine=s.gap_answer_cosine, weak_cosine=s.gap_weak_cosine,
+                              threshold=s.gap_model_threshold)
+    assert verdict.miss, verdict.reason
