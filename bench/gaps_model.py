@@ -453,7 +453,7 @@ def choose_threshold(scored: list[tuple[dict[str, Any], float]]) -> None:
     print(f"  pick on all frozen parts (highest pooled F{F_BETA}): t {pick}")
     left: list[tuple[dict[str, Any], float, float]] = []
     for part in parts:
-        t = best_fixed(cells([x for x in scored if x[0]["split"] != part]))
+        t = best_fixed(cells([x for x in scored if x[0]["split"] != part])) or 1.01  # None: nothing decided
         left.extend((r, p, t) for r, p in scored if r["split"] == part)
         c = score([bool(r["miss"]) for r, p in scored if r["split"] == part],
                   [_shipped(r, p, t) for r, p in scored if r["split"] == part])
