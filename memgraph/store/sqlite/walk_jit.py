@@ -351,7 +351,7 @@ def noisy_or(code: np.ndarray, c: np.ndarray) -> tuple[np.ndarray, np.ndarray, n
     the largest c, and the position of the first expansion holding it. The same float operations in the same
     order as the numpy form (a stable sort, `multiply.reduceat`, `maximum.reduceat`), with the memories
     grouped by a hash of their codes instead of a sort (~70 us of ~260 at 10k memories)."""
-    n = len(code)
+    n, groups = len(code), 0
     bits = _bits(max(2 * n, 2))
     size = 1 << bits
     keys = np.full(size, -1, dtype=np.int64)
@@ -359,7 +359,6 @@ def noisy_or(code: np.ndarray, c: np.ndarray) -> tuple[np.ndarray, np.ndarray, n
     group = np.empty(n, dtype=np.int64)
     prod = np.empty(n, dtype=np.float64)
     best = np.empty(n, dtype=np.float64)
-    groups = 0
     for i in range(n):
         key = code[i]
         h = _slot(key, bits)
