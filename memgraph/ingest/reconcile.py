@@ -64,6 +64,7 @@ from memgraph._deprecated import deprecated_alias
 from memgraph.config import Settings
 from memgraph.ingest import pair_model, predicates, repeats, signals, slots, states
 from memgraph.ingest.chunk import looks_like_turn
+from memgraph.ingest.hours import hours_conflict
 
 # `compare` is re-exported: callers and the benches of older checkouts read reconcile.compare
 from memgraph.ingest.comparison import (  # noqa: F401
@@ -91,17 +92,20 @@ from memgraph.ingest.forms import (
     _codes_differ,
     _count_and_members,
     _denies_a_part,
+    _denies_old_value,
     _free_or_priced,
     _kind_on_one_side,
     _moved_to,
     _negated_participle,
     _negates,
+    _negates_what_it_names,
     _only_against_list,
     _ordinals_differ,
     _other_particle,
     _same_bound,
     _scoped,
     _unit_noun,
+    _unscoped_denial,
 )
 from memgraph.ingest.statement import Statement, clauses, correction_parts, denied_values, statement, stem
 from memgraph.models import Memory, MemoryKind
@@ -232,6 +236,9 @@ class RuleReconciler:
             return _changed(c.changed[:1])
         if _changed_code(n, o, c, self.s.contradict_code_max_extra_terms):
             return "changed code"
+        hours = hours_conflict(n, o, c)
+        if hours is not None:
+            return "opening hours: " + hours
         if _free_or_priced(n, o) and not c.entities_differ and _same_subject(n, o) and not (
             _aligned_less(c, _PRICE_WORDS)
         ):
@@ -252,6 +259,10 @@ class RuleReconciler:
             predicates.another_slot(n.text, o.text) or (not cue and _denies_a_part(n, o, c))
         ):
             return "negation"
+        if _unscoped_denial(n, o, c, self.s.contradict_denial_max_extra_terms):
+            return "negation of every case"
+        if _denies_old_value(n, o, c):
+            return "denies the old value"
         if _only_against_list(n, o, c):
             return "only one of a list"
         if _allowed_and_forbidden(
@@ -261,9 +272,12 @@ class RuleReconciler:
         # "I've never been on the flat rate VAT scheme; I use standard accounting.": the clause that negates the
         # old statement, read alone (the clause added after it is another statement)
         for part in clauses(n.text):
-            cc = _compare(statement(part), o, c.cosine, c.tolerance)
+            p = statement(part)
+            cc = _compare(p, o, c.cosine, c.tolerance)
             if _negates(cc, cue=cue) and not predicates.another_slot(part, o.text):
                 return "negation in a clause"
+            if _negates_what_it_names(n, p, cc, cue=cue):
+                return "negation in a clause (of what the text names)"
         return None
 
     def _reworded(self, n: Statement, o: Statement, c: Comparison) -> bool:
