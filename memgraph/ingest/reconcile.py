@@ -64,7 +64,6 @@ from memgraph._deprecated import deprecated_alias
 from memgraph.config import Settings
 from memgraph.ingest import pair_model, predicates, repeats, signals, slots, states
 from memgraph.ingest.chunk import looks_like_turn
-from memgraph.ingest.hours import hours_conflict
 
 # `compare` is re-exported: callers and the benches of older checkouts read reconcile.compare
 from memgraph.ingest.comparison import (  # noqa: F401
@@ -79,6 +78,7 @@ from memgraph.ingest.comparison import (  # noqa: F401
 )
 from memgraph.ingest.forms import (
     _CHANGED_TO,
+    _HOLDS_MANY,
     _INTERVAL_ENDS,
     _LOOSE_UNITS,
     _MEASURE,
@@ -93,9 +93,11 @@ from memgraph.ingest.forms import (
     _count_and_members,
     _denies_a_part,
     _denies_old_value,
+    _favourites_differ,
     _free_or_priced,
     _kind_on_one_side,
     _moved_to,
+    _multiple_swapped,
     _negated_participle,
     _negates,
     _negates_what_it_names,
@@ -107,6 +109,7 @@ from memgraph.ingest.forms import (
     _unit_noun,
     _unscoped_denial,
 )
+from memgraph.ingest.hours import hours_conflict
 from memgraph.ingest.statement import Statement, clauses, correction_parts, denied_values, statement, stem
 from memgraph.models import Memory, MemoryKind
 
@@ -251,8 +254,9 @@ class RuleReconciler:
             _same_subject(n, o) or (not (n.subject or o.subject) and c.cosine >= self.s.reconcile_subject_cosine)
         ):
             return "another category"  # (no subject found on either side: "Members pay their subs in cash.")
+        # (not with a verb that offers many: "The shop stocks the R7000 groupset" / "… the R7100 groupset")
         if c.value_swap and not c.polarity and (not c.subject_changed or c.identity) and not (
-            denials or _another_value(n, o, c, cue=cue)
+            denials or _another_value(n, o, c, cue=cue) or (not cue and c.shared & _HOLDS_MANY)
         ):
             return "swapped " + ", ".join(sorted(c.only_old)) + " -> " + ", ".join(sorted(c.only_new))
         if _negates(c, cue=cue) and not (
@@ -263,6 +267,10 @@ class RuleReconciler:
             return "negation of every case"
         if _denies_old_value(n, o, c):
             return "denies the old value"
+        if _multiple_swapped(n, o) and not c.polarity:
+            return "single / double"
+        if _favourites_differ(n, o, c, self.s.contradict_favourite_max_values):
+            return "another favourite"
         if _only_against_list(n, o, c):
             return "only one of a list"
         if _allowed_and_forbidden(
