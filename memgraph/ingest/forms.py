@@ -40,10 +40,11 @@ _CHANGED_TO = re.compile(
 
 
 #: Stems of words that say a quantity is measured, not what is measured: "costs £30", "comes to 288 pages", "is 320
-#: pages long", "weighs 2 tonnes", "lasts 90 minutes", "reaches 32 metres", "runs to 400 pages", "totals £1,200".
+#: pages long", "weighs 2 tonnes", "lasts 90 minutes", "reaches 32 metres", "runs to 400 pages", "totals £1,200",
+#: "must be at least 16" / "the minimum age is 18" (a bare number bounding a person is an age).
 _MEASURE = frozenset(stem(w) for w in (
     "cost costs come comes came total totals weigh weighs measure measures last lasts reach reaches run runs ran "
-    "take takes took amount amounts long tall wide deep heavy hold holds held keep keeps kept"
+    "take takes took amount amounts long tall wide deep heavy hold holds held keep keeps kept age aged"
 ).split())
 #: "The set point is 18 °C": the value a controller holds, said as a noun ("is held at 22 °C").
 _SET_POINT = frozenset({"set", "point"})
@@ -318,11 +319,11 @@ _LOWER_BOUND = re.compile(
     r"no\s+(?:fewer|less|younger)\s+than|not\s+(?:less|fewer)\s+than)\b"
 )
 _UPPER_BOUND = re.compile(
-    r"(?i)\b(?:maximum|max|at\s+most|up\s+to|or\s+(?:less|fewer|under|below|younger)|and\s+(?:under|below)|"
+    r"(?i)\b(?:maximum|max|at\s+most|up\s+to|capped\s+at|or\s+(?:less|fewer|under|below|younger)|and\s+(?:under|below)|"
     r"no\s+(?:more|older)\s+than|not\s+more\s+than)\b"
 )
 #: Stems of the bound words a frame may hold ("the minimum weight"); "least", "most", "up to" are stop words.
-_BOUND_WORDS = frozenset(stem(w) for w in "minimum min maximum max".split())
+_BOUND_WORDS = frozenset(stem(w) for w in "minimum min maximum max cap capped".split())
 
 
 def _same_bound(n: Statement, o: Statement) -> frozenset[str]:
@@ -549,6 +550,8 @@ def _unscoped_denial(n: Statement, o: Statement, c: Comparison, most: int) -> bo
         return False  # the flipped-polarity rule's case
     if _CEASED.search(pos.text) or _CEASED.search(neg.text) or not _one_subject(neg, pos):
         return False
+    if _FIRST_PERSON.match(neg.text) or _FIRST_PERSON.match(pos.text):
+        return False  # a person's own "I like to sing" / "I don't sing", "I want six children" (MSC: 12 pairs)
     # another verb is another slot ("I want a job" / "I don't have a job": "have" says nothing the frame keeps);
     # the denied verb said by both is not ("We don't reimburse …" / "… are reimbursed": active and passive)
     said = predicates.predicate(neg.text)
@@ -590,7 +593,7 @@ def _multiple_swapped(n: Statement, o: Statement) -> bool:
 #: favourite", "one of my favourite …": one of several).
 _FAVOURITE = re.compile(
     r"(?i)(?<!\bof\s)\b(?:my|our|his|her|their|your|[a-z]+['’]s)\s+(?:all-time\s+|very\s+)?favou?rite\s+"
-    r"(?P<noun>[a-z]{3,})"
+    r"(?P<noun>[a-z]{3,}(?:\s+[a-z]+){0,2}?)(?=\s+(?:is|are|was|were)\b|\s*[.!?,;]|\s*$)"
 )
 
 
@@ -603,7 +606,9 @@ def _favourites_differ(n: Statement, o: Statement, c: Comparison, most: int) -> 
     a, b = _FAVOURITE.findall(n.text), _FAVOURITE.findall(o.text)
     if len(a) != 1 or len(b) != 1 or n.negated or o.negated:
         return False
-    if stem(a[0].lower()) != stem(b[0].lower()) or "least" in n.tokens | o.tokens:
+    if [stem(w) for w in a[0].lower().split()] != [stem(w) for w in b[0].lower().split()]:
+        return False  # "favorite baseball player" / "favorite baseball team": two kinds
+    if "least" in n.tokens | o.tokens:
         return False
     owner = [m.group(0).split()[0].lower() for m in (_FAVOURITE.search(n.text), _FAVOURITE.search(o.text)) if m]
     if len(set(owner)) != 1:

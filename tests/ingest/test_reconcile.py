@@ -775,6 +775,11 @@ _C, _N = ReconcileAction.CONTRADICT, ReconcileAction.CREATE
         ("My favourite composer is Bach.", "One of my favourite composers is Chopin.", _N),  # one of several
         ("My favourite composer is Bach.", "My sister's favourite composer is Chopin.", _N),  # another person
         ("My favourite composer is Bach.", "My favourite painter is Turner.", _N),  # another kind
+        ("My favourite football player is Kane.", "My favourite football team is Spurs.", _N),  # another kind
+        # a bound said in other words ("capped at" is "up to"), an age said as a bound
+        ("The pet insurance pays out up to £3,000 a year.", "Our pet insurance payout is capped at £5,000 a year.",
+         _C),
+        ("Lifeguards must be at least 17.", "The minimum age for lifeguards is 16.", _C),
     ],
 )
 def test_decisions_on_held_out_12s_contradiction_forms(embedder, old: str, new: str, action: ReconcileAction) -> None:  # type: ignore[no-untyped-def]
