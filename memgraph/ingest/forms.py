@@ -2,7 +2,9 @@
 a value said with a verb of measure, "free" against a price, an un- participle, a quantity counted on one side only,
 a thing moved to a named place, a count beside its members' values, another value of a many-valued predicate, a
 flipped polarity, a changed value with the day it holds for, ordinals, one end of an interval, a grant against a
-ban, a code changed in one slot, an exclusive "only" against a list). Each is one
+ban, a code changed in one slot, an exclusive "only" against a list, a denial of every case, a value denied after
+the one given in its place, a negated clause whose pronoun stands for what the text names, "single" / "double" of one
+thing, one favourite of a kind; opening hours are hours.py's). Each is one
 English form read off `statement.Statement` and `comparison.Comparison`, with the labelled pairs that asked for it
 (tests/data/decisions/, bench/decisions.py); the decision itself (duplicate, supersede, contradict) is
 reconcile.py's."""
@@ -564,7 +566,7 @@ def _one_subject(neg: Statement, pos: Statement) -> bool:
         return _same_subject(neg, pos)
     if not (neg.subject or pos.subject):
         a, b = _LEADING_PRONOUN.match(neg.text), _LEADING_PRONOUN.match(pos.text)
-        return bool(a and b) and a.group(1).lower() == b.group(1).lower()
+        return a is not None and b is not None and a.group(1).lower() == b.group(1).lower()
     if neg.subject:
         return False
     return pos.subject <= neg.stems and bool(_PASSIVE.search(pos.text) or _EXISTENTIAL.search(neg.text))

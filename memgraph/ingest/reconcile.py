@@ -30,7 +30,11 @@ polarity, cues) and compared. For each neighbour, most similar first, the first 
    manager" / "Oskar is my manager"), or the polarity flipped ("I like coffee" / "I don't like coffee"; a clause
    that negates is read alone). One value changed in a frame reworded by a synonym on each side contradicts too
    ("starts on 17 February" / "begins on 24 February", cosine >= `contradict_reworded_cosine`); a value changed
-   with the day it holds for is another slot ("22:00 on weekdays" / "18:00 at weekends").
+   with the day it holds for is another slot ("22:00 on weekdays" / "18:00 at weekends"). Forms said in other
+   words contradict too (forms.py, hours.py): a place's opening hours ("open until 8 pm" / "we close at 5"), a denial
+   that says nothing more than the statement it denies ("We don't reimburse expenses" / "Expenses are reimbursed up
+   to £20"), a value denied after the one given in its place ("sprats only, never herring"), "single" / "double"
+   of one thing, one favourite of a kind.
    Past episodes ("went hiking", "went swimming"), conversation turns of kind `event` and summaries accumulate:
    they never contradict, and only an explicit correction supersedes one.
 5. otherwise, where no neighbour got a decision, a learned duplicate gate (`pair_model.py`, `dedup_model`, off by
@@ -256,7 +260,7 @@ class RuleReconciler:
             return "another category"  # (no subject found on either side: "Members pay their subs in cash.")
         # (not with a verb that offers many: "The shop stocks the R7000 groupset" / "… the R7100 groupset")
         if c.value_swap and not c.polarity and (not c.subject_changed or c.identity) and not (
-            denials or _another_value(n, o, c, cue=cue) or (not cue and c.shared & _HOLDS_MANY)
+            denials or _another_value(n, o, c, cue=cue) or (not cue and (c.shared - n.subject) & _HOLDS_MANY)
         ):
             return "swapped " + ", ".join(sorted(c.only_old)) + " -> " + ", ".join(sorted(c.only_new))
         if _negates(c, cue=cue) and not (

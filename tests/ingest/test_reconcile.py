@@ -766,6 +766,7 @@ _C, _N = ReconcileAction.CONTRADICT, ReconcileAction.CREATE
         # known false contradictions: a verb that offers many, and "not only" (an addition, no negation)
         ("The bike shop stocks the Shimano R7000 groupset.", "The bike shop stocks the Shimano R7100 groupset.", _N),
         ("The garden centre sells Bosch mowers.", "The garden centre sells Honda mowers.", _N),
+        ("The supply depot is in Leeds.", "The supply depot is in York.", _C),  # "supply" names the depot
         ("The course is taught in Spanish.", "The course is not only taught in Spanish.", _N),
         ("The workshop is run in English.", "The workshop is not just run in English.", _N),
         ("The workshop is run in English.", "The workshop is not run in English.", _C),
