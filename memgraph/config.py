@@ -472,6 +472,18 @@ class Settings(BaseModel):
         "runs on Kubernetes in the eu-west-1 cluster' / 'Heron runs in the us-east-2 cluster': 1); the other side "
         "says nothing the first does not (forms._changed_code).",
     )
+    contradict_favourite_max_values: int = Field(
+        2,
+        description="Words each side may say that the other does not when both name one person's favourite of the "
+        "same kind ('My favorite season is summer' / 'My favorite seasons are fall and winter': 1 and 2; "
+        "forms._favourites_differ): its values; a third word is mostly more said.",
+    )
+    contradict_denial_max_extra_terms: int = Field(
+        2,
+        description="Words the stated side may say besides when the negated side says nothing it does not (no word, "
+        "no value) and so denies every case ('We don't reimburse volunteers' expenses' / 'Volunteer expenses are "
+        "reimbursed up to £20 a shift': 1; forms._unscoped_denial); more words are mostly another thing said.",
+    )
     reconcile_update_max_changed_terms: int = Field(
         2,
         description="An update ('now', 'switched to') that replaces at most this many words on each side of an "
