@@ -40,6 +40,15 @@ def mem(user: str, content: str, *, minutes: int = 0, **fields: Any) -> Memory:
     return Memory(id=memory_id_for(user, content), user_id=user, content=content, **fields)
 
 
+def turns(user: str, texts: list[str]) -> list[Memory]:
+    """One memory per text, a minute apart (a conversation's turns in order)."""
+    return [mem(user, t, minutes=i) for i, t in enumerate(texts)]
+
+
+def cosine(a: np.ndarray, b: np.ndarray) -> float:
+    return float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b)))
+
+
 def exact_top_k(matrix: np.ndarray, ids: list[str], query: np.ndarray, k: int) -> list[tuple[str, float]]:
     sims = matrix @ (query / np.linalg.norm(query))
     order = np.argsort(-sims, kind="stable")[:k]

@@ -3,14 +3,13 @@ the store API: the same factors on every store."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from memgraph.embed import CachedEmbedder
 from memgraph.retrieve.reach import walk_factors
 from memgraph.store import GraphStore, WriteBatch
 
-from .helpers import mem
+from .helpers import cosine, turns
 
 TURNS = [
     "Tim: Edinburgh, Scotland would be great for a magical vibe.",
@@ -20,12 +19,12 @@ TURNS = [
 
 
 def test_walk_factors_on_every_store(store: GraphStore, embedder: CachedEmbedder) -> None:
-    mems = [mem("u", t, minutes=i) for i, t in enumerate(TURNS)]
+    mems = turns("u", TURNS)
     ids = [m.id for m in mems]
     vectors = embedder.encode(TURNS)
     store.write("u", WriteBatch(memories=mems, embeddings=vectors))
     qvec = embedder.encode(["What city did Tim suggest for the trip?"])[0]
-    cos = [float(v @ qvec / (np.linalg.norm(v) * np.linalg.norm(qvec))) for v in vectors]
+    cos = [cosine(v, qvec) for v in vectors]
     floor = (cos[1] + cos[2]) / 2  # the goodbye below it, the reply about Scotland above
     assert cos[2] < floor < cos[1]
     got = walk_factors(store, "u", ids, {ids[0]}, qvec, floor, 1.0)
