@@ -7,9 +7,9 @@ import pytest
 
 from memgraph.embed import CachedEmbedder
 from memgraph.retrieve.reach import walk_factors
-from memgraph.store import GraphStore, WriteBatch
+from memgraph.store import GraphStore
 
-from .helpers import cosine, turns
+from .helpers import cosine, write_turns
 
 TURNS = [
     "Tim: Edinburgh, Scotland would be great for a magical vibe.",
@@ -19,11 +19,7 @@ TURNS = [
 
 
 def test_walk_factors_on_every_store(store: GraphStore, embedder: CachedEmbedder) -> None:
-    mems = turns("u", TURNS)
-    ids = [m.id for m in mems]
-    vectors = embedder.encode(TURNS)
-    store.write("u", WriteBatch(memories=mems, embeddings=vectors))
-    qvec = embedder.encode(["What city did Tim suggest for the trip?"])[0]
+    ids, vectors, qvec = write_turns(store, embedder, TURNS, "What city did Tim suggest for the trip?")
     cos = [cosine(v, qvec) for v in vectors]
     floor = (cos[1] + cos[2]) / 2  # the goodbye below it, the reply about Scotland above
     assert cos[2] < floor < cos[1]
