@@ -774,7 +774,8 @@ class Settings(BaseModel):
     )
     weak_hits: int = Field(
         3, description="When no memory passes similarity_threshold, this many closest memories come back in "
-        "section 'weak' with a warning, instead of nothing."
+        "section 'weak' with a warning, instead of nothing; when fewer than top_k pass, the slots left take at "
+        "most this many weak hits closer than weak_fill_min_similarity."
     )
     weak_min_similarity: float = Field(
         0.1,
@@ -783,6 +784,15 @@ class Settings(BaseModel):
         description="A weak hit needs at least this cosine to the query. Two unrelated personal statements score "
         "0.17 at the median (300 random pairs of Multi-Session Chat persona sentences; 90th percentile 0.32): a "
         "memory below 0.1 is further from the query than a random one, and showing it is noise.",
+    )
+    weak_fill_min_similarity: float = Field(
+        0.32,
+        ge=-1.0,
+        le=1.0,
+        description="When some memories passed similarity_threshold but fewer than top_k, a memory below it fills "
+        "a slot left (marked weak) only from this cosine: closer than 90% of unrelated pairs (the 90th percentile "
+        "of the 300 random persona pairs above). A notes file's 'Budget agreed with Sam: 18,500 pounds' scores "
+        "0.36 to 'how much can we spend on the kitchen?' and was left out of a top 3 that held only two hits.",
     )
     episodic_window_days: float = Field(
         30.0, description="Session summaries older than this (from the user's newest memory) are recalled only "
