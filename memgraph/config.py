@@ -472,6 +472,18 @@ class Settings(BaseModel):
         "runs on Kubernetes in the eu-west-1 cluster' / 'Heron runs in the us-east-2 cluster': 1); the other side "
         "says nothing the first does not (forms._changed_code).",
     )
+    contradict_favourite_max_values: int = Field(
+        2,
+        description="Words each side may say that the other does not when both name one person's favourite of the "
+        "same kind ('My favorite season is summer' / 'My favorite seasons are fall and winter': 1 and 2; "
+        "forms._favourites_differ): its values; a third word is mostly more said.",
+    )
+    contradict_denial_max_extra_terms: int = Field(
+        2,
+        description="Words the stated side may say besides when the negated side says nothing it does not (no word, "
+        "no value) and so denies every case ('We don't reimburse volunteers' expenses' / 'Volunteer expenses are "
+        "reimbursed up to £20 a shift': 1; forms._unscoped_denial); more words are mostly another thing said.",
+    )
     reconcile_update_max_changed_terms: int = Field(
         2,
         description="An update ('now', 'switched to') that replaces at most this many words on each side of an "
@@ -628,14 +640,15 @@ class Settings(BaseModel):
         "(the focus-word test); without one the rules' lexical tests decide.",
     )
     gap_model_threshold: float = Field(
-        0.70,
+        0.75,
         ge=0.0,
         le=1.0,
-        description="The learned gap decision logs a miss from this probability. Chosen on the five frozen parts "
-        "(held-out 7-11, each scored with the rules of when it was blind, the model fitted on the parts read then) "
-        "by the rule set before: the highest pooled precision whose recall stays within 0.05 of the rules' (0.609): "
-        "0.70 gives 0.730 / 0.592, 0.75 0.754 / 0.544, 0.8 0.772 / 0.521, 0.9 0.835 / 0.391; no threshold keeps "
-        "precision 0.9 on unseen parts (bench/RESULTS.md, held-out 11's causes). Was 0.75 on four parts.",
+        description="The learned gap decision logs a miss from this probability. Chosen on the six frozen parts "
+        "(held-out 7-12, each scored with the rules of when it was blind, the model fitted on the parts read then) "
+        "by the rule written before held-out 12 was frozen: the highest pooled F0.5 (precision weighs twice "
+        "recall: a false miss sends the agent after knowledge it has): 0.70 gives 0.726 / 0.589, 0.75 0.755 / "
+        "0.550, 0.8 0.765 / 0.515, 0.9 0.841 / 0.366; no threshold keeps precision 0.9 on unseen parts "
+        "(bench/RESULTS.md, held-out 12's causes). Was 0.70 (five parts, recall within 0.05 of the rules').",
     )
     # read path, added by retrieve/: ranking blend, query cues, layers, post-serve maintenance
     reranker_model_path: str | None = Field(

@@ -228,7 +228,9 @@ UPDATE_TO_VALUE = re.compile(
 )
 _TO_VALUE = re.compile(r"(?i)\s" + _TO_A_VALUE)
 # an additional statement, not a replacement: "I also like tea", "Metrics go to Datadog too"
-ADDITIVE = re.compile(r"(?i)\b(?:also|too|as\s+well|additionally|in\s+addition|another|besides)\b")
+ADDITIVE = re.compile(
+    r"(?i)\b(?:also|too|as\s+well|additionally|in\s+addition|another|besides|not\s+(?:only|just|merely))\b"
+)
 # a past event told as a story: events accumulate ("went hiking", "went camping"), they do not conflict
 EPISODE = re.compile(r"(?i)\b(?:i|we|he|she|they|you|[A-Z][a-z]+)\s+(?:just\s+)?" + _EPISODE_VERBS + r"\b")
 FACT = re.compile(
