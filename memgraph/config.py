@@ -574,7 +574,13 @@ class Settings(BaseModel):
         "seeds already cover similarity (full weight cost 0.13 R@10 on LoCoMo dev).",
     )
     fanout_cap: int = Field(
-        8, description="Neighbours followed from one node per hop, rarest tags first (hub-tag guard)."
+        7,
+        description="Neighbours followed from one node per hop (hub-tag guard): a memory's rarest tags, its "
+        "heaviest links, a tag's most important members, at most this many of each. A memory written from "
+        "ordinary text carries ~13 tags, most of them its own words (`topic:`); each one followed past the rarest "
+        "few is a more common word and adds more neighbours than evidence. LoCoMo dev cascade R@10 (maintenance "
+        "off, conversation / generic ingest, before the walk gate): 4 0.7962, 5 0.7990, 6 0.8036 / 0.8043, 7 "
+        "0.8060 / 0.8066, 8 0.8024 / 0.8017, 9 0.8008, 10 0.7974, 12 0.7895.",
     )
     recency_amplitude: float = Field(0.5, description="Recency boost = 1 + amplitude*exp(-hours/recency_hours).")
     recency_hours: float = Field(24.0, description="Recency boost time constant in hours.")
@@ -712,6 +718,24 @@ class Settings(BaseModel):
         "0.7926 / 0.7939, 0.85 0.7967 / 0.7967, 0.75 0.7981 / 0.7981 (up on 3 / 2 of the 5 conversations, none "
         "down), 0.7 0.7985 / 0.7985, 0.6 0.7970 (conv-26 down); names joined by 'and' treated as a subject too: "
         "0.7962 with one conversation down.",
+    )
+    walk_cosine_floor: float = Field(
+        0.3,
+        ge=-1.0,
+        le=1.0,
+        description="Cascade recall: a candidate only the walk reached (no seed list found it) whose cosine to the "
+        "query is below this has its relevance x (1 - walk_cosine_slope x (this - cosine)), at least 0: graph "
+        "evidence alone cannot tell the neighbour that carries the topic on from the one that leaves it "
+        "(retrieve/reach.py; walk-only memories in the top 10 were evidence 2.5% of the time on LoCoMo dev, seeds "
+        "12%). LoCoMo dev cascade R@10 (maintenance off, fanout_cap 7, conversation ingest; slope 1): no gate "
+        "0.8060, floor 0.2 0.8069, 0.3 0.8089 (none of the 5 conversations down), 0.35 0.8082, 0.4 0.8058 (conv-26 "
+        "down); slope 0.75: floor 0.3 0.8076, 0.35 0.8089; slope 2 lowers conv-26 from floor 0.3.",
+    )
+    walk_cosine_slope: float = Field(
+        1.0,
+        ge=0.0,
+        description="How much relevance a walk-only candidate loses per unit of cosine below walk_cosine_floor "
+        "(0 turns the gate off). 0.5-1 all gain on LoCoMo dev (see walk_cosine_floor); 2 cuts too hard.",
     )
     cue_boost: float = Field(
         0.5, description="A candidate carrying a facet tag the query names (speaker, date) scores x(1+this)."

@@ -27,6 +27,7 @@ from memgraph.retrieve.cascade import Activation, combine_relevance, seed_streng
 from memgraph.retrieve.cues import QueryCues, find_cues
 from memgraph.retrieve.maintenance import Maintainer, ServedRecall
 from memgraph.retrieve.rank import Scored, is_question, rank, score, score_many
+from memgraph.retrieve.reach import walk_factors
 from memgraph.retrieve.replies import reply_factors
 from memgraph.retrieve.rerank import RerankerUnavailable, rerank_scores
 from memgraph.retrieve.seeds import (
@@ -250,11 +251,29 @@ class Recaller:
         # ... and of two speakers the question names, the one it asks about comes first (subject.py; cue tags
         # are cascade's only).
         about = subject_factors(req.query, cue_names, mems, s.subject_relevance)
+        # ... and a memory only the walk reached counts as far as it is near the query itself (reach.py).
+        walked = (
+            walk_factors(
+                self.store,
+                req.user_id,
+                (mid for mid in active if relevance[mid] > 0.0),
+                strength,
+                qvec,
+                s.walk_cosine_floor,
+                s.walk_cosine_slope,
+            )
+            if cascading and qvec is not None
+            else {}
+        )
         scored = score_many(
             (
                 (
                     m,
-                    relevance[mid] * (asks if mid in questions else 1.0) * replies.get(mid, 1.0) * about.get(mid, 1.0),
+                    relevance[mid]
+                    * (asks if mid in questions else 1.0)
+                    * replies.get(mid, 1.0)
+                    * about.get(mid, 1.0)
+                    * walked.get(mid, 1.0),
                 )
                 for mid, m in active.items()
             ),

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from memgraph.models import Memory, memory_id_for
+from memgraph.store.base import WriteBatch
 
 DIM = 384
 T0 = datetime(2024, 1, 1, tzinfo=UTC)
@@ -38,6 +39,23 @@ def mem(user: str, content: str, *, minutes: int = 0, **fields: Any) -> Memory:
     fields.setdefault("updated_at", ts)
     fields.setdefault("last_accessed", ts)
     return Memory(id=memory_id_for(user, content), user_id=user, content=content, **fields)
+
+
+def turns(user: str, texts: list[str]) -> list[Memory]:
+    """One memory per text, a minute apart (a conversation's turns in order)."""
+    return [mem(user, t, minutes=i) for i, t in enumerate(texts)]
+
+
+def write_turns(store: Any, embedder: Any, texts: list[str], query: str) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """`turns` of user "u" written with their real vectors: (ids, vectors, the query's vector)."""
+    mems = turns("u", texts)
+    vectors = embedder.encode(texts)
+    store.write("u", WriteBatch(memories=mems, embeddings=vectors))
+    return [m.id for m in mems], vectors, embedder.encode([query])[0]
+
+
+def cosine(a: np.ndarray, b: np.ndarray) -> float:
+    return float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b)))
 
 
 def exact_top_k(matrix: np.ndarray, ids: list[str], query: np.ndarray, k: int) -> list[tuple[str, float]]:

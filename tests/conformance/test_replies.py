@@ -3,7 +3,6 @@ links, memories and vectors through the store API: the same factors on every sto
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from memgraph.embed import CachedEmbedder
@@ -11,7 +10,7 @@ from memgraph.models import Link, LinkSource, Relation
 from memgraph.retrieve.replies import reply_factors
 from memgraph.store import GraphStore, WriteBatch
 
-from .helpers import mem
+from .helpers import cosine, turns
 
 TURNS = [
     "John: We're still deciding on the destination. Do you have any suggestions?",
@@ -22,7 +21,7 @@ TURNS = [
 
 
 def test_reply_factors_on_every_store(store: GraphStore, embedder: CachedEmbedder) -> None:
-    mems = [mem("u", t, minutes=i) for i, t in enumerate(TURNS)]
+    mems = turns("u", TURNS)
     ids = [m.id for m in mems]
     links = [
         Link(src=ids[i], dst=ids[i + 1], relation=Relation.RELATES_TO, weight=0.5, source=LinkSource.SEQUENCE)
@@ -33,7 +32,7 @@ def test_reply_factors_on_every_store(store: GraphStore, embedder: CachedEmbedde
     vectors = embedder.encode(TURNS)
     store.write("u", WriteBatch(memories=mems, embeddings=vectors, links=links))
     qvec = embedder.encode(["What city did Tim suggest for the trip?"])[0]
-    cos = float(vectors[0] @ qvec / (np.linalg.norm(vectors[0]) * np.linalg.norm(qvec)))
+    cos = cosine(vectors[0], qvec)
     got = reply_factors(store, "u", {m.id: m for m in mems}, qvec, 0.15)
     # ids[1] follows a question; ids[2] follows a statement; ids[0] is reached from a question only by similarity
     assert got == {ids[1]: pytest.approx(1 + 0.15 * cos, rel=1e-6)}
