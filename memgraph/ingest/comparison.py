@@ -147,9 +147,15 @@ class Comparison:
 
     @property
     def replaced(self) -> bool:
-        """The new one names a word of the old one as replaced ("from X to", "not X")."""
+        """The new one names a word of the old one as replaced ("from X to", "not X"), or a number the old one
+        gives with its unit ("sorry I said 35 for the standard bouquet, it's 38" after "… is £35")."""
         n, o = self._n, self._o
-        return bool(n.replaced & (o.stems | o.entity_words))
+        if n.replaced & (o.stems | o.entity_words):
+            return True
+        numbers = {w for w in n.replaced if w.replace(".", "", 1).isdigit()}
+        return bool(numbers) and any(
+            isinstance(v, float) and f"{v:g}" in numbers for _, v in o.flat_values
+        )
 
     @property
     def preference_swapped(self) -> bool:
