@@ -338,7 +338,10 @@ class RuleReconciler:
             # correction of something the old statement does not name, though the verb and the time are the
             # same (an identity's subject is its value: "Dana is on call" corrects "Omar is the on-call engineer")
             return None
-        if c.replaced:
+        # a replacement that shares nothing but the replaced name must be as close as a change told as an event:
+        # "Anna stood down as club captain" replaces nothing in "Anna Pryce coaches the juniors" (0.45); "Tom Gethin
+        # has retired, so Lewis Carne shoes our horses" does replace "Our farrier is Tom Gethin" (0.55)
+        if c.replaced and (c.shared - n.replaced or c.cosine >= s.reconcile_changed_to_cosine):
             return "names the old value as replaced"
         # an explicit correction ("Actually, … 28 November, not 14 November") needs less similarity than an update
         bar = s.reconcile_slot_cosine if correction else s.reconcile_update_cosine
