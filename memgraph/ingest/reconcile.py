@@ -10,7 +10,9 @@ polarity, cues) and compared. For each neighbour, most similar first, the first 
    token Jaccard >= `dedup_jaccard`, or a paraphrase at cosine >= `dedup_paraphrase_cosine` (+
    `dedup_swap_margin` when a word was replaced by another: "staging" vs "production" database, "went hiking" vs
    "went camping"); or, when both give the same typed values about the same subject with a word or two reworded,
-   at cosine >= `dedup_values_cosine` ("rent is £850" / "let at 850 pounds"). Not between two turns of a
+   at cosine >= `dedup_values_cosine` ("rent is £850" / "let at 850 pounds"), or with up to
+   `dedup_measured_max_changed_terms` words reworded from `dedup_measured_cosine` when the values measure something
+   (a price, a length, a time; not a bare number, often part of a name). Not between two turns of a
    conversation: a turn said again in other words is another turn.
 2. Statements of two different speakers never repeat, supersede or contradict each other ("Caroline: I love
    pizza" and "Mel: I love pizza" are two facts). Questions and greetings assert nothing; an additive statement
@@ -18,7 +20,8 @@ polarity, cues) and compared. For each neighbour, most similar first, the first 
 3. **supersede** when the new text is a correction ("actually", "no, …", "…, not X") or an update ("now",
    "moved to", "was raised to", "switched from X to Y") of the same subject: the same frame with a changed value,
    a swapped value word, or flipped polarity; or it names the old value as replaced ("from Jenkins to …",
-   "no longer use Nationwide"); or a value of the same kind changed (cosine >= `reconcile_update_cosine`); or
+   "no longer use Nationwide", a holder or a thing that ended: "Rob stood down and Claire Dunn was voted in",
+   "Ficam was withdrawn, so …"); or a value of the same kind changed (cosine >= `reconcile_update_cosine`); or
    it moves the same holder's home or job ("Lena moved to Lisbon" after "My sister Lena lives in Porto and works
    as a nurse": `slots.py`, where the frames share too little to compare). The new statement's subject, when
    found, must be one the old statement names ("Correction: the choir's concert starts at 19:30." corrects no
