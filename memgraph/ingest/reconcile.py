@@ -336,7 +336,11 @@ class RuleReconciler:
             # (before the subject test: "Heads up, we've rotated the members' Wi-Fi password: it's …" has its
             # heading for a subject; every word of the old subject is said again)
             return "changed code (told as an event)"
-        if not c.shared or (n.subject and not c.identity and not _shares(n.subject, o.stems)):
+        # the old value named as replaced, with the slot it filled said again ("We went with walnut worktops instead
+        # of oak." after "Worktops: we picked oak, 40 mm, …"), needs no subject test: the parse's subject there is
+        # the new value
+        named = c.replaced and bool(c.shared - n.replaced)
+        if not c.shared or (n.subject and not c.identity and not named and not _shares(n.subject, o.stems)):
             # "Correction: the choir's concert starts at 19:30." beside "Night shifts on Ward 9 start at 19:30.": a
             # correction of something the old statement does not name, though the verb and the time are the
             # same (an identity's subject is its value: "Dana is on call" corrects "Omar is the on-call engineer")

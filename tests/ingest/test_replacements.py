@@ -27,6 +27,12 @@ SUPERSEDE, CREATE, REINFORCE = ReconcileAction.SUPERSEDE, ReconcileAction.CREATE
         # ("We've" is no holder: what follows "left" is the replaced value)
         ("Member payments go through GoCardless.", "We've left GoCardless and moved member payments to Stripe.",
          SUPERSEDE),
+        # the old value named as replaced, the slot said again, the parse's subject the new value (a newcomer's
+        # renovation notes, then one of my own); near-miss: another thing's brand replaced
+        ("Worktops: we picked oak, 40 mm, from the Leeds supplier.", "We went with walnut worktops instead of oak.",
+         SUPERSEDE),
+        ("For the hall floor we chose pine boards.", "We went with oak boards in the hall instead of pine.", SUPERSEDE),
+        ("My laptop is an HP.", "We switched the office printer from HP to Canon.", CREATE),
         # near-miss: the holder ended another role; only the name is shared
         ("Anna Pryce coaches the juniors on Saturdays.", "Anna stood down as club captain last season.", CREATE),
         # the speaker's own slip, by its verb
