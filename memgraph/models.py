@@ -340,12 +340,14 @@ class RecallTrace(BaseModel):
 
 class WeakHits(BaseModel):
     """Why a recall served weak hits: no memory passed the similarity threshold, so the closest ones below it
-    are shown, marked, rather than nothing."""
+    are shown, marked, rather than nothing; or fewer than `top_k` passed, and the slots left took the closest
+    ones below it that are still nearer than unrelated text usually is."""
 
-    best_score: float  # the closest memory's cosine similarity to the query
+    best_score: float  # the closest weak hit's cosine similarity to the query
     threshold: float  # similarity_threshold
     count: int  # weak hits served
     hint: str = ""
+    passed: int = 0  # memories served before the weak hits (those that passed, triggered and baseline ones)
 
 
 class RecallResult(BaseModel):
@@ -358,13 +360,18 @@ class RecallResult(BaseModel):
     mode: str = "cascade"
     warnings: list[str] = Field(default_factory=list)
     cue_tags: list[str] = Field(default_factory=list)  # tags the query named (cascade mode)
-    #: Set when nothing passed the similarity threshold and the closest memories came back as `weak` hits.
+    #: Set when the closest memories below the similarity threshold came back as `weak` hits (nothing passed,
+    #: or fewer than top_k did).
     weak: WeakHits | None = None
 
     def to_prompt(self) -> str:
-        """Render the `<memory>` prompt block: one `[KIND] content` line per memory."""
+        """Render the `<memory>` prompt block: one `[KIND] content` line per memory; a weak hit (below the
+        similarity threshold) says so, `[KIND, weak match]`, so the model can weigh it."""
+        weak = {t.memory_id for t in self.trace if t.section == "weak"}
         lines = ["<memory>"]
-        lines += [f"[{m.kind.value.upper()}] {m.content}" for m in self.memories]
+        lines += [
+            f"[{m.kind.value.upper()}{', weak match' if m.id in weak else ''}] {m.content}" for m in self.memories
+        ]
         lines.append("</memory>")
         return "\n".join(lines)
 

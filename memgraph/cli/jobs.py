@@ -202,7 +202,7 @@ def gaps(
 ) -> None:
     """Report where memory is thin (read-only).
 
-    Recall misses, topics asked repeatedly with nothing stored, tiny or sparse clusters, orphan tags
+    Recall misses, questions asked repeatedly that no served memory answered, tiny or sparse clusters, orphan tags
     and memories with no edges."""
 
     def render(r: GapsReport) -> None:
@@ -214,7 +214,7 @@ def gaps(
             console.print(table)
         if r.repeated_unanswered:
             console.print(
-                "  asked repeatedly, nothing stored: " + "; ".join(g.query for g in r.repeated_unanswered)
+                "  asked repeatedly, no served memory answered: " + "; ".join(g.query for g in r.repeated_unanswered)
             )
         console.print(
             f"  tiny clusters: {len(r.tiny_clusters)} · sparse clusters: {len(r.sparse_clusters)} · "

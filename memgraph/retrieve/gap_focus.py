@@ -45,7 +45,7 @@ class FocusTest:
     weak_word_cosine: float = 1.0
 
 
-_SLOT_WORDS = frozenset(
+SLOT_WORDS = frozenset(
     "time times day days date dates week weeks month months year years name names number numbers size amount "
     "kind kinds type types sort much many long often soon far thing things anything something everything "
     "use uses used get gets got go goes went come comes came put keep make makes do does did have has had need needs "
@@ -151,7 +151,7 @@ _FOCUS_MIN_LETTERS = 3
 
 def focus_words(question: str, *, typed: bool = False) -> list[str]:
     """The words a memory must cover to answer `question`: its content words, less question words, the answer's
-    slot (`_SLOT_WORDS`) and type (`_ANSWER_TYPE`; kept with `typed`), the question's own verb (`_QUESTION_VERB`)
+    slot (`SLOT_WORDS`) and type (`_ANSWER_TYPE`; kept with `typed`), the question's own verb (`_QUESTION_VERB`)
     and names (capitalised words: the subject, which an answer may give by another name: "the Lisbon hotel" /
     "Casa do Largo")."""
     # one word, a slot word like "deadline": "the cut-off", "the cut off time for …"
@@ -174,7 +174,7 @@ def focus_words(question: str, *, typed: bool = False) -> list[str]:
     out: list[str] = []
     for w in tokenize(question):
         if (
-            _function_word(w) or w in QUESTION_WORDS or w in _SLOT_WORDS or w in _CHAT or w in skip or w in names
+            _function_word(w) or w in QUESTION_WORDS or w in SLOT_WORDS or w in _CHAT or w in skip or w in names
             or w in _HEDGES or w in _REQUEST_VERBS
             or len(w) < _FOCUS_MIN_LETTERS or not w.isalpha() or w in out
         ):

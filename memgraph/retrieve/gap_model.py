@@ -10,8 +10,10 @@ rules of a commit at which the part was unseen, the model fitted on the parts re
 (held-out 7-10, 135 misses) it made precision / recall 0.767 / 0.585 where the rules made 0.545 / 0.630
 (bench/RESULTS.md, "Gap detection, the learned decision shipped"); on five (held-out 7-11, 169 misses), with
 `gap_structure`'s readings of whose value a memory holds (a sibling subject's value is no answer), 0.730 / 0.592 at
-threshold 0.70 where the rules made 0.531 / 0.609 ("Gap detection, held-out 11's causes"). It is short of the goal
-(0.9 / 0.6): no threshold reaches precision 0.9 on unseen parts with recall above 0.3.
+threshold 0.70 where the rules made 0.531 / 0.609 ("Gap detection, held-out 11's causes"); on six (held-out 7-12, 202
+misses) 0.762 / 0.554 at threshold 0.75, chosen there by the highest F0.5, where the rules made 0.530 / 0.619
+("Gap detection, held-out 12's causes"). It is short of the goal (0.9 / 0.6): no threshold reaches precision 0.9
+on unseen parts with recall above 0.3.
 
 A plain statement is still never a miss: the information-need test of `gap_question` runs first, as it did for
 the rules; and a need with nothing served is a miss (no labelled case has one, so the model never learnt it).

@@ -17,10 +17,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memgraph.ingest.statement import stem
-from memgraph.retrieve.gap_focus import ServedHit, focus_words, stem_in, subject_names
+from memgraph.retrieve.gap_focus import (
+    SLOT_WORDS,
+    ServedHit,
+    acronym_words,
+    focus_words,
+    stem_in,
+    subject_names,
+)
 from memgraph.retrieve.gap_question import asked
 from memgraph.retrieve.gap_values import expected_answer, holds_answer, holds_asked_values, tense_clash
-from memgraph.text import tokenize
+from memgraph.text import stop_words, tokenize
 
 #: A thing named by a word and a number: "lab 3", "Year 11", "room 4B", "gate 12".
 _NUMBERED = re.compile(r"(?i)\b([a-z]{2,})\s+(\d+[a-z]?)\b")
@@ -28,6 +35,14 @@ _NUMBERED = re.compile(r"(?i)\b([a-z]{2,})\s+(\d+[a-z]?)\b")
 _IDENTIFIER = re.compile(r"\b[A-Za-z]+[_.][A-Za-z_.]*[A-Za-z]\b|\b[A-Za-z]+\d[\w]*\b")
 #: An acronym of the question: "SLA", "MOT".
 _ACRONYM = re.compile(r"\b[A-Z]{2,}[a-z]?\b")
+#: A name written with a capital inside, never at its start: "macOS", "iPad", "eBay" (`subject_names` reads only
+#: capitalised words).
+_MIXED_CASE = re.compile(r"\b[a-z]+[A-Z][A-Za-z]*\b")
+#: An ordinal and the word it counts: "the *second Sunday*", "the *3rd floor*"; in a memory also a list of them
+#: before the word ("the first and third Sundays").
+_ORDINALS = "first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\\d+(?:st|nd|rd|th)"
+_ORDINAL_THING = re.compile(rf"(?i)\b({_ORDINALS})\s+([a-z]{{3,}})\b")
+_ORDINAL_LIST = re.compile(rf"(?i)\b((?:(?:{_ORDINALS})(?:\s*,\s*|\s+and\s+|\s+or\s+|\s+))+)([a-z]{{3,}})\b")
 #: What is read of each served memory, for the most similar one and the most similar one holding the answer.
 _PER_MEMORY = ("names_absent", "sibling_name", "lexical_left")
 #: The features `structure_features` gives (bench/gaps_model.py adds them to older checkouts' rows).
@@ -42,7 +57,20 @@ def asked_subjects(query: str) -> list[str]:
     out += [m.group(0).lower() for m in _ACRONYM.finditer(q)]
     out += [m.group(0).lower() for m in _IDENTIFIER.finditer(q)]
     out += [f"{m.group(1).lower()} {m.group(2).lower()}" for m in _NUMBERED.finditer(q)]
+    out += [m.group(0).lower() for m in _MIXED_CASE.finditer(q)]
+    out += [f"{m.group(1).lower()} {m.group(2).lower()}" for m in _ORDINAL_THING.finditer(q)
+            if m.group(2).lower() not in SLOT_WORDS and m.group(2).lower() not in stop_words()]
     return list(dict.fromkeys(out))
+
+
+def _ordinal_things(content: str) -> list[tuple[set[str], str]]:
+    """The ordinals of `content` and the stem of the word they count: "the first and third Sundays" ->
+    ({"first", "third"}, "sunday")."""
+    out = []
+    for m in _ORDINAL_LIST.finditer(content):
+        ordinals = {o.lower() for o in re.findall(rf"(?i)\b(?:{_ORDINALS})\b", m.group(1))}
+        out.append((ordinals, stem(m.group(2).lower())))
+    return out
 
 
 def _stems(text: str) -> set[str]:
@@ -56,16 +84,25 @@ class _Asked:
     subjects: list[str]  # `asked_subjects`
     stems: set[str]  # the stems of the subjects' words and of the question
     focus: list[str]  # the focus words of what is asked
+    question: str  # what is asked (`asked`)
 
     @classmethod
     def of(cls, query: str) -> _Asked:
         subjects = asked_subjects(query)
         stems = {stem(w) for s in subjects for w in tokenize(s)} | _stems(query)
-        return cls(subjects, stems, focus_words(asked(query)))
+        question = asked(query)
+        return cls(subjects, stems, focus_words(question), question)
 
 
-def _said(subject: str, content: str, have: set[str]) -> bool:
-    """`content` says `subject`: every word of it, by stem or prefix ("lab 1" needs "lab" and "1" side by side)."""
+def _said(subject: str, content: str, have: set[str], spelled: set[str]) -> bool:
+    """`content` says `subject`: every word of it, by stem or prefix ("lab 1" needs "lab" and "1" side by side,
+    "second sunday" the ordinal before the word), or its acronym spelled out (`spelled`: "PR" / "pull requests")."""
+    if subject in spelled:
+        return True
+    ordinal = _ORDINAL_THING.fullmatch(subject)
+    if ordinal:
+        word = stem(ordinal.group(2))
+        return any(ordinal.group(1) in ordinals and n == word for ordinals, n in _ordinal_things(content))
     if " " in subject:
         head, num = subject.split(" ", 1)
         return any(h.lower().startswith(head[:4]) and n.lower() == num for h, n in _NUMBERED.findall(content))
@@ -74,7 +111,10 @@ def _said(subject: str, content: str, have: set[str]) -> bool:
 
 def _missing(q: _Asked, content: str, have: set[str]) -> list[str]:
     """The question's subjects `content` does not say."""
-    return [s for s in q.subjects if not _said(s, content, have)]
+    if not q.subjects:
+        return []
+    spelled = acronym_words(q.question, content)
+    return [s for s in q.subjects if not _said(s, content, have, spelled)]
 
 
 def _names_absent(q: _Asked, missing: list[str]) -> float:
@@ -84,11 +124,17 @@ def _names_absent(q: _Asked, missing: list[str]) -> float:
 def _sibling_name(q: _Asked, content: str, missing: list[str]) -> bool:
     if not missing:
         return False
-    if any(" " in s for s in missing):  # a numbered thing: the same word with another number
+    things = [m for s in missing if (m := _ORDINAL_THING.fullmatch(s))]
+    if things:  # an ordinal thing: the same word counted by another ordinal ("second Sunday" / "third Sundays")
+        words = {stem(m.group(2)) for m in things}
+        if any(n in words for _, n in _ordinal_things(content)):
+            return True
+    if any(" " in s and not _ORDINAL_THING.fullmatch(s) for s in missing):  # a numbered thing: another number
         heads = {s.split(" ", 1)[0][:4] for s in missing if " " in s}
         if any(h.lower()[:4] in heads for h, _ in _NUMBERED.findall(content)):
             return True
     theirs = {stem(w) for n in subject_names(content) for w in tokenize(n)}
+    theirs |= {stem(m.group(0).lower()) for m in _MIXED_CASE.finditer(content)}
     theirs |= {stem(w) for m in _IDENTIFIER.finditer(content) for w in tokenize(m.group(0))}
     return bool(theirs - q.stems)
 

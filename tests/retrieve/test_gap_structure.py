@@ -88,3 +88,51 @@ def test_a_sibling_subject_is_logged_as_a_miss(embedder: CachedEmbedder) -> None
                               answer_cosine=s.gap_answer_cosine, weak_cosine=s.gap_weak_cosine,
                               threshold=s.gap_model_threshold)
     assert verdict.miss and verdict.reason.startswith("learned: p=0.9"), verdict.reason
+
+
+# held-out 12 (read since the gaps9 stop): forms of its errors the subject reading above missed
+FLOWERS = "who does the altar flowers on the second Sunday?"  # pv15, a miss
+FLOWERS_SERVED = "Mrs Bainbridge does the altar flowers on the first and third Sundays."
+MACOS = "which compiler do the macOS builds use?"  # ce04, a miss
+MACOS_SERVED = "Windows builds use MSVC 2022; Linux builds use clang 17."
+PR = "who can sign off my PR?"  # ce12, answered
+PR_SERVED = "main is protected: changes go in through pull requests that need one approving review from Dara or Kofi."
+
+
+def test_an_ordinal_thing_counted_by_other_ordinals_is_a_sibling() -> None:
+    """pv15: the rota of the first and third Sundays does not say who does the second; a numbered thing ("lab 1")
+    written with an ordinal. An ordinal that counts nothing asked ("first step?") is no subject."""
+    assert asked_subjects(FLOWERS) == ["second sunday"]
+    assert names_absent(FLOWERS, FLOWERS_SERVED) == 1.0 and sibling_name(FLOWERS, FLOWERS_SERVED)
+    own = "Mrs Okafor does the altar flowers on the second Sunday of the month."
+    assert names_absent(FLOWERS, own) == 0.0 and not sibling_name(FLOWERS, own)
+    assert not any("step" in s for s in asked_subjects("disk on web3 is at 90%, first step?"))
+
+
+def test_a_name_with_a_capital_inside_is_a_subject() -> None:
+    """ce04: "macOS" is a name though it starts lowercase; the Windows and Linux builds are its siblings."""
+    assert asked_subjects(MACOS) == ["macos"]
+    assert names_absent(MACOS, MACOS_SERVED) == 1.0 and sibling_name(MACOS, MACOS_SERVED)
+    assert names_absent(MACOS, "macOS builds use Apple clang 15 from Xcode.") == 0.0
+
+
+def test_an_acronym_spelled_out_says_the_subject() -> None:
+    """ce12: "PR" is said by "pull requests" (its initials), so the memory holding the reviewers is not read as
+    speaking of something else."""
+    assert asked_subjects(PR) == ["pr"]
+    assert names_absent(PR, PR_SERVED) == 0.0 and not sibling_name(PR, PR_SERVED)
+    assert names_absent(PR, "Formatting is enforced with clang-format 17; CI fails on any unformatted file.") == 1.0
+
+
+def test_the_sibling_builds_are_logged_as_a_miss(embedder: CachedEmbedder) -> None:
+    """End to end through the shipped weights: held-out 12 ce04 (the Windows and Linux compilers served for the
+    macOS builds) was read as answered (p 0.33 with the weights of main f6abf0a); with "macOS" read as a subject
+    and the refit it is a miss."""
+    s = Settings(store=":memory:")
+    served = [MACOS_SERVED, "Shaders are written in HLSL and compiled to SPIR-V by dxc at build time.",
+              "Unit tests use Catch2 and are run with `ctest --preset linux-debug`.",
+              "Build with CMake presets: `cmake --preset linux-debug`, then `cmake --build --preset linux-debug`."]
+    verdict = gap_model.judge(MACOS, _hits(embedder, MACOS, served), focus=_focus(embedder),
+                              answer_cosine=s.gap_answer_cosine, weak_cosine=s.gap_weak_cosine,
+                              threshold=s.gap_model_threshold)
+    assert verdict.miss, verdict.reason

@@ -27,7 +27,7 @@ def test_readme_first_example_recalls_the_preference_as_a_weak_hit(mem: MemoryEn
     assert res.weak is not None and res.weak.count == 1
     assert res.weak.best_score < res.weak.threshold == mem.settings.similarity_threshold
     assert any("similarity threshold" in w and "lexical" in w for w in res.warnings)
-    assert "[PREFERENCE] I prefer tabs over spaces in Python" in res.to_prompt()
+    assert "[PREFERENCE, weak match] I prefer tabs over spaces in Python" in res.to_prompt()
     # a query that does pass the threshold is an ordinary hit, with no warning
     ok = mem.recall("tabs or spaces?", user_id="ada")
     assert ok.memories[0].id == pref.id and ok.trace[0].section != "weak" and ok.weak is None
@@ -43,7 +43,7 @@ def test_readme_first_example_on_the_command_line(tmp_path: Path) -> None:
     prompt = run(app, ["recall", "how should I indent this file?", "--user", "ada", "--prompt", "--store", store],
                  env=env)
     assert prompt.exit_code == 0, prompt.output
-    assert "[PREFERENCE] I prefer tabs over spaces in Python" in prompt.output
+    assert "[PREFERENCE, weak match] I prefer tabs over spaces in Python" in prompt.output
     assert "weak hits" in prompt.output  # the warning (stderr is mixed into the output here)
     table = run(app, ["recall", "how should I indent this file?", "--user", "ada", "--store", store], env=env)
     assert table.exit_code == 0 and "weak" in table.output and "section" in table.output
@@ -163,3 +163,31 @@ def test_a_question_finds_the_update_by_a_word_scikit_learn_calls_a_stop_word(qu
     assert "update" not in update.tags  # a note's label is not a name
     res = quiet.recall("who is on call for heron?", user_id=u, top_k=3)
     assert update.id in [m.id for m in res.memories]
+
+
+def test_a_top_k_with_slots_left_takes_the_near_misses_marked_weak(quiet: MemoryEngine) -> None:
+    """A newcomer's notes file: "how much can we spend on the kitchen?" with top_k=3 gave two hits and left out
+    the budget paragraph (cosine 0.36, under the seeding threshold, no shared word). Slots left now take the
+    closest memories below the threshold, marked weak, but only those nearer than unrelated text usually is
+    (weak_fill_min_similarity): a recall with one good hit is not padded with noise."""
+    u = "me"
+    quiet.ingest(
+        "The contractor is Bright Build Ltd; our contact there is Tomasz Nowak.\n\n"
+        "Budget agreed with Sam: 18,500 pounds including VAT.\n\n"
+        "Demolition starts Monday 8 March.\n\n"
+        "The kitchen will be unusable for about five weeks.\n\n"
+        "Worktops: we picked oak, 40 mm, from the Leeds supplier.\n\n"
+        "The boiler stays where it is; only the flue gets a new cover.",
+        user_id=u, session_id=None,
+    )
+    res = quiet.recall("how much can we spend on the kitchen?", user_id=u, top_k=3)
+    by_text = {m.content: tr for m, tr in zip(res.memories, res.trace, strict=True)}
+    budget = by_text.get("Budget agreed with Sam: 18,500 pounds including VAT.")
+    assert budget is not None and budget.section == "weak", [m.content for m in res.memories]
+    assert res.weak is not None and res.weak.passed >= 1 and not res.warnings  # a hint, not a warning
+    assert ", weak match] Budget agreed with Sam" in res.to_prompt()  # the model is told it is a weak match
+    assert all((t.vector_score or 0) >= quiet.settings.weak_fill_min_similarity
+               for t in res.trace if t.section == "weak")
+    # one strong hit and nothing else near: the other slots stay empty
+    one = quiet.recall("who is the contractor?", user_id=u, top_k=3)
+    assert [t.section for t in one.trace].count("weak") == 0, [m.content for m in one.memories]
