@@ -368,10 +368,14 @@ class RuleReconciler:
         if correction:
             if c.preference_swapped or (c.same_frame and c.cosine >= s.reconcile_subject_cosine):
                 return "corrected"
-            # what the correction drops must be more than the old statement's subject words: "We clean curtains." /
-            # "Actually, curtains need their hooks taken out before …" drops only "clean" (read as the subject of a
-            # sentence whose subject is "we") and adds a condition, which replaces nothing (held-out pairs 12)
-            if swapped and len(c.only_new) <= most and len(c.only_old) <= most and c.only_old - o.subject:
+            # what the correction drops is a value of the old statement (a name, a complement) or one word for one
+            # ("I prefer tabs" / "Actually, I prefer spaces"): "We clean curtains." / "Actually, curtains need their
+            # hooks taken out before …" drops its verb for three words of a condition, which replaces nothing
+            # (held-out pairs 12), as "We had another look round the flat on Saturday." replaces no bedroom count
+            one_for_one = len(c.only_new) == 1 and len(c.only_old) == 1
+            if swapped and len(c.only_new) <= most and len(c.only_old) <= most and (
+                one_for_one or c.only_old & o.value_words()
+            ):
                 return "corrected " + ", ".join(sorted(c.only_old)) + " -> " + ", ".join(sorted(c.only_new))
         return None
 
