@@ -35,6 +35,9 @@ import numpy as np
 
 if "--code" in sys.argv:  # another checkout's memgraph (main's, for an A/B with one script)
     sys.path.insert(0, str(Path(sys.argv[sys.argv.index("--code") + 1]).resolve()))
+    # imported now: the line below puts this checkout first on the path, and `--code` was silently this
+    # checkout's memgraph until the fourteenth round (bench/RESULTS.md, "Bulk writes, fourteenth round")
+    import memgraph  # noqa: F401
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.bench_results import write_rows
@@ -164,6 +167,9 @@ def main() -> None:
     unknown = set(modes) - set(MODES)
     if unknown:
         ap.error(f"unknown mode(s): {', '.join(sorted(unknown))}")
+    import memgraph
+
+    print(f"memgraph from {memgraph.__file__}", file=sys.stderr)
     workdir = Path(tempfile.mkdtemp(prefix="memgraph-bench-bulk-"))
     results: dict[str, dict[str, float]] = {}
     try:

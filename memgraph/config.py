@@ -299,6 +299,16 @@ class Settings(BaseModel):
     )
     dedup_jaccard: float = Field(0.85, description="Token Jaccard at or above which it is a duplicate (same values).")
     reconcile_neighbours: int = Field(5, description="Nearest memories checked when reconciling a write.")
+    reconcile_ann_rerank: int = Field(
+        50,
+        ge=1,
+        description="SQLite ANN: fewest candidates re-ranked exactly for each new memory's `reconcile_neighbours` "
+        "nearest (growing with the store as `ann_rerank` does, in the same proportion: 61 at 94k) instead of "
+        "recall's `ann_rerank` (200, tuned for recall@10 >= 0.99). 5,000 real turns against the 94k before them "
+        "(recall_scale's 100k store, /tmp script in bench/RESULTS.md 'Bulk writes, fourteenth round'): neighbours "
+        "at cosine >= 0.4 missed 0.29% at recall's 245, 0.94% at 123, 2.6% at 61, 6.2% at 31 (at cosine >= 0.8: "
+        "0, 4, 6, 32 of 25,000); the search 1.88, 1.41, 1.25, 1.07 s of CPU a batch (load 13).",
+    )
     reconcile_hold_full_collections: bool = Field(
         True,
         description="Hold back the garbage collector's full collections while a reconciled batch is built and "
@@ -483,6 +493,18 @@ class Settings(BaseModel):
         description="Names one side may say besides when an identifier-like code in the same slot changed ('Heron "
         "runs on Kubernetes in the eu-west-1 cluster' / 'Heron runs in the us-east-2 cluster': 1); the other side "
         "says nothing the first does not (forms._changed_code).",
+    )
+    contradict_favourite_max_values: int = Field(
+        2,
+        description="Words each side may say that the other does not when both name one person's favourite of the "
+        "same kind ('My favorite season is summer' / 'My favorite seasons are fall and winter': 1 and 2; "
+        "forms._favourites_differ): its values; a third word is mostly more said.",
+    )
+    contradict_denial_max_extra_terms: int = Field(
+        2,
+        description="Words the stated side may say besides when the negated side says nothing it does not (no word, "
+        "no value) and so denies every case ('We don't reimburse volunteers' expenses' / 'Volunteer expenses are "
+        "reimbursed up to £20 a shift': 1; forms._unscoped_denial); more words are mostly another thing said.",
     )
     reconcile_update_max_changed_terms: int = Field(
         2,

@@ -284,3 +284,31 @@ def test_erasure_deletes_the_saved_index(tmp_path: Path) -> None:
         assert not saved.exists()
     finally:
         again.close()
+
+
+def test_fewer_candidates_reranked_when_asked(stores, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    """The write path's reconciliation asks for its 5 nearest with `rerank` (Settings.reconcile_ann_rerank): the
+    scan returns that many candidates (grown with the store in recall's proportion) instead of recall's
+    `ann_rerank`, and the hits are still exact cosines of the candidates that remain."""
+    approx, exact, _, _, _ = stores
+    queries = _queries(20, 3)
+    approx.vector_search_many("ada", queries[:1], 5)  # the index is built
+    index = _user_ann(approx).index
+    assert index is not None
+    asked: list[int] = []
+    scan = index.index.search
+
+    def spy(q: np.ndarray, k: int) -> object:
+        asked.append(k)
+        return scan(q, k)
+
+    monkeypatch.setattr(index.index, "search", spy)
+    default = approx.vector_search_many("ada", queries, 5)
+    fewer = approx.vector_search_many("ada", queries, 5, rerank=20)
+    # (both widened alike for the rows the default filter leaves out: inactive and archived ones)
+    assert asked[0] >= SMALL.rerank and 20 <= asked[1] <= asked[0] * 20 / SMALL.rerank + 1
+    want = exact.vector_search_many("ada", queries, 50)
+    for hits in (default, fewer):
+        for got, w in zip(hits, want, strict=True):
+            cos = dict(w)
+            assert all(abs(s - cos[m]) < 1e-6 for m, s in got if m in cos)

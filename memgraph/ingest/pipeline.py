@@ -498,6 +498,7 @@ class IngestPipeline:
                 s.reconcile_neighbours,
                 min_similarity=s.reconcile_slot_cosine,
                 flt=MemoryFilter(),
+                rerank=s.reconcile_ann_rerank,
             )
             hits = {
                 c.memory.id: [x for x in h if x[0] not in exclude]

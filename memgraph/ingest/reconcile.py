@@ -33,7 +33,11 @@ polarity, cues) and compared. For each neighbour, most similar first, the first 
    manager" / "Oskar is my manager"), or the polarity flipped ("I like coffee" / "I don't like coffee"; a clause
    that negates is read alone). One value changed in a frame reworded by a synonym on each side contradicts too
    ("starts on 17 February" / "begins on 24 February", cosine >= `contradict_reworded_cosine`); a value changed
-   with the day it holds for is another slot ("22:00 on weekdays" / "18:00 at weekends").
+   with the day it holds for is another slot ("22:00 on weekdays" / "18:00 at weekends"). Forms said in other
+   words contradict too (forms.py, hours.py): a place's opening hours ("open until 8 pm" / "we close at 5"), a denial
+   that says nothing more than the statement it denies ("We don't reimburse expenses" / "Expenses are reimbursed up
+   to £20"), a value denied after the one given in its place ("sprats only, never herring"), "single" / "double"
+   of one thing, one favourite of a kind.
    Past episodes ("went hiking", "went swimming"), conversation turns of kind `event` and summaries accumulate:
    they never contradict, and only an explicit correction supersedes one.
 5. otherwise, where no neighbour got a decision, a learned duplicate gate (`pair_model.py`, `dedup_model`, off by
@@ -81,6 +85,7 @@ from memgraph.ingest.comparison import (  # noqa: F401
 )
 from memgraph.ingest.forms import (
     _CHANGED_TO,
+    _HOLDS_MANY,
     _INTERVAL_ENDS,
     _LOOSE_UNITS,
     _MEASURE,
@@ -94,18 +99,24 @@ from memgraph.ingest.forms import (
     _codes_differ,
     _count_and_members,
     _denies_a_part,
+    _denies_old_value,
+    _favourites_differ,
     _free_or_priced,
     _kind_on_one_side,
     _moved_to,
+    _multiple_swapped,
     _negated_participle,
     _negates,
+    _negates_what_it_names,
     _only_against_list,
     _ordinals_differ,
     _other_particle,
     _same_bound,
     _scoped,
     _unit_noun,
+    _unscoped_denial,
 )
+from memgraph.ingest.hours import hours_conflict
 from memgraph.ingest.statement import Statement, clauses, correction_parts, denied_values, statement, stem
 from memgraph.models import Memory, MemoryKind
 
@@ -253,6 +264,9 @@ class RuleReconciler:
             return _changed(c.changed[:1])
         if _changed_code(n, o, c, self.s.contradict_code_max_extra_terms):
             return "changed code"
+        hours = hours_conflict(n, o, c)
+        if hours is not None:
+            return "opening hours: " + hours
         if _free_or_priced(n, o) and not c.entities_differ and _same_subject(n, o) and not (
             _aligned_less(c, _PRICE_WORDS)
         ):
@@ -265,14 +279,23 @@ class RuleReconciler:
             _same_subject(n, o) or (not (n.subject or o.subject) and c.cosine >= self.s.reconcile_subject_cosine)
         ):
             return "another category"  # (no subject found on either side: "Members pay their subs in cash.")
+        # (not with a verb that offers many: "The shop stocks the R7000 groupset" / "… the R7100 groupset")
         if c.value_swap and not c.polarity and (not c.subject_changed or c.identity) and not (
-            denials or _another_value(n, o, c, cue=cue)
+            denials or _another_value(n, o, c, cue=cue) or (not cue and (c.shared - n.subject) & _HOLDS_MANY)
         ):
             return "swapped " + ", ".join(sorted(c.only_old)) + " -> " + ", ".join(sorted(c.only_new))
         if _negates(c, cue=cue) and not (
             predicates.another_slot(n.text, o.text) or (not cue and _denies_a_part(n, o, c))
         ):
             return "negation"
+        if _unscoped_denial(n, o, c, self.s.contradict_denial_max_extra_terms):
+            return "negation of every case"
+        if _denies_old_value(n, o, c):
+            return "denies the old value"
+        if _multiple_swapped(n, o) and not c.polarity:
+            return "single / double"
+        if _favourites_differ(n, o, c, self.s.contradict_favourite_max_values):
+            return "another favourite"
         if _only_against_list(n, o, c):
             return "only one of a list"
         if _allowed_and_forbidden(
@@ -282,9 +305,12 @@ class RuleReconciler:
         # "I've never been on the flat rate VAT scheme; I use standard accounting.": the clause that negates the
         # old statement, read alone (the clause added after it is another statement)
         for part in clauses(n.text):
-            cc = _compare(statement(part), o, c.cosine, c.tolerance)
+            p = statement(part)
+            cc = _compare(p, o, c.cosine, c.tolerance)
             if _negates(cc, cue=cue) and not predicates.another_slot(part, o.text):
                 return "negation in a clause"
+            if _negates_what_it_names(n, p, cc, cue=cue):
+                return "negation in a clause (of what the text names)"
         return None
 
     def _reworded(self, n: Statement, o: Statement, c: Comparison) -> bool:

@@ -250,7 +250,7 @@ _TO_VALUE = re.compile(r"(?i)\s" + _TO_A_VALUE)
 # ("another look / go / try" is a second attempt at the same thing, not one more of it)
 ADDITIVE = re.compile(
     r"(?i)\b(?:also|too|as\s+well|additionally|in\s+addition|another(?!\s+(?:look|go|try|check|glance)\b)|"
-    r"besides)\b"
+    r"besides|not\s+(?:only|just|merely))\b"
 )
 # a past event told as a story: events accumulate ("went hiking", "went camping"), they do not conflict
 EPISODE = re.compile(r"(?i)\b(?:i|we|he|she|they|you|[A-Z][a-z]+)\s+(?:just\s+)?" + _EPISODE_VERBS + r"\b")

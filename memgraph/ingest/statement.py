@@ -466,10 +466,17 @@ def _phrasal_nouns(text: str) -> set[tuple[str, str]]:
     return {(m.group(1).lower(), m.group(2).lower()) for m in _PHRASAL_NOUN.finditer(text)}
 
 
+#: "not only", "not just", "not merely": an addition ("The course is not only taught in Spanish"), no negation.
+_NOT_ONLY = re.compile(r"(?i)\bnot\s+(?:only|just|merely|simply|solely)\b")
+
+
 def _negated(text: str) -> bool:
-    """Whether `text` negates, a negation that a condition follows left out (`_CONDITION`). Blanking a word never
-    makes a negation where there was none, so a text without one (most) is not searched for conditions."""
-    return signals.is_negated(text) and signals.is_negated(_CONDITION.sub(" ", text))
+    """Whether `text` negates, a negation that a condition follows (`_CONDITION`) and "not only" (`_NOT_ONLY`) left
+    out. Blanking a word never makes a negation where there was none, so a text without one (most) is not searched
+    for conditions."""
+    if not signals.is_negated(text):
+        return False
+    return signals.is_negated(_CONDITION.sub(" ", _NOT_ONLY.sub(" ", text)))
 
 
 _UNIT_ABBREVIATION = re.compile(r"#\s?([A-Z]{2,4})\b")

@@ -415,10 +415,13 @@ class GraphStore(Protocol):
         *,
         min_similarity: float = -1.0,
         flt: MemoryFilter | None = None,
+        rerank: int | None = None,
     ) -> list[list[tuple[str, float]]]:
         """`vector_search` for each row of `vectors` (the write path's reconciliation asks for a whole batch):
         the same hits, one list per row. An exact store scans the user's vectors once per block of rows
-        instead of once per row."""
+        instead of once per row. `rerank`: an approximate index's fewest candidates checked exactly per row, in
+        place of its own (which is tuned for recall's top 10); None keeps its own, and a store without such a
+        stage ignores it."""
         ...
 
     def text_search(

@@ -389,6 +389,7 @@ class CypherStore:
         *,
         min_similarity: float = -1.0,
         flt: MemoryFilter | None = None,
+        rerank: int | None = None,
     ) -> list[list[tuple[str, float]]]:
         return self._search.vector_search_many(user_id, vectors, k, min_similarity=min_similarity, flt=flt)
 

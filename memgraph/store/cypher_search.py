@@ -71,11 +71,13 @@ class CypherSearch:
         *,
         min_similarity: float = -1.0,
         flt: MemoryFilter | None = None,
+        rerank: int | None = None,
     ) -> list[list[tuple[str, float]]]:
         """One index search per row (an HNSW search costs about log n: there is no full scan to share), sent
         `VECTOR_ROWS_PER_STATEMENT` rows to a statement (vector_search_many.cypher) rather than one round trip
         each; each row's answer then goes through `_vector_search` as its first request (a row short of k widens
-        alone), so every row's hits are what `vector_search` returns for it."""
+        alone), so every row's hits are what `vector_search` returns for it. `rerank` is ignored: the server's
+        HNSW index has no re-ranking stage."""
         queries = query_matrix(vectors, self.embedding_dim)
         if k <= 0 or not len(queries):
             return [[] for _ in range(len(queries))]

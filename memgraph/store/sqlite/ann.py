@@ -197,18 +197,29 @@ class AnnIndex:
         return self.dead() > self.config.rebuild_fraction * self.trained_on or self.live > 2 * self.trained_on
 
     def search(
-        self, cols: UserColumns, queries: np.ndarray, k: int, min_similarity: float, rows: np.ndarray
+        self,
+        cols: UserColumns,
+        queries: np.ndarray,
+        k: int,
+        min_similarity: float,
+        rows: np.ndarray,
+        rerank: int | None = None,
     ) -> list[list[tuple[int, float]] | None]:
         """Top-k (row, exact cosine) per query among `rows`, best first, ties by row; None for a query the
-        candidates cannot answer (fewer than k of them pass: exact search answers it)."""
+        candidates cannot answer (fewer than k of them pass: exact search answers it). `rerank` replaces the
+        configured fewest candidates re-ranked (`AnnConfig.rerank`), their growth with the store scaled alike
+        (the write path's reconciliation asks for fewer: `Settings.reconcile_ann_rerank`)."""
         qs = normalised(queries)
         passing = None
         if len(rows) < self.live:
             passing = np.zeros(cols.n, dtype=bool)
             passing[rows] = True
         share = len(rows) / max(1, self.live)
-        rerank = max(self.config.rerank, self.config.rerank_per_sqrt * math.sqrt(self.live))
-        depth = min(len(self.slot_row), math.ceil(rerank * len(self.slot_row) / max(1, self.live) / share))
+        fewest, grow = self.config.rerank, self.config.rerank_per_sqrt
+        if rerank is not None:
+            fewest, grow = rerank, grow * rerank / max(1, self.config.rerank)
+        wanted = max(fewest, grow * math.sqrt(self.live))
+        depth = min(len(self.slot_row), math.ceil(wanted * len(self.slot_row) / max(1, self.live) / share))
         _, slots = self.index.search(qs, max(k, depth))
         # each query's candidates in scan order: live slots' rows that pass the filter
         cand = np.where(slots >= 0, self.slot_row[np.maximum(slots, 0)], -1)
@@ -454,9 +465,10 @@ def ann_search(
     min_similarity: float,
     rows: np.ndarray,
     user_id: str = "",
+    rerank: int | None = None,
 ) -> list[list[tuple[int, float]]] | None:
     """Top-k (row, cosine) per query from the user's ANN index, or None when exact search should answer
-    (too few vectors, a selective filter, the index still building)."""
+    (too few vectors, a selective filter, the index still building). `rerank`: see `AnnIndex.search`."""
     cols: UserColumns = state.columns
     if cols.n < config.min_vectors or len(rows) <= k:
         return None
@@ -468,7 +480,7 @@ def ann_search(
     index = state.ann.ready(cols)
     if index is None:
         return None
-    found = index.search(cols, queries, k, min_similarity, rows)
+    found = index.search(cols, queries, k, min_similarity, rows, rerank)
     out: list[list[tuple[int, float]]] = []
     for i, hits in enumerate(found):
         out.append(hits if hits is not None else exact(cols, queries[i : i + 1], k, min_similarity, rows)[0])

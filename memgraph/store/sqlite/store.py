@@ -386,12 +386,20 @@ class SQLiteStore(SQLReads):
         *,
         min_similarity: float = -1.0,
         flt: MemoryFilter | None = None,
+        rerank: int | None = None,
     ) -> list[list[tuple[str, float]]]:
         """One pass over the user's vectors per block of queries (exact), or one batched ANN search."""
-        return self._vector_search(user_id, query_matrix(vectors, self.embedding_dim), k, min_similarity, flt)
+        queries = query_matrix(vectors, self.embedding_dim)
+        return self._vector_search(user_id, queries, k, min_similarity, flt, rerank)
 
     def _vector_search(
-        self, user_id: str, queries: np.ndarray, k: int, min_similarity: float, flt: MemoryFilter | None
+        self,
+        user_id: str,
+        queries: np.ndarray,
+        k: int,
+        min_similarity: float,
+        flt: MemoryFilter | None,
+        rerank: int | None = None,
     ) -> list[list[tuple[str, float]]]:
         if k <= 0 or not len(queries):
             return [[] for _ in range(len(queries))]
@@ -399,7 +407,7 @@ class SQLiteStore(SQLReads):
             cols = state.columns
             tagged = self._tagged_rows(state, flt)
             rows = candidates(cols, self._mask(state, flt)) if tagged is None else tagged[cols.has_vector[tagged]]
-            found = ann_search(state, self._ann, queries, k, min_similarity, rows, user_id)
+            found = ann_search(state, self._ann, queries, k, min_similarity, rows, user_id, rerank)
             if found is None:
                 gathered = None
                 if tagged is not None:

