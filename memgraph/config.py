@@ -402,6 +402,18 @@ class Settings(BaseModel):
     dedup_values_max_changed_terms: int = Field(
         2, description="Words that may differ on each side of a values-anchored paraphrase (dedup_values_cosine)."
     )
+    dedup_measured_cosine: float = Field(
+        0.6,
+        description="A values-anchored paraphrase whose values measure something (a price, a length, a time, a "
+        "date, a duration; not a bare number, which is often part of a name: 'Screen 3') may be reworded more "
+        "widely, up to dedup_measured_max_changed_terms words on each side, from this cosine ('£100 deposit to book "
+        "the date' / 'to hold a wedding date we take a one-hundred-pound deposit', 0.68). Labelled pairs, every "
+        "read part (bench/RESULTS.md, held-out 12's duplicates): swept 0.5-0.7 with 3-5 words, no wrong "
+        "duplicate at any; 0.6 (set before the sweep) finds 12 more, 0.55 five more at 0.58-0.60, 0.7 seven.",
+    )
+    dedup_measured_max_changed_terms: int = Field(
+        4, description="Words that may differ on each side of a measured paraphrase (dedup_measured_cosine)."
+    )
     dedup_model: bool = Field(
         False,
         description="Where the rules decided nothing, reinforce a neighbour the learned duplicate gate "

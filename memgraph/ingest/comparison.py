@@ -147,9 +147,10 @@ class Comparison:
 
     @property
     def replaced(self) -> bool:
-        """The new one names a word of the old one as replaced ("from X to", "not X")."""
+        """The new one names a word of the old one as replaced ("from X to", "not X"), or a correction names a
+        number the old one gives with its unit (`said_number`)."""
         n, o = self._n, self._o
-        return bool(n.replaced & (o.stems | o.entity_words))
+        return bool(n.replaced & (o.stems | o.entity_words)) or said_number(n, o)
 
     @property
     def preference_swapped(self) -> bool:
@@ -254,6 +255,17 @@ def _unit_said(st: Statement, other: dict[str, frozenset[object]],
 
 
 #: Kinds of value that say when (a day, a date, a part of the day) rather than how much or at what time.
+def said_number(n: Statement, o: Statement) -> bool:
+    """A correction `n` names as replaced a number that `o` gives with its unit: "sorry I said 35 for the standard
+    bouquet, it's 38" after "A standard bouquet is £35." (the old text's words hold no "35": the price is a value).
+    Only in a correction: "I drive a Honda Civic from 2016." names no replaced year of "My car is a 2016 Honda
+    Civic."."""
+    if not n.correction:
+        return False
+    numbers = {w for w in n.replaced if w.replace(".", "", 1).isdigit()}
+    return bool(numbers) and any(isinstance(v, float) and f"{v:g}" in numbers for _, v in o.flat_values)
+
+
 _WHEN = frozenset({"weekday", "date", "month", "year", "period", "ordinal"})
 
 

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from memgraph.ingest.comparison import Comparison, _align, _ordinal_changed, _unit_said, compare
+from memgraph.ingest.comparison import Comparison, _align, _ordinal_changed, _unit_said, compare, said_number
 from memgraph.ingest.statement import Statement, statement
 
 PAIRS = Path(__file__).resolve().parents[1] / "data" / "decisions" / "pairs_dev.jsonl"
@@ -34,7 +34,7 @@ def _whole(n: Statement, o: Statement, cosine: float) -> dict[str, Any]:
         "subject_changed": bool(only_new & n.subject and only_old & o.subject),
         "identity": n.identity or o.identity,
         "polarity": n.negated != o.negated,
-        "replaced": bool(n.replaced & (o.stems | o.entity_words)),
+        "replaced": bool(n.replaced & (o.stems | o.entity_words)) or said_number(n, o),
         "preference_swapped": bool(
             n.preference and o.preference and n.preference != o.preference and set(n.preference) == set(o.preference)
         ),
