@@ -61,7 +61,7 @@ _CLOCK = re.compile(
     rf"|\b(?P<at>at|by|from|until|till|around)\s+half\s+(?P<h3>{_HOUR})\b(?![:.]\d)"
 )
 _HALF = re.compile(
-    r"(?i)\b(?:an|one)\s+hour\s+and\s+a\s+half\b|\bhalf\s+an\s+hour\b|\ba\s+quarter\s+of\s+an\s+hour\b"
+    r"(?i)\b(?:an|one)\s+hour\s+and\s+a\s+half\b|\bhalf\s+an\s+hour\b|\b(?P<q>a|three)\s+quarters?\s+of\s+an\s+hour\b"
     r"|\b(?:a\s+)?fortnight\b"
     r"|\b(?P<n>\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+and\s+a\s+half\s+(?P<u>hours?|days?|weeks?|"
     r"minutes?|years?|months?)\b"
@@ -70,6 +70,25 @@ _MINUS = re.compile(r"(?i)(?:(?<=\s)|^|(?<=\())minus[\s-]+(?=\d)")
 _RANGE_BEFORE = re.compile(r"(?i)\b(?:from|between)\s+$")
 _MINUS_BEFORE = re.compile(r"(?i)\bminus[\s-]+$")
 _END_OF = re.compile(rf"(?i)\b(?:the\s+)?end\s+of\s+(?P<m>{_MONTH})\b")
+_CARDINAL = "|".join(sorted(CARDINALS, key=len, reverse=True))
+#: Money said as whole units and hundredths: "two pounds fifty" -> "2.50 pounds", "3 dollars and 20 cents" ->
+#: "3.20 dollars" (the hundredths read as a count of their own was another value). The hundredths end the amount:
+#: a noun after them other than a few words ("each", "a", "for") is a count of its own ("2 pounds 3 times").
+_MONEY = re.compile(
+    rf"(?i)\b(?P<a>\d+|a|an|{_CARDINAL})\s+(?P<cur>pounds?|quid|euros?|dollars?|bucks)\s+(?:and\s+)?"
+    rf"(?P<b>\d{{1,2}}|{_CARDINAL})(?:\s+(?P<sub>pence|p|cents?))?\b"
+    r"(?!\s+(?!(?:each|a|an|per|for|and|or|the|in|at|to|on|with|from|plus|including)\b)[a-z])(?![.,]?\d)"
+)
+#: A share said as a fraction: "a quarter of" -> "25% of", "three quarters of", "half of", "two thirds of" (a third
+#: to one decimal, "33.3%"). Only before "of": "a quarter past" is a time, "once a quarter" how often, "a quarter of
+#: an hour" a duration (`_HALF` reads it first).
+_FRACTION = re.compile(
+    r"(?i)\b(?:(?P<n>a|an|one|two|three|four|\d)\s+)?(?P<f>half|halves|thirds?|quarters?|fifths?|tenths?)\s+"
+    r"(?=of\b(?!\s+an?\s+(?:hour|minute|day|week|month|year|mile|kilo|pound|litre|liter)\b))"
+)
+_PARTS = {"hal": 2, "thi": 3, "qua": 4, "fif": 5, "ten": 10}
+#: A working (business) week is five working days: "two working weeks" -> "10 working days".
+_WORK_WEEKS = re.compile(rf"(?i)\b(?P<n>\d+|a|one|{_CARDINAL})\s+(?P<w>working|business)\s+weeks?\b")
 
 
 def _number(words: list[str]) -> tuple[int, bool] | None:
@@ -170,9 +189,36 @@ def _half(m: re.Match[str]) -> str:
         n = m.group("n").lower()
         value = int(n) if n.isdigit() else CARDINALS[n]
         return f"{value}.5 {m.group('u')}"
-    if "quarter" in text:
-        return "15 minutes"
+    if m.group("q"):
+        return "45 minutes" if m.group("q").lower() == "three" else "15 minutes"
     return "90 minutes" if "and a half" in text else "30 minutes"
+
+
+def _count(word: str) -> int:
+    w = word.lower()
+    return int(w) if w.isdigit() else 1 if w in ("a", "an") else CARDINALS[w]
+
+
+def _money(m: re.Match[str]) -> str:
+    cents = _count(m.group("b"))
+    if not 0 < cents < 100:
+        return m.group(0)
+    return f"{_count(m.group('a'))}.{cents:02d} {m.group('cur')}"
+
+
+def _fraction(m: re.Match[str]) -> str:
+    n = m.group("n")
+    if n is None and m.group("f").lower() != "half":
+        return m.group(0)  # "quarters of the city": no share said
+    count = 1 if n is None else _count(n)
+    share = 100 * count / _PARTS[m.group("f").lower()[:3]]
+    if not 0 < share <= 100:
+        return m.group(0)
+    return f"{round(share, 1):g}% "
+
+
+def _work_weeks(m: re.Match[str]) -> str:
+    return f"{5 * _count(m.group('n'))} {m.group('w')} days"
 
 
 def _end_of(m: re.Match[str]) -> str:
@@ -215,7 +261,13 @@ def digitise(text: str) -> str:
     if " point " in low:
         out = _POINT.sub(_point, out)
         numbers = [w for w in _WORDS.findall(out.lower()) if w in _NUMBER_TOKENS]
+    if any(w in low for w in ("half", "halves", "third", "quarter", "fifth", "tenth")) and " of" in low:
+        out = _FRACTION.sub(_fraction, out)
+    if " week" in low and ("working" in low or "business" in low):
+        out = _WORK_WEEKS.sub(_work_weeks, out)
     # a single cardinal is left as it is (unless after "minus"): the run pattern is for compounds and ordinals
     if len(numbers) > 1 or any(w in ORDINALS for w in numbers) or (numbers and "minus" in low):
         out = _RUN.sub(lambda m: _run(m, out), out)
+    if any(w in low for w in ("pound", "quid", "euro", "dollar", "buck")):
+        out = _MONEY.sub(_money, out)
     return _MINUS.sub("-", out) if "minus" in low else out

@@ -68,6 +68,9 @@ _UNIT_ALIASES = {
 #: Units of time read as one kind, in minutes: "48-hour" = "two days", "an hour and a half" = "90 minutes" (a
 #: value of one kind in two units was two kinds that never met: neither the same value nor a changed one).
 _DURATION_MINUTES = {"s": 1 / 60, "min": 1.0, "h": 60.0, "day": 1440.0, "week": 10080.0, "fortnight": 20160.0}
+#: Metric units read in their smaller unit for the write-path decisions: "9.5 kg" = "9,500 grams", "1.2 km" =
+#: "1,200 metres" (one value in two units was two kinds that never met, as units of time were).
+_METRIC = {"kg": ("g", 1000.0), "km": ("m", 1000.0), "l": ("ml", 1000.0)}
 #: Words that scale the number before them ("£2.6 million", "3 thousand downloads").
 _SCALE_WORDS = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
 #: How often, said in words: "weekly" = "every week" = "a week" ("£6 a week" / "six pounds weekly"), "paid
@@ -117,6 +120,17 @@ _AT_TIME = re.compile(r"(?i)\b(?:at|from|until|till|by|before|after|around|about
 _TIME_RANGE = re.compile(
     r"(?i)\b(?P<h1>1[0-2]|0?[1-9])(?::(?P<m1>[0-5]\d))?\s*(?:-|–|to|until|till)\s*"
     r"(?P<h2>1[0-2]|0?[1-9])(?::(?P<m2>[0-5]\d))?\s*(?P<ap>a\.?m\.?|p\.?m\.?)(?![a-z])"
+)
+#: Opening hours said as bare hours that wrap past noon: "open 10 till 4" = "10:00-16:00", "I work 9 to 5" (the
+#: second end below the first is afternoon). A range of counts ("5 to 10 minutes") does not wrap, a score ("won 3-1")
+#: starts before six, a count has its noun after it ("10 to 4 days"); "to" and "-" need a word of hours before them
+#: (open, from, work, shift, hours).
+_WRAP_RANGE = re.compile(
+    r"(?i)\b(?P<h1>1[0-2]|0?[6-9])(?::(?P<m1>[0-5]\d))?\s*(?P<gap>-|–|to|until|till)\s*"
+    r"(?P<h2>[1-9])(?::(?P<m2>[0-5]\d))?\b(?![:.]?\d|\s*(?:%|[ap]\.?m\b|o['’]?\s?clock))"
+)
+_HOURS_BEFORE = re.compile(
+    r"(?i)\b(?:open(?:s|ed)?|from|hours|shifts?|works?|working|staffed|[a-z]*days?)\b[^.;\d]{0,16}$"
 )
 _DATE = re.compile(
     rf"(?i)\b(?P<d1>[0-3]?\d){_ORD}(?:\s*[-–]\s*(?P<d1b>[0-3]?\d){_ORD})?\s+(?:of\s+)?(?P<m1>{_MONTH_RE})\b\.?"
@@ -279,6 +293,15 @@ def _values(text: str, compare: bool = False) -> Values:
             h += 12 if ap == "pm" and h < 12 else 0
             times.add((0 if ap == "am" and h == 12 else h) * 60 + int(m_ or 0))
         taken.append(m.span())
+    for m in _WRAP_RANGE.finditer(text) if digit and compare else ():
+        h1, h2 = int(m.group("h1")), int(m.group("h2"))
+        lead = text[max(0, m.start() - 24) : m.start()]
+        ranged = m.group("gap").lower() in ("till", "until") or _HOURS_BEFORE.search(lead) is not None
+        follows = _NOUN_NEXT.match(text, m.end())
+        counted = follows is not None and follows.group(1) is not None and follows.group(1).lower() not in stop_words()
+        if h2 < h1 and ranged and not counted and free(*m.span()):
+            times.update((h1 * 60 + int(m.group("m1") or 0), (h2 + 12) * 60 + int(m.group("m2") or 0)))
+            taken.append(m.span())
     for m in _TIME.finditer(text) if am_pm or (digit and _CLOCK.search(text)) or may(_TIME_GATE) else ():
         if not free(*m.span()):
             continue
@@ -433,6 +456,8 @@ def _values(text: str, compare: bool = False) -> Values:
             unit, value = "duration", value * _DURATION_MINUTES[unit]
         elif compare and unit in CALENDAR_MINUTES and not (m.group("n") and m.group("ord")):
             unit, value = "duration", value * CALENDAR_MINUTES[unit]
+        elif compare and unit in _METRIC:
+            unit, value = _METRIC[unit][0], value * _METRIC[unit][1]
         quantities.add((unit, value))
         taken.append(m.span())
     periods = set()
