@@ -280,6 +280,29 @@ def test_a_paraphrase_anchored_by_its_values_repeats(embedder, old: str, new: st
     assert decision.action is ReconcileAction.REINFORCE, decision
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "repeats"),
+    [
+        ("A quarter of the grant goes on travel.", "25% of the grant goes on travel.", True),
+        ("A quarter of the grant goes on travel.", "A third of the grant goes on travel.", False),
+        ("The pharmacy is open 10 till 4 on Saturdays.", "On Saturdays the pharmacy is open 10:00-16:00.", True),
+        ("The pharmacy is open 10 till 4 on Saturdays.", "On Saturdays the pharmacy is open 10:00-17:00.", False),
+        ("Refunds take ten working days.", "Refunds take two working weeks.", True),
+        ("Refunds take ten working days.", "Refunds take three working weeks.", False),
+        ("The ferry ticket is 14 euros 80.", "The ferry ticket is €14.80.", True),
+        ("Parking costs £2.50 an hour.", "Parking costs two pounds an hour.", False),
+        ("The bike weighs 9.5 kg.", "The bike weighs 9,500 grams.", True),
+    ],
+)
+def test_an_amount_said_in_other_words_repeats_and_another_amount_does_not(  # type: ignore[no-untyped-def]
+    embedder, old: str, new: str, repeats: bool
+) -> None:
+    """A share, opening hours, working weeks, money or a weight said in other words or units is the same value (a
+    duplicate), a near miss another (never a duplicate)."""
+    decision = _decide(embedder, old, new)
+    assert (decision.action is ReconcileAction.REINFORCE) is repeats, decision
+
+
 def test_the_same_values_on_another_subject_do_not_repeat(embedder) -> None:  # type: ignore[no-untyped-def]
     old, new = "The gym closes at 22:00 on weekdays.", "The pharmacy closes at 22:00 on weekdays."
     decision = _decide(embedder, old, new)
