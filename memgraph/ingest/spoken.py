@@ -77,7 +77,7 @@ _CARDINAL = "|".join(sorted(CARDINALS, key=len, reverse=True))
 _MONEY = re.compile(
     rf"(?i)\b(?P<a>\d+|a|an|{_CARDINAL})\s+(?P<cur>pounds?|quid|euros?|dollars?|bucks)\s+(?:and\s+)?"
     rf"(?P<b>\d{{1,2}}|{_CARDINAL})(?:\s+(?P<sub>pence|p|cents?))?\b"
-    r"(?!\s+(?!(?:each|a|an|per|for|and|or|the|in|at|to|on|with|from|plus|including)\b)[a-z])(?![.,]?\d)"
+    r"(?!\s+(?!(?:each|apiece|a|an|per|for|and|or|the|in|at|to|on|with|from|plus|including)\b)[a-z])(?![.,]?\d)"
 )
 #: A share said as a fraction: "a quarter of" -> "25% of", "three quarters of", "half of", "two thirds of" (a third
 #: to one decimal, "33.3%"). Only before "of": "a quarter past" is a time, "once a quarter" how often, "a quarter of

@@ -124,9 +124,9 @@ _TIME_RANGE = re.compile(
 #: Opening hours said as bare hours that wrap past noon: "open 10 till 4" = "10:00-16:00", "I work 9 to 5" (the
 #: second end below the first is afternoon). A range of counts ("5 to 10 minutes") does not wrap, a score ("won 3-1")
 #: starts before six, a count has its noun after it ("10 to 4 days"); "to" and "-" need a word of hours before them
-#: (open, from, work, shift, hours).
+#: (open, from, work, shift, hours), "and" a "between" ("deliveries go out between 9 and 1").
 _WRAP_RANGE = re.compile(
-    r"(?i)\b(?P<h1>1[0-2]|0?[6-9])(?::(?P<m1>[0-5]\d))?\s*(?P<gap>-|–|to|until|till)\s*"
+    r"(?i)\b(?P<h1>1[0-2]|0?[6-9])(?::(?P<m1>[0-5]\d))?\s*(?P<gap>-|–|to|until|till|and)\s*"
     r"(?P<h2>[1-9])(?::(?P<m2>[0-5]\d))?\b(?![:.]?\d|\s*(?:%|[ap]\.?m\b|o['’]?\s?clock))"
 )
 _HOURS_BEFORE = re.compile(
@@ -296,7 +296,9 @@ def _values(text: str, compare: bool = False) -> Values:
     for m in _WRAP_RANGE.finditer(text) if digit and compare else ():
         h1, h2 = int(m.group("h1")), int(m.group("h2"))
         lead = text[max(0, m.start() - 24) : m.start()]
-        ranged = m.group("gap").lower() in ("till", "until") or _HOURS_BEFORE.search(lead) is not None
+        gap = m.group("gap").lower()
+        ranged = (gap in ("till", "until") or (gap != "and" and _HOURS_BEFORE.search(lead) is not None)
+                  or (gap == "and" and lead.rstrip().lower().endswith("between")))
         follows = _NOUN_NEXT.match(text, m.end())
         counted = follows is not None and follows.group(1) is not None and follows.group(1).lower() not in stop_words()
         if h2 < h1 and ranged and not counted and free(*m.span()):

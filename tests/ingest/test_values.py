@@ -94,6 +94,8 @@ def test_values_said_in_words_meet_their_digits(a: str, b: str) -> None:
         ("50% of the volunteers are students.", "Half of the volunteers are students."),
         ("The pharmacy is open 10:00-16:00.", "The pharmacy is open 10 till 4."),
         ("I work 9:00-17:00 on weekdays.", "I work 9 to 5 on weekdays."),
+        ("The van delivers from 9:00 to 13:00.", "The van delivers between 9 and 1."),
+        ("Tea towels are £1.20 each.", "Tea towels cost one pound twenty apiece."),
         ("Refunds take ten working days.", "Refunds take two working weeks."),
         ("The review took 45 minutes.", "The review took three quarters of an hour."),
         ("The bike weighs 9.5 kg.", "The bike weighs 9,500 grams."),
