@@ -165,8 +165,8 @@ class Settings(BaseModel):
         "command in the AOF, so a crash loses at most the last second, never half a batch.",
     )
     falkordb_start_timeout_s: int = Field(
-        900, description="Embedded FalkorDB: seconds to wait for the server to load a graph (HNSW is rebuilt "
-        "on load)."
+        900, description="FalkorDB: seconds to wait for the embedded server to load a graph (HNSW is rebuilt "
+        "on load), and for indexes still being rebuilt after a restart before a search is retried."
     )
     falkordb_socket_timeout_s: float = Field(
         600.0, description="FalkorDB client socket timeout in seconds: a large batch builds HNSW entries for "

@@ -52,6 +52,7 @@ class FalkorExecutor:
         self._timeout = settings.falkordb_query_timeout_ms or None
         self._socket_timeout = settings.falkordb_socket_timeout_s
         self._purge_timeout = settings.falkordb_purge_timeout_s
+        self._index_wait = float(settings.falkordb_start_timeout_s)
         self._server: Any = None
         url = urlparse(target)
         query = parse_qs(url.query)
@@ -174,6 +175,15 @@ class FalkorExecutor:
             return any("CONSTRUCTION" in str(row[0]).upper() for row in rows)
         return False
 
+    def _await_indexes(self) -> None:
+        """Wait (bounded by `falkordb_start_timeout_s`, like the graph's load) until the indexes rebuilt after a
+        restart are operational. The retry budget alone (`store_retry_attempts` with backoff, a few seconds) was
+        too short for 10,000 vectors on a loaded machine: the full suite once failed the first search after a
+        reopen that way."""
+        deadline = time.monotonic() + self._index_wait
+        while self._indexes_building() and time.monotonic() < deadline:
+            time.sleep(0.1)
+
     def _query(self, statement: str, params: dict[str, Any], *, read_only: bool, raw: bool = False) -> Any:
         """Run one statement; `raw`: the server's compact reply as the redis client parsed it (no per-value
         conversion by the FalkorDB client), for reads that turn whole columns into numpy at once."""
@@ -192,6 +202,7 @@ class FalkorExecutor:
                 return self._graph._query(text, timeout=self._timeout, read_only=read_only)
             except self._redis_errors.ResponseError as exc:
                 if "procedure 'db.idx." in str(exc) and self._indexes_building():
+                    self._await_indexes()  # then the retry finds them built
                     raise IndexBuilding(f"an index is still being rebuilt after a restart ({exc})") from exc
                 raise
 
