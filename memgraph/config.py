@@ -505,7 +505,7 @@ class Settings(BaseModel):
         2,
         description="Words the stated side may say besides when the negated side says nothing it does not (no word, "
         "no value) and so denies every case ('We don't reimburse volunteers' expenses' / 'Volunteer expenses are "
-        "reimbursed up to £20 a shift': 1; forms._unscoped_denial); more words are mostly another thing said.",
+        "reimbursed up to £20 a shift': 1; denials._unscoped_denial); more words are mostly another thing said.",
     )
     reconcile_update_max_changed_terms: int = Field(
         2,

