@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import time
 from collections import Counter
@@ -70,7 +71,9 @@ SPLITS = (
 )
 #: The parts still blind: scored in the table only, their errors never printed (`--errors` refuses them).
 BLIND = ("heldout14",)
-SERVED = ROOT / "bench" / ".cache" / "decisions" / "served.json"
+#: The recalls a full run served (`GAPS_SERVED` names another file: a branch's full run then leaves the shared one,
+#: which the lead's runs fill, alone).
+SERVED = Path(os.environ.get("GAPS_SERVED") or ROOT / "bench" / ".cache" / "decisions" / "served.json")
 
 
 @dataclass
@@ -258,15 +261,24 @@ def _persona(
             })
 
 
-def replay(embedder: Embedder, split: str, cases: list[dict[str, Any]], *, learned: bool = True) -> Tally:
+def chat_voice(query: str) -> str:
+    """`query` as chat types it: lower case, no closing question mark or period ("when is the Frome market?" ->
+    "when is the frome market"). `--voice chat` replays every part so, to show what the decision owes to capitals
+    and final marks (the embedder is uncased, so the served memories would be nearly the same)."""
+    return re.sub(r"[?.!]+\s*$", "", query.strip()).lower()
+
+
+def replay(embedder: Embedder, split: str, cases: list[dict[str, Any]], *, learned: bool = True,
+           voice: str = "written") -> Tally:
     """The gap decision of this checkout on the recalls a full run served and kept: the same decision maintenance
-    makes (`Maintainer.is_miss`; `learned`: the `gap_model` setting), without storing or recalling anything."""
+    makes (`Maintainer.is_miss`; `learned`: the `gap_model` setting), without storing or recalling anything;
+    `voice` "chat": each query as `chat_voice` writes it."""
     s = Settings(store=":memory:")
     focus = gaps.FocusTest(embedder.encode, s.gap_focus_word_cosine, s.gap_focus_drop, s.gap_weak_cosine,
                            s.gap_weak_word_cosine)
     tally = Tally()
     for case in cases:
-        query = case["query"]
+        query = chat_voice(case["query"]) if voice == "chat" else case["query"]
         if not gaps.information_need(query):
             verdict = gaps.judge(query, [], answer_cosine=0.0, answer_margin=0.0, need=False)
         elif learned:
@@ -321,7 +333,9 @@ def main() -> None:
     ap.add_argument("--gap-rules", action="store_true",
                     help="gap cases: judge by the rules (gap_model off) instead of the learned decision")
     ap.add_argument("--replay", action="store_true",
-                    help=f"gap cases only: judge the recalls of the last run again ({SERVED.relative_to(ROOT)})")
+                    help=f"gap cases only: judge the recalls of the last run again ({SERVED})")
+    ap.add_argument("--voice", choices=("written", "chat"), default="written",
+                    help="with --replay: the queries as written, or in chat's voice (lower case, no final mark)")
     args = ap.parse_args()
     splits = [s for s in args.splits.split(",") if s]
     if any(s not in SPLITS for s in splits):
@@ -337,7 +351,8 @@ def main() -> None:
         kept = json.loads(SERVED.read_text(encoding="utf-8"))
         for split in splits:
             if split in kept:
-                tallies[split] = (Tally(), replay(embedder, split, kept[split], learned=not args.gap_rules))
+                tallies[split] = (Tally(), replay(embedder, split, kept[split], learned=not args.gap_rules,
+                                                  voice=args.voice))
     else:
         kept = json.loads(SERVED.read_text(encoding="utf-8")) if SERVED.exists() else {}
     for split in [] if args.replay else splits:

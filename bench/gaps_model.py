@@ -98,14 +98,17 @@ import numpy as np  # noqa: E402
 #: score, 2026-11-27; heldout11 and heldout12 likewise). A newer part is blind: it is only ever loaded by `--blind`,
 #: which prints the table and no case.
 READ = ("dev", "dev2", "dev3", "dev4", "heldout", "heldout2", "heldout4", "heldout5", "heldout6", "heldout7",
-        "heldout8", "heldout9", "heldout10", "heldout11", "heldout12")
-SERVED = ROOT / "bench" / ".cache" / "decisions" / "served.json"
+        "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13")
+#: The recalls a full run served (`GAPS_SERVED` names another file: a branch's full run then leaves the shared one,
+#: which the lead's runs fill, alone).
+SERVED = Path(os.environ.get("GAPS_SERVED") or ROOT / "bench" / ".cache" / "decisions" / "served.json")
 CACHE_DIR = ROOT / "bench" / ".cache" / "gaps_model"
 #: The code the features are read by: the read parts' feature cache is named after a hash of it, so a checkout with
 #: other rules or features (another branch sharing bench/.cache) never reads this one's rows, nor writes over them.
 FEATURE_CODE = ("memgraph/config.py", "memgraph/retrieve/gaps.py", "memgraph/retrieve/gap_focus.py",
                 "memgraph/retrieve/gap_question.py", "memgraph/retrieve/gap_values.py",
-                "memgraph/retrieve/gap_model.py", "memgraph/retrieve/gap_structure.py")
+                "memgraph/retrieve/gap_model.py", "memgraph/retrieve/gap_structure.py",
+                "memgraph/retrieve/gap_voice.py")
 MODEL = "gap_model.json"
 #: Issue 15's goal for gap detection; `model>t` keeps precision at it on the training parts.
 GOAL_PRECISION = 0.9
@@ -132,6 +135,8 @@ FROZEN = (
                  "heldout7", "heldout8", "heldout9", "heldout10"), ("heldout11",)),
     ("bd22751", ("dev", "dev2", "dev3", "dev4", "heldout", "heldout2", "heldout4", "heldout5", "heldout6",
                  "heldout7", "heldout8", "heldout9", "heldout10", "heldout11"), ("heldout12",)),
+    ("2880491", ("dev", "dev2", "dev3", "dev4", "heldout", "heldout2", "heldout4", "heldout5", "heldout6",
+                 "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12"), ("heldout13",)),
 )
 #: The commit of this file whose `features` computed every feature itself (reading each rule helper by its name
 #: then or its older private one): `--frozen` runs that copy inside older checkouts, which have no

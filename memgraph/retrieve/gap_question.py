@@ -11,13 +11,58 @@ _QUESTION_START = re.compile(
     r"(?i)^\W*(?:(?:and|so|ok(?:ay)?|also|hey|hi|please|quick\s+question)[,:]?\s+)*"
     r"(?:what|when|where|who|whom|whose|which|why|how|is|are|was|were|do|does|did|can|could|should|shall|will|"
     r"would|may|might|have|has|had|am|isn't|aren't|don't|doesn't|didn't|won't|wouldn't|can't|couldn't|"
-    r"shouldn't|what's|where's|who's|when's|how's|whats|wheres|whos|whens|hows)\b"
+    r"shouldn't|what's|where's|who's|when's|how's|whats|wheres|whos|whens|hows|"
+    # chat spellings of the question words ("wat time do we start", "wich night do the bins go out")
+    r"wat|wot|wen|wich|wher|whch|"
+    # a preposition before the question word: "till what time are the cleaners in", "on which day is it taken"
+    r"(?:till|until|by|from|on|at|in|for|to|about|roughly|exactly)\s+(?:what|which|whose|whom|when|where|how))\b"
 )
+#: Without a question mark a negated auxiliary opens an instruction ("don't book anything before 10am"), not a
+#: question ("Don't we have a spare key?" keeps its mark).
+_NEGATED = re.compile(
+    r"(?i)^\W*(?:please\s+)?(?:isn't|aren't|don't|doesn't|didn't|won't|wouldn't|can't|couldn't|shouldn't)\b"
+)
+#: A question word with its verb (one word may sit between: "what time is"): a question wherever it stands, where a
+#: bare "when you draft emails for me, keep them short" opens a condition.
+_WH_VERB = re.compile(
+    r"(?i)^\W*(?:(?:till|until|by|from|on|at|in|for|to)\s+)?(?:what|when|where|who|which|why|how|wat|wot|wen|wich|"
+    r"wher)\s+(?:[\w'’-]+\s+)?(?:is|are|was|were|do|does|did|can|could|should|shall|will|would|has|have|r)\b|"
+    r"^\W*(?:what's|where's|who's|when's|how's|whats|wheres|whos|whens|hows)\b"
+)
+#: A short check after a scene, its question mark dropped ("family wants to bring their spaniel, ok", "tin of ham
+#: past its use by, ok to give out", "writing a migration that drops a column, anything to watch out for").
+_CHECK = re.compile(
+    r"(?i)^\W*(?:ok(?:ay)?|fine|allowed|normal|alright|safe|good\s+to\s+go|any|anything|anyone|anybody)\b"
+)
+#: "any lint step i should run before opening the pr", "anything to bring": a need after "any", where "any day but
+#: friday works for me" states a preference and "any change to prod must be reviewed" a rule.
+_ANY = re.compile(
+    r"(?i)^\W*(?:(?:any|anything|anyone|anybody)\b(?:\s+[\w'’-]+){0,3}\s+(?:i|we|you)\s+(?:should|need|must|have\s+to|"
+    r"can|could|ought)|anything\s+to)\b"
+)
+#: Someone else's question reported ("a mum asked if she can drop her 9 year old", "builders merchant wants to know
+#: what size the RSJ is", "someone at the stall asked about my hygiene score"): the agent is asked to answer it.
+_REPORTED = re.compile(
+    r"(?i)(?<!\bi\s)(?<!\bwe\s)(?<!\bi'll\s)(?<!\bwe'll\s)(?<!\bwill\s)(?<!\bto\s)\b(?:ask(?:s|ed|ing)?|wants?\s+to\s+know|wanting\s+to\s+know|"
+    r"wonder(?:s|ed|ing)?)\s+(?:me\s+|us\s+)?(?:if|whether|what|when|where|who|which|how|why|about)\b"
+)
+#: Words that make a few words a report of the day ("first solo done today", "my knee feels better today"), not a
+#: keyword query: without a final period the two read alike.
+_REPORT_TIME = re.compile(r"(?i)\b(?:today|yesterday|tonight|this\s+(?:morning|afternoon|evening)|again|later)\b")
+#: A verb that opens a standing instruction on style: "keep answers terse", "use simple language please".
+_INSTRUCTION = re.compile(r"(?i)^\W*(?:keep|use|remember|stop|avoid|write|make|be|always|never)\b")
+#: A polite word closing a keyword query ("Mr Joyce's phone number please").
+_POLITE_END = re.compile(r"(?i)[\s,]+(?:please|pls|plz|thanks|thx|ta)\W*$")
 _REQUEST = re.compile(
-    r"(?i)^\W*(?:(?:please|pls|can\s+you|could\s+you|ok(?:ay)?|hey)[,:]?\s+)*"
+    r"(?i)^\W*(?:(?:please|pls|kindly|can\s+you|could\s+you|can\s+u|could\s+u|ok(?:ay)?|hey)[,:]?\s+)*"
     r"(?:tell\s+me|remind\s+me\s+(?:what|when|where|who|which|how|why|of|about|if|whether)|show\s+me|"
     r"give\s+me|list|find|look\s+up|recall|explain|describe|summari[sz]e|i\s+(?:need|want)\s+to\s+know|"
     r"i\s+(?:forgot|can't\s+remember|don't\s+remember)|do\s+you\s+(?:know|remember)|"
+    # the subject dropped, as in chat: "forgot how to get into the hall", "need the ethics number for the samples"
+    r"(?:forgot|can't\s+remember|cant\s+remember)\s+(?:what|when|where|who|which|how|why|if|whether)|"
+    r"(?:i\s+)?can'?t\s+find|needs?\s+(?:the|to\s+(?:see|know|find|check|get)|[\w'’-]+['’]s)|"
+    r"let\s+me\s+know|i(?:'d|\s+would)\s+like\s+to\s+know|(?:i\s+am\s+|i'm\s+)?(?:wanting|trying)\s+to\s+"
+    r"(?:know|find\s+out)|"
     # an indirect question: "not sure when the bins go out", "I wonder whether the vet is open on Sundays"
     r"(?:i\s+wonder|i'm\s+wondering|wondering|(?:i'm\s+)?not\s+sure|(?:any|no)\s+idea)\s+"
     r"(?:what|when|where|who|which|how|why|if|whether))\b"
@@ -51,9 +96,21 @@ def is_question(text: str) -> bool:
         s = sentence.strip()
         if s.endswith("?"):
             return True
-        # "locked out the back - whats the alarm code": a question may follow its scene
-        if not s.endswith((".", "!")) and any(_QUESTION_START.match(c) for c in _CLAUSE.split(s)):
+        if s.endswith((".", "!")):
+            continue
+        # "locked out the back - whats the alarm code": a question may follow its scene; without its mark it is the
+        # last clause or a question word with its verb ("when you draft emails, keep them short" is no question)
+        parts = [c for c in _CLAUSE.split(s) if c.strip()]
+        for i, c in enumerate(parts):
+            if _QUESTION_START.match(c) and not _NEGATED.match(c) and (i == len(parts) - 1 or _WH_VERB.match(c)):
+                return True
+        if len(parts) > 1 and len(parts[0].split()) >= 3 and len(parts[-1].split()) <= 10 and _CHECK.match(parts[-1]):
             return True
+        if len(parts) == 1 and _ANY.match(s):
+            return True  # "any lint step i should run before opening the pr"
+        m = _CONDITION_FIRST.match(s)
+        if m and _WH_VERB.match(m.group("q")):
+            return True  # "if i bill kessler in march when does the money arrive"
     return False
 
 
@@ -67,6 +124,10 @@ def information_need(query: str) -> bool:
     if any(_REQUEST.match(s.strip()) and not _STANDING.search(s) and not _GENERIC.match(s.strip())
            for s in sentences(text)):
         return True  # "tell me the host" asks; "give me short answers from now on" instructs
+    if any(_REPORTED.search(s) for s in sentences(text)):
+        return True
+    if not text.endswith((".", "!")):
+        text = _POLITE_END.sub("", text) or text
     # a bare keyword query: a few words in one phrase, no verb or pronoun, no closing punctuation ("standup
     # time"); one that opens on a social word ("ok running the migrations now", "thanks, that build worked") or
     # holds two phrases is a remark
@@ -78,6 +139,8 @@ def information_need(query: str) -> bool:
         and "," not in text
         and words[0] not in _SOCIAL
         and not _PAST_VERB.search(text)
+        and not _REPORT_TIME.search(text)
+        and not _INSTRUCTION.match(text)
         and not _PRONOUN_OR_VERB.search(text)
         and any(w not in _SOCIAL for w in content)
     )
@@ -127,7 +190,7 @@ def scene(query: str) -> tuple[str, str]:
 
 
 #: Sentence ends, not after a title ("What's Prof. Adeyemi's office number?" is one question).
-_SPLIT = re.compile(r"(?<=[.!?])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bProf\.)(?<!\bSt\.)\s+|\n+")
+_SPLIT = re.compile(r"(?i)(?<=[.!?])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bProf\.)(?<!\bSt\.)\s+|\n+")
 
 
 def sentences(text: str) -> list[str]:
