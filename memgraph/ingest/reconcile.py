@@ -85,6 +85,7 @@ from memgraph.ingest.comparison import (  # noqa: F401
     compare,
 )
 from memgraph.ingest.denials import _denies_old_value, _negates_what_it_names, _unscoped_denial, universal_denied
+from memgraph.ingest.diets import diet_and_excluded_food
 from memgraph.ingest.forms import (
     _CHANGED_TO,
     _HOLDS_MANY,
@@ -311,6 +312,8 @@ class RuleReconciler:
             return "only one value / another value"
         if obliged_and_not(n, o, c, self.s.contradict_denial_max_extra_terms):
             return "required / not required"
+        if diet_and_excluded_food(n, o, c):
+            return "a diet / a food it excludes"
         if _allowed_and_forbidden(
             n, o, c, self.s.contradict_permission_max_changed_terms, self.s.contradict_permission_place_cosine
         ):

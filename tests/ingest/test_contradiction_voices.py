@@ -1,10 +1,10 @@
 """Contradiction forms read in several voices (bench/RESULTS.md, "Write-path decisions, held-out 13's
 contradictions"): free or included against charged for, one kind only against another kind granted, one value only
-against another, required against not required, a statement of all against a denial of some, a value in a unit of
-measure reworded. Each form in plain prose, in lower-case chat without final stops, in an agent's third-person note
-("User says …", "Client's note: …") and with a condition clause ("unless …"), with the near misses each must leave
-alone (another thing, another scope, another place, a person's own). Sentences of my own, none from a labelled part;
-the real model's cosine, the default rules."""
+against another, required against not required, a statement of all against a denial of some, a diet against a food
+it excludes, a value in a unit of measure reworded. Each form in plain prose, in lower-case chat without final
+stops, in an agent's third-person note ("User says …", "Client's note: …") and with a condition clause ("unless
+…"), with the near misses each must leave alone (another thing, another scope, another place, a person's own).
+Sentences of my own, none from a labelled part; the real model's cosine, the default rules."""
 
 from __future__ import annotations
 
@@ -73,6 +73,14 @@ def _decide(embedder, old: str, new: str) -> ReconcileDecision:  # type: ignore[
         ("all the bikes we hire out have disc brakes", "Customer says none of the hire bikes have disc brakes", _C),
         ("Every flat in the block is double glazed.", "Most of the flats in the block aren't double glazed yet.", _C),
         ("All our rooms have a TV.", "None of our rooms have a minibar.", _N),  # only the rooms shared
+        # a diet against a food it excludes
+        ("Tomasz is vegetarian.", "Tomasz orders a bacon roll every morning.", _C),
+        ("client is vegan", "client says she has cheese on toast most days", _C),
+        ("Grandad is teetotal.", "Grandad has a glass of wine with Sunday lunch.", _C),
+        ("Tomasz is vegetarian.", "Tomasz orders the vegetarian sausages every morning.", _N),  # a substitute
+        ("Tomasz is vegetarian.", "Tomasz's cat eats chicken.", _N),  # another eater
+        ("Tomasz is vegetarian.", "Anna eats steak every weekend.", _N),  # another person
+        ("I'm vegetarian.", "I eat fish on Fridays.", _N),  # a person's own
         # a value in a unit of measure, the frame reworded
         ("The cold store is kept at -20 °C.", "The cold store floor is held at minus eighteen degrees.", _C),
         ("The main pool is kept at 29 °C.", "The kids' pool is heated to 31 °C.", _N),  # two pools
