@@ -16,9 +16,9 @@ from __future__ import annotations
 import re
 
 from memgraph.ingest.comparison import Comparison
-from memgraph.ingest.forms import _FIRST_PERSON, _FREE, _MONEY
+from memgraph.ingest.forms import _FREE, _MONEY
 from memgraph.ingest.statement import Statement, stem
-from memgraph.ingest.voice import reported
+from memgraph.ingest.voice import own, reported
 
 #: Included in what is paid already: "is included in the price", "are all included", "included with every quote".
 _INCLUDED = re.compile(
@@ -66,7 +66,7 @@ def free_and_charged(n: Statement, o: Statement, c: Comparison, most: int) -> bo
     a, b = _side(n), _side(o)
     if a is None or b is None or a == b or c.entities_differ:
         return False
-    if _FIRST_PERSON.match(n.text) or _FIRST_PERSON.match(o.text):
+    if own(n.text) or own(o.text):
         return False
     aside = _PRICE_STEMS | reported(n.text) | reported(o.text)  # ("Client says …": who reports it)
     mine, theirs = n.subject - aside, o.subject - aside

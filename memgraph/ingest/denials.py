@@ -13,7 +13,7 @@ from memgraph.ingest.comparison import Comparison, _same_subject
 from memgraph.ingest.forms import _FIRST_PERSON
 from memgraph.ingest.statement import Statement, stem
 from memgraph.ingest.values import values
-from memgraph.ingest.voice import reported
+from memgraph.ingest.voice import own, reported
 from memgraph.text import stop_words
 
 #: A value denied after the statement that gives another in its place: "The penguins get sprats only, never
@@ -147,6 +147,6 @@ def universal_denied(n: Statement, o: Statement, c: Comparison, most: int) -> bo
         return False
     if len(extra_neg) > most or len(extra_pos) > most or not c.same_values:
         return False
-    if _FIRST_PERSON.match(neg.text) or _FIRST_PERSON.match(pos.text) or not _same_subject(neg, pos):
+    if own(neg.text) or own(pos.text) or not _same_subject(neg, pos):
         return False
     return bool(c.shared - neg.subject - pos.subject)

@@ -15,9 +15,8 @@ from __future__ import annotations
 import re
 
 from memgraph.ingest.comparison import Comparison, _same_subject
-from memgraph.ingest.forms import _FIRST_PERSON
 from memgraph.ingest.statement import Statement
-from memgraph.ingest.voice import reported
+from memgraph.ingest.voice import own, reported
 
 _MEAT = (
     "meat steak steaks beef pork bacon ham sausage sausages chicken lamb mutton veal venison burger burgers mince "
@@ -66,7 +65,7 @@ def _eats(st: Statement, excluded: frozenset[str]) -> bool:
 def diet_and_excluded_food(n: Statement, o: Statement, c: Comparison) -> bool:
     """Whether one statement gives someone a diet and the other says they eat or drink what it excludes. The same
     subject; never a person's own."""
-    if _FIRST_PERSON.match(n.text) or _FIRST_PERSON.match(o.text) or c.entities_differ:
+    if own(n.text) or own(o.text) or c.entities_differ:
         return False
     for diet, eats in ((n, o), (o, n)):
         excluded = _diet(diet)

@@ -15,9 +15,9 @@ from __future__ import annotations
 import re
 
 from memgraph.ingest.comparison import Comparison, _same_subject
-from memgraph.ingest.forms import _EVERY_CASE, _FIRST_PERSON
+from memgraph.ingest.forms import _EVERY_CASE
 from memgraph.ingest.statement import Statement, stem
-from memgraph.ingest.voice import reported
+from memgraph.ingest.voice import own, reported
 
 #: A thing required: "must wear", "have to book", "needs to be signed", "is compulsory", "are required".
 _REQUIRED = re.compile(
@@ -50,7 +50,7 @@ def obliged_and_not(n: Statement, o: Statement, c: Comparison, most: int) -> boo
             continue
         if _NOT_REQUIRED.search(req.text) or _REQUIRED.search(_NOT_REQUIRED.sub("", free.text)):
             return False  # one side says both ("must book, but a deposit is optional")
-        if _FIRST_PERSON.match(n.text) or _FIRST_PERSON.match(o.text) or c.entities_differ:
+        if own(n.text) or own(o.text) or c.entities_differ:
             return False
         extra_req, extra_free = (c.only_new, c.only_old) if req is n else (c.only_old, c.only_new)
         aside = _MODAL_STEMS | reported(n.text) | reported(o.text)  # ("User says …": who reports it)

@@ -19,9 +19,9 @@ from __future__ import annotations
 import re
 
 from memgraph.ingest.comparison import Comparison, _same_subject
-from memgraph.ingest.forms import _FIRST_PERSON, _FORBIDS, _GRANTS, _ONLY, _RULE_WORDS
+from memgraph.ingest.forms import _FORBIDS, _GRANTS, _ONLY, _RULE_WORDS
 from memgraph.ingest.statement import Statement, stem
-from memgraph.ingest.voice import reported, unreported
+from memgraph.ingest.voice import own, reported, unreported
 from memgraph.text import stop_words
 
 #: "only" before a noun phrase and its verb: "Only soft spikes are permitted", "only assistance dogs allowed".
@@ -117,7 +117,7 @@ def only_value_against_other(n: Statement, o: Statement, c: Comparison, most: in
     a, b = bool(_ONLY.search(n.text)), bool(_ONLY.search(o.text))
     if a == b or c.polarity or n.negated or o.negated or len(c.changed) != 1 or c.entities_differ:
         return False
-    if _FIRST_PERSON.match(n.text) or _FIRST_PERSON.match(o.text) or not _same_subject(n, o):
+    if own(n.text) or own(o.text) or not _same_subject(n, o):
         return False
     kind = c.changed[0]
     if n.kinds.get(kind, frozenset()) & o.kinds.get(kind, frozenset()):

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from memgraph.ingest import signals
+from memgraph.ingest.forms import _FIRST_PERSON
 from memgraph.ingest.statement import stem
 
 #: A reporting frame at the start of a note: who says it and the verb of saying, up to "that" or a colon.
@@ -32,3 +34,12 @@ def unreported(text: str) -> str:
     """`text` without its opening reporting frame."""
     m = _FRAME.match(text)
     return text[m.end():].strip() if m else text
+
+
+def own(text: str) -> bool:
+    """Whether `text` is a person's statement about themselves ("I'm vegetarian", "Caroline: I have to work on
+    Saturdays", "User says I ..."), read past a speaker's label and a reporting frame."""
+    who = signals.speaker(text)
+    if who is not None:
+        text = text.split(":", 1)[1]
+    return _FIRST_PERSON.match(unreported(text)) is not None

@@ -81,6 +81,8 @@ def _decide(embedder, old: str, new: str) -> ReconcileDecision:  # type: ignore[
         ("Tomasz is vegetarian.", "Tomasz's cat eats chicken.", _N),  # another eater
         ("Tomasz is vegetarian.", "Anna eats steak every weekend.", _N),  # another person
         ("I'm vegetarian.", "I eat fish on Fridays.", _N),  # a person's own
+        ("Caroline: I'm vegetarian.", "Caroline: I have fish on Fridays.", _N),  # a person's own, a turn's label
+        ("Caroline: I have to work on Saturdays.", "Caroline: I don't need to work this Saturday.", _N),
         # a value in a unit of measure, the frame reworded
         ("The cold store is kept at -20 °C.", "The cold store floor is held at minus eighteen degrees.", _C),
         ("The main pool is kept at 29 °C.", "The kids' pool is heated to 31 °C.", _N),  # two pools
