@@ -10,22 +10,10 @@ from __future__ import annotations
 
 import pytest
 
-from memgraph import Settings
-from memgraph.ingest.classify import classify
-from memgraph.ingest.reconcile import Neighbour, ReconcileAction, ReconcileDecision, RuleReconciler
-from memgraph.models import Memory, memory_id_for
+from memgraph.ingest.reconcile import ReconcileAction
+from tests.ingest.test_reconcile import _decide
 
-S = Settings(store=":memory:")
 _C, _N = ReconcileAction.CONTRADICT, ReconcileAction.CREATE
-
-
-def _mem(text: str) -> Memory:
-    return Memory(id=memory_id_for("u", text), user_id="u", content=text, kind=classify(text).kind)
-
-
-def _decide(embedder, old: str, new: str) -> ReconcileDecision:  # type: ignore[no-untyped-def]
-    va, vb = embedder.encode([old, new])
-    return RuleReconciler(S).decide(_mem(new), [Neighbour(_mem(old), float(va @ vb))])
 
 
 @pytest.mark.parametrize(
