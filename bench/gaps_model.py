@@ -210,10 +210,11 @@ def extract(parts: list[str], *, blind: bool = False, served: Path = SERVED) -> 
 
 
 def feature_cache() -> Path:
-    """Where this checkout's read rows are kept: named after FEATURE_CODE's contents and the read parts."""
+    """Where this checkout's read rows are kept: named after FEATURE_CODE's contents, the read parts and the served
+    recalls' file."""
     import hashlib
 
-    h = hashlib.sha256(",".join(READ).encode())
+    h = hashlib.sha256(",".join(READ).encode() + str(SERVED).encode())  # GAPS_SERVED: another branch's recalls
     for name in FEATURE_CODE:
         h.update((ROOT / name).read_bytes())
     return CACHE_DIR / f"features-{h.hexdigest()[:12]}.json"
