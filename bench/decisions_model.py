@@ -622,7 +622,7 @@ def main() -> None:
     ap.add_argument("--no-rule-features", action="store_true",
                     help="the model without the rules' verdicts (rules_*, rule_*) as features")
     ap.add_argument("--frozen", action="store_true",
-                    help="the honest estimate: each of held-out 4-6 and 12 with the rules of a commit where it was "
+                    help="the honest estimate: each of held-out 4-6, 12 and 13 with the rules of a commit where it was "
                          "blind")
     ap.add_argument("--blind", metavar="PART",
                     help="for the lead: fit on every read part but PART, score PART (a blind one too) and print "
