@@ -4,7 +4,8 @@ No LLM. Both texts are read as statements (`statement.py`: frame words, typed va
 polarity, cues) and compared. For each neighbour, most similar first, the first rule that applies decides:
 
 1. **duplicate** -> reinforce the existing memory (strength+1, last_accessed, a breadcrumb), unless one text has a
-   sentence the other does not say (`repeats.one_says_more`: the sentence would be lost): every value is the
+   sentence or a joined clause the other does not say, or restricts it with "only" (`repeats.one_says_more`: the
+   sentence or the limit would be lost): every value is the
    same (numbers, times, dates, names, the copula's complement, opposites like left/right), the same polarity,
    no correction or update cue, not an additive "also …", and the texts are close: cosine >= `dedup_cosine`,
    token Jaccard >= `dedup_jaccard`, or a paraphrase at cosine >= `dedup_paraphrase_cosine` (+
@@ -21,7 +22,8 @@ polarity, cues) and compared. For each neighbour, most similar first, the first 
    "moved to", "was raised to", "switched from X to Y") of the same subject: the same frame with a changed value,
    a swapped value word, or flipped polarity; or it names the old value as replaced ("from Jenkins to …",
    "no longer use Nationwide", a holder or a thing that ended: "Rob stood down and Claire Dunn was voted in",
-   "Ficam was withdrawn, so …"); or a value of the same kind changed (cosine >= `reconcile_update_cosine`); or
+   "Ficam was withdrawn, so …", "St George's Hall flooded, so …", "Swapped the gas griddle for …", "so no more
+   cash on the day"); or a value of the same kind changed (cosine >= `reconcile_update_cosine`); or
    it moves the same holder's home or job ("Lena moved to Lisbon" after "My sister Lena lives in Porto and works
    as a nurse": `slots.py`, where the frames share too little to compare). The new statement's subject, when
    found, must be one the old statement names ("Correction: the choir's concert starts at 19:30." corrects no
