@@ -71,7 +71,7 @@ from typing import Protocol, runtime_checkable
 
 from memgraph._deprecated import deprecated_alias
 from memgraph.config import Settings
-from memgraph.ingest import pair_model, predicates, repeats, signals, slots, states
+from memgraph.ingest import acronyms, pair_model, predicates, repeats, signals, slots, states
 from memgraph.ingest.chunk import looks_like_turn
 
 # `compare` is re-exported: callers and the benches of older checkouts read reconcile.compare
@@ -447,12 +447,14 @@ class RuleReconciler:
         who = _speaker(new)
         # what the learned gate reads of each neighbour, kept from the rules' pass (compared once); only when on
         compared: list[tuple[Neighbour, Statement, Comparison]] | None = [] if self.s.dedup_model else None
+        read = n
         for nb in neighbours:
             old = nb.memory
             other = _speaker(old)
             if who and other and who != other:
                 continue  # one person's statement neither repeats, corrects nor contradicts another's
-            o = statement(old.content)
+            # "BSL interpreters …" / "… British Sign Language booking": read with the words the other spells out
+            n, o = acronyms.spelled_out(read, statement(old.content))
             c = _compare(n, o, nb.similarity, self.s.duration_calendar_tolerance)
             if compared is not None and nb.similarity >= self.s.dedup_model_min_cosine:
                 compared.append((nb, o, c))
@@ -505,6 +507,7 @@ class RuleReconciler:
                     f"conflicting statement, not clearly newer ({why})",
                     c.scores(),
                 )
+        n = read
         learned = self._learned_duplicate(new, n, compared) if compared and not who else None
         if learned is not None:
             return learned

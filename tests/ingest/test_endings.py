@@ -70,3 +70,32 @@ def test_supersede_forms_of_held_out_13(embedder, old: str, new: str, action: Re
     replace the old statement; the near-misses do not."""
     decision = _decide(embedder, old, new)
     assert decision.action is action, decision
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "action"),
+    [
+        # an initialism the other text spells out is the same name (and a changed value on it still conflicts);
+        # near-miss: other words with the same first letter are another name
+        ("The PTA quiz raises money for the library.",
+         "The parent teacher association quiz raises money for the library.", REINFORCE),
+        ("Client's GDPR request must be answered within 30 days.",
+         "client says a general data protection regulation request gets answered inside 30 days", REINFORCE),
+        ("The AGM is on 12 May.", "The annual general meeting is on 19 May.", ReconcileAction.CONTRADICT),
+        ("The NHS pays for two sessions a year.", "The National Trust pays for two sessions a year.", CREATE),
+        # a speed in words, half a metric unit, "t" for tonnes, one unit of time ahead
+        ("Our delivery van is limited to 56 mph.", "the delivery van cant go faster than fifty-six miles an hour",
+         REINFORCE),
+        ("The speed limit on the estate is 15 mph.", "The speed limit on the estate is 20 miles per hour.",
+         ReconcileAction.CONTRADICT),
+        ("The bread order is half a kilo of rye every Saturday.", "Every Saturday the bread order is 500 g of rye.",
+         REINFORCE),
+        ("Court bookings open 7 days before play.", "courts can be booked a week ahead", REINFORCE),
+        ("We charge £6 a week for storage.", "Storage is six pounds weekly.", REINFORCE),
+        ("Room bookings need 3 days' notice.", "Rooms must be booked at least a day in advance.", CREATE),
+    ],
+)
+def test_names_and_values_spelled_out(embedder, old: str, new: str, action: ReconcileAction) -> None:  # type: ignore[no-untyped-def]
+    """An initialism and its words, a speed, half a kilo and "a week ahead" in words are the same name or value."""
+    decision = _decide(embedder, old, new)
+    assert decision.action is action, decision
