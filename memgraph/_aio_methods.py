@@ -124,9 +124,9 @@ class AsyncEngineMethods:
         Items are dicts with `content` and optionally kind, layer, tags, scope, session_id, metadata, pinned,
         file_paths, trigger_patterns, embedding (skips the model), created_at, importance, provenance. Returns
         the resulting memories in input order, each once (a duplicate resolves to the memory it reinforced).
-        Reconciliation finds every item's nearest stored memories in one batched search; it still compares each
-        new memory with all of the user's, so very large bulk loads are faster with `reconcile=False`
-        (duplicates are still merged by content id; bench/RESULTS.md, "Bulk load")."""
+        Reconciliation finds every item's `reconcile_neighbours` nearest stored memories in one batched search
+        and decides against those; it costs ~2.5-3x the CPU of `reconcile=False` on a 100k load, which still
+        merges exact duplicates by content id (bench/RESULTS.md, "Bulk writes")."""
         return await asyncio.to_thread(self.sync.remember_many, items, user_id=user_id, reconcile=reconcile)
 
     async def remember_linked(

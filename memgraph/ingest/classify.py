@@ -129,6 +129,7 @@ _RULE_CUE = re.compile(
     r"can't|avoid|always|under\s+no\s+circumstances|at\s+no\s+time|no\s+one\s+may|nobody\s+may|"
     r"(?:is|are)\s+(?:strictly\s+)?(?:not\s+allowed|not\s+permitted|forbidden|prohibited|required|"
     r"mandatory|banned)|required\s+(?:to|for|before))\b"
+    r"|^\s*no\b(?=\s+" + signals.NO_THINGS_TAIL + r")"  # "No bonfires between May and September."
 )
 _RULE_SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+")
 _VALUE_WORDS = {m: m for m in MONTHS} | {d: d for d in WEEKDAYS}

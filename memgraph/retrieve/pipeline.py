@@ -398,9 +398,13 @@ class Recaller:
             return placed, None
         best = max(sim for _, sim in near)
         if nothing_passed:
+            # three decimals: a best score just under the threshold must not print as the threshold itself
+            shown = (
+                "the closest is shown as a weak hit" if served == 1 else f"the {served} closest are shown as weak hits"
+            )
             hint = (
                 f"no memory passed the similarity threshold ({s.similarity_threshold:.2f}; the closest scored "
-                f"{best:.2f}): the {served} closest are shown as weak hits. Rephrase the query, or try "
+                f"{best:.3f}): {shown}. Rephrase the query, or try "
                 "mode='lexical' (CLI: --mode lexical) to match exact words."
             )
         else:

@@ -165,6 +165,10 @@ def test_constraint_trigger_patterns() -> None:
     assert c.kind is MemoryKind.CONSTRAINT
     # the constrained action (the object of a light verb) and its first condition, both required
     assert c.trigger_patterns == [r"re:(?s)^(?=.*\bmigrat)(?=.*\bfriday)"]
+    # a sign's prohibition: the thing banned and when, not the generic words around it
+    sign = classify("No bonfires between May and September.")
+    assert sign.kind is MemoryKind.CONSTRAINT
+    assert sign.trigger_patterns == [r"re:(?s)^(?=.*\bbonfir)(?=.*\bseptemb)"]
     cjk = classify("不要在周五部署", "constraint")  # CJK: one trigger per character
     assert cjk.trigger_patterns == ["不", "要", "在", "周", "五"]
 
@@ -182,6 +186,10 @@ def test_constraint_trigger_patterns() -> None:
         "Don't let anyone get access to prod without a ticket.",
         "Never say the admin password on a call.",
         "user: Never push to main on Fridays.",
+        "No bonfires between May and September.",
+        "No meetings before 9:30 on Mondays.",
+        "No pets allowed.",
+        "no dogs on the balcony",
     ],
 )
 def test_rules_stay_constraints(text: str) -> None:
@@ -204,6 +212,12 @@ def test_rules_stay_constraints(text: str) -> None:
         "You never know what tomorrow brings.",
         "Never had a chance to go there.",
         "Never say never!",
+        "No worries, see you then!",
+        "No one came to the party.",
+        "No idea what happened there.",
+        "No, I went with oak.",
+        "No new messages today.",
+        "We had no problems at all.",
     ],
 )
 def test_small_talk_is_not_a_constraint(text: str) -> None:

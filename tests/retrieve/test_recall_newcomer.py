@@ -44,7 +44,7 @@ def test_readme_first_example_on_the_command_line(tmp_path: Path) -> None:
                  env=env)
     assert prompt.exit_code == 0, prompt.output
     assert "[PREFERENCE, weak match] I prefer tabs over spaces in Python" in prompt.output
-    assert "weak hits" in prompt.output  # the warning (stderr is mixed into the output here)
+    assert "shown as a weak hit" in prompt.output  # the warning (stderr is mixed into the output here)
     table = run(app, ["recall", "how should I indent this file?", "--user", "ada", "--store", store], env=env)
     assert table.exit_code == 0 and "weak" in table.output and "section" in table.output
 
