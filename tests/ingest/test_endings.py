@@ -16,8 +16,10 @@ SUPERSEDE, CREATE, REINFORCE = ReconcileAction.SUPERSEDE, ReconcileAction.CREATE
 @pytest.mark.parametrize(
     ("old", "new", "action"),
     [
-        # a restriction by "only" and the part it keeps is no repeat; "only" on both sides still is
-        ("Dogs are welcome in the reading room.", "Only guide dogs are welcome in the reading room.", CREATE),
+        # a restriction by "only" and the part it keeps is no repeat (the contradiction forms then read it: one kind
+        # only against all); "only" on both sides still is
+        ("Dogs are welcome in the reading room.", "Only guide dogs are welcome in the reading room.",
+         ReconcileAction.CONTRADICT),
         ("Only members can park here.", "Parking here is only for members.", REINFORCE),
         # a second clause joined with other content words says more (an agent's note)
         ("User says the allotment rent is £40 a year.",
