@@ -8,13 +8,12 @@ for that reason.
 
 from __future__ import annotations
 
-import functools
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TypeVar, overload
+from typing import overload
 
 import numpy as np
 
@@ -46,7 +45,6 @@ from memgraph.store.base import GraphStore, MemoryFilter
 from memgraph.text import tokenize
 
 MODES: tuple[str, ...] = ("cascade", "hybrid", "semantic", "lexical")
-T = TypeVar("T")
 #: Threads that embed questions beside the recalls running full-text search (one recall uses one; more let
 #: concurrent recalls of a server embed at once rather than queue).
 EMBED_THREADS = 2
@@ -88,16 +86,12 @@ class Recaller:
     def _embed(self, texts: Sequence[str]) -> np.ndarray:
         return self._embedder().encode(list(texts))
 
-    def _submit(self, fn: Callable[[], T]) -> Future[T]:
-        """`fn` on the recaller's worker threads (started on first use)."""
+    def _embed_async(self, texts: Sequence[str]) -> Future[np.ndarray]:
+        """`_embed` on the recaller's embedding thread (started on first use)."""
         with self._lock:
             if self._pool is None:
                 self._pool = ThreadPoolExecutor(max_workers=EMBED_THREADS, thread_name_prefix="memgraph-embed")
-            return self._pool.submit(fn)
-
-    def _embed_async(self, texts: Sequence[str]) -> Future[np.ndarray]:
-        """`_embed` on the recaller's embedding thread."""
-        return self._submit(functools.partial(self._embed, texts))
+            return self._pool.submit(self._embed, texts)
 
     def close(self) -> None:
         """Stop the embedding threads (the engine's `close`)."""
@@ -143,19 +137,6 @@ class Recaller:
         embedding: Future[np.ndarray] | None = None
         if mode != "lexical":
             embedding = self._embed_async([req.query, *([cues.stripped_query] if cues.tags else [])])
-        # Constraints whose trigger patterns match are surfaced whatever their similarity (also while the
-        # question is embedded); a store whose reads are round trips reads them and the pinned memories on a
-        # worker thread while this one runs the full-text searches.
-        def constraints_and_pinned() -> tuple[list[Memory], list[Memory]]:
-            constraints = self.store.list_memories(
-                req.user_id, flt.model_copy(update={"kinds": [MemoryKind.CONSTRAINT]}), limit=s.max_triggered_scan
-            )
-            return constraints, self.store.list_memories(
-                req.user_id, flt.model_copy(update={"pinned": True}), limit=s.max_baseline
-            )
-
-        overlap = self.store.round_trips
-        listed = self._submit(constraints_and_pinned) if overlap else None
         use_text = mode in ("cascade", "hybrid", "lexical")
         texts = (
             text_lists(
@@ -169,12 +150,21 @@ class Recaller:
             if use_text
             else None
         )
-        constraints, pinned = listed.result() if listed is not None else constraints_and_pinned()
+        # Constraints whose trigger patterns match are surfaced whatever their similarity (also while the
+        # question is embedded).
         triggered = [
             m
-            for m in constraints
-            if (req.kinds is None or MemoryKind.CONSTRAINT in req.kinds) and layer_mod.is_triggered(m, req.query)
+            for m in self.store.list_memories(
+                req.user_id,
+                flt.model_copy(update={"kinds": [MemoryKind.CONSTRAINT]}),
+                limit=s.max_triggered_scan,
+            )
+            if (req.kinds is None or MemoryKind.CONSTRAINT in req.kinds)
+            and layer_mod.is_triggered(m, req.query)
         ]
+        pinned = self.store.list_memories(
+            req.user_id, flt.model_copy(update={"pinned": True}), limit=s.max_baseline
+        )
         qvec: np.ndarray | None = None
         scoped_vecs: list[np.ndarray | None] = [None] * len(cues.tags)
         if embedding is not None:
@@ -202,7 +192,6 @@ class Recaller:
             scoped=[(t.name, cues.stripped_query, v) for t, v in zip(cues.tags, scoped_vecs, strict=True)],
             scoped_min_similarity=s.cue_similarity_threshold,
             texts=texts,
-            submit=self._submit if overlap else None,
         )
         seeds = resolve_superseded(self.store, req.user_id, fuse(lists, s), flt)
         vector_hits = len(lists.get("vector", []))

@@ -8,9 +8,6 @@ memories for "paint". A hit on a superseded memory resolves to the memory that s
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable
-from concurrent.futures import Future
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -68,30 +65,14 @@ def search_lists(
     scoped: list[tuple[str, str, np.ndarray | None]] | None = None,
     scoped_min_similarity: float | None = None,
     texts: dict[str, list[tuple[str, float]]] | None = None,
-    submit: Callable[[Callable[[], list[tuple[str, float]]]], Future[list[tuple[str, float]]]] | None = None,
 ) -> dict[str, list[tuple[str, float]]]:
     """Named ranked lists: `vector`, `text`, and `vector@<tag>` / `text@<tag>` per (tag, query, vec), in that
     order (fusion breaks no tie by it, but traces list them so). `texts`: the full-text lists already searched
-    (`text_lists` with the same query, filter and tags), used instead of searching again. `submit` (a worker
-    thread's, for a store whose reads are round trips) starts the tags' vector searches there while the plain
-    one runs here: the same lists, one kNN round trip less of waiting."""
+    (`text_lists` with the same query, filter and tags), used instead of searching again."""
     if use_text and texts is None:
         texts = text_lists(
             store, user_id, query=query, n=n, flt=flt, scoped=[(tag, squery) for tag, squery, _ in scoped or []]
         )
-    floor = min_similarity if scoped_min_similarity is None else scoped_min_similarity
-
-    def tag_search(tag: str, svec: np.ndarray) -> list[tuple[str, float]]:
-        tflt = flt.model_copy(update={"tag": tag})
-        return store.vector_search(user_id, svec, n, min_similarity=floor, flt=tflt)
-
-    ahead: dict[str, Future[list[tuple[str, float]]]] = {}
-    if submit is not None and use_vector:
-        ahead = {
-            tag: submit(functools.partial(tag_search, tag, svec))
-            for tag, _squery, svec in scoped or []
-            if svec is not None
-        }
     lists: dict[str, list[tuple[str, float]]] = {}
     if use_vector and qvec is not None:
         lists["vector"] = store.vector_search(user_id, qvec, n, min_similarity=min_similarity, flt=flt)
@@ -99,7 +80,9 @@ def search_lists(
         lists["text"] = texts["text"]
     for tag, _squery, svec in scoped or []:
         if use_vector and svec is not None:
-            lists[f"vector@{tag}"] = ahead[tag].result() if tag in ahead else tag_search(tag, svec)
+            tflt = flt.model_copy(update={"tag": tag})
+            floor = min_similarity if scoped_min_similarity is None else scoped_min_similarity
+            lists[f"vector@{tag}"] = store.vector_search(user_id, svec, n, min_similarity=floor, flt=tflt)
         if use_text and texts is not None:
             lists[f"text@{tag}"] = texts[f"text@{tag}"]
     return lists

@@ -274,9 +274,6 @@ class GraphStore(Protocol):
 
     name: str
     embedding_dim: int
-    #: True when every read is a round trip to a database server (Neo4j, FalkorDB): recall then runs its
-    #: independent reads side by side on a worker thread; False for an in-process store (SQLite).
-    round_trips: bool
 
     # -- lifecycle and store metadata ---------------------------------------------------------------------
     def close(self) -> None: ...

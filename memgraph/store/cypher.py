@@ -92,7 +92,6 @@ class CypherStore:
         self._x = executor
         self.dialect = dialect
         self.name = dialect.name
-        self.round_trips = True  # every read is a round trip to the server (GraphStore.round_trips)
         self.settings = settings
         self.embedding_dim = settings.embedding_dim
         self._lock = threading.RLock()

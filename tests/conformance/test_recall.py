@@ -3,11 +3,7 @@ the same order on every store as on the SQLite reference, with the real embeddin
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
-from typing import Any
-
-import pytest
 
 from memgraph import MemoryEngine, Settings
 from memgraph.embed import CachedEmbedder
@@ -76,41 +72,3 @@ def test_recall_matches_sqlite(store: GraphStore, embedder: CachedEmbedder, tmp_
         assert _recalls(engine) == want
     finally:
         reference.close()
-
-
-def test_a_store_of_round_trips_reads_beside_the_recall_and_serves_the_same(
-    store: GraphStore, embedder: CachedEmbedder, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Where every read is a round trip (Neo4j, FalkorDB), the constraints, the pinned memories and a cue tag's
-    kNN are read on the recaller's worker thread beside the full-text and plain kNN reads; SQLite reads them in
-    order on the caller's thread. Either way the same memories come back in the same order."""
-    engine = MemoryEngine(store, Settings(recall_maintenance=False), embedder)
-    threads: dict[str, set[str]] = {"list_memories": set(), "vector_search@tag": set()}
-    list_memories, vector_search = store.list_memories, store.vector_search
-
-    def listing(*args: Any, **kwargs: Any) -> Any:
-        threads["list_memories"].add(threading.current_thread().name)
-        return list_memories(*args, **kwargs)
-
-    def searching(*args: Any, **kwargs: Any) -> Any:
-        if kwargs.get("flt") is not None and kwargs["flt"].tag:
-            threads["vector_search@tag"].add(threading.current_thread().name)
-        return vector_search(*args, **kwargs)
-
-    try:
-        _fill(engine)
-        monkeypatch.setattr(store, "list_memories", listing)
-        monkeypatch.setattr(store, "vector_search", searching)
-        query = "what has ada been learning?"  # names the tag speaker:ada: a kNN inside it
-        served = [m.id for m in engine.recall(query, user_id="ada", top_k=6).memories]
-        main = threading.current_thread().name
-        if store.round_trips:
-            assert threads["list_memories"] and main not in threads["list_memories"]
-            assert threads["vector_search@tag"] and main not in threads["vector_search@tag"]
-        else:
-            assert threads == {"list_memories": {main}, "vector_search@tag": {main}}
-        monkeypatch.setattr(store, "round_trips", not store.round_trips)
-        assert [m.id for m in engine.recall(query, user_id="ada", top_k=6).memories] == served
-        assert served
-    finally:
-        engine.close()

@@ -54,8 +54,6 @@ class SQLiteStore(SQLReads):
     connection per thread (WAL lets them run beside a writer). Safe across processes (WAL + busy retries)."""
 
     name = "sqlite"
-    #: In-process reads (GraphStore.round_trips): recall runs them one after another.
-    round_trips = False
     #: Its walk (csr.py) has a compiled form an engine may warm (compiled_walk.py, Settings.compiled_walk).
     walks_compiled = True
 
