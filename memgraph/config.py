@@ -507,6 +507,13 @@ class Settings(BaseModel):
         "no value) and so denies every case ('We don't reimburse volunteers' expenses' / 'Volunteer expenses are "
         "reimbursed up to £20 a shift': 1; denials._unscoped_denial); more words are mostly another thing said.",
     )
+    contradict_price_max_extra_terms: int = Field(
+        2,
+        description="Words each side may say besides the price words when one says a thing is free or included and "
+        "the other that it is charged for ('Guests can have a late checkout until 1 pm free of charge' / 'Late "
+        "checkout always costs £20, whatever the time': 1 and 1; charges.free_and_charged); a third word is mostly "
+        "another thing or scope priced.",
+    )
     reconcile_update_max_changed_terms: int = Field(
         2,
         description="An update ('now', 'switched to') that replaces at most this many words on each side of an "

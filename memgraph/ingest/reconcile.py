@@ -70,6 +70,7 @@ from typing import Protocol, runtime_checkable
 from memgraph._deprecated import deprecated_alias
 from memgraph.config import Settings
 from memgraph.ingest import pair_model, predicates, repeats, signals, slots, states
+from memgraph.ingest.charges import free_and_charged
 from memgraph.ingest.chunk import looks_like_turn
 
 # `compare` is re-exported: callers and the benches of older checkouts read reconcile.compare
@@ -83,7 +84,8 @@ from memgraph.ingest.comparison import (  # noqa: F401
     _unit_said,
     compare,
 )
-from memgraph.ingest.denials import _denies_old_value, _negates_what_it_names, _unscoped_denial
+from memgraph.ingest.denials import _denies_old_value, _negates_what_it_names, _unscoped_denial, universal_denied
+from memgraph.ingest.diets import diet_and_excluded_food
 from memgraph.ingest.forms import (
     _CHANGED_TO,
     _HOLDS_MANY,
@@ -115,6 +117,8 @@ from memgraph.ingest.forms import (
     _unit_noun,
 )
 from memgraph.ingest.hours import hours_conflict
+from memgraph.ingest.obligations import obliged_and_not
+from memgraph.ingest.restrictions import only_kind_against_grant, only_value_against_other
 from memgraph.ingest.statement import Statement, clauses, correction_parts, denied_values, statement, stem
 from memgraph.models import Memory, MemoryKind
 
@@ -189,6 +193,8 @@ class RuleReconciler:
             return None  # "the first note" / "the second note": two of several
         if _codes_differ(n, o):
             return None  # "deployed in eu-west-1" / "deployed in ap-south-1": another region, not a repeat
+        if only_kind_against_grant(n, o):
+            return None  # "Dogs are allowed in all our cars." / "Only assistance dogs are allowed …" (cosine 0.83)
         if n.additive and not o.additive:
             return None
         if c.only_new & n.value_words() and c.only_old & o.value_words():
@@ -269,6 +275,8 @@ class RuleReconciler:
             _aligned_less(c, _PRICE_WORDS)
         ):
             return "free / priced"
+        if free_and_charged(n, o, c, self.s.contradict_price_max_extra_terms):
+            return "free or included / charged"
         if _negated_participle(n, o, c) and not c.entities_differ and _same_subject(n, o):
             return "changed state (un-)"
         if states.opposed(n.text, o.text) and not c.entities_differ and _same_subject(n, o):
@@ -288,6 +296,8 @@ class RuleReconciler:
             return "negation"
         if _unscoped_denial(n, o, c, self.s.contradict_denial_max_extra_terms):
             return "negation of every case"
+        if universal_denied(n, o, c, self.s.contradict_denial_max_extra_terms):
+            return "denied of some of all"
         if _denies_old_value(n, o, c):
             return "denies the old value"
         if _multiple_swapped(n, o) and not c.polarity:
@@ -296,6 +306,14 @@ class RuleReconciler:
             return "another favourite"
         if _only_against_list(n, o, c):
             return "only one of a list"
+        if only_kind_against_grant(n, o):
+            return "only one kind / another kind granted"
+        if only_value_against_other(n, o, c, self.s.contradict_denial_max_extra_terms):
+            return "only one value / another value"
+        if obliged_and_not(n, o, c, self.s.contradict_denial_max_extra_terms):
+            return "required / not required"
+        if diet_and_excluded_food(n, o, c):
+            return "a diet / a food it excludes"
         if _allowed_and_forbidden(
             n, o, c, self.s.contradict_permission_max_changed_terms, self.s.contradict_permission_place_cosine
         ):
