@@ -1,5 +1,6 @@
 // memgraph schema for Neo4j 5: constraints, range indexes, the vector index and the full-text index.
-// Applied by the store on open, statement by statement; every statement is idempotent (IF NOT EXISTS).
+// Applied by the store on open, statement by statement, those whose index or constraint is missing (the store
+// lists the present ones first: schema_indexes.cypher); every statement is idempotent (IF NOT EXISTS).
 // The store substitutes the integer parameters ($embedding_dim) before it runs a statement (schema commands
 // take no runtime parameters); to paste this file into Neo4j Browser, replace $embedding_dim by 384.
 // Parameters: $embedding_dim

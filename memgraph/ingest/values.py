@@ -63,7 +63,7 @@ _UNIT_ALIASES = {
     "gram": "g", "grams": "g", "l": "l", "litre": "l", "litres": "l", "liter": "l", "liters": "l",
     "ml": "ml", "metre": "m", "metres": "m", "meter": "m", "meters": "m", "m": "m", "mile": "mile",
     "miles": "mile", "bucks": "usd", "fortnight": "fortnight", "fortnights": "fortnight", "degree": "degree",
-    "degrees": "degree",
+    "degrees": "degree", "t": "tonne", "tonne": "tonne", "tonnes": "tonne",
 }
 #: Units of time read as one kind, in minutes: "48-hour" = "two days", "an hour and a half" = "90 minutes" (a
 #: value of one kind in two units was two kinds that never met: neither the same value nor a changed one).
@@ -92,7 +92,9 @@ _FREQUENCY = re.compile(
     r"|\b(?P<mn>\d+|two|three|four|five|six)[\s-](?P<madv>hourly|daily|weekly|monthly|yearly)\b"
     r"|\b(?P<adv>hourly|daily|nightly|weekly|fortnightly|monthly|quarterly|yearly|annually)\b"
     r"|\b(?:every|each|per|once\s+an?|an?)\s+(?:(?P<other>other)\s+|(?P<n>\d+|two|three|four|five|six)\s+)?"
-    r"(?P<unit>hour|day|night|week|fortnight|month|quarter|year)s?\b(?!\s+(?:ago|later|earlier|old|or\s+two))"
+    # ("a week in advance", "a day ahead", "a week's notice": how long before, not how often; held-out pairs 13)
+    r"(?P<unit>hour|day|night|week|fortnight|month|quarter|year)s?\b(?!\s+(?:ago|later|earlier|old|or\s+two|"
+    r"in\s+advance|ahead|beforehand)\b)(?!['’]s?\s+notice\b)"
 )
 #: Words that only write a value's unit when they follow it ("850 pounds" = "£850", "50 per cent", "6 kilos", "a
 #: three-day estimate" = "five days"): notation, not part of what is said about the value. How often is no such

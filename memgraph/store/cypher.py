@@ -45,7 +45,7 @@ from memgraph.store.base import (
     chunks,
     field_readers,
 )
-from memgraph.store.cypher_executor import Executor
+from memgraph.store.cypher_executor import Executor, log
 from memgraph.store.cypher_migrations import migrate
 from memgraph.store.cypher_rows import (
     CHUNK,
@@ -61,6 +61,7 @@ from memgraph.store.cypher_rows import (
     to_link,
     to_tag,
 )
+from memgraph.store.cypher_schema import statements_to_apply
 from memgraph.store.cypher_search import CypherSearch
 from memgraph.store.cypher_values import (
     checked_vector,
@@ -106,9 +107,10 @@ class CypherStore:
             f"the {self.name} graph",
             lambda: not self._read("migrate_terms_page", after="", limit=1),
         )
-        if self.get_meta("embedding_dim") is None:
+        stored = self.get_meta("embedding_dim")
+        if stored is None:
             self.set_meta("embedding_dim", str(self.embedding_dim))
-        stored_dim = int(self.get_meta("embedding_dim") or self.embedding_dim)
+        stored_dim = int(stored or self.embedding_dim)
         if stored_dim != self.embedding_dim:
             raise ModelMismatchError(
                 f"store was built with {stored_dim}-dimensional embeddings, this engine uses {self.embedding_dim}"
@@ -124,7 +126,17 @@ class CypherStore:
             "hnsw_ef_construction": s.falkordb_hnsw_ef_construction,
             "hnsw_ef_runtime": s.falkordb_hnsw_ef_runtime,
         }
-        self._x.apply_schema([render_ints(stmt, values) for stmt in self.dialect.schema()])
+        statements = [render_ints(stmt, values) for stmt in self.dialect.schema()]
+        check = self.dialect.schema_indexes()
+        if check is not None:
+            try:
+                present = self._x.run(check, {}, write=False)
+            except StoreError as exc:  # e.g. a user without the SHOW INDEX privilege: apply the file whole
+                log.info("%s: cannot list the indexes (%s); applying the whole schema", self.name, exc)
+            else:
+                statements = statements_to_apply(statements, present)
+        if statements:
+            self._x.apply_schema(statements)
 
     def _read(self, name: str, **params: Any) -> list[dict[str, Any]]:
         return self._x.run(self.dialect.statement(name), params, write=False)

@@ -1,9 +1,9 @@
 """Versioned migrations of a Cypher store's graph (Neo4j, FalkorDB), the twin of store/sqlite/migrations.py.
 
 The version is the `schema_version` key of the graph's `:Meta` nodes. Constraints and indexes are not
-versioned: `schema.cypher` is applied, idempotently, on every open. What is versioned is the data those do not
-cover, the properties a release derives from others. Version 1 is the first release's graph; a new, empty
-graph is written at `SCHEMA_VERSION` directly.
+versioned: every open brings them to `schema.cypher` (on Neo4j it runs only the missing ones, cypher_schema.py).
+What is versioned is the data those do not cover, the properties a release derives from others. Version 1 is
+the first release's graph; a new, empty graph is written at `SCHEMA_VERSION` directly.
 
 `migrate` runs when a store opens: a graph at `SCHEMA_VERSION` reads one Meta key and writes nothing; an older
 one runs each missing step, then records the version with a compare-and-set. Steps are idempotent (they

@@ -125,6 +125,9 @@ class Dialect:
     name: str
     override_dir: str | None = None
     function_renames: dict[str, str] = field(default_factory=dict)
+    #: The statement that lists the indexes present (a file next to schema.cypher), so an open applies only the
+    #: missing schema statements (memgraph/store/cypher_schema.py); None: the schema file is applied whole.
+    schema_check: str | None = None
 
     def statement(self, name: str) -> str:
         """The text of a named statement: the dialect's override when it has one, else the shared file (with
@@ -146,6 +149,16 @@ class Dialect:
             raise StoreError(f"Cypher statement file missing: {relative}")
         return split_statements(text)
 
+    def schema_indexes(self) -> str | None:
+        """The statement listing the indexes present (name, state, owningConstraint), or None for a dialect
+        that applies its schema file whole on every open."""
+        if self.schema_check is None:
+            return None
+        text = _statement_file(f"{self.schema_check}.cypher")
+        if text is None:
+            raise StoreError(f"Cypher statement file missing: {self.schema_check}.cypher")
+        return text
+
     def similarity(self, score: float) -> float:
         """Cosine similarity from a vector-procedure score: Neo4j (1 + cos) / 2, FalkorDB distance 1 - cos."""
         if self.name == "falkordb":
@@ -160,7 +173,7 @@ class Dialect:
         return " | ".join(quoted) if self.name == "falkordb" else " OR ".join(quoted)
 
 
-NEO4J = Dialect("neo4j")
+NEO4J = Dialect("neo4j", schema_check="schema_indexes")
 FALKORDB = Dialect("falkordb", override_dir="falkordb", function_renames={"toFloatList": "vecf32"})
 
 
