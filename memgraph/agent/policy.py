@@ -32,7 +32,7 @@ from memgraph.ingest.chunk import ABBREVIATIONS
 from memgraph.ingest.classify import classify
 from memgraph.ingest.clean import split_code
 from memgraph.models import MemoryKind
-from memgraph.retrieve import gaps
+from memgraph.retrieve.gap_question import asks_outright
 from memgraph.text import content_tokens
 
 #: A request to weaken a safety guard: dropped, never remembered.
@@ -107,8 +107,10 @@ def is_safety_conflict(text: str) -> bool:
 
 
 def is_question(text: str) -> bool:
-    """A question (the same rule as gap detection's: a recall on a question can be a miss, on a statement never)."""
-    return gaps.is_question(text)
+    """A question the policy does not store: one asked outright (a question mark, or a question word first).
+    Gap detection's wider reading of chat ("moved standup to 10, ok" may be a check) is a guess there; here a
+    wrong guess would drop a statement, so such a sentence goes on to the statement rules."""
+    return asks_outright(text)
 
 
 class WritePolicy:

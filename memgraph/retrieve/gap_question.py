@@ -89,6 +89,21 @@ _PRONOUN_OR_VERB = re.compile(
     r"have|has|had|will|would|can|could|should|must|let's|please)\b"
 )
 
+
+def asks_outright(text: str) -> bool:
+    """A question said as one: a sentence with a question mark, or one that opens with a question word or an
+    auxiliary and does not end as a statement. `is_question` also reads chat's unmarked checks ("family wants to
+    bring their spaniel, ok"), which a statement can look like ("Standup moved to 9:30, okay"): the agent's write
+    policy skips only these, so a guess never drops what the user said."""
+    for sentence in sentences(text):
+        s = sentence.strip()
+        if s.endswith("?"):
+            return True
+        if not s.endswith((".", "!")) and _QUESTION_START.match(s) and not _NEGATED.match(s):
+            return True
+    return False
+
+
 def is_question(text: str) -> bool:
     """A question: it has a question mark, or a sentence opens with a question word or an auxiliary and does not
     end as a statement ("How should I indent this file", not "Do the dishes.")."""

@@ -122,3 +122,15 @@ def test_abbreviations_and_initials_do_not_end_a_sentence() -> None:
     text = "The vet is Dr. Okafor on Elm St. near the park. J. R. Smith runs it, e.g. on Mondays. Ok."
     assert sentences(text) == ["The vet is Dr. Okafor on Elm St. near the park.",
                                "J. R. Smith runs it, e.g. on Mondays.", "Ok."]
+
+
+@pytest.mark.parametrize("text", ["Standup moved to 9:30, okay", "picked up the spare keys from Dana, fine"])
+def test_a_statement_with_a_check_word_is_not_skipped_as_a_question(text: str) -> None:
+    """Gap detection reads chat's unmarked checks ("family wants to bring their spaniel, ok") as questions; the
+    write policy skips only questions asked outright, so a statement that ends on "okay" is still weighed."""
+    assert decide(text).action is not WriteAction.SKIP
+
+
+@pytest.mark.parametrize("text", ["wat time is standup", "whats the wifi password for the office"])
+def test_chat_questions_asked_outright_are_skipped(text: str) -> None:
+    assert decide(text).action is WriteAction.SKIP
