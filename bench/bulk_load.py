@@ -3,15 +3,22 @@
     python bench/bulk_load.py                  # 30,000 memories in batches of 1,000
     python bench/bulk_load.py --n 100000 --modes off,batched --no-append
 
-Items carry pre-computed embeddings (bench/jobs.py's synthetic topics: same-topic cosine ~0.67), so no model
-runs and the numbers are the write path's own cost. Modes, each on a fresh store in the same run:
+Items carry pre-computed embeddings, so no model runs and the numbers are the write path's own cost. `--text`
+picks what is written (bench/bulk_corpus.py): `synthetic` (the default: bench/jobs.py's notes and topic vectors,
+same-topic cosine ~0.67, every compared pair a worst case) or `real` (LoCoMo dev turns, then Multi-Session Chat
+persona sentences, with the real model's cached vectors; past ~31k writes some texts repeat):
+
+    python bench/bulk_load.py --n 40000 --batch 5000 --modes off,batched --text real --no-append
+
+Modes, each on a fresh store in the same run:
 - `off`: `reconcile=False`, the baseline (duplicates still merge by content id);
 - `batched`: `reconcile=True` as shipped: one `vector_search_many` per batch (one block product over the
   user's vectors);
 - `per-item`: `reconcile=True` with one `vector_search` per new memory, the write path before the batched
   search (each re-scans every stored vector: quadratic in the store size).
-Printed per mode: total seconds, the process's CPU seconds (on a shared machine the wall clock waits for other
-work, the CPU time much less: compare the CPU ratio there), memories/s, and ms per memory in the first and the
+Printed per mode: total seconds, the CPU seconds of the process and of the write path's parse helper process
+(ingest/parse_pool.py; on a shared machine the wall clock waits for other work, the CPU time much less: compare
+the CPU ratio there), memories/s, and ms per memory in the first and the
 last batch (the growth). Results are appended to bench/RESULTS.md under "## Bulk load"; `--results` also writes
 them to bench/results/bulk_load.json.
 """
@@ -41,7 +48,9 @@ if "--code" in sys.argv:  # another checkout's memgraph (main's, for an A/B with
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.bench_results import write_rows
-from bench.jobs import HashEmbedder, synth
+from bench.bulk_batches import helper_cpu
+from bench.bulk_corpus import KINDS, corpus
+from bench.jobs import HashEmbedder
 from memgraph import MemoryEngine, Settings
 from memgraph.store import open_store
 
@@ -96,18 +105,25 @@ def decisions_state(path: Path) -> list[str]:
 
 
 def run(
-    mode: str, n: int, batch: int, workdir: Path, progress: bool = False, state: Path | None = None
+    mode: str,
+    n: int,
+    batch: int,
+    workdir: Path,
+    progress: bool = False,
+    state: Path | None = None,
+    text: str = "synthetic",
+    data: str | None = None,
 ) -> dict[str, float]:
     target = str(workdir / f"store-{mode}")
     settings = Settings(store=target)
     engine = MemoryEngine(open_store(target, settings), settings, HashEmbedder())
     if mode == "per-item":
         _per_item(engine.store)
-    mems, vecs = synth(n, seed=1)
     # the texts and dates only: 100k `Memory` objects held for the whole run (~5 objects each the garbage
     # collector scans on every full collection) would be the bench's cost, not the write path's
-    texts = [(m.content, m.created_at) for m in mems]
-    del mems
+    texts, vecs, distinct = corpus(text, n, data)
+    if progress:
+        print(f"  {text} texts: {len(texts)} writes, {distinct} distinct", flush=True)
     per_batch: list[float] = []
     clock = _GcClock()
     t0, c0 = time.perf_counter(), time.process_time()
@@ -122,12 +138,14 @@ def run(
         if progress:
             print(
                 f"  {mode} {start + len(items):>8} memories  batch {per_batch[-1]:7.1f} s  "
-                f"total {time.perf_counter() - t0:8.1f} s  CPU {time.process_time() - c0:8.1f} s  "
+                f"total {time.perf_counter() - t0:8.1f} s  CPU {time.process_time() - c0:8.1f} s "
+                f"(+ helper {helper_cpu(engine):5.1f} s)  "
                 f"GC {clock.seconds:6.1f} s  "
                 f"load {os.getloadavg()[0]:.1f}",
                 flush=True,
             )
-    total, cpu = time.perf_counter() - t0, time.process_time() - c0
+    helper = helper_cpu(engine)
+    total, cpu = time.perf_counter() - t0, time.process_time() - c0 + helper
     clock.close()
     stored = engine.store.count_memories("bench")
     engine.close()
@@ -145,6 +163,7 @@ def run(
         "last_ms": 1000 * per_batch[-1] / (n - batch * (len(per_batch) - 1)),
         "stored": float(stored),
         "gc": clock.seconds,
+        "helper": helper,
     }
 
 
@@ -162,6 +181,8 @@ def main() -> None:
         "--state", type=Path, help="Write each mode's decisions (memories' flags, Supersedes/Contradicts edges) here."
     )
     ap.add_argument("--code", help="Import memgraph from this checkout instead (e.g. main's, for an A/B).")
+    ap.add_argument("--text", choices=KINDS, default="synthetic", help="What is written (bench/bulk_corpus.py).")
+    ap.add_argument("--data", help="Folder of locomo_dev.json and msc_personas.json (--text real).")
     args = ap.parse_args()
     modes = [m for m in args.modes.split(",") if m]
     unknown = set(modes) - set(MODES)
@@ -174,9 +195,12 @@ def main() -> None:
     results: dict[str, dict[str, float]] = {}
     try:
         for mode in modes:
-            results[mode] = r = run(mode, args.n, args.batch, workdir, args.progress, args.state)
+            results[mode] = r = run(
+                mode, args.n, args.batch, workdir, args.progress, args.state, args.text, args.data
+            )
             print(
-                f"{mode:<9} {r['total']:8.1f} s  CPU {r['cpu']:8.1f} s  {r['rate']:7.0f} memories/s  first batch "
+                f"{mode:<9} {r['total']:8.1f} s  CPU {r['cpu']:8.1f} s (helper {r['helper']:.1f} s of it)  "
+                f"{r['rate']:7.0f} memories/s  first batch "
                 f"{r['first_ms']:6.2f} ms/memory  last batch {r['last_ms']:6.2f} ms/memory  stored {r['stored']:.0f}  "
                 f"load {os.getloadavg()[0]:.1f}",
                 flush=True,
