@@ -65,7 +65,7 @@ def _base(n0: int, vecs: np.ndarray, texts: Sequence[tuple[str, object]], text: 
 
 
 def helper_cpu(engine: MemoryEngine) -> float:
-    """CPU seconds the write path's parse helper process spent so far (ingest/parse_pool.py; 0 before it, or off):
+    """CPU seconds the parse helper process of branch `bulk10` (--code) spent so far; 0 on main, which has none:
     the process's own CPU time does not count a child's."""
     pool = getattr(engine.pipeline, "parse_pool", None)
     return float(getattr(pool, "worker_cpu", 0.0))

@@ -17,8 +17,8 @@ Modes, each on a fresh store in the same run:
 - `per-item`: `reconcile=True` with one `vector_search` per new memory, the write path before the batched
   search (each re-scans every stored vector: quadratic in the store size).
 Printed per mode: total seconds, the CPU seconds of the process and of the write path's parse helper process
-(ingest/parse_pool.py; on a shared machine the wall clock waits for other work, the CPU time much less: compare
-the CPU ratio there), memories/s, and ms per memory in the first and the
+(the parse helper of branch `bulk10`, not merged: 0 on main; on a shared machine the wall clock waits for other
+work, the CPU time much less: compare the CPU ratio there), memories/s, and ms per memory in the first and the
 last batch (the growth). Results are appended to bench/RESULTS.md under "## Bulk load"; `--results` also writes
 them to bench/results/bulk_load.json.
 """
