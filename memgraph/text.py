@@ -72,7 +72,15 @@ _STOP_WORDS = frozenset(
     while whither who whoever whole whom whose why will with within without would yet you your yours yourself
     yourselves
     """.split()
-) | {"i'm", "it's", "don't", "i've", "that's", "what's", "s", "t"}
+) | {"i'm", "it's", "don't", "i've", "that's", "what's", "s", "t"} | frozenset(
+    # a pronoun with its auxiliary contracted says no more than the two words it joins, both stop words
+    # above: read as content, "we'll do four nights in Kyoto, not three" had "we'll" for its subject and shared
+    # no subject with "We want to spend at least three nights in Kyoto."
+    """
+    i'll you'll he'll she'll it'll we'll they'll you're we're they're you've we've they've i'd you'd he'd she'd
+    we'd they'd he's she's let's there's here's who's
+    """.split()
+)
 
 
 # The full-text query's stop words: the Snowball English stop list (snowballstem.org, BSD-3), the companion of the

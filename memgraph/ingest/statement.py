@@ -335,8 +335,19 @@ def _unpack(text: str, p: tuple[Any, ...]) -> Statement:
 def denied_values(text: str) -> dict[str, frozenset[object]]:
     """The typed values `text` names as not so ("at 3:25, not 3:15", "at 7:30 instead of 8:00"): the old
     values a correction names, left out of what the text itself says (`_NOT_X`)."""
-    spans = " ; ".join(m.group(0) for m in _NOT_X.finditer(strip_code(text)))
-    return values(spans, compare=True).kinds() if spans else {}
+    plain = strip_code(text)
+    spans = " ; ".join(m.group(0) for m in _NOT_X.finditer(plain))
+    if not spans:
+        return {}
+    denied = dict(values(spans, compare=True).kinds())
+    bare = denied.pop("q:", None)
+    if bare:
+        # "four nights in Kyoto, not three": a bare number denied beside a counted one is of the same unit (not
+        # read yet: a unit that `compare` converts, "three hours, not two" gives two of "duration", not 120 minutes)
+        units = [k for k in values(_NOT_X.sub(" ", plain), compare=True).kinds() if k.startswith("q:") and k != "q:"]
+        key = units[0] if len(units) == 1 else "q:"
+        denied[key] = denied.get(key, frozenset()) | bare
+    return denied
 
 
 _CLAUSE_BREAK = re.compile(r"\s*;\s*|,\s+so\s+|(?<=[a-z0-9])[.!?]\s+(?=[A-Z])")
