@@ -343,8 +343,9 @@ def denied_values(text: str) -> dict[str, frozenset[object]]:
     bare = denied.pop("q:", None)
     if bare:
         # "four nights in Kyoto, not three": a bare number denied beside a counted one is of the same unit (not
-        # read yet: a unit that `compare` converts, "three hours, not two" gives two of "duration", not 120 minutes)
-        units = [k for k in values(_NOT_X.sub(" ", plain), compare=True).kinds() if k.startswith("q:") and k != "q:"]
+        # read yet: a unit that `compare` converts, "three hours, not two" gives two of "duration", not 120 minutes);
+        # the counts are the text's own values, which its (cached) parse already read with the denials left out
+        units = [k for k in statement(text).kinds if k.startswith("q:") and k != "q:"]
         key = units[0] if len(units) == 1 else "q:"
         denied[key] = denied.get(key, frozenset()) | bare
     return denied
