@@ -17,6 +17,7 @@ import re
 
 from memgraph.ingest.comparison import Comparison
 from memgraph.ingest.forms import _FREE, _MONEY
+from memgraph.ingest.marks import found
 from memgraph.ingest.statement import Statement, stem
 from memgraph.ingest.voice import own, reported
 
@@ -50,8 +51,8 @@ def _priced(st: Statement) -> bool:
 def _side(st: Statement) -> str | None:
     """"free" when `st` says its thing costs nothing more, "charged" when it costs something, None for both or
     neither."""
-    charged = _priced(st) or bool(_CHARGED.search(st.text))
-    free = not st.negated and bool(_FREE.search(st.text) or _INCLUDED.search(st.text))
+    charged = _priced(st) or found(_CHARGED, st.text)
+    free = not st.negated and (found(_FREE, st.text) or found(_INCLUDED, st.text))
     if charged == free:
         return None
     return "charged" if charged else "free"

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from memgraph.ingest.comparison import Comparison, _same_subject
+from memgraph.ingest.marks import found
 from memgraph.ingest.statement import Statement
 from memgraph.ingest.voice import own, reported
 
@@ -48,6 +49,8 @@ _SUBSTITUTE = re.compile(r"(?i)\b(?:vegan|vegetarian|veggie|plant|meat-free|dair
 
 
 def _diet(st: Statement) -> frozenset[str] | None:
+    if not found(_DIET, st.text):
+        return None
     m = _DIET.search(st.text)
     return _EXCLUDES[m.group("diet").lower()] if m and not st.negated else None
 

@@ -16,6 +16,7 @@ from functools import lru_cache
 
 from memgraph.ingest import predicates
 from memgraph.ingest.comparison import _WHEN, Comparison, _same_subject, _unit_said
+from memgraph.ingest.marks import found
 from memgraph.ingest.statement import _OPPOSITES, Statement, stem
 from memgraph.text import stop_words
 
@@ -77,7 +78,7 @@ def _free_or_priced(n: Statement, o: Statement) -> bool:
     def priced(st: Statement) -> bool:
         return any(v > 0 for k in _MONEY for v in st.kinds.get(k, ()) if isinstance(v, float))
 
-    a, b = bool(_FREE.search(n.text)), bool(_FREE.search(o.text))
+    a, b = found(_FREE, n.text), found(_FREE, o.text)
     return (a and not b and priced(o) and not priced(n)) or (b and not a and priced(n) and not priced(o))
 
 
@@ -95,6 +96,8 @@ def _negated_participle(n: Statement, o: Statement, c: Comparison) -> bool:
     antonym English forms by rule (held-out pairs 7). Not when one text says both, nor when another value word
     differs too ("the front door is locked" / "the back door is unlocked": two doors)."""
     for a, b in ((n, o), (o, n)):
+        if not found(_NEGATED_PARTICIPLE, a.text):
+            continue
         for m in _NEGATED_PARTICIPLE.finditer(a.text):
             word = m.group(1).lower()
             if word in b.tokens and "un" + word not in b.tokens and word not in a.tokens:
@@ -268,11 +271,11 @@ def _allowed_and_forbidden(n: Statement, o: Statement, c: Comparison, most: int,
     inside the rooms" / "No phones are allowed inside the rooms"): when the place is all they share and the ban is
     not on every case, the pair must reach `place_cosine` ("may take photos" / "no phones or cameras" inside the
     rooms)."""
-    banned = bool(_FORBIDS.search(n.text))
-    if banned == bool(_FORBIDS.search(o.text)) or c.entities_differ:
+    banned = found(_FORBIDS, n.text)
+    if banned == found(_FORBIDS, o.text) or c.entities_differ:
         return False
     grant, ban = (o, n) if banned else (n, o)
-    if grant.negated or not _GRANTS.search(grant.text):
+    if grant.negated or not found(_GRANTS, grant.text):
         return False
     if _FIRST_PERSON.match(n.text) or _FIRST_PERSON.match(o.text):
         return False
@@ -280,7 +283,7 @@ def _allowed_and_forbidden(n: Statement, o: Statement, c: Comparison, most: int,
     head = _compound_head(grant.tokens, ban.tokens)
     if not thing and not head:
         return False
-    if _EVERY_CASE.search(ban.text):
+    if found(_EVERY_CASE, ban.text):
         return True  # (a place shared with a ban on every case is kept: "picnics into the walled garden" / "food
         # and drink aren't allowed anywhere in the gardens", cosine 0.35; a closed set of words cannot tell it from
         # "No dogs are allowed anywhere on the balcony" / "Guests may smoke on the balcony")
@@ -390,6 +393,8 @@ def _code_words(code: str) -> frozenset[str]:
 
 def _codes_differ(n: Statement, o: Statement) -> bool:
     """Whether both statements give codes and they are not the same ones ("eu-west-1" / "us-east-2")."""
+    if not (found(_DIGITS, n.text) and found(_DIGITS, o.text)):
+        return False  # (a code has a digit)
     a, b = {x[0] for x in _codes(n.text)}, {x[0] for x in _codes(o.text)}
     return bool(a and b and a != b)
 
@@ -407,7 +412,9 @@ def _changed_code(n: Statement, o: Statement, c: Comparison, most: int) -> bool:
     the codes of one side are none of the other's ("runs in eu-west-1 and us-east-2" holds both); the same subject,
     a code in it naming the thing ("Flight BA117" / "Flight BA119": two flights). Besides the codes, one side may
     name up to `most` more things (names: "on Kubernetes"), the other says nothing more."""
-    if c.polarity or not _same_subject(n, o) or c.subject_changed or c.shared & _HOLDS_MANY:
+    if c.polarity or not (found(_DIGITS, n.text) and found(_DIGITS, o.text)):
+        return False  # (a code has a digit)
+    if not _same_subject(n, o) or c.subject_changed or c.shared & _HOLDS_MANY:
         return False
     if predicates.accumulates(n.text, o.text):
         return False  # "We have an R7000 and an R7100": two held, as "I speak English" / "I speak French"
@@ -445,7 +452,7 @@ def _only_against_list(n: Statement, o: Statement, c: Comparison) -> bool:
     card." / "The clinic takes cash and card." (held-out pairs 11). The side with "only" says nothing the list side
     does not (no scope of its own: "sells rye only on Saturdays"), the word beside "only" is a member of the list,
     and a word joined to it there is one the "only" side leaves out. The same subject, the same polarity."""
-    a, b = bool(_ONLY.search(n.text)), bool(_ONLY.search(o.text))
+    a, b = found(_ONLY, n.text), found(_ONLY, o.text)
     if a == b or c.polarity or not _same_subject(n, o):
         return False
     only, listed = (n, o) if a else (o, n)
@@ -491,6 +498,8 @@ def _multiple_swapped(n: Statement, o: Statement) -> bool:
     "… with single-deck buses." (held-out pairs 11, 12: no value and no frame to compare, the words are adjectives).
     One such word a side, of one noun (or a compound of it: "deck" / "deckers"), the same subject; a text that says
     two of them ("a single and a double room") claims neither alone."""
+    if not (found(_MULTIPLE, n.text) and found(_MULTIPLE, o.text)):
+        return False
     mine, theirs = _MULTIPLE.findall(n.text), _MULTIPLE.findall(o.text)
     if len(mine) != 1 or len(theirs) != 1 or not _same_subject(n, o):
         return False
@@ -513,6 +522,8 @@ def _favourites_differ(n: Statement, o: Statement, c: Comparison, most: int) -> 
     winter." (neighbours part: a favourite is one slot, said before or after its value, which the subject rule reads
     as two subjects). Each side names one favourite, of the same noun and owner, says at most `most` words the other
     does not (the values), and none of the other's; neither negates."""
+    if not (found(_FAVOURITE, n.text) and found(_FAVOURITE, o.text)):
+        return False
     a, b = _FAVOURITE.findall(n.text), _FAVOURITE.findall(o.text)
     if len(a) != 1 or len(b) != 1 or n.negated or o.negated:
         return False

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from memgraph.ingest.comparison import Comparison, _same_subject
+from memgraph.ingest.marks import found
 from memgraph.ingest.statement import Statement
 
 #: The closing time: "closes at 6 pm", "shuts at 5", "open until 8 pm", "open late till 9" (not "we don't open until
@@ -43,11 +44,11 @@ _HALF_DAY = 720
 
 
 def _ends(text: str) -> frozenset[str]:
-    return frozenset(k for k, rx in (("closing", _CLOSES), ("opening", _OPENS)) if rx.search(text))
+    return frozenset(k for k, rx in (("closing", _CLOSES), ("opening", _OPENS)) if found(rx, text))
 
 
 def _states(text: str) -> frozenset[str]:
-    return frozenset(k for k, rx in (("closed", _CLOSED), ("open", _OPEN)) if rx.search(text))
+    return frozenset(k for k, rx in (("closed", _CLOSED), ("open", _OPEN)) if found(rx, text))
 
 
 def _one_place(n: Statement, o: Statement, c: Comparison) -> bool:

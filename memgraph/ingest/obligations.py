@@ -16,6 +16,7 @@ import re
 
 from memgraph.ingest.comparison import Comparison, _same_subject
 from memgraph.ingest.forms import _EVERY_CASE
+from memgraph.ingest.marks import found
 from memgraph.ingest.statement import Statement, stem
 from memgraph.ingest.voice import own, reported
 
@@ -46,9 +47,9 @@ def obliged_and_not(n: Statement, o: Statement, c: Comparison, most: int) -> boo
     required side says at most `most` words more (its scope, which the other's denial covers). Never a person's own
     ("I have to work on Saturdays" / "I don't need to work": a person's duties differ by time)."""
     for req, free in ((n, o), (o, n)):
-        if not (_REQUIRED.search(req.text) and _NOT_REQUIRED.search(free.text)):
+        if not (found(_REQUIRED, req.text) and found(_NOT_REQUIRED, free.text)):
             continue
-        if _NOT_REQUIRED.search(req.text) or _REQUIRED.search(_NOT_REQUIRED.sub("", free.text)):
+        if found(_NOT_REQUIRED, req.text) or _REQUIRED.search(_NOT_REQUIRED.sub("", free.text)):
             return False  # one side says both ("must book, but a deposit is optional")
         if own(n.text) or own(o.text) or c.entities_differ:
             return False
@@ -57,7 +58,7 @@ def obliged_and_not(n: Statement, o: Statement, c: Comparison, most: int) -> boo
         extra_req, extra_free = extra_req - aside, extra_free - aside
         if not free.flat_values <= req.flat_values or len(extra_req) > most:
             return False
-        if extra_free and (len(extra_free) > most or not _EVERY_CASE.search(free.text)):
+        if extra_free and (len(extra_free) > most or not found(_EVERY_CASE, free.text)):
             return False
         if (req.subject | free.subject) - aside:
             return _same_subject(n, o)

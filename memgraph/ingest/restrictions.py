@@ -20,6 +20,7 @@ import re
 
 from memgraph.ingest.comparison import Comparison, _same_subject
 from memgraph.ingest.forms import _FORBIDS, _GRANTS, _ONLY, _RULE_WORDS
+from memgraph.ingest.marks import found
 from memgraph.ingest.statement import Statement, stem
 from memgraph.ingest.voice import own, reported, unreported
 from memgraph.text import stop_words
@@ -29,6 +30,8 @@ _ONLY_KIND = re.compile(
     r"(?i)\b(?:only|solely|exclusively)\s+(?P<np>(?:[\w'’-]+\s+){0,3}?[\w'’-]+)\s+"
     r"(?=(?:are|is|may|can|could|will|allowed|permitted|welcome|go|get|be)\b)"
 )
+#: The words `_ONLY_KIND` opens with, anywhere: a text without them has no kind restricted by "only".
+_ONLY_SAID = re.compile(r"(?i)only|solely|exclusively")
 #: Words that grant besides the modal: "White torches are fine", "can be parked in the courtyard".
 _FINE = re.compile(r"(?i)\b(?:fine|ok|okay|acceptable|accepted)\b|\b(?:may|can)\s+be\s+[a-z]+(?:ed|en)\b")
 #: A condition clause that scopes a rule: what follows it is the exception, not the rule.
@@ -81,11 +84,13 @@ def only_kind_against_grant(n: Statement, o: Statement) -> bool:
     Neither side forbids or denies; the side without "only" grants ("allowed", "may", "fine"); beyond the kinds
     and the grant words the two main clauses say the same words."""
     for only, grant in ((n, o), (o, n)):
+        if not found(_ONLY_SAID, only.text):
+            continue  # (`main_clause` cuts a frame before and a condition after: it says no "only" the text does not)
         kind = _kind(main_clause(only.text))
-        if kind is None or _ONLY_KIND.search(grant.text):
+        if kind is None or found(_ONLY_KIND, grant.text):
             continue
         mods, head = kind
-        if only.negated or grant.negated or _FORBIDS.search(only.text) or _FORBIDS.search(grant.text):
+        if only.negated or grant.negated or found(_FORBIDS, only.text) or found(_FORBIDS, grant.text):
             return False
         said = main_clause(grant.text)
         if not (_GRANTS.search(said) or _FINE.search(said)):
@@ -114,7 +119,7 @@ def only_value_against_other(n: Statement, o: Statement, c: Comparison, most: in
     (besides "only", "ever", "at a time" and a reporting frame), the other at most `most`; one kind of value
     changed, no value shared of it (that is `forms._only_against_list`), the same subject; never a person's own
     ("I only drink coffee in the morning" / "I drink coffee after dinner at weekends")."""
-    a, b = bool(_ONLY.search(n.text)), bool(_ONLY.search(o.text))
+    a, b = found(_ONLY, n.text), found(_ONLY, o.text)
     if a == b or c.polarity or n.negated or o.negated or len(c.changed) != 1 or c.entities_differ:
         return False
     if own(n.text) or own(o.text) or not _same_subject(n, o):

@@ -24,6 +24,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from memgraph.ingest.marks import found
+
 #: axis -> (phrases of one side, phrases of the other side)
 _TABLE: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "service": (
@@ -112,6 +114,8 @@ def states(text: str) -> frozenset[tuple[str, int]]:
 
 def opposed(a: str, b: str) -> bool:
     """Whether the two texts put their subject in opposite states of one axis ("out of order" / "in service")."""
+    if not (found(_STATE, a) and found(_STATE, b)):
+        return False  # (a state is a match of `_STATE`)
     sa, sb = states(a), states(b)
     return bool(sa and sb) and any((axis, 1 - side) in sb and (axis, side) not in sb for axis, side in sa)
 
@@ -131,6 +135,8 @@ def _side(phrase: str) -> tuple[str, int]:
 def exclusive(a: str, b: str) -> bool:
     """Whether the two texts each name one side of an axis of exclusive categories, and not the same one ("sent
     by text message" / "by post only"); a text naming two sides of the axis claims neither alone."""
+    if not (found(_CATEGORY, a) and found(_CATEGORY, b)):
+        return False  # (a category is a match of `_CATEGORY`)
     ca, cb = categories(a), categories(b)
     for axis in {x for x, _ in ca} & {x for x, _ in cb}:
         sa, sb = {s for x, s in ca if x == axis}, {s for x, s in cb if x == axis}
