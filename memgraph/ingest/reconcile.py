@@ -119,9 +119,18 @@ from memgraph.ingest.forms import (
     _unit_noun,
 )
 from memgraph.ingest.hours import hours_conflict
+from memgraph.ingest.marks import found
 from memgraph.ingest.obligations import obliged_and_not
 from memgraph.ingest.restrictions import only_kind_against_grant, only_value_against_other
-from memgraph.ingest.statement import Statement, clauses, correction_parts, denied_values, statement, stem
+from memgraph.ingest.statement import (
+    NEGATION_SAID,
+    Statement,
+    clauses,
+    correction_parts,
+    denied_values,
+    statement,
+    stem,
+)
 from memgraph.models import Memory, MemoryKind
 
 
@@ -323,6 +332,8 @@ class RuleReconciler:
         # "I've never been on the flat rate VAT scheme; I use standard accounting.": the clause that negates the
         # old statement, read alone (the clause added after it is another statement)
         for part in clauses(n.text):
+            if not o.negated and not found(NEGATION_SAID, part):
+                continue  # (both rules below want the polarity flipped: the clause negated)
             p = statement(part)
             cc = _compare(p, o, c.cosine, c.tolerance)
             if _negates(cc, cue=cue) and not predicates.another_slot(part, o.text):
