@@ -109,7 +109,8 @@ def test_the_clause_loop_parses_no_clause_that_cannot_flip_the_polarity(monkeypa
 
 
 def test_a_negating_clause_still_contradicts(embedder) -> None:  # type: ignore[no-untyped-def]
-    old, new = "I'm on the flat rate VAT scheme.", "I've never been on the flat rate VAT scheme; I use standard accounting."
+    old = "I'm on the flat rate VAT scheme."
+    new = "I've never been on the flat rate VAT scheme; I use standard accounting."
     va, vb = embedder.encode([old, new])
     decision = RuleReconciler(Settings(store=":memory:")).decide(_mem(new), [Neighbour(_mem(old), float(va @ vb))])
     assert decision.action is ReconcileAction.CONTRADICT
