@@ -92,7 +92,7 @@ def _mem(text: str) -> Memory:
 
 def test_the_clause_loop_parses_no_clause_that_cannot_flip_the_polarity(monkeypatch: pytest.MonkeyPatch) -> None:
     parsed: list[str] = []
-    real = reconcile.statement
+    real = st.statement
 
     def counting(text: str) -> st.Statement:
         parsed.append(text)
