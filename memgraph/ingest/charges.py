@@ -17,7 +17,7 @@ import re
 
 from memgraph.ingest.comparison import Comparison
 from memgraph.ingest.forms import _FREE, _MONEY
-from memgraph.ingest.marks import found
+from memgraph.ingest.marks import found, register
 from memgraph.ingest.statement import Statement, stem
 from memgraph.ingest.voice import own, reported
 
@@ -80,3 +80,7 @@ def free_and_charged(n: Statement, o: Statement, c: Comparison, most: int) -> bo
     if any(nk[k] != ok[k] for k in nk.keys() & ok.keys() if k not in _MONEY):
         return False
     return len(c.only_new - aside) <= most and len(c.only_old - aside) <= most
+
+
+#: the cues `found` reads, searched once per text as it is parsed (marks.py)
+register(_CHARGED, _INCLUDED)

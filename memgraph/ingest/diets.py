@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from memgraph.ingest.comparison import Comparison, _same_subject
-from memgraph.ingest.marks import found
+from memgraph.ingest.marks import found, register
 from memgraph.ingest.statement import Statement
 from memgraph.ingest.voice import own, reported
 
@@ -77,3 +77,7 @@ def diet_and_excluded_food(n: Statement, o: Statement, c: Comparison) -> bool:
             who = eats.subject - reported(eats.text)
             return (not who and _same_subject(n, o)) or bool(who) and who <= diet.stems
     return False
+
+
+#: the cues `found` reads, searched once per text as it is parsed (marks.py)
+register(_DIET)

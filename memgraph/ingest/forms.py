@@ -16,7 +16,7 @@ from functools import lru_cache
 
 from memgraph.ingest import predicates
 from memgraph.ingest.comparison import _WHEN, Comparison, _same_subject, _unit_said
-from memgraph.ingest.marks import found
+from memgraph.ingest.marks import found, register
 from memgraph.ingest.statement import _OPPOSITES, Statement, stem
 from memgraph.text import stop_words
 
@@ -535,3 +535,7 @@ def _favourites_differ(n: Statement, o: Statement, c: Comparison, most: int) -> 
     if len(set(owner)) != 1:
         return False
     return bool(c.only_new and c.only_old) and len(c.only_new) <= most and len(c.only_old) <= most
+
+
+#: the cues `found` reads, searched once per text as it is parsed (marks.py)
+register(_FREE, _FORBIDS, _GRANTS, _EVERY_CASE, _ONLY, _FAVOURITE, _MULTIPLE, _NEGATED_PARTICIPLE, _DIGITS)

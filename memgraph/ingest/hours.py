@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from memgraph.ingest.comparison import Comparison, _same_subject
-from memgraph.ingest.marks import found
+from memgraph.ingest.marks import found, register
 from memgraph.ingest.statement import Statement
 
 #: The closing time: "closes at 6 pm", "shuts at 5", "open until 8 pm", "open late till 9" (not "we don't open until
@@ -74,3 +74,7 @@ def hours_conflict(n: Statement, o: Statement, c: Comparison) -> str | None:
     if all(len(s) == 1 for s in states) and states[0] != states[1]:
         return "open / closed on the same day"
     return None
+
+
+#: the cues `found` reads, searched once per text as it is parsed (marks.py)
+register(_CLOSES, _OPENS, _CLOSED, _OPEN)

@@ -8,8 +8,12 @@ the forms' searches ~15% of `remember_many`; bench/RESULTS.md, "Bulk writes, six
 text)` answers `bool(pattern.search(text))` from the text's marks: two bit sets per text (the patterns searched,
 the patterns found), so a cached text costs one dictionary entry of two small ints, which the garbage collector
 does not track. A form also uses a mark as a cheap necessary condition before its own reading ("both texts say
-'favourite'") so that most pairs skip the form's parsing. The answers are those of the search itself: a text is
-searched for a pattern the first time a form asks, whatever the order.
+'favourite'"), so that most pairs skip the form's parsing.
+
+The forms `register` their patterns when imported, and a text is searched for all of them when it is parsed
+(`statement.ON_PARSE`): once per text, as its statement is, and a stored text read back from the statement cache
+finds its marks kept. A pattern not registered, or registered after the text was parsed, is searched the first time
+a form asks. Either way the answers are those of the search itself.
 """
 
 from __future__ import annotations
@@ -18,12 +22,13 @@ import re
 import threading
 from collections import OrderedDict
 
-from memgraph.ingest.statement import PACKED_STATEMENTS
+from memgraph.ingest import statement
 
-#: pattern -> its bit; a pattern gets one the first time it is asked for
+#: pattern -> its bit, in the order registered or first asked for (`_PATTERNS` holds them by bit)
 _BITS: dict[re.Pattern[str], int] = {}
-#: text -> (bits of the patterns searched, bits of those found); the first texts read are dropped first, at the size
-#: of the statement cache behind it (a bulk write reads its stored neighbours from the whole store)
+_PATTERNS: list[re.Pattern[str]] = []
+#: text -> (bits of the patterns searched, bits of those found); the first texts marked are dropped first, at the size
+#: of the packed statement cache (a bulk write reads its stored neighbours from the whole store)
 _MARKS: OrderedDict[str, tuple[int, int]] = OrderedDict()
 _LOCK = threading.Lock()
 
@@ -32,27 +37,47 @@ def _bit(pattern: re.Pattern[str]) -> int:
     with _LOCK:
         bit = _BITS.get(pattern)
         if bit is None:
-            bit = _BITS[pattern] = 1 << len(_BITS)
+            bit = _BITS[pattern] = 1 << len(_PATTERNS)
+            _PATTERNS.append(pattern)
         return bit
+
+
+def register(*patterns: re.Pattern[str]) -> None:
+    """Search every text parsed from now on for `patterns` as it is parsed."""
+    for p in patterns:
+        _bit(p)
+
+
+def _put(text: str, searched: int, hits: int) -> None:
+    """Add marks to `text`'s (another writer thread may have marked it meanwhile: its bits are kept too; a lost bit
+    is only searched again, to the same answer)."""
+    with _LOCK:
+        entry = _MARKS.get(text)
+        if entry is not None:
+            searched, hits = searched | entry[0], hits | entry[1]
+        _MARKS[text] = (searched, hits)
+        if entry is None and len(_MARKS) > statement.PACKED_STATEMENTS:
+            _MARKS.popitem(last=False)
+
+
+def mark(text: str) -> None:
+    """Search `text` for every registered pattern (`statement.ON_PARSE`: once, when it is parsed)."""
+    patterns = list(_PATTERNS)
+    hits = 0
+    for i, p in enumerate(patterns):
+        if p.search(text) is not None:
+            hits |= 1 << i
+    _put(text, (1 << len(patterns)) - 1, hits)
 
 
 def found(pattern: re.Pattern[str], text: str) -> bool:
     """`bool(pattern.search(text))`, searched once per text (see the module docstring)."""
     bit = _BITS.get(pattern) or _bit(pattern)
     entry = _MARKS.get(text)
-    searched, hits = entry if entry is not None else (0, 0)
-    if searched & bit:
-        return bool(hits & bit)
+    if entry is not None and entry[0] & bit:
+        return bool(entry[1] & bit)
     hit = pattern.search(text) is not None
-    with _LOCK:
-        # another writer thread may have marked the text meanwhile: keep its bits too (a lost bit is only searched
-        # again, to the same answer)
-        entry = _MARKS.get(text)
-        if entry is not None:
-            searched, hits = entry
-        _MARKS[text] = (searched | bit, hits | bit if hit else hits)
-        if entry is None and len(_MARKS) > PACKED_STATEMENTS:
-            _MARKS.popitem(last=False)
+    _put(text, bit, bit if hit else 0)
     return hit
 
 
@@ -60,3 +85,6 @@ def clear() -> None:
     """Forget every text's marks (tests; the patterns keep their bits)."""
     with _LOCK:
         _MARKS.clear()
+
+
+statement.ON_PARSE.append(mark)

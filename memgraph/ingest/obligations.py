@@ -16,7 +16,7 @@ import re
 
 from memgraph.ingest.comparison import Comparison, _same_subject
 from memgraph.ingest.forms import _EVERY_CASE
-from memgraph.ingest.marks import found
+from memgraph.ingest.marks import found, register
 from memgraph.ingest.statement import Statement, stem
 from memgraph.ingest.voice import own, reported
 
@@ -64,3 +64,7 @@ def obliged_and_not(n: Statement, o: Statement, c: Comparison, most: int) -> boo
             return _same_subject(n, o)
         return bool(c.shared - _MODAL_STEMS)
     return False
+
+
+#: the cues `found` reads, searched once per text as it is parsed (marks.py)
+register(_REQUIRED, _NOT_REQUIRED)

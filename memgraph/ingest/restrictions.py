@@ -20,7 +20,7 @@ import re
 
 from memgraph.ingest.comparison import Comparison, _same_subject
 from memgraph.ingest.forms import _FORBIDS, _GRANTS, _ONLY, _RULE_WORDS
-from memgraph.ingest.marks import found
+from memgraph.ingest.marks import found, register
 from memgraph.ingest.statement import Statement, stem
 from memgraph.ingest.voice import own, reported, unreported
 from memgraph.text import stop_words
@@ -131,3 +131,7 @@ def only_value_against_other(n: Statement, o: Statement, c: Comparison, most: in
     extra_only, extra_other = (c.only_new, c.only_old) if a else (c.only_old, c.only_new)
     aside = _ONLY_WORDS | reported(n.text) | reported(o.text)
     return not extra_only - aside and len(extra_other - aside) <= most and bool(c.shared - aside)
+
+
+#: the cues `found` reads, searched once per text as it is parsed (marks.py)
+register(_ONLY_SAID, _ONLY_KIND)

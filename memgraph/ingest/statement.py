@@ -23,6 +23,7 @@ import re
 import sys
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Generic, TypeVar
@@ -230,9 +231,16 @@ def statement(text: str) -> Statement:
     if packed is not None:
         return _unpack(text, packed)
     out = _parse(text)
+    for read in ON_PARSE:
+        read(text)
     _PACKED.put(text, _pack(out))
     _WHOLE.put(text, out)
     return out
+
+
+#: What else reads a text once, when it is parsed, and keeps it beside the statement cache: `marks.py` searches it for
+#: the conflict forms' cues there, so a stored text read again as a neighbour is searched no more than it is parsed.
+ON_PARSE: list[Callable[[str], None]] = []
 
 
 #: Statements parsed last, kept whole: a new text is compared with the next texts of its batch and the next

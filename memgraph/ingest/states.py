@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from memgraph.ingest.marks import found
+from memgraph.ingest.marks import found, register
 
 #: axis -> (phrases of one side, phrases of the other side)
 _TABLE: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
@@ -143,3 +143,7 @@ def exclusive(a: str, b: str) -> bool:
         if len(sa) == 1 and len(sb) == 1 and sa != sb:
             return True
     return False
+
+
+#: the cues `found` reads, searched once per text as it is parsed (marks.py)
+register(_STATE, _CATEGORY)

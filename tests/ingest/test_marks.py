@@ -48,7 +48,7 @@ def test_found_answers_as_the_search_in_any_order() -> None:
 
 def test_found_keeps_a_bounded_number_of_texts(monkeypatch: pytest.MonkeyPatch) -> None:
     marks.clear()
-    monkeypatch.setattr(marks, "PACKED_STATEMENTS", 3)
+    monkeypatch.setattr(st, "PACKED_STATEMENTS", 3)
     for i in range(10):
         assert marks.found(_FREE, f"entry {i} is free") is True
     assert list(marks._MARKS) == ["entry 7 is free", "entry 8 is free", "entry 9 is free"]
@@ -119,3 +119,17 @@ def test_a_negating_clause_still_contradicts(embedder) -> None:  # type: ignore[
 def test_the_negation_words_are_one_alternation() -> None:
     # the word list above is read from NEGATION's source: a change of its shape must change this test too
     assert re.fullmatch(r"\(\?i\)\\b\(\?:[^()]+\)\\b", signals.NEGATION.pattern)
+
+
+def test_a_parsed_text_is_marked_for_every_registered_cue() -> None:
+    marks.clear()
+    text = "Guests may bring dogs, but only assistance dogs are allowed inside; parking is free."
+    st._WHOLE.clear()
+    st._PACKED.clear()
+    st.statement(text)
+    searched, hits = marks._MARKS[text]
+    for pattern in (_FREE, _GRANTS, _ONLY, _FORBIDS, _CATEGORY):
+        assert searched & marks._BITS[pattern]  # read as it was parsed, not at the first pair
+        assert bool(hits & marks._BITS[pattern]) == bool(pattern.search(text))
+    st._WHOLE.clear()
+    st._PACKED.clear()
