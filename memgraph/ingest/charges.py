@@ -82,5 +82,6 @@ def free_and_charged(n: Statement, o: Statement, c: Comparison, most: int) -> bo
     return len(c.only_new - aside) <= most and len(c.only_old - aside) <= most
 
 
-#: the cues `found` reads, searched once per text as it is parsed (marks.py)
+#: the cues `found` reads of every pair the form is asked about, searched once per text as it is parsed (marks.py;
+#: the others when first asked)
 register(_CHARGED, _INCLUDED)

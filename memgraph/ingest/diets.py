@@ -68,6 +68,8 @@ def _eats(st: Statement, excluded: frozenset[str]) -> bool:
 def diet_and_excluded_food(n: Statement, o: Statement, c: Comparison) -> bool:
     """Whether one statement gives someone a diet and the other says they eat or drink what it excludes. The same
     subject; never a person's own."""
+    if not (found(_DIET, n.text) or found(_DIET, o.text)):
+        return False  # (neither gives a diet: `own` not read)
     if own(n.text) or own(o.text) or c.entities_differ:
         return False
     for diet, eats in ((n, o), (o, n)):
@@ -79,5 +81,6 @@ def diet_and_excluded_food(n: Statement, o: Statement, c: Comparison) -> bool:
     return False
 
 
-#: the cues `found` reads, searched once per text as it is parsed (marks.py)
+#: the cues `found` reads of every pair the form is asked about, searched once per text as it is parsed (marks.py;
+#: the others when first asked)
 register(_DIET)

@@ -537,5 +537,6 @@ def _favourites_differ(n: Statement, o: Statement, c: Comparison, most: int) -> 
     return bool(c.only_new and c.only_old) and len(c.only_new) <= most and len(c.only_old) <= most
 
 
-#: the cues `found` reads, searched once per text as it is parsed (marks.py)
-register(_FREE, _FORBIDS, _GRANTS, _EVERY_CASE, _ONLY, _FAVOURITE, _MULTIPLE, _NEGATED_PARTICIPLE, _DIGITS)
+#: the cues `found` reads of every pair the form is asked about, searched once per text as it is parsed (marks.py;
+#: the others when first asked)
+register(_FREE, _FORBIDS, _ONLY, _FAVOURITE, _MULTIPLE, _NEGATED_PARTICIPLE, _DIGITS)

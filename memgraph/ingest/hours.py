@@ -60,6 +60,8 @@ def _one_place(n: Statement, o: Statement, c: Comparison) -> bool:
 
 def hours_conflict(n: Statement, o: Statement, c: Comparison) -> str | None:
     """How `n` and `o` give one place different hours on the same days, or None (see the module docstring)."""
+    if not (_ends(n.text) or n.values.weekdays and _states(n.text)):
+        return None  # (no time it opens or closes, no state of a day: neither form below; `_one_place` not read)
     if n.negated or o.negated or n.values.weekdays != o.values.weekdays or not _one_place(n, o, c):
         return None
     ends = _ends(n.text)
@@ -76,5 +78,6 @@ def hours_conflict(n: Statement, o: Statement, c: Comparison) -> str | None:
     return None
 
 
-#: the cues `found` reads, searched once per text as it is parsed (marks.py)
-register(_CLOSES, _OPENS, _CLOSED, _OPEN)
+#: the cues `found` reads of every pair the form is asked about, searched once per text as it is parsed (marks.py;
+#: the others when first asked)
+register(_CLOSES, _OPENS)

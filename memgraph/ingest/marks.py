@@ -22,11 +22,14 @@ import re
 import threading
 from collections import OrderedDict
 
-from memgraph.ingest import statement
+from memgraph.ingest import signals, statement
 
-#: pattern -> its bit, in the order registered or first asked for (`_PATTERNS` holds them by bit)
+#: pattern -> its bit, in the order registered or first asked for (`_PATTERNS` holds them by bit, `_LOWERED` the
+#: same searched case-sensitively in lower-cased ASCII text where it can be: `signals.Folded`, the same answers 3-5x
+#: faster)
 _BITS: dict[re.Pattern[str], int] = {}
 _PATTERNS: list[re.Pattern[str]] = []
+_LOWERED: list[re.Pattern[str] | None] = []
 #: text -> (bits of the patterns searched, bits of those found); the first texts marked are dropped first, at the size
 #: of the packed statement cache (a bulk write reads its stored neighbours from the whole store)
 _MARKS: OrderedDict[str, tuple[int, int]] = OrderedDict()
@@ -39,7 +42,15 @@ def _bit(pattern: re.Pattern[str]) -> int:
         if bit is None:
             bit = _BITS[pattern] = 1 << len(_PATTERNS)
             _PATTERNS.append(pattern)
+            _LOWERED.append(_lowered(pattern))
         return bit
+
+
+def _lowered(pattern: re.Pattern[str]) -> re.Pattern[str] | None:
+    try:
+        return signals.Folded(pattern).lowered
+    except ValueError:
+        return None  # not case-insensitive, or a capital letter in it: searched as it is
 
 
 def register(*patterns: re.Pattern[str]) -> None:
@@ -62,12 +73,13 @@ def _put(text: str, searched: int, hits: int) -> None:
 
 def mark(text: str) -> None:
     """Search `text` for every registered pattern (`statement.ON_PARSE`: once, when it is parsed)."""
-    patterns = list(_PATTERNS)
+    patterns, lowered = list(_PATTERNS), list(_LOWERED)
+    low = text.lower() if text.isascii() else None
     hits = 0
-    for i, p in enumerate(patterns):
-        if p.search(text) is not None:
+    for i, (p, lp) in enumerate(zip(patterns, lowered, strict=False)):
+        if (p.search(text) if lp is None or low is None else lp.search(low)) is not None:
             hits |= 1 << i
-    _put(text, (1 << len(patterns)) - 1, hits)
+    _put(text, (1 << min(len(patterns), len(lowered))) - 1, hits)
 
 
 def found(pattern: re.Pattern[str], text: str) -> bool:

@@ -66,5 +66,6 @@ def obliged_and_not(n: Statement, o: Statement, c: Comparison, most: int) -> boo
     return False
 
 
-#: the cues `found` reads, searched once per text as it is parsed (marks.py)
-register(_REQUIRED, _NOT_REQUIRED)
+#: the cues `found` reads of every pair the form is asked about, searched once per text as it is parsed (marks.py;
+#: the others when first asked)
+register(_REQUIRED)

@@ -133,5 +133,6 @@ def only_value_against_other(n: Statement, o: Statement, c: Comparison, most: in
     return not extra_only - aside and len(extra_other - aside) <= most and bool(c.shared - aside)
 
 
-#: the cues `found` reads, searched once per text as it is parsed (marks.py)
-register(_ONLY_SAID, _ONLY_KIND)
+#: the cues `found` reads of every pair the form is asked about, searched once per text as it is parsed (marks.py;
+#: the others when first asked)
+register(_ONLY_SAID)

@@ -145,5 +145,6 @@ def exclusive(a: str, b: str) -> bool:
     return False
 
 
-#: the cues `found` reads, searched once per text as it is parsed (marks.py)
+#: the cues `found` reads of every pair the form is asked about, searched once per text as it is parsed (marks.py;
+#: the others when first asked)
 register(_STATE, _CATEGORY)

@@ -128,7 +128,7 @@ def test_a_parsed_text_is_marked_for_every_registered_cue() -> None:
     st._PACKED.clear()
     st.statement(text)
     searched, hits = marks._MARKS[text]
-    for pattern in (_FREE, _GRANTS, _ONLY, _FORBIDS, _CATEGORY):
+    for pattern in (_FREE, _ONLY, _FORBIDS, _CATEGORY):
         assert searched & marks._BITS[pattern]  # read as it was parsed, not at the first pair
         assert bool(hits & marks._BITS[pattern]) == bool(pattern.search(text))
     st._WHOLE.clear()
