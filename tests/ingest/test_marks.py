@@ -3,6 +3,7 @@ decide exactly as the searches they replace."""
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
@@ -12,7 +13,7 @@ from memgraph.ingest import marks, reconcile, signals
 from memgraph.ingest import statement as st
 from memgraph.ingest.charges import _CHARGED, _INCLUDED
 from memgraph.ingest.classify import classify
-from memgraph.ingest.comparison import _compare
+from memgraph.ingest.comparison import _align, _compare, _unaligned
 from memgraph.ingest.forms import _EVERY_CASE, _FAVOURITE, _FORBIDS, _FREE, _GRANTS, _MULTIPLE, _ONLY
 from memgraph.ingest.reconcile import Neighbour, ReconcileAction, RuleReconciler
 from memgraph.ingest.states import _CATEGORY, _STATE
@@ -133,3 +134,13 @@ def test_a_parsed_text_is_marked_for_every_registered_cue() -> None:
         assert bool(hits & marks._BITS[pattern]) == bool(pattern.search(text))
     st._WHOLE.clear()
     st._PACKED.clear()
+
+
+def test_unaligned_is_the_alignment_s_answer() -> None:
+    words = ["allerg", "allergi", "physio", "physiotherapi", "lena", "lenas", "porto", "portobello", "nurse", "nurs",
+             "kyoto", "dog", "dogsitt", "berlin", "berliner", "berl"]
+    rng = random.Random(7)
+    for _ in range(3000):
+        a = frozenset(rng.sample(words, rng.randint(0, 4)))
+        b = frozenset(rng.sample(words, rng.randint(0, 8)))
+        assert _unaligned(a, b) == bool(_align(a, b)[0]), (a, b)
