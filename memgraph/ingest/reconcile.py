@@ -132,6 +132,7 @@ from memgraph.ingest.statement import (
     stem,
 )
 from memgraph.models import Memory, MemoryKind
+from memgraph.text import surface
 
 
 class ReconcileAction(StrEnum):
@@ -419,7 +420,7 @@ class RuleReconciler:
         swapped = bool(c.only_new and c.only_old) and not c.subject_changed
         few = s.reconcile_update_max_changed_terms
         if swapped and len(c.only_new) <= few and len(c.only_old) <= few and c.cosine >= s.reconcile_update_cosine:
-            return "replaced " + ", ".join(sorted(c.only_old)) + " -> " + ", ".join(sorted(c.only_new))
+            return f"replaced {', '.join(surface(c.only_old, o.text))} -> {', '.join(surface(c.only_new, n.text))}"
         if correction:
             if c.preference_swapped or (c.same_frame and c.cosine >= s.reconcile_subject_cosine):
                 return "corrected"
