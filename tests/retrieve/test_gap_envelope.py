@@ -1,0 +1,82 @@
+"""Gap detection reads the request inside a pasted email or chat message: a greeting, pleasantries and a sign-off
+around it are not what is asked, in any case or with no final marks; a command to fetch what is stored ("pull up
+...", "send me ...") and an announced question ("I wanted to ask when ...") are needs. Every case is this file's own."""
+
+from __future__ import annotations
+
+import pytest
+
+from memgraph import Settings
+from memgraph.embed import CachedEmbedder
+from memgraph.retrieve import gap_model
+from memgraph.retrieve.gap_focus import focus_words, subject_names
+from memgraph.retrieve.gap_question import asked, information_need, unwrap
+from memgraph.retrieve.gaps import FocusTest
+from tests.retrieve.test_gap_model import _hits
+
+WRAPPED = [
+    ("Hi Priya,\n\nCould you remind me what time the ferry leaves Oban?\n\nThanks,\nMalcolm",
+     "Could you remind me what time the ferry leaves Oban?"),
+    ("hi priya\ncould you remind me what time the ferry leaves oban\nthanks\nmalcolm",
+     "could you remind me what time the ferry leaves oban"),
+    ("Dear Mrs Okafor,\n\nI hope you are well. Please could you send me the policy number for the van.\n\n"
+     "Kind regards,\nDerek Hume", "Please could you send me the policy number for the van."),
+    ("Morning all, does anyone know where the spare projector is kept? Cheers, Ola",
+     "does anyone know where the spare projector is kept?"),
+    ("@here pull up the Lisbon flat's booking ref pls", "pull up the Lisbon flat's booking ref pls"),
+    ("Hey! quick q - what's the door code at the Porto flat? ta", "what's the door code at the Porto flat?"),
+    ("hey can u remind me whats the wifi at the cabin", "can u remind me whats the wifi at the cabin"),
+    ("Hi Tom, need the alarm code for the barn, thanks!", "need the alarm code for the barn."),
+]
+
+
+@pytest.mark.parametrize(("message", "inside"), WRAPPED)
+def test_the_request_inside_a_message(message: str, inside: str) -> None:
+    assert unwrap(message) == inside
+    assert information_need(message)
+    assert asked(message) == asked(inside)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Pull up the booking reference for the cabin",  # a command to fetch what is stored
+        "send me the sort code for the club account",
+        "Good morning Dr Lane, I wanted to ask when my next scan is. Many thanks, Ruth",  # an announced question
+        "just checking whether the hall is free on the 3rd",
+    ],
+)
+def test_requests_phrased_as_commands(text: str) -> None:
+    assert information_need(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hi Tom,\n\nJust to let you know the boiler was serviced today.\n\nBest,\nAnna",  # news, wrapped
+        "Thanks so much, see you Friday!\n\nNoor",
+        "FYI the standup moved to 9:30. Cheers",
+        "Noted the new parking rules, thanks.",  # the sign-off's mark stays: no keyword query
+        "cheers mate",
+        "Morning standup moved to 9:30",  # a greeting word opening a statement is no greeting
+        "Best day out we've had in ages.",
+    ],
+)
+def test_wrapped_statements_stay_statements(text: str) -> None:
+    assert not information_need(text)
+
+
+def test_the_greeting_is_no_subject_and_the_verdict_is_the_bare_questions(embedder: CachedEmbedder) -> None:
+    """The greeting's and the sender's names would be the question's subjects ("Priya", "Malcolm"), absent from
+    every memory: the decision reads the message as it reads the bare question."""
+    message, request = WRAPPED[0]
+    assert subject_names(message) == subject_names(request) == ["oban"]
+    assert focus_words(asked(message)) == focus_words(asked(request))
+    s = Settings(store=":memory:")
+    focus = FocusTest(embedder.encode, s.gap_focus_word_cosine, s.gap_focus_drop, s.gap_weak_cosine,
+                      s.gap_weak_word_cosine)
+    texts = ["The Oban ferry to Mull leaves at 09:55 and 14:00 on weekdays.", "Malcolm's car is a blue Volvo."]
+    kw = {"focus": focus, "answer_cosine": s.gap_answer_cosine, "weak_cosine": s.gap_weak_cosine}
+    wrapped = gap_model.gap_features(message, _hits(embedder, request, texts), **kw)
+    bare = gap_model.gap_features(request, _hits(embedder, request, texts), **kw)
+    assert wrapped == bare
