@@ -61,7 +61,9 @@ and frozen, `gap_structure`'s features (the question's subjects absent from a me
 words absent by the word), refitted on fourteen parts, threshold 0.70 by the same rule on five frozen parts. Helper
 `gaps9` (2026-11-27): held-out 12 read and frozen (six parts), the threshold rule F0.5 (written before held-out 12's
 frozen rows were computed) -> 0.75, the question's subjects read three more ways (`gap_structure`: ordinal things,
-names with a capital inside, acronyms spelled out), refitted on fifteen parts.
+names with a capital inside, acronyms spelled out), refitted on fifteen parts. Helper `gaps11` (2026-11-27): held-out 14
+read and frozen (eight parts; 7c646df's own feature code, `OWN_EXTRACTOR`), the request read inside a pasted message
+(`gap_question.unwrap`), refitted on seventeen parts; features tried and not kept are in bench/RESULTS.md.
 
     python bench/gaps_model.py                      # leave one part out over the read parts (features cached)
     python bench/gaps_model.py --no-rule-features   # ... the model without the rules' verdicts
@@ -95,7 +97,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import numpy as np  # noqa: E402
 
 #: The gap parts whose cases have been read (errors printed, rules written from them; heldout10 since its blind
-#: score, 2026-11-27; heldout11 and heldout12 likewise). A newer part is blind: it is only ever loaded by `--blind`,
+#: score, 2026-11-27; heldout11-heldout14 likewise). A newer part is blind: it is only ever loaded by `--blind`,
 #: which prints the table and no case.
 READ = ("dev", "dev2", "dev3", "dev4", "heldout", "heldout2", "heldout4", "heldout5", "heldout6", "heldout7",
         "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13", "heldout14")

@@ -80,3 +80,30 @@ def test_the_greeting_is_no_subject_and_the_verdict_is_the_bare_questions(embedd
     wrapped = gap_model.gap_features(message, _hits(embedder, request, texts), **kw)
     bare = gap_model.gap_features(request, _hits(embedder, request, texts), **kw)
     assert wrapped == bare
+
+
+TRIP = ["We booked a ryokan in Hakone for two nights, with a private onsen.",
+        "Noor wants to visit the teamLab exhibition in Tokyo."]
+
+
+def test_a_newcomers_trip_misses_are_logged_plain_and_wrapped(embedder: CachedEmbedder) -> None:
+    """The lead's newcomer with two trip notes stored: a flight time and a phone number nothing holds are Gaps
+    (the flight's p was 0.72 with the weights fitted on sixteen parts, 0.76 on seventeen: close to the threshold),
+    and the same request pasted as a message is logged too; what is stored is not."""
+    from tests.retrieve.conftest import make_engine
+
+    eng = make_engine(embedder)
+    try:
+        eng.remember_many([{"content": t} for t in TRIP], user_id="n")
+        counts = []
+        for query in ("what time does the flight land?", "what's Hana's phone number?",
+                      "Hi Hana,\n\nwhat's your phone number again?\n\nCheers,\nNoor",
+                      "what does Noor want to see in Tokyo?"):
+            eng.recall(query, user_id="n")
+            eng.flush()
+            counts.append(sum(g.count for g in eng.store.list_gaps("n")))
+        assert counts == [1, 2, 3, 3]
+    finally:
+        eng.flush()
+        eng._maintainer.close()
+        eng.close()
