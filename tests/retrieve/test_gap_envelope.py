@@ -11,7 +11,7 @@ from memgraph.embed import CachedEmbedder
 from memgraph.retrieve import gap_model
 from memgraph.retrieve.gap_focus import focus_words, subject_names
 from memgraph.retrieve.gap_question import asked, information_need, unwrap
-from memgraph.retrieve.gaps import FocusTest
+from memgraph.retrieve.gaps import FocusTest, GapVerdict, ServedHit
 from tests.retrieve.test_gap_model import _hits
 
 WRAPPED = [
@@ -103,6 +103,39 @@ def test_a_newcomers_trip_misses_are_logged_plain_and_wrapped(embedder: CachedEm
             eng.flush()
             counts.append(sum(g.count for g in eng.store.list_gaps("n")))
         assert counts == [1, 2, 3, 3]
+    finally:
+        eng.flush()
+        eng._maintainer.close()
+        eng.close()
+
+
+def test_a_pasted_message_is_judged_and_logged_as_its_request(
+    embedder: CachedEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Maintenance scores the served memories against the request inside a pasted message, not the whole message
+    (`Maintainer.request_vector`): the verdict's best cosine is the bare question's, and the Gap it logs is the same
+    Gap as the bare question's (one record, counted twice)."""
+    from tests.retrieve.conftest import make_engine
+
+    judged: list[float | None] = []
+    judge = gap_model.judge
+
+    def recording(query: str, served: list[ServedHit], **kw: object) -> GapVerdict:
+        verdict = judge(query, served, **kw)  # type: ignore[arg-type]
+        judged.append(verdict.best_similarity)
+        return verdict
+
+    monkeypatch.setattr(gap_model, "judge", recording)
+    eng = make_engine(embedder)
+    try:
+        eng.remember_many([{"content": t} for t in TRIP], user_id="n")
+        bare = "Could you remind me what time our flight to Osaka lands?"
+        message = f"Dear Mr Okafor,\n\nI hope you are well. {bare}\n\nKind regards,\nNoor Haddad"
+        for query in (bare, message):
+            eng.recall(query, user_id="n")
+            eng.flush()
+        assert [(g.query, g.count) for g in eng.store.list_gaps("n")] == [(bare, 2)]
+        assert len(judged) == 2 and judged[0] == pytest.approx(judged[1], abs=1e-5)
     finally:
         eng.flush()
         eng._maintainer.close()
