@@ -140,9 +140,15 @@ def is_question(text: str) -> bool:
 #: one -". At most three words after the greeting word, then a comma, colon, dash, "!" or the line's end.
 _GREETING = re.compile(
     r"(?i)^\W*(?:(?:hi|hello|hey|hiya|heya|yo|dear|greetings|morning|afternoon|evening|"
-    r"good\s+(?:morning|afternoon|evening|day))(?:\s+[a-z][\w.'’-]*){0,3}\s*(?:[,:!–—-]+|\n)|@[\w.-]+[,:]?|"
-    r"quick\s+(?:one|q|question)\s*(?:[,:!–—-]+|\n))\s*"
+    r"good\s+(?:morning|afternoon|evening|day))(?:\s+@?[a-z][\w.'’-]*){0,3}\s*(?:[,:!–—-]+|\n)|"
+    r"@[\w.-]+\s*[,:–—-]?|quick\s+(?:one|q|question)\s*(?:[,:!–—-]+|\n))\s*"
 )
+#: A chat message's markup: a mention ("<@U024BE7LH>", "<!here>") and an emoji code (":pray:", ":+1:").
+_MARKUP = re.compile(r"<[@!#][\w|.-]+>|(?<![\w:]):[a-z0-9_+-]+:(?![\w:])")
+#: A name and a dash addressing a chat message: "Sam - what time is the dentist?" (read only before a question).
+_ADDRESSEE = re.compile(r"^\s*(?-i:[A-Z][a-z]+)\s+[-–—]\s+")
+#: What a mail program adds below a message: "Sent from my iPhone".
+_SENT_FROM = re.compile(r"(?i)\n\s*sent\s+from\s+my\s+[\w ]+\s*$")
 #: A greeting word before the question itself, no mark between: "hey can u remind me ...".
 _BARE_GREETING = re.compile(r"(?i)^\W*(?:hi|hey|hiya|heya|yo|hello)\s+")
 #: A pleasantry of a letter, a sentence of its own: "I hope you are well.", "Hope all's good!", "Sorry to bother you."
@@ -155,8 +161,11 @@ _PLEASANTRY = re.compile(
 _SIGN_OFF = re.compile(
     r"(?i)(?:(?<=[.!?])|[,;]|\n|\s[–—-])\s*(?:many\s+thanks|thanks(?:\s+(?:so\s+much|a\s+lot|in\s+advance|again))?|"
     r"thank\s+you(?:\s+(?:so\s+much|in\s+advance))?|cheers|ta|thx|tia|(?:kind\s+|best\s+|warm\s+)?regards|"
-    r"best(?:\s+wishes)?|all\s+the\s+best|speak\s+soon|talk\s+soon|x+)(?P<mark>[\s,!.]*)"
-    r"(?:(?-i:[A-Z][\w.'’-]*)(?:[ \t]+(?-i:[A-Z])[\w.'’-]*){0,2}|[a-z]+)?[\s.!]*$"
+    r"best(?:\s+wishes)?|all\s+the\s+best|speak\s+soon|talk\s+soon|yours\s+(?:sincerely|faithfully|truly)|ty|x+)"
+    r"(?P<mark>[\s,!.]*)"
+    r"(?:(?-i:[A-Z][\w.'’-]*)(?:[ \t]+(?-i:[A-Z])[\w.'’-]*){0,2}|[a-z]+)?[ \t.!]*"
+    # a signature below the name: a few short lines (a role, a company, a number)
+    r"(?:\n[^\n?]{0,60}){0,3}\s*$"
 )
 
 
@@ -167,10 +176,12 @@ def unwrap(query: str) -> str:
     final marks as well ("hi sam\ncould you remind me ...\nthanks"). A body left with no final mark keeps the mark of
     its sign-off ("Noted, thanks." stays a statement). The whole message when nothing would be left."""
     text = query.strip()
-    body = _GREETING.sub("", _GREETING.sub("", text, count=1), count=1)  # "Hey! quick one - what's ..."
-    bare = _BARE_GREETING.match(body)
-    if bare and (is_question(body[bare.end():]) or _REQUEST.match(body[bare.end():])):
-        body = body[bare.end():]  # "hey can u remind me whats the reg of the van"
+    body = _SENT_FROM.sub("", _MARKUP.sub(" ", text)).strip()
+    body = _GREETING.sub("", _GREETING.sub("", body, count=1), count=1)  # "Hey! quick one - what's ..."
+    for opener in (_BARE_GREETING, _ADDRESSEE):
+        m = opener.match(body)
+        if m and (is_question(body[m.end():]) or _REQUEST.match(body[m.end():])):
+            body = body[m.end():]  # "hey can u remind me whats the reg of the van", "Sam - what time is ..."
     m = _SIGN_OFF.search(body)
     if m and body[: m.start()].strip():
         mark = "." if "." in m.group("mark") or "!" in m.group("mark") else ""
@@ -219,8 +230,22 @@ def asked(query: str) -> str:
     """What a query asks: its question and request sentences ("I prefer short answers. How do I deploy?" ->
     "How do I deploy?"), or the whole query when no sentence is one (a keyword query)."""
     query = unwrap(query)
-    parts = [s.strip() for s in sentences(query) if is_question(s) or _REQUEST.match(s.strip())]
+    said = [s.strip() for s in sentences(query)]
+    parts = []
+    for i, s in enumerate(said):
+        if not (is_question(s) or _REQUEST.match(s)):
+            continue
+        if i and not _own_words(s) and not (is_question(said[i - 1]) or _REQUEST.match(said[i - 1])):
+            # "The printer on floor 3 is jammed again. Who do I call?": a question of function words alone is
+            # about the sentence before it, its scene (`scene` reads "..., who do I call?" so)
+            s = f"{said[i - 1].rstrip('.!')}, {s[:1].lower()}{s[1:]}"
+        parts.append(s)
     return " ".join(parts) if parts else query.strip()
+
+
+def _own_words(sentence: str) -> list[str]:
+    """The words of a sentence that say what it is about: not a stop word, a question word or a pronoun."""
+    return [w for w in tokenize(sentence) if w not in stop_words() and w not in QUESTION_WORDS and len(w) > 2]
 
 
 _CLAUSE = re.compile(r",\s+|\s+[-–—]\s+|;\s+")

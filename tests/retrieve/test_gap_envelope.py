@@ -27,6 +27,12 @@ WRAPPED = [
     ("Hey! quick q - what's the door code at the Porto flat? ta", "what's the door code at the Porto flat?"),
     ("hey can u remind me whats the wifi at the cabin", "can u remind me whats the wifi at the cabin"),
     ("Hi Tom, need the alarm code for the barn, thanks!", "need the alarm code for the barn."),
+    ("Hi Jo,\n\nwhat's the gate code for the yard?\n\nThanks\nPriya\nSite Manager | Hollis Ltd\n01632 960111",
+     "what's the gate code for the yard?"),  # a signature below the sign-off
+    ("what's the gate code for the yard?\n\nSent from my iPhone", "what's the gate code for the yard?"),
+    ("Hey @dev - when's the next release freeze? :pray:", "when's the next release freeze?"),  # chat markup
+    ("<@U02AB3CD> what's the staging db host again?", "what's the staging db host again?"),
+    ("Kim - what time is the vet on Friday?", "what time is the vet on Friday?"),  # a name and a dash
 ]
 
 
@@ -48,6 +54,15 @@ def test_the_request_inside_a_message(message: str, inside: str) -> None:
 )
 def test_requests_phrased_as_commands(text: str) -> None:
     assert information_need(text)
+
+
+def test_a_question_of_function_words_reads_the_sentence_before_it() -> None:
+    """"The boiler at Mill Lane is leaking again. Who do I call?": what is asked about is the sentence before,
+    where "Who do I call?" alone has no focus word and no subject."""
+    text = "Hi Bea,\n\nThe boiler at Mill Lane is leaking again. Who do I call?\n\nCheers,\nDan"
+    assert asked(text) == "The boiler at Mill Lane is leaking again, who do I call?"
+    assert focus_words(asked(text)) == ["boiler"]  # "Mill Lane" is a name, "leaking" the verb asked about
+    assert asked("I prefer short answers. How do I deploy the API?") == "How do I deploy the API?"
 
 
 @pytest.mark.parametrize(
