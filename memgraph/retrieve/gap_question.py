@@ -136,11 +136,17 @@ def is_question(text: str) -> bool:
     return False
 
 
-#: A message's greeting: "Hi Sam,", "Dear Mr Patel,", "Morning all,", "hello team" on its own line, "@channel", "quick
-#: one -". At most three words after the greeting word, then a comma, colon, dash, "!" or the line's end.
+#: Whom a greeting greets: a name (a capital), a mention, or the group ("all", "team").
+_ADDRESSED = r"(?:@[\w.-]+|(?-i:[A-Z])[\w.'’-]*|all|everyone|everybody|team|folks|guys|there|both|mate)"
+_GREETING_WORD = (
+    r"(?:hi|hello|hey|hiya|heya|yo|dear|greetings|morning|afternoon|evening|good\s+(?:morning|afternoon|evening|day))"
+)
+#: A message's greeting: "Hi Sam,", "Dear Mr Patel,", "Morning all,", "Hey @tom -", "hi sam" or "hello team" on a line
+#: of its own, "hey jo,", "@channel", "quick one -". Then a comma, colon, dash, "!" or the line's end. Not a word
+#: of the day opening a statement: "Morning run done, 5k", "Evening walk with Biscuit, 3 miles", "Dear diary, ...".
 _GREETING = re.compile(
-    r"(?i)^\W*(?:(?:hi|hello|hey|hiya|heya|yo|dear|greetings|morning|afternoon|evening|"
-    r"good\s+(?:morning|afternoon|evening|day))(?:\s+@?[a-z][\w.'’-]*){0,3}\s*(?:[,:!–—-]+|\n)|"
+    r"(?i)^\W*(?:" + _GREETING_WORD + r"(?:\s+" + _ADDRESSED + r"){0,3}\s*(?:[,:!–—-]+|\n)|"
+    r"" + _GREETING_WORD + r"(?:\s+[a-z][\w.'’-]*){0,3}[ \t]*\n|"
     r"@[\w.-]+\s*[,:–—-]?|quick\s+(?:one|q|question)\s*(?:[,:!–—-]+|\n))\s*"
 )
 #: A chat message's markup: a mention ("<@U024BE7LH>", "<!here>") and an emoji code (":pray:", ":+1:").
@@ -149,8 +155,10 @@ _MARKUP = re.compile(r"<[@!#][\w|.-]+>|(?<![\w:]):[a-z0-9_+-]+:(?![\w:])")
 _ADDRESSEE = re.compile(r"^\s*(?-i:[A-Z][a-z]+)\s+[-–—]\s+")
 #: What a mail program adds below a message: "Sent from my iPhone".
 _SENT_FROM = re.compile(r"(?i)\n\s*sent\s+from\s+my\s+[\w ]+\s*$")
-#: A greeting word before the question itself, no mark between: "hey can u remind me ...".
+#: A greeting word before the question itself, no mark between: "hey can u remind me ..."; or with a lower-case
+#: name and a mark: "hi tom, need the gate code ..." (read only before a need: "Hey presto, the build works" is none).
 _BARE_GREETING = re.compile(r"(?i)^\W*(?:hi|hey|hiya|heya|yo|hello)\s+")
+_CHAT_GREETING = re.compile(r"(?i)^\W*(?:hi|hey|hiya|heya|yo|hello)(?:\s+[a-z][\w.'’-]*)?\s*[,:!–—-]+\s*")
 #: A pleasantry of a letter, a sentence of its own: "I hope you are well.", "Hope all's good!", "Sorry to bother you."
 _PLEASANTRY = re.compile(
     r"(?i)^\W*(?:i\s+)?hope\s+(?:you|all|this|everything)\b[^.!?\n]*\b(?:well|good|ok|okay|fine)\b[^.!?\n]*[.!]?\s*$|"
@@ -178,7 +186,7 @@ def unwrap(query: str) -> str:
     text = query.strip()
     body = _SENT_FROM.sub("", _MARKUP.sub(" ", text)).strip()
     body = _GREETING.sub("", _GREETING.sub("", body, count=1), count=1)  # "Hey! quick one - what's ..."
-    for opener in (_BARE_GREETING, _ADDRESSEE):
+    for opener in (_CHAT_GREETING, _BARE_GREETING, _ADDRESSEE):
         m = opener.match(body)
         if m and (is_question(body[m.end():]) or _REQUEST.match(body[m.end():])):
             body = body[m.end():]  # "hey can u remind me whats the reg of the van", "Sam - what time is ..."

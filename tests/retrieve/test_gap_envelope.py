@@ -50,6 +50,7 @@ def test_the_request_inside_a_message(message: str, inside: str) -> None:
         "send me the sort code for the club account",
         "Good morning Dr Lane, I wanted to ask when my next scan is. Many thanks, Ruth",  # an announced question
         "just checking whether the hall is free on the 3rd",
+        "hi tom, need the spare key for the shed",  # a chat greeting with a lower-case name before a need
     ],
 )
 def test_requests_phrased_as_commands(text: str) -> None:
@@ -75,6 +76,10 @@ def test_a_question_of_function_words_reads_the_sentence_before_it() -> None:
         "cheers mate",
         "Morning standup moved to 9:30",  # a greeting word opening a statement is no greeting
         "Best day out we've had in ages.",
+        "Morning run done, 5k in 28 min",  # a word of the day opening a statement is no greeting
+        "Evening walk with Biscuit, 3 miles",
+        "Dear diary, today was long",
+        "Hey presto, the build works",
     ],
 )
 def test_wrapped_statements_stay_statements(text: str) -> None:
