@@ -58,10 +58,11 @@ RESULT = ROOT / "bench" / "results" / "pair_vectors.json"
 
 # -- data --------------------------------------------------------------------------------------------------------
 
-def rows_now() -> list[dict[str, Any]]:
-    """decisions_model's rows (rules' decision, structural features) for every read part, from this checkout."""
+def rows_now(refresh: bool = False) -> list[dict[str, Any]]:
+    """decisions_model's rows (rules' decision, structural features) for every read part, from this checkout
+    (cached: `--refresh` after a change of the rules)."""
     path = CACHE / f"rows-{len(PARTS)}-parts.json"
-    if not path.exists():
+    if refresh or not path.exists():
         CACHE.mkdir(parents=True, exist_ok=True)
         # blind=True only lifts decisions_model's READ check for heldout14, which is read (PARTS)
         path.write_text(json.dumps(extract(list(PARTS), blind=True)) + "\n", encoding="utf-8")
@@ -392,6 +393,7 @@ def main() -> None:
     ap.add_argument("--frozen", action="store_true",
                     help="each FROZEN part with the rules and features of a commit at which it was blind")
     ap.add_argument("--parts", help="held-out parts to score (default: every read part)")
+    ap.add_argument("--refresh", action="store_true", help="recompute this checkout's rows (after a rule change)")
     ap.add_argument("--probe", action="store_true")
     ap.add_argument("--write-results", metavar="KEY")
     args = ap.parse_args()
@@ -404,7 +406,7 @@ def main() -> None:
     if args.frozen:
         res = frozen(args, variants)
     else:
-        rows = rows_now()
+        rows = rows_now(args.refresh)
         d = Data(rows, rule_features=args.rule_features, neighbour_folds=args.neighbour_folds)
         every = sorted(set(d.split), key=lambda q: [*PARTS, q].index(q.rstrip("0123") if q.startswith("neigh") else q))
         test_parts = args.parts.split(",") if args.parts else every
