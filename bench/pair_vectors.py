@@ -205,6 +205,8 @@ def _part(r: dict[str, Any], folds: int) -> str:
     return f"neighbours{(int(r['id'][2:]) - 1) * folds // 300 + 1}"
 
 
+#: `--fixed`: thresholds set beforehand (decision -> probability) instead of chosen on the training parts.
+FIXED: dict[str, float] = {}
 #: `--c`: the logistic regression's inverse penalty for the vector variants (decisions_model's 0.5 by default).
 C_VECTOR = [0.5]
 
@@ -263,6 +265,8 @@ def fold(d: Data, test_part: str, variant: str, dims: int, select: str) -> tuple
     probabilities from a model fitted on all training parts."""
     train = np.flatnonzero(d.split != test_part)
     test = np.flatnonzero(d.split == test_part)
+    if FIXED:
+        return dict(FIXED), probs(d, train, test, variant, dims)
     inner = np.zeros((len(train), len(CLASSES)))
     for q in sorted(set(d.split[train])):
         held = np.flatnonzero(d.split[train] == q)
@@ -385,6 +389,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--dims", type=int, default=24, help="PCA dimensions of |u-v| and of u*v each (-1: the whole head)")
     ap.add_argument("--c", type=float, default=0.5, help="inverse penalty of the vector variants")
+    ap.add_argument("--fixed", help="thresholds set beforehand, e.g. duplicate=0.9 (the others never)")
     ap.add_argument("--select", default="pooled", choices=("pooled", "every"))
     ap.add_argument("--variants", default="struct,vec")
     ap.add_argument("--neighbour-folds", type=int, default=1,
@@ -402,6 +407,9 @@ def main() -> None:
         return
     started = time.process_time()
     C_VECTOR[0] = args.c
+    if args.fixed:
+        FIXED.update(dict.fromkeys(DECISIONS, 1.01))
+        FIXED.update({k: float(v) for k, v in (kv.split("=") for kv in args.fixed.split(","))})
     variants = [v for v in args.variants.split(",") if v]
     if args.frozen:
         res = frozen(args, variants)
