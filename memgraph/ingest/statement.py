@@ -496,10 +496,10 @@ def _phrasal_nouns(text: str) -> set[tuple[str, str]]:
 
 #: What every word of `signals.NEGATION` contains ("no", "n't", "never", "neither", "without", "anymore"), anywhere in a
 #: word: a text without any of them has no negated statement. The parse reads polarity on the text with code blanked,
-#: a replaced value cut out and an opening cue dropped (`_parse`: spaces put in, a suffix kept), which glues no two
-#: parts of it together, so a negation word it finds is in the text as written. The conflict chain's clause loop
-#: skips parsing a clause that cannot flip the polarity of a statement that is not negated
-#: (`reconcile.RuleReconciler.conflict`; tests/ingest/test_marks.py checks every word of the list).
+#: a replaced value cut out, an opening cue and a message's envelope dropped (`_parse`, `chatter.strip_chatter`:
+#: spaces put in, a prefix or a suffix cut), which glues no two parts of it together, so a negation word it finds is
+#: in the text as written. The conflict chain's clause loop skips parsing a clause that cannot flip the polarity of a
+#: statement that is not negated (`reconcile.RuleReconciler.conflict`; tests/ingest/test_marks.py checks every word).
 NEGATION_SAID = re.compile(r"(?i)no|n't|never|neither|without|anymore")
 #: "not only", "not just", "not merely": an addition ("The course is not only taught in Spanish"), no negation.
 _NOT_ONLY = re.compile(r"(?i)\bnot\s+(?:only|just|merely|simply|solely)\b")

@@ -150,6 +150,12 @@ _SHORT_SLASH_DATE = re.compile(
     r"(?i)\b(?:on|by|until|till|til|from|before|after|since|due|expires?|expiring|ends?|starts?|thru)\s+"
     r"(?P<a>[0-3]?\d)/(?P<b>[0-3]?\d)(?![/\d])"
 )
+def _slash_readings(a: int, b: int) -> set[tuple[int, int]]:
+    """The (month, day) readings of a slashed "a/b": day first unless that cannot be, both when either can."""
+    readings = {(b, a), (a, b)} if a <= 12 and b <= 12 else {(b, a)} if b <= 12 else {(a, b)} if a <= 12 else set()
+    return {(mo, d) for mo, d in readings if 1 <= d <= 31}
+
+
 _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 _NUMBER = re.compile(
     r"(?P<cur>[€£$¥])?\s?(?P<neg>(?:(?<=\s)|^|(?<=\())[-−])?(?P<n>(?<![\w.])\d+(?:,\d{3})*(?:\.\d+)?)"
@@ -338,16 +344,14 @@ def _values(text: str, compare: bool = False) -> Values:
     dates: set[tuple[int, int]] = set()
     for m in _SLASH_DATE.finditer(text) if digit and "/" in text else ():
         a, b, y = int(m.group("a")), int(m.group("b")), int(m.group("y"))
-        readings = {(b, a), (a, b)} if a <= 12 and b <= 12 else {(b, a)} if b <= 12 else {(a, b)} if a <= 12 else set()
-        readings = {(mo, d) for mo, d in readings if 1 <= d <= 31}
+        readings = _slash_readings(a, b)
         if readings and free(*m.span()):
             dates |= readings
             slash_years.add(y)
             taken.append(m.span())
     for m in _SHORT_SLASH_DATE.finditer(text) if digit and "/" in text else ():
         a, b = int(m.group("a")), int(m.group("b"))
-        readings = {(b, a), (a, b)} if a <= 12 and b <= 12 else {(b, a)} if b <= 12 else {(a, b)} if a <= 12 else set()
-        readings = {(mo, d) for mo, d in readings if 1 <= d <= 31}
+        readings = _slash_readings(a, b)
         if readings and free(m.start("a"), m.end()):
             dates |= readings
             taken.append((m.start("a"), m.end()))
