@@ -49,7 +49,9 @@ LIGHT_VERBS = frozenset(
 _AUX = frozenset(
     "is are was were am be been being has have had does do did will would can could should must may might shall "
     "i'm we're you're they're he's she's it's that's there's i've we've they've isn't aren't wasn't weren't "
-    "don't doesn't didn't won't can't cannot shouldn't mustn't".split()
+    "don't doesn't didn't won't can't cannot shouldn't mustn't "
+    # the same typed in chat without the apostrophe ("we dont service boilers"): auxiliaries, no frame words
+    "dont doesnt didnt isnt arent wasnt werent cant wont shouldnt wouldnt couldnt hasnt havent mustnt".split()
 )
 _COPULA = frozenset("is are was were am i'm we're you're they're he's she's it's that's".split())
 _DETERMINERS = frozenset("the a an my our your his her their its this that these those every each".split())
