@@ -71,7 +71,7 @@ from typing import Protocol, runtime_checkable
 
 from memgraph._deprecated import deprecated_alias
 from memgraph.config import Settings
-from memgraph.ingest import acronyms, pair_model, predicates, repeats, signals, slots, states, tolerance, voice
+from memgraph.ingest import acronyms, names, pair_model, predicates, repeats, signals, slots, states, tolerance, voice
 from memgraph.ingest.charges import free_and_charged
 from memgraph.ingest.chunk import looks_like_turn
 
@@ -126,7 +126,7 @@ from memgraph.ingest.forms import (
 )
 from memgraph.ingest.hours import hours_conflict
 from memgraph.ingest.obligations import obliged_and_not
-from memgraph.ingest.restrictions import only_kind_against_grant, only_value_against_other
+from memgraph.ingest.restrictions import only_kind_against_grant, only_value_against_other, only_word_swapped
 from memgraph.ingest.statement import Statement, clauses, correction_parts, denied_values, statement, stem
 from memgraph.models import Memory, MemoryKind
 
@@ -302,6 +302,8 @@ class RuleReconciler:
             denials or _another_value(n, o, c, cue=cue) or (not cue and (c.shared - n.subject) & _HOLDS_MANY)
         ):
             return "swapped " + ", ".join(sorted(c.only_old)) + " -> " + ", ".join(sorted(c.only_new))
+        if names.another_name(n, o, c, self.s.contradict_reworded_max_terms):
+            return "another name in the same slot"
         if _negates(c, cue=cue) and not (
             predicates.another_slot(n.text, o.text) or (not cue and _denies_a_part(n, o, c))
         ):
@@ -324,6 +326,8 @@ class RuleReconciler:
             return "only one kind / another kind granted"
         if only_value_against_other(n, o, c, self.s.contradict_denial_max_extra_terms):
             return "only one value / another value"
+        if only_word_swapped(n, o, c):
+            return "only one thing / another in its place"
         if obliged_and_not(n, o, c, self.s.contradict_denial_max_extra_terms):
             return "required / not required"
         if diet_and_excluded_food(n, o, c):

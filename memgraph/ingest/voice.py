@@ -54,8 +54,9 @@ _OPENING = re.compile(
 )
 #: A sign-off that closes one: "Thanks, Ana", "Cheers!", "Best, Tom", "Let me know if you have any questions."
 _CLOSING = re.compile(
-    r"(?i)(?:(?<=[.!?])|(?<=\n)|^)\s*(?:(?:many\s+)?thanks|thank\s+you|thx|ta|cheers|best|(?:kind\s+|best\s+)?regards|"
-    r"let\s+me\s+know\b|shout\s+if\b|any\s+questions\b)[^.!?\n]{0,40}[.!?]*\s*$"
+    r"(?i)(?:(?<=[.!?,])|(?<=\n)|^)\s*(?:(?:(?:many\s+)?thanks|thank\s+you|thx|ta|cheers|best|best\s+wishes|"
+    r"(?:kind\s+|best\s+)?regards|take\s+care)\b\s*(?:[,!.:-]\s*[^.!?\n]{0,30})?"
+    r"|(?:let\s+me\s+know|shout\s+if|any\s+questions)\b[^.!?\n]{0,40})[.!?]*\s*$"
 )
 
 
@@ -72,7 +73,7 @@ def bare(text: str) -> str:
         out = out[m.end():].strip()
     m = _CLOSING.search(out)
     if m is not None and m.start() > 0:
-        out = out[: m.start()].strip()
+        out = out[: m.start()].strip().rstrip(",;:-–— ")
     return out
 
 

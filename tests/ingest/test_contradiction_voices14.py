@@ -1,12 +1,13 @@
 """Contradiction forms of held-out 14's round read in several voices (bench/RESULTS.md, "Write-path decisions,
 held-out 14's contradictions"): a statement behind an agent's note or a pasted message's greeting against the same
 statement said plainly with another value (`voice.bare`), a business denying an activity that the other statement
-calls part of its work (`denials.denied_activity`), a light verb denied against another verb of the same thing, and a
-thing that suits a person against the same thing troubling them (`tolerance`, the newcomer's trains). Each in plain
-prose, in lower-case chat without final stops (and its negations typed without the apostrophe, which were read as
-repeats of the statement they deny), in third-person notes, in pasted email or Slack, with a condition
-clause, beside the near misses each must leave alone. Sentences of my own, none from a labelled part; the real
-model's cosine, the default rules."""
+calls part of its work (`denials.denied_activity`), "only" one thing against another in its place
+(`restrictions.only_word_swapped`), another make named after "is a" (`names.another_name`), a light verb denied
+against another verb of the same thing, and a thing that suits a person against the same thing troubling them
+(`tolerance`, the newcomer's trains). Each in plain prose, in lower-case chat without final stops (and its negations
+typed without the apostrophe, which were read as repeats of the statement they deny), in third-person notes, in
+pasted email or Slack, with a condition clause, beside the near misses each must leave alone. Sentences of my own,
+none from a labelled part; the real model's cosine, the default rules."""
 
 from __future__ import annotations
 
@@ -43,6 +44,19 @@ _C, _N = ReconcileAction.CONTRADICT, ReconcileAction.CREATE
         ("We don't sell cakes.", "Cakes from the bakery next door are popular with our customers.", _N),
         ("We don't repair trainers.", "Trainers are the hardest shoes for our customers to find.", _N),
         ("I don't bake wedding cakes.", "Wedding cakes are a big part of my sister's business.", _N),
+        # "only" one thing (before or after it) against another in its place, the rest word for word
+        ("The kiln fires porcelain.", "The kiln only fires stoneware.", _C),
+        ("lara fences sabre", "lara fences foil only", _C),
+        ("User says the minibus only takes card.", "The minibus takes cash.", _C),
+        ("The ferry only sails from Dover.", "The ferry sails from Poole unless it's stormy.", _C),
+        ("The kiln only fires stoneware.", "The kiln is fired by gas.", _N),  # another slot
+        # another make or model named after "is a" of one thing, a word more on one side
+        ("The club minibus is a Ford Transit.", "Our minibus is a Renault Master.", _C),
+        ("The practice room's upright piano is a Yamaha U1.", "The practice room's piano is a Kawai K-300.", _C),
+        ("the club minibus is a Ford Transit",
+         "User says the club's minibus is a Renault Master, unless it's in for repair", _C),
+        ("My dog is a Labrador.", "My dog is called Rex.", _N),  # a breed and a name
+        ("The studio's desk is a Sonifex S2.", "The studio's microphone is a Neumann U87.", _N),  # another thing
         # a light verb denied covers another verb of the same thing
         ("Grandad wears hearing aids in both ears.", "Grandad doesn't use hearing aids.", _C),
         ("Grandad wears hearing aids in both ears.", "Nan doesn't use hearing aids.", _N),  # another person
