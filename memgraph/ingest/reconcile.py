@@ -129,6 +129,7 @@ from memgraph.ingest.obligations import obliged_and_not
 from memgraph.ingest.restrictions import only_kind_against_grant, only_value_against_other, only_word_swapped
 from memgraph.ingest.statement import Statement, clauses, correction_parts, denied_values, statement, stem
 from memgraph.models import Memory, MemoryKind
+from memgraph.text import surface
 
 
 class ReconcileAction(StrEnum):
@@ -438,7 +439,7 @@ class RuleReconciler:
         swapped = bool(c.only_new and c.only_old) and not c.subject_changed
         few = s.reconcile_update_max_changed_terms
         if swapped and len(c.only_new) <= few and len(c.only_old) <= few and c.cosine >= s.reconcile_update_cosine:
-            return "replaced " + ", ".join(sorted(c.only_old)) + " -> " + ", ".join(sorted(c.only_new))
+            return f"replaced {', '.join(surface(c.only_old, o.text))} -> {', '.join(surface(c.only_new, n.text))}"
         if correction:
             if c.preference_swapped or (c.same_frame and c.cosine >= s.reconcile_subject_cosine):
                 return "corrected"
