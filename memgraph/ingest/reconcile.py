@@ -305,8 +305,11 @@ class RuleReconciler:
             return "swapped " + ", ".join(sorted(c.only_old)) + " -> " + ", ".join(sorted(c.only_new))
         if names.another_name(n, o, c, self.s.contradict_reworded_max_terms):
             return "another name in the same slot"
+        # "i went to church as a kid." after "I dont go to church now.": a past episode told after a denial of now is
+        # no conflict with it (MSC, once chat's "dont" reads as a negation)
+        then_and_now = not cue and n.episode and not n.negated and o.negated and o.update
         if _negates(c, cue=cue) and not (
-            predicates.another_slot(n.text, o.text) or (not cue and _denies_a_part(n, o, c))
+            then_and_now or predicates.another_slot(n.text, o.text) or (not cue and _denies_a_part(n, o, c))
         ):
             return "negation"
         if _unscoped_denial(n, o, c, self.s.contradict_denial_max_extra_terms):
