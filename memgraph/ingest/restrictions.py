@@ -141,6 +141,8 @@ def only_word_swapped(n: Statement, o: Statement, c: Comparison) -> bool:
         return False
     for only, other in ((n, o), (o, n)):
         parts = [p for p in (clauses(only.text) or (only.text,)) if _ONLY.search(p)]
+        if parts and _ONLY_SCOPE.search(parts[0]):
+            continue  # "Dogs are allowed only in the garden": "only" of a place or a time scopes the rule
         if len(parts) != 1 or _ONLY.search(other.text) or other.negated or own(only.text) or own(other.text):
             continue
         # (a condition clause is the exception, not the rule: "… sails from Poole unless it's stormy")
@@ -155,6 +157,8 @@ def only_word_swapped(n: Statement, o: Statement, c: Comparison) -> bool:
     return False
 
 
+#: "only" before a preposition: a scope ("only in the garden", "only on Sundays"), read by the kind and value forms.
+_ONLY_SCOPE = re.compile(r"(?i)\b(?:only|solely|exclusively)\s+(?:in|on|at|for|from|to|during|after|before|by|with)\b")
 #: Words left out when two clauses are laid side by side: articles, "only", the copula and auxiliaries.
 _UNALIGNED = frozenset(
     "the a an only solely exclusively just ever is are was were be been being am 's do does did".split()
