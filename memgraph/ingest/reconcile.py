@@ -302,7 +302,7 @@ class RuleReconciler:
         if c.value_swap and not c.polarity and (not c.subject_changed or c.identity) and not (
             denials or _another_value(n, o, c, cue=cue) or (not cue and (c.shared - n.subject) & _HOLDS_MANY)
         ):
-            return "swapped " + ", ".join(sorted(c.only_old)) + " -> " + ", ".join(sorted(c.only_new))
+            return f"swapped {', '.join(surface(c.only_old, o.text))} -> {', '.join(surface(c.only_new, n.text))}"
         if names.another_name(n, o, c, self.s.contradict_reworded_max_terms):
             return "another name in the same slot"
         # "i went to church as a kid." after "I dont go to church now.": a past episode told after a denial of now is
@@ -454,7 +454,7 @@ class RuleReconciler:
             if swapped and len(c.only_new) <= most and len(c.only_old) <= most and (
                 one_for_one or c.only_old & o.value_words()
             ):
-                return "corrected " + ", ".join(sorted(c.only_old)) + " -> " + ", ".join(sorted(c.only_new))
+                return f"corrected {', '.join(surface(c.only_old, o.text))} -> {', '.join(surface(c.only_new, n.text))}"
         return None
 
     @staticmethod

@@ -31,7 +31,7 @@ from functools import lru_cache
 from memgraph.ingest import signals
 from memgraph.ingest.values import MONTHS, WEEKDAYS, values
 from memgraph.text import stem as stem_tokens
-from memgraph.text import stop_words, tokenize
+from memgraph.text import stop_words, surface, tokenize
 
 _HOME_STATE = (
     r"(?:lives?|living|lived|resides?|residing|(?:is|are|am|'s|'re|'m)\s+(?:now\s+)?(?:located|based)|based)"
@@ -193,15 +193,16 @@ def _verdict(new: str, old: str, cues: tuple[bool, bool] | None = None) -> tuple
                 continue
             if n.ended:
                 if not n.value or n.value & o.value:
-                    return True, f"{who}: no longer at the old {n.kind} ({', '.join(sorted(o.value)) or '-'})", o
+                    return True, f"{who}: no longer at the old {n.kind} ({', '.join(surface(o.value, old)) or '-'})", o
                 continue
             if not n.value:
                 if n.change:
                     return True, f"{who}: changed {n.kind}", o
                 continue
             if o.value and not n.value & o.value:
-                return True, f"{who}: {n.kind} {', '.join(sorted(o.value))} -> {', '.join(sorted(n.value))}", o
-            other = other or f"{who}: the same {n.kind} ({', '.join(sorted(n.value & o.value))})"
+                was, now = ", ".join(surface(o.value, old)), ", ".join(surface(n.value, new))
+                return True, f"{who}: {n.kind} {was} -> {now}", o
+            other = other or f"{who}: the same {n.kind} ({', '.join(surface(n.value & o.value, new))})"
     if other is None and olds and update and not correction:
         # an update that states no home or job of the old holder does not replace one: "Grace's son now goes to
         # Hillside Primary" after "Grace works at Hillside Primary" (frames share "Hillside Primary" and swap

@@ -79,7 +79,7 @@ def test_newcomer_relocation_supersedes_through_the_api(engine: MemoryEngine) ->
     assert not engine.get(old.id, user_id=u).active
     sup = [ln for ln in engine.store.get_links(u, [old.id]) if ln.relation is Relation.SUPERSEDES]
     assert [(ln.src, ln.dst) for ln in sup] == [(new.id, old.id)]
-    assert "porto -> lisbon" in (sup[0].reason or "")
+    assert "Porto -> Lisbon" in (sup[0].reason or "")  # the words as written
     # recall now gives Lisbon, not Porto
     res = engine.recall("Where does Lena live?", user_id=u)
     assert [m.id for m in res.memories][:1] == [new.id]
