@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from memgraph.ingest import chatter
 from memgraph.text import stop_words, tokenize
 
 _QUESTION_START = re.compile(
@@ -136,45 +137,12 @@ def is_question(text: str) -> bool:
     return False
 
 
-#: Whom a greeting greets: a name (a capital), a mention, or the group ("all", "team").
-_ADDRESSED = r"(?:@[\w.-]+|(?-i:[A-Z])[\w.'’-]*|all|everyone|everybody|team|folks|guys|there|both|mate)"
-_GREETING_WORD = (
-    r"(?:hi|hello|hey|hiya|heya|yo|dear|greetings|morning|afternoon|evening|good\s+(?:morning|afternoon|evening|day))"
-)
-#: A message's greeting: "Hi Sam,", "Dear Mr Patel,", "Morning all,", "Hey @tom -", "hi sam" or "hello team" on a line
-#: of its own, "hey jo,", "@channel", "quick one -". Then a comma, colon, dash, "!" or the line's end. Not a word
-#: of the day opening a statement: "Morning run done, 5k", "Evening walk with Biscuit, 3 miles", "Dear diary, ...".
-_GREETING = re.compile(
-    r"(?i)^\W*(?:" + _GREETING_WORD + r"(?:\s+" + _ADDRESSED + r"){0,3}\s*(?:[,:!–—-]+|\n)|"
-    r"" + _GREETING_WORD + r"(?:\s+[a-z][\w.'’-]*){0,3}[ \t]*\n|"
-    r"@[\w.-]+\s*[,:–—-]?|quick\s+(?:one|q|question)\s*(?:[,:!–—-]+|\n))\s*"
-)
-#: A chat message's markup: a mention ("<@U024BE7LH>", "<!here>") and an emoji code (":pray:", ":+1:").
-_MARKUP = re.compile(r"<[@!#][\w|.-]+>|(?<![\w:]):[a-z0-9_+-]+:(?![\w:])")
 #: A name and a dash addressing a chat message: "Sam - what time is the dentist?" (read only before a question).
 _ADDRESSEE = re.compile(r"^\s*(?-i:[A-Z][a-z]+)\s+[-–—]\s+")
-#: What a mail program adds below a message: "Sent from my iPhone".
-_SENT_FROM = re.compile(r"(?i)\n\s*sent\s+from\s+my\s+[\w ]+\s*$")
 #: A greeting word before the question itself, no mark between: "hey can u remind me ..."; or with a lower-case
 #: name and a mark: "hi tom, need the gate code ..." (read only before a need: "Hey presto, the build works" is none).
 _BARE_GREETING = re.compile(r"(?i)^\W*(?:hi|hey|hiya|heya|yo|hello)\s+")
 _CHAT_GREETING = re.compile(r"(?i)^\W*(?:hi|hey|hiya|heya|yo|hello)(?:\s+[a-z][\w.'’-]*)?\s*[,:!–—-]+\s*")
-#: A pleasantry of a letter, a sentence of its own: "I hope you are well.", "Hope all's good!", "Sorry to bother you."
-_PLEASANTRY = re.compile(
-    r"(?i)^\W*(?:i\s+)?hope\s+(?:you|all|this|everything)\b[^.!?\n]*\b(?:well|good|ok|okay|fine)\b[^.!?\n]*[.!]?\s*$|"
-    r"^\W*sorry\s+to\s+(?:bother|trouble|chase)\b[^.!?\n]*[.!,]?\s*$"
-)
-#: A sign-off closing a message, with the sender's name or not: "Thanks,\nNoor", "Kind regards,\nJane Smith",
-#: "Cheers, Hana", "? ta", "thanks\nnoor". Only after a sentence end, a comma or a line break.
-_SIGN_OFF = re.compile(
-    r"(?i)(?:(?<=[.!?])|[,;]|\n|\s[–—-])\s*(?:many\s+thanks|thanks(?:\s+(?:so\s+much|a\s+lot|in\s+advance|again))?|"
-    r"thank\s+you(?:\s+(?:so\s+much|in\s+advance))?|cheers|ta|thx|tia|(?:kind\s+|best\s+|warm\s+)?regards|"
-    r"best(?:\s+wishes)?|all\s+the\s+best|speak\s+soon|talk\s+soon|yours\s+(?:sincerely|faithfully|truly)|ty|x+)"
-    r"(?P<mark>[\s,!.]*)"
-    r"(?:(?-i:[A-Z][\w.'’-]*)(?:[ \t]+(?-i:[A-Z])[\w.'’-]*){0,2}|[a-z]+)?[ \t.!]*"
-    # a signature below the name: a few short lines (a role, a company, a number)
-    r"(?:\n[^\n?]{0,60}){0,3}\s*$"
-)
 
 
 def unwrap(query: str) -> str:
@@ -184,19 +152,19 @@ def unwrap(query: str) -> str:
     final marks as well ("hi sam\ncould you remind me ...\nthanks"). A body left with no final mark keeps the mark of
     its sign-off ("Noted, thanks." stays a statement). The whole message when nothing would be left."""
     text = query.strip()
-    body = _SENT_FROM.sub("", _MARKUP.sub(" ", text)).strip()
-    body = _GREETING.sub("", _GREETING.sub("", body, count=1), count=1)  # "Hey! quick one - what's ..."
+    body = chatter.SENT_FROM.sub("", chatter.MARKUP.sub(" ", text)).strip()
+    body = chatter.GREETING.sub("", chatter.GREETING.sub("", body, count=1), count=1)  # "Hey! quick one - what's ..."
     for opener in (_CHAT_GREETING, _BARE_GREETING, _ADDRESSEE):
         m = opener.match(body)
         if m and (is_question(body[m.end():]) or _REQUEST.match(body[m.end():])):
             body = body[m.end():]  # "hey can u remind me whats the reg of the van", "Sam - what time is ..."
-    m = _SIGN_OFF.search(body)
+    m = chatter.SIGN_OFF.search(body)
     if m and body[: m.start()].strip():
         mark = "." if "." in m.group("mark") or "!" in m.group("mark") else ""
         body = body[: m.start()].rstrip()
         if mark and not body.endswith((".", "!", "?")):
             body += mark
-    kept = [s for s in sentences(body) if not _PLEASANTRY.match(s)]
+    kept = [s for s in sentences(body) if not chatter.PLEASANTRY.match(s)]
     body = " ".join(s.strip() for s in kept).strip()
     return body if tokenize(body) else text
 
