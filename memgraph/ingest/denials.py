@@ -102,7 +102,43 @@ def _unscoped_denial(n: Statement, o: Statement, c: Comparison, most: int) -> bo
     # another verb is another slot ("I want a job" / "I don't have a job": "have" says nothing the frame keeps);
     # the denied verb said by both is not ("We don't reimburse …" / "… are reimbursed": active and passive)
     said = predicates.predicate(neg.text)
-    return not predicates.another_slot(n.text, o.text) or (said is not None and said.verb in pos.stems)
+    return not predicates.another_slot(n.text, o.text) or (
+        said is not None and (said.verb in pos.stems or (said.verb in _COVERING_VERBS and bool(neg.subject)))
+    )
+
+
+#: "We …" opening a denial: a business or a team speaking of what it does.
+_WE = re.compile(r"(?i)\s*we\b")
+#: The stated side names the same party ("for us", "our work"), not a person speaking of themselves.
+_OURS = re.compile(r"(?i)\b(?:we|us|our|ours)\b")
+#: Nouns that say "what we do" (`denied_activity`): "X is a big part of our work", "X is one of our services", "we
+#: don't do X work". No part of the activity itself.
+_BUSINESS = frozenset(stem(w) for w in (
+    "work job jobs trade business service services speciality specialty specialities line lines offer offering part"
+).split())
+#: A denied light verb covers any verb of the same object: "doesn't use hearing aids" denies "wears two hearing aids".
+_COVERING_VERBS = frozenset({"use", "do"})
+
+
+def denied_activity(n: Statement, o: Statement, c: Comparison, most: int) -> bool:
+    """Whether a business denies doing something ("We don't do leather repairs, never have.", "We can't repair
+    trainers.", "We don't open safes.") that the other statement says it does, with the activity or its object as
+    that statement's subject ("Repairing leather jackets is a big part of our work.", "Trainers are easy for us to
+    repair.", "Safe opening is one of our services."). The every-case denial (`_unscoped_denial`) wants the stated
+    side's subject said by a passive or "there is"; here the stated side names the party ("us", "our") instead, and
+    the nouns that say "what we do" ("part of our work", "one of our services") are no words of their own. Labelled
+    pairs: held-out 12 and 14 (three, in the flipped-polarity misses of every part). Not a person's own (MSC)."""
+    if not c.polarity or n.negated == o.negated:
+        return False
+    neg, pos = (n, o) if n.negated else (o, n)
+    if not _WE.match(neg.text) or _FIRST_PERSON.match(pos.text) or not _OURS.search(pos.text):
+        return False
+    if _CEASED.search(pos.text) or _CEASED.search(neg.text) or not neg.flat_values <= pos.flat_values:
+        return False
+    denied = neg.frame - _BUSINESS
+    if not denied or not denied <= pos.stems or not pos.subject or not pos.subject <= neg.stems:
+        return False
+    return len(pos.frame - neg.frame - _BUSINESS) <= most
 
 
 def _one_subject(neg: Statement, pos: Statement) -> bool:

@@ -71,7 +71,7 @@ from typing import Protocol, runtime_checkable
 
 from memgraph._deprecated import deprecated_alias
 from memgraph.config import Settings
-from memgraph.ingest import acronyms, pair_model, predicates, repeats, signals, slots, states
+from memgraph.ingest import acronyms, names, pair_model, predicates, repeats, signals, slots, states, tolerance, voice
 from memgraph.ingest.charges import free_and_charged
 from memgraph.ingest.chunk import looks_like_turn
 
@@ -86,7 +86,13 @@ from memgraph.ingest.comparison import (  # noqa: F401
     _unit_said,
     compare,
 )
-from memgraph.ingest.denials import _denies_old_value, _negates_what_it_names, _unscoped_denial, universal_denied
+from memgraph.ingest.denials import (
+    _denies_old_value,
+    _negates_what_it_names,
+    _unscoped_denial,
+    denied_activity,
+    universal_denied,
+)
 from memgraph.ingest.diets import diet_and_excluded_food
 from memgraph.ingest.forms import (
     _CHANGED_TO,
@@ -121,7 +127,7 @@ from memgraph.ingest.forms import (
 from memgraph.ingest.hours import hours_conflict
 from memgraph.ingest.marks import found
 from memgraph.ingest.obligations import obliged_and_not
-from memgraph.ingest.restrictions import only_kind_against_grant, only_value_against_other
+from memgraph.ingest.restrictions import only_kind_against_grant, only_value_against_other, only_word_swapped
 from memgraph.ingest.statement import (
     NEGATION_SAID,
     Statement,
@@ -266,6 +272,10 @@ class RuleReconciler:
 
     def conflict(self, n: Statement, o: Statement, c: Comparison, *, cue: bool) -> str | None:
         """How `n` and `o` say different things about one subject, or None."""
+        if tolerance.opposed(n.text, o.text):
+            # "trains are fine" / "Trains make me sick too.": read clause by clause, before the label test (the
+            # parse finds no verb in "Trains make")
+            return "suits / troubles the person"
         if not (n.clause and o.clause):
             return None  # a label ("tagged one" / "tagged two") asserts nothing to conflict with
         # two denials hold together ("I've never been to Paris." / "I've never been to Milan.", "We don't deliver on
@@ -302,14 +312,21 @@ class RuleReconciler:
             denials or _another_value(n, o, c, cue=cue) or (not cue and (c.shared - n.subject) & _HOLDS_MANY)
         ):
             return f"swapped {', '.join(surface(c.only_old, o.text))} -> {', '.join(surface(c.only_new, n.text))}"
+        if names.another_name(n, o, c, self.s.contradict_reworded_max_terms):
+            return "another name in the same slot"
+        # "i went to church as a kid." after "I dont go to church now.": a past episode told after a denial of now is
+        # no conflict with it (MSC, once chat's "dont" reads as a negation)
+        then_and_now = not cue and n.episode and not n.negated and o.negated and o.update
         if _negates(c, cue=cue) and not (
-            predicates.another_slot(n.text, o.text) or (not cue and _denies_a_part(n, o, c))
+            then_and_now or predicates.another_slot(n.text, o.text) or (not cue and _denies_a_part(n, o, c))
         ):
             return "negation"
         if _unscoped_denial(n, o, c, self.s.contradict_denial_max_extra_terms):
             return "negation of every case"
         if universal_denied(n, o, c, self.s.contradict_denial_max_extra_terms):
             return "denied of some of all"
+        if denied_activity(n, o, c, self.s.contradict_denial_max_extra_terms):
+            return "an activity denied / said to be ours"
         if _denies_old_value(n, o, c):
             return "denies the old value"
         if _multiple_swapped(n, o) and not c.polarity:
@@ -322,6 +339,8 @@ class RuleReconciler:
             return "only one kind / another kind granted"
         if only_value_against_other(n, o, c, self.s.contradict_denial_max_extra_terms):
             return "only one value / another value"
+        if only_word_swapped(n, o, c):
+            return "only one thing / another in its place"
         if obliged_and_not(n, o, c, self.s.contradict_denial_max_extra_terms):
             return "required / not required"
         if diet_and_excluded_food(n, o, c):
@@ -342,6 +361,20 @@ class RuleReconciler:
             if _negates_what_it_names(n, p, cc, cue=cue):
                 return "negation in a clause (of what the text names)"
         return None
+
+    def conflict_in_any_voice(self, n: Statement, o: Statement, c: Comparison, *, cue: bool) -> str | None:
+        """`conflict`, and where it finds none, `conflict` again on the statements the two texts carry without their
+        greetings, reporting frames and sign-offs (`voice.bare`: "Customer note: Mrs Ito's boots are brown suede." /
+        "Mrs Ito's boots are black patent leather."): a frame's words on one side are words the other does not say,
+        which most forms count against a conflict. The pair's cosine is kept."""
+        why = self.conflict(n, o, c, cue=cue)
+        if why is not None:
+            return why
+        bn, bo = voice.bare(n.text), voice.bare(o.text)
+        if bn == n.text and bo == o.text:
+            return None
+        p, q = statement(bn), statement(bo)
+        return self.conflict(p, q, _compare(p, q, c.cosine, c.tolerance), cue=cue)
 
     def _reworded(self, n: Statement, o: Statement, c: Comparison) -> bool:
         """One typed value changed in a frame reworded by a synonym on each side ("Half term starts on 17
@@ -498,7 +531,11 @@ class RuleReconciler:
                 new.content, old.content, self.s.dedup_sentence_max_covered
             ):
                 return ReconcileDecision(ReconcileAction.REINFORCE, old.id, dup, c.scores())
-            if n.question or o.question or (n.additive and not o.additive):
+            # ("Trains make me sick too." after "… bus rides, trains are fine.": "too" adds to the bus rides, and
+            # says the opposite of the trains)
+            if n.question or o.question or (
+                n.additive and not o.additive and not tolerance.opposed(new.content, old.content)
+            ):
                 continue
             # "Lena moved to Lisbon" after "Lena lives in Porto"; not between two turns of a conversation, where
             # "I moved to Paris" is a story told, and the turn it would replace may be what a question needs
@@ -519,7 +556,7 @@ class RuleReconciler:
             )
             if episodic and not fixes:
                 continue  # episodes accumulate: "went hiking" and "went swimming" both happened
-            why = self.conflict(n, o, c, cue=cue or fixes)
+            why = self.conflict_in_any_voice(n, o, c, cue=cue or fixes)
             if cue or fixes:
                 why = why or self.update(n, o, c)
                 if why is None and fixes:

@@ -297,7 +297,9 @@ FACT = re.compile(
 )
 NEGATION = re.compile(
     r"(?i)\b(?:not|no|never|none|nothing|nobody|neither|nor|without|cannot|can't|won't|don't|doesn't|didn't|"
-    r"isn't|aren't|wasn't|weren't|shouldn't|wouldn't|couldn't|hasn't|haven't|no\s+longer|anymore)\b",
+    r"isn't|aren't|wasn't|weren't|shouldn't|wouldn't|couldn't|hasn't|haven't|no\s+longer|anymore|"
+    # chat's contractions typed without the apostrophe ("we dont service boilers", "visitors cant park here")
+    r"dont|doesnt|didnt|isnt|arent|wasnt|werent|cant|wont|shouldnt|wouldnt|couldnt|hasnt|havent|mustnt|neednt)\b",
 )
 
 MONTHS = (

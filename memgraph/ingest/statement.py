@@ -50,7 +50,9 @@ LIGHT_VERBS = frozenset(
 _AUX = frozenset(
     "is are was were am be been being has have had does do did will would can could should must may might shall "
     "i'm we're you're they're he's she's it's that's there's i've we've they've isn't aren't wasn't weren't "
-    "don't doesn't didn't won't can't cannot shouldn't mustn't".split()
+    "don't doesn't didn't won't can't cannot shouldn't mustn't "
+    # the same typed in chat without the apostrophe ("we dont service boilers"): auxiliaries, no frame words
+    "dont doesnt didnt isnt arent wasnt werent cant wont shouldnt wouldnt couldnt hasnt havent mustnt".split()
 )
 _COPULA = frozenset("is are was were am i'm we're you're they're he's she's it's that's".split())
 _DETERMINERS = frozenset("the a an my our your his her their its this that these those every each".split())
@@ -124,8 +126,19 @@ _NOT_X = re.compile(
 #: duplicate was read as a negation, hence a contradiction).
 _CONDITION = re.compile(
     r"(?i)\b(?:not|no|never|nothing|nobody|no\s+one|none|don't|doesn't|can't|cannot|won't|isn't|aren't|mustn't|"
-    r"shouldn't|do\s+not|does\s+not|must\s+not|will\s+not)\b"
+    r"shouldn't|do\s+not|does\s+not|must\s+not|will\s+not|dont|doesnt|cant|wont|isnt|arent|mustnt|shouldnt)\b"
     r"(?=[^.;!?]{0,80}?\b(?:until|till|unless|before|only\s+(?:after|if|when|once))\b)"
+)
+#: A negation that makes a bound of a value says the bound, not that something is not so: "can't go faster than 56
+#: mph" = "is limited to 56 mph", "no more than eight", "must not exceed 2 m". The negation word is left out of the
+#: polarity as a condition's is (a chat test of a speed in words: "the delivery van cant go faster than fifty-six
+#: miles an hour" repeats "Our delivery van is limited to 56 mph."; the same with "can't" was read as its denial).
+_BOUND = re.compile(
+    r"(?i)\b(?:not|no|never|can't|cannot|cant|can\s+not|mustn't|mustnt|must\s+not|may\s+not|shouldn't|shouldnt|"
+    r"won't|wont|doesn't|doesnt|don't|dont|isn't|isnt|aren't|arent)\s+"
+    r"(?=(?:(?:go|be|get|run|drive|travel|weigh|cost|take|last|hold|seat|carry)\s+)?(?:any\s+)?"
+    r"(?:faster|more|longer|higher|heavier|bigger|larger|further|farther|later|wider|taller|deeper|older|"
+    r"earlier|younger|fewer|less|lower|shorter|smaller)\s+than\b|exceed)"
 )
 _LABEL = re.compile(r"^\s*[^\W\d][\w'’ -]{0,40}:\s+(?=\S)")
 _FRONTED = re.compile(
@@ -506,12 +519,12 @@ _NOT_ONLY = re.compile(r"(?i)\bnot\s+(?:only|just|merely|simply|solely)\b")
 
 
 def _negated(text: str) -> bool:
-    """Whether `text` negates, a negation that a condition follows (`_CONDITION`) and "not only" (`_NOT_ONLY`) left
-    out. Blanking a word never makes a negation where there was none, so a text without one (most) is not searched
-    for conditions."""
+    """Whether `text` negates, a negation that a condition follows (`_CONDITION`), one that makes a bound (`_BOUND`)
+    and "not only" (`_NOT_ONLY`) left out. Blanking a word never makes a negation where there was none, so a text
+    without one (most) is not searched for conditions."""
     if not signals.is_negated(text):
         return False
-    return signals.is_negated(_CONDITION.sub(" ", _NOT_ONLY.sub(" ", text)))
+    return signals.is_negated(_BOUND.sub(" ", _CONDITION.sub(" ", _NOT_ONLY.sub(" ", text))))
 
 
 _UNIT_ABBREVIATION = re.compile(r"#\s?([A-Z]{2,4})\b")

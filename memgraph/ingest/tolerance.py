@@ -1,0 +1,88 @@
+"""Whether a thing agrees with a person: "trains are fine", "dairy doesn't bother me", "I'm fine with heights" against
+"trains make me sick", "dairy doesn't agree with me", "I get motion sickness on buses", "I can't stand heights".
+
+Why: a person says how they get on with a thing inside a longer statement ("I get motion sickness on long bus rides,
+trains are fine.") and later the opposite of one of its things ("Trains make me sick too."). The two share no value
+and no frame word but the thing, the new one has no verb the parse reads ("Trains make"), and "too" reads as an
+additive statement, which never contradicts: the write path stored it beside the old one (a newcomer's trip notes,
+bench/RESULTS.md, the merged main's nineteenth round). Read clause by clause, each clause says of one thing (its
+head noun) that it is fine or that it troubles the person; one thing on both sides of the same axis is a conflict.
+
+A closed class of phrases, not a data file's words: the ways English says "is fine for me" and "makes me ill" are
+few and the same in every domain (travel, food, noise, heights, medicines).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from memgraph.ingest.statement import stem
+from memgraph.ingest.voice import bare
+
+#: A thing: up to three words, its head last ("long bus rides", "the night ferry", "spicy food").
+_THING = r"(?:(?:the|a|an|my|any|most|all|some|long|short)\s+)*([a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})"
+#: Whom it troubles or suits: a personal pronoun (not "my son").
+_WHOM = r"(?:me|him|her|them|us)"
+_BE = r"(?:is|are|r|was|were|['’]s|['’]re|seem|seems|feel|feels)"
+_ILL = (
+    r"(?:feel\s+)?(?:sick|ill|nauseous|queasy|dizzy|unwell|travel[\s-]?sick|car[\s-]?sick|sea[\s-]?sick|motion[\s-]?sick"
+    r"|a\s+headache|headaches|a\s+migraine|migraines|motion\s+sickness|travel\s+sickness|a\s+rash|hives)"
+)
+_FINE_WORDS = (
+    r"(?:fine|ok|okay|alright|all\s+right|no\s+problem|not\s+a\s+problem|no\s+bother|no\s+issue|not\s+an\s+issue)"
+)
+#: A clause that says the thing suits the person.
+_FINE = re.compile(
+    rf"(?i)^\s*(?:but\s+|and\s+|though\s+|while\s+)?{_THING}\s+(?:{_BE}\s+(?:\w+ly\s+)?{_FINE_WORDS}(?:\s+for\s+{_WHOM})?"
+    rf"|(?:doesn['’]t|don['’]t|does\s+not|do\s+not|never)\s+(?:bother|affect|upset|trouble)\s+{_WHOM})\b"
+    rf"|\b(?:i['’]m|i\s+am|she['’]s|he['’]s|they['’]re|user\s+is)\s+(?:\w+ly\s+)?(?:fine|ok|okay|alright)\s+(?:with|on|in)\s+"
+    rf"{_THING}"
+)
+#: A clause that says it troubles them.
+_ILL_SAID = re.compile(
+    rf"(?i)^\s*(?:but\s+|and\s+|though\s+|while\s+)?{_THING}\s+(?:(?:makes?|made|gives?|gave)\s+{_WHOM}\s+{_ILL}"
+    rf"|(?:bothers?|upsets?|disagrees?\s+with)\s+{_WHOM}|(?:doesn['’]t|don['’]t|does\s+not|do\s+not)\s+agree\s+with\s+{_WHOM})\b"
+    rf"|\b(?:i|she|he|they|user)\s+(?:\w+\s+)?(?:get|gets|got|feel|feels|am|is|are|['’]m)\s+{_ILL}\s+(?:on|in|with|from|after)\s+"
+    rf"{_THING}"
+    rf"|\b(?:i|she|he|they|user)\s+(?:can['’]t|cannot|can\s+not|couldn['’]t)\s+(?:stand|handle|tolerate|take)\s+{_THING}"
+)
+#: Clauses: split at ";", ",", "but", so each says one thing of one thing.
+_CLAUSES = re.compile(r"(?i)[;,.!?]|\s+but\s+|\s+whereas\s+|\s+while\s+")
+#: A person the text speaks of: "fine" alone ("The hotel is fine.") says nothing of how a thing suits anyone.
+_PERSON = re.compile(r"(?i)\b(?:i|i['’]m|me|my|she|her|he|him|they|them|user)\b")
+#: Words after a thing that are no part of it ("trains too", "buses as well").
+_TAIL = re.compile(r"(?i)(?:\s+(?:too|as\s+well|also|either|though|tbh|honestly|lol|now))+$")
+
+
+@lru_cache(maxsize=8192)
+def sides(text: str) -> frozenset[tuple[frozenset[str], int]]:
+    """(stems of a thing, 0 fine / 1 troubles) for each clause of `text` that says one."""
+    out: set[tuple[frozenset[str], int]] = set()
+    text = bare(text)
+    person = _PERSON.search(text) is not None
+    for part in _CLAUSES.split(text):
+        part = _TAIL.sub("", part.strip())
+        for side, rx in ((0, _FINE), (1, _ILL_SAID)):
+            m = rx.search(part)
+            if m is not None and (side or person):
+                thing = next(g for g in m.groups() if g)
+                out.add((frozenset(stem(w) for w in thing.lower().split()), side))
+    return frozenset(out)
+
+
+def opposed(a: str, b: str) -> bool:
+    """Whether one text says a thing suits the person and the other that it troubles them, one thing's words said
+    whole by the other ("trains" / "trains"; not "the back seat" / "the front seat"), and neither text says both of
+    it."""
+    sa, sb = sides(a), sides(b)
+    for x, side in sa:
+        for y, other in sb:
+            if other == side or not (x <= y or y <= x):
+                continue
+            both = any(s != side and (z <= x or x <= z) for z, s in sa) or any(
+                s == side and (z <= y or y <= z) for z, s in sb
+            )
+            if not both:
+                return True
+    return False
