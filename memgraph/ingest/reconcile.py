@@ -71,7 +71,7 @@ from typing import Protocol, runtime_checkable
 
 from memgraph._deprecated import deprecated_alias
 from memgraph.config import Settings
-from memgraph.ingest import acronyms, pair_model, predicates, repeats, signals, slots, states
+from memgraph.ingest import acronyms, pair_model, predicates, reasons, repeats, signals, slots, states
 from memgraph.ingest.charges import free_and_charged
 from memgraph.ingest.chunk import looks_like_turn
 
@@ -453,6 +453,18 @@ class RuleReconciler:
                 return why + " in a clause"
         return None
 
+    def changed_part(self, n: Statement, o: Statement, c: Comparison) -> str | None:
+        """How one part of an update `n` told with its reason replaces `o` (`reasons.py`: "Biscuit has been moved to
+        the lower paddock since his laminitis flare-up."): each part read alone, at the pair's cosine, as a
+        correction's parts are."""
+        for part in reasons.change_parts(n.text):
+            p = statement(part)
+            cc = _compare(p, o, c.cosine, c.tolerance)
+            why = self.conflict(p, o, cc, cue=True) or self.update(p, o, cc)
+            if why is not None:
+                return why + " in the clause of the change"
+        return None
+
     def decide(self, new: Memory, neighbours: Sequence[Neighbour]) -> ReconcileDecision:
         n = statement(new.content)
         correction = new.kind is MemoryKind.CORRECTION or n.correction
@@ -512,6 +524,8 @@ class RuleReconciler:
                 why = why or self.update(n, o, c)
                 if why is None and fixes:
                     why = self.corrected_part(n, o, c)
+                if why is None and n.update:
+                    why = self.changed_part(n, o, c)
                 if why is not None:
                     kind = "correction" if fixes else "newer statement"
                     return ReconcileDecision(
