@@ -31,9 +31,24 @@ _JOINT = re.compile(
 )
 
 
+#: A part that gives the reason or the circumstance says why, not what changed ("since his laminitis flare-up").
+_REASON = re.compile(r"(?i)^(?:because|since|as|after|when|now\s+that|following|due\s+to|so\s+that)\b")
+#: A text placed in the past tells a story, not a change to what holds now: "I moved to the Caribbean as a child."
+#: beside "I was in California during the Hurricane." (one person's facts, bench/msc_false_positives.py).
+_PAST = re.compile(
+    r"(?i)\b(?:as\s+an?\s+(?:child|kid|boy|girl|teen|teenager|student|baby)|when\s+(?:i|we|he|she|they)\s+(?:was|were)"
+    r"|growing\s+up|years\s+ago|back\s+then|in\s+(?:high\s+)?school|in\s+my\s+(?:youth|childhood|teens|twenties))\b"
+)
+
+
 @lru_cache(maxsize=4096)
 def change_parts(text: str) -> tuple[str, ...]:
-    """The parts of `text` that may each say a change on their own (two words or more each); empty when it is one
-    part."""
-    parts = [p.strip() for p in _JOINT.split(strip_code(text)) if p and len(p.split()) > 1]
-    return tuple(parts) if len(parts) > 1 else ()
+    """The parts of `text` that may each say a change on their own (two words or more each, a reason's part left
+    out); empty when it is one part, or when the text is placed in the past."""
+    plain = strip_code(text)
+    if _PAST.search(plain):
+        return ()
+    parts = [p.strip() for p in _JOINT.split(plain) if p and len(p.split()) > 1]
+    if len(parts) < 2:
+        return ()
+    return tuple(p for p in parts if not _REASON.match(p))

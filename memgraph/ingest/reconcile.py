@@ -456,10 +456,13 @@ class RuleReconciler:
     def changed_part(self, n: Statement, o: Statement, c: Comparison) -> str | None:
         """How one part of an update `n` told with its reason replaces `o` (`reasons.py`: "Biscuit has been moved to
         the lower paddock since his laminitis flare-up."): each part read alone, at the pair's cosine, as a
-        correction's parts are."""
+        correction's parts are; not a part that denies what the old statement says or the other way round (a
+        flipped polarity read in a part is most often another thing said, not the change)."""
         for part in reasons.change_parts(n.text):
             p = statement(part)
             cc = _compare(p, o, c.cosine, c.tolerance)
+            if cc.polarity:
+                continue  # "My home state is Alabama, but …" read against "I don't like the state of Alabama."
             why = self.conflict(p, o, cc, cue=True) or self.update(p, o, cc)
             if why is not None:
                 return why + " in the clause of the change"
