@@ -40,6 +40,7 @@ from memgraph.ingest.reconcile import Reconciler, RuleReconciler
 from memgraph.ingest.report import Dropped, DropReason, IngestReport, preview
 from memgraph.ingest.resolve import Neighbourhood, Outcome, Resolution, apply, decide, record
 from memgraph.ingest.secrets import SecretFilter, only_redactions
+from memgraph.ingest.statement import statement
 from memgraph.ingest.tags import infer_tags
 from memgraph.models import Link, LinkSource, Memory, MemoryKind, Relation, memory_id_for, utcnow
 from memgraph.store.base import GraphStore, MemoryFilter, WriteBatch
@@ -496,12 +497,14 @@ class IngestPipeline:
                 user_id,
                 np.stack([c.vector for c in fresh if c.vector is not None]),
                 s.reconcile_neighbours,
-                min_similarity=s.reconcile_slot_cosine,
+                min_similarity=min(s.reconcile_slot_cosine, s.reconcile_cue_cosine),
                 flt=MemoryFilter(),
                 rerank=s.reconcile_ann_rerank,
             )
             hits = {
-                c.memory.id: [x for x in h if x[0] not in exclude]
+                c.memory.id: [
+                    x for x in h if x[0] not in exclude and (x[1] >= s.reconcile_slot_cosine or _cued(c.memory))
+                ]
                 for c, h in zip(fresh, found, strict=True)
                 if c.memory is not None
             }
@@ -523,6 +526,15 @@ class IngestPipeline:
 
 
 # -- helpers ------------------------------------------------------------------------------------------------
+
+
+def _cued(m: Memory) -> bool:
+    """Whether a new memory says a change or a correction, whose neighbours are read from `reconcile_cue_cosine`
+    (the statement is parsed once: the reconciler reads the same cached parse)."""
+    if m.kind is MemoryKind.CORRECTION:
+        return True
+    st = statement(m.content)
+    return st.update or st.correction
 
 
 def _is_turn(p: Prepared) -> bool:
