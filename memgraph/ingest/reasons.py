@@ -20,19 +20,27 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from memgraph.ingest import signals
 from memgraph.ingest.clean import strip_code
+from memgraph.ingest.statement import Statement, statement
 
+#: The words that open a reason or a circumstance ("as" only before a clause's subject: "as of Monday" dates the
+#: change itself; "after all" is no circumstance).
+_REASON_WORDS = (
+    r"because|since|after(?!\s+all\b)|when|now\s+that|following|due\s+to|so\s+that"
+    r"|as(?=\s+(?:we|they|he|she|it|i|you|the|our|their|his|her|my)\b)"
+)
 #: Joints between the clauses of one text, and the words that open a reason or a circumstance (the split keeps the
 #: word with the part it opens, so "since his laminitis flare-up" stays one part and the change another).
 _JOINT = re.compile(
     r"\s*[;:]\s+|\s*,\s+(?:(?:and|but|so)\s+)?|\s+[-–—]\s+|\s*[()]\s*|(?<=[a-z0-9])[.!?]\s+(?=\w)"
-    r"|\s+(?=(?:because|since|as|after|when|now\s+that|following|due\s+to|so\s+that)\s)",
+    rf"|\s+(?=(?:{_REASON_WORDS})\s)",
     re.IGNORECASE,
 )
 
 
 #: A part that gives the reason or the circumstance says why, not what changed ("since his laminitis flare-up").
-_REASON = re.compile(r"(?i)^(?:because|since|as|after|when|now\s+that|following|due\s+to|so\s+that)\b")
+_REASON = re.compile(rf"(?i)^(?:{_REASON_WORDS})\s")
 #: A text placed in the past tells a story, not a change to what holds now: "I moved to the Caribbean as a child."
 #: beside "I was in California during the Hurricane." (one person's facts, bench/msc_false_positives.py).
 _PAST = re.compile(
@@ -52,3 +60,23 @@ def change_parts(text: str) -> tuple[str, ...]:
     if len(parts) < 2:
         return ()
     return tuple(p for p in parts if not _REASON.match(p))
+
+
+_WITHDRAWN = re.compile(signals.WITHDRAWN_PLAN, re.IGNORECASE)
+
+
+def withdrawn(text: str, old: Statement) -> bool:
+    """Whether `text` withdraws the plan `old` states: its part with "not … after all" denies the old statement and
+    says nothing it does not ("Hana can't take Biscuit after all, he's going to Oakwood kennels." after "Our dog
+    Biscuit will stay with my sister Hana while we're away."). The new arrangement said beside it shares too little
+    with the plan for the update rules, and the denial alone is no conflict: its frame ("take") is not the plan's
+    ("stay")."""
+    if old.negated or not _WITHDRAWN.search(text):
+        return False
+    for part in change_parts(text) or (text,):
+        if not _WITHDRAWN.search(part):
+            continue
+        p = statement(part)
+        words = p.frame | p.subject | p.entity_words
+        return p.negated and bool(p.subject & old.stems) and bool(words) and words <= old.stems
+    return False

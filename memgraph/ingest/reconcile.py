@@ -529,6 +529,8 @@ class RuleReconciler:
                     why = self.corrected_part(n, o, c)
                 if why is None and n.update:
                     why = self.changed_part(n, o, c)
+                if why is None and n.update and reasons.withdrawn(n.text, o):
+                    why = "a plan withdrawn"
                 if why is not None:
                     kind = "correction" if fixes else "newer statement"
                     return ReconcileDecision(

@@ -197,6 +197,12 @@ _WHEN_WORDS = (
     "wednesday|thursday|friday|saturday|sunday|week|weekend|month|year|term|season|quarter|today|tomorrow|"
     "spring|summer|autumn|winter|\\d"
 )
+#: A plan withdrawn: "Hana can't take Biscuit after all, he's going to Oakwood kennels", "we're not doing the Lisbon
+#: leg after all" (not "After all, it's his car": a negation before it in the same clause). In UPDATE, and read by
+#: `reasons.withdrawn`.
+WITHDRAWN_PLAN = (
+    r"\b(?:can['’]t|cannot|couldn['’]t|won['’]t|isn['’]t|aren['’]t|not|no\s+longer)\s+[^.!?;,]{0,40}?\bafter\s+all\b"
+)
 # a newer statement about the same subject ("now", "no longer", "switched to", "was raised to", "got a new"):
 # lets reconcile supersede. Change verbs in any tense, plus the adverbs and openers that date a statement.
 UPDATE = re.compile(
@@ -255,6 +261,9 @@ UPDATE = re.compile(
     rf"|\bfrom\s+(?:this|next)\s+(?:{_WHEN_WORDS})\b(?![\w'’])"
     r"|\bput\s+back\s+(?:to|by|until|till)\b|\bre-?(?:assign|allocat)(?:ed|s|ing)?\b"
     r"|\b(?:is|are|'s|’s|'re|’re)\s+(?:open|running|working|available)\s+again\b"
+    # a plan withdrawn: "Hana can't take Biscuit after all, he's going to Oakwood kennels", "we're not doing the
+    # Lisbon leg after all" (not "After all, it's his car": a negation before it in the same clause)
+    rf"|{WITHDRAWN_PLAN}"
     # a fronted clause that dates or explains what follows: "Since June the registrar signs …", "From this
     # weekend we shut at 4", "After last night's OOM, each executor is given 12 GB", "Following the revaluation, …"
     rf"|(?:^|[.;!?]\s+)(?:since|from|starting|as\s+of)\s+(?:this\s+|next\s+|the\s+start\s+of\s+)?"
