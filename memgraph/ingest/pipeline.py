@@ -36,11 +36,10 @@ from memgraph.ingest.classify import KIND_LAYER, classify
 from memgraph.ingest.collector import full_collections_held
 from memgraph.ingest.embedding import encode
 from memgraph.ingest.items import Candidate, IngestItem, Prepared, prepare
-from memgraph.ingest.reconcile import Reconciler, RuleReconciler
+from memgraph.ingest.reconcile import Reconciler, RuleReconciler, neighbour_floor
 from memgraph.ingest.report import Dropped, DropReason, IngestReport, preview
 from memgraph.ingest.resolve import Neighbourhood, Outcome, Resolution, apply, decide, record
 from memgraph.ingest.secrets import SecretFilter, only_redactions
-from memgraph.ingest.statement import statement
 from memgraph.ingest.tags import infer_tags
 from memgraph.models import Link, LinkSource, Memory, MemoryKind, Relation, memory_id_for, utcnow
 from memgraph.store.base import GraphStore, MemoryFilter, WriteBatch
@@ -503,7 +502,8 @@ class IngestPipeline:
             )
             hits = {
                 c.memory.id: [
-                    x for x in h if x[0] not in exclude and (x[1] >= s.reconcile_slot_cosine or _cued(c.memory))
+                    x for x in h
+                    if x[0] not in exclude and (x[1] >= s.reconcile_slot_cosine or x[1] >= neighbour_floor(c.memory, s))
                 ]
                 for c, h in zip(fresh, found, strict=True)
                 if c.memory is not None
@@ -526,15 +526,6 @@ class IngestPipeline:
 
 
 # -- helpers ------------------------------------------------------------------------------------------------
-
-
-def _cued(m: Memory) -> bool:
-    """Whether a new memory says a change or a correction, whose neighbours are read from `reconcile_cue_cosine`
-    (the statement is parsed once: the reconciler reads the same cached parse)."""
-    if m.kind is MemoryKind.CORRECTION:
-        return True
-    st = statement(m.content)
-    return st.update or st.correction
 
 
 def _is_turn(p: Prepared) -> bool:

@@ -67,16 +67,17 @@ _WITHDRAWN = re.compile(signals.WITHDRAWN_PLAN, re.IGNORECASE)
 
 def withdrawn(text: str, old: Statement) -> bool:
     """Whether `text` withdraws the plan `old` states: its part with "not … after all" denies the old statement and
-    says nothing it does not ("Hana can't take Biscuit after all, he's going to Oakwood kennels." after "Our dog
-    Biscuit will stay with my sister Hana while we're away."). The new arrangement said beside it shares too little
-    with the plan for the update rules, and the denial alone is no conflict: its frame ("take") is not the plan's
-    ("stay")."""
+    says nothing it does not, naming two things of it at least ("Hana can't take Biscuit after all, he's going to
+    Oakwood kennels." after "Our dog Biscuit will stay with my sister Hana while we're away."). The new arrangement
+    said beside it shares too little with the plan for the update rules, and the denial alone is no conflict: its
+    frame ("take") is not the plan's ("stay")."""
     if old.negated or not _WITHDRAWN.search(text):
         return False
     for part in change_parts(text) or (text,):
         if not _WITHDRAWN.search(part):
             continue
         p = statement(part)
+        # (the cue holds the negation: chat's "cant" is no negation to the parse, nor "tom" a subject)
         words = p.frame | p.subject | p.entity_words
-        return p.negated and bool(p.subject & old.stems) and bool(words) and words <= old.stems
+        return len(words) >= 2 and words <= old.stems
     return False

@@ -612,6 +612,18 @@ def _old_side_veto(
     return repeats.veto(n.text, o.text, settings.dedup_sentence_max_covered)
 
 
+def neighbour_floor(new: Memory, settings: Settings) -> float:
+    """The cosine from which a stored memory is a neighbour `new` is compared with: `reconcile_slot_cosine`, or the
+    lower `reconcile_cue_cosine` for a text that says a change or a correction ("Noor has started eating fish, so
+    she's pescatarian now." beside "My partner Noor is vegetarian, so …", 0.38), whose change is most of its words.
+    The statement is the reconciler's own cached parse."""
+    floor = settings.reconcile_slot_cosine
+    if new.kind is MemoryKind.CORRECTION:
+        return min(floor, settings.reconcile_cue_cosine)
+    st = statement(new.content)
+    return min(floor, settings.reconcile_cue_cosine) if st.update or st.correction else floor
+
+
 def _measured_kinds(st: Statement, names: frozenset[str]) -> set[str]:
     """The kinds of `st`'s values that measure something: a clock time, a date or a day, or a quantity with a unit
     that is not a name's word ("14 Elm Road" reads as 14 of "elm"); a bare number is no measure."""

@@ -198,10 +198,11 @@ _WHEN_WORDS = (
     "spring|summer|autumn|winter|\\d"
 )
 #: A plan withdrawn: "Hana can't take Biscuit after all, he's going to Oakwood kennels", "we're not doing the Lisbon
-#: leg after all" (not "After all, it's his car": a negation before it in the same clause). In UPDATE, and read by
+#: leg after all", chat's "tom cant pick up the kids after all" (not "After all, it's his car": a negation before it in
+#: the same clause). In UPDATE, and read by
 #: `reasons.withdrawn`.
 WITHDRAWN_PLAN = (
-    r"\b(?:can['’]t|cannot|couldn['’]t|won['’]t|isn['’]t|aren['’]t|not|no\s+longer)\s+[^.!?;,]{0,40}?\bafter\s+all\b"
+    r"\b(?:can['’]?t|cannot|couldn['’]?t|won['’]?t|isn['’]?t|aren['’]?t|not|no\s+longer)\s+[^.!?;,]{0,40}?\bafter\s+all\b"
 )
 # a newer statement about the same subject ("now", "no longer", "switched to", "was raised to", "got a new"):
 # lets reconcile supersede. Change verbs in any tense, plus the adverbs and openers that date a statement.

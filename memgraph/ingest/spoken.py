@@ -278,7 +278,8 @@ _PART_OF_DAY = re.compile(
     r"\s+(?:(?:in\s+(?:the\s+)?)(?P<p>morning|afternoon|evening)|at\s+(?P<n>night))\b"
 )
 #: The first hour of a range that gives its am / pm only at the end ("6-7.30pm", "from 6 until 7:30 pm", "nine
-#: till noon"): the same half of the day when it comes earlier on the clock.
+#: till noon"): the same half of the day when it comes earlier on the clock, the morning when it comes later
+#: before a pm ("10-5pm").
 _RANGE_MERIDIEM = re.compile(
     rf"(?i)\b(?P<h>{_HOUR})(?P<m>[:.]\d{{2}})?(?P<j>\s*[-–]\s*|\s+(?:to|till|until|and)\s+)"
     r"(?=(?P<h2>\d{1,2})(?:[:.]\d{2})?\s*(?P<mer>am|pm|a\.m\.|p\.m\.)(?!\w)|(?P<noon>noon|midday)\b)"
@@ -302,10 +303,12 @@ def _range_meridiem(m: re.Match[str]) -> str:
         end, mer = 12, "am"
     else:
         end, mer = int(m.group("h2")), m.group("mer").lower().replace(".", "")
-    if not (1 <= h <= 12) or not (h < end or end == 12 and mer == "pm" and h < 12):
+    if not 1 <= h <= 12:
         return m.group(0)
-    if end == 12 and mer == "pm" and not m.group("noon"):
-        mer = "am"  # "9 to 12 pm" is the morning to noon
+    if mer == "pm" and (end == 12 or h > end) and h != 12:
+        mer = "am"  # "9 to 12 pm" is the morning to noon, "10-5pm" ten in the morning to five
+    elif not h < end:
+        return m.group(0)
     return f"{h}{(m.group('m') or '').replace('.', ':')} {mer}{m.group('j')}"
 
 
