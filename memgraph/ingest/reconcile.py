@@ -505,7 +505,11 @@ class RuleReconciler:
                 continue
             # "Lena moved to Lisbon" after "Lena lives in Porto"; not between two turns of a conversation, where
             # "I moved to Paris" is a story told, and the turn it would replace may be what a question needs
-            moved = None if (who and other) else slots.verdict(new.content, old.content, cues)
+            # a neighbour under the floor (read because the new text says a change: `neighbour_floor`) shares so
+            # little that a home, a job or a swapped word read from the whole text is no evidence ("I'm from Memphis,
+            # Tennessee." / "I moved to Chicago.", 0.38): only a change the text names in a part decides there
+            under = nb.similarity < self.s.reconcile_slot_cosine
+            moved = None if (who and other) or under else slots.verdict(new.content, old.content, cues)
             if moved is not None and not moved[0]:
                 # someone else's move, or a move within the same place: not a change of `old`; but a thing (not a
                 # person's home) taken to another named place is read below ("We switched the practice server over
@@ -522,7 +526,7 @@ class RuleReconciler:
             )
             if episodic and not fixes:
                 continue  # episodes accumulate: "went hiking" and "went swimming" both happened
-            why = self.conflict(n, o, c, cue=cue or fixes)
+            why = None if under else self.conflict(n, o, c, cue=cue or fixes)
             if cue or fixes:
                 why = why or self.update(n, o, c)
                 if why is None and fixes:
