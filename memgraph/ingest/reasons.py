@@ -34,6 +34,8 @@ _REASON_WORDS = (
 #: word with the part it opens, so "since his laminitis flare-up" stays one part and the change another).
 _JOINT = re.compile(
     r"\s*[;:]\s+|\s*,\s+(?:(?:and|but|so)\s+)?|\s+[-–—]\s+|\s*[()]\s*|(?<=[a-z0-9])[.!?]\s+(?=\w)"
+    # chat drops the comma before "so" ("sam has started eating eggs again so hes vegetarian now")
+    r"|\s+so\s+(?!(?:much|many|far|long|well|good|that)\b)"
     rf"|\s+(?=(?:{_REASON_WORDS})\s)",
     re.IGNORECASE,
 )

@@ -508,7 +508,7 @@ class RuleReconciler:
             # a neighbour under the floor (read because the new text says a change: `neighbour_floor`) shares so
             # little that a home, a job or a swapped word read from the whole text is no evidence ("I'm from Memphis,
             # Tennessee." / "I moved to Chicago.", 0.38): only a change the text names in a part decides there
-            under = nb.similarity < self.s.reconcile_slot_cosine
+            under = bool(cue) and nb.similarity < self.s.reconcile_slot_cosine
             moved = None if (who and other) or under else slots.verdict(new.content, old.content, cues)
             if moved is not None and not moved[0]:
                 # someone else's move, or a move within the same place: not a change of `old`; but a thing (not a
