@@ -144,6 +144,19 @@ def stem(tokens: list[str]) -> list[str]:
     return _stemmer().stemWords(tokens)
 
 
+def surface(stems: frozenset[str] | set[str], text: str) -> list[str]:
+    """The words of `text` as written whose stems are `stems`, in the text's order (a stem the text does not hold is
+    left as it is): a decision's reason names "canaries", not the stem "canari"."""
+    words = re.findall(r"[\w'.-]*\w", text)
+    seen: dict[str, str] = {}
+    for w in words:
+        for s in stem(tokenize(w)):
+            seen.setdefault(s, w)
+    found = [seen[s] for s in stems if s in seen]
+    order = {w: i for i, w in reversed(list(enumerate(words)))}
+    return sorted(dict.fromkeys(found), key=order.__getitem__) + sorted(s for s in stems if s not in seen)
+
+
 def terms(text: str) -> list[str]:
     """The full-text terms of a memory's text, in order, stop words included (they count in its length)."""
     return stem(tokenize(text))

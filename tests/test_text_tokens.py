@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from memgraph.text import _tokenize_unicode, tokenize, tokenize_many
+from memgraph.text import _tokenize_unicode, surface, tokenize, tokenize_many
 
 TEXTS = [
     "Caroline went to the LGBTQ support group on 7 May 2023.",
@@ -41,3 +41,11 @@ def _strings(obj: object) -> list[str]:
     if isinstance(obj, list):
         return [s for v in obj for s in _strings(v)]
     return []
+
+
+def test_a_reason_names_the_words_as_written_not_their_stems() -> None:
+    """A decision's reason read "replaced argocd -> canari, day" on the CLI: the stems, not the user's words."""
+    text = "The billing service can be deployed any day now that we have canaries."
+    assert surface(frozenset({"canari", "day"}), text) == ["day", "canaries"]
+    assert surface(frozenset({"argocd"}), "Deploys go through ArgoCD; never on Fridays.") == ["ArgoCD"]
+    assert surface(frozenset({"absent"}), "nothing here") == ["absent"]

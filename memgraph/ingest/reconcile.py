@@ -123,6 +123,7 @@ from memgraph.ingest.obligations import obliged_and_not
 from memgraph.ingest.restrictions import only_kind_against_grant, only_value_against_other
 from memgraph.ingest.statement import Statement, clauses, correction_parts, denied_values, statement, stem
 from memgraph.models import Memory, MemoryKind
+from memgraph.text import surface
 
 
 class ReconcileAction(StrEnum):
@@ -291,7 +292,7 @@ class RuleReconciler:
         if c.value_swap and not c.polarity and (not c.subject_changed or c.identity) and not (
             denials or _another_value(n, o, c, cue=cue) or (not cue and (c.shared - n.subject) & _HOLDS_MANY)
         ):
-            return "swapped " + ", ".join(sorted(c.only_old)) + " -> " + ", ".join(sorted(c.only_new))
+            return f"swapped {', '.join(surface(c.only_old, o.text))} -> {', '.join(surface(c.only_new, n.text))}"
         if _negates(c, cue=cue) and not (
             predicates.another_slot(n.text, o.text) or (not cue and _denies_a_part(n, o, c))
         ):
@@ -408,7 +409,7 @@ class RuleReconciler:
         swapped = bool(c.only_new and c.only_old) and not c.subject_changed
         few = s.reconcile_update_max_changed_terms
         if swapped and len(c.only_new) <= few and len(c.only_old) <= few and c.cosine >= s.reconcile_update_cosine:
-            return "replaced " + ", ".join(sorted(c.only_old)) + " -> " + ", ".join(sorted(c.only_new))
+            return f"replaced {', '.join(surface(c.only_old, o.text))} -> {', '.join(surface(c.only_new, n.text))}"
         if correction:
             if c.preference_swapped or (c.same_frame and c.cosine >= s.reconcile_subject_cosine):
                 return "corrected"
@@ -420,7 +421,7 @@ class RuleReconciler:
             if swapped and len(c.only_new) <= most and len(c.only_old) <= most and (
                 one_for_one or c.only_old & o.value_words()
             ):
-                return "corrected " + ", ".join(sorted(c.only_old)) + " -> " + ", ".join(sorted(c.only_new))
+                return f"corrected {', '.join(surface(c.only_old, o.text))} -> {', '.join(surface(c.only_new, n.text))}"
         return None
 
     @staticmethod

@@ -29,9 +29,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from memgraph.ingest import signals
-from memgraph.ingest.values import MONTHS, WEEKDAYS
+from memgraph.ingest.values import MONTHS, WEEKDAYS, values
 from memgraph.text import stem as stem_tokens
-from memgraph.text import stop_words, tokenize
+from memgraph.text import stop_words, surface, tokenize
 
 _HOME_STATE = (
     r"(?:lives?|living|lived|resides?|residing|(?:is|are|am|'s|'re|'m)\s+(?:now\s+)?(?:located|based)|based)"
@@ -193,15 +193,16 @@ def _verdict(new: str, old: str, cues: tuple[bool, bool] | None = None) -> tuple
                 continue
             if n.ended:
                 if not n.value or n.value & o.value:
-                    return True, f"{who}: no longer at the old {n.kind} ({', '.join(sorted(o.value)) or '-'})", o
+                    return True, f"{who}: no longer at the old {n.kind} ({', '.join(surface(o.value, old)) or '-'})", o
                 continue
             if not n.value:
                 if n.change:
                     return True, f"{who}: changed {n.kind}", o
                 continue
             if o.value and not n.value & o.value:
-                return True, f"{who}: {n.kind} {', '.join(sorted(o.value))} -> {', '.join(sorted(n.value))}", o
-            other = other or f"{who}: the same {n.kind} ({', '.join(sorted(n.value & o.value))})"
+                was, now = ", ".join(surface(o.value, old)), ", ".join(surface(n.value, new))
+                return True, f"{who}: {n.kind} {was} -> {now}", o
+            other = other or f"{who}: the same {n.kind} ({', '.join(surface(n.value & o.value, new))})"
     if other is None and olds and update and not correction:
         # an update that states no home or job of the old holder does not replace one: "Grace's son now goes to
         # Hillside Primary" after "Grace works at Hillside Primary" (frames share "Hillside Primary" and swap
@@ -267,16 +268,39 @@ def _untouched_clauses(new: str, old: str) -> str | None:
 
     "Maya is on holiday from 3 to 14 March; Tomasz covers code review." then "Actually, Maya's holiday moved: she is
     away from 10 to 21 March.": the correction supersedes the memory, and without this recall would lose who covers
-    code review. A clause is touched when it shares a content word with `new`; the others are kept when some clause
-    was touched (else `new` replaced the whole) and they say two content words or more of their own.
+    code review. Which clauses `new` touches:
+    - when `new` changes a value (a number, time, date, weekday...) and some clause holds a value of the same kind,
+      those clauses, and any clause sharing two content words with `new`: "we moved staging to Postgres 16" touches
+      "uses Postgres 15", not "staging is db-staging.internal", which only names the same thing;
+    - else the clauses sharing a content word with `new`.
+    Words every clause has (the compound's common subject: "The standup is at 9:15. The standup is in the Blue
+    room.") touch nothing. The untouched clauses are kept when some clause was touched (else `new` replaced the
+    whole), they have two content words and one that `new` does not say: "Deploys go through ArgoCD" stays when
+    "the billing service can be deployed any day" lifts the Friday ban beside it (a newcomer's note lost it).
     """
     clauses = [c.strip() for c in _SENTENCE_OR_SEMICOLON.split(old.strip()) if c.strip()]
     if len(clauses) < 2:
         return None
     new_words = set(_content_stems(new))
-    words = [(c, set(_content_stems(c))) for c in clauses]
-    kept = [(c, w) for c, w in words if not w & new_words]
-    if not kept or len(kept) == len(clauses) or len(set().union(*(w for _, w in kept))) < 2:
+    words = [set(_content_stems(c)) for c in clauses]
+    common = set.intersection(*words)
+    new_kinds = _value_kinds(new)
+    kinds = [_value_kinds(c) for c in clauses]
+    by_value = bool(new_kinds) and any(k & new_kinds for k in kinds)
+    need = 2 if by_value else 1
+    touched = [
+        bool(k & new_kinds) or len((w - common) & new_words) >= need
+        for w, k in zip(words, kinds, strict=True)
+    ]
+    if not any(touched) or all(touched):
         return None
-    rest = " ".join(c if c[-1] in ".!?" else c.rstrip(";") + "." for c, _ in kept)
+    kept = [c for c, w, t in zip(clauses, words, touched, strict=True) if not t and len(w) >= 2 and w - new_words]
+    if not kept:
+        return None
+    rest = " ".join(c if c[-1] in ".!?" else c.rstrip(";") + "." for c in kept)
     return rest[0].upper() + rest[1:]
+
+
+def _value_kinds(text: str) -> set[str]:
+    """The kinds of value `text` states, quantities as one kind whatever their unit ("Postgres 15", "room 4B")."""
+    return {"q" if k.startswith("q:") else k for k in values(text).kinds()}

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Generic, TypeVar
 
-from memgraph.ingest import signals
+from memgraph.ingest import chatter, signals
 from memgraph.ingest.clean import strip_code
 from memgraph.ingest.values import EMPTY, NO_VALUES, UNIT_WORDS, Values, frozen, masked, values
 from memgraph.text import stem as stem_tokens
@@ -145,7 +145,7 @@ def stem(word: str) -> str:
     """The Snowball stem full text uses (`memgraph.text`: one stemmer per thread; reconcile runs on the writers'
     threads and gap detection on the maintenance thread, and a PyStemmer object is not safe to share). Cached:
     a statement stems ~80 words, most of them common (LoCoMo turns: 0.8 of the 2 ms a statement took)."""
-    return stem_tokens([word])[0]
+    return stem_tokens([chatter.WORDS.get(word, word)])[0]  # chat's "tkt" is "ticket" (`chatter.py`)
 
 
 @lru_cache(maxsize=1)
@@ -388,7 +388,7 @@ def _values_of(v: tuple[Any, ...]) -> Values:
 
 def _parse(text: str) -> Statement:
     stops = stop_words()
-    plain = strip_code(text)
+    plain = chatter.strip_chatter(strip_code(text))  # a pasted message's greeting and sign-off are no content
     core = _NOT_X.sub(" ", plain)  # "…, not May": May is the old value, not something this text says
     vals = values(core, compare=True)
     masked_core = masked(core, compare=True)

@@ -42,6 +42,8 @@ MONTHS = {
 WEEKDAYS = {d: i for i, d in enumerate("monday tuesday wednesday thursday friday saturday sunday".split())}
 _WEEKDAY_SHORT = {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "thu": 3, "thur": 3, "thurs": 3, "fri": 4, "sat": 5,
                   "sun": 6}
+#: The short weekdays that are no other English word, read in lower case too (chat: "swimming is tues 5pm").
+_CHAT_WEEKDAYS = frozenset({"tue", "tues", "thu", "thur", "thurs", "fri"})
 NUMBER_WORDS = {
     w: i
     for i, w in enumerate(
@@ -142,6 +144,18 @@ _DATE = re.compile(
 #: "30/06/2028": day first unless that cannot be ("06/30/2028"); "03/04/2028" could be either, so it gives both
 #: (then it is the same date as neither alone, and no other date is a change of it).
 _SLASH_DATE = re.compile(r"\b(?P<a>[0-3]?\d)/(?P<b>[0-3]?\d)/(?P<y>(?:19|20)\d\d)\b")
+#: A slashed date without its year ("expires 14/3", "due by 3/4"), read only after a word that introduces a date:
+#: bare "3/4" is as often a fraction ("3/4 of the budget") or a score.
+_SHORT_SLASH_DATE = re.compile(
+    r"(?i)\b(?:on|by|until|till|til|from|before|after|since|due|expires?|expiring|ends?|starts?|thru)\s+"
+    r"(?P<a>[0-3]?\d)/(?P<b>[0-3]?\d)(?![/\d])"
+)
+def _slash_readings(a: int, b: int) -> set[tuple[int, int]]:
+    """The (month, day) readings of a slashed "a/b": day first unless that cannot be, both when either can."""
+    readings = {(b, a), (a, b)} if a <= 12 and b <= 12 else {(b, a)} if b <= 12 else {(a, b)} if a <= 12 else set()
+    return {(mo, d) for mo, d in readings if 1 <= d <= 31}
+
+
 _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 _NUMBER = re.compile(
     r"(?P<cur>[€£$¥])?\s?(?P<neg>(?:(?<=\s)|^|(?<=\())[-−])?(?P<n>(?<![\w.])\d+(?:,\d{3})*(?:\.\d+)?)"
@@ -330,12 +344,17 @@ def _values(text: str, compare: bool = False) -> Values:
     dates: set[tuple[int, int]] = set()
     for m in _SLASH_DATE.finditer(text) if digit and "/" in text else ():
         a, b, y = int(m.group("a")), int(m.group("b")), int(m.group("y"))
-        readings = {(b, a), (a, b)} if a <= 12 and b <= 12 else {(b, a)} if b <= 12 else {(a, b)} if a <= 12 else set()
-        readings = {(mo, d) for mo, d in readings if 1 <= d <= 31}
+        readings = _slash_readings(a, b)
         if readings and free(*m.span()):
             dates |= readings
             slash_years.add(y)
             taken.append(m.span())
+    for m in _SHORT_SLASH_DATE.finditer(text) if digit and "/" in text else ():
+        a, b = int(m.group("a")), int(m.group("b"))
+        readings = _slash_readings(a, b)
+        if readings and free(m.start("a"), m.end()):
+            dates |= readings
+            taken.append((m.start("a"), m.end()))
     for m in _DATE.finditer(text) if digit and (month_word or "-" in text) else ():
         if not free(*m.span()):
             continue
@@ -361,7 +380,8 @@ def _values(text: str, compare: bool = False) -> Values:
         day: str = m.group("d").lower()
         if day in WEEKDAYS:
             weekdays.add(WEEKDAYS[day])
-        elif len(day) >= 3 and day in _WEEKDAY_SHORT and m.group(0)[:1].isupper():  # "Fri", not "sat down"
+        elif len(day) >= 3 and day in _WEEKDAY_SHORT and (m.group(0)[:1].isupper() or day in _CHAT_WEEKDAYS):
+            # "Fri", not "sat down"; chat's lower-case "tues 5pm" where the short form is no other word
             weekdays.add(_WEEKDAY_SHORT[day])
         else:
             continue

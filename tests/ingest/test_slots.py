@@ -79,7 +79,7 @@ def test_newcomer_relocation_supersedes_through_the_api(engine: MemoryEngine) ->
     assert not engine.get(old.id, user_id=u).active
     sup = [ln for ln in engine.store.get_links(u, [old.id]) if ln.relation is Relation.SUPERSEDES]
     assert [(ln.src, ln.dst) for ln in sup] == [(new.id, old.id)]
-    assert "porto -> lisbon" in (sup[0].reason or "")
+    assert "Porto -> Lisbon" in (sup[0].reason or "")  # the words as written
     # recall now gives Lisbon, not Porto
     res = engine.recall("Where does Lena live?", user_id=u)
     assert [m.id for m in res.memories][:1] == [new.id]
@@ -114,6 +114,17 @@ def test_newcomer_near_misses_keep_the_old_fact(engine: MemoryEngine) -> None:
          "Tomasz covers code review."),
         ("The deadline is Thursday; the report goes to Anna.", "Correction: the deadline is Friday.",
          "The report goes to Anna."),
+        # a subject every clause names touches none of them: the room stays when the time changes
+        ("The standup is at 9:15. The standup is in the Blue room.", "Actually the standup is at 9:30.",
+         "The standup is in the Blue room."),
+        # a changed value touches the clause holding that kind of value, not one that only names the same thing
+        ("Our backend team uses Postgres 15 on RDS; staging is db-staging.internal.",
+         "we moved staging to Postgres 16 last week", "Staging is db-staging.internal."),
+        ("Flight BA117 lands at 6pm; my brother Jo picks us up.", "The flight now lands at 9pm.",
+         "My brother Jo picks us up."),
+        # no value changed: the clause that shares the new statement's words is the one replaced
+        ("Deploys go through ArgoCD; never deploy the billing service on Fridays.",
+         "The billing service can be deployed any day now that we have canaries.", "Deploys go through ArgoCD."),
     ],
 )
 def test_what_a_replaced_statement_still_says(old: str, new: str, kept: str) -> None:
@@ -128,7 +139,8 @@ def test_what_a_replaced_statement_still_says(old: str, new: str, kept: str) -> 
         ("Lena lives in Porto and works as a nurse.", "Lena visited Lisbon."),  # nothing replaced
         ("Lena lives in Porto and works as a nurse.", "Lena's friend moved to Lisbon."),
         ("The standup is at 9:00 and lasts ten minutes.", "The standup moved to 9:30."),  # one clause, not a slot
-        ("The standup is at 9:15. The standup is in the Blue room.", "Actually the standup is at 9:30."),  # all touched
+        # the same value kind in two clauses: both changed
+        ("The meeting is on Tuesday; the meeting room is 4B.", "Actually the meeting is on Wednesday in room 5C."),
     ],
 )
 def test_nothing_is_kept_when_nothing_else_was_said_or_nothing_was_replaced(old: str, new: str) -> None:
@@ -171,3 +183,21 @@ def test_a_correction_keeps_the_untouched_clause_of_a_compound_memory(engine: Me
     assert kept.content == "Tomasz covers code review." and kept.active
     res = engine.recall("who covers code review while Maya is away?", user_id=u)
     assert kept.id in [m.id for m in res.memories]
+
+
+def test_an_update_keeps_what_it_does_not_change_of_a_note(engine: MemoryEngine) -> None:
+    """A newcomer's notes of a team's setup: moving staging to another Postgres version and lifting a Friday ban
+    made each whole note inactive, and recall no longer knew the staging host or that deploys go through ArgoCD."""
+    u = "setup"
+    db = engine.remember("Our backend team uses Postgres 15 on RDS; staging is db-staging.internal.", user_id=u)
+    deploys = engine.remember("Deploys go through ArgoCD; never deploy the billing service on Fridays.", user_id=u)
+    moved = engine.remember_report("we moved staging to Postgres 16 last week", user_id=u)
+    lifted = engine.remember_report("The billing service can be deployed any day now that we have canaries.",
+                                    user_id=u)
+    assert moved.superseded == [db.id] and lifted.superseded == [deploys.id]
+    kept = [engine.get(r.remainders[0], user_id=u).content for r in (moved, lifted)]
+    assert kept == ["Staging is db-staging.internal.", "Deploys go through ArgoCD."]
+    host = engine.recall("what's the staging database host?", user_id=u, top_k=3)
+    assert host.memories and host.memories[0].content == kept[0]
+    how = engine.recall("how do we deploy?", user_id=u, top_k=3)
+    assert kept[1] in [m.content for m in how.memories]

@@ -233,3 +233,27 @@ def test_a_temperature_is_a_quantity_in_degrees() -> None:
     assert values("held at 22°C").kinds() == values("held at 22 °C").kinds() == values("22 degrees").kinds()
     assert values("It is 70 °F.").kinds() == {"q:fahrenheit": frozenset({70.0})}
     assert masked("The cold room is kept at 5 °C.").replace(" ", "") == "Thecoldroomiskeptat#."
+
+
+@pytest.mark.parametrize(
+    ("chat", "written"),
+    [
+        ("swimming is tues 5pm", "Swimming is on Tuesday at 5pm."),
+        ("see you thurs", "See you on Thursday."),
+        ("season tkt expires 14/3", "My season ticket runs out on 14 March."),
+        ("rent due by 1/10", "Rent is due by 1 October."),  # either way round: both readings, one of them met
+    ],
+)
+def test_chat_short_forms_of_dates_and_weekdays_are_read(chat: str, written: str) -> None:
+    """Chat's lower-case short weekdays and yearless slashed dates after a word that introduces a date."""
+    got, want = values(chat).kinds(), values(written).kinds()
+    for kind, vals in want.items():
+        assert vals <= got.get(kind, frozenset()), (kind, got)
+
+
+@pytest.mark.parametrize(
+    "text", ["we sat down at the table", "the sun is out", "3/4 of the budget", "won 3/1 away", "the ratio is 1/3"]
+)
+def test_what_only_looks_like_a_short_date_or_weekday_is_not_one(text: str) -> None:
+    kinds = values(text).kinds()
+    assert "weekday" not in kinds and "date" not in kinds

@@ -1,0 +1,55 @@
+"""Chat's voice read as what it says (`ingest/chatter.py`): abbreviations and a pasted message's greeting and
+sign-off, for the write-path rules."""
+
+from __future__ import annotations
+
+import pytest
+
+from memgraph import MemoryEngine
+from memgraph.ingest.chatter import strip_chatter
+from memgraph.ingest.statement import statement
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("hi all - quick one: the office wifi password is changing from Monday. thanks, M",
+         "the office wifi password is changing from Monday"),
+        ("Hey team, standup moves to 9:30 from next week. Cheers, Sam.", "standup moves to 9:30 from next week."),
+        ("@here fyi kestrel pays cash on delivery", "kestrel pays cash on delivery"),
+        ("Morning all, the boiler service is booked for 3 June. Ta", "the boiler service is booked for 3 June"),
+        ("hey, actually the dentist is on the 5th", "actually the dentist is on the 5th"),
+    ],
+)
+def test_a_pasted_messages_greeting_and_sign_off_are_cut(text: str, fact: str) -> None:
+    assert strip_chatter(text) == fact
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["This one is the best", "Thanks to the canaries we can deploy any day.", "I said no thanks",
+     "Best practice is to rotate keys monthly.", "Hi", "Hey Jude is my favourite song."],
+)
+def test_what_only_looks_like_a_greeting_or_a_sign_off_stays(text: str) -> None:
+    assert strip_chatter(text) == text
+
+
+def test_chat_abbreviations_are_read_as_their_words() -> None:
+    chat, written = statement("season tkt for the appt"), statement("season ticket for the appointment")
+    assert chat.frame == written.frame
+    assert chat.tokens != written.tokens  # what the text says is kept as typed
+
+
+def test_a_restatement_in_chat_voice_reinforces(engine: MemoryEngine) -> None:
+    """A newcomer's pair: the lesson restated in chat's short forms was stored as a second memory."""
+    u = "chat"
+    old = engine.remember("The kids' swimming lesson is on Tuesdays at 5pm.", user_id=u)
+    report = engine.remember_report("swimming for the kids is tues 5pm", user_id=u)
+    assert report.decisions[0].action == "reinforced" and report.decisions[0].target_id == old.id
+
+
+def test_a_correction_after_a_greeting_supersedes(engine: MemoryEngine) -> None:
+    u = "chat-fix"
+    old = engine.remember("The dentist appointment is on 3 June at 10am.", user_id=u)
+    report = engine.remember_report("hey all - quick one: dentist appt moved to 5 june 10am. thx, J", user_id=u)
+    assert report.superseded == [old.id]
