@@ -19,9 +19,8 @@ SUPERSEDE, CREATE, REINFORCE = ReconcileAction.SUPERSEDE, ReconcileAction.CREATE
 CONTRADICT = ReconcileAction.CONTRADICT
 
 
-@pytest.mark.parametrize(
-    ("old", "new", "action"),
-    [
+#: The clause that says the change is read against the old statement without the clause that says why.
+REASONS: list[tuple[str, str, ReconcileAction]] = [
         # the clause of the change read apart from its reason
         ("Book club is on the first Tuesday of the month.",
          "book club has moved to Thursdays, cos Tuesday clashes with choir for half of us", SUPERSEDE),
@@ -35,12 +34,7 @@ CONTRADICT = ReconcileAction.CONTRADICT
         ("I don't like the town of Swindon.", "My home town is Swindon, but I now live in Bath.", CREATE),
         ("The ceramics class meets in room 4.", "The ceramics class meets in room 4 because the kiln is there.",
          REINFORCE),
-    ],
-)
-def test_an_update_told_with_its_reason(embedder, old: str, new: str, action: ReconcileAction) -> None:  # type: ignore[no-untyped-def]
-    """The clause that says the change is read against the old statement without the clause that says why."""
-    decision = _decide(embedder, old, new)
-    assert decision.action is action, decision
+    ]
 
 
 def test_change_parts_leave_the_reason_out() -> None:
@@ -52,9 +46,8 @@ def test_change_parts_leave_the_reason_out() -> None:
     assert change_parts("I moved to Lisbon as a child, then to Porto.") == ()
 
 
-@pytest.mark.parametrize(
-    ("old", "new", "action"),
-    [
+#: A change dated from when it holds, a date put back, a place open again, a fronted "since we …".
+CUES: list[tuple[str, str, ReconcileAction]] = [
         ("The last ferry leaves at 18:30.",
          "With effect from the winter timetable, the last ferry leaves at 17:45.", SUPERSEDE),
         ("The canteen closes at 3 pm.", "canteen closes at 2 pm from next week", SUPERSEDE),
@@ -66,17 +59,11 @@ def test_change_parts_leave_the_reason_out() -> None:
          "Since we moved to a bigger courier, standard delivery takes three working days.", SUPERSEDE),
         # near-miss: "from this week's" names a thing, it dates no change
         ("The canteen closes at 3 pm.", "The canteen closes at 3 pm; the menu is from this week's delivery.", CREATE),
-    ],
-)
-def test_update_cues(embedder, old: str, new: str, action: ReconcileAction) -> None:  # type: ignore[no-untyped-def]
-    """A change dated from when it holds, a date put back, a place open again, a fronted "since we …"."""
-    decision = _decide(embedder, old, new)
-    assert decision.action is action, decision
+    ]
 
 
-@pytest.mark.parametrize(
-    ("old", "new", "action"),
-    [
+#: "Can't … after all" that denies the plan and says nothing else of it supersedes the plan.
+WITHDRAWN: list[tuple[str, str, ReconcileAction]] = [
         ("Our dog Biscuit will stay with my sister Hana while we're away.",
          "Hana can't take Biscuit after all, he's going to Oakwood kennels.", SUPERSEDE),
         ("Grandad is hosting Sunday lunch this week.", "Grandad isn't hosting after all; we're going to the pub.",
@@ -88,12 +75,7 @@ def test_update_cues(embedder, old: str, new: str, action: ReconcileAction) -> N
          "After all, the cake is from Bluebell Bakery and they are the best.", CREATE),
         ("The quiz night is at the Red Lion.",
          "We can't book the Red Lion for the darts night, after all the trouble last year.", CREATE),
-    ],
-)
-def test_a_plan_withdrawn(embedder, old: str, new: str, action: ReconcileAction) -> None:  # type: ignore[no-untyped-def]
-    """"Can't … after all" that denies the plan and says nothing else of it supersedes the plan."""
-    decision = _decide(embedder, old, new)
-    assert decision.action is action, decision
+    ]
 
 
 @pytest.mark.parametrize(
@@ -115,9 +97,8 @@ def test_a_change_under_the_neighbour_floor(engine: MemoryEngine, old: str, new:
     assert engine.get(first.id, user_id="u").active is not superseded
 
 
-@pytest.mark.parametrize(
-    ("old", "new", "action"),
-    [
+#: An hour said with "in the morning" / "at night", and a range's first hour, are clock times.
+HOURS: list[tuple[str, str, ReconcileAction]] = [
         ("The pharmacy is open from 8 am to 6 pm.",
          "The pharmacy opens at eight in the morning and shuts at six in the evening.", REINFORCE),
         ("User's swim sessions run 7 till 8.30 pm on Mondays.",
@@ -128,12 +109,7 @@ def test_a_change_under_the_neighbour_floor(engine: MemoryEngine, old: str, new:
         ("The bakery opens at 7 am.", "The bakery opens at seven in the evening.", CONTRADICT),
         ("The helpline is staffed from 9 am to 5 pm.",
          "The helpline is staffed from nine in the morning until eight at night.", CONTRADICT),
-    ],
-)
-def test_hours_with_their_part_of_the_day(embedder, old: str, new: str, action: ReconcileAction) -> None:  # type: ignore[no-untyped-def]
-    """An hour said with "in the morning" / "at night", and a range's first hour, are clock times."""
-    decision = _decide(embedder, old, new)
-    assert decision.action is action, decision
+    ]
 
 
 def test_part_of_day_rewrites() -> None:
@@ -141,3 +117,10 @@ def test_part_of_day_rewrites() -> None:
     assert digitise("6-7.30pm") == "6 pm-7.30pm"
     assert digitise("9 till noon") == "9 am till noon"
     assert digitise("two at night") == "two at night"  # the small hours: left as said
+
+
+@pytest.mark.parametrize(("old", "new", "action"), REASONS + CUES + WITHDRAWN + HOURS)
+def test_forms_that_carry(embedder, old: str, new: str, action: ReconcileAction) -> None:  # type: ignore[no-untyped-def]
+    """Each case of the four lists above, decided by the rules at the model's cosine."""
+    decision = _decide(embedder, old, new)
+    assert decision.action is action, decision
