@@ -456,10 +456,12 @@ class RuleReconciler:
 
     def changed_part(self, n: Statement, o: Statement, c: Comparison) -> str | None:
         """How one part of an update `n` told with its reason replaces `o` (`reasons.py`: "Biscuit has been moved to
-        the lower paddock since his laminitis flare-up."): each part read alone, at the pair's cosine, as a
-        correction's parts are; not a part that denies what the old statement says or the other way round (a
-        flipped polarity read in a part is most often another thing said, not the change)."""
-        for part in reasons.change_parts(n.text):
+        the lower paddock since his laminitis flare-up."): the text without its reason first (a condition kept with
+        its clause), then each part read alone, at the pair's cosine, as a correction's parts are; not a part that
+        denies what the old statement says or the other way round (a flipped polarity read in a part is most often
+        another thing said, not the change)."""
+        kept = reasons.without_reason(n.text)
+        for part in (kept, *reasons.change_parts(n.text)) if kept else reasons.change_parts(n.text):
             p = statement(part)
             cc = _compare(p, o, c.cosine, c.tolerance)
             if cc.polarity:

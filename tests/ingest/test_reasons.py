@@ -28,6 +28,11 @@ REASONS: list[tuple[str, str, ReconcileAction]] = [
          "Client says she uses Kestrel Accounts now, Dawson & Reeve stopped taking small clients.", SUPERSEDE),
         ("The night porter this week is Kofi.", "Kofi has called in sick, Ana is night porter this week in his place.",
          SUPERSEDE),
+        # a condition stays with its clause when the reason is cut; a pasted message's greeting and sign-off
+        ("If it rains, the fete is held in the school hall.",
+         "If it rains, the fete will now be held in the church, because the school hall is being painted.", SUPERSEDE),
+        ("The youth band rehearses in St Mark's Hall.",
+         "hi all - quick one: youth band has moved to the Scout Hut since St Mark's roof leaks. thanks, M", SUPERSEDE),
         # near-misses: a text placed in the past tells a story; a part that flips polarity says another thing; a
         # reason added to the same fact is no change
         ("I was in Madrid during the heatwave.", "I moved to Lisbon as a child.", CREATE),
