@@ -61,7 +61,9 @@ and frozen, `gap_structure`'s features (the question's subjects absent from a me
 words absent by the word), refitted on fourteen parts, threshold 0.70 by the same rule on five frozen parts. Helper
 `gaps9` (2026-11-27): held-out 12 read and frozen (six parts), the threshold rule F0.5 (written before held-out 12's
 frozen rows were computed) -> 0.75, the question's subjects read three more ways (`gap_structure`: ordinal things,
-names with a capital inside, acronyms spelled out), refitted on fifteen parts.
+names with a capital inside, acronyms spelled out), refitted on fifteen parts. Helper `gaps11` (2026-11-27): held-out 14
+read and frozen (eight parts; 7c646df's own feature code, `OWN_EXTRACTOR`), the request read inside a pasted message
+(`gap_question.unwrap`), refitted on seventeen parts; features tried and not kept are in bench/RESULTS.md.
 
     python bench/gaps_model.py                      # leave one part out over the read parts (features cached)
     python bench/gaps_model.py --no-rule-features   # ... the model without the rules' verdicts
@@ -95,10 +97,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import numpy as np  # noqa: E402
 
 #: The gap parts whose cases have been read (errors printed, rules written from them; heldout10 since its blind
-#: score, 2026-11-27; heldout11 and heldout12 likewise). A newer part is blind: it is only ever loaded by `--blind`,
+#: score, 2026-11-27; heldout11-heldout14 likewise). A newer part is blind: it is only ever loaded by `--blind`,
 #: which prints the table and no case.
 READ = ("dev", "dev2", "dev3", "dev4", "heldout", "heldout2", "heldout4", "heldout5", "heldout6", "heldout7",
-        "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13")
+        "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13", "heldout14")
 #: The recalls a full run served (`GAPS_SERVED` names another file: a branch's full run then leaves the shared one,
 #: which the lead's runs fill, alone).
 SERVED = Path(os.environ.get("GAPS_SERVED") or ROOT / "bench" / ".cache" / "decisions" / "served.json")
@@ -137,12 +139,21 @@ FROZEN = (
                  "heldout7", "heldout8", "heldout9", "heldout10", "heldout11"), ("heldout12",)),
     ("2880491", ("dev", "dev2", "dev3", "dev4", "heldout", "heldout2", "heldout4", "heldout5", "heldout6",
                  "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12"), ("heldout13",)),
+    ("7c646df", ("dev", "dev2", "dev3", "dev4", "heldout", "heldout2", "heldout4", "heldout5", "heldout6",
+                 "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13"),
+     ("heldout14",)),
 )
 #: The commit of this file whose `features` computed every feature itself (reading each rule helper by its name
 #: then or its older private one): `--frozen` runs that copy inside older checkouts, which have no
 #: memgraph/retrieve/gap_model.py. On this checkout's code it gives the same features as `gap_features`
 #: (`--check-extractor`).
 EXTRACTOR = "ecc1734"
+#: Frozen commits whose own bench/gaps_model.py reads every feature by the shipped definition
+#: (`gap_model.gap_features`, with `gap_voice.restore_case` and `gap_structure`, which EXTRACTOR's copy lacks):
+#: their part is scored by that copy, and every feature, `gap_structure`'s too, is that commit's (fully frozen).
+#: 7c646df (held-out 14, blind 0.955 / 0.600 with gaps10's export): the row gives the lead's `--blind` refit,
+#: 1.000 / 0.600 (21) at 0.75.
+OWN_EXTRACTOR = frozenset({"7c646df"})
 #: Features left out of every fit (`--drop`, an ablation).
 DROP: set[str] = set()
 #: Features never fitted: the labelled parts' share of misses among them says how the parts were written, not what
@@ -360,29 +371,32 @@ def frozen_rows(commit: str, parts: tuple[str, ...]) -> list[dict[str, Any]]:
     this file put in, its `--extract` run with that tree first on the path); cached per commit."""
     import subprocess
 
-    base = CACHE_DIR / f"frozen-{commit}-{EXTRACTOR}"
+    own = commit in OWN_EXTRACTOR
+    extractor_of = commit if own else EXTRACTOR
+    base = CACHE_DIR / f"frozen-{commit}-{extractor_of}"
     out = base / "features.json"
     if out.exists():
         rows: list[dict[str, Any]] = json.loads(out.read_text(encoding="utf-8"))
         if {r["split"] for r in rows} == set(parts):
-            return with_structure(rows)
+            return rows if own else with_structure(rows)
     if not (base / "memgraph").exists():
         base.mkdir(parents=True, exist_ok=True)
         archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "memgraph"], check=True,
                                  capture_output=True).stdout
         subprocess.run(["tar", "-x", "-C", str(base)], input=archive, check=True)
     (base / "bench").mkdir(exist_ok=True)
-    extractor = subprocess.run(["git", "-C", str(ROOT), "show", f"{EXTRACTOR}:bench/gaps_model.py"], check=True,
+    extractor = subprocess.run(["git", "-C", str(ROOT), "show", f"{extractor_of}:bench/gaps_model.py"], check=True,
                                capture_output=True).stdout
-    # EXTRACTOR's copy refuses a part outside its own READ (held-out 11 was blind then); here the caller decides
+    # the extractor refuses a part outside its own READ (held-out 11 was blind then); here the caller decides
     call = b'extract(args.extract.split(","), served=args.served)'
-    assert call in extractor, "EXTRACTOR's --extract call changed"
+    assert call in extractor, "the extractor's --extract call changed"
     extractor = extractor.replace(call, b'extract(args.extract.split(","), blind=True, served=args.served)')
     (base / "bench" / "gaps_model.py").write_bytes(extractor)
     env = {**os.environ, "PYTHONPATH": str(base)}
     subprocess.run([sys.executable, str(base / "bench" / "gaps_model.py"), "--extract", ",".join(parts),
                     "--served", str(SERVED), "--out", str(out)], check=True, env=env)
-    return with_structure(json.loads(out.read_text(encoding="utf-8")))
+    rows = json.loads(out.read_text(encoding="utf-8"))
+    return rows if own else with_structure(rows)
 
 
 def frozen(kind: str, rule_features: bool, structure: bool = True) -> None:

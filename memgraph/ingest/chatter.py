@@ -9,9 +9,10 @@ unchanged.
 - `WORDS`: chat abbreviations that are no other English word, read as the word they stand for ("tkt" -> "ticket").
   Forms that are also words or common names ("min", "doc", "apt", "sat", "bc") are left out: a wrong expansion
   would make two statements about different things share a word.
-- `strip_chatter`: a greeting or an addressee that opens a pasted message ("hi all -", "Hey team,", "@here fyi")
-  and a sign-off that closes it ("thanks, M", "Cheers, Sam", "thx"), cut when a statement of three words or more
-  is left between them.
+- `strip_chatter`: the envelope of a pasted message, its greeting ("hi all -", "Hey team,", "@here fyi") and its
+  sign-off ("thanks, M", "Cheers, Sam", "Kind regards,\nJane"), cut when a statement of three words or more is left
+  between them. The envelope's patterns are this module's; gap detection reads a request out of the same envelope
+  (`retrieve/gap_question.py`).
 """
 
 from __future__ import annotations
@@ -33,31 +34,53 @@ WORDS: dict[str, str] = {
     "yrly": "yearly", "diff": "different", "info": "information",
 }
 
-_NAME = r"(?:[A-Z][\w'’-]*\.?(?:\s+[A-Z][\w'’-]*\.?)?|[A-Z]{1,3})"
-#: A greeting, with whom it greets, and what follows it before the fact ("hi all - quick one:", "Hey team,",
-#: "Hello Sam!", "@here fyi"): an opener of three short words at most, closed by a dash, comma, colon or "!".
-_GREETING = re.compile(
-    r"^\s*(?:(?:hi|hey|hello|hiya|heya|yo|morning|good\s+(?:morning|afternoon|evening)|dear)\b"
-    r"(?:\s+[\w'’@-]+){0,3}?\s*[-–—,:!]+\s*"
-    r"|@(?:here|channel|everyone|all)\b[\s,:-]*)"
-    r"(?:(?:fyi|quick\s+(?:one|q|note|update)|psa|just\s+(?:a\s+)?(?:fyi|note))\b\s*[-–—,:!]*\s*)?",
-    re.IGNORECASE,
+#: Whom a greeting greets: a name (a capital), a mention, or the group ("all", "team").
+ADDRESSED = r"(?:@[\w.-]+|(?-i:[A-Z])[\w.'’-]*|all|everyone|everybody|team|folks|guys|there|both|mate)"
+GREETING_WORD = (
+    r"(?:hi|hello|hey|hiya|heya|yo|dear|greetings|morning|afternoon|evening|good\s+(?:morning|afternoon|evening|day))"
 )
-#: "fyi" / "quick one" alone opening a message.
-_FYI = re.compile(r"^\s*(?:fyi|quick\s+(?:one|note)|psa)\b\s*[-–—,:!]+\s*", re.IGNORECASE)
-#: A sign-off closing a message, with its signature: ". thanks, M", ". Cheers, Sam.", ", thx!", " - Best, J". It must
-#: follow a sentence's end, a comma or a dash ("This one is the best" keeps its last word).
-_SIGN_OFF = re.compile(
-    r"(?:[.!?,;]|\s[-–—])\s*(?i:thanks|thank\s+you|thx|ty|cheers|ta|best|regards|kind\s+regards|many\s+thanks"
-    r"|tia|speak\s+soon)\b[\s,!.]*(?:[-–—]?\s*" + _NAME + r")?[\s.!]*$"
+#: A message's greeting: "Hi Sam,", "Dear Mr Patel,", "Morning all,", "Hey @tom -", "hi sam" or "hello team" on a line
+#: of its own, "hey jo,", "@channel", "quick one -". Then a comma, colon, dash, "!" or the line's end. Not a word
+#: of the day opening a statement: "Morning run done, 5k", "Evening walk with Biscuit, 3 miles", "Dear diary, ...".
+GREETING = re.compile(
+    r"(?i)^\W*(?:" + GREETING_WORD + r"(?:\s+" + ADDRESSED + r"){0,3}\s*(?:[,:!–—-]+|\n)|"
+    r"" + GREETING_WORD + r"(?:\s+[a-z][\w.'’-]*){0,3}[ \t]*\n|"
+    r"@[\w.-]+\s*[,:–—-]?|quick\s+(?:one|q|question)\s*(?:[,:!–—-]+|\n))\s*"
 )
+#: A chat message's markup: a mention ("<@U024BE7LH>", "<!here>") and an emoji code (":pray:", ":+1:").
+MARKUP = re.compile(r"<[@!#][\w|.-]+>|(?<![\w:]):[a-z0-9_+-]+:(?![\w:])")
+#: What a mail program adds below a message: "Sent from my iPhone".
+SENT_FROM = re.compile(r"(?i)\n\s*sent\s+from\s+my\s+[\w ]+\s*$")
+#: A pleasantry of a letter, a sentence of its own: "I hope you are well.", "Hope all's good!", "Sorry to bother you."
+PLEASANTRY = re.compile(
+    r"(?i)^\W*(?:i\s+)?hope\s+(?:you|all|this|everything)\b[^.!?\n]*\b(?:well|good|ok|okay|fine)\b[^.!?\n]*[.!]?\s*$|"
+    r"^\W*sorry\s+to\s+(?:bother|trouble|chase)\b[^.!?\n]*[.!,]?\s*$"
+)
+#: A sign-off closing a message, with the sender's name or not: "Thanks,\nNoor", "Kind regards,\nJane Smith",
+#: "Cheers, Hana", "? ta", "thanks\nnoor". Only after a sentence end, a comma or a line break.
+SIGN_OFF = re.compile(
+    r"(?i)(?:(?<=[.!?])|[,;]|\n|\s[–—-])\s*(?:many\s+thanks|thanks(?:\s+(?:so\s+much|a\s+lot|in\s+advance|again))?|"
+    r"thank\s+you(?:\s+(?:so\s+much|in\s+advance))?|cheers|ta|thx|tia|(?:kind\s+|best\s+|warm\s+)?regards|"
+    r"best(?:\s+wishes)?|all\s+the\s+best|speak\s+soon|talk\s+soon|yours\s+(?:sincerely|faithfully|truly)|ty|x+)"
+    r"(?P<mark>[\s,!.]*)"
+    r"(?:(?-i:[A-Z][\w.'’-]*)(?:[ \t]+(?-i:[A-Z])[\w.'’-]*){0,2}|[a-z]+)?[ \t.!]*"
+    # a signature below the name: a few short lines (a role, a company, a number)
+    r"(?:\n[^\n?]{0,60}){0,3}\s*$"
+)
+#: A notice's label opening a message, after its greeting or alone: "fyi", "FYI:", "PSA -", "quick note:".
+FYI = re.compile(r"(?i)^\W*(?:fyi|psa|quick\s+(?:note|update))\b\s*[-–—,:!]*\s*")
 
 
 def strip_chatter(text: str) -> str:
-    """`text` without a pasted message's greeting and sign-off, when three words or more are left."""
-    out = _GREETING.sub("", text, count=1)
-    out = _FYI.sub("", out, count=1)
-    out = _SIGN_OFF.sub("", out, count=1).rstrip(" ,;-–—")
-    if out == text or len(out.split()) < 3:
+    """`text` without a pasted message's envelope (its markup, greeting, notice label, sign-off and "Sent from my
+    ..."), when three words or more are left; `retrieve.gap_question.unwrap` reads a request out of the same
+    envelope."""
+    body = SENT_FROM.sub("", MARKUP.sub(" ", text)).strip()
+    body = FYI.sub("", GREETING.sub("", GREETING.sub("", body, count=1), count=1), count=1)  # "hi all - quick one:"
+    m = SIGN_OFF.search(body)
+    if m and body[: m.start()].strip():
+        body = body[: m.start()]
+    body = body.strip(" \t\n,;-–—")
+    if body == text or len(body.split()) < 3:
         return text
-    return out if out[-1:] in ".!?" or text.rstrip()[-1:] not in ".!?" else out + text.rstrip()[-1]
+    return body

@@ -64,8 +64,11 @@ _IRREGULAR_PARTICIPLES = (
 #: going", "when does the money *actually* arrive?"): never focus words, and skipped before a question's verb.
 _HEDGE = r"just|still|really|actually|also|even|ever|only|already|always|usually|then|basically|honestly"
 _HEDGES = frozenset(_HEDGE.split("|"))
-#: The verbs of a request to be told ("*forgot* the code to get in", "*remind* me …"): how it asks, not what.
-_REQUEST_VERBS = frozenset("forgot forget forgotten remember remind recall".split())
+#: The verbs of a request to be told ("*forgot* the code to get in", "*remind* me …", "*pull* up the booking ref",
+#: "I *wanted* to ask when ..."): how it asks, not what.
+_REQUEST_VERBS = frozenset(
+    "forgot forget forgotten remember remind recall pull dig fetch wanted wanting meant asking checking".split()
+)
 #: The verb of a question asked about a subject ("how do I *ship* …", "which seat should I *book*", "how much does
 #: the babysitter *cost*") and the word after "how" ("how *big*"): what is done or measured, said in other words
 #: by the answer ("released with", "charges 12 pounds", "a target of six months"). Not a focus word.

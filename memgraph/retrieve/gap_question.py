@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from memgraph.ingest import chatter
 from memgraph.text import stop_words, tokenize
 
 _QUESTION_START = re.compile(
@@ -63,6 +64,13 @@ _REQUEST = re.compile(
     r"(?:i\s+)?can'?t\s+find|needs?\s+(?:the|to\s+(?:see|know|find|check|get)|[\w'’-]+['’]s)|"
     r"let\s+me\s+know|i(?:'d|\s+would)\s+like\s+to\s+know|(?:i\s+am\s+|i'm\s+)?(?:wanting|trying)\s+to\s+"
     r"(?:know|find\s+out)|"
+    # a command to fetch what is stored: "pull up the booking ref", "send me the invoice number", "dig out ..."
+    r"(?:pull\s+up|dig\s+out|send\s+me|get\s+me|fetch\s+me|bring\s+up|look\s+out)\s+(?:the|my|our|his|her|their|that|"
+    r"those|[\w'’-]+['’]s)|"
+    # a question announced: "I wanted to ask when my next appointment is", "just checking whether the hall is free"
+    r"(?:i\s+)?(?:just\s+)?(?:wanted|want|wanting|meant|meaning)\s+to\s+(?:ask|check)\s+(?:you\s+)?"
+    r"(?:what|when|where|who|which|how|why|if|whether|about)|"
+    r"(?:i'm\s+|i\s+am\s+)?(?:just\s+)?(?:checking|asking)\s+(?:what|when|where|who|which|how|why|if|whether)|"
     # an indirect question: "not sure when the bins go out", "I wonder whether the vet is open on Sundays"
     r"(?:i\s+wonder|i'm\s+wondering|wondering|(?:i'm\s+)?not\s+sure|(?:any|no)\s+idea)\s+"
     r"(?:what|when|where|who|which|how|why|if|whether))\b"
@@ -129,9 +137,42 @@ def is_question(text: str) -> bool:
     return False
 
 
-def information_need(query: str) -> bool:
-    """Does the query ask for information (see the module docstring)?"""
+#: A name and a dash addressing a chat message: "Sam - what time is the dentist?" (read only before a question).
+_ADDRESSEE = re.compile(r"^\s*(?-i:[A-Z][a-z]+)\s+[-–—]\s+")
+#: A greeting word before the question itself, no mark between: "hey can u remind me ..."; or with a lower-case
+#: name and a mark: "hi tom, need the gate code ..." (read only before a need: "Hey presto, the build works" is none).
+_BARE_GREETING = re.compile(r"(?i)^\W*(?:hi|hey|hiya|heya|yo|hello)\s+")
+_CHAT_GREETING = re.compile(r"(?i)^\W*(?:hi|hey|hiya|heya|yo|hello)(?:\s+[a-z][\w.'’-]*)?\s*[,:!–—-]+\s*")
+
+
+def unwrap(query: str) -> str:
+    """The request inside a message: a pasted email or chat message wraps it in a greeting, pleasantries and a
+    sign-off ("Hi Sam,\n\nCould you remind me when the flight lands?\n\nThanks,\nNoor"), which are no part of what
+    is asked and must not be read as its words (its subject names, its focus) nor hide it. Read without capitals or
+    final marks as well ("hi sam\ncould you remind me ...\nthanks"). A body left with no final mark keeps the mark of
+    its sign-off ("Noted, thanks." stays a statement). The whole message when nothing would be left."""
     text = query.strip()
+    body = chatter.SENT_FROM.sub("", chatter.MARKUP.sub(" ", text)).strip()
+    body = chatter.GREETING.sub("", chatter.GREETING.sub("", body, count=1), count=1)  # "Hey! quick one - what's ..."
+    for opener in (_CHAT_GREETING, _BARE_GREETING, _ADDRESSEE):
+        m = opener.match(body)
+        if m and (is_question(body[m.end():]) or _REQUEST.match(body[m.end():])):
+            body = body[m.end():]  # "hey can u remind me whats the reg of the van", "Sam - what time is ..."
+    m = chatter.SIGN_OFF.search(body)
+    if m and body[: m.start()].strip():
+        mark = "." if "." in m.group("mark") or "!" in m.group("mark") else ""
+        body = body[: m.start()].rstrip()
+        if mark and not body.endswith((".", "!", "?")):
+            body += mark
+    kept = [s for s in sentences(body) if not chatter.PLEASANTRY.match(s)]
+    body = " ".join(s.strip() for s in kept).strip()
+    return body if tokenize(body) else text
+
+
+def information_need(query: str) -> bool:
+    """Does the query ask for information (see the module docstring)? A message's greeting and sign-off are not
+    read (`unwrap`)."""
+    text = unwrap(query)
     if not text:
         return False
     if is_question(text):
@@ -164,8 +205,23 @@ def information_need(query: str) -> bool:
 def asked(query: str) -> str:
     """What a query asks: its question and request sentences ("I prefer short answers. How do I deploy?" ->
     "How do I deploy?"), or the whole query when no sentence is one (a keyword query)."""
-    parts = [s.strip() for s in sentences(query) if is_question(s) or _REQUEST.match(s.strip())]
+    query = unwrap(query)
+    said = [s.strip() for s in sentences(query)]
+    parts = []
+    for i, s in enumerate(said):
+        if not (is_question(s) or _REQUEST.match(s)):
+            continue
+        if i and not _own_words(s) and not (is_question(said[i - 1]) or _REQUEST.match(said[i - 1])):
+            # "The printer on floor 3 is jammed again. Who do I call?": a question of function words alone is
+            # about the sentence before it, its scene (`scene` reads "..., who do I call?" so)
+            s = f"{said[i - 1].rstrip('.!')}, {s[:1].lower()}{s[1:]}"
+        parts.append(s)
     return " ".join(parts) if parts else query.strip()
+
+
+def _own_words(sentence: str) -> list[str]:
+    """The words of a sentence that say what it is about: not a stop word, a question word or a pronoun."""
+    return [w for w in tokenize(sentence) if w not in stop_words() and w not in QUESTION_WORDS and len(w) > 2]
 
 
 _CLAUSE = re.compile(r",\s+|\s+[-–—]\s+|;\s+")

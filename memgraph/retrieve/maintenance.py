@@ -49,6 +49,7 @@ from memgraph.config import Settings
 from memgraph.embed.protocol import Embedder
 from memgraph.models import Gap, Link, LinkSource, Relation, utcnow
 from memgraph.retrieve import gap_model, gaps
+from memgraph.retrieve.gap_question import unwrap
 from memgraph.store.base import GraphStore, MemoryUpdate
 
 log = logging.getLogger(__name__)
@@ -144,10 +145,20 @@ class Maintainer:
                 if len(pair) >= 2:
                     self.strengthen(recall.user_id, pair)
         if self.is_miss(recall).miss:  # the Gap keeps what was asked, not the statements around it
-            self.record_gap(recall.user_id, gaps.asked(recall.query), recall.query_vector)
+            self.record_gap(recall.user_id, gaps.asked(recall.query), self.request_vector(recall))
         refresh = getattr(self.store, "refresh", None)  # SQLite: catch its read structures up here, not in
         if refresh is not None:  # the next recall
             refresh(recall.user_id)
+
+    def request_vector(self, recall: ServedRecall) -> np.ndarray | None:
+        """The query's vector, or for a pasted message (`gap_question.unwrap`) the request's inside it: a greeting
+        and a sign-off lower the served memories' cosine to it (by 0.035 on average over the read gap cases wrapped
+        in three message forms, enough to log 24 answered questions of 681 as misses) and keep a Gap from matching
+        the same request asked plainly. The embedder caches by text, so the second call costs nothing."""
+        request = unwrap(recall.query)
+        if request == recall.query.strip() or self._embedder is None:
+            return recall.query_vector
+        return np.asarray(self._embedder().encode([request])[0], dtype=np.float32)
 
     def is_miss(self, recall: ServedRecall) -> gaps.GapVerdict:
         """The gap decision for a served recall, on the served memories' cosine to the query: the learned one
@@ -155,7 +166,7 @@ class Maintainer:
         if not gaps.information_need(recall.query):
             return gaps.judge(recall.query, [], answer_cosine=0.0, answer_margin=0.0, need=False)
         served = self.store.get_memories(recall.user_id, list(dict.fromkeys(recall.served)), with_embeddings=True)
-        q = recall.query_vector
+        q = self.request_vector(recall)
         hits = []
         for m in served:
             sim: float | None = None

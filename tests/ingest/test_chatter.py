@@ -14,10 +14,12 @@ from memgraph.ingest.statement import statement
     ("text", "fact"),
     [
         ("hi all - quick one: the office wifi password is changing from Monday. thanks, M",
-         "the office wifi password is changing from Monday"),
+         "the office wifi password is changing from Monday."),
         ("Hey team, standup moves to 9:30 from next week. Cheers, Sam.", "standup moves to 9:30 from next week."),
         ("@here fyi kestrel pays cash on delivery", "kestrel pays cash on delivery"),
-        ("Morning all, the boiler service is booked for 3 June. Ta", "the boiler service is booked for 3 June"),
+        ("Morning all, the boiler service is booked for 3 June. Ta", "the boiler service is booked for 3 June."),
+        ("Hi Sam,\n\nthe gate code is now 4471.\n\nKind regards,\nJane Smith\nSent from my iPhone",
+         "the gate code is now 4471."),
         ("hey, actually the dentist is on the 5th", "actually the dentist is on the 5th"),
     ],
 )
@@ -28,7 +30,8 @@ def test_a_pasted_messages_greeting_and_sign_off_are_cut(text: str, fact: str) -
 @pytest.mark.parametrize(
     "text",
     ["This one is the best", "Thanks to the canaries we can deploy any day.", "I said no thanks",
-     "Best practice is to rotate keys monthly.", "Hi", "Hey Jude is my favourite song."],
+     "Best practice is to rotate keys monthly.", "Hi", "Hey Jude is my favourite song.",
+     "Morning run done, 5k in 28 minutes."],
 )
 def test_what_only_looks_like_a_greeting_or_a_sign_off_stays(text: str) -> None:
     assert strip_chatter(text) == text
