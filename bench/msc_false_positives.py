@@ -4,7 +4,8 @@ Why: the labelled pairs (bench/decisions.py) hold few compatible statements of o
 for a contradiction can look precise there and still fire on ordinary self-descriptions. Within one MSC persona
 ("I like Mexican food." / "I am not Mexican.") the sentences are one person's facts, written to be consistent: a
 supersede or a contradiction between two of them is almost always false. Every ordered pair of a persona's
-sentences at cosine >= `reconcile_slot_cosine` (the neighbours the write path reads) goes through
+sentences at cosine >= `reconcile_slot_cosine` (the neighbours the write path reads; from `reconcile_cue_cosine` when
+the new one says a change or a correction: `reconcile.neighbour_floor`) goes through
 `RuleReconciler.decide` as a `remember`-d fact (no speaker), and the decisions are counted and printed.
 
     python bench/msc_false_positives.py [--personas 6000] [--show 40] [--out fired.jsonl]
@@ -34,7 +35,7 @@ import numpy as np  # noqa: E402
 
 from memgraph import Settings  # noqa: E402
 from memgraph.embed import default_embedder  # noqa: E402
-from memgraph.ingest.reconcile import Neighbour, ReconcileAction, RuleReconciler  # noqa: E402
+from memgraph.ingest.reconcile import Neighbour, ReconcileAction, RuleReconciler, neighbour_floor  # noqa: E402
 from memgraph.models import Memory  # noqa: E402
 
 #: The personas file beside the repository (../shared/data), as bench/locomo.py finds its data.
@@ -75,7 +76,7 @@ def main() -> None:
     for sents in people:
         for old, new in itertools.permutations(dict.fromkeys(sents), 2):
             cos = float(vecs[index[old]] @ vecs[index[new]])
-            if cos < settings.reconcile_slot_cosine:
+            if cos < settings.reconcile_slot_cosine and cos < neighbour_floor(mems[new], settings):
                 continue
             pairs += 1
             d = rules.decide(mems[new], [Neighbour(mems[old], cos)])
@@ -87,7 +88,7 @@ def main() -> None:
             elif d.action is ReconcileAction.REINFORCE:
                 counts["reinforce"] += 1
     print(f"personas {len(people)}, sentences {len(texts)}, ordered pairs at cosine >= "
-          f"{settings.reconcile_slot_cosine}: {pairs}")
+          f"{settings.reconcile_slot_cosine} (or a cued one's floor): {pairs}")
     print("decisions:", dict(sorted(counts.items())))
     for line in shown:
         print(" ", line)

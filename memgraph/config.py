@@ -374,6 +374,14 @@ class Settings(BaseModel):
     reconcile_slot_cosine: float = Field(
         0.4, description="Cosine from which two statements sharing a frame ('I live in X') are the same subject."
     )
+    reconcile_cue_cosine: float = Field(
+        0.3,
+        description="A new text with an update or correction cue ('now', 'has started', 'sorry, the fee is 827 not "
+        "719') is compared with stored neighbours from this cosine instead of reconcile_slot_cosine: the change "
+        "is often most of such a text, so the pair lies under 0.4 ('My partner Noor is vegetarian, so restaurants "
+        "need veggie options.' / 'Noor has started eating fish, so she's pescatarian now.', 0.38; blind parts 12-14: "
+        "5 missed supersedes at 0.18-0.39). The rules keep their own bars; only the candidates widen.",
+    )
     reconcile_max_changed_terms: int = Field(
         3, description="Content words that may differ on each side for two statements to share a frame."
     )

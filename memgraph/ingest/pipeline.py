@@ -36,7 +36,7 @@ from memgraph.ingest.classify import KIND_LAYER, classify
 from memgraph.ingest.collector import full_collections_held
 from memgraph.ingest.embedding import encode
 from memgraph.ingest.items import Candidate, IngestItem, Prepared, prepare
-from memgraph.ingest.reconcile import Reconciler, RuleReconciler
+from memgraph.ingest.reconcile import Reconciler, RuleReconciler, neighbour_floor
 from memgraph.ingest.report import Dropped, DropReason, IngestReport, preview
 from memgraph.ingest.resolve import Neighbourhood, Outcome, Resolution, apply, decide, record
 from memgraph.ingest.secrets import SecretFilter, only_redactions
@@ -496,12 +496,15 @@ class IngestPipeline:
                 user_id,
                 np.stack([c.vector for c in fresh if c.vector is not None]),
                 s.reconcile_neighbours,
-                min_similarity=s.reconcile_slot_cosine,
+                min_similarity=min(s.reconcile_slot_cosine, s.reconcile_cue_cosine),
                 flt=MemoryFilter(),
                 rerank=s.reconcile_ann_rerank,
             )
             hits = {
-                c.memory.id: [x for x in h if x[0] not in exclude]
+                c.memory.id: [
+                    x for x in h
+                    if x[0] not in exclude and (x[1] >= s.reconcile_slot_cosine or x[1] >= neighbour_floor(c.memory, s))
+                ]
                 for c, h in zip(fresh, found, strict=True)
                 if c.memory is not None
             }

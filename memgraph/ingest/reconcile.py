@@ -71,7 +71,19 @@ from typing import Protocol, runtime_checkable
 
 from memgraph._deprecated import deprecated_alias
 from memgraph.config import Settings
-from memgraph.ingest import acronyms, names, pair_model, predicates, repeats, signals, slots, states, tolerance, voice
+from memgraph.ingest import (
+    acronyms,
+    names,
+    pair_model,
+    predicates,
+    reasons,
+    repeats,
+    signals,
+    slots,
+    states,
+    tolerance,
+    voice,
+)
 from memgraph.ingest.charges import free_and_charged
 from memgraph.ingest.chunk import looks_like_turn
 
@@ -498,6 +510,23 @@ class RuleReconciler:
                 return why + " in a clause"
         return None
 
+    def changed_part(self, n: Statement, o: Statement, c: Comparison) -> str | None:
+        """How one part of an update `n` told with its reason replaces `o` (`reasons.py`: "Biscuit has been moved to
+        the lower paddock since his laminitis flare-up."): the text without its reason first (a condition kept with
+        its clause), then each part read alone, at the pair's cosine, as a correction's parts are; not a part that
+        denies what the old statement says or the other way round (a flipped polarity read in a part is most often
+        another thing said, not the change)."""
+        kept = reasons.without_reason(n.text)
+        for part in (kept, *reasons.change_parts(n.text)) if kept else reasons.change_parts(n.text):
+            p = statement(part)
+            cc = _compare(p, o, c.cosine, c.tolerance)
+            if cc.polarity:
+                continue  # "My home state is Alabama, but …" read against "I don't like the state of Alabama."
+            why = self.conflict(p, o, cc, cue=True) or self.update(p, o, cc)
+            if why is not None:
+                return why + " in the clause of the change"
+        return None
+
     def decide(self, new: Memory, neighbours: Sequence[Neighbour]) -> ReconcileDecision:
         n = statement(new.content)
         correction = new.kind is MemoryKind.CORRECTION or n.correction
@@ -539,7 +568,11 @@ class RuleReconciler:
                 continue
             # "Lena moved to Lisbon" after "Lena lives in Porto"; not between two turns of a conversation, where
             # "I moved to Paris" is a story told, and the turn it would replace may be what a question needs
-            moved = None if (who and other) else slots.verdict(new.content, old.content, cues)
+            # a neighbour under the floor (read because the new text says a change: `neighbour_floor`) shares so
+            # little that a home, a job or a swapped word read from the whole text is no evidence ("I'm from Memphis,
+            # Tennessee." / "I moved to Chicago.", 0.38): only a change the text names in a part decides there
+            under = bool(cue) and nb.similarity < self.s.reconcile_slot_cosine
+            moved = None if (who and other) or under else slots.verdict(new.content, old.content, cues)
             if moved is not None and not moved[0]:
                 # someone else's move, or a move within the same place: not a change of `old`; but a thing (not a
                 # person's home) taken to another named place is read below ("We switched the practice server over
@@ -556,11 +589,15 @@ class RuleReconciler:
             )
             if episodic and not fixes:
                 continue  # episodes accumulate: "went hiking" and "went swimming" both happened
-            why = self.conflict_in_any_voice(n, o, c, cue=cue or fixes)
+            why = None if under else self.conflict_in_any_voice(n, o, c, cue=cue or fixes)
             if cue or fixes:
                 why = why or self.update(n, o, c)
                 if why is None and fixes:
                     why = self.corrected_part(n, o, c)
+                if why is None and n.update:
+                    why = self.changed_part(n, o, c)
+                if why is None and n.update and reasons.withdrawn(n.text, o):
+                    why = "a plan withdrawn"
                 if why is not None:
                     kind = "correction" if fixes else "newer statement"
                     return ReconcileDecision(
@@ -640,6 +677,18 @@ def _old_side_veto(
         # "I prefer cars to surfing." beside "Surfing is easy for me." (p 0.95): a choice between two says more
         return "a preference over another"
     return repeats.veto(n.text, o.text, settings.dedup_sentence_max_covered)
+
+
+def neighbour_floor(new: Memory, settings: Settings) -> float:
+    """The cosine from which a stored memory is a neighbour `new` is compared with: `reconcile_slot_cosine`, or the
+    lower `reconcile_cue_cosine` for a text that says a change or a correction ("Noor has started eating fish, so
+    she's pescatarian now." beside "My partner Noor is vegetarian, so …", 0.38), whose change is most of its words.
+    The statement is the reconciler's own cached parse."""
+    floor = settings.reconcile_slot_cosine
+    if new.kind is MemoryKind.CORRECTION:
+        return min(floor, settings.reconcile_cue_cosine)
+    st = statement(new.content)
+    return min(floor, settings.reconcile_cue_cosine) if st.update or st.correction else floor
 
 
 def _measured_kinds(st: Statement, names: frozenset[str]) -> set[str]:

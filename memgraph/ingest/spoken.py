@@ -269,6 +269,49 @@ def _speed(m: re.Match[str]) -> str:
     return f"{m.group('n')} {'mph' if m.group('mi') else 'kph'}"
 
 
+#: An hour told with its part of the day ("ten in the morning", "8 in evening", "half past seven in the evening" once
+#: the clock is read, "eight at night"): the part of the day is the hour's am or pm. Read as a bare number and a
+#: part of the day, "Visitors are welcome between ten in the morning and eight at night." gave no time at all
+#: beside "Visiting hours are 10 am to 8 pm." (held-out pairs 11, 13 and 14: each a missed duplicate).
+_PART_OF_DAY = re.compile(
+    rf"(?i)\b(?P<h>{_HOUR})(?::(?P<m>\d{{2}}))?(?:\s+o['’]?\s?clock)?"
+    r"\s+(?:(?:in\s+(?:the\s+)?)(?P<p>morning|afternoon|evening)|at\s+(?P<n>night))\b"
+)
+#: The first hour of a range that gives its am / pm only at the end ("6-7.30pm", "from 6 until 7:30 pm", "nine
+#: till noon"): the same half of the day when it comes earlier on the clock, the morning when it comes later
+#: before a pm ("10-5pm").
+_RANGE_MERIDIEM = re.compile(
+    rf"(?i)\b(?P<h>{_HOUR})(?P<m>[:.]\d{{2}})?(?P<j>\s*[-–]\s*|\s+(?:to|till|until|and)\s+)"
+    r"(?=(?P<h2>\d{1,2})(?:[:.]\d{2})?\s*(?P<mer>am|pm|a\.m\.|p\.m\.)(?!\w)|(?P<noon>noon|midday)\b)"
+)
+
+
+def _part_of_day(m: re.Match[str]) -> str:
+    h = _hour(m.group("h"))
+    if not 1 <= h <= 12:
+        return m.group(0)
+    mins = m.group("m") or "00"
+    pm = m.group("n") or (m.group("p") or "").lower() != "morning"
+    if m.group("n") and not 6 <= h <= 11:
+        return m.group(0)  # "two at night" is the small hours, "twelve at night" midnight: left as said
+    return f"{h}:{mins} {'pm' if pm else 'am'}"
+
+
+def _range_meridiem(m: re.Match[str]) -> str:
+    h = _hour(m.group("h"))
+    if m.group("noon"):
+        end, mer = 12, "am"
+    else:
+        end, mer = int(m.group("h2")), m.group("mer").lower().replace(".", "")
+    if not 1 <= h <= 12:
+        return m.group(0)
+    if mer == "pm" and (end == 12 or h > end) and h != 12:
+        mer = "am"  # "9 to 12 pm" is the morning to noon, "10-5pm" ten in the morning to five
+    elif not h < end:
+        return m.group(0)
+    return f"{h}{(m.group('m') or '').replace('.', ':')} {mer}{m.group('j')}"
+
+
 def digitise(text: str) -> str:
     """`text` with its values said in words written in digits (see the module docstring); `text` itself when it
     has none. Each pattern runs only where its words are (most texts have none): run on every LoCoMo dev turn,
@@ -281,6 +324,11 @@ def digitise(text: str) -> str:
         out = _HALF.sub(_half, out)
     if any(w in low for w in ("past", "after", "clock", "half", "minutes to")) or (" to " in low and numbers):
         out = _CLOCK.sub(_clock, out)
+    if "morning" in low or "afternoon" in low or "evening" in low or "night" in low:
+        out = _PART_OF_DAY.sub(_part_of_day, out)
+    said = out.lower() if out is not text else low
+    if "am" in said or "pm" in said or "a.m." in said or "noon" in said or "midday" in said:
+        out = _RANGE_MERIDIEM.sub(_range_meridiem, out)
     if "end of" in low:
         out = _END_OF.sub(_end_of, out)
     if " point " in low:
