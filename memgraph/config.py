@@ -426,7 +426,7 @@ class Settings(BaseModel):
         False,
         description="Where the rules decided nothing, reinforce a neighbour the learned duplicate gate "
         "(memgraph/ingest/pair_model.py) finds at dedup_model_min_probability or above, unless a veto holds "
-        "(reconcile.gate_veto: a turn, a correction, another subject, one text saying more, another person, another "
+        "(pairing.gate_veto: a turn, a correction, another subject, one text saying more, another person, another "
         "time). Off: with the vetoes and weights fitted on the labelled pairs and 300 labelled real neighbour pairs "
         "it keeps duplicate precision 1.0 on every labelled part out of part, but in a bulk load of 8,000 real chat "
         "and persona sentences it merged 1-2 writes, and of the two merges seen at p >= 0.9 one was no repeat ('I "

@@ -7,7 +7,7 @@ duplicates (bench/RESULTS.md). A logistic regression over what the rules read in
 at the same precision where the rules decided nothing and its probability was >= 0.9 (scored once on the blind
 held-out 7: duplicate 1.000 / 0.633 against the rules' 1.000 / 0.333). For supersedes and contradicts the same gate
 fell below the precision goals, so only the duplicate probability is used. In a bulk load of real text that
-gate merged ~100 writes, half of them no repeats: it now runs behind vetoes (`reconcile.gate_veto`, `repeats.py`)
+gate merged ~100 writes, half of them no repeats: it now runs behind vetoes (`pairing.gate_veto`, `repeats.py`)
 and its weights are fitted with 300 labelled pairs drawn from such a load's real neighbours as well
 (tests/data/decisions/pairs_neighbours.jsonl), which leaves it nearly silent on real text (bench/RESULTS.md).
 

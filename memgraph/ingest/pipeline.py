@@ -36,7 +36,8 @@ from memgraph.ingest.classify import KIND_LAYER, classify
 from memgraph.ingest.collector import full_collections_held
 from memgraph.ingest.embedding import encode
 from memgraph.ingest.items import Candidate, IngestItem, Prepared, prepare
-from memgraph.ingest.reconcile import Reconciler, RuleReconciler, neighbour_floor
+from memgraph.ingest.pairing import neighbour_floor
+from memgraph.ingest.reconcile import Reconciler, RuleReconciler
 from memgraph.ingest.report import Dropped, DropReason, IngestReport, preview
 from memgraph.ingest.resolve import Neighbourhood, Outcome, Resolution, apply, decide, record
 from memgraph.ingest.secrets import SecretFilter, only_redactions

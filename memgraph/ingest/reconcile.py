@@ -75,17 +75,16 @@ from memgraph.ingest import (
     acronyms,
     names,
     pair_model,
+    pairing,
     predicates,
     reasons,
     repeats,
-    signals,
     slots,
     states,
     tolerance,
     voice,
 )
 from memgraph.ingest.charges import free_and_charged
-from memgraph.ingest.chunk import looks_like_turn
 
 # `compare` is re-exported: callers and the benches of older checkouts read reconcile.compare
 from memgraph.ingest.comparison import (  # noqa: F401
@@ -139,6 +138,8 @@ from memgraph.ingest.forms import (
 from memgraph.ingest.hours import hours_conflict
 from memgraph.ingest.marks import found
 from memgraph.ingest.obligations import obliged_and_not
+from memgraph.ingest.pairing import gate_veto as gate_veto  # (read from here by bench and tests)
+from memgraph.ingest.pairing import neighbour_floor as neighbour_floor
 from memgraph.ingest.restrictions import only_kind_against_grant, only_value_against_other, only_word_swapped
 from memgraph.ingest.statement import (
     NEGATION_SAID,
@@ -187,20 +188,6 @@ class Reconciler(Protocol):
     """Decides what a new memory does to its neighbours. Neighbours come most similar first."""
 
     def decide(self, new: Memory, neighbours: Sequence[Neighbour]) -> ReconcileDecision: ...
-
-
-def _episodic(mem: Memory, st: Statement, *, turn: bool) -> bool:
-    """Whether `mem` records something that happened (it accumulates; it is not replaced). `event` is also the
-    kind the classifier gives a statement no other rule matched ("Tom's shoe size is 42.", "The standup moved to
-    9:30."): outside a conversation such an event is episodic only when its words tell an episode. Read as
-    episodes, statements like these could never supersede or contradict what they update: through `ingest`,
-    supersede recall on the labelled pairs was 0.615 against 0.879 through `remember` (kind fact), at equal
-    precision (bench/decisions.py --path ingest)."""
-    if mem.kind is MemoryKind.SUMMARY:
-        return True
-    # "the broadband went up to £35.50", "I sold the Civic and bought a Kia Niro": the episode words tell a change
-    # (an update cue), which replaces what it changes (held-out pairs 4 through `ingest`)
-    return mem.kind is MemoryKind.EVENT and (turn or (st.episode and not st.update))
 
 
 class RuleReconciler:
@@ -536,13 +523,13 @@ class RuleReconciler:
         # fence (two regular-expression searches per new text fewer: ~0.3 s of CPU in a batch of 5,000)
         fenced = "```" in new.content or "~~~" in new.content
         cues = None if fenced else (n.update, n.correction)
-        who = _speaker(new)
+        who = pairing.speaker(new)
         # what the learned gate reads of each neighbour, kept from the rules' pass (compared once); only when on
         compared: list[tuple[Neighbour, Statement, Comparison]] | None = [] if self.s.dedup_model else None
         read = n
         for nb in neighbours:
             old = nb.memory
-            other = _speaker(old)
+            other = pairing.speaker(old)
             if who and other and who != other:
                 continue  # one person's statement neither repeats, corrects nor contradicts another's
             # "BSL interpreters …" / "… British Sign Language booking": read with the words the other spells out
@@ -585,7 +572,8 @@ class RuleReconciler:
                     ReconcileAction.SUPERSEDE, old.id, f"{kind} of the same subject ({moved[1]})", c.scores()
                 )
             episodic = (
-                _episodic(new, n, turn=bool(who)) or _episodic(old, o, turn=bool(other)) or (n.episode and o.episode)
+                pairing.episodic(new, n, turn=bool(who)) or pairing.episodic(old, o, turn=bool(other))
+                or (n.episode and o.episode)
             )
             if episodic and not fixes:
                 continue  # episodes accumulate: "went hiking" and "went swimming" both happened
@@ -626,69 +614,17 @@ class RuleReconciler:
         """Where no rule decided: reinforce the first neighbour the learned gate (`pair_model.py`) finds a repeat
         of at `dedup_model_min_probability`, among those at `dedup_model_min_cosine` or closer (`compared`: each
         with its statement and comparison from the rules' pass) that no veto (`gate_veto`) rules out."""
-        if _new_side_veto(new, n) is not None:
+        if pairing.new_side_veto(new, n) is not None:
             return None
         for nb, o, c in compared:
             old = nb.memory
-            if _old_side_veto(new, n, old, o, c, self.s) is not None:
+            if pairing.old_side_veto(new, n, old, o, c, self.s) is not None:
                 continue
             p = pair_model.duplicate_probability(n, o, c, nb.similarity)
             if p >= self.s.dedup_model_min_probability:
                 scores = {**c.scores(), "p_duplicate": round(p, 4)}
                 return ReconcileDecision(ReconcileAction.REINFORCE, old.id, f"learned duplicate (p={p:.2f})", scores)
         return None
-
-
-def gate_veto(
-    new: Memory, n: Statement, old: Memory, o: Statement, c: Comparison, settings: Settings
-) -> str | None:
-    """Why the learned duplicate gate never reinforces `old` with `new`, whatever its probability, or None. Never
-    for a turn of a conversation or another speaker's statement (a turn reinforced instead of stored loses its
-    place in the conversation), an episode (they accumulate), a correction (it replaces) or a question (it states
-    nothing; a bulk load of chat merged questions into statements), where a word of the subject differs (the same
-    values said of another subject look like a repeat to the model's features: "The gym / The pharmacy closes at
-    22:00 on weekdays", p 0.93), where one prefers one thing over another and the other does not ("I prefer the
-    old South Park to the new." / "I like to watch South Park."), nor for the shapes of `repeats.veto` (one says
-    more, another person, another time).
-    bench/decisions_model.py reads it to score the gate as the write path runs it."""
-    return _new_side_veto(new, n) or _old_side_veto(new, n, old, o, c, settings)
-
-
-def _new_side_veto(new: Memory, n: Statement) -> str | None:
-    if _speaker(new):
-        return "a turn or a speaker's statement"
-    if new.kind is MemoryKind.CORRECTION or n.correction:
-        return "a correction"
-    if n.episode or n.question or _episodic(new, n, turn=False):
-        return "an episode or a question"
-    return None
-
-
-def _old_side_veto(
-    new: Memory, n: Statement, old: Memory, o: Statement, c: Comparison, settings: Settings
-) -> str | None:
-    if _speaker(old):
-        return "a turn or a speaker's statement"
-    if o.episode or o.question or _episodic(old, o, turn=False):
-        return "an episode or a question"
-    if c.subject_changed:
-        return "another subject"
-    if (n.preference is None) != (o.preference is None):
-        # "I prefer cars to surfing." beside "Surfing is easy for me." (p 0.95): a choice between two says more
-        return "a preference over another"
-    return repeats.veto(n.text, o.text, settings.dedup_sentence_max_covered)
-
-
-def neighbour_floor(new: Memory, settings: Settings) -> float:
-    """The cosine from which a stored memory is a neighbour `new` is compared with: `reconcile_slot_cosine`, or the
-    lower `reconcile_cue_cosine` for a text that says a change or a correction ("Noor has started eating fish, so
-    she's pescatarian now." beside "My partner Noor is vegetarian, so …", 0.38), whose change is most of its words.
-    The statement is the reconciler's own cached parse."""
-    floor = settings.reconcile_slot_cosine
-    if new.kind is MemoryKind.CORRECTION:
-        return min(floor, settings.reconcile_cue_cosine)
-    st = statement(new.content)
-    return min(floor, settings.reconcile_cue_cosine) if st.update or st.correction else floor
 
 
 def _measured_kinds(st: Statement, names: frozenset[str]) -> set[str]:
@@ -706,19 +642,6 @@ def _changed(kinds: Sequence[str]) -> str:
     """A decision's reason for changed values: their kinds, a unit's name for a quantity ("changed gbp"), "number"
     for a bare one."""
     return "changed " + ", ".join(k.removeprefix("q:") or "number" for k in kinds)
-
-
-def _speaker(m: Memory) -> str | None:
-    """Who said it: metadata["speaker"] (set by the CLI for turns), else a "Name: " prefix of the text that
-    reads as a speaker (`chunk.looks_like_turn`): "Update: …" and "New protocol: …" are labels of a note, and a
-    note's statement is no turn of a conversation (it was read as one, and as an episode that only an explicit
-    correction supersedes)."""
-    value = m.metadata.get("speaker") if isinstance(m.metadata, dict) else None
-    if isinstance(value, str) and value.strip():
-        return value.strip().lower()
-    if not looks_like_turn(m.content):
-        return None
-    return (signals.speaker(m.content) or "").lower() or None
 
 
 def __getattr__(name: str) -> type:
