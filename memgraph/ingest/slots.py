@@ -190,9 +190,9 @@ def _verdict(new: str, old: str, cues: tuple[bool, bool] | None = None) -> tuple
         for o in olds:
             if o.kind != n.kind:
                 continue
-            who = " ".join(o.holder)
+            who = _as_written(o.holder, old)
             if not same_holder(n.holder, o.holder):
-                other = other or f"{' '.join(n.holder)} is not {who}"
+                other = other or f"{_as_written(n.holder, new)} is not {who}"
                 continue
             if n.ended:
                 if not n.value or n.value & o.value:
@@ -220,6 +220,15 @@ def replaces(new: str, old: str) -> str | None:
     """Why `new` replaces a home or job `old` states, or None."""
     v = verdict(new, old)
     return v[1] if v is not None and v[0] else None
+
+
+def _as_written(words: tuple[str, ...], text: str) -> str:
+    """A holder's words as `text` writes them ("I", "my sister Lena"): the parse keeps them lower-cased."""
+    out = []
+    for w in words:
+        m = re.search(rf"(?i)(?<!\w){re.escape(w)}(?!\w)", text)
+        out.append(m.group(0) if m else w)
+    return " ".join(out)
 
 
 def remainder(new: str, old: str) -> str | None:
