@@ -313,11 +313,14 @@ FACT = re.compile(
     r"|\b(?:is|are)\s+(?:located|based|called|named|made|written|built)\b"
     r"|\b(?:i|we|they|he|she)\s+(?:have\s+|'ve\s+)?(?:switched|migrated|moved|changed)\b(?:\s+[\w'-]+){0,5}\s+to\b",
 )
+#: Chat's negative contractions typed without the apostrophe ("we dont service boilers", "visitors cant park here").
+CHAT_NEGATIONS = (
+    r"dont|doesnt|didnt|isnt|arent|wasnt|werent|cant|wont|shouldnt|wouldnt|couldnt|hasnt|havent|mustnt|neednt"
+)
 NEGATION = re.compile(
     r"(?i)\b(?:not|no|never|none|nothing|nobody|neither|nor|without|cannot|can't|won't|don't|doesn't|didn't|"
     r"isn't|aren't|wasn't|weren't|shouldn't|wouldn't|couldn't|hasn't|haven't|no\s+longer|anymore|"
-    # chat's contractions typed without the apostrophe ("we dont service boilers", "visitors cant park here")
-    r"dont|doesnt|didnt|isnt|arent|wasnt|werent|cant|wont|shouldnt|wouldnt|couldnt|hasnt|havent|mustnt|neednt)\b",
+    + CHAT_NEGATIONS + r")\b",
 )
 
 MONTHS = (

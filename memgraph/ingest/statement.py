@@ -513,11 +513,7 @@ def _phrasal_nouns(text: str) -> set[tuple[str, str]]:
 #: spaces put in, a prefix or a suffix cut), which glues no two parts of it together, so a negation word it finds is
 #: in the text as written. The conflict chain's clause loop skips parsing a clause that cannot flip the polarity of a
 #: statement that is not negated (`reconcile.RuleReconciler.conflict`; tests/ingest/test_marks.py checks every word).
-NEGATION_SAID = re.compile(
-    r"(?i)no|n't|never|neither|without|anymore"
-    # chat's contractions typed without the apostrophe (`signals.NEGATION`: "we dont take cash")
-    r"|(?:do|does|did|is|are|was|were|ca|wo|should|would|could|has|have|must|need)nt\b"
-)
+NEGATION_SAID = re.compile(r"(?i)no|n't|never|neither|without|anymore|(?:" + signals.CHAT_NEGATIONS + r")\b")
 #: "not only", "not just", "not merely": an addition ("The course is not only taught in Spanish"), no negation.
 _NOT_ONLY = re.compile(r"(?i)\bnot\s+(?:only|just|merely|simply|solely)\b")
 
