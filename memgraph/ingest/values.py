@@ -20,6 +20,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import chain
 from typing import Any, TypeVar
 
 from memgraph.ingest.clean import strip_code
@@ -150,6 +151,8 @@ _SHORT_SLASH_DATE = re.compile(
     r"(?i)\b(?:on|by|until|till|til|from|before|after|since|due|expires?|expiring|ends?|starts?|thru)\s+"
     r"(?P<a>[0-3]?\d)/(?P<b>[0-3]?\d)(?![/\d])"
 )
+
+
 def _slash_readings(a: int, b: int) -> set[tuple[int, int]]:
     """The (month, day) readings of a slashed "a/b": day first unless that cannot be, both when either can."""
     readings = {(b, a), (a, b)} if a <= 12 and b <= 12 else {(b, a)} if b <= 12 else {(a, b)} if a <= 12 else set()
@@ -342,19 +345,15 @@ def _values(text: str, compare: bool = False) -> Values:
             times.add(h * 60 + mins)
         taken.append(m.span())
     dates: set[tuple[int, int]] = set()
-    for m in _SLASH_DATE.finditer(text) if digit and "/" in text else ():
-        a, b, y = int(m.group("a")), int(m.group("b")), int(m.group("y"))
-        readings = _slash_readings(a, b)
-        if readings and free(*m.span()):
+    # with its year first, then without one after a date word (the year's match is taken by then)
+    for m in chain(_SLASH_DATE.finditer(text), _SHORT_SLASH_DATE.finditer(text)) if digit and "/" in text else ():
+        readings = _slash_readings(int(m.group("a")), int(m.group("b")))
+        span = (m.start("a"), m.end())
+        if readings and free(*span):
             dates |= readings
-            slash_years.add(y)
-            taken.append(m.span())
-    for m in _SHORT_SLASH_DATE.finditer(text) if digit and "/" in text else ():
-        a, b = int(m.group("a")), int(m.group("b"))
-        readings = _slash_readings(a, b)
-        if readings and free(m.start("a"), m.end()):
-            dates |= readings
-            taken.append((m.start("a"), m.end()))
+            if m.re is _SLASH_DATE:
+                slash_years.add(int(m.group("y")))
+            taken.append(span)
     for m in _DATE.finditer(text) if digit and (month_word or "-" in text) else ():
         if not free(*m.span()):
             continue
