@@ -60,7 +60,10 @@ CORRECTION = re.compile(
     r"|\bthat(?:'s|\s+is|\s+was)\s+(?:wrong|incorrect|not\s+(?:right|true|correct))\b"
     r"|\bi\s+was\s+wrong\b"
     r"|\bi\s+(?:mistyped|misspoke|misspelled|misspelt|misread|misremembered|misstated|mixed\s+up)\b"
-    r"|\bi\s+(?:got|had)\s+(?:that|it|this|(?:the|my)\s+[\w'-]+(?:\s+[\w'-]+)?)\s+wrong\b"
+    # (the thing named in up to three words, "I had the Durham interview date wrong"; or turned about, "I had the
+    # unit number the wrong way round", "got the dates back to front")
+    r"|\bi\s+(?:got|had)\s+(?:that|it|this|(?:the|my)\s+[\w'-]+(?:\s+[\w'-]+){0,2}?)\s+"
+    r"(?:wrong|(?:the\s+)?wrong\s+way\s+a?round|back\s+to\s+front)\b"
     r"|\bignore\s+(?:the|my|that)\s+(?:old|previous|earlier|last|first)\b"
     # giving the wrong value ("I gave the wrong handover time yesterday", "I had the wrong unit"), a typo owned
     # ("Typo earlier, …"), taking back what was said ("strike what I said about …", "disregard that")
