@@ -23,6 +23,7 @@ from functools import lru_cache
 from itertools import chain
 from typing import Any, TypeVar
 
+from memgraph.ingest.chatter import WORDS as CHAT_WORDS
 from memgraph.ingest.clean import strip_code
 from memgraph.ingest.spoken import digitise
 from memgraph.text import stop_words
@@ -45,6 +46,9 @@ _WEEKDAY_SHORT = {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "thu": 3, "thur": 3, 
                   "sun": 6}
 #: The short weekdays that are no other English word, read in lower case too (chat: "swimming is tues 5pm").
 _CHAT_WEEKDAYS = frozenset({"tue", "tues", "thu", "thur", "thurs", "fri"})
+#: Where a lower-case short weekday that is also a word ("mon", "wed", "sat", "sun") can only be the day: after a
+#: word that names a day ("every mon", "on sat", "from wed"), not "I sat down", "the sun".
+_DAY_BEFORE = re.compile(r"(?i)\b(?:every|each|on|next|this|last|from|till|until|by|before|after)\s+$")
 NUMBER_WORDS = {
     w: i
     for i, w in enumerate(
@@ -172,6 +176,13 @@ _WORD = re.compile(r"[a-z%][a-z0-9%]*|\S", re.IGNORECASE)
 #: A degree sign and its scale after a number: the unit of a temperature ("°C" = "degrees", the Celsius the
 #: texts here use; "°F" another unit).
 _DEGREES = re.compile(r"\s?°\s?([CF])\b", re.IGNORECASE)
+#: A temperature's scale written without its sign, in a note's or chat's shorthand: "drop temp 205 C", "held at
+#: 54 F" (a capital letter alone after the number, not a word: "3 Cs", "12 C.V.").
+_BARE_DEGREES = re.compile(r" ([CF])(?![\w'’&.-]|\.\w)")
+#: A thousand written as "k" on an amount of money: "£1.24k", "$2k" (not "5k" alone, a race's kilometres).
+_THOUSAND = re.compile(r"[kK](?![\w'’])")
+#: What follows a number with a decimal point that makes it a share, never a clock time: "at 4.19 per cent".
+_PERCENT_AFTER = re.compile(r"(?i)\s*(?:%|per\s*cent\b|percent\b)")
 _WEEKDAY = re.compile(
     r"(?i)\b(?P<d>monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)"
     r"s?\b"
@@ -334,8 +345,9 @@ def _values(text: str, compare: bool = False) -> Values:
             mins = int(m.group("m") or 0)
             ap = (m.group("ap") or m.group("ap2") or "").lower().replace(".", "")
             dotted = m.group("h") and "." in m.group(0)[: len(m.group("h")) + 1]
-            if dotted and not ap and not _AT_TIME.search(text[max(0, m.start() - 12) : m.start()]):
-                continue  # "3.20 each", "sells for 4.50": a decimal; "at 7.40", "7.40pm" are times
+            if dotted and not ap and (not _AT_TIME.search(text[max(0, m.start() - 12) : m.start()])
+                                      or _PERCENT_AFTER.match(text, m.end())):
+                continue  # "3.20 each", "sells for 4.50", "at 4.19 per cent": a decimal; "at 7.40", "7.40pm" are times
             if ap == "pm" and h < 12:
                 h += 12
             elif ap == "am" and h == 12:
@@ -379,8 +391,12 @@ def _values(text: str, compare: bool = False) -> Values:
         day: str = m.group("d").lower()
         if day in WEEKDAYS:
             weekdays.add(WEEKDAYS[day])
-        elif len(day) >= 3 and day in _WEEKDAY_SHORT and (m.group(0)[:1].isupper() or day in _CHAT_WEEKDAYS):
-            # "Fri", not "sat down"; chat's lower-case "tues 5pm" where the short form is no other word
+        elif len(day) >= 3 and day in _WEEKDAY_SHORT and (
+            m.group(0)[:1].isupper() or day in _CHAT_WEEKDAYS
+            or _DAY_BEFORE.search(text[max(0, m.start() - 8) : m.start()])
+        ):
+            # "Fri", not "sat down"; chat's lower-case "tues 5pm" where the short form is no other word, and
+            # "every mon" where a word before it names a day
             weekdays.add(_WEEKDAY_SHORT[day])
         else:
             continue
@@ -452,7 +468,10 @@ def _values(text: str, compare: bool = False) -> Values:
             if scale:  # "£2.6 million": the number is 2,600,000 whatever its unit
                 value *= _SCALE_WORDS[scale.group("s").lower()]
                 after = after[scale.end():]
-            degrees = _DEGREES.match(after)
+            degrees = _DEGREES.match(after) or _BARE_DEGREES.match(after)
+            if m.group("cur") and not m.group("pct") and (kilo := _THOUSAND.match(after)):
+                value *= 1000  # "£1.24k" = "£1,240"
+                after = after[kilo.end():]
             if m.group("pct"):
                 unit = "%"
             elif degrees:  # "22 °C", "29°C": a temperature, never "at 4" o'clock; its sign and letter are the unit
@@ -566,9 +585,11 @@ def _unit(after: str) -> str:
     w: str = words[0]
     if w == "of" and len(words) > 1:
         w = words[1]
+    w = CHAT_WORDS.get(w, w)  # chat's "5-yr", "3 wks" are years and weeks (`chatter.WORDS`)
     if w in _UNIT_ALIASES:
         return _UNIT_ALIASES[w]
-    if w in stop_words() or w in ("a", "an", "per", "each", "every"):
+    # ("12 like he first said", "3 ish": a word of comparison or hedging after a number names no unit)
+    if w in stop_words() or w in ("a", "an", "per", "each", "every", "like", "ish", "just", "instead"):
         return ""
     return w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
 
