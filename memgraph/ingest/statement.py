@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 import sys
 import threading
+import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -116,8 +117,13 @@ _REPLACED_FOLDED = signals.Folded(_REPLACED)
 #: negated statement, and not a value this text gives (a clock time or a date keeps its ":" and "/").
 _NOT_X = re.compile(
     r"(?i)(?:,\s*not|\binstead\s+of|\brather\s+than)\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+)?[\w.:/'’-]+"
-    r"(?:\s+[\w.:/'’-]+){0,3}?(?=\s*(?:[.,;!?]|$))"
+    # (the denied value ends the clause, or who said it follows: "from week 10, not 12 like he first said", "on
+    # Friday, not Thursday as I told you")
+    r"(?:\s+[\w.:/'’-]+){0,3}?(?=\s*(?:[.,;!?]|$)|\s+(?:like|as)\s+(?:i|he|she|we|they|you)\b)"
     r"|\bnot\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+)?[\w.:/'’-]+(?=\s*(?:[.;!?]|$))"
+    # a number put against a number with no comma between, as chat and speech say it: "the fee is 827 not 719, i
+    # was looking at the old price list", "its 4 not 3"
+    r"|(?<=\d)\s+not\s+[£$€]?\d[\d.,:]*(?:\s*(?:am|pm|%))?(?![\w.,:]*\d)"
     r"|\bnot\s+[\w.:/'’ -]+?\s+but\b"
 )
 #: A negation that a condition follows in its clause says what is needed, not that something is not so: "Nothing
@@ -159,6 +165,10 @@ def stem(word: str) -> str:
     """The Snowball stem full text uses (`memgraph.text`: one stemmer per thread; reconcile runs on the writers'
     threads and gap detection on the maintenance thread, and a PyStemmer object is not safe to share). Cached:
     a statement stems ~80 words, most of them common (LoCoMo turns: 0.8 of the 2 ms a statement took)."""
+    if not word.isascii():
+        # "café" / "cafe", "Pérignon" / "Perignon": a word typed without its accents is the same word (chat and
+        # notes drop them); only the combining marks go, so other scripts keep their letters
+        word = "".join(ch for ch in unicodedata.normalize("NFKD", word) if not unicodedata.combining(ch))
     return stem_tokens([chatter.WORDS.get(word, word)])[0]  # chat's "tkt" is "ticket" (`chatter.py`)
 
 
