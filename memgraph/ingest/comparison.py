@@ -88,6 +88,17 @@ class Comparison:
         if dn and do and dn != do:
             flat = (flat - {("number", v) for v in dn}) | {("number", v) for v in _snapped(dn, do, self.tolerance)}
         other = o.flat_values
+        en, eo = n.kinds.get("q:every"), o.kinds.get("q:every")
+        if bool(en) != bool(eo):
+            # how often, said on one side only, of a value both give: the time, the weekday or the day it recurs
+            # at says it already ("Every night at 22:00 I inject ..." / "... at 10pm", "on the last Thursday of
+            # every month" / "of the month", "twice a day, at nine and three" / "at 9 am and 3 pm"); not alone
+            # ("I swim." / "I swim every day." says how often, which the other does not)
+            shared = flat & other
+            keep_n = (flat - {("number", v) for v in en or ()}) | shared
+            keep_o = (other - {("number", v) for v in eo or ()}) | shared
+            if keep_n and keep_o:
+                flat, other = keep_n, keep_o
         mine, theirs = n.values.dates, o.values.dates
         if _either_reading(mine, theirs):
             flat = (flat - {("date", d) for d in mine}) | {("date", d) for d in theirs}
@@ -300,4 +311,9 @@ def _names_denied(denied: dict[str, frozenset[object]], old: Statement) -> bool:
     if not denied:
         return False  # most texts deny nothing: `old`'s typed values need not be grouped by kind
     kinds = old.kinds
-    return any(v & kinds.get(k, frozenset()) for k, v in denied.items())
+    if any(v & kinds.get(k, frozenset()) for k, v in denied.items()):
+        return True
+    # a bare number denied names the old value whatever unit the old text wrote it with ("sorry the fee is 827 not
+    # 719" after "The visa fee is £719"): chat and speech leave the sign off the number they take back
+    bare = denied.get("q:", frozenset())
+    return bool(bare) and any(bare & v for k, v in kinds.items() if k.startswith("q:"))
