@@ -56,7 +56,7 @@ def without_reason(text: str) -> str | None:
     """`text` with its reason's parts cut out, its other parts kept together (a condition stays with its clause: "If
     it rains, the fete will now be held in the church, because the school hall is being painted." -> "If it rains
     the fete will now be held in the church"); None when no part gives a reason, or the text is placed in the past."""
-    plain = strip_code(text)
+    plain = signals.punctuated(strip_code(text))
     if _PAST.search(plain):
         return None
     parts = [p.strip() for p in _JOINT.split(plain) if p and p.strip()]
@@ -68,7 +68,7 @@ def without_reason(text: str) -> str | None:
 def change_parts(text: str) -> tuple[str, ...]:
     """The parts of `text` that may each say a change on their own (two words or more each, a reason's part left
     out); empty when it is one part, or when the text is placed in the past."""
-    plain = strip_code(text)
+    plain = signals.punctuated(strip_code(text))
     if _PAST.search(plain):
         return ()
     parts = [p.strip() for p in _JOINT.split(plain) if p and len(p.split()) > 1]

@@ -424,7 +424,25 @@ def has_constraint(text: str) -> bool:
 _DROPPED_NAME = re.compile(r"\b(?i:we|i)(?:['’]ve|\s+have)?\s+dropped\s+(?:the\s+|our\s+)?[A-Z][\w'’-]+")
 
 
+#: A fronted clause that dates or explains what follows, said without its comma (dictated speech, chat): "Since the
+#: swelling has gone down the physio has cut the heel slides to once a day". It has a verb of its own and ends where a
+#: second subject and its verb begin ("the physio has", "we've", "they are").
+_FRONTED_BARE = re.compile(
+    r"(?i)^(\s*(?:since|after|following|because|now\s+that|once)\s+"
+    r"(?=[^,.;!?]{0,60}?\b(?:has|have|had|is|are|was|were|did|got|went|came|left|[a-z]{3,}ed)\b)[^,.;!?]{3,60}?)"
+    r"\s+(?=(?:the|our|their|my|his|her|its)\s+(?:[\w'’-]+\s+){0,2}?(?:has|have|had|is|are|was|were|will|can|now)\b"
+    r"|(?:we|they|i|you|he|she)(?:['’](?:ve|re|ll|d|s)\b|\s+(?:have|has|are|is|will|can|now)\b))"
+)
+
+
+def punctuated(text: str) -> str:
+    """`text` with the comma a fronted clause said without one would have (`_FRONTED_BARE`), so that the cue that
+    reads such a clause and the reason's cut (`reasons.py`) find where it ends."""
+    return _FRONTED_BARE.sub(r"\1, ", text, count=1)
+
+
 def has_update_cue(text: str) -> bool:
+    text = punctuated(text)
     return (
         bool(_UPDATE.search(text))
         or (_TO_VALUE.search(text) is not None and bool(_UPDATE_TO_VALUE.search(text)))
