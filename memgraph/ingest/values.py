@@ -188,6 +188,8 @@ _WEEKDAY = re.compile(
     r"s?\b"
 )
 _WEEK_PART = re.compile(r"(?i)\b(?:weekdays?|weekends?)\b")
+#: What joins the two ends of a range of days: "Tuesday to Thursday", "Mon-Fri", "Monday through Friday".
+_DAY_RANGE_GAP = re.compile(r"(?i)\s*(?:-|–|to|till|until|through|thru)\s*")
 _PERIOD = re.compile(r"(?i)\b(?P<p>morning|afternoon|evening|night)s?\b")
 _RATE_BEFORE = re.compile(r"(?i)(?:\d[\d.,]*\s*[a-z%]{0,6}|pounds|dollars|euros|quid|pence)\s+$")
 _NOUN_NEXT = re.compile(r"(?:['’]s\b|\s+([a-z]+)\b)", re.I)
@@ -387,6 +389,7 @@ def _values(text: str, compare: bool = False) -> Values:
             years.add(int(m.group(0)))
             taken.append(m.span())
     weekdays = set()
+    said: list[tuple[int, int, int]] = []  # (start, end, day) of each weekday read, for ranges of days
     for m in _WEEKDAY.finditer(text) if may(_WEEKDAY_GATE) else ():
         day: str = m.group("d").lower()
         if day in WEEKDAYS:
@@ -400,7 +403,13 @@ def _values(text: str, compare: bool = False) -> Values:
             weekdays.add(_WEEKDAY_SHORT[day])
         else:
             continue
+        said.append((m.start(), m.end(), WEEKDAYS.get(day, _WEEKDAY_SHORT.get(day, 0))))
         taken.append(m.span())
+    for (_, end, first), (start, _, last) in zip(said, said[1:], strict=False):
+        # "Tuesday to Thursday" = Tuesday, Wednesday and Thursday; "Mon-Fri" = the weekdays (two ends read as
+        # two days made "three office days, Tuesday to Thursday" the same as "Tuesday and Thursday")
+        if first < last and _DAY_RANGE_GAP.fullmatch(text[end:start]):
+            weekdays.update(range(first, last + 1))
     for m in _WEEK_PART.finditer(text) if "week" in (low or "week") else ():
         # "on weekdays" / "at weekends": days of the week, so "closes at 22:00 on weekdays" and "at 18:00 at
         # weekends" change the days as well as the time (two slots, not one value changed)
