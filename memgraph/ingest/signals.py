@@ -263,6 +263,8 @@ UPDATE = re.compile(
     # else, a place open again (held-out pairs 11 and 14: the change said, no cue read)
     r"|\b(?:with\s+effect\s+from|as\s+from|effective\s+from)\b"
     rf"|\bfrom\s+(?:this|next)\s+(?:{_WHEN_WORDS})\b(?![\w'’])"
+    # (any unit a change is counted in, with "on" after it: "from this batch on", "from the next issue onwards")
+    r"|\bfrom\s+(?:this|the\s+next|next)\s+[a-z]+\s+on(?:wards?)?\b"
     r"|\bput\s+back\s+(?:to|by|until|till)\b|\bre-?(?:assign|allocat)(?:ed|s|ing)?\b"
     r"|\b(?:is|are|'s|’s|'re|’re)\s+(?:open|running|working|available)\s+again\b"
     # a plan withdrawn: "Hana can't take Biscuit after all, he's going to Oakwood kennels", "we're not doing the
@@ -285,7 +287,9 @@ UPDATE = re.compile(
 #: (`_TO_VALUE`, which every match of it contains), and `has_update_cue` reads both patterns.
 _TO_A_VALUE = (
     r"to\s+(?:(?:day|week|month|year|room|gate|level|stage|round|platform|page|slot|lane|bay|court|pitch|table|"
-    r"version|v)\s+)?(?:[£$€]\s?)?\d"
+    r"version|v)\s+)?(?:[£$€]\s?)?(?:\d"
+    # or a number said in words ("voted to take the cap up to twelve members"; not "one", mostly a pronoun)
+    r"|(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|hundred)\b)"
 )
 UPDATE_TO_VALUE = re.compile(
     r"(?i)(?<!\bis\s)(?<!\bare\s)(?<!\bbe\s)\b(?:[a-z]+ed|cut|set|put)"
