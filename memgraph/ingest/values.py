@@ -389,7 +389,7 @@ def _values(text: str, compare: bool = False) -> Values:
             years.add(int(m.group(0)))
             taken.append(m.span())
     weekdays = set()
-    said: list[tuple[int, int, int]] = []  # (start, end, day) of each weekday read, for ranges of days
+    days_said: list[tuple[int, int, int]] = []  # (start, end, day) of each weekday read, for ranges of days
     for m in _WEEKDAY.finditer(text) if may(_WEEKDAY_GATE) else ():
         day: str = m.group("d").lower()
         if day in WEEKDAYS:
@@ -403,9 +403,9 @@ def _values(text: str, compare: bool = False) -> Values:
             weekdays.add(_WEEKDAY_SHORT[day])
         else:
             continue
-        said.append((m.start(), m.end(), WEEKDAYS.get(day, _WEEKDAY_SHORT.get(day, 0))))
+        days_said.append((m.start(), m.end(), WEEKDAYS.get(day, _WEEKDAY_SHORT.get(day, 0))))
         taken.append(m.span())
-    for (_, end, first), (start, _, last) in zip(said, said[1:], strict=False):
+    for (_, end, first), (start, _, last) in zip(days_said, days_said[1:], strict=False):
         # "Tuesday to Thursday" = Tuesday, Wednesday and Thursday; "Mon-Fri" = the weekdays (two ends read as
         # two days made "three office days, Tuesday to Thursday" the same as "Tuesday and Thursday")
         if first < last and _DAY_RANGE_GAP.fullmatch(text[end:start]):
