@@ -53,7 +53,7 @@ NUMBER_WORDS = {
     )
 } | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
      "hundred": 100, "thousand": 1000, "twice": 2, "once": 1, "half": 0.5, "dozen": 12}
-_CURRENCY = {"€": "eur", "£": "gbp", "$": "usd", "¥": "jpy"}
+_CURRENCY = {"€": "eur", "£": "gbp", "$": "usd", "¥": "jpy", "₹": "inr"}
 _UNIT_ALIASES = {
     "euro": "eur", "euros": "eur", "eur": "eur", "pound": "gbp", "pounds": "gbp", "gbp": "gbp", "quid": "gbp",
     "dollar": "usd", "dollars": "usd", "usd": "usd", "yen": "jpy", "percent": "%", "per cent": "%",
@@ -66,7 +66,8 @@ _UNIT_ALIASES = {
     "gram": "g", "grams": "g", "l": "l", "litre": "l", "litres": "l", "liter": "l", "liters": "l",
     "ml": "ml", "metre": "m", "metres": "m", "meter": "m", "meters": "m", "m": "m", "mile": "mile",
     "miles": "mile", "bucks": "usd", "fortnight": "fortnight", "fortnights": "fortnight", "degree": "degree",
-    "degrees": "degree", "t": "tonne", "tonne": "tonne", "tonnes": "tonne",
+    "degrees": "degree", "t": "tonne", "tonne": "tonne", "tonnes": "tonne", "rupee": "inr", "rupees": "inr",
+    "inr": "inr",
 }
 #: Units of time read as one kind, in minutes: "48-hour" = "two days", "an hour and a half" = "90 minutes" (a
 #: value of one kind in two units was two kinds that never met: neither the same value nor a changed one).
@@ -74,8 +75,12 @@ _DURATION_MINUTES = {"s": 1 / 60, "min": 1.0, "h": 60.0, "day": 1440.0, "week": 
 #: Metric units read in their smaller unit for the write-path decisions: "9.5 kg" = "9,500 grams", "1.2 km" =
 #: "1,200 metres" (one value in two units was two kinds that never met, as units of time were).
 _METRIC = {"kg": ("g", 1000.0), "km": ("m", 1000.0), "l": ("ml", 1000.0)}
-#: Words that scale the number before them ("£2.6 million", "3 thousand downloads").
-_SCALE_WORDS = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
+#: Words that scale the number before them ("£2.6 million", "3 thousand downloads", "5 grand", "₹4.5 lakh", "2
+#: crore"), and the letters glued to an amount of money that do ("£12k", "$1.5m", "€3bn", "12k euros"): "£12k" and
+#: "£12,000" were two values of one unit, a changed budget.
+_SCALE_WORDS = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "grand": 1e3, "lakh": 1e5, "lakhs": 1e5,
+                "crore": 1e7, "crores": 1e7, "k": 1e3, "m": 1e6, "mn": 1e6, "bn": 1e9}
+_GLUED_SCALE = re.compile(r"(?i)^(?P<s>k|m|mn|bn)\b")
 #: How often, said in words: "weekly" = "every week" = "a week" ("£6 a week" / "six pounds weekly"), "paid
 #: annually" / "every month" (a changed value). A quantity of unit "every", in minutes.
 #: A month is a twelfth of a year here (43,800 minutes), so that "every six months" = "twice a year".
@@ -106,6 +111,7 @@ _FREQUENCY = re.compile(
 #: estimate" then differed by "day", held-out pairs 6.)
 UNIT_WORDS = frozenset(w for w, u in _UNIT_ALIASES.items() if u not in ("times", "k")) | {"percent", "cent"}
 _KNOWN_UNITS = frozenset(_UNIT_ALIASES.values()) | {"%"}
+_MONEY = frozenset(_CURRENCY.values())
 #: What may stand between times and the part of the day that marks them pm: "7:30 till 9:30 in the evening".
 _MARKING = re.compile(r"(?i)\s*(?:pm\b)?\s*(?:in\s+the|at|this|tomorrow|every|each|on\s+\w+)?\s*")
 _RANGE_GAP = re.compile(r"(?i)\s*(?:-|–|to|till|until|and)\s*")
@@ -113,7 +119,7 @@ _PERIOD_HOURS = {
     "morning": lambda h: 5 <= h < 12, "afternoon": lambda h: 12 <= h < 18, "evening": lambda h: 17 <= h < 24,
     "night": lambda h: h >= 19 or h < 6,
 }
-_SCALE = re.compile(r"(?i)^\s*(?P<s>thousand|million|billion)\b")
+_SCALE = re.compile(r"(?i)^\s*(?P<s>thousand|million|billion|grand|lakhs?|crores?)\b")
 _MONTH_RE = "|".join(sorted(MONTHS, key=len, reverse=True))
 _ORD = r"(?:st|nd|rd|th)?"
 _TIME = re.compile(
@@ -161,7 +167,7 @@ def _slash_readings(a: int, b: int) -> set[tuple[int, int]]:
 
 _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 _NUMBER = re.compile(
-    r"(?P<cur>[€£$¥])?\s?(?P<neg>(?:(?<=\s)|^|(?<=\())[-−])?(?P<n>(?<![\w.])\d+(?:,\d{3})*(?:\.\d+)?)"
+    r"(?P<cur>[€£$¥₹])?\s?(?P<neg>(?:(?<=\s)|^|(?<=\())[-−])?(?P<n>(?<![\w.])\d+(?:,\d{3})*(?:\.\d+)?)"
     r"(?P<ord>st|nd|rd|th)?(?P<pct>\s?%)?"
     r"|\b(?P<w>" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")(?:(?P<hy>-)|\b)",
     re.IGNORECASE,
@@ -449,6 +455,9 @@ def _values(text: str, compare: bool = False) -> Values:
                 value = -value  # "the -80 freezer", "minus-eighty"
             after = text[m.end():]
             scale = _SCALE.match(after) if not (m.group("pct") or m.group("ord")) else None
+            glued = _GLUED_SCALE.match(after) if scale is None and not m.group("pct") else None
+            if glued and (m.group("cur") or _unit(after[glued.end():]) in _MONEY):
+                scale = glued
             if scale:  # "£2.6 million": the number is 2,600,000 whatever its unit
                 value *= _SCALE_WORDS[scale.group("s").lower()]
                 after = after[scale.end():]

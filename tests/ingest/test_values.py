@@ -100,6 +100,13 @@ def test_values_said_in_words_meet_their_digits(a: str, b: str) -> None:
         ("The review took 45 minutes.", "The review took three quarters of an hour."),
         ("The bike weighs 9.5 kg.", "The bike weighs 9,500 grams."),
         ("The loop is 1.2 km long.", "The loop is 1,200 metres long."),
+        # an amount of money scaled by a letter or a word: "£12k" was 12 pounds, a changed budget
+        ("The kitchen budget is £12k.", "The kitchen budget is £12,000."),
+        ("Rent is $1.5k a month.", "Rent is $1,500 a month."),
+        ("The grant is €2m.", "The grant is 2 million euros."),
+        ("The flat costs 45 lakh rupees.", "The flat costs ₹4,500,000."),
+        ("We paid 5 grand for it.", "We paid 5,000 for it."),
+        ("The fee is 12k euros.", "The fee is €12,000."),
     ],
 )
 def test_amounts_said_in_other_words_or_units_meet(a: str, b: str) -> None:
@@ -117,6 +124,9 @@ def test_amounts_said_in_other_words_or_units_meet(a: str, b: str) -> None:
         ("The pharmacy is open 10:00-16:00.", "The pharmacy is open 10 till 5."),
         ("Refunds take ten working days.", "Refunds take three working weeks."),
         ("The bike weighs 9.5 kg.", "The bike weighs 950 grams."),
+        ("The kitchen budget is £12k.", "The kitchen budget is £12."),
+        ("I ran a 5k on Sunday.", "I ran 5,000 on Sunday."),  # a race, not money: the letter stays a unit
+        ("It is 5 m long.", "It is 5,000,000 long."),
     ],
 )
 def test_near_misses_of_amounts_in_other_words_stay_different(a: str, b: str) -> None:
