@@ -56,3 +56,21 @@ def test_a_correction_after_a_greeting_supersedes(engine: MemoryEngine) -> None:
     old = engine.remember("The dentist appointment is on 3 June at 10am.", user_id=u)
     report = engine.remember_report("hey all - quick one: dentist appt moved to 5 june 10am. thx, J", user_id=u)
     assert report.superseded == [old.id]
+
+
+@pytest.mark.parametrize(
+    ("text", "body"),
+    [
+        ("so um the boiler man is coming on the 23rd", "so the boiler man is coming on the 23rd"),
+        ("uh what time is the midwife appt", "what time is the midwife appt"),
+        ("Umm, the ER nurse said hmm maybe Tuesday", "the ER nurse said maybe Tuesday"),  # not "ER"
+    ],
+)
+def test_dictated_fillers_are_no_content(text: str, body: str) -> None:
+    assert strip_chatter(text) == body
+
+
+def test_a_filler_is_no_frame_word() -> None:
+    """Dictated text keeps "um" in its frame otherwise: a restatement read as another statement."""
+    said = statement("um the boiler service is on the 23rd")
+    assert said.frame == statement("the boiler service is on the 23rd").frame
