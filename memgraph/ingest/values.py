@@ -435,6 +435,7 @@ def _values(text: str, compare: bool = False) -> Values:
     for m in numbers.finditer(text) if numbers is not None else ():
         if not free(*m.span()):
             continue
+        end = m.end()
         if m.group("w"):
             word = m.group("w").lower()
             after = text[m.end():]
@@ -456,11 +457,14 @@ def _values(text: str, compare: bool = False) -> Values:
             after = text[m.end():]
             scale = _SCALE.match(after) if not (m.group("pct") or m.group("ord")) else None
             glued = _GLUED_SCALE.match(after) if scale is None and not m.group("pct") else None
-            if glued and (m.group("cur") or _unit(after[glued.end():]) in _MONEY):
+            # ("45k" is 45,000 whatever follows; "5m" is five metres unless it is money)
+            if glued and (m.group("cur") or glued.group("s") in "kK" or _unit(after[glued.end():]) in _MONEY):
                 scale = glued
             if scale:  # "£2.6 million": the number is 2,600,000 whatever its unit
                 value *= _SCALE_WORDS[scale.group("s").lower()]
                 after = after[scale.end():]
+                if scale is glued:
+                    end = m.end() + scale.end()  # "£12k": the letter is the value's, no word of the frame
             degrees = _DEGREES.match(after)
             if m.group("pct"):
                 unit = "%"
@@ -491,7 +495,7 @@ def _values(text: str, compare: bool = False) -> Values:
         elif compare and unit in _METRIC:
             unit, value = _METRIC[unit][0], value * _METRIC[unit][1]
         quantities.add((unit, value))
-        taken.append(m.span())
+        taken.append((m.start(), max(end, m.end())))
     periods = set()
     for m in _PERIOD.finditer(text) if may(_PERIOD_GATE) else ():
         if free(*m.span()) and not re.search(r"\d\s*$", text[max(0, m.start() - 4) : m.start()]):
@@ -560,8 +564,34 @@ def _marked(bare: list[tuple[int, int]], text: str, at: int) -> list[int]:
 @lru_cache(maxsize=1024)
 def _prepared(text: str) -> str:
     """The text the value patterns read: code and redaction markers blanked, values said in words in digits
-    (`spoken.digitise`). Cached: `masked` reads it again right after `values` did."""
-    return digitise(_REDACTED.sub(lambda m: " " * len(m.group(0)), strip_code(text)))
+    (`spoken.digitise`), a rate written short in words (`_RATE_WRITTEN`). Cached: `masked` reads it again right
+    after `values` did."""
+    text = digitise(_REDACTED.sub(lambda m: " " * len(m.group(0)), strip_code(text)))
+    if "/" in text or "pcm" in text or "p.a" in text or "annum" in text:
+        text = _RATE_WRITTEN.sub(lambda m: _RATE_WORDS[m.group("per").lower().strip(". ")], text)
+    if any(w in text for w in ("yr", "wk", "mo", "mth", "hr")):
+        text = _UNIT_SHORT.sub(lambda m: " " + _UNIT_LONG[m.group(1).lower()], text)
+    return text
+
+
+#: A unit of time as notes write it after a number ("every 2 yrs", "3 wks", "6 mos"): the word, so that how often
+#: ("every 2 years") and how long read it as they read the word.
+_UNIT_SHORT = re.compile(r"(?i)(?<=\d)\s*(yrs?|wks?|mos|mths?|hrs?)\b")
+_UNIT_LONG = {"yr": "year", "yrs": "years", "wk": "week", "wks": "weeks", "mos": "months", "mth": "month",
+              "mths": "months", "hr": "hour", "hrs": "hours"}
+
+
+#: A rate as notes write it, after its amount: "£1.3k/mo", "£18/hr", "$40/wk", "£900 pcm", "£30k p.a.": read as
+#: "a month", "an hour" ... (how often, in words, is what the frequency pattern reads: "rent 1.3k/mo" and "rent is
+#: 1,300 a month" were two values of other kinds).
+_RATE_WRITTEN = re.compile(
+    r"(?i)(?<=[\dk])\s*(?:/\s*|\s+per\s+)?(?P<per>(?<=/)(?:hr|h|hour|day|d|wk|week|mo|mth|month|yr|year|annum)\b|"
+    r"(?<=\s)(?:pcm|p/m|p\.a\.?|per\s+annum)(?![\w/]))"
+)
+_RATE_WORDS = {"hr": " an hour", "h": " an hour", "hour": " an hour", "day": " a day", "d": " a day", "wk": " a week",
+               "week": " a week", "mo": " a month", "mth": " a month", "month": " a month", "pcm": " a month",
+               "p/m": " a month", "yr": " a year", "year": " a year", "annum": " a year", "p.a": " a year",
+               "per annum": " a year"}
 
 
 def _unit(after: str) -> str:

@@ -74,3 +74,19 @@ def test_a_filler_is_no_frame_word() -> None:
     """Dictated text keeps "um" in its frame otherwise: a restatement read as another statement."""
     said = statement("um the boiler service is on the 23rd")
     assert said.frame == statement("the boiler service is on the 23rd").frame
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Loft conversion budget is £40,000.", "loft conversion budget £45k (was 40k)"),
+        ("The parent-teacher meeting is on Friday the 12th.",
+         "the parent teacher meeting has been preponed to wednesday the 10th"),
+    ],
+)
+def test_a_note_with_its_old_value_or_a_date_brought_forward_supersedes(engine: MemoryEngine, old: str,
+                                                                         new: str) -> None:
+    """Jotted notes give the old value in brackets; Indian English brings a date forward with "preponed"."""
+    first = engine.remember(old, user_id="notes")
+    engine.remember(new, user_id="notes")
+    assert not engine.get(first.id, user_id="notes").active

