@@ -183,10 +183,12 @@ _WEEKDAY = re.compile(
     r"s?\b"
 )
 _WEEK_PART = re.compile(r"(?i)\b(?:weekdays?|weekends?)\b")
-_PERIOD = re.compile(r"(?i)\b(?P<p>morning|afternoon|evening|night)s?\b")
+_PERIOD = re.compile(r"(?i)\b(?P<p>morning|afternoon|evening|night|arvo|nite|morn)s?\b")
+#: A part of the day as chat and Australian English say it: "tues arvo", "thurs nite", "sat morn".
+_PERIOD_SAID = {"arvo": "afternoon", "nite": "night", "morn": "morning"}
 _RATE_BEFORE = re.compile(r"(?i)(?:\d[\d.,]*\s*[a-z%]{0,6}|pounds|dollars|euros|quid|pence)\s+$")
 _NOUN_NEXT = re.compile(r"(?:['’]s\b|\s+([a-z]+)\b)", re.I)
-_WEEKDAY_BEFORE = re.compile(r"(?i)(?:mon|tues|wednes|thurs|fri|satur|sun)days?\s+$")
+_WEEKDAY_BEFORE = re.compile(r"(?i)(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|tues?|weds?|thurs?|fri)\s+$")
 _DETERMINERS = frozenset("the a an this that which any every no each another other one".split())
 _REDACTED = re.compile(r"\[REDACTED:[a-z0-9_]+\]")
 _MONTH = re.compile(rf"(?i)\b(?P<m>{_MONTH_RE})\b")
@@ -197,7 +199,7 @@ _DIGIT = re.compile(r"\d")
 _TIME_WORDS = ("noon", "midday", "midnight")
 _WEEKDAY_STEMS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 _MONTH_STEMS = tuple(sorted({m[:3] for m in MONTHS}))
-_PERIOD_WORDS = ("morning", "afternoon", "evening", "night")
+_PERIOD_WORDS = ("morning", "afternoon", "evening", "night", "arvo", "nite", "morn")
 _NUMBER_WORDS = tuple(NUMBER_WORDS)
 _FREQUENCY_WORDS = ("hour", "dai", "day", "night", "week", "fortnight", "month", "quarter", "year", "annual")
 
@@ -463,8 +465,7 @@ def _values(text: str, compare: bool = False) -> Values:
             if scale:  # "£2.6 million": the number is 2,600,000 whatever its unit
                 value *= _SCALE_WORDS[scale.group("s").lower()]
                 after = after[scale.end():]
-                if scale is glued:
-                    end = m.end() + scale.end()  # "£12k": the letter is the value's, no word of the frame
+                end = m.end() + scale.end()  # "£12k", "2.5 thousand": the scale is the value's, no word of the frame
             degrees = _DEGREES.match(after)
             if m.group("pct"):
                 unit = "%"
@@ -500,6 +501,7 @@ def _values(text: str, compare: bool = False) -> Values:
     for m in _PERIOD.finditer(text) if may(_PERIOD_GATE) else ():
         if free(*m.span()) and not re.search(r"\d\s*$", text[max(0, m.start() - 4) : m.start()]):
             period = m.group("p").lower()  # not "4 nights": that is a quantity
+            period = _PERIOD_SAID.get(period, period)
             if period == "night" and _WEEKDAY_BEFORE.search(text[max(0, m.start() - 12) : m.start()]):
                 period = "evening"  # "on Tuesday nights" are its evenings (a night shift is not)
             taken.append(m.span())

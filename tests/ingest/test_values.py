@@ -114,6 +114,13 @@ def test_values_said_in_words_meet_their_digits(a: str, b: str) -> None:
         ("salary £30k p.a.", "salary 30,000 pounds a year"),
         ("boiler serviced every 2 yrs", "The boiler is serviced every 2 years."),
         ("a 3 wk course", "a 3 week course"),
+        # dictation and regional English
+        ("footy training tues arvo", "Footy training is on Tuesday afternoon."),
+        ("bins go out thurs nite", "The bins go out on Thursday nights."),
+        ("The lease ends in twenty twenty-seven.", "The lease ends in 2027."),
+        ("we moved here back in twenty oh five", "We moved here in 2005."),
+        ("the deposit is two and a half grand", "The deposit is 2,500."),
+        ("pick-up at quarter to 6", "pick-up at 5:45"),
     ],
 )
 def test_amounts_said_in_other_words_or_units_meet(a: str, b: str) -> None:
@@ -135,6 +142,7 @@ def test_amounts_said_in_other_words_or_units_meet(a: str, b: str) -> None:
         ("I ran a 5k on Sunday.", "I ran a 10k on Sunday."),
         ("It is 5 m long.", "It is 5,000,000 long."),
         ("the 24/7 helpline", "the 24 a week helpline"),  # a slash between numbers is no rate
+        ("twenty twenty vision", "2020 vision"),  # a year only after a word that introduces one
     ],
 )
 def test_near_misses_of_amounts_in_other_words_stay_different(a: str, b: str) -> None:
