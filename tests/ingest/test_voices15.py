@@ -78,8 +78,8 @@ PAIRS: list[tuple[str, str, ReconcileAction]] = [
     ("Our fixed rate is 3.85% for two years.", "2-yr fix at 3.85 per cent", REINFORCE),
     ("The allotment rent is £1,150 a year.", "allotment rent is £1.15k a year", REINFORCE),
     ("The Ribeira Café takes deliveries on Mondays.", "every mon the ribeira cafe takes deliveries", REINFORCE),
-    # near-miss: another amount in shorthand is no repeat
-    ("The allotment rent is £1,150 a year.", "allotment rent is £1.25k a year", CREATE),
+    # near-miss: another amount in shorthand is no repeat (a changed value, said without a cue: a conflict)
+    ("The allotment rent is £1,150 a year.", "allotment rent is £1.25k a year", ReconcileAction.CONTRADICT),
     # how often, said on one side only, of a value both give
     ("The evening dose is 5 mg at 9 pm.", "Every night at 21:00 I take the 5 mg evening dose.", REINFORCE),
     ("Quiz night is the first Wednesday of the month at the Plough.",
