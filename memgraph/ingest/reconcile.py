@@ -364,16 +364,35 @@ class RuleReconciler:
     def conflict_in_any_voice(self, n: Statement, o: Statement, c: Comparison, *, cue: bool) -> str | None:
         """`conflict`, and where it finds none, `conflict` again on the statements the two texts carry without their
         greetings, reporting frames and sign-offs (`voice.bare`: "Customer note: Mrs Ito's boots are brown suede." /
-        "Mrs Ito's boots are black patent leather."): a frame's words on one side are words the other does not say,
-        which most forms count against a conflict. The pair's cosine is kept."""
+        "Mrs Ito's boots are black patent leather."; a note about the user in the third person read as their own
+        words: `voice.first_person`): a frame's words on one side are words the other does not say, which most forms
+        count against a conflict. Then each clause of a text joined by a semicolon, read alone against the other
+        ("My ACL was reconstructed on the right knee; the left knee has never been operated on." / "… was on my left
+        knee.": the clause added is another statement, whose words count against the swap; held-out pairs 12, 15),
+        unless the whole text gives the changed kind's old value too. The pair's cosine is kept."""
         why = self.conflict(n, o, c, cue=cue)
         if why is not None:
             return why
         bn, bo = voice.bare(n.text), voice.bare(o.text)
-        if bn == n.text and bo == o.text:
-            return None
+        if bn != n.text or bo != o.text:
+            p, q = statement(bn), statement(bo)
+            why = self.conflict(p, q, _compare(p, q, c.cosine, c.tolerance), cue=cue)
+            if why is not None:
+                return why
         p, q = statement(bn), statement(bo)
-        return self.conflict(p, q, _compare(p, q, c.cosine, c.tolerance), cue=cue)
+        for part in _joined(bn):
+            pp = statement(part)
+            cc = _compare(pp, q, c.cosine, c.tolerance)
+            why = self.conflict(pp, q, cc, cue=cue)
+            if why is not None and not _says_old_values(p, q, cc):
+                return why
+        for part in _joined(bo):
+            qq = statement(part)
+            cc = _compare(p, qq, c.cosine, c.tolerance)
+            why = self.conflict(p, qq, cc, cue=cue)
+            if why is not None and not _says_old_values(q, p, cc):
+                return why
+        return None
 
     def _reworded(self, n: Statement, o: Statement, c: Comparison) -> bool:
         """One typed value changed in a frame reworded by a synonym on each side ("Half term starts on 17
@@ -625,6 +644,19 @@ class RuleReconciler:
                 scores = {**c.scores(), "p_duplicate": round(p, 4)}
                 return ReconcileDecision(ReconcileAction.REINFORCE, old.id, f"learned duplicate (p={p:.2f})", scores)
         return None
+
+
+def _joined(text: str) -> list[str]:
+    """The clauses of `text` joined by a semicolon, when it has two or more."""
+    parts = [p.strip() for p in text.split(";") if len(p.split()) > 2]
+    return parts if len(parts) > 1 else []
+
+
+def _says_old_values(n: Statement, o: Statement, c: Comparison) -> bool:
+    """Whether the whole new text also gives the old values of a kind one of its clauses changed ("That £12 a foot
+    was the summer rate; storage ashore over the winter is £14 a foot."): it tells both, which no contradiction
+    does."""
+    return any(o.kinds.get(k, frozenset()) & n.kinds.get(k, frozenset()) for k in c.changed)
 
 
 def _measured_kinds(st: Statement, names: frozenset[str]) -> set[str]:
