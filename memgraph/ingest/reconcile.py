@@ -102,6 +102,8 @@ from memgraph.ingest.denials import (
     _negates_what_it_names,
     _unscoped_denial,
     denied_activity,
+    denied_then_said,
+    never_done,
     universal_denied,
 )
 from memgraph.ingest.diets import diet_and_excluded_food
@@ -328,6 +330,10 @@ class RuleReconciler:
             return "an activity denied / said to be ours"
         if _denies_old_value(n, o, c):
             return "denies the old value"
+        if denied_then_said(n, o, c):
+            return "says what the other names as not so"
+        if never_done(n, o):
+            return "never done / done"
         if _multiple_swapped(n, o) and not c.polarity:
             return "single / double"
         if _favourites_differ(n, o, c, self.s.contradict_favourite_max_values):
@@ -594,8 +600,9 @@ class RuleReconciler:
                 pairing.episodic(new, n, turn=bool(who)) or pairing.episodic(old, o, turn=bool(other))
                 or (n.episode and o.episode)
             )
-            if episodic and not fixes:
-                continue  # episodes accumulate: "went hiking" and "went swimming" both happened
+            if episodic and not fixes and not never_done(n, o):
+                # episodes accumulate: "went hiking" and "went swimming" both happened (but not beside "never")
+                continue
             why = None if under else self.conflict_in_any_voice(n, o, c, cue=cue or fixes)
             if cue or fixes:
                 why = why or self.update(n, o, c)

@@ -61,3 +61,32 @@ def test_a_note_about_the_user_reads_in_the_first_person(note: str, said: str) -
 def test_a_clause_of_a_note_contradicts(embedder, old: str, new: str, action: ReconcileAction) -> None:  # type: ignore[no-untyped-def]
     decision = _decide(embedder, old, new)
     assert decision.action is action, decision
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "action"),
+    [
+        # the old statement names a value as not so that the new one gives
+        ("Our mortgage is a repayment one, not interest-only.", "The mortgage on the house is interest-only.", _C),
+        ("The village hall is heated by a heat pump, not oil.", "user says the village hall is heated by oil", _C),
+        ("Hi all, the kids' football kit is blue, not red. Thanks, Dee", "The kids' football kit is red.", _C),
+        ("The village hall is heated by a heat pump, not oil.", "Oil prices went up again this winter.", _N),
+        ("The village hall is heated by a heat pump, not oil.",
+         "The church is heated by oil.", _N),  # another subject
+        # never done / done: a denial of ever against the same act of the same person
+        ("I have never seen a bittern.", "I saw bitterns at Minsmere three times.", _C),
+        ("I've never been to Japan.", "i went to japan in 2019 for work", _C),
+        ("User has never smoked.", "I smoked twenty a day until 2010.", _C),
+        ("Tom has never driven the minibus.", "Per the rota, Tom drove the minibus to Leeds on Monday.", _C),
+        ("I've never been to Japan.", "My sister went to Japan in 2019.", _N),  # another person
+        ("I've never been to Japan.", "I went to Korea in 2019.", _N),  # another place
+        ("I've never been to Japan.", "I'm going to Japan next year if the fares drop.", _N),  # a plan
+        ("I have never seen a bittern.", "I haven't seen an otter either.", _N),
+        # male / female of one thing
+        ("The kitten we adopted is male.", "the kitten we adopted is female", _C),
+        ("The kitten we adopted is male.", "The vet who spayed the kitten is female.", _N),
+    ],
+)
+def test_forms_of_held_out_15(embedder, old: str, new: str, action: ReconcileAction) -> None:  # type: ignore[no-untyped-def]
+    decision = _decide(embedder, old, new)
+    assert decision.action is action, decision
