@@ -230,7 +230,7 @@ _WISHED = re.compile(
 )
 #: The forms an irregular verb is said in (past, participle and base), by its participle.
 _FORMS = {
-    "seen": ("see", "saw", "seen", "sees"), "been": ("been", "was", "were", "went", "is", "am", "are"),
+    "seen": ("see", "saw", "seen", "sees"), "been": ("been", "went", "visited"),
     "got": ("get", "got", "gets", "gotten"), "eaten": ("eat", "ate", "eats"), "met": ("meet", "met", "meets"),
     "flown": ("fly", "flew", "flies"), "driven": ("drive", "drove", "drives"), "ridden": ("ride", "rode", "rides"),
     "won": ("win", "won", "wins"), "taken": ("take", "took", "takes"), "worn": ("wear", "wore", "wears"),

@@ -309,8 +309,14 @@ class RuleReconciler:
         ):
             return "another category"  # (no subject found on either side: "Members pay their subs in cash.")
         # (not with a verb that offers many: "The shop stocks the R7000 groupset" / "… the R7100 groupset")
+        # (an opposite that qualifies a noun, swapped beside other names, is another thing: "a male cat called Sparky"
+        # / "my female cats are called Ester, Toaster, …", MSC; not one the copula gives: "is O negative" / "is A
+        # positive")
+        named = c.entities_differ and bool(
+            (c.only_old & o.opposites - o.complement) or (c.only_new & n.opposites - n.complement)
+        )
         if c.value_swap and not c.polarity and (not c.subject_changed or c.identity) and not (
-            denials or _another_value(n, o, c, cue=cue) or (not cue and (c.shared - n.subject) & _HOLDS_MANY)
+            denials or named or _another_value(n, o, c, cue=cue) or (not cue and (c.shared - n.subject) & _HOLDS_MANY)
         ):
             return f"swapped {', '.join(surface(c.only_old, o.text))} -> {', '.join(surface(c.only_new, n.text))}"
         if names.another_name(n, o, c, self.s.contradict_reworded_max_terms):

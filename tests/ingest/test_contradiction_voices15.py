@@ -82,9 +82,11 @@ def test_a_clause_of_a_note_contradicts(embedder, old: str, new: str, action: Re
         ("I've never been to Japan.", "I went to Korea in 2019.", _N),  # another place
         ("I've never been to Japan.", "I'm going to Japan next year if the fares drop.", _N),  # a plan
         ("I have never seen a bittern.", "I haven't seen an otter either.", _N),
+        ("I am writing a guide to ski resorts.", "I have never been to a ski resort, but I'd love to go.", _N),
         # male / female of one thing
         ("The kitten we adopted is male.", "the kitten we adopted is female", _C),
         ("The kitten we adopted is male.", "The vet who spayed the kitten is female.", _N),
+        ("I have a male rabbit called Biscuit.", "My female rabbits are called Pip, Clover and Hazel.", _N),  # others
     ],
 )
 def test_forms_of_held_out_15(embedder, old: str, new: str, action: ReconcileAction) -> None:  # type: ignore[no-untyped-def]
