@@ -87,6 +87,10 @@ def test_a_clause_of_a_note_contradicts(embedder, old: str, new: str, action: Re
         ("The kitten we adopted is male.", "the kitten we adopted is female", _C),
         ("The kitten we adopted is male.", "The vet who spayed the kitten is female.", _N),
         ("I have a male rabbit called Biscuit.", "My female rabbits are called Pip, Clover and Hazel.", _N),  # others
+        # a place and the region it lies in: no opposite swapped (MSC read "south" against a city as one)
+        ("Our cousins live in Nevada.", "Our cousins live in the west.", _N),
+        ("i grew up in Savannah", "I grew up in the south.", _N),
+        ("The warehouse is on the north side of the river.", "The warehouse is on the south side of the river.", _C),
     ],
 )
 def test_forms_of_held_out_15(embedder, old: str, new: str, action: ReconcileAction) -> None:  # type: ignore[no-untyped-def]
