@@ -392,17 +392,10 @@ class RuleReconciler:
             if why is not None:
                 return why
         p, q = statement(bn), statement(bo)
-        for part in _joined(bn):
-            pp = statement(part)
-            cc = _compare(pp, q, c.cosine, c.tolerance)
-            why = self.conflict(pp, q, cc, cue=cue)
-            if why is not None and not _says_old_values(p, q, cc):
-                return why
-        for part in _joined(bo):
-            qq = statement(part)
-            cc = _compare(p, qq, c.cosine, c.tolerance)
-            why = self.conflict(p, qq, cc, cue=cue)
-            if why is not None and not _says_old_values(q, p, cc):
+        for a, b in [(statement(x), q) for x in _joined(bn)] + [(p, statement(x)) for x in _joined(bo)]:
+            cc = _compare(a, b, c.cosine, c.tolerance)
+            why = self.conflict(a, b, cc, cue=cue)
+            if why is not None and not _say_both(p, q, cc):
                 return why
         return None
 
@@ -665,10 +658,10 @@ def _joined(text: str) -> list[str]:
     return parts if len(parts) > 1 else []
 
 
-def _says_old_values(n: Statement, o: Statement, c: Comparison) -> bool:
-    """Whether the whole new text also gives the old values of a kind one of its clauses changed ("That £12 a foot
-    was the summer rate; storage ashore over the winter is £14 a foot."): it tells both, which no contradiction
-    does."""
+def _say_both(n: Statement, o: Statement, c: Comparison) -> bool:
+    """Whether the two whole texts share a value of a kind that a clause changed ("That £12 a foot was the summer
+    rate; storage ashore over the winter is £14 a foot." after "… is £12 per foot."): the text that gives both
+    values tells them apart, which no contradiction does."""
     return any(o.kinds.get(k, frozenset()) & n.kinds.get(k, frozenset()) for k in c.changed)
 
 
