@@ -64,6 +64,8 @@ _EXPECT: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"\bwhat(?:['’]?s|\s+is|\s+was|\s+are|\s+were)\s+(?:[\w'’-]+\s+){1,4}?called\b"
         ),
     ),
+    # a postal address asked ("pull up claire's new address"), not an email, web or IP address
+    ("address", re.compile(r"(?i)(?<!\bemail\s)(?<!\be-mail\s)(?<!\bip\s)(?<!\bweb\s)(?<!\bmac\s)\baddress\b")),
     ("place", re.compile(r"(?i)^\W*where\b|\bwhere(?:['’]?s|\s+(?:is|are|was|were|does|do|did|can|should))\b")),
 )
 _WHICH_YEAR = re.compile(r"(?i)\b(?:what|which)\s+year\b")
@@ -132,6 +134,15 @@ _SPOKEN_TIME = re.compile(rf"(?i)\b(?:half|quarter)\s+(?:past\s+|to\s+)?{_HOUR}\
 #: A clock time written with an "h", as much of Europe writes it: "from 18h to 20h", "at 9h", "18h30".
 _H_TIME = re.compile(r"(?i)(?:\b(?:at|from|until|till|to|by|between|around|and)\s+|[-–]\s*)(?:[01]?\d|2[0-3])h"
                      r"(?:[0-5]\d)?\b|\b(?:[01]?\d|2[0-3])h[0-5]\d\b")
+_STREET = ("road rd street st lane ln avenue ave close drive dr way crescent place court gardens terrace row square "
+           "parade mews grove hill").split()
+#: A postal address: a number before a street ("14 elm road", "3a, Mill Lane"), a capitalised street ("Dale Street"),
+#: a UK postcode ("OX9 2AB") or a US ZIP code after a state's two capitals ("Austin, TX 78701").
+_POSTAL = re.compile(
+    r"\b\d+[A-Za-z]?,?\s+(?:[A-Za-z][\w'’-]*\s+){0,3}(?i:" + "|".join(_STREET) + r")\b|"
+    r"\b[A-Z][\w'’-]*\s+(?:" + "|".join(w.title() for w in _STREET) + r")\b|"
+    r"\b[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}\b|\b[A-Z]{2}\s+\d{5}\b"
+)
 _AT_HOUR = re.compile(rf"(?i)\b(?:at|from|until|till|by|around)\s+(?:about\s+)?({_HOUR})\b(?![:.,]?\d)")
 _WHOEVER = re.compile(r"(?i)\bwhoever\s+(?:is|was|has|holds|runs|leads)\b")
 _WHO = re.compile(r"(?i)\bwho(?:m|se|['’]?s)?\b")
@@ -168,7 +179,8 @@ _AGE = re.compile(
 
 
 def expected_answer(query: str) -> str | None:
-    """The kind of value the query asks for (time, when, duration, number, money, name, place, email, phone)."""
+    """The kind of value the query asks for (time, when, duration, number, money, name, place, a postal address,
+    email, phone, code, age)."""
     for name, pattern in _EXPECT:
         if pattern.search(query):
             return name
@@ -215,6 +227,8 @@ def holds_answer(content: str, expects: str | None, query: str) -> bool:
                                                                                 or v.years)
     if expects == "code":  # a code holds a digit, or is quoted: "4471", "`X7-KQ`"
         return bool(re.search(r"\d", content) or re.search(r"[`'\"][^\s`'\"]+[`'\"]", content))
+    if expects == "address":  # a street and its number, or a postcode: "14 Elm Road", "Dale Street", "OX9 2AB"
+        return bool(_POSTAL.search(content))
     if expects == "email":
         return bool(_EMAIL.search(content))
     if expects == "phone":

@@ -1,7 +1,8 @@
 """Gap detection reads a need without any mark: dictated speech (no capitals, commas, question marks or stops), a
 note fragment, a scene and its question run together, a greeting and a thank-you with no comma; a dictated remark
 stays a statement. `unwrap` is idempotent, so recall and maintenance read one request. A clock time written with an
-"h" ("from 18h to 20h") and a title asked ("what's the show called") are read. Every case here is this file's own."""
+"h" ("from 18h to 20h"), a title asked ("what's the show called") and a postal address asked are read. Every case
+here is this file's own."""
 
 from __future__ import annotations
 
@@ -129,3 +130,15 @@ def test_a_clock_time_written_with_an_h() -> None:
 )
 def test_the_kind_asked_in_chat_spellings(query: str, kind: str) -> None:
     assert expected_answer(query) == kind
+
+
+def test_a_postal_address_asked() -> None:
+    """An address asked is a postal one unless said otherwise; a memory that only places something at the person's
+    does not hold it."""
+    assert expected_answer("pull up gran's new address") == "address"
+    assert expected_answer("what's the email address for the club") == "email"
+    assert expected_answer("what is the IP address of the printer") != "address"
+    asked = "pull up gran's new address"
+    assert holds_answer("Gran moved to 14 elm road, Thame OX9 2AB.", "address", asked)
+    assert holds_answer("The club is on Dale Street.", "address", asked)
+    assert not holds_answer("The spare keys are at gran's, in the biscuit tin.", "address", asked)
