@@ -143,14 +143,3 @@ def test_a_postal_address_asked() -> None:
     assert holds_answer("The club is on Dale Street.", "address", asked)
     assert not holds_answer("The spare keys are at gran's, in the biscuit tin.", "address", asked)
 
-
-def test_a_bare_possessor_is_a_name_without_capitals() -> None:
-    """Typed or dictated in lower case, a possessor with no determiner is still read as a name when no served memory
-    writes it (a name no memory holds is what a miss looks like); "the van's" and "today's" are not."""
-    from memgraph.retrieve.gap_focus import possessors
-    from memgraph.retrieve.gap_voice import restore_case
-
-    assert restore_case("when is kemi's parents' evening", []) == "when is Kemi's parents' evening"
-    assert possessors(restore_case("whats bramble's microchip number", [])) == ["bramble"]
-    assert restore_case("when does the van's mot run out", []) == "when does the van's mot run out"
-    assert restore_case("whats on today's menu", []) == "whats on today's menu"
