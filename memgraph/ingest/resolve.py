@@ -12,7 +12,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -23,6 +23,7 @@ import numpy as np
 from memgraph.config import Settings
 from memgraph.errors import ValidationError
 from memgraph.ingest.items import Candidate
+from memgraph.ingest.pairing import neighbour_floor
 from memgraph.ingest.reconcile import Neighbour, ReconcileAction, Reconciler
 from memgraph.ingest.report import Dropped, DropReason, IngestDecision, IngestReport, preview
 from memgraph.models import HasTag, Link, LinkSource, Memory, Relation, utcnow
@@ -94,7 +95,7 @@ def decide(
     created: list[Candidate | None] = [None] * len(candidates)  # by candidate index, once created in this batch
     deactivated: set[str] = set()  # superseded so far (stored or in this batch)
     keep = max(1, s.reconcile_neighbours)
-    close = _close_earlier(candidates, s.embedding_dim, s.reconcile_slot_cosine) if reconcile else None
+    close = _close_earlier(candidates, s.embedding_dim, s, _memory_floor(s)) if reconcile else None
     for c in candidates:
         mem = c.memory
         assert mem is not None and c.vector is not None
@@ -134,14 +135,28 @@ def decide(
 _CLOSE_SCORES = 1 << 23
 
 
+def _memory_floor(settings: Settings) -> Callable[[Candidate], float]:
+    """A candidate's own cosine floor for its neighbours (`pairing.neighbour_floor`: lower for a text that says a
+    change), the same for the earlier texts of its batch as for stored memories."""
+
+    def floor(c: Candidate) -> float:
+        assert c.memory is not None
+        return neighbour_floor(c.memory, settings)
+
+    return floor
+
+
 def _close_earlier(
-    candidates: Sequence[Candidate], dim: int, threshold: float
+    candidates: Sequence[Candidate], dim: int, settings: Settings, floor: Callable[[Candidate], float]
 ) -> Iterator[tuple[list[int], list[float]]]:
-    """For each candidate in order, the earlier candidates of the batch at cosine >= `threshold`
-    (their indexes and cosines, most similar first, ties in batch order). One matrix product per block of
-    candidates, made when the loop reaches it: the product of each new unit vector with the rows before it, one
-    at a time, took 13.7 s of a 5,000-memory batch (wall, load ~7; the block products 0.9 s), three quarters of
-    a bulk write's reconciliation at that batch size."""
+    """For each candidate in order, the earlier candidates of the batch at cosine >= its floor `floor(c)` (at least
+    min(`reconcile_slot_cosine`, `reconcile_cue_cosine`); asked only of a candidate with a cosine under
+    `reconcile_slot_cosine`, the floor of most texts) as their indexes and cosines, most similar first, ties in batch
+    order. One matrix product per block of candidates, made when the loop reaches it: the product of each new unit
+    vector with the rows before it, one at a time, took 13.7 s of a 5,000-memory batch (wall, load ~7; the block
+    products 0.9 s), three quarters of a bulk write's reconciliation at that batch size."""
+    slot = settings.reconcile_slot_cosine
+    low = min(slot, settings.reconcile_cue_cosine)
     units = np.zeros((len(candidates), dim), dtype=np.float32)
     for i, c in enumerate(candidates):
         assert c.vector is not None
@@ -150,9 +165,14 @@ def _close_earlier(
     for start in range(0, len(candidates), block):
         end = min(len(candidates), start + block)
         sims = units[start:end] @ units[:end].T
-        passing = np.tril(sims >= threshold, k=start - 1)  # only j < i: the candidates before each one
+        passing = np.tril(sims >= low, k=start - 1)  # only j < i: the candidates before each one
         qi, ci = np.nonzero(passing)
         vals = sims[qi, ci]
+        under = vals < slot
+        if under.any():  # each such row's own floor: a hit under it is no neighbour
+            floors = {int(r): floor(candidates[start + int(r)]) for r in np.unique(qi[under])}
+            keep = ~under | (vals >= np.array([floors.get(int(r), slot) for r in qi], dtype=np.float32))
+            qi, ci, vals = qi[keep], ci[keep], vals[keep]
         order = np.lexsort((ci, -vals, qi))
         qi, found, scores = qi[order], ci[order].tolist(), vals[order].tolist()
         bounds = np.searchsorted(qi, np.arange(end - start + 1)).tolist()
