@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -100,7 +101,7 @@ def decide(
         mem = c.memory
         assert mem is not None and c.vector is not None
         i = len(out)  # this candidate's index
-        cols, sims = next(close) if close is not None else ((), ())
+        earlier = next(close) if close is not None else ()
         old = near.existing.get(mem.id)
         if old is not None:
             out.append(_same_text(c, old, explicit=explicit))
@@ -110,10 +111,10 @@ def decide(
             for mid, sim in near.hits.get(mem.id, []):
                 if mid in near.neighbours and mid not in deactivated:
                     cands.append(Neighbour(near.neighbours[mid], float(sim)))
-            # the `keep` most similar of the earlier candidates created and still active (`cols`, `sims`: most
+            # the `keep` most similar of the earlier candidates created and still active (`earlier`: most
             # similar first, ties in batch order): the only ones of them the sort below can keep
             found = 0
-            for j, sim in zip(cols, sims, strict=True):
+            for j, sim in earlier:
                 x = created[j]
                 if x is not None and x.memory is not None and x.memory.id not in deactivated:
                     cands.append(Neighbour(x.memory, sim, in_batch=True))
@@ -134,6 +135,11 @@ def decide(
 #: Scores one block product of `_close_earlier` holds at most (32 MB of float32).
 _CLOSE_SCORES = 1 << 23
 
+#: Earlier candidates of each row that `_close_earlier` sorts with its block (the rest only if `decide` reads past
+#: them, which it rarely does: it stops at `reconcile_neighbours` created ones). No verdict depends on it. Sorting
+#: every pair at the cosine floor was 9% of a real 5,000-text batch (~1.3M pairs; the products themselves 1%).
+_CLOSE_FIRST = 16
+
 
 def _memory_floor(settings: Settings) -> Callable[[Candidate], float]:
     """A candidate's own cosine floor for its neighbours (`pairing.neighbour_floor`: lower for a text that says a
@@ -146,15 +152,44 @@ def _memory_floor(settings: Settings) -> Callable[[Candidate], float]:
     return floor
 
 
+class _Earlier:
+    """One candidate's earlier candidates at its floor as (index, cosine), most similar first, ties in batch order:
+    the first few sorted with the block (`first`), the rest from the block's row (`row`) only when read past them."""
+
+    __slots__ = ("first", "row", "floor", "low", "slot")
+
+    def __init__(
+        self,
+        first: list[tuple[int, float]],
+        row: np.ndarray | None,
+        floor: Callable[[], float],
+        low: float,
+        slot: float,
+    ) -> None:
+        self.first, self.row, self.floor, self.low, self.slot = first, row, floor, low, slot
+
+    def __iter__(self) -> Iterator[tuple[int, float]]:
+        yield from self.first
+        if self.row is None:
+            return
+        js = np.flatnonzero(self.row >= self.low)
+        vals = self.row[js]
+        if (vals < self.slot).any():
+            ok = (vals >= self.slot) | (vals >= np.float32(self.floor()))
+            js, vals = js[ok], vals[ok]
+        order = np.lexsort((js, -vals))
+        yield from zip(js[order][len(self.first) :].tolist(), vals[order][len(self.first) :].tolist(), strict=True)
+
+
 def _close_earlier(
     candidates: Sequence[Candidate], dim: int, settings: Settings, floor: Callable[[Candidate], float]
-) -> Iterator[tuple[list[int], list[float]]]:
+) -> Iterator[_Earlier]:
     """For each candidate in order, the earlier candidates of the batch at cosine >= its floor `floor(c)` (at least
     min(`reconcile_slot_cosine`, `reconcile_cue_cosine`); asked only of a candidate with a cosine under
-    `reconcile_slot_cosine`, the floor of most texts) as their indexes and cosines, most similar first, ties in batch
-    order. One matrix product per block of candidates, made when the loop reaches it: the product of each new unit
-    vector with the rows before it, one at a time, took 13.7 s of a 5,000-memory batch (wall, load ~7; the block
-    products 0.9 s), three quarters of a bulk write's reconciliation at that batch size."""
+    `reconcile_slot_cosine`, the floor of most texts). One matrix product per block of candidates, made when the loop
+    reaches it: the product of each new unit vector with the rows before it, one at a time, took 13.7 s of a
+    5,000-memory batch (wall, load ~7; the block products 0.9 s), three quarters of a bulk write's reconciliation at
+    that batch size. Each row's `_CLOSE_FIRST` most similar (and any tied with the last) are sorted with the block."""
     slot = settings.reconcile_slot_cosine
     low = min(slot, settings.reconcile_cue_cosine)
     units = np.zeros((len(candidates), dim), dtype=np.float32)
@@ -166,18 +201,30 @@ def _close_earlier(
         end = min(len(candidates), start + block)
         sims = units[start:end] @ units[:end].T
         passing = np.tril(sims >= low, k=start - 1)  # only j < i: the candidates before each one
+        counts = passing.sum(axis=1)
+        if end > _CLOSE_FIRST:  # each row's `_CLOSE_FIRST`-th highest passing cosine, and all at or above it
+            masked = np.where(passing, sims, np.float32(-np.inf))
+            kth = np.partition(masked, end - _CLOSE_FIRST, axis=1)[:, end - _CLOSE_FIRST]
+            passing &= masked >= kth[:, None]
         qi, ci = np.nonzero(passing)
         vals = sims[qi, ci]
+        cut = np.zeros(end - start, dtype=bool)  # rows that lost a pair to their floor: nothing further passes
         under = vals < slot
-        if under.any():  # each such row's own floor: a hit under it is no neighbour
-            floors = {int(r): floor(candidates[start + int(r)]) for r in np.unique(qi[under])}
-            keep = ~under | (vals >= np.array([floors.get(int(r), slot) for r in qi], dtype=np.float32))
+        if under.any():  # each such row's own floor: a pair under it is no neighbour
+            rows = np.unique(qi[under])
+            floors = np.full(end - start, slot, dtype=np.float32)
+            floors[rows] = [floor(candidates[start + int(r)]) for r in rows]
+            keep = ~under | (vals >= floors[qi])
+            cut[qi[~keep]] = True
             qi, ci, vals = qi[keep], ci[keep], vals[keep]
         order = np.lexsort((ci, -vals, qi))
         qi, found, scores = qi[order], ci[order].tolist(), vals[order].tolist()
         bounds = np.searchsorted(qi, np.arange(end - start + 1)).tolist()
+        more = (counts > np.diff(bounds)) & ~cut
         for r in range(end - start):
-            yield found[bounds[r] : bounds[r + 1]], scores[bounds[r] : bounds[r + 1]]
+            first = list(zip(found[bounds[r] : bounds[r + 1]], scores[bounds[r] : bounds[r + 1]], strict=True))
+            row = sims[r, : start + r] if more[r] else None
+            yield _Earlier(first, row, partial(floor, candidates[start + r]), low, slot)
 
 
 def _judge(c: Candidate, cands: list[Neighbour], reconciler: Reconciler, settings: Settings) -> Resolution:
