@@ -135,10 +135,15 @@ def decide(
 #: Scores one block product of `_close_earlier` holds at most (32 MB of float32).
 _CLOSE_SCORES = 1 << 23
 
-#: Earlier candidates of each row that `_close_earlier` sorts with its block (the rest only if `decide` reads past
-#: them, which it rarely does: it stops at `reconcile_neighbours` created ones). No verdict depends on it. Sorting
-#: every pair at the cosine floor was 9% of a real 5,000-text batch (~1.3M pairs; the products themselves 1%).
+#: Earlier candidates of each row that `_close_earlier` sorts with its block at least (the rest only if `decide`
+#: reads past them, which it rarely does: it stops at `reconcile_neighbours` created ones). No verdict depends on
+#: it. Sorting every pair at the cosine floor was 9% of a real 5,000-text batch (1.4M pairs at 0.4; 4.4M at the cue
+#: floor 0.3; the products themselves 1%).
 _CLOSE_FIRST = 16
+
+#: Cosines from which `_close_earlier` sorts a row's pairs: the highest at which the row has `_CLOSE_FIRST` (real
+#: text, a batch of 5,000: a median row has 663 pairs at 0.3, 160 at 0.4, 21 at 0.5, 2 at 0.6). Only speed.
+_CLOSE_LEVELS = (0.4, 0.5, 0.6)
 
 
 def _memory_floor(settings: Settings) -> Callable[[Candidate], float]:
@@ -189,7 +194,8 @@ def _close_earlier(
     `reconcile_slot_cosine`, the floor of most texts). One matrix product per block of candidates, made when the loop
     reaches it: the product of each new unit vector with the rows before it, one at a time, took 13.7 s of a
     5,000-memory batch (wall, load ~7; the block products 0.9 s), three quarters of a bulk write's reconciliation at
-    that batch size. Each row's `_CLOSE_FIRST` most similar (and any tied with the last) are sorted with the block."""
+    that batch size. Each row's pairs from the highest of `_CLOSE_LEVELS` it has `_CLOSE_FIRST` at are sorted with the
+    block."""
     slot = settings.reconcile_slot_cosine
     low = min(slot, settings.reconcile_cue_cosine)
     units = np.zeros((len(candidates), dim), dtype=np.float32)
@@ -202,10 +208,12 @@ def _close_earlier(
         sims = units[start:end] @ units[:end].T
         passing = np.tril(sims >= low, k=start - 1)  # only j < i: the candidates before each one
         counts = passing.sum(axis=1)
-        if end > _CLOSE_FIRST:  # each row's `_CLOSE_FIRST`-th highest passing cosine, and all at or above it
-            masked = np.where(passing, sims, np.float32(-np.inf))
-            kth = np.partition(masked, end - _CLOSE_FIRST, axis=1)[:, end - _CLOSE_FIRST]
-            passing &= masked >= kth[:, None]
+        level = np.full(end - start, low, dtype=np.float32)  # each row's pairs from the highest level with enough
+        for t in _CLOSE_LEVELS:
+            if t > low:
+                level[(passing & (sims >= t)).sum(axis=1) >= _CLOSE_FIRST] = t
+        if (level > low).any():
+            passing &= sims >= level[:, None]
         qi, ci = np.nonzero(passing)
         vals = sims[qi, ci]
         cut = np.zeros(end - start, dtype=bool)  # rows that lost a pair to their floor: nothing further passes
