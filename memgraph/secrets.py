@@ -122,7 +122,7 @@ _TOKEN_RULES: list[tuple[str, str]] = [
 
 # --- contextual rules: group "v" is the secret value ----------------------------------------------------------
 _SENSITIVE_KEY = (
-    r"(?:pass(?:word|wd|phrase)?|pwd|secret|client[_\- ]?secret|api[_\- ]?key|apikey|access[_\- ]?key|"
+    r"(?:pass(?:word|wd|phrase)?|pwd|pw|secret|client[_\- ]?secret|api[_\- ]?key|apikey|access[_\- ]?key|"
     r"secret[_\- ]?key|private[_\- ]?key|auth[_\- ]?token|access[_\- ]?token|refresh[_\- ]?token|"
     r"bearer[_\- ]?token|token|credentials?|db[_\- ]?pass(?:word)?|signing[_\- ]?key|encryption[_\- ]?key)"
 )
@@ -199,7 +199,7 @@ _CONTEXT_RULES: list[tuple[str, re.Pattern[str], str]] = [
     (
         "password",
         _lazy(
-            r"(?i)\b(?:my|the|our|your|his|her|their)\s+(?:[\w-]+\s+)?(?P<key>password|passphrase|passcode|pin|"
+            r"(?i)\b(?:my|the|our|your|his|her|their)\s+(?:[\w-]+\s+)?(?P<key>password|passphrase|passcode|pin|pw|"
             r"api\s+key|token|secret)\s+(?:is|was)\s*:?\s*[\"'`]?(?P<v>[^\s\"'`]{4,128})"
         ),
         "prose",
@@ -354,7 +354,7 @@ class SecretScanner:
                 if _value_ok(value, check):
                     key = (m.groupdict().get("key") or "").lower()
                     kind = type_
-                    if type_ == "password" and key and not re.search(r"pass|pwd|pin", key):
+                    if type_ == "password" and key and not re.search(r"pass|pwd|pw|pin", key):
                         kind = "credential"  # api_key=..., client_secret: ..., token: ...
                     found.append(Finding(kind, start, start + len(value)))
         for m in _ENV_LINE.finditer(text):

@@ -10,9 +10,9 @@ unchanged.
   Forms that are also words or common names ("min", "doc", "apt", "sat", "bc") are left out: a wrong expansion
   would make two statements about different things share a word.
 - `strip_chatter`: the envelope of a pasted message, its greeting ("hi all -", "Hey team,", "@here fyi") and its
-  sign-off ("thanks, M", "Cheers, Sam", "Kind regards,\nJane"), cut when a statement of three words or more is left
-  between them. The envelope's patterns are this module's; gap detection reads a request out of the same envelope
-  (`retrieve/gap_question.py`).
+  sign-off ("thanks, M", "Cheers, Sam", "Kind regards,\nJane"), and dictation's fillers ("um", "uh"), cut when a
+  statement of three words or more is left between them. The envelope's patterns are this module's; gap detection
+  reads a request out of the same envelope (`retrieve/gap_question.py`).
 """
 
 from __future__ import annotations
@@ -67,6 +67,9 @@ SIGN_OFF = re.compile(
     # a signature below the name: a few short lines (a role, a company, a number)
     r"(?:\n[^\n?]{0,60}){0,3}\s*$"
 )
+#: A dictated filler, said while thinking and typed by speech-to-text: "um so the boiler man comes on the 23rd", "uh
+#: what time is the midwife". Not "er" (the ER) nor "ah" (a name's part); "like" and "so" are words of their own.
+FILLER = re.compile(r"(?i)(?<![\w'’-])(?:u+m+|u+h+m*|e+r+m+|hm+)(?![\w'’-])[,.…]*\s*")
 #: A notice's label opening a message, after its greeting or alone: "fyi", "FYI:", "PSA -", "quick note:".
 FYI = re.compile(r"(?i)^\W*(?:fyi|psa|quick\s+(?:note|update))\b\s*[-–—,:!]*\s*")
 
@@ -75,7 +78,7 @@ def strip_chatter(text: str) -> str:
     """`text` without a pasted message's envelope (its markup, greeting, notice label, sign-off and "Sent from my
     ..."), when three words or more are left; `retrieve.gap_question.unwrap` reads a request out of the same
     envelope."""
-    body = SENT_FROM.sub("", MARKUP.sub(" ", text)).strip()
+    body = FILLER.sub("", SENT_FROM.sub("", MARKUP.sub(" ", text))).strip()
     body = FYI.sub("", GREETING.sub("", GREETING.sub("", body, count=1), count=1), count=1)  # "hi all - quick one:"
     m = SIGN_OFF.search(body)
     if m and body[: m.start()].strip():

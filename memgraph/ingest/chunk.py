@@ -6,7 +6,9 @@ embedding model's own tokens.
 2. Paragraphs (blank lines) are separate units. A heading ("# Notes", "Monday 3 March:") joins what follows.
 3. Inside a prose paragraph every sentence is its own unit, except one that continues the sentence before it:
    it opens with a pronoun or a connective ("It…", "They…", "But…", "Also…", "Then…"), follows a lead-in
-   ending in ":", or is a fragment of fewer than `min_words` content words ("Thanks!", "OK."). A conversation
+   ending in ":", or is a fragment of fewer than `min_words` content words ("Thanks!", "OK."). A line of jotted
+   notes that opens with its own label ("vet: Dr Osei, jabs every 12 months", "car - MOT due 14 March") is its own
+   unit even in lower case: it names its subject, it does not continue the line before. A conversation
    turn (`sentences=False`) stays one unit: its sentences lean on each other and on the dialogue.
 4. A unit over `max_tokens` is split at sentence ends (`.`, `!`, `?` + space + capital; CJK `。！？`), then at
    line breaks, then between words, then (a run with no spaces) between characters.
@@ -54,6 +56,9 @@ _LABELS = frozenset(
     "subject agenda action actions context goal goals status q a answer question example rule policy".split()
 )
 _LIST_LINE = re.compile(r"^[ \t]*(?:[-*•+▪–][ \t]+|\(?\d{1,3}[.)][ \t]+|\(?[a-zA-Z][.)][ \t]+|\[[ xX]\][ \t]+)\S")
+#: A jotted line's own label: one to four words, then ":" or a spaced dash, then the note ("wifi pw: ...", "car -
+#: MOT due ..."). The lower-case line after another is otherwise read as its continuation (a wrapped sentence).
+_KEY_LINE = re.compile(r"[^\W\d][\w'’&/.]*(?:[ \t]+[\w'’&/.]+){0,3}?[ \t]*(?::|[ \t][-–—])[ \t]+\S")
 _TABLE_LINE = re.compile(r"^[ \t]*\|.*\|[ \t]*$")
 _HEADING = re.compile(r"^[ \t]*(?:#{1,6}[ \t]+\S.*|\*\*[^*\n]+\*\*:?|[^\n.!?]{1,80}:)[ \t]*$")
 _SPEAKER = re.compile(
@@ -176,7 +181,7 @@ def _paragraph(text: str, start: int, end: int, min_words: int, sentences: bool)
         if not sentence:
             continue
         joins = bool(groups) and (
-            _continues(sentence)
+            _continues(sentence, jotted=text[a - 1] == "\n" and bool(_KEY_LINE.match(sentence)))
             or text[groups[-1][0] : groups[-1][1]].rstrip().endswith(":")
             or _words(sentence) < min_words
             or _words(text[groups[-1][0] : groups[-1][1]]) < min_words
@@ -226,10 +231,11 @@ def _absorb_fragments(
     return out
 
 
-def _continues(sentence: str) -> bool:
-    """Does the sentence lean on the one before it (a pronoun or a connective first, or no capital)?"""
+def _continues(sentence: str, *, jotted: bool = False) -> bool:
+    """Does the sentence lean on the one before it (a pronoun or a connective first, or no capital, unless it is a
+    `jotted` line with its own label)?"""
     first = next(iter(tokenize(sentence[:40])), "")
-    return first in CONTINUATIONS or (sentence[:1].isalpha() and sentence[:1].islower())
+    return first in CONTINUATIONS or (not jotted and sentence[:1].isalpha() and sentence[:1].islower())
 
 
 def _words(text: str) -> int:

@@ -42,7 +42,8 @@ class Comparison:
 
     def _frames(self) -> tuple[frozenset[str], frozenset[str]]:
         if self._aligned is None:
-            self._aligned = _align(self._n.frame, self._o.frame)
+            n, o = self._n, self._o
+            self._aligned = _abbreviations_met(*_align(n.frame, o.frame), n.entity_words | o.entity_words)
         return self._aligned
 
     @property
@@ -119,7 +120,11 @@ class Comparison:
 
     def _entities_differ(self) -> bool:
         n, o = self._n, self._o
-        return _unaligned(n.entity_words, o.stems) or _unaligned(o.entity_words, n.stems)
+        if not (_unaligned(n.entity_words, o.stems) or _unaligned(o.entity_words, n.stems)):
+            return False
+        names = n.entity_words | o.entity_words
+        return bool(_abbreviations_met(*_align(n.entity_words, o.stems), names)[0]
+                    or _abbreviations_met(*_align(o.entity_words, n.stems), names)[0])
 
     @property
     def value_swap(self) -> bool:
@@ -210,6 +215,34 @@ def _align(a: frozenset[str], b: frozenset[str]) -> tuple[frozenset[str], frozen
                 only_b.discard(y)
                 break
     return frozenset(only_a), frozenset(only_b)
+
+
+def _abbreviations_met(
+    only_a: frozenset[str], only_b: frozenset[str], names: frozenset[str]
+) -> tuple[frozenset[str], frozenset[str]]:
+    """`only_a` and `only_b` less the name words one side writes short and the other in full: "Lark St" / "Lark
+    Street", "Mt Kenya" / "Mount Kenya", "Elm Ave" / "Elm Avenue" (a newcomer's dentist "on Lark Street" and "Lark
+    St" read as a swapped street: a contradiction). Only words of names (`names`: capitalised in their text) are read
+    so; among common words a short one that follows a longer one's letters is another word ("car" / "cellar")."""
+    if not only_a or not only_b:
+        return only_a, only_b
+    a, b = set(only_a), set(only_b)
+    for x in only_a & names:
+        for y in b & names:
+            if _abbreviates(x, y) or _abbreviates(y, x):
+                a.discard(x)
+                b.discard(y)
+                break
+    return frozenset(a), frozenset(b)
+
+
+def _abbreviates(short: str, full: str) -> bool:
+    """`short` (two to four letters) begins `full`, two letters longer or more, and its letters follow in
+    `full`'s order: "st" / "street", "ave" / "avenu", "mt" / "mount", "blvd" / "boulevard"."""
+    if not 2 <= len(short) <= 4 or len(full) < len(short) + 2 or short[0] != full[0]:
+        return False
+    rest = iter(full[1:])
+    return all(ch in rest for ch in short[1:])
 
 
 def _unaligned(a: frozenset[str], b: frozenset[str]) -> bool:

@@ -209,7 +209,7 @@ WITHDRAWN_PLAN = (
 UPDATE = re.compile(
     r"(?i)\b(?:now|nowadays|these\s+days|anymore|any\s+more|no\s+longer|not\s+anymore|from\s+now\s+on|"
     r"instead|in\s+(?:his|her|its|their)\s+place|as\s+of|since\s+then|from\s+today|starting\s+today|update[ds]?\s*:|change\s+of\s+plans?|"
-    r"(?:switch|chang|mov|migrat|replac|upgrad|downgrad|renam|relocat|transferr|reschedul|postpon|"
+    r"(?:switch|chang|mov|migrat|replac|upgrad|downgrad|renam|relocat|transferr|reschedul|postpon|prepon|"
     r"extend|shorten|rais|lower|increas|decreas|reduc|retun|remortgag|re-?register|updat|renew|terminat)(?:e|es|ed|ing)?"
     # (a noun, not a verb, when a copula follows: "the top-of-rack switch is a 48-port Arista", "the change was")
     r"(?!\s+(?:is|are|was|were)\b)|"
@@ -259,6 +259,8 @@ UPDATE = re.compile(
     # from the winter timetable, …"; not "from this week's takings"), a date put back, a case handed to someone
     # else, a place open again (held-out pairs 11 and 14: the change said, no cue read)
     r"|\b(?:with\s+effect\s+from|as\s+from|effective\s+from)\b"
+    # a note's new value with its old one in brackets: "loft budget ~45k (was 40k)", "GP: Dr Ray (previously Dr Okafor)"
+    r"|\((?:was|previously|prev\.?|formerly|used\s+to\s+be)\s+[^()]{1,30}\)"
     rf"|\bfrom\s+(?:this|next)\s+(?:{_WHEN_WORDS})\b(?![\w'’])"
     r"|\bput\s+back\s+(?:to|by|until|till)\b|\bre-?(?:assign|allocat)(?:ed|s|ing)?\b"
     r"|\b(?:is|are|'s|’s|'re|’re)\s+(?:open|running|working|available)\s+again\b"

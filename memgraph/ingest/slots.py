@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from memgraph.ingest import signals
+from memgraph.ingest.chatter import strip_chatter
 from memgraph.ingest.values import MONTHS, WEEKDAYS, values
 from memgraph.text import stem as stem_tokens
 from memgraph.text import stop_words, surface, tokenize
@@ -240,8 +241,10 @@ def remainder(new: str, old: str) -> str | None:
     replaced slot is cut out; its holder ("My sister Lena") leads what follows when that starts with a verb. Kept
     only when the rest says something `new` does not: two content words or more that `new` lacks. Any other change
     or correction of a compound statement keeps the sentences and semicolon clauses it does not touch
-    (`_untouched_clauses`).
+    (`_untouched_clauses`). A pasted message's greeting and sign-off are no clause of it: "hi Sam - quick one: the
+    deadline is fri 12/12. thx, Lena" corrected leaves no "Thx, Lena." memory (a newcomer's note did).
     """
+    old = strip_chatter(old)
     v = _verdict(new, old)
     if v is None or not v[0] or v[2] is None:
         return _untouched_clauses(new, old)

@@ -64,7 +64,12 @@ _HALF = re.compile(
     r"(?i)\b(?:an|one)\s+hour\s+and\s+a\s+half\b|\bhalf\s+an\s+hour\b|\b(?P<q>a|three)\s+quarters?\s+of\s+an\s+hour\b"
     r"|\b(?:a\s+)?fortnight\b"
     r"|\b(?P<n>\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+and\s+a\s+half\s+(?P<u>hours?|days?|weeks?|"
-    r"minutes?|years?|months?)\b"
+    r"minutes?|years?|months?|thousand|grand|million|lakhs?|k)\b"
+)
+#: A year said as dictation says it: "twenty twenty-seven", "nineteen ninety-eight", "twenty oh five" (`_year`).
+_YEAR_SAID = re.compile(
+    rf"(?i)\b(?P<c>nineteen|twenty)[\s-]+(?P<y>oh[\s-]+(?:{'|'.join(_UNITS[1:])})|"
+    rf"(?:{'|'.join(_TEENS)})|(?:{'|'.join(_TENS)})(?:[\s-]+(?:{'|'.join(_UNITS[1:])}))?)\b"
 )
 _MINUS = re.compile(r"(?i)(?:(?<=\s)|^|(?<=\())minus[\s-]+(?=\d)")
 _RANGE_BEFORE = re.compile(r"(?i)\b(?:from|between)\s+$")
@@ -188,10 +193,28 @@ def _half(m: re.Match[str]) -> str:
     if m.group("n"):
         n = m.group("n").lower()
         value = int(n) if n.isdigit() else CARDINALS[n]
-        return f"{value}.5 {m.group('u')}"
+        return f"{value}.5 {m.group('u')}"  # "2.5 hours", "2.5 grand": values.py reads the unit or the scale
     if m.group("q"):
         return "45 minutes" if m.group("q").lower() == "three" else "15 minutes"
     return "90 minutes" if "and a half" in text else "30 minutes"
+
+
+_YEAR_BEFORE = re.compile(
+    rf"(?i)(?:\b(?:in|since|by|until|till|from|of|year|back)|\b{_MONTH}(?:\s+\d{{1,2}}(?:st|nd|rd|th)?,?)?)\s+$"
+)
+
+
+def _year(m: re.Match[str], text: str) -> str:
+    """A year said in words ("twenty twenty-seven"), when a word before it introduces a year or a month
+    (`_YEAR_BEFORE`): "twenty twenty" alone may be eyesight."""
+    before = text[max(0, m.start() - 12) : m.start()]
+    if not _YEAR_BEFORE.search(before):
+        return m.group(0)
+    words = [w for w in re.split(r"[\s-]+", m.group("y").lower()) if w and w != "oh"]
+    parsed = _number(words)
+    if parsed is None or parsed[1]:
+        return m.group(0)
+    return str((19 if m.group("c").lower() == "nineteen" else 20) * 100 + parsed[0])
 
 
 def _count(word: str) -> int:
@@ -322,7 +345,9 @@ def digitise(text: str) -> str:
     out = text
     if "half" in low or "fortnight" in low or "quarter" in low:
         out = _HALF.sub(_half, out)
-    if any(w in low for w in ("past", "after", "clock", "half", "minutes to")) or (" to " in low and numbers):
+    if any(w in low for w in ("past", "after", "clock", "half", "minutes to")) or (
+        " to " in low and (numbers or "quarter" in low)
+    ):
         out = _CLOCK.sub(_clock, out)
     if "morning" in low or "afternoon" in low or "evening" in low or "night" in low:
         out = _PART_OF_DAY.sub(_part_of_day, out)
@@ -338,6 +363,9 @@ def digitise(text: str) -> str:
         out = _FRACTION.sub(_fraction, out)
     if " week" in low and ("working" in low or "business" in low):
         out = _WORK_WEEKS.sub(_work_weeks, out)
+    if ("nineteen" in low or "twenty" in low) and len(numbers) > 1:
+        out = _YEAR_SAID.sub(lambda m: _year(m, out), out)
+        numbers = [w for w in _WORDS.findall(out.lower()) if w in _NUMBER_TOKENS]
     # a single cardinal is left as it is (unless after "minus"): the run pattern is for compounds and ordinals
     if len(numbers) > 1 or any(w in ORDINALS for w in numbers) or (numbers and "minus" in low):
         out = _RUN.sub(lambda m: _run(m, out), out)

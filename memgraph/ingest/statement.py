@@ -77,7 +77,7 @@ _ORDINALS = frozenset(
     "first second third fourth fifth sixth seventh eighth ninth tenth last next previous final".split()
 )
 _ORDINAL_NUMBER = re.compile(r"\d+(?:st|nd|rd|th)")
-#: Words after which a noun is the old value being replaced: "from X to", "off X", "not X", "instead of X",
+#: Words after which a noun is the old value being replaced: "from X to", "off X", "not X", "instead of X", "(was X)",
 #: "outgrew X", "I said X" (in a correction: "sorry I said 35 for the standard bouquet, it's 38"); or a named
 #: holder or thing that ended: "Rob stood down", "Ficam was withdrawn", "The Keencut has been replaced by …", "The
 #: Corn Exchange cancelled on us", "Skerry's gone for scrap", "Eastgate station closed on Monday, so …" (held-out
@@ -85,12 +85,12 @@ _ORDINAL_NUMBER = re.compile(r"\d+(?:st|nd|rd|th)")
 #: "retired" replaces what follows only after its subject ("We retired the Pharaoh's Tomb room", not "a retired
 #: school teacher": Multi-Session Chat's persona sentences).
 _REPLACED = re.compile(
-    r"(?i)\b(?:from|off|instead\s+of|rather\s+than|no\s+longer|quit|stopped|sold|replaced(?!\s+by\b)|dropped|"
+    r"(?i)(?:\(\s*(?:was|previously|formerly)|\b(?:from|off|instead\s+of|rather\s+than|no\s+longer|quit|stopped|sold|replaced(?!\s+by\b)|dropped|"
     # "Swapped the gas griddle for an electric one", "…, so no more Calor bottles" (held-out pairs 13)
     r"swap(?:ped|s)?(?=\s+(?:[\w'’-]+\s+){1,4}?for\b)|no\s+more(?!\s+than\b)|"
     r"ditched|left|outgr(?:ew|own)|(?:i|we|they)\s+(?:have\s+|['’]ve\s+)?(?:retired|scrapped)|"
     r"(?:i|we)\s+(?:said|quoted)|,\s*not|"
-    r"not\s+(?=[\w'’ .-]+?\s+but\b))\s+"
+    r"not\s+(?=[\w'’ .-]+?\s+but\b)))\s+"
     r"(?P<w>(?:[\w.'’-]+\s*){1,3})"
     r"|(?<![\w'’])(?!(?:i|we|you|they|he|she|it)(?:['’]\w+)?\b|(?:not|never|don['’]t|won['’]t|didn['’]t)\b)"
     r"(?P<who>[A-Z][\w'’-]+)\s+(?:has\s+)?(?:had\s+to\s+)?"
@@ -119,6 +119,8 @@ _NOT_X = re.compile(
     r"(?:\s+[\w.:/'’-]+){0,3}?(?=\s*(?:[.,;!?]|$))"
     r"|\bnot\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+)?[\w.:/'’-]+(?=\s*(?:[.;!?]|$))"
     r"|\bnot\s+[\w.:/'’ -]+?\s+but\b"
+    # a note's old value in brackets: "budget ~45k (was 40k)", "Dr Ray (previously Dr Okafor)"
+    r"|\((?:was|previously|prev\.?|formerly|used\s+to\s+be)\s+[^()]{1,30}\)"
 )
 #: A negation that a condition follows in its clause says what is needed, not that something is not so: "Nothing
 #: merges until two reviewers have approved it" = "a merge needs two approving reviews", "We don't open before 10",

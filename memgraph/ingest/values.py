@@ -53,7 +53,7 @@ NUMBER_WORDS = {
     )
 } | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
      "hundred": 100, "thousand": 1000, "twice": 2, "once": 1, "half": 0.5, "dozen": 12}
-_CURRENCY = {"€": "eur", "£": "gbp", "$": "usd", "¥": "jpy"}
+_CURRENCY = {"€": "eur", "£": "gbp", "$": "usd", "¥": "jpy", "₹": "inr"}
 _UNIT_ALIASES = {
     "euro": "eur", "euros": "eur", "eur": "eur", "pound": "gbp", "pounds": "gbp", "gbp": "gbp", "quid": "gbp",
     "dollar": "usd", "dollars": "usd", "usd": "usd", "yen": "jpy", "percent": "%", "per cent": "%",
@@ -66,7 +66,8 @@ _UNIT_ALIASES = {
     "gram": "g", "grams": "g", "l": "l", "litre": "l", "litres": "l", "liter": "l", "liters": "l",
     "ml": "ml", "metre": "m", "metres": "m", "meter": "m", "meters": "m", "m": "m", "mile": "mile",
     "miles": "mile", "bucks": "usd", "fortnight": "fortnight", "fortnights": "fortnight", "degree": "degree",
-    "degrees": "degree", "t": "tonne", "tonne": "tonne", "tonnes": "tonne",
+    "degrees": "degree", "t": "tonne", "tonne": "tonne", "tonnes": "tonne", "rupee": "inr", "rupees": "inr",
+    "inr": "inr",
 }
 #: Units of time read as one kind, in minutes: "48-hour" = "two days", "an hour and a half" = "90 minutes" (a
 #: value of one kind in two units was two kinds that never met: neither the same value nor a changed one).
@@ -74,8 +75,12 @@ _DURATION_MINUTES = {"s": 1 / 60, "min": 1.0, "h": 60.0, "day": 1440.0, "week": 
 #: Metric units read in their smaller unit for the write-path decisions: "9.5 kg" = "9,500 grams", "1.2 km" =
 #: "1,200 metres" (one value in two units was two kinds that never met, as units of time were).
 _METRIC = {"kg": ("g", 1000.0), "km": ("m", 1000.0), "l": ("ml", 1000.0)}
-#: Words that scale the number before them ("£2.6 million", "3 thousand downloads").
-_SCALE_WORDS = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
+#: Words that scale the number before them ("£2.6 million", "3 thousand downloads", "5 grand", "₹4.5 lakh", "2
+#: crore"), and the letters glued to an amount of money that do ("£12k", "$1.5m", "€3bn", "12k euros"): "£12k" and
+#: "£12,000" were two values of one unit, a changed budget.
+_SCALE_WORDS = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "grand": 1e3, "lakh": 1e5, "lakhs": 1e5,
+                "crore": 1e7, "crores": 1e7, "k": 1e3, "m": 1e6, "mn": 1e6, "bn": 1e9}
+_GLUED_SCALE = re.compile(r"(?i)^(?P<s>k|m|mn|bn)\b")
 #: How often, said in words: "weekly" = "every week" = "a week" ("£6 a week" / "six pounds weekly"), "paid
 #: annually" / "every month" (a changed value). A quantity of unit "every", in minutes.
 #: A month is a twelfth of a year here (43,800 minutes), so that "every six months" = "twice a year".
@@ -106,6 +111,7 @@ _FREQUENCY = re.compile(
 #: estimate" then differed by "day", held-out pairs 6.)
 UNIT_WORDS = frozenset(w for w, u in _UNIT_ALIASES.items() if u not in ("times", "k")) | {"percent", "cent"}
 _KNOWN_UNITS = frozenset(_UNIT_ALIASES.values()) | {"%"}
+_MONEY = frozenset(_CURRENCY.values())
 #: What may stand between times and the part of the day that marks them pm: "7:30 till 9:30 in the evening".
 _MARKING = re.compile(r"(?i)\s*(?:pm\b)?\s*(?:in\s+the|at|this|tomorrow|every|each|on\s+\w+)?\s*")
 _RANGE_GAP = re.compile(r"(?i)\s*(?:-|–|to|till|until|and)\s*")
@@ -113,7 +119,7 @@ _PERIOD_HOURS = {
     "morning": lambda h: 5 <= h < 12, "afternoon": lambda h: 12 <= h < 18, "evening": lambda h: 17 <= h < 24,
     "night": lambda h: h >= 19 or h < 6,
 }
-_SCALE = re.compile(r"(?i)^\s*(?P<s>thousand|million|billion)\b")
+_SCALE = re.compile(r"(?i)^\s*(?P<s>thousand|million|billion|grand|lakhs?|crores?)\b")
 _MONTH_RE = "|".join(sorted(MONTHS, key=len, reverse=True))
 _ORD = r"(?:st|nd|rd|th)?"
 _TIME = re.compile(
@@ -161,7 +167,7 @@ def _slash_readings(a: int, b: int) -> set[tuple[int, int]]:
 
 _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 _NUMBER = re.compile(
-    r"(?P<cur>[€£$¥])?\s?(?P<neg>(?:(?<=\s)|^|(?<=\())[-−])?(?P<n>(?<![\w.])\d+(?:,\d{3})*(?:\.\d+)?)"
+    r"(?P<cur>[€£$¥₹])?\s?(?P<neg>(?:(?<=\s)|^|(?<=\())[-−])?(?P<n>(?<![\w.])\d+(?:,\d{3})*(?:\.\d+)?)"
     r"(?P<ord>st|nd|rd|th)?(?P<pct>\s?%)?"
     r"|\b(?P<w>" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")(?:(?P<hy>-)|\b)",
     re.IGNORECASE,
@@ -177,10 +183,12 @@ _WEEKDAY = re.compile(
     r"s?\b"
 )
 _WEEK_PART = re.compile(r"(?i)\b(?:weekdays?|weekends?)\b")
-_PERIOD = re.compile(r"(?i)\b(?P<p>morning|afternoon|evening|night)s?\b")
+_PERIOD = re.compile(r"(?i)\b(?P<p>morning|afternoon|evening|night|arvo|nite|morn)s?\b")
+#: A part of the day as chat and Australian English say it: "tues arvo", "thurs nite", "sat morn".
+_PERIOD_SAID = {"arvo": "afternoon", "nite": "night", "morn": "morning"}
 _RATE_BEFORE = re.compile(r"(?i)(?:\d[\d.,]*\s*[a-z%]{0,6}|pounds|dollars|euros|quid|pence)\s+$")
 _NOUN_NEXT = re.compile(r"(?:['’]s\b|\s+([a-z]+)\b)", re.I)
-_WEEKDAY_BEFORE = re.compile(r"(?i)(?:mon|tues|wednes|thurs|fri|satur|sun)days?\s+$")
+_WEEKDAY_BEFORE = re.compile(r"(?i)(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|tues?|weds?|thurs?|fri)\s+$")
 _DETERMINERS = frozenset("the a an this that which any every no each another other one".split())
 _REDACTED = re.compile(r"\[REDACTED:[a-z0-9_]+\]")
 _MONTH = re.compile(rf"(?i)\b(?P<m>{_MONTH_RE})\b")
@@ -191,7 +199,7 @@ _DIGIT = re.compile(r"\d")
 _TIME_WORDS = ("noon", "midday", "midnight")
 _WEEKDAY_STEMS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 _MONTH_STEMS = tuple(sorted({m[:3] for m in MONTHS}))
-_PERIOD_WORDS = ("morning", "afternoon", "evening", "night")
+_PERIOD_WORDS = ("morning", "afternoon", "evening", "night", "arvo", "nite", "morn")
 _NUMBER_WORDS = tuple(NUMBER_WORDS)
 _FREQUENCY_WORDS = ("hour", "dai", "day", "night", "week", "fortnight", "month", "quarter", "year", "annual")
 
@@ -429,6 +437,7 @@ def _values(text: str, compare: bool = False) -> Values:
     for m in numbers.finditer(text) if numbers is not None else ():
         if not free(*m.span()):
             continue
+        end = m.end()
         if m.group("w"):
             word = m.group("w").lower()
             after = text[m.end():]
@@ -449,9 +458,14 @@ def _values(text: str, compare: bool = False) -> Values:
                 value = -value  # "the -80 freezer", "minus-eighty"
             after = text[m.end():]
             scale = _SCALE.match(after) if not (m.group("pct") or m.group("ord")) else None
+            glued = _GLUED_SCALE.match(after) if scale is None and not m.group("pct") else None
+            # ("45k" is 45,000 whatever follows; "5m" is five metres unless it is money)
+            if glued and (m.group("cur") or glued.group("s") in "kK" or _unit(after[glued.end():]) in _MONEY):
+                scale = glued
             if scale:  # "£2.6 million": the number is 2,600,000 whatever its unit
                 value *= _SCALE_WORDS[scale.group("s").lower()]
                 after = after[scale.end():]
+                end = m.end() + scale.end()  # "£12k", "2.5 thousand": the scale is the value's, no word of the frame
             degrees = _DEGREES.match(after)
             if m.group("pct"):
                 unit = "%"
@@ -482,11 +496,12 @@ def _values(text: str, compare: bool = False) -> Values:
         elif compare and unit in _METRIC:
             unit, value = _METRIC[unit][0], value * _METRIC[unit][1]
         quantities.add((unit, value))
-        taken.append(m.span())
+        taken.append((m.start(), max(end, m.end())))
     periods = set()
     for m in _PERIOD.finditer(text) if may(_PERIOD_GATE) else ():
         if free(*m.span()) and not re.search(r"\d\s*$", text[max(0, m.start() - 4) : m.start()]):
             period = m.group("p").lower()  # not "4 nights": that is a quantity
+            period = _PERIOD_SAID.get(period, period)
             if period == "night" and _WEEKDAY_BEFORE.search(text[max(0, m.start() - 12) : m.start()]):
                 period = "evening"  # "on Tuesday nights" are its evenings (a night shift is not)
             taken.append(m.span())
@@ -551,8 +566,34 @@ def _marked(bare: list[tuple[int, int]], text: str, at: int) -> list[int]:
 @lru_cache(maxsize=1024)
 def _prepared(text: str) -> str:
     """The text the value patterns read: code and redaction markers blanked, values said in words in digits
-    (`spoken.digitise`). Cached: `masked` reads it again right after `values` did."""
-    return digitise(_REDACTED.sub(lambda m: " " * len(m.group(0)), strip_code(text)))
+    (`spoken.digitise`), a rate written short in words (`_RATE_WRITTEN`). Cached: `masked` reads it again right
+    after `values` did."""
+    text = digitise(_REDACTED.sub(lambda m: " " * len(m.group(0)), strip_code(text)))
+    if "/" in text or "pcm" in text or "p.a" in text or "annum" in text:
+        text = _RATE_WRITTEN.sub(lambda m: _RATE_WORDS[m.group("per").lower().strip(". ")], text)
+    if any(w in text for w in ("yr", "wk", "mo", "mth", "hr")):
+        text = _UNIT_SHORT.sub(lambda m: " " + _UNIT_LONG[m.group(1).lower()], text)
+    return text
+
+
+#: A unit of time as notes write it after a number ("every 2 yrs", "3 wks", "6 mos"): the word, so that how often
+#: ("every 2 years") and how long read it as they read the word.
+_UNIT_SHORT = re.compile(r"(?i)(?<=\d)\s*(yrs?|wks?|mos|mths?|hrs?)\b")
+_UNIT_LONG = {"yr": "year", "yrs": "years", "wk": "week", "wks": "weeks", "mos": "months", "mth": "month",
+              "mths": "months", "hr": "hour", "hrs": "hours"}
+
+
+#: A rate as notes write it, after its amount: "£1.3k/mo", "£18/hr", "$40/wk", "£900 pcm", "£30k p.a.": read as
+#: "a month", "an hour" ... (how often, in words, is what the frequency pattern reads: "rent 1.3k/mo" and "rent is
+#: 1,300 a month" were two values of other kinds).
+_RATE_WRITTEN = re.compile(
+    r"(?i)(?<=[\dk])\s*(?:/\s*|\s+per\s+)?(?P<per>(?<=/)(?:hr|h|hour|day|d|wk|week|mo|mth|month|yr|year|annum)\b|"
+    r"(?<=\s)(?:pcm|p/m|p\.a\.?|per\s+annum)(?![\w/]))"
+)
+_RATE_WORDS = {"hr": " an hour", "h": " an hour", "hour": " an hour", "day": " a day", "d": " a day", "wk": " a week",
+               "week": " a week", "mo": " a month", "mth": " a month", "month": " a month", "pcm": " a month",
+               "p/m": " a month", "yr": " a year", "year": " a year", "annum": " a year", "p.a": " a year",
+               "per annum": " a year"}
 
 
 def _unit(after: str) -> str:

@@ -56,3 +56,37 @@ def test_a_correction_after_a_greeting_supersedes(engine: MemoryEngine) -> None:
     old = engine.remember("The dentist appointment is on 3 June at 10am.", user_id=u)
     report = engine.remember_report("hey all - quick one: dentist appt moved to 5 june 10am. thx, J", user_id=u)
     assert report.superseded == [old.id]
+
+
+@pytest.mark.parametrize(
+    ("text", "body"),
+    [
+        ("so um the boiler man is coming on the 23rd", "so the boiler man is coming on the 23rd"),
+        ("uh what time is the midwife appt", "what time is the midwife appt"),
+        ("Umm, the ER nurse said hmm maybe Tuesday", "the ER nurse said maybe Tuesday"),  # not "ER"
+    ],
+)
+def test_dictated_fillers_are_no_content(text: str, body: str) -> None:
+    assert strip_chatter(text) == body
+
+
+def test_a_filler_is_no_frame_word() -> None:
+    """Dictated text keeps "um" in its frame otherwise: a restatement read as another statement."""
+    said = statement("um the boiler service is on the 23rd")
+    assert said.frame == statement("the boiler service is on the 23rd").frame
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Loft conversion budget is £40,000.", "loft conversion budget £45k (was 40k)"),
+        ("The parent-teacher meeting is on Friday the 12th.",
+         "the parent teacher meeting has been preponed to wednesday the 10th"),
+    ],
+)
+def test_a_note_with_its_old_value_or_a_date_brought_forward_supersedes(engine: MemoryEngine, old: str,
+                                                                         new: str) -> None:
+    """Jotted notes give the old value in brackets; Indian English brings a date forward with "preponed"."""
+    first = engine.remember(old, user_id="notes")
+    engine.remember(new, user_id="notes")
+    assert not engine.get(first.id, user_id="notes").active

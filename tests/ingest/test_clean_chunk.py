@@ -107,6 +107,16 @@ def test_lists_code_and_headings_stay_whole(counter: TokenCounter) -> None:
     assert _texts(table, counter) == [table]
 
 
+def test_jotted_lines_with_their_own_label_are_separate(counter: TokenCounter) -> None:
+    """A newcomer's notes file: three jotted lines became one memory (a lower-case line read as a wrapped one)."""
+    lines = ["car - MOT due 14 March, garage is Patel Motors on Hill Rd", "vet: Dr Osei, jabs every 12 months",
+             "kitchen budget: ~12k (was 10k)"]
+    assert _texts("\n".join(lines), counter) == lines
+    # a wrapped sentence and a connective's label still continue the line before
+    assert _texts("The meeting moved\nto Thursday at 10.", counter) == ["The meeting moved\nto Thursday at 10."]
+    assert len(_texts("We agreed on three things today\nalso: bring the charger", counter)) == 1
+
+
 def test_a_conversation_turn_stays_one_unit(counter: TokenCounter) -> None:
     turn = "Caroline: Hey Mel! Good to see you. I went to a support group yesterday."
     assert _texts(turn, counter, sentences=False) == [turn]

@@ -7,7 +7,19 @@ import json
 from pathlib import Path
 from typing import Any
 
-from memgraph.ingest.comparison import Comparison, _align, _ordinal_changed, _unit_said, compare, said_number
+import pytest
+
+from memgraph import MemoryEngine
+from memgraph.ingest.comparison import (
+    Comparison,
+    _abbreviates,
+    _abbreviations_met,
+    _align,
+    _ordinal_changed,
+    _unit_said,
+    compare,
+    said_number,
+)
 from memgraph.ingest.statement import Statement, statement
 
 PAIRS = Path(__file__).resolve().parents[1] / "data" / "decisions" / "pairs_dev.jsonl"
@@ -15,7 +27,8 @@ PAIRS = Path(__file__).resolve().parents[1] / "data" / "decisions" / "pairs_dev.
 
 def _whole(n: Statement, o: Statement, cosine: float) -> dict[str, Any]:
     """Every part at once, as the comparison was written before it became lazy."""
-    only_new, only_old = _align(n.frame, o.frame)
+    names = n.entity_words | o.entity_words
+    only_new, only_old = _abbreviations_met(*_align(n.frame, o.frame), names)
     kn, ko = _unit_said(n, o.kinds, n.kinds), _unit_said(o, n.kinds, o.kinds)
     changed = tuple(k for k in sorted(set(kn) & set(ko)) if not (kn[k] <= ko[k] or ko[k] <= kn[k]))
     if n.ordinals and o.ordinals and _ordinal_changed(n.text, o.text):
@@ -29,7 +42,8 @@ def _whole(n: Statement, o: Statement, cosine: float) -> dict[str, Any]:
         "only_old": only_old,
         "same_values": n.flat_values == o.flat_values,
         "changed": changed,
-        "entities_differ": bool(_align(n.entity_words, o.stems)[0] or _align(o.entity_words, n.stems)[0]),
+        "entities_differ": bool(_abbreviations_met(*_align(n.entity_words, o.stems), names)[0]
+                                or _abbreviations_met(*_align(o.entity_words, n.stems), names)[0]),
         "value_swap": bool(only_new and only_old) and only_new <= n.value_words() and only_old <= o.value_words(),
         "subject_changed": bool(only_new & n.subject and only_old & o.subject),
         "identity": n.identity or o.identity,
@@ -73,3 +87,33 @@ def test_parts_asked_in_any_order_agree() -> None:
     backwards = {k: getattr(second, k) for k in reversed(order)}
     assert forwards == backwards
     assert isinstance(first, Comparison)
+
+
+@pytest.mark.parametrize(("short", "full"), [("st", "street"), ("ave", "avenu"), ("mt", "mount"), ("blvd", "boulevard"),
+                                             ("rd", "road")])
+def test_a_name_word_written_short_is_the_same_word(short: str, full: str) -> None:
+    assert _abbreviates(short, full)
+    assert _abbreviations_met(frozenset({short}), frozenset({full}), frozenset({short, full})) == (frozenset(),
+                                                                                                 frozenset())
+
+
+def test_common_words_are_not_read_as_abbreviations() -> None:
+    assert _abbreviates("car", "cellar")  # the letters follow...
+    car, cellar = frozenset({"car"}), frozenset({"cellar"})
+    assert _abbreviations_met(car, cellar, frozenset()) == (car, cellar)  # ...but neither is a name's word
+    assert not _abbreviates("cat", "coat") and not _abbreviates("st", "sat")
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Dentist is Dr. Mbeki on Lark Street, Thursdays only.", "My dentist is Dr. Mbeki, Lark St, only on Thursdays"),
+        ("Our cabin is at 14 Elm Avenue, near the lake.", "our cabin is at 14 Elm Ave near the lake"),
+    ],
+)
+def test_a_street_written_short_is_a_restatement_not_a_swap(engine: MemoryEngine, old: str, new: str) -> None:
+    """A newcomer's dentist "on Lark Street" and "Lark St" were a contradiction (a swapped street)."""
+    u = "abbrev"
+    first = engine.remember(old, user_id=u)
+    second = engine.remember(new, user_id=u)
+    assert second.id == first.id and not second.metadata.get("contradicts")

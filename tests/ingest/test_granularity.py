@@ -68,6 +68,15 @@ def test_a_correction_replaces_only_its_own_fact(engine: MemoryEngine) -> None:
     assert len(report.superseded) == 1
 
 
+def test_jotted_notes_are_one_memory_per_line_and_keep_no_password(engine: MemoryEngine) -> None:
+    notes = "\n".join(["car - MOT due 14 March, garage is Patel Motors on Hill Rd",
+                       "vet: Dr Osei, Biscuit's jabs every 12 months", "wifi pw: heron-77 (router in hall cupboard)"])
+    report = engine.ingest(notes, user_id="jo", session_id="s")
+    contents = sorted(m.content for m in engine.list(user_id="jo"))
+    assert report.chunks == 3 and len(contents) == 3
+    assert "heron-77" not in " ".join(contents) and any("[REDACTED:password]" in c for c in contents)
+
+
 def test_no_false_contradiction_from_a_shared_name(engine: MemoryEngine) -> None:
     engine.ingest("The Atlas launch deadline is Wednesday 12 March.", user_id="ada", session_id="s1")
     report = engine.ingest("Never deploy Atlas on Fridays.", user_id="ada", session_id="s2")

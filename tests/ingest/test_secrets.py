@@ -95,3 +95,19 @@ def test_only_redactions() -> None:
 def test_entropy() -> None:
     assert shannon_entropy("aaaaaaaa") == 0
     assert shannon_entropy("Zx8#pQ2!mN4&vB6^") > 3.9
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["wifi pw: heron-77 (router in hall cupboard)", "the wifi pw is Kestrel-2024", "PW=xk2-llo9"],
+)
+def test_pw_is_a_password_key(text: str) -> None:
+    """A newcomer's jotted "wifi pw: heron-77" was stored as written: "pw" is how notes write "password"."""
+    findings = SecretScanner().scan(text)
+    assert [f.type for f in findings] == ["password"]
+    assert "[REDACTED:password]" in redact(text, findings)
+
+
+@pytest.mark.parametrize("text", ["wifi pw: tulip", "the new kpw: 12", "I use a 3pw setup", "upw: fine"])
+def test_pw_alone_is_no_secret(text: str) -> None:
+    assert SecretScanner().scan(text) == []

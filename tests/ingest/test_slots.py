@@ -141,6 +141,11 @@ def test_what_a_replaced_statement_still_says(old: str, new: str, kept: str) -> 
         ("The standup is at 9:00 and lasts ten minutes.", "The standup moved to 9:30."),  # one clause, not a slot
         # the same value kind in two clauses: both changed
         ("The meeting is on Tuesday; the meeting room is 4B.", "Actually the meeting is on Wednesday in room 5C."),
+        # a pasted message's envelope is no clause of it
+        ("hi Sam - quick one: the Brandt manual deadline is fri 12/12. thx, Lena",
+         "Actually the Brandt deadline moved to Monday 15 December."),
+        ("Hi all,\nThe office wifi password changes to Falcon22 from Monday.\nCheers,\nMarta",
+         "Correction: the office wifi password changes to Heron7 from Monday."),
     ],
 )
 def test_nothing_is_kept_when_nothing_else_was_said_or_nothing_was_replaced(old: str, new: str) -> None:

@@ -100,6 +100,27 @@ def test_values_said_in_words_meet_their_digits(a: str, b: str) -> None:
         ("The review took 45 minutes.", "The review took three quarters of an hour."),
         ("The bike weighs 9.5 kg.", "The bike weighs 9,500 grams."),
         ("The loop is 1.2 km long.", "The loop is 1,200 metres long."),
+        # an amount of money scaled by a letter or a word: "£12k" was 12 pounds, a changed budget
+        ("The kitchen budget is £12k.", "The kitchen budget is £12,000."),
+        ("Rent is $1.5k a month.", "Rent is $1,500 a month."),
+        ("The grant is €2m.", "The grant is 2 million euros."),
+        ("The flat costs 45 lakh rupees.", "The flat costs ₹4,500,000."),
+        ("We paid 5 grand for it.", "We paid 5,000 for it."),
+        ("The fee is 12k euros.", "The fee is €12,000."),
+        # a rate and a unit of time as notes write them
+        ("rent 1.3k/mo", "Rent is 1,300 a month."),
+        ("cleaner - £18/hr", "We pay the cleaner 18 quid an hour."),
+        ("£900 pcm", "£900 a month"),
+        ("salary £30k p.a.", "salary 30,000 pounds a year"),
+        ("boiler serviced every 2 yrs", "The boiler is serviced every 2 years."),
+        ("a 3 wk course", "a 3 week course"),
+        # dictation and regional English
+        ("footy training tues arvo", "Footy training is on Tuesday afternoon."),
+        ("bins go out thurs nite", "The bins go out on Thursday nights."),
+        ("The lease ends in twenty twenty-seven.", "The lease ends in 2027."),
+        ("we moved here back in twenty oh five", "We moved here in 2005."),
+        ("the deposit is two and a half grand", "The deposit is 2,500."),
+        ("pick-up at quarter to 6", "pick-up at 5:45"),
     ],
 )
 def test_amounts_said_in_other_words_or_units_meet(a: str, b: str) -> None:
@@ -117,6 +138,11 @@ def test_amounts_said_in_other_words_or_units_meet(a: str, b: str) -> None:
         ("The pharmacy is open 10:00-16:00.", "The pharmacy is open 10 till 5."),
         ("Refunds take ten working days.", "Refunds take three working weeks."),
         ("The bike weighs 9.5 kg.", "The bike weighs 950 grams."),
+        ("The kitchen budget is £12k.", "The kitchen budget is £12."),
+        ("I ran a 5k on Sunday.", "I ran a 10k on Sunday."),
+        ("It is 5 m long.", "It is 5,000,000 long."),
+        ("the 24/7 helpline", "the 24 a week helpline"),  # a slash between numbers is no rate
+        ("twenty twenty vision", "2020 vision"),  # a year only after a word that introduces one
     ],
 )
 def test_near_misses_of_amounts_in_other_words_stay_different(a: str, b: str) -> None:
