@@ -109,26 +109,19 @@ CUE_PAIRS = [
 
 
 def _decisions(engine: MemoryEngine, texts: list[str], *, batch: bool) -> list[tuple[str, str | None]]:
-    """Each text's outcome and the text it acted on, written as one batch or one `remember` each."""
-    from memgraph.ingest import pipeline
-
-    captured: list[Any] = []
-    original = pipeline.record
-
-    def record(resolutions: Any, report: Any, item_ids: Any) -> None:
-        captured.extend(resolutions)
-        original(resolutions, report, item_ids)
-
-    pipeline.record = record  # type: ignore[assignment]
-    try:
-        if batch:
-            engine.remember_many([{"content": t} for t in texts], user_id="u")
-        else:
-            for t in texts:
-                engine.remember(t, user_id="u")
-    finally:
-        pipeline.record = original  # type: ignore[assignment]
-    return [(r.outcome.value, r.target.memory.content if r.target is not None else None) for r in captured]
+    """What the writes decided, read back from the store: for each text, the memory it became and whether that is
+    still active, then each Supersedes or Contradicts edge as (source text, relation, target text)."""
+    if batch:
+        mems = engine.remember_many([{"content": t} for t in texts], user_id="u")
+    else:
+        mems = [engine.remember(t, user_id="u") for t in texts]
+    ids = [m.id for m in mems]
+    stored = {m.id: m for m in engine.store.get_memories("u", ids)}
+    edges = engine.store.get_links("u", ids, relations=[Relation.SUPERSEDES, Relation.CONTRADICTS])
+    text = {m.id: m.content for m in stored.values()}
+    return [(stored[i].content, "active" if stored[i].active else "inactive") for i in ids] + sorted(
+        (f"{text.get(lk.src)} {lk.relation.value}", text.get(lk.dst)) for lk in edges
+    )
 
 
 @pytest.mark.parametrize("pair", CUE_PAIRS, ids=lambda p: p[1][:24])
@@ -160,7 +153,7 @@ def test_all_pairs_in_one_batch(embedder: Any) -> None:
         finally:
             eng.close()
     assert got[1] == got[0]
-    assert [o for o, _ in got[1][len(CUE_PAIRS):]] == ["superseded"] * len(CUE_PAIRS)
+    assert [a for _, a in got[1][: len(CUE_PAIRS)]] == ["inactive"] * len(CUE_PAIRS)  # each one superseded
 
 
 def test_noor_supersedes_within_a_batch(engine: MemoryEngine) -> None:
