@@ -269,17 +269,24 @@ def chat_voice(query: str) -> str:
     return re.sub(r"[?.!]+\s*$", "", query.strip()).lower()
 
 
+def dictated_voice(query: str) -> str:
+    """`query` as speech-to-text writes it: lower case, no marks between or after its sentences and clauses ("hi
+    sam, when is the dentist? thanks" -> "hi sam when is the dentist thanks"); a word's own apostrophe, hyphen or
+    dot stays ("mum's", "e-mail", "4.35%"). `--voice dictated`: what the decision owes to any mark at all."""
+    return " ".join(re.sub(r"[?!,;:()\"]+|(?<!\w)[-–—.']+|[-–—.']+(?!\w)", " ", query.lower()).split())
+
+
 def replay(embedder: Embedder, split: str, cases: list[dict[str, Any]], *, learned: bool = True,
            voice: str = "written") -> Tally:
     """The gap decision of this checkout on the recalls a full run served and kept: the same decision maintenance
     makes (`Maintainer.is_miss`; `learned`: the `gap_model` setting), without storing or recalling anything;
-    `voice` "chat": each query as `chat_voice` writes it."""
+    `voice` "chat" / "dictated": each query as `chat_voice` / `dictated_voice` writes it."""
     s = Settings(store=":memory:")
     focus = gaps.FocusTest(embedder.encode, s.gap_focus_word_cosine, s.gap_focus_drop, s.gap_weak_cosine,
                            s.gap_weak_word_cosine)
     tally = Tally()
     for case in cases:
-        query = chat_voice(case["query"]) if voice == "chat" else case["query"]
+        query = {"chat": chat_voice, "dictated": dictated_voice}.get(voice, str)(case["query"])
         if not gaps.information_need(query):
             verdict = gaps.judge(query, [], answer_cosine=0.0, answer_margin=0.0, need=False)
         elif learned:
@@ -335,8 +342,9 @@ def main() -> None:
                     help="gap cases: judge by the rules (gap_model off) instead of the learned decision")
     ap.add_argument("--replay", action="store_true",
                     help=f"gap cases only: judge the recalls of the last run again ({SERVED})")
-    ap.add_argument("--voice", choices=("written", "chat"), default="written",
-                    help="with --replay: the queries as written, or in chat's voice (lower case, no final mark)")
+    ap.add_argument("--voice", choices=("written", "chat", "dictated"), default="written",
+                    help="with --replay: the queries as written, in chat's voice (lower case, no final mark) or "
+                         "dictated (lower case, no marks at all)")
     args = ap.parse_args()
     splits = [s for s in args.splits.split(",") if s]
     if any(s not in SPLITS for s in splits):

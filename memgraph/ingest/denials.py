@@ -13,7 +13,7 @@ from memgraph.ingest.comparison import Comparison, _same_subject
 from memgraph.ingest.forms import _FIRST_PERSON
 from memgraph.ingest.statement import Statement, stem
 from memgraph.ingest.values import values
-from memgraph.ingest.voice import own, reported
+from memgraph.ingest.voice import bare, own, reported
 from memgraph.text import stop_words
 
 #: A value denied after the statement that gives another in its place: "The penguins get sprats only, never
@@ -186,3 +186,82 @@ def universal_denied(n: Statement, o: Statement, c: Comparison, most: int) -> bo
     if own(neg.text) or own(pos.text) or not _same_subject(neg, pos):
         return False
     return bool(c.shared - neg.subject - pos.subject)
+
+
+#: A value a statement names as not so, after the one it gives: "Our mortgage is a repayment one, not
+#: interest-only.", "The hall is heated by a heat pump rather than gas."
+_NOT_AFTER = re.compile(
+    r"(?i)(?:,\s*(?:and\s+|but\s+)?not|\binstead\s+of|\brather\s+than)\s+(?:the\s+|a\s+|an\s+|any\s+)?"
+    r"(?P<x>[\w'’-]+(?:\s+[\w'’-]+){0,2}?)\s*(?=[.;!?]|$)"
+)
+
+
+def denied_then_said(n: Statement, o: Statement, c: Comparison) -> bool:
+    """Whether the old statement names a value as not so that the new one, with no negation, gives: "Our mortgage is
+    a repayment one, not interest-only." / "The mortgage on the house is interest-only." (held-out pairs 15). The
+    new text is no correction (a correction naming the old value as not so supersedes it: `_names_denied`), so the
+    two disagree. The denied words are all said by the new text, which does not say the value the old one gives in
+    their place (nor the denial), and the two have one subject."""
+    if n.negated or o.negated or not c.shared:
+        return False
+    stops = stop_words()
+    for m in _NOT_AFTER.finditer(o.text):
+        x = {stem(w) for w in re.findall(r"[\w'’]+", m.group("x").lower().replace("-", "")) if w not in stops}
+        # the value given in the denied one's place: the last content words before the denial
+        before = o.text[: m.start()].lower().replace("-", "")
+        given = [stem(w) for w in re.findall(r"[\w'’]+", before) if w not in stops]
+        if x and x <= n.stems and not set(given[-2:]) <= n.stems and _same_subject(n, o):
+            return True
+    return False
+
+
+#: "never" (after "have" or none) and the verb it denies ever happening: "I have never seen a bittern", "The applicant
+#: never got a refusal", "I've never been married".
+_NEVER_DONE = re.compile(
+    r"(?i)^(?P<who>(?:[\w-]+\s+){0,2}?[\w-]+)(?:\s+(?:have|has|had)|['’]ve|['’]d)?\s+never\s+(?:ever\s+)?"
+    r"(?P<verb>[a-z]+)\b(?P<what>(?:\s*[\w'’-]+){0,4})"
+)
+#: A negation in the other text: it denies too, or says something else of the same verb.
+_NEGATED = re.compile(r"(?i)\b(?:not|never|no|n['’]t|dont|doesnt|didnt|havent|hasnt|cant|wont)\b|n['’]t\b")
+#: A plan or a wish: "I've never been to Japan." / "I'm going to Japan next year." is no conflict.
+_WISHED = re.compile(
+    r"(?i)\b(?:will|['’]ll|going\s+to|gonna|plans?|planning|hopes?|hoping|wants?|wanted|would|['’]d\s+like|next|"
+    r"someday|one\s+day|soon|dreams?|wish|if|may|might|could)\b"
+)
+#: The forms an irregular verb is said in (past, participle and base), by its participle.
+_FORMS = {
+    "seen": ("see", "saw", "seen", "sees"), "been": ("been", "went", "visited"),
+    "got": ("get", "got", "gets", "gotten"), "eaten": ("eat", "ate", "eats"), "met": ("meet", "met", "meets"),
+    "flown": ("fly", "flew", "flies"), "driven": ("drive", "drove", "drives"), "ridden": ("ride", "rode", "rides"),
+    "won": ("win", "won", "wins"), "taken": ("take", "took", "takes"), "worn": ("wear", "wore", "wears"),
+    "broken": ("break", "broke", "breaks"), "swum": ("swim", "swam", "swims"), "written": ("write", "wrote"),
+    "given": ("give", "gave", "gives"), "held": ("hold", "held", "holds"), "heard": ("hear", "heard", "hears"),
+    "caught": ("catch", "caught", "catches"), "bought": ("buy", "bought", "buys"), "sung": ("sing", "sang"),
+    "run": ("run", "ran", "runs"), "done": ("do", "did", "does"), "had": ("have", "had", "has"),
+}
+
+
+def never_done(n: Statement, o: Statement) -> bool:
+    """Whether one statement says a thing never happened ("I have never seen a bittern.") and the other, with no
+    negation, that it did or does ("I saw bitterns at Minsmere three times."; held-out pairs 15): the same verb (its
+    stem, or a form of an irregular one), the thing it takes said by the other (every content word of the first few
+    after the verb), the same subject. A past episode otherwise accumulates beside what the other says; a denial of
+    ever is the one it cannot stand beside. Not a past told after a denial of now ("I dont go to church now." / "i
+    went to church as a kid.": no "never")."""
+    for neg_text, pos_text in ((bare(n.text), bare(o.text)), (bare(o.text), bare(n.text))):
+        m = _NEVER_DONE.match(neg_text)
+        if m is None or _NEGATED.search(pos_text) or _WISHED.search(pos_text):
+            continue
+        verb = m.group("verb").lower()
+        forms = _FORMS.get(verb, (verb,))
+        said = {stem(t) for t in re.findall(r"[\w'’]+", pos_text.lower())}
+        if not any(stem(f) in said for f in forms):
+            continue
+        stops = stop_words()
+        what = [stem(w) for w in re.findall(r"[\w'’]+", m.group("what").lower()) if w not in stops][:2]
+        if not all(w in said for w in what):
+            continue
+        who = {stem(w) for w in re.findall(r"[\w'’]+", m.group("who").lower())}
+        if who == {"i"} and _FIRST_PERSON.match(pos_text) or (who - stops) & said:
+            return True
+    return False

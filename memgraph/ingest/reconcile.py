@@ -102,6 +102,8 @@ from memgraph.ingest.denials import (
     _negates_what_it_names,
     _unscoped_denial,
     denied_activity,
+    denied_then_said,
+    never_done,
     universal_denied,
 )
 from memgraph.ingest.diets import diet_and_excluded_food
@@ -307,8 +309,14 @@ class RuleReconciler:
         ):
             return "another category"  # (no subject found on either side: "Members pay their subs in cash.")
         # (not with a verb that offers many: "The shop stocks the R7000 groupset" / "… the R7100 groupset")
+        # (an opposite that qualifies a noun, swapped beside other names, is another thing: "a male cat called Sparky"
+        # / "my female cats are called Ester, Toaster, …", MSC; not one the copula gives: "is O negative" / "is A
+        # positive")
+        named = c.entities_differ and bool(
+            (c.only_old & o.opposites - o.complement) or (c.only_new & n.opposites - n.complement)
+        )
         if c.value_swap and not c.polarity and (not c.subject_changed or c.identity) and not (
-            denials or _another_value(n, o, c, cue=cue) or (not cue and (c.shared - n.subject) & _HOLDS_MANY)
+            denials or named or _another_value(n, o, c, cue=cue) or (not cue and (c.shared - n.subject) & _HOLDS_MANY)
         ):
             return f"swapped {', '.join(surface(c.only_old, o.text))} -> {', '.join(surface(c.only_new, n.text))}"
         if names.another_name(n, o, c, self.s.contradict_reworded_max_terms):
@@ -328,6 +336,10 @@ class RuleReconciler:
             return "an activity denied / said to be ours"
         if _denies_old_value(n, o, c):
             return "denies the old value"
+        if denied_then_said(n, o, c):
+            return "says what the other names as not so"
+        if never_done(n, o):
+            return "never done / done"
         if _multiple_swapped(n, o) and not c.polarity:
             return "single / double"
         if _favourites_differ(n, o, c, self.s.contradict_favourite_max_values):
@@ -364,16 +376,28 @@ class RuleReconciler:
     def conflict_in_any_voice(self, n: Statement, o: Statement, c: Comparison, *, cue: bool) -> str | None:
         """`conflict`, and where it finds none, `conflict` again on the statements the two texts carry without their
         greetings, reporting frames and sign-offs (`voice.bare`: "Customer note: Mrs Ito's boots are brown suede." /
-        "Mrs Ito's boots are black patent leather."): a frame's words on one side are words the other does not say,
-        which most forms count against a conflict. The pair's cosine is kept."""
+        "Mrs Ito's boots are black patent leather."; a note about the user in the third person read as their own
+        words: `voice.first_person`): a frame's words on one side are words the other does not say, which most forms
+        count against a conflict. Then each clause of a text joined by a semicolon, read alone against the other
+        ("My ACL was reconstructed on the right knee; the left knee has never been operated on." / "… was on my left
+        knee.": the clause added is another statement, whose words count against the swap; held-out pairs 12, 15),
+        unless the whole text gives the changed kind's old value too. The pair's cosine is kept."""
         why = self.conflict(n, o, c, cue=cue)
         if why is not None:
             return why
         bn, bo = voice.bare(n.text), voice.bare(o.text)
-        if bn == n.text and bo == o.text:
-            return None
+        if bn != n.text or bo != o.text:
+            p, q = statement(bn), statement(bo)
+            why = self.conflict(p, q, _compare(p, q, c.cosine, c.tolerance), cue=cue)
+            if why is not None:
+                return why
         p, q = statement(bn), statement(bo)
-        return self.conflict(p, q, _compare(p, q, c.cosine, c.tolerance), cue=cue)
+        for a, b in [(statement(x), q) for x in _joined(bn)] + [(p, statement(x)) for x in _joined(bo)]:
+            cc = _compare(a, b, c.cosine, c.tolerance)
+            why = self.conflict(a, b, cc, cue=cue)
+            if why is not None and not _say_both(p, q, cc):
+                return why
+        return None
 
     def _reworded(self, n: Statement, o: Statement, c: Comparison) -> bool:
         """One typed value changed in a frame reworded by a synonym on each side ("Half term starts on 17
@@ -575,8 +599,9 @@ class RuleReconciler:
                 pairing.episodic(new, n, turn=bool(who)) or pairing.episodic(old, o, turn=bool(other))
                 or (n.episode and o.episode)
             )
-            if episodic and not fixes:
-                continue  # episodes accumulate: "went hiking" and "went swimming" both happened
+            if episodic and not fixes and not never_done(n, o):
+                # episodes accumulate: "went hiking" and "went swimming" both happened (but not beside "never")
+                continue
             why = None if under else self.conflict_in_any_voice(n, o, c, cue=cue or fixes)
             if cue or fixes:
                 why = why or self.update(n, o, c)
@@ -625,6 +650,19 @@ class RuleReconciler:
                 scores = {**c.scores(), "p_duplicate": round(p, 4)}
                 return ReconcileDecision(ReconcileAction.REINFORCE, old.id, f"learned duplicate (p={p:.2f})", scores)
         return None
+
+
+def _joined(text: str) -> list[str]:
+    """The clauses of `text` joined by a semicolon, when it has two or more."""
+    parts = [p.strip() for p in text.split(";") if len(p.split()) > 2]
+    return parts if len(parts) > 1 else []
+
+
+def _say_both(n: Statement, o: Statement, c: Comparison) -> bool:
+    """Whether the two whole texts share a value of a kind that a clause changed ("That £12 a foot was the summer
+    rate; storage ashore over the winter is £14 a foot." after "… is £12 per foot."): the text that gives both
+    values tells them apart, which no contradiction does."""
+    return any(o.kinds.get(k, frozenset()) & n.kinds.get(k, frozenset()) for k in c.changed)
 
 
 def _measured_kinds(st: Statement, names: frozenset[str]) -> set[str]:

@@ -70,7 +70,7 @@ for _a, _b in (
     ("required", "optional"), ("paid", "unpaid"), ("free", "paid"), ("single", "double"), ("odd", "even"),
     ("inside", "outside"), ("indoor", "outdoor"), ("north", "south"), ("east", "west"), ("win", "lose"),
     ("won", "lost"), ("wet", "dry"), ("major", "minor"), ("maximum", "minimum"), ("max", "min"),
-    ("upstairs", "downstairs"), ("front", "back"), ("first", "last"), ("full", "empty"),
+    ("upstairs", "downstairs"), ("front", "back"), ("first", "last"), ("full", "empty"), ("male", "female"),
 ):
     _OPPOSITES[_a], _OPPOSITES[_b] = _b, _a
 _ORDINALS = frozenset(

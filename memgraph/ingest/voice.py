@@ -41,6 +41,74 @@ def unreported(text: str) -> str:
     return text[m.end():].strip() if m else text
 
 
+#: The person an agent's note is about, as its subject: "User's ACL was ...", "the client runs payroll ...",
+#: "Patient doesn't ...". A user or a patient is one person ("I"); a client or a customer is often a household or a
+#: business ("we": "Client's mortgage" is "our mortgage", as its owner would say it).
+_NOTED = re.compile(
+    r"(?i)(?:(?<=^)|(?<=[.;:!?]\s)|(?<=,\s))(?:the\s+)?(?P<who>user|patient|client|customer)"
+    r"(?:(?P<poss>['’]s)\b|\s+(?P<verb>(?-i:[a-z])[a-z']*)\b)"
+)
+#: A note's verb after its third-person subject, as the first person says it ("User is" -> "I am").
+_FIRST: dict[str, tuple[str, str]] = {
+    "is": ("am", "are"), "isn't": ("am not", "aren't"), "isnt": ("am not", "arent"), "has": ("have", "have"),
+    "hasn't": ("haven't", "haven't"), "hasnt": ("havent", "havent"), "does": ("do", "do"),
+    "doesn't": ("don't", "don't"), "doesnt": ("dont", "dont"), "was": ("was", "were"), "wasn't": ("wasn't", "weren't"),
+    "goes": ("go", "go"),
+}
+#: Words after a note's subject that are no verb of it ("User and her partner", "client meetings").
+_NOT_VERB = frozenset("and or of for with to in on at from by meetings meeting invoices invoice base list".split())
+#: Possessives that refer back to a note's subject in the same sentence ("User lodged his visa application").
+_THEIRS = re.compile(r"(?i)\b(?:his|her|their)\b")
+
+
+def _plain(verb: str) -> str:
+    """The base form of a third-person verb ("holds" -> "hold", "carries" -> "carry", "watches" -> "watch")."""
+    if verb.endswith("ies") and len(verb) > 4:
+        return verb[:-3] + "y"
+    if re.search(r"(?:ss|sh|ch|x|z|o)es$", verb):
+        return verb[:-2]
+    if verb.endswith("s") and not verb.endswith("ss"):
+        return verb[:-1]
+    return verb
+
+
+def first_person(text: str) -> str:
+    """`text` with the person an agent's note is about said as they would say it themselves: "User's ACL was
+    reconstructed on the right knee" -> "my ACL ...", "User doesn't hold any railcard" -> "I don't hold any
+    railcard", "client runs payroll through Xero" -> "we run payroll ...", and "his" / "her" / "their" later in that
+    sentence -> "my" / "our". A note and its subject's own words then share their subject and frame (held-out pairs
+    15: a note in the third person against the same person's first-person statement)."""
+
+    def say(m: re.Match[str]) -> str:
+        we = m.group("who").lower() in ("client", "customer")
+        if m.group("poss"):
+            return "our" if we else "my"
+        verb = m.group("verb")
+        low = verb.lower()
+        if low in _NOT_VERB:
+            return m.group(0)
+        if low in _FIRST:
+            said = _FIRST[low][1 if we else 0]
+        elif low.endswith("s") and not low.endswith("ss"):
+            said = _plain(low)
+        elif low.endswith("ed") or low in ("should", "would", "could", "can", "will", "must", "may", "might"):
+            said = low
+        else:
+            return m.group(0)
+        return ("we " if we else "I ") + said
+
+    out: list[str] = []
+    for sentence in re.split(r"(?<=[.;!?])\s+", text):
+        said = _NOTED.sub(say, sentence)
+        if said != sentence:
+            m = _NOTED.search(sentence)
+            we = bool(m and m.group("who").lower() in ("client", "customer"))
+            end = (m.end() if m else 0) + len(said) - len(sentence)
+            said = said[:end] + _THEIRS.sub("our" if we else "my", said[end:])
+        out.append(said)
+    return " ".join(out)
+
+
 def bare(text: str) -> str:
     """`text` as the statement it carries: without the reporting frame or note label an agent's note opens with
     ("Customer note: …", "Per Monday's fitting, …", "User mentioned that …"), and without a pasted message's greeting
@@ -54,7 +122,7 @@ def bare(text: str) -> str:
         if m is not None and 0 < m.end() < len(nxt):
             nxt = nxt[m.end():].strip()
         if nxt == out:
-            return out
+            return first_person(out)
         out = nxt
 
 

@@ -51,7 +51,7 @@ from memgraph.retrieve.gaps import GapVerdict
 
 MODEL_FILE = "gap_model.json"
 #: The kinds of value `expected_answer` names, one feature each.
-EXPECTS = ("time", "when", "duration", "number", "money", "name", "place", "email", "phone", "code", "age")
+EXPECTS = ("time", "when", "duration", "number", "money", "name", "place", "address", "email", "phone", "code", "age")
 #: What is read of each served memory, summarised over them (the most similar one, any of them).
 _PER_HIT = ("typed", "named", "other_time", "covers", "rule")
 

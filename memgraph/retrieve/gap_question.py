@@ -38,9 +38,63 @@ _CHECK = re.compile(
 #: "any lint step i should run before opening the pr", "anything to bring": a need after "any", where "any day but
 #: friday works for me" states a preference and "any change to prod must be reviewed" a rule.
 _ANY = re.compile(
-    r"(?i)^\W*(?:(?:any|anything|anyone|anybody)\b(?:\s+[\w'’-]+){0,3}\s+(?:i|we|you)\s+(?:should|need|must|have\s+to|"
+    r"(?i)^\W*(?:(?:any|anything|anyone|anybody)\b(?:\s+[\w'’-]+){0,5}\s+(?:i|we|you)\s+(?:should|need|must|have\s+to|"
     r"can|could|ought)|anything\s+to)\b"
 )
+_SUBJECT = r"(?:i|we|you|u|he|she|they)"
+_AUX = r"(?:is|are|was|were|do|does|did|can|could|should|shall|will|would|has|have|am)"
+#: A question that starts inside a clause, its scene said before it with no mark between, as speech-to-text and
+#: quick chat write it ("build 3.4.0 is uploaded can we push it out today", "on the plane with no wifi which
+#: dictionary will still work", "locked out whats the alarm code"): the question word or the verb comes before its
+#: subject. An embedded or relative clause keeps its subject first ("i know where we are", "the plan is that we
+#: meet", "the man who does our boiler", "i did the dishes"), which no alternative reads; "who"/"which" open
+#: relative clauses, so after them the verb must be followed by its subject ("who do i call").
+_INNER_QUESTION = re.compile(
+    rf"(?i)(?<=\S\s)(?<!\bthat's\s)(?<!\bhere's\s)(?<!\bis\s)(?<!\bwas\s)"
+    # after a verb of knowing or telling, or its object, the clause is embedded: "i told her what time is best"
+    rf"(?<!\bknow\s)(?<!\bknew\s)(?<!\bknows\s)(?<!\btold\s)(?<!\bher\s)(?<!\bhim\s)(?<!\bthem\s)(?<!\bus\s)"
+    rf"(?<!\bme\s)(?<!\bsee\s)(?<!\bsaw\s)(?:"
+    rf"(?:what|when|where|why|how|wat|wen|wher)(?:\s+(?!{_SUBJECT}\b|it\b)[\w'’-]+){{0,2}}?\s+{_AUX}\s+\w|"
+    rf"(?:who|whom|whose|which|wich)\s+{_AUX}\s+(?:{_SUBJECT}|it)\b|"
+    rf"(?:which|wich)(?:\s+(?!{_SUBJECT}\b|it\b)[\w'’-]+){{1,2}}?\s+{_AUX}\s+(?:{_SUBJECT}|it|the|my|our|his|her|"
+    rf"their|your)\b|(?:which|wich)(?:\s+[\w'’-]+){{1,2}}?\s+(?:will|can|could|would|should)\s+\w|"
+    rf"(?:what|where|who|when|how)['’]?s\s+(?:the|my|our|his|her|their|your|it|that|this|a|an|[\w'’-]+['’]s)\b|"
+    rf"(?:can|could|should|shall|will|would|may|might|must)\s+(?:{_SUBJECT}|it|that|this|the|my|our|his|her|their|"
+    rf"your)(?:\s+\w|\W*$)|"
+    rf"(?:do|did|have|has|am)\s+{_SUBJECT}\s+\w|does\s+(?:{_SUBJECT}|it)\s+\w|"
+    rf"(?:is|are|was|were)\s+(?:{_SUBJECT}|it)\s+\w|"
+    rf"(?:is|are|was|were)\s+that\s+(?:ok(?:ay)?|alright|right|fine|allowed|enough|normal|safe|true|correct|too|"
+    rf"still|early|late|good|bad|worth|possible|a|an)\b|"
+    rf"(?:is|are)\s+there\s+(?:a|an|another|any|anything|anyone|anybody|some|somewhere|enough|still|room|time|"
+    rf"space|no)\b|"
+    # "whiteboard pen isn't doing anything any fix" (a request's noun: "covers any reviews" is no question),
+    # "anything i have to do first", "ok to strim it in june"
+    rf"any\s+(?:ideas?|fix(?:es)?|problems?|objections?|issues?|precautions?|tips?|advice|thoughts?|suggestions?|"
+    rf"news|luck|chance|risk|reason|update)\W*$|"
+    rf"(?:any|anything)\b(?:\s+[\w'’-]+){{0,5}}\s+(?:i|we|you|he|she|they)\s+(?:should|needs?|must|ha(?:ve|s)\s+to|"
+    rf"can|could|ought)\b|"
+    rf"(?<!\bis\s)(?<!\bwas\s)(?<!\bit's\s)(?:ok(?:ay)?|fine|alright|safe|allowed)\s+to\s+\w"
+    rf")"
+)
+#: A proposal closed by a check, no mark between: "wants to bring their spaniel ok", "thinking of upping the
+#: flashcards to 40 a day good idea", "planning to put 100 w through the tuner fine". A remark closed the same way
+#: ("got home ok", "the build is fine") proposes nothing.
+_PROPOSAL_CHECK = re.compile(
+    r"(?i)\b(?:wants?|wanna|wanting|thinking\s+of|planning\s+(?:to|on)|going\s+to|gonna|about\s+to|keen\s+on)\b"
+    r".*\s(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!'s\s)(?<!\bbe\s)(?:ok(?:ay)?|fine|alright|allowed|good\s+idea|"
+    r"good\s+to\s+go)\W*$"
+)
+
+
+def inner_question(clause: str) -> int | None:
+    """Where a question begins inside `clause` after a scene of two words or more, said with no mark between
+    (`_INNER_QUESTION`); None when it holds none."""
+    for m in _INNER_QUESTION.finditer(clause):
+        if len(clause[: m.start()].split()) >= 2:
+            return m.start()
+    return None
+
+
 #: Someone else's question reported ("a mum asked if she can drop her 9 year old", "builders merchant wants to know
 #: what size the RSJ is", "someone at the stall asked about my hygiene score"): the agent is asked to answer it.
 _REPORTED = re.compile(
@@ -61,7 +115,7 @@ _REQUEST = re.compile(
     r"i\s+(?:forgot|can't\s+remember|don't\s+remember)|do\s+you\s+(?:know|remember)|"
     # the subject dropped, as in chat: "forgot how to get into the hall", "need the ethics number for the samples"
     r"(?:forgot|can't\s+remember|cant\s+remember)\s+(?:what|when|where|who|which|how|why|if|whether)|"
-    r"(?:i\s+)?can'?t\s+find|needs?\s+(?:the|to\s+(?:see|know|find|check|get)|[\w'’-]+['’]s)|"
+    r"(?:i\s+)?can'?t\s+find|(?:i\s+|we\s+)?needs?\s+(?:the|to\s+(?:see|know|find|check|get)|[\w'’-]+['’]s)|"
     r"let\s+me\s+know|i(?:'d|\s+would)\s+like\s+to\s+know|(?:i\s+am\s+|i'm\s+)?(?:wanting|trying)\s+to\s+"
     r"(?:know|find\s+out)|"
     # a command to fetch what is stored: "pull up the booking ref", "send me the invoice number", "dig out ..."
@@ -127,6 +181,8 @@ def is_question(text: str) -> bool:
         for i, c in enumerate(parts):
             if _QUESTION_START.match(c) and not _NEGATED.match(c) and (i == len(parts) - 1 or _WH_VERB.match(c)):
                 return True
+        if inner_question(parts[-1]) is not None or _PROPOSAL_CHECK.search(parts[-1]):
+            return True  # "build 3.4.0 is uploaded can we push it out today": no mark between scene and question
         if len(parts) > 1 and len(parts[0].split()) >= 3 and len(parts[-1].split()) <= 10 and _CHECK.match(parts[-1]):
             return True
         if len(parts) == 1 and _ANY.match(s):
@@ -142,6 +198,11 @@ _ADDRESSEE = re.compile(r"^\s*(?-i:[A-Z][a-z]+)\s+[-–—]\s+")
 #: A greeting word before the question itself, no mark between: "hey can u remind me ..."; or with a lower-case
 #: name and a mark: "hi tom, need the gate code ..." (read only before a need: "Hey presto, the build works" is none).
 _BARE_GREETING = re.compile(r"(?i)^\W*(?:hi|hey|hiya|heya|yo|hello)\s+")
+#: Dictated, with no mark anywhere: a greeting and a name before a question word ("hi sam what time is ..."), and a
+#: thank-you and a name after the question ("... on thursday thanks noor"). Read only around a question.
+_SPOKEN_GREETING = re.compile(r"(?i)^\W*(?:hi|hey|hiya|hello|morning)(?:\s+(?!(?:what|when|where|who|which|how|why|can|"
+                              r"could|is|are|do|does|did)\b)[a-z][\w'’-]*)?\s+")
+_SPOKEN_SIGN_OFF = re.compile(r"(?i)\s+(?:thanks|thank\s+you|cheers|ta|thx)(?P<mark>)(?:\s+[a-z][\w'’-]*)?\W*$")
 _CHAT_GREETING = re.compile(r"(?i)^\W*(?:hi|hey|hiya|heya|yo|hello)(?:\s+[a-z][\w.'’-]*)?\s*[,:!–—-]+\s*")
 
 
@@ -149,17 +210,30 @@ def unwrap(query: str) -> str:
     """The request inside a message: a pasted email or chat message wraps it in a greeting, pleasantries and a
     sign-off ("Hi Sam,\n\nCould you remind me when the flight lands?\n\nThanks,\nNoor"), which are no part of what
     is asked and must not be read as its words (its subject names, its focus) nor hide it. Read without capitals or
-    final marks as well ("hi sam\ncould you remind me ...\nthanks"). A body left with no final mark keeps the mark of
-    its sign-off ("Noted, thanks." stays a statement). The whole message when nothing would be left."""
+    any mark as well ("hi sam\ncould you remind me ...\nthanks", dictated "hi sam what time is the dentist thanks
+    noor"). A body left with no final mark keeps the mark of its sign-off ("Noted, thanks." stays a statement). The
+    whole message when nothing would be left. Idempotent: the envelope is peeled until nothing more comes off (a
+    statement with two sign-offs, "Great, thanks! thanks noor", lost one a pass), so recall and maintenance, which
+    both unwrap, read the same request."""
     text = query.strip()
+    while (body := _peel(text)) != text:
+        text = body
+    return text
+
+
+def _peel(text: str) -> str:
+    """One layer of `unwrap`'s envelope off `text`."""
     body = chatter.SENT_FROM.sub("", chatter.MARKUP.sub(" ", text)).strip()
     body = chatter.GREETING.sub("", chatter.GREETING.sub("", body, count=1), count=1)  # "Hey! quick one - what's ..."
     for opener in (_CHAT_GREETING, _BARE_GREETING, _ADDRESSEE):
         m = opener.match(body)
         if m and (is_question(body[m.end():]) or _REQUEST.match(body[m.end():])):
             body = body[m.end():]  # "hey can u remind me whats the reg of the van", "Sam - what time is ..."
-    m = chatter.SIGN_OFF.search(body)
-    if m and body[: m.start()].strip():
+    m = _SPOKEN_GREETING.match(body)
+    if m and (_QUESTION_START.match(body[m.end():]) or _REQUEST.match(body[m.end():])):
+        body = body[m.end():]  # dictated: "hi sam what time is the dentist", no mark after the name
+    m = chatter.SIGN_OFF.search(body) or _SPOKEN_SIGN_OFF.search(body)
+    if m and body[: m.start()].strip() and (m.re is chatter.SIGN_OFF or is_question(body[: m.start()])):
         mark = "." if "." in m.group("mark") or "!" in m.group("mark") else ""
         body = body[: m.start()].rstrip()
         if mark and not body.endswith((".", "!", "?")):
@@ -252,7 +326,10 @@ def scene(query: str) -> tuple[str, str]:
     parts = [p.strip() for p in _CLAUSE.split(text) if p.strip()]
     if len(parts) < 2:
         m = _CONDITION_FIRST.match(text)
-        return (m.group("s").strip(), m.group("q").strip()) if m else ("", text)
+        if m:
+            return m.group("s").strip(), m.group("q").strip()
+        at = None if _QUESTION_START.match(text) or text.rstrip().endswith((".", "!")) else inner_question(text)
+        return (text[:at].strip(), text[at:].strip()) if at else ("", text)
     last = parts[-1]
     if not (is_question(last) or _REQUEST.match(last)) or any(is_question(p) for p in parts[:-1]):
         return "", text

@@ -24,7 +24,7 @@ _EXPECT: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             r"(?i)\bhow\s+much\b[^?.!]*\b(?:cost|costs|charge|charges|pay|paid|spend|spent|owe|earn|price)\b|"
             r"\bhow\s+much\s+(?:is|are|was|were|will)\b|"
-            r"\bwhat(?:'s|\s+is|\s+are|\s+was)?\s+(?:the\s+|my\s+|our\s+|his\s+|her\s+|their\s+)?"
+            r"\bwhat(?:['’]?s|\s+is|\s+are|\s+was)?\s+(?:the\s+|my\s+|our\s+|his\s+|her\s+|their\s+)?"
             r"(?:[\w'’-]+\s+){0,3}?(?:price|cost|fee|fees|salary|rent|budget|(?:hourly|daily|day)\s+rate)\b|"
             r"\bhow\s+expensive\b|"
             # "What does the Pixieset subscription cost?": the verb asks for the amount as "how much" does
@@ -41,7 +41,7 @@ _EXPECT: tuple[tuple[str, re.Pattern[str]], ...] = (
         "number",
         re.compile(
             r"(?i)\bhow\s+(?:much|many|far|big|fast|old|tall|heavy|large|high|wide)\b|"
-            r"\bwhat(?:'s|\s+is|\s+are|\s+was)?\s+(?:the\s+|my\s+|our\s+|his\s+|her\s+|their\s+)?"
+            r"\bwhat(?:['’]?s|\s+is|\s+are|\s+was)?\s+(?:the\s+|my\s+|our\s+|his\s+|her\s+|their\s+)?"
             r"(?:[\w.'’-]+\s+){0,3}?(?:size|number|count|rate|limit|percentage|speed|distance|weight|height|temperature|pressure|dose|"
             r"score|rating|version|age|capacity|amount)\b"
         ),
@@ -49,7 +49,7 @@ _EXPECT: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "when",
         re.compile(
-            r"(?i)^\W*when\b|\bwhen(?:'s|\s+(?:is|are|was|were|does|do|did|will|should|can|shall))\b|"
+            r"(?i)^\W*when\b|\bwhen(?:['’]?s|\s+(?:is|are|was|were|does|do|did|will|should|can|shall))\b|"
             r"\bwhat\s+(?:day|date|month|year|week)\b|\bwhich\s+(?:day|date|month|year|week|weekday)s?\b|"
             r"\bhow\s+(?:often|soon)\b|\bon\s+which\s+day\b|\bdeadline\b|\bdue\s+date\b|\bcut-?off\b"
         ),
@@ -57,12 +57,16 @@ _EXPECT: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "name",
         re.compile(
-            r"(?i)^\W*who(?:m|se|'s)?\b|\bwho\s+(?:is|are|was|were|does|do|did|will|can|should)\b|"
-            r"\bwhat(?:'s|\s+is|\s+was)\s+(?:the\s+|his\s+|her\s+|their\s+|my\s+|our\s+)?(?:[\w']+\s+){0,3}?"
-            r"name\b|\bname\s+of\b"
+            r"(?i)^\W*who(?:m|se|['’]?s)?\b|\bwho\s+(?:is|are|was|were|does|do|did|will|can|should)\b|"
+            r"\bwhat(?:['’]?s|\s+is|\s+was)\s+(?:the\s+|his\s+|her\s+|their\s+|my\s+|our\s+)?(?:[\w'’]+\s+){0,3}?"
+            r"name\b|\bname\s+of\b|"
+            # a title asked: "what's the fringe show called", "what was that book called"
+            r"\bwhat(?:['’]?s|\s+is|\s+was|\s+are|\s+were)\s+(?:[\w'’-]+\s+){1,4}?called\b"
         ),
     ),
-    ("place", re.compile(r"(?i)^\W*where\b|\bwhere(?:'s|\s+(?:is|are|was|were|does|do|did|can|should))\b")),
+    # a postal address asked ("pull up claire's new address"), not an email, web or IP address
+    ("address", re.compile(r"(?i)(?<!\bemail\s)(?<!\be-mail\s)(?<!\bip\s)(?<!\bweb\s)(?<!\bmac\s)\baddress\b")),
+    ("place", re.compile(r"(?i)^\W*where\b|\bwhere(?:['’]?s|\s+(?:is|are|was|were|does|do|did|can|should))\b")),
 )
 _WHICH_YEAR = re.compile(r"(?i)\b(?:what|which)\s+year\b")
 _ORDINAL_YEAR = re.compile(
@@ -127,9 +131,21 @@ _PHONE = re.compile(r"(?:\+?\d[\s-]?){7,}")
 _PATH = re.compile(r"[\w.-]+/[\w./-]+|(?<![\w/])/[\w.-]+/|`[^`]+`|\b\w+\.(?:ya?ml|json|toml|py|md|txt|sh|cfg|ini|conf)\b|https?://\S+")
 _HOUR = r"(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
 _SPOKEN_TIME = re.compile(rf"(?i)\b(?:half|quarter)\s+(?:past\s+|to\s+)?{_HOUR}\b|\b{_HOUR}\s+o['’]?clock\b")
+#: A clock time written with an "h", as much of Europe writes it: "from 18h to 20h", "at 9h", "18h30".
+_H_TIME = re.compile(r"(?i)(?:\b(?:at|from|until|till|to|by|between|around|and)\s+|[-–]\s*)(?:[01]?\d|2[0-3])h"
+                     r"(?:[0-5]\d)?\b|\b(?:[01]?\d|2[0-3])h[0-5]\d\b")
+_STREET = ("road rd street st lane ln avenue ave close drive dr way crescent place court gardens terrace row square "
+           "parade mews grove hill").split()
+#: A postal address: a number before a street ("14 elm road", "3a, Mill Lane"), a capitalised street ("Dale Street"),
+#: a UK postcode ("OX9 2AB") or a US ZIP code after a state's two capitals ("Austin, TX 78701").
+_POSTAL = re.compile(
+    r"\b\d+[A-Za-z]?,?\s+(?:[A-Za-z][\w'’-]*\s+){0,3}(?i:" + "|".join(_STREET) + r")\b|"
+    r"\b[A-Z][\w'’-]*\s+(?:" + "|".join(w.title() for w in _STREET) + r")\b|"
+    r"\b[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}\b|\b[A-Z]{2}\s+\d{5}\b"
+)
 _AT_HOUR = re.compile(rf"(?i)\b(?:at|from|until|till|by|around)\s+(?:about\s+)?({_HOUR})\b(?![:.,]?\d)")
 _WHOEVER = re.compile(r"(?i)\bwhoever\s+(?:is|was|has|holds|runs|leads)\b")
-_WHO = re.compile(r"(?i)\bwho(?:m|se|'s)?\b")
+_WHO = re.compile(r"(?i)\bwho(?:m|se|['’]?s)?\b")
 #: Words `values` takes for the unit of a number that are not units: "at 8 tomorrow" is a clock time.
 _NOT_UNITS = frozenset({"", "today", "tomorrow", "tonight", "sharp", "ish"})
 #: A fraction in words, which `values` does not read as a number.
@@ -163,7 +179,8 @@ _AGE = re.compile(
 
 
 def expected_answer(query: str) -> str | None:
-    """The kind of value the query asks for (time, when, duration, number, money, name, place, email, phone)."""
+    """The kind of value the query asks for (time, when, duration, number, money, name, place, a postal address,
+    email, phone, code, age)."""
     for name, pattern in _EXPECT:
         if pattern.search(query):
             return name
@@ -210,6 +227,8 @@ def holds_answer(content: str, expects: str | None, query: str) -> bool:
                                                                                 or v.years)
     if expects == "code":  # a code holds a digit, or is quoted: "4471", "`X7-KQ`"
         return bool(re.search(r"\d", content) or re.search(r"[`'\"][^\s`'\"]+[`'\"]", content))
+    if expects == "address":  # a street and its number, or a postcode: "14 Elm Road", "Dale Street", "OX9 2AB"
+        return bool(_POSTAL.search(content))
     if expects == "email":
         return bool(_EMAIL.search(content))
     if expects == "phone":
@@ -236,8 +255,9 @@ def holds_answer(content: str, expects: str | None, query: str) -> bool:
 
 def spoken_time(text: str) -> bool:
     """A clock time as people say it, which `values` does not read: "leaving the café at 8", "at half seven",
-    "quarter to nine", "eight o'clock" (an hour after "at", "from", "until", "by" without a unit of its own)."""
-    if _SPOKEN_TIME.search(text):
+    "quarter to nine", "eight o'clock" (an hour after "at", "from", "until", "by" without a unit of its own), "from
+    18h to 20h" (`values` reads "18h" as eighteen hours)."""
+    if _SPOKEN_TIME.search(text) or _H_TIME.search(text):
         return True
     for m in _AT_HOUR.finditer(text):
         q = values(text[m.start(1) : m.end(1) + 16]).quantities

@@ -49,7 +49,6 @@ from memgraph.config import Settings
 from memgraph.embed.protocol import Embedder
 from memgraph.models import Gap, Link, LinkSource, Relation, utcnow
 from memgraph.retrieve import gap_model, gaps
-from memgraph.retrieve.gap_question import unwrap
 from memgraph.store.base import GraphStore, MemoryUpdate
 
 log = logging.getLogger(__name__)
@@ -63,6 +62,9 @@ class ServedRecall:
     """What maintenance needs to know about one served recall."""
 
     user_id: str
+    # the request recall searched for: a pasted message already unwrapped (`gap_question.unwrap`, idempotent), so
+    # the gap decision and the Gap read it and its vector as they are (a greeting and a sign-off lowered the served
+    # memories' cosine by 0.035 on average, and kept a Gap from matching the same request asked plainly)
     query: str
     served: list[str]  # memory ids in prompt order
     ranked: list[str]  # the query's own hits (contextual and procedural), best score first: the top is credited
@@ -145,20 +147,10 @@ class Maintainer:
                 if len(pair) >= 2:
                     self.strengthen(recall.user_id, pair)
         if self.is_miss(recall).miss:  # the Gap keeps what was asked, not the statements around it
-            self.record_gap(recall.user_id, gaps.asked(recall.query), self.request_vector(recall))
+            self.record_gap(recall.user_id, gaps.asked(recall.query), recall.query_vector)
         refresh = getattr(self.store, "refresh", None)  # SQLite: catch its read structures up here, not in
         if refresh is not None:  # the next recall
             refresh(recall.user_id)
-
-    def request_vector(self, recall: ServedRecall) -> np.ndarray | None:
-        """The query's vector, or for a pasted message (`gap_question.unwrap`) the request's inside it: a greeting
-        and a sign-off lower the served memories' cosine to it (by 0.035 on average over the read gap cases wrapped
-        in three message forms, enough to log 24 answered questions of 681 as misses) and keep a Gap from matching
-        the same request asked plainly. The embedder caches by text, so the second call costs nothing."""
-        request = unwrap(recall.query)
-        if request == recall.query.strip() or self._embedder is None:
-            return recall.query_vector
-        return np.asarray(self._embedder().encode([request])[0], dtype=np.float32)
 
     def is_miss(self, recall: ServedRecall) -> gaps.GapVerdict:
         """The gap decision for a served recall, on the served memories' cosine to the query: the learned one
@@ -166,7 +158,7 @@ class Maintainer:
         if not gaps.information_need(recall.query):
             return gaps.judge(recall.query, [], answer_cosine=0.0, answer_margin=0.0, need=False)
         served = self.store.get_memories(recall.user_id, list(dict.fromkeys(recall.served)), with_embeddings=True)
-        q = self.request_vector(recall)
+        q = recall.query_vector
         hits = []
         for m in served:
             sim: float | None = None

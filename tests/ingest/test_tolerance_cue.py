@@ -23,9 +23,10 @@ def _said() -> list[str]:
     for thing, verb in itertools.product(_THINGS, ["bother", "affect", "upset", "trouble"]):
         out += [f"{thing} don't {verb} me", f"{thing} {verb}s me", f"{thing} never {verb} him"]
     for thing, ill in itertools.product(_THINGS, _ILL):
-        out += [f"{thing} make me {ill}", f"I get {ill} on {thing}", f"She feels {ill} after {thing}"]
+        out += [f"{thing} make me {ill}", f"I get {ill} on {thing}", f"She feels {ill} after {thing}",
+                f"User gets {ill} on {thing}", f"Patient feels {ill} after {thing}"]
     for thing, verb in itertools.product(_THINGS, ["stand", "handle", "tolerate", "take"]):
-        out += [f"I can't {verb} {thing}", f"User says she cannot {verb} {thing}",
+        out += [f"I can't {verb} {thing}", f"User says she cannot {verb} {thing}", f"Client can't {verb} {thing}",
                 f"Hi all - quick one: I couldn't {verb} {thing}. Thanks, M"]
     out += ["Dairy disagrees with me.", "Dairy doesn't agree with me.", "Dairy disagrees with me :sick:",
             "Customer note 5/11: spicy food gives her hives."]
