@@ -12,10 +12,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -23,6 +24,7 @@ import numpy as np
 from memgraph.config import Settings
 from memgraph.errors import ValidationError
 from memgraph.ingest.items import Candidate
+from memgraph.ingest.pairing import neighbour_floor
 from memgraph.ingest.reconcile import Neighbour, ReconcileAction, Reconciler
 from memgraph.ingest.report import Dropped, DropReason, IngestDecision, IngestReport, preview
 from memgraph.models import HasTag, Link, LinkSource, Memory, Relation, utcnow
@@ -94,12 +96,12 @@ def decide(
     created: list[Candidate | None] = [None] * len(candidates)  # by candidate index, once created in this batch
     deactivated: set[str] = set()  # superseded so far (stored or in this batch)
     keep = max(1, s.reconcile_neighbours)
-    close = _close_earlier(candidates, s.embedding_dim, s.reconcile_slot_cosine) if reconcile else None
+    close = _close_earlier(candidates, s.embedding_dim, s, _memory_floor(s)) if reconcile else None
     for c in candidates:
         mem = c.memory
         assert mem is not None and c.vector is not None
         i = len(out)  # this candidate's index
-        cols, sims = next(close) if close is not None else ((), ())
+        earlier = next(close) if close is not None else ()
         old = near.existing.get(mem.id)
         if old is not None:
             out.append(_same_text(c, old, explicit=explicit))
@@ -109,10 +111,10 @@ def decide(
             for mid, sim in near.hits.get(mem.id, []):
                 if mid in near.neighbours and mid not in deactivated:
                     cands.append(Neighbour(near.neighbours[mid], float(sim)))
-            # the `keep` most similar of the earlier candidates created and still active (`cols`, `sims`: most
+            # the `keep` most similar of the earlier candidates created and still active (`earlier`: most
             # similar first, ties in batch order): the only ones of them the sort below can keep
             found = 0
-            for j, sim in zip(cols, sims, strict=True):
+            for j, sim in earlier:
                 x = created[j]
                 if x is not None and x.memory is not None and x.memory.id not in deactivated:
                     cands.append(Neighbour(x.memory, sim, in_batch=True))
@@ -133,15 +135,69 @@ def decide(
 #: Scores one block product of `_close_earlier` holds at most (32 MB of float32).
 _CLOSE_SCORES = 1 << 23
 
+#: Earlier candidates of each row that `_close_earlier` sorts with its block at least (the rest only if `decide`
+#: reads past them, which it rarely does: it stops at `reconcile_neighbours` created ones). No verdict depends on
+#: it. Sorting every pair at the cosine floor was 9% of a real 5,000-text batch (1.4M pairs at 0.4; 4.4M at the cue
+#: floor 0.3; the products themselves 1%).
+_CLOSE_FIRST = 16
+
+#: Cosines from which `_close_earlier` sorts a row's pairs: the highest at which the row has `_CLOSE_FIRST` (real
+#: text, a batch of 5,000: a median row has 663 pairs at 0.3, 160 at 0.4, 21 at 0.5, 2 at 0.6). Only speed.
+_CLOSE_LEVELS = (0.4, 0.5, 0.6)
+
+
+def _memory_floor(settings: Settings) -> Callable[[Candidate], float]:
+    """A candidate's own cosine floor for its neighbours (`pairing.neighbour_floor`: lower for a text that says a
+    change), the same for the earlier texts of its batch as for stored memories."""
+
+    def floor(c: Candidate) -> float:
+        assert c.memory is not None
+        return neighbour_floor(c.memory, settings)
+
+    return floor
+
+
+class _Earlier:
+    """One candidate's earlier candidates at its floor as (index, cosine), most similar first, ties in batch order:
+    the first few sorted with the block (`first`), the rest from the block's row (`row`) only when read past them."""
+
+    __slots__ = ("first", "row", "floor", "low", "slot")
+
+    def __init__(
+        self,
+        first: list[tuple[int, float]],
+        row: np.ndarray | None,
+        floor: Callable[[], float],
+        low: float,
+        slot: float,
+    ) -> None:
+        self.first, self.row, self.floor, self.low, self.slot = first, row, floor, low, slot
+
+    def __iter__(self) -> Iterator[tuple[int, float]]:
+        yield from self.first
+        if self.row is None:
+            return
+        js = np.flatnonzero(self.row >= self.low)
+        vals = self.row[js]
+        if (vals < self.slot).any():
+            ok = (vals >= self.slot) | (vals >= np.float32(self.floor()))
+            js, vals = js[ok], vals[ok]
+        order = np.lexsort((js, -vals))
+        yield from zip(js[order][len(self.first) :].tolist(), vals[order][len(self.first) :].tolist(), strict=True)
+
 
 def _close_earlier(
-    candidates: Sequence[Candidate], dim: int, threshold: float
-) -> Iterator[tuple[list[int], list[float]]]:
-    """For each candidate in order, the earlier candidates of the batch at cosine >= `threshold`
-    (their indexes and cosines, most similar first, ties in batch order). One matrix product per block of
-    candidates, made when the loop reaches it: the product of each new unit vector with the rows before it, one
-    at a time, took 13.7 s of a 5,000-memory batch (wall, load ~7; the block products 0.9 s), three quarters of
-    a bulk write's reconciliation at that batch size."""
+    candidates: Sequence[Candidate], dim: int, settings: Settings, floor: Callable[[Candidate], float]
+) -> Iterator[_Earlier]:
+    """For each candidate in order, the earlier candidates of the batch at cosine >= its floor `floor(c)` (at least
+    min(`reconcile_slot_cosine`, `reconcile_cue_cosine`); asked only of a candidate with a cosine under
+    `reconcile_slot_cosine`, the floor of most texts). One matrix product per block of candidates, made when the loop
+    reaches it: the product of each new unit vector with the rows before it, one at a time, took 13.7 s of a
+    5,000-memory batch (wall, load ~7; the block products 0.9 s), three quarters of a bulk write's reconciliation at
+    that batch size. Each row's pairs from the highest of `_CLOSE_LEVELS` it has `_CLOSE_FIRST` at are sorted with the
+    block."""
+    slot = settings.reconcile_slot_cosine
+    low = min(slot, settings.reconcile_cue_cosine)
     units = np.zeros((len(candidates), dim), dtype=np.float32)
     for i, c in enumerate(candidates):
         assert c.vector is not None
@@ -150,14 +206,33 @@ def _close_earlier(
     for start in range(0, len(candidates), block):
         end = min(len(candidates), start + block)
         sims = units[start:end] @ units[:end].T
-        passing = np.tril(sims >= threshold, k=start - 1)  # only j < i: the candidates before each one
+        passing = np.tril(sims >= low, k=start - 1)  # only j < i: the candidates before each one
+        counts = passing.sum(axis=1)
+        level = np.full(end - start, low, dtype=np.float32)  # each row's pairs from the highest level with enough
+        for t in _CLOSE_LEVELS:
+            if t > low:
+                level[(passing & (sims >= t)).sum(axis=1) >= _CLOSE_FIRST] = t
+        if (level > low).any():
+            passing &= sims >= level[:, None]
         qi, ci = np.nonzero(passing)
         vals = sims[qi, ci]
+        cut = np.zeros(end - start, dtype=bool)  # rows that lost a pair to their floor: nothing further passes
+        under = vals < slot
+        if under.any():  # each such row's own floor: a pair under it is no neighbour
+            rows = np.unique(qi[under])
+            floors = np.full(end - start, slot, dtype=np.float32)
+            floors[rows] = [floor(candidates[start + int(r)]) for r in rows]
+            keep = ~under | (vals >= floors[qi])
+            cut[qi[~keep]] = True
+            qi, ci, vals = qi[keep], ci[keep], vals[keep]
         order = np.lexsort((ci, -vals, qi))
         qi, found, scores = qi[order], ci[order].tolist(), vals[order].tolist()
         bounds = np.searchsorted(qi, np.arange(end - start + 1)).tolist()
+        more = (counts > np.diff(bounds)) & ~cut
         for r in range(end - start):
-            yield found[bounds[r] : bounds[r + 1]], scores[bounds[r] : bounds[r + 1]]
+            first = list(zip(found[bounds[r] : bounds[r + 1]], scores[bounds[r] : bounds[r + 1]], strict=True))
+            row = sims[r, : start + r] if more[r] else None
+            yield _Earlier(first, row, partial(floor, candidates[start + r]), low, slot)
 
 
 def _judge(c: Candidate, cands: list[Neighbour], reconciler: Reconciler, settings: Settings) -> Resolution:
