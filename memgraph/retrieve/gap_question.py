@@ -223,7 +223,8 @@ def unwrap(query: str) -> str:
 
 def _peel(text: str) -> str:
     """One layer of `unwrap`'s envelope off `text`."""
-    body = chatter.SENT_FROM.sub("", chatter.MARKUP.sub(" ", text)).strip()
+    # dictation's fillers first: "um what time is the dentist" asks as "what time is the dentist" does
+    body = chatter.FILLER.sub("", chatter.SENT_FROM.sub("", chatter.MARKUP.sub(" ", text))).strip()
     body = chatter.GREETING.sub("", chatter.GREETING.sub("", body, count=1), count=1)  # "Hey! quick one - what's ..."
     for opener in (_CHAT_GREETING, _BARE_GREETING, _ADDRESSEE):
         m = opener.match(body)
@@ -247,8 +248,8 @@ def information_need(query: str) -> bool:
     """Does the query ask for information (see the module docstring)? A message's greeting and sign-off are not
     read (`unwrap`)."""
     text = unwrap(query)
-    if not text:
-        return False
+    if not text or not tokenize(chatter.FILLER.sub("", text)):
+        return False  # nothing, or only "um ... uh"
     if is_question(text):
         return True
     if any(_REQUEST.match(s.strip()) and not _STANDING.search(s) and not _GENERIC.match(s.strip())

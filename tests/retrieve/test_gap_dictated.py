@@ -143,3 +143,18 @@ def test_a_postal_address_asked() -> None:
     assert holds_answer("The club is on Dale Street.", "address", asked)
     assert not holds_answer("The spare keys are at gran's, in the biscuit tin.", "address", asked)
 
+
+
+@pytest.mark.parametrize(
+    ("said", "need"),
+    [
+        ("um what time is the dentist appointment", True),
+        ("uh so when does the plumber come", True),
+        ("hmm whats the gate code", True),
+        ("um", False),
+        ("uh hmm", False),
+    ],
+)
+def test_dictated_fillers_are_no_part_of_the_request(said: str, need: bool) -> None:
+    """A newcomer's "um what time is ..." was read as a statement: no gap was ever logged for it."""
+    assert information_need(said) is need
