@@ -80,6 +80,7 @@ def test_a_filler_is_no_frame_word() -> None:
     ("old", "new"),
     [
         ("Loft conversion budget is £40,000.", "loft conversion budget £45k (was 40k)"),
+        ("The kitchen budget is £10,000.", "kitchen budget £12k (was 10k)"),  # the README's example
         ("The parent-teacher meeting is on Friday the 12th.",
          "the parent teacher meeting has been preponed to wednesday the 10th"),
     ],
