@@ -31,7 +31,8 @@ from typing import Any, Generic, TypeVar
 
 from memgraph.ingest import chatter, signals
 from memgraph.ingest.clean import strip_code
-from memgraph.ingest.values import EMPTY, NO_VALUES, UNIT_WORDS, Values, frozen, masked, values
+from memgraph.ingest.units import UNIT_WORDS
+from memgraph.ingest.values import EMPTY, NO_VALUES, Values, frozen, masked, values
 from memgraph.text import stem as stem_tokens
 from memgraph.text import stop_words, tokenize
 

@@ -25,7 +25,21 @@ from typing import Any, TypeVar
 
 from memgraph.ingest.chatter import WORDS as CHAT_WORDS
 from memgraph.ingest.clean import strip_code
+from memgraph.ingest.shorthand import written_out
 from memgraph.ingest.spoken import digitise
+from memgraph.ingest.units import (
+    CALENDAR_MINUTES,
+    CURRENCY,
+    DURATION_MINUTES,
+    EVERY_MINUTES,
+    GLUED_SCALE,
+    KNOWN_UNITS,
+    METRIC,
+    MONEY,
+    SCALE,
+    SCALE_WORDS,
+    UNIT_ALIASES,
+)
 from memgraph.text import stop_words
 
 T = TypeVar("T")
@@ -57,44 +71,6 @@ NUMBER_WORDS = {
     )
 } | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
      "hundred": 100, "thousand": 1000, "twice": 2, "once": 1, "half": 0.5, "dozen": 12}
-_CURRENCY = {"€": "eur", "£": "gbp", "$": "usd", "¥": "jpy", "₹": "inr"}
-_UNIT_ALIASES = {
-    "euro": "eur", "euros": "eur", "eur": "eur", "pound": "gbp", "pounds": "gbp", "gbp": "gbp", "quid": "gbp",
-    "dollar": "usd", "dollars": "usd", "usd": "usd", "yen": "jpy", "percent": "%", "per cent": "%",
-    "minute": "min", "minutes": "min", "mins": "min", "min": "min", "hour": "h", "hours": "h", "hrs": "h",
-    "h": "h", "second": "s", "seconds": "s", "secs": "s", "sec": "s", "day": "day", "days": "day",
-    "week": "week", "weeks": "week", "month": "month", "months": "month", "year": "year", "years": "year",
-    "kilometre": "km", "kilometres": "km", "kilometer": "km", "kilometers": "km", "km": "km", "k": "k",
-    "time": "times", "times": "times", "mg": "mg", "gb": "gb", "mb": "mb", "kb": "kb", "tb": "tb",
-    "kg": "kg", "kgs": "kg", "kilo": "kg", "kilos": "kg", "kilogram": "kg", "kilograms": "kg", "g": "g",
-    "gram": "g", "grams": "g", "l": "l", "litre": "l", "litres": "l", "liter": "l", "liters": "l",
-    "ml": "ml", "metre": "m", "metres": "m", "meter": "m", "meters": "m", "m": "m", "mile": "mile",
-    "miles": "mile", "bucks": "usd", "fortnight": "fortnight", "fortnights": "fortnight", "degree": "degree",
-    "degrees": "degree", "t": "tonne", "tonne": "tonne", "tonnes": "tonne", "rupee": "inr", "rupees": "inr",
-    "inr": "inr",
-}
-#: Units of time read as one kind, in minutes: "48-hour" = "two days", "an hour and a half" = "90 minutes" (a
-#: value of one kind in two units was two kinds that never met: neither the same value nor a changed one).
-_DURATION_MINUTES = {"s": 1 / 60, "min": 1.0, "h": 60.0, "day": 1440.0, "week": 10080.0, "fortnight": 20160.0}
-#: Metric units read in their smaller unit for the write-path decisions: "9.5 kg" = "9,500 grams", "1.2 km" =
-#: "1,200 metres" (one value in two units was two kinds that never met, as units of time were).
-_METRIC = {"kg": ("g", 1000.0), "km": ("m", 1000.0), "l": ("ml", 1000.0)}
-#: Words that scale the number before them ("£2.6 million", "3 thousand downloads", "5 grand", "₹4.5 lakh", "2
-#: crore"), and the letters glued to an amount of money that do ("£12k", "$1.5m", "€3bn", "12k euros"): "£12k" and
-#: "£12,000" were two values of one unit, a changed budget.
-_SCALE_WORDS = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "grand": 1e3, "lakh": 1e5, "lakhs": 1e5,
-                "crore": 1e7, "crores": 1e7, "k": 1e3, "m": 1e6, "mn": 1e6, "bn": 1e9}
-_GLUED_SCALE = re.compile(r"(?i)^(?P<s>k|m|mn|bn)\b")
-#: How often, said in words: "weekly" = "every week" = "a week" ("£6 a week" / "six pounds weekly"), "paid
-#: annually" / "every month" (a changed value). A quantity of unit "every", in minutes.
-#: A month is a twelfth of a year here (43,800 minutes), so that "every six months" = "twice a year".
-_EVERY_MINUTES = {"hour": 60.0, "day": 1440.0, "dai": 1440.0, "night": 1440.0, "week": 10080.0,
-                  "fortnight": 20160.0, "month": 43800.0, "quarter": 131400.0, "year": 525600.0, "annual": 525600.0,
-                  "nightly": 1440.0, "daily": 1440.0}
-#: Durations said in months or years (compare only), in minutes: a multiple of a twelfth of a year, which no
-#: duration said in days, weeks, hours or minutes is short of 365 days; `calendar_said` tells them apart, so that a
-#: month-long duration meets the weeks or days it approximates ("eight weeks" = "2 months": `same_duration`).
-CALENDAR_MINUTES = {"month": 43800.0, "year": 525600.0}
 _TIMES_WORDS = {"once": 1, "twice": 2, "thrice": 3, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 _FREQUENCY = re.compile(
     # "twice a year", "three times a week": the period divided ("twice a year" = "every six months")
@@ -108,14 +84,6 @@ _FREQUENCY = re.compile(
     r"(?P<unit>hour|day|night|week|fortnight|month|quarter|year)s?\b(?!\s+(?:ago|later|earlier|old|or\s+two|"
     r"in\s+advance|ahead|beforehand)\b)(?!['’]s?\s+notice\b)"
 )
-#: Words that only write a value's unit when they follow it ("850 pounds" = "£850", "50 per cent", "6 kilos", "a
-#: three-day estimate" = "five days"): notation, not part of what is said about the value. How often is no such
-#: word: "paid monthly" / "paid every two weeks" are read whole as one value of unit "every" (its span is masked).
-#: (Units of time were left in the frame before durations were one kind: "listed for five days" / "a three-day time
-#: estimate" then differed by "day", held-out pairs 6.)
-UNIT_WORDS = frozenset(w for w, u in _UNIT_ALIASES.items() if u not in ("times", "k")) | {"percent", "cent"}
-_KNOWN_UNITS = frozenset(_UNIT_ALIASES.values()) | {"%"}
-_MONEY = frozenset(_CURRENCY.values())
 #: What may stand between times and the part of the day that marks them pm: "7:30 till 9:30 in the evening".
 _MARKING = re.compile(r"(?i)\s*(?:pm\b)?\s*(?:in\s+the|at|this|tomorrow|every|each|on\s+\w+)?\s*")
 _RANGE_GAP = re.compile(r"(?i)\s*(?:-|–|to|till|until|and)\s*")
@@ -123,7 +91,6 @@ _PERIOD_HOURS = {
     "morning": lambda h: 5 <= h < 12, "afternoon": lambda h: 12 <= h < 18, "evening": lambda h: 17 <= h < 24,
     "night": lambda h: h >= 19 or h < 6,
 }
-_SCALE = re.compile(r"(?i)^\s*(?P<s>thousand|million|billion|grand|lakhs?|crores?)\b")
 _MONTH_RE = "|".join(sorted(MONTHS, key=len, reverse=True))
 _ORD = r"(?:st|nd|rd|th)?"
 _TIME = re.compile(
@@ -434,14 +401,14 @@ def _values(text: str, compare: bool = False) -> Values:
     for m in _FREQUENCY.finditer(text) if compare and may(_FREQUENCY_GATE) else ():
         if free(*m.span()) and (m.group("per") or m.group("madv")):
             said = (m.group("per") or m.group("madv").lower().removesuffix("ly").replace("dai", "day")).lower()
-            per = _EVERY_MINUTES[said]
+            per = EVERY_MINUTES[said]
             k = m.group("k") or m.group("kn") or m.group("mn")
             count = int(k) if k.isdigit() else _TIMES_WORDS[k.lower()]
             quantities.add(("every", per / count if m.group("per") else per * count))
             taken.append(m.span())
         elif free(*m.span()):
             word = (m.group("adv") or m.group("unit") or "").lower()
-            every = _EVERY_MINUTES[word.removesuffix("ly") if m.group("adv") else word]
+            every = EVERY_MINUTES[word.removesuffix("ly") if m.group("adv") else word]
             n = m.group("n")
             times_ = 2 if m.group("other") else (int(n) if n.isdigit() else NUMBER_WORDS[n.lower()]) if n else 1
             if n is None and m.group("unit") and m.group(0).lower().endswith("s"):
@@ -471,7 +438,7 @@ def _values(text: str, compare: bool = False) -> Values:
             before = text[max(0, m.start() - 12) : m.start()].lower().split()
             closing = (not noun or not noun.isalnum()) and not (before and before[-1] in _DETERMINERS)
             if not (m.group("hy") or (noun and noun.isalnum() and noun not in stops) or closing
-                    or word in ("twice", "once") or _unit(after) in _KNOWN_UNITS):
+                    or word in ("twice", "once") or _unit(after) in KNOWN_UNITS):
                 continue
             value = float(NUMBER_WORDS[word])
             unit = "times" if word in ("twice", "once") else _unit(after)
@@ -480,13 +447,13 @@ def _values(text: str, compare: bool = False) -> Values:
             if m.group("neg"):
                 value = -value  # "the -80 freezer", "minus-eighty"
             after = text[m.end():]
-            scale = _SCALE.match(after) if not (m.group("pct") or m.group("ord")) else None
-            glued = _GLUED_SCALE.match(after) if scale is None and not m.group("pct") else None
+            scale = SCALE.match(after) if not (m.group("pct") or m.group("ord")) else None
+            glued = GLUED_SCALE.match(after) if scale is None and not m.group("pct") else None
             # ("45k" is 45,000 whatever follows; "5m" is five metres unless it is money)
-            if glued and (m.group("cur") or glued.group("s") in "kK" or _unit(after[glued.end():]) in _MONEY):
+            if glued and (m.group("cur") or glued.group("s") in "kK" or _unit(after[glued.end():]) in MONEY):
                 scale = glued
             if scale:  # "£2.6 million": the number is 2,600,000 whatever its unit
-                value *= _SCALE_WORDS[scale.group("s").lower()]
+                value *= SCALE_WORDS[scale.group("s").lower()]
                 after = after[scale.end():]
                 end = m.end() + scale.end()  # "£12k", "2.5 thousand": the scale is the value's, no word of the frame
             degrees = _DEGREES.match(after) or _BARE_DEGREES.match(after)
@@ -498,7 +465,7 @@ def _values(text: str, compare: bool = False) -> Values:
                 taken.append((m.start(), m.end() + degrees.end()))
                 continue
             elif m.group("cur"):
-                unit = _CURRENCY[m.group("cur")]
+                unit = CURRENCY[m.group("cur")]
             elif m.group("ord"):
                 unit = "day"  # "the 9th", "on the 25th": a day of the month
             else:
@@ -512,12 +479,12 @@ def _values(text: str, compare: bool = False) -> Values:
                     times.add(int(value) * 60)
                     taken.append(m.span())
                     continue
-        if compare and unit in _DURATION_MINUTES and not (m.group("n") and m.group("ord")):
-            unit, value = "duration", value * _DURATION_MINUTES[unit]
+        if compare and unit in DURATION_MINUTES and not (m.group("n") and m.group("ord")):
+            unit, value = "duration", value * DURATION_MINUTES[unit]
         elif compare and unit in CALENDAR_MINUTES and not (m.group("n") and m.group("ord")):
             unit, value = "duration", value * CALENDAR_MINUTES[unit]
-        elif compare and unit in _METRIC:
-            unit, value = _METRIC[unit][0], value * _METRIC[unit][1]
+        elif compare and unit in METRIC:
+            unit, value = METRIC[unit][0], value * METRIC[unit][1]
         quantities.add((unit, value))
         taken.append((m.start(), max(end, m.end())))
     periods = set()
@@ -589,34 +556,9 @@ def _marked(bare: list[tuple[int, int]], text: str, at: int) -> list[int]:
 @lru_cache(maxsize=1024)
 def _prepared(text: str) -> str:
     """The text the value patterns read: code and redaction markers blanked, values said in words in digits
-    (`spoken.digitise`), a rate written short in words (`_RATE_WRITTEN`). Cached: `masked` reads it again right
+    (`spoken.digitise`), notes' shorthand in words (`shorthand.written_out`). Cached: `masked` reads it again right
     after `values` did."""
-    text = digitise(_REDACTED.sub(lambda m: " " * len(m.group(0)), strip_code(text)))
-    if "/" in text or "pcm" in text or "p.a" in text or "annum" in text:
-        text = _RATE_WRITTEN.sub(lambda m: _RATE_WORDS[m.group("per").lower().strip(". ")], text)
-    if any(w in text for w in ("yr", "wk", "mo", "mth", "hr")):
-        text = _UNIT_SHORT.sub(lambda m: " " + _UNIT_LONG[m.group(1).lower()], text)
-    return text
-
-
-#: A unit of time as notes write it after a number ("every 2 yrs", "3 wks", "6 mos"): the word, so that how often
-#: ("every 2 years") and how long read it as they read the word.
-_UNIT_SHORT = re.compile(r"(?i)(?<=\d)\s*(yrs?|wks?|mos|mths?|hrs?)\b")
-_UNIT_LONG = {"yr": "year", "yrs": "years", "wk": "week", "wks": "weeks", "mos": "months", "mth": "month",
-              "mths": "months", "hr": "hour", "hrs": "hours"}
-
-
-#: A rate as notes write it, after its amount: "£1.3k/mo", "£18/hr", "$40/wk", "£900 pcm", "£30k p.a.": read as
-#: "a month", "an hour" ... (how often, in words, is what the frequency pattern reads: "rent 1.3k/mo" and "rent is
-#: 1,300 a month" were two values of other kinds).
-_RATE_WRITTEN = re.compile(
-    r"(?i)(?<=[\dk])\s*(?:/\s*|\s+per\s+)?(?P<per>(?<=/)(?:hr|h|hour|day|d|wk|week|mo|mth|month|yr|year|annum)\b|"
-    r"(?<=\s)(?:pcm|p/m|p\.a\.?|per\s+annum)(?![\w/]))"
-)
-_RATE_WORDS = {"hr": " an hour", "h": " an hour", "hour": " an hour", "day": " a day", "d": " a day", "wk": " a week",
-               "week": " a week", "mo": " a month", "mth": " a month", "month": " a month", "pcm": " a month",
-               "p/m": " a month", "yr": " a year", "year": " a year", "annum": " a year", "p.a": " a year",
-               "per annum": " a year"}
+    return written_out(digitise(_REDACTED.sub(lambda m: " " * len(m.group(0)), strip_code(text))))
 
 
 def _unit(after: str) -> str:
@@ -631,8 +573,8 @@ def _unit(after: str) -> str:
     if w == "of" and len(words) > 1:
         w = words[1]
     w = CHAT_WORDS.get(w, w)  # chat's "5-yr", "3 wks" are years and weeks (`chatter.WORDS`)
-    if w in _UNIT_ALIASES:
-        return _UNIT_ALIASES[w]
+    if w in UNIT_ALIASES:
+        return UNIT_ALIASES[w]
     # ("12 like he first said", "3 ish": a word of comparison or hedging after a number names no unit)
     if w in stop_words() or w in ("a", "an", "per", "each", "every", "like", "ish", "just", "instead"):
         return ""
