@@ -74,12 +74,19 @@ FILLER = re.compile(r"(?i)(?<![\w'’-])(?:u+m+|u+h+m*|e+r+m+|hm+)(?![\w'’-])[
 FYI = re.compile(r"(?i)^\W*(?:fyi|psa|quick\s+(?:note|update))\b\s*[-–—,:!]*\s*")
 
 
+def opened(text: str) -> str:
+    """`text` with its markup, "Sent from my ...", dictation's fillers and up to two greetings ("hi all - quick one:")
+    cut: how a pasted message opens, for the rules' parse (`strip_chatter`) and for gap detection's request
+    (`retrieve.gap_question.unwrap`) alike."""
+    body = FILLER.sub("", SENT_FROM.sub("", MARKUP.sub(" ", text))).strip()
+    return GREETING.sub("", GREETING.sub("", body, count=1), count=1)
+
+
 def strip_chatter(text: str) -> str:
     """`text` without a pasted message's envelope (its markup, greeting, notice label, sign-off and "Sent from my
     ..."), when three words or more are left; `retrieve.gap_question.unwrap` reads a request out of the same
     envelope."""
-    body = FILLER.sub("", SENT_FROM.sub("", MARKUP.sub(" ", text))).strip()
-    body = FYI.sub("", GREETING.sub("", GREETING.sub("", body, count=1), count=1), count=1)  # "hi all - quick one:"
+    body = FYI.sub("", opened(text), count=1)
     m = SIGN_OFF.search(body)
     if m and body[: m.start()].strip():
         body = body[: m.start()]

@@ -223,9 +223,8 @@ def unwrap(query: str) -> str:
 
 def _peel(text: str) -> str:
     """One layer of `unwrap`'s envelope off `text`."""
-    # dictation's fillers first: "um what time is the dentist" asks as "what time is the dentist" does
-    body = chatter.FILLER.sub("", chatter.SENT_FROM.sub("", chatter.MARKUP.sub(" ", text))).strip()
-    body = chatter.GREETING.sub("", chatter.GREETING.sub("", body, count=1), count=1)  # "Hey! quick one - what's ..."
+    # dictation's fillers and greetings first: "um what time is the dentist", "Hey! quick one - what's ..."
+    body = chatter.opened(text)
     for opener in (_CHAT_GREETING, _BARE_GREETING, _ADDRESSEE):
         m = opener.match(body)
         if m and (is_question(body[m.end():]) or _REQUEST.match(body[m.end():])):
