@@ -134,6 +134,8 @@ class Comparison:
         if not (_unaligned(n.entity_words, o.stems) or _unaligned(o.entity_words, n.stems)):
             return False
         names = n.entity_words | o.entity_words
+        if not any(2 <= len(w) <= 4 for w in names):
+            return True  # no name word short enough to abbreviate another: the two alignments again would say so
         return bool(_abbreviations_met(*_align(n.entity_words, o.stems), names)[0]
                     or _abbreviations_met(*_align(o.entity_words, n.stems), names)[0])
 
