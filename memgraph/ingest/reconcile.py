@@ -64,6 +64,7 @@ A `Reconciler` is pluggable (`MemoryEngine(..., reconciler=...)`), e.g. an LLM j
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -73,6 +74,7 @@ from memgraph._deprecated import deprecated_alias
 from memgraph.config import Settings
 from memgraph.ingest import (
     acronyms,
+    jotted,
     names,
     pair_model,
     pairing,
@@ -315,7 +317,10 @@ class RuleReconciler:
         named = c.entities_differ and bool(
             (c.only_old & o.opposites - o.complement) or (c.only_new & n.opposites - n.complement)
         )
-        if c.value_swap and not c.polarity and (not c.subject_changed or c.identity) and not (
+        # (an identity's subject is its value, "Lena is my manager" / "Oskar is my manager", while what it is said to
+        # be stays: "Pepper is the oldest cat" / "Biscuit is the youngest cat" name two cats of two slots)
+        identity = c.identity and not ((c.only_old - o.subject) or (c.only_new - n.subject))
+        if c.value_swap and not c.polarity and (not c.subject_changed or identity) and not (
             denials or named or _another_value(n, o, c, cue=cue) or (not cue and (c.shared - n.subject) & _HOLDS_MANY)
         ):
             return f"swapped {', '.join(surface(c.only_old, o.text))} -> {', '.join(surface(c.only_new, n.text))}"
@@ -362,7 +367,7 @@ class RuleReconciler:
             return "allowed / forbidden"
         # "I've never been on the flat rate VAT scheme; I use standard accounting.": the clause that negates the
         # old statement, read alone (the clause added after it is another statement)
-        for part in clauses(n.text):
+        for part in _clause_parts(n.text):
             if not o.negated and not found(NEGATION_SAID, part):
                 continue  # (both rules below want the polarity flipped: the clause negated)
             p = statement(part)
@@ -371,6 +376,20 @@ class RuleReconciler:
                 return "negation in a clause"
             if _negates_what_it_names(n, p, cc, cue=cue):
                 return "negation in a clause (of what the text names)"
+        # and the old statement's clause that the new one negates ("The Street Triple has a quickshifter fitted,
+        # which is why I don't touch the clutch …" / "my street triple doesnt have a quickshifter": the negation in
+        # the old reason made both texts negated, which two denials are; held-out pairs 16). The clause must say
+        # who or what it is about (not "Don't ever quit on what you love." against "I love to read.": chat's advice,
+        # whose cue words leave one frame word) and share two frame words; no cue makes the bar lower.
+        for part in _clause_parts(o.text):
+            if not n.negated and not found(NEGATION_SAID, part):
+                continue
+            q = statement(part)
+            if not (q.subject or _OPENS_WITH_PRONOUN.match(part)):
+                continue
+            cc = _compare(n, q, c.cosine, c.tolerance)
+            if len(cc.shared) > 1 and _negates(cc, cue=False) and not predicates.another_slot(n.text, part):
+                return "negation of a clause"
         return None
 
     def conflict_in_any_voice(self, n: Statement, o: Statement, c: Comparison, *, cue: bool) -> str | None:
@@ -385,7 +404,7 @@ class RuleReconciler:
         why = self.conflict(n, o, c, cue=cue)
         if why is not None:
             return why
-        bn, bo = voice.bare(n.text), voice.bare(o.text)
+        bn, bo = jotted.sentence(voice.bare(n.text)), jotted.sentence(voice.bare(o.text))
         if bn != n.text or bo != o.text:
             p, q = statement(bn), statement(bo)
             why = self.conflict(p, q, _compare(p, q, c.cosine, c.tolerance), cue=cue)
@@ -650,6 +669,19 @@ class RuleReconciler:
                 scores = {**c.scores(), "p_duplicate": round(p, 4)}
                 return ReconcileDecision(ReconcileAction.REINFORCE, old.id, f"learned duplicate (p={p:.2f})", scores)
         return None
+
+
+#: A clause that opens with its subject pronoun ("I dont like music too much").
+_OPENS_WITH_PRONOUN = re.compile(r"(?i)\s*(?:i|we|you|he|she|they|it)\b(?!['’]s\b)")
+#: A clause that gives what follows from the one before it: "…, which is why …", "…, which means …", "…, that's why …".
+_FOLLOWS = re.compile(r"(?i)\s*,\s+(?:(?:which|that)(?:['’]s|\s+is)\s+why|which\s+means(?:\s+that)?)\s+")
+
+
+def _clause_parts(text: str) -> tuple[str, ...]:
+    """The clauses of `text` (`statement.clauses`), also cut where a clause says what follows from the one before it
+    (`_FOLLOWS`); empty when it is one clause."""
+    parts = [q for p in (clauses(text) or (text,)) for q in _FOLLOWS.split(p) if q.strip()]
+    return tuple(parts) if len(parts) > 1 else ()
 
 
 def _joined(text: str) -> list[str]:
