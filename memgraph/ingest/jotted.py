@@ -17,7 +17,9 @@ from memgraph.ingest.statement import statement
 
 #: A key (a few words, no digit first), then ":" / "=" / a spaced dash, then the value. The key may not hold a
 #: sentence's end.
-_KEY_VALUE = re.compile(r"^\s*(?P<key>[^\W\d][\w'’ &/+.-]{0,40}?)\s*(?::|=|\s[-–—]\s)\s*(?P<value>\S.*)$", re.S)
+_KEY_VALUE = re.compile(r"^\s*(?P<key>[^\W\d][\w'’ &/+.-]{0,40}?)\s*(?::|=|\s[-–—]\s)\s*(?P<value>\S.*)$")
+#: A list item's marker: a dash, a star, a bullet, a number ("1." / "2)").
+_BULLET = re.compile(r"^\s*(?:[-*•·–—]|\d{1,2}[.)])\s+")
 #: Where a note's value lists its items: a comma and a space (not "£38,500").
 _ITEMS = re.compile(r"\s*,\s+")
 #: Keys that announce what follows rather than name an attribute.
@@ -30,9 +32,18 @@ _HEADINGS = frozenset(
 def sentence(text: str) -> str:
     """`text` with a jotted key-value line said as a copula ("key: value" -> "key is value"); `text` itself when it
     is no such line, when its value is a clause ("Client note: Aarav has to avoid sesame"), or when its key is a
-    heading ("Update: …")."""
-    if "\n" in text.strip():
-        return text
+    heading ("Update: …"). A list (lines, bulleted or not) is read line by line, its lines joined by ";" as clauses
+    (a lead-in line's colon dropped): the conflict rules read each clause alone, so the one item a new statement
+    changes meets it ("Kids' week:\n- Mon: swimming\n- Tue: piano" against "Piano is on Thursdays.")."""
+    lines = [line for line in text.strip().splitlines() if line.strip()]
+    if len(lines) < 2:
+        return _line(text)
+    said = [_line(_BULLET.sub("", line)).strip().rstrip(":;,") for line in lines]
+    return "; ".join(line for line in said if line)
+
+
+def _line(text: str) -> str:
+    """One line said as a sentence (see `sentence`)."""
     m = _KEY_VALUE.match(text)
     if m is None:
         return text

@@ -26,13 +26,16 @@ _C, _N = ReconcileAction.CONTRADICT, ReconcileAction.CREATE
         ("allotment plot - 14B", "allotment plot is 14B"),
         ("gym: free for staff, £10 guest passes", "gym is free for staff; £10 guest passes"),
         ("quote: £38,500 incl. VAT", "quote is £38,500 incl. VAT"),
-        # a value that is a clause, a heading, a speaker's turn, two lines: left as written
+        # a value that is a clause, a heading, a speaker's turn: left as written
         ("Client note: Aarav has to avoid sesame.", "Client note: Aarav has to avoid sesame."),
         ("Update: new router", "Update: new router"),
         ("Caroline: I love pizza", "Caroline: I love pizza"),
         ("Correction: the vet is Dr Osei", "Correction: the vet is Dr Osei"),
-        ("shopping:\nmilk\neggs", "shopping:\nmilk\neggs"),
+        ("shopping:\nmilk\neggs", "shopping; milk; eggs"),
         ("The router is in the hall.", "The router is in the hall."),
+        # a list, line by line
+        ("House info:\n- bins: Tuesday\n- boiler: Vaillant", "House info; bins is Tuesday; boiler is Vaillant"),
+        ("1. The standup is at 9:15\n2. Retro is Friday at 4", "The standup is at 9:15; Retro is Friday at 4"),
     ],
 )
 def test_a_jotted_line_reads_as_a_sentence(line: str, said: str) -> None:
@@ -60,6 +63,23 @@ def test_a_year_old_is_an_age() -> None:
     ],
 )
 def test_a_jotted_line_contradicts(embedder, old: str, new: str, action: ReconcileAction) -> None:  # type: ignore[no-untyped-def]
+    decision = _decide(embedder, old, new)
+    assert decision.action is action, decision
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "action"),
+    [
+        # the one item of a list that a new statement changes
+        ("House info:\n- bins: Tuesday\n- wifi: Heron77\n- boiler: Vaillant", "Our boiler is a Worcester Bosch.", _C),
+        ("Kids' week:\n- Mon: swimming\n- Tue: piano\n- Thu: football", "Piano is on Wednesdays.", _C),
+        ("Trip kit:\n* tent - Vango Banshee\n* stove - Trangia", "our tent is a Coleman", _C),
+        # near misses: an item it does not change, a value another item gives
+        ("House info:\n- bins: Tuesday\n- wifi: Heron77\n- boiler: Vaillant", "The boiler is serviced in May.", _N),
+        ("Kids' week:\n- Mon: swimming\n- Tue: piano\n- Thu: football", "Football is on Thursdays.", _N),
+    ],
+)
+def test_an_item_of_a_list_contradicts(embedder, old: str, new: str, action: ReconcileAction) -> None:  # type: ignore[no-untyped-def]
     decision = _decide(embedder, old, new)
     assert decision.action is action, decision
 
