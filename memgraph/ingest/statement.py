@@ -529,8 +529,13 @@ def _phrasal_nouns(text: str) -> set[tuple[str, str]]:
 #: in the text as written. The conflict chain's clause loop skips parsing a clause that cannot flip the polarity of a
 #: statement that is not negated (`reconcile.RuleReconciler.conflict`; tests/ingest/test_marks.py checks every word).
 NEGATION_SAID = re.compile(r"(?i)no|n't|never|neither|without|anymore|(?:" + signals.CHAT_NEGATIONS + r")\b")
-#: "not only", "not just", "not merely": an addition ("The course is not only taught in Spanish"), no negation.
-_NOT_ONLY = re.compile(r"(?i)\bnot\s+(?:only|just|merely|simply|solely)\b")
+#: "not only", "not just", "not merely": an addition ("The course is not only taught in Spanish"), no negation; nor
+#: is an assent ("Aarav can eat anything with sesame in it, no problem.", "I can do Tuesdays, no worries": held-out
+#: pairs 16 read the first as a denial).
+_NOT_ONLY = re.compile(
+    r"(?i)\bnot\s+(?:only|just|merely|simply|solely)\b"
+    r"|(?:^|[,;.!]\s*)(?:no\s+(?:problem|problems|worries|bother|issue|issues)|not\s+a\s+problem)\s*(?=[.,;!]|$)"
+)
 
 
 def _negated(text: str) -> bool:

@@ -122,3 +122,35 @@ def test_a_clause_of_the_old_statement_is_negated(embedder, old: str, new: str, 
 def test_an_age_said_with_a(embedder, old: str, new: str, action: ReconcileAction) -> None:  # type: ignore[no-untyped-def]
     decision = _decide(embedder, old, new)
     assert decision.action is action, decision
+
+
+@pytest.mark.parametrize(
+    ("text", "negated"),
+    [
+        ("Aarav can eat anything with sesame in it, no problem.", False),
+        ("We can host the quiz on Friday, not a problem.", False),
+        ("no worries", False),
+        ("There is no problem with the boiler.", True),  # a problem denied, no assent
+        ("Aarav can't eat sesame.", True),
+    ],
+)
+def test_an_assent_is_no_negation(text: str, negated: bool) -> None:
+    assert statement(text).negated is negated
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "action"),
+    [
+        # a grant said with an assent ("no problem") against an obligation to avoid the same thing
+        ("Aarav can eat anything with sesame in it, no problem.", "Client note: Aarav has to avoid sesame.", _C),
+        ("Priya can eat anything with gluten in it, no problem.", "priya has to avoid gluten, it makes her ill", _C),
+        # near misses: another thing avoided; another place or time for each rule (main read the second as a conflict)
+        ("Priya can eat anything with gluten in it, no problem.", "Priya has to avoid dairy.", _N),
+        ("Guests can park on the drive.", "Guests must not park on the verge.", _N),
+        ("Guests can park on the drive, no problem.", "Guests must avoid parking on the verge.", _N),
+        ("Dogs can swim in the lake.", "Dogs must not swim in the lake.", _C),
+    ],
+)
+def test_a_grant_against_an_obligation_to_avoid(embedder, old: str, new: str, action: ReconcileAction) -> None:  # type: ignore[no-untyped-def]
+    decision = _decide(embedder, old, new)
+    assert decision.action is action, decision
