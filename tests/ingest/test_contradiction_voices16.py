@@ -1,9 +1,10 @@
 """Contradictions of held-out 16's round (bench/RESULTS.md, "Write-path decisions, held-out 16's contradictions"): a
-jotted note's key-value line read as the sentence it stands for (`jotted.sentence`), the old statement's clause that
-the new one negates read alone (`reconcile._clause_parts`, "…, which is why …"), and an age said with "a" ("a year
-old") read as "six years old" is. Sentences of my own in several domains and voices (jotted notes, bullet lines,
-dictation without capitals or stops, chat, plain prose), beside the near misses each must leave alone; the real
-model's cosine, the default rules."""
+jotted note's key-value line read as the sentence it stands for, and a list line by line (`jotted.sentence`); the old
+statement's clause that the new one negates read alone (`reconcile._clause_parts`, "…, which is why …"); an age said
+with "a" ("a year old"); an assent ("no problem") that is no negation and an obligation to avoid a thing that forbids
+it; and two guards (an identity whose description changed too, a grant and a ban each at its own place). Sentences of
+my own in several domains and voices (jotted notes, bullet lists, dictation without capitals or stops, chat, agents'
+notes, plain prose), beside the near misses each must leave alone; the real model's cosine, the default rules."""
 
 from __future__ import annotations
 
@@ -47,81 +48,51 @@ def test_a_year_old_is_an_age() -> None:
     assert "old" not in statement("The boiler is six years old.").frame
 
 
-@pytest.mark.parametrize(
-    ("old", "new", "action"),
-    [
-        # a jotted key-value line against a sentence
-        ("My drone operator ID is GBR-OP-7XK2.", "operator id for the drone: GBR-OP-9MT4", _C),
-        ("Our vet is Dr Patel.", "vet - Dr Osei", _C),
-        ("The staff gym costs £25 a month.", "staff gym: free, £10 for guests", _C),
-        ("Staff parking costs £5 a day.", "staff parking: free, permits from reception", _C),
-        ("the locker code for the pool is 4471", "pool locker code = 5812", _C),
-        # near misses: another subject, the same value, a heading
-        ("My drone operator ID is GBR-OP-7XK2.", "flyer id for my son: GBR-FL-2QZ8", _N),
-        ("Our vet is Dr Patel.", "vet - Dr Patel", ReconcileAction.REINFORCE),
-        ("The staff gym costs £25 a month.", "canteen: free for staff, £4 for visitors", _N),
-    ],
-)
-def test_a_jotted_line_contradicts(embedder, old: str, new: str, action: ReconcileAction) -> None:  # type: ignore[no-untyped-def]
-    decision = _decide(embedder, old, new)
-    assert decision.action is action, decision
-
-
-@pytest.mark.parametrize(
-    ("old", "new", "action"),
-    [
-        # the one item of a list that a new statement changes
-        ("House info:\n- bins: Tuesday\n- wifi: Heron77\n- boiler: Vaillant", "Our boiler is a Worcester Bosch.", _C),
-        ("Kids' week:\n- Mon: swimming\n- Tue: piano\n- Thu: football", "Piano is on Wednesdays.", _C),
-        ("Trip kit:\n* tent - Vango Banshee\n* stove - Trangia", "our tent is a Coleman", _C),
-        # near misses: an item it does not change, a value another item gives
-        ("House info:\n- bins: Tuesday\n- wifi: Heron77\n- boiler: Vaillant", "The boiler is serviced in May.", _N),
-        ("Kids' week:\n- Mon: swimming\n- Tue: piano\n- Thu: football", "Football is on Thursdays.", _N),
-    ],
-)
-def test_an_item_of_a_list_contradicts(embedder, old: str, new: str, action: ReconcileAction) -> None:  # type: ignore[no-untyped-def]
-    decision = _decide(embedder, old, new)
-    assert decision.action is action, decision
-
-
-@pytest.mark.parametrize(
-    ("old", "new", "action"),
-    [
-        # the old statement's clause, cut before what follows from it, negated by the new one
-        ("The flat has a dishwasher, which is why we never wash up by hand.",
-         "the dishwasher in our flat broke years ago and we dont have one now", _N),  # (a story of it, not a denial)
-        ("My bike has disc brakes, which means I don't worry about wet rims.", "My bike doesn't have disc brakes.", _C),
-        ("The cottage has a log burner, which means we never bother with the storage heaters in winter.",
-         "the cottage doesnt have a log burner", _C),
-        ("Our car has parking sensors, which is why I never use the mirrors to reverse.",
-         "my car doesnt have parking sensors", _C),
-        # near misses: another subject, chat's advice without a subject, a clause the new one does not negate
-        ("The flat has a dishwasher, which is why we never wash up by hand.", "The cottage doesn't have a dishwasher.",
-         _N),
-        ("Wow! Don't ever give up on what you love. I will always love painting.", "I love to paint.", _N),
-        ("My bike has disc brakes, which means I don't worry about wet rims.", "I don't ride in the rain.", _N),
-    ],
-)
-def test_a_clause_of_the_old_statement_is_negated(embedder, old: str, new: str, action: ReconcileAction) -> None:  # type: ignore[no-untyped-def]
-    decision = _decide(embedder, old, new)
-    assert decision.action is action, decision
-
-
-@pytest.mark.parametrize(
-    ("old", "new", "action"),
-    [
-        ("Pepper is the oldest cat, she's twelve.", "pepper is the youngest cat only a year old", _C),
-        ("Rolo is the youngest of our goats, a month old.", "Rolo is the oldest goat, he's nine.", _C),
-        ("Pepper is the oldest cat, she's twelve.", "Biscuit is the youngest cat, only a year old.", _N),
-        # an identity whose description changed too names two things of two slots
-        ("Pepper is the oldest cat.", "Biscuit is the youngest cat.", _N),
-        ("Mrs Khan is the head of maths.", "Mr Obi is the deputy head of science.", _N),
-        ("Lena is my line manager.", "Oskar is my line manager.", _C),
-    ],
-)
-def test_an_age_said_with_a(embedder, old: str, new: str, action: ReconcileAction) -> None:  # type: ignore[no-untyped-def]
-    decision = _decide(embedder, old, new)
-    assert decision.action is action, decision
+_JOTTED: list[tuple[str, str, ReconcileAction]] = [
+    # a jotted key-value line against a sentence
+    ("My drone operator ID is GBR-OP-7XK2.", "operator id for the drone: GBR-OP-9MT4", _C),
+    ("Our vet is Dr Patel.", "vet - Dr Osei", _C),
+    ("The staff gym costs £25 a month.", "staff gym: free, £10 for guests", _C),
+    ("Staff parking costs £5 a day.", "staff parking: free, permits from reception", _C),
+    ("the locker code for the pool is 4471", "pool locker code = 5812", _C),
+    # near misses: another subject, the same value (a repeat), another thing
+    ("My drone operator ID is GBR-OP-7XK2.", "flyer id for my son: GBR-FL-2QZ8", _N),
+    ("Our vet is Dr Patel.", "vet - Dr Patel", ReconcileAction.REINFORCE),
+    ("The staff gym costs £25 a month.", "canteen: free for staff, £4 for visitors", _N),
+]
+_LISTS: list[tuple[str, str, ReconcileAction]] = [
+    # the one item of a list that a new statement changes
+    ("House info:\n- bins: Tuesday\n- wifi: Heron77\n- boiler: Vaillant", "Our boiler is a Worcester Bosch.", _C),
+    ("Kids' week:\n- Mon: swimming\n- Tue: piano\n- Thu: football", "Piano is on Wednesdays.", _C),
+    ("Trip kit:\n* tent - Vango Banshee\n* stove - Trangia", "our tent is a Coleman", _C),
+    # near misses: an item it does not change, a value another item gives
+    ("House info:\n- bins: Tuesday\n- wifi: Heron77\n- boiler: Vaillant", "The boiler is serviced in May.", _N),
+    ("Kids' week:\n- Mon: swimming\n- Tue: piano\n- Thu: football", "Football is on Thursdays.", _N),
+]
+_OLD_CLAUSES: list[tuple[str, str, ReconcileAction]] = [
+    # the old statement's clause, cut before what follows from it, negated by the new one
+    ("The flat has a dishwasher, which is why we never wash up by hand.",
+     "the dishwasher in our flat broke years ago and we dont have one now", _N),  # (a story of it, not a denial)
+    ("My bike has disc brakes, which means I don't worry about wet rims.", "My bike doesn't have disc brakes.", _C),
+    ("The cottage has a log burner, which means we never bother with the storage heaters in winter.",
+     "the cottage doesnt have a log burner", _C),
+    ("Our car has parking sensors, which is why I never use the mirrors to reverse.",
+     "my car doesnt have parking sensors", _C),
+    # near misses: another subject, chat's advice without a subject, a clause the new one does not negate
+    ("The flat has a dishwasher, which is why we never wash up by hand.", "The cottage doesn't have a dishwasher.",
+     _N),
+    ("Wow! Don't ever give up on what you love. I will always love painting.", "I love to paint.", _N),
+    ("My bike has disc brakes, which means I don't worry about wet rims.", "I don't ride in the rain.", _N),
+]
+_AGES: list[tuple[str, str, ReconcileAction]] = [
+    ("Pepper is the oldest cat, she's twelve.", "pepper is the youngest cat only a year old", _C),
+    ("Rolo is the youngest of our goats, a month old.", "Rolo is the oldest goat, he's nine.", _C),
+    ("Pepper is the oldest cat, she's twelve.", "Biscuit is the youngest cat, only a year old.", _N),
+    # an identity whose description changed too names two things of two slots
+    ("Pepper is the oldest cat.", "Biscuit is the youngest cat.", _N),
+    ("Mrs Khan is the head of maths.", "Mr Obi is the deputy head of science.", _N),
+    ("Lena is my line manager.", "Oskar is my line manager.", _C),
+]
 
 
 @pytest.mark.parametrize(
@@ -138,19 +109,19 @@ def test_an_assent_is_no_negation(text: str, negated: bool) -> None:
     assert statement(text).negated is negated
 
 
-@pytest.mark.parametrize(
-    ("old", "new", "action"),
-    [
-        # a grant said with an assent ("no problem") against an obligation to avoid the same thing
-        ("Aarav can eat anything with sesame in it, no problem.", "Client note: Aarav has to avoid sesame.", _C),
-        ("Priya can eat anything with gluten in it, no problem.", "priya has to avoid gluten, it makes her ill", _C),
-        # near misses: another thing avoided; another place or time for each rule (main read the second as a conflict)
-        ("Priya can eat anything with gluten in it, no problem.", "Priya has to avoid dairy.", _N),
-        ("Guests can park on the drive.", "Guests must not park on the verge.", _N),
-        ("Guests can park on the drive, no problem.", "Guests must avoid parking on the verge.", _N),
-        ("Dogs can swim in the lake.", "Dogs must not swim in the lake.", _C),
-    ],
-)
-def test_a_grant_against_an_obligation_to_avoid(embedder, old: str, new: str, action: ReconcileAction) -> None:  # type: ignore[no-untyped-def]
+_AVOIDED: list[tuple[str, str, ReconcileAction]] = [
+    # a grant said with an assent ("no problem") against an obligation to avoid the same thing
+    ("Aarav can eat anything with sesame in it, no problem.", "Client note: Aarav has to avoid sesame.", _C),
+    ("Priya can eat anything with gluten in it, no problem.", "priya has to avoid gluten, it makes her ill", _C),
+    # near misses: another thing avoided; another place or time for each rule (main read the second as a conflict)
+    ("Priya can eat anything with gluten in it, no problem.", "Priya has to avoid dairy.", _N),
+    ("Guests can park on the drive.", "Guests must not park on the verge.", _N),
+    ("Guests can park on the drive, no problem.", "Guests must avoid parking on the verge.", _N),
+    ("Dogs can swim in the lake.", "Dogs must not swim in the lake.", _C),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "action"), _JOTTED + _LISTS + _OLD_CLAUSES + _AGES + _AVOIDED)
+def test_forms_of_held_out_16(embedder, old: str, new: str, action: ReconcileAction) -> None:  # type: ignore[no-untyped-def]
     decision = _decide(embedder, old, new)
     assert decision.action is action, decision
