@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from memgraph.ingest.chunk import looks_like_turn
 from memgraph.ingest.statement import statement
 
 #: A key (a few words, no digit first), then ":" / "=" / a spaced dash, then the value. The key may not hold a
@@ -45,8 +46,8 @@ def sentence(text: str) -> str:
 def _line(text: str) -> str:
     """One line said as a sentence (see `sentence`)."""
     m = _KEY_VALUE.match(text)
-    if m is None:
-        return text
+    if m is None or looks_like_turn(text):
+        return text  # (a speaker's turn, "Caroline: Wow!", says nothing of Caroline)
     key, value = m.group("key").strip(), m.group("value").strip()
     words = key.lower().split()
     if not words or len(words) > 6 or words[0] in _HEADINGS or statement(key).clause:

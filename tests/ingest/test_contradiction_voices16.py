@@ -31,6 +31,7 @@ _C, _N = ReconcileAction.CONTRADICT, ReconcileAction.CREATE
         ("Client note: Aarav has to avoid sesame.", "Client note: Aarav has to avoid sesame."),
         ("Update: new router", "Update: new router"),
         ("Caroline: I love pizza", "Caroline: I love pizza"),
+        ("John: Thanks! Talk to you later!", "John: Thanks! Talk to you later!"),  # (LoCoMo: read so, it swapped words)
         ("Correction: the vet is Dr Osei", "Correction: the vet is Dr Osei"),
         ("shopping:\nmilk\neggs", "shopping; milk; eggs"),
         ("The router is in the hall.", "The router is in the hall."),
