@@ -82,15 +82,23 @@ def opened(text: str) -> str:
     return GREETING.sub("", GREETING.sub("", body, count=1), count=1)
 
 
+#: A list whose first line is an item: "- car: Mazda 3\n- insurance: NRMA" (its first dash is the list's, not a cut).
+_BULLETED = re.compile(r"\s*([-–—*•])[ \t]+\S[^\n]*\n(?:[^\n]*\n)*?[ \t]*\1[ \t]+\S")
+
+
 def strip_chatter(text: str) -> str:
     """`text` without a pasted message's envelope (its markup, greeting, notice label, sign-off and "Sent from my
     ..."), when three words or more are left; `retrieve.gap_question.unwrap` reads a request out of the same
     envelope."""
     body = FYI.sub("", opened(text), count=1)
+    # a dash the envelope's cut leaves first ("hi Sam - quick one: ...") goes; a list's first bullet stays
+    listed = _BULLETED.match(body) is not None
     m = SIGN_OFF.search(body)
     if m and body[: m.start()].strip():
         body = body[: m.start()]
-    body = body.strip(" \t\n,;-–—")
+    body = body.strip(" \t\n,;").rstrip("-–— \t\n")
+    if not listed:
+        body = body.lstrip("-–— \t\n")
     if body == text or len(body.split()) < 3:
         return text
     return body

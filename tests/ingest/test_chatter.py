@@ -91,3 +91,20 @@ def test_a_note_with_its_old_value_or_a_date_brought_forward_supersedes(engine: 
     first = engine.remember(old, user_id="notes")
     engine.remember(new, user_id="notes")
     assert not engine.get(first.id, user_id="notes").active
+
+
+@pytest.mark.parametrize(
+    ("text", "body"),
+    [
+        ("- car: Mazda 3, rego XPT-442\n- insurance: NRMA", "- car: Mazda 3, rego XPT-442\n- insurance: NRMA"),
+        ("Hi team,\n- standup at 9\n- retro at 4\nThanks, Bo", "- standup at 9\n- retro at 4"),
+        ("* swim: Sat 9am\n* gym: Mon 7am", "* swim: Sat 9am\n* gym: Mon 7am"),
+        # a dash the cut leaves, or one that only decorates, still goes
+        ("hi Sam - quick one: the deadline is fri 12/12. thx, Lena", "the deadline is fri 12/12."),
+        ("-- the gate code is 4411 --", "the gate code is 4411"),
+    ],
+)
+def test_a_lists_first_bullet_is_no_envelope(text: str, body: str) -> None:
+    """A list's first item kept its words but lost its dash, so what a superseded list still said was stored as a
+    list whose first line was no item (`slots.remainder` reads the old text through `strip_chatter`)."""
+    assert strip_chatter(text) == body
