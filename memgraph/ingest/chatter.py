@@ -6,7 +6,8 @@ subjects and values), so an abbreviation ("tkt" for "ticket") or a greeting and 
 restatement read as another statement, and a correction cue after a greeting ("hey, actually ...") went unseen.
 Two readings, for the rules' parse only (`statement.py`): the stored text, the full-text terms and the vectors are
 unchanged.
-- `WORDS`: chat abbreviations that are no other English word, read as the word they stand for ("tkt" -> "ticket").
+- `WORDS`: chat abbreviations that are no other English word, read as the word they stand for ("tkt" -> "ticket");
+  `INTERJECTIONS` ("lol", "ngl", "smh"): no content of a statement.
   Forms that are also words or common names ("min", "doc", "apt", "sat", "bc") are left out: a wrong expansion
   would make two statements about different things share a word.
 - `strip_chatter`: the envelope of a pasted message, its greeting ("hi all -", "Hey team,", "@here fyi") and its
@@ -32,7 +33,15 @@ WORDS: dict[str, str] = {
     "nite": "night", "thru": "through", "tho": "though", "sched": "schedule", "hubby": "husband", "meds":
     "medication", "pics": "pictures", "flt": "flight", "hosp": "hospital", "wkly": "weekly", "mthly": "monthly",
     "yrly": "yearly", "diff": "different", "info": "information",
+    # text-speak: pronouns and function words said short are the stop words they stand for (`statement.py`
+    # leaves them out of a frame as it does the written words), and a few family and thing words
+    "u": "you", "ur": "your", "ya": "you", "wat": "what", "bc": "because", "cos": "because",
+    "gonna": "going", "wanna": "want", "bro": "brother", "sis": "sister", "txt": "text", "pic": "picture",
+    "rly": "really", "prolly": "probably",
 }
+#: Chat's interjections: they say how the writer feels about a fact, never the fact ("the sync is on wed now lol"),
+#: so a frame leaves them out as it does stop words.
+INTERJECTIONS = frozenset("lol lmao rofl smh omg ngl tbh btw imo imho haha hahaha hehe ugh meh yay".split())
 
 #: Whom a greeting greets: a name (a capital), a mention, or the group ("all", "team").
 ADDRESSED = r"(?:@[\w.-]+|(?-i:[A-Z])[\w.'’-]*|all|everyone|everybody|team|folks|guys|there|both|mate)"
