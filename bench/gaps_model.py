@@ -63,7 +63,11 @@ words absent by the word), refitted on fourteen parts, threshold 0.70 by the sam
 frozen rows were computed) -> 0.75, the question's subjects read three more ways (`gap_structure`: ordinal things,
 names with a capital inside, acronyms spelled out), refitted on fifteen parts. Helper `gaps11` (2026-11-27): held-out 14
 read and frozen (eight parts; 7c646df's own feature code, `OWN_EXTRACTOR`), the request read inside a pasted message
-(`gap_question.unwrap`), refitted on seventeen parts; features tried and not kept are in bench/RESULTS.md.
+(`gap_question.unwrap`), refitted on seventeen parts; features tried and not kept are in bench/RESULTS.md. Helper
+`gaps13` (2026-11-27): held-out 16 read and frozen (ten parts; 4275d24's own feature code), needs read in more voices
+(a question word where its answer goes, a jotted attribute, text-speak, formal requests), a memory giving the thing
+asked another owner and one memory naming the subject and saying what is asked (`gap_structure`), refitted on
+nineteen parts (bench/RESULTS.md, "Gap detection, held-out 16's causes").
 
     python bench/gaps_model.py                      # leave one part out over the read parts (features cached)
     python bench/gaps_model.py --no-rule-features   # ... the model without the rules' verdicts
