@@ -18,6 +18,7 @@ from memgraph.retrieve.gap_question import information_need, plain_spelling, sce
 from memgraph.retrieve.gap_structure import sibling_owner
 from memgraph.retrieve.gap_values import expected_answer
 from memgraph.retrieve.gaps import FocusTest
+from tests.retrieve.test_gap_dictated import read_alike
 from tests.retrieve.test_gap_model import _hits
 
 NEEDS = [
@@ -108,14 +109,7 @@ def test_the_decision_reads_the_sibling_owner(embedder: CachedEmbedder) -> None:
 
 def test_text_speak_reads_the_written_features(embedder: CachedEmbedder) -> None:
     """"wats the gate code again" is read as "what's the gate code again?": a need asking for a code."""
-    s = Settings(store=":memory:")
-    focus = FocusTest(embedder.encode, s.gap_focus_word_cosine, s.gap_focus_drop, s.gap_weak_cosine,
-                      s.gap_weak_word_cosine)
     texts = ["The gate code for the allotment is 1987.", "Bins go out on Thursday night."]
-    read = {}
-    for q in ("what's the gate code again?", "wats the gate code again"):
-        f = gap_model.gap_features(q, _hits(embedder, q, texts), focus=focus, answer_cosine=s.gap_answer_cosine,
-                                   weak_cosine=s.gap_weak_cosine)
-        read[q] = {k: v for k, v in f.items() if k in ("need", "question", "expects_code", "best_typed", "focus_n")}
-    first, second = read.values()
+    first, second = read_alike(embedder, ("what's the gate code again?", "wats the gate code again"), texts,
+                               ("need", "question", "expects_code", "best_typed", "focus_n"))
     assert first == second and first["need"] == 1.0 and first["expects_code"] == 1.0
