@@ -272,7 +272,22 @@ class Recaller:
             if cascading and qvec is not None
             else {}
         )
-        scored = score_many(adjusted(active, relevance, questions, asks, (replies, about, walked)), now, s, cue_names)
+        scored = score_many(
+            (
+                (
+                    m,
+                    relevance[mid]
+                    * (asks if mid in questions else 1.0)
+                    * replies.get(mid, 1.0)
+                    * about.get(mid, 1.0)
+                    * walked.get(mid, 1.0),
+                )
+                for mid, m in active.items()
+            ),
+            now,
+            s,
+            cue_names,
+        )
         notes_all: list[str] = []
         if s.reranker_model_path:
             scored, note = self._rerank(req.query, scored)
@@ -495,31 +510,6 @@ class _Candidates(Sequence[str]):
         cut = int(np.searchsorted(at, n))
         seeds = self._seeds
         return [seeds[i] for i in at[:cut].tolist()] + self._acts.names_at(self._only[at[cut:] - n])
-
-
-def adjusted(
-    active: dict[str, Memory],
-    relevance: dict[str, float],
-    questions: set[str],
-    asks: float,
-    factors: Sequence[dict[str, float]],
-) -> list[tuple[Memory, float]]:
-    """(memory, relevance x the question factor x each factor map's value, in that order) per active memory. The
-    maps left empty are skipped and so are the factors of 1 (x 1.0 is exact, the order of the products is kept):
-    a cascade recall multiplied ~120 memories by four lookups each, ~0.1 ms; most maps hold a few ids or none."""
-    used = [f for f in factors if f]
-    out: list[tuple[Memory, float]] = []
-    append = out.append
-    for mid, m in active.items():
-        r = relevance[mid]
-        if mid in questions:
-            r *= asks
-        for f in used:
-            v = f.get(mid)
-            if v is not None:
-                r *= v
-        append((m, r))
-    return out
 
 
 def top_relevance(ids: Sequence[str], relevance: np.ndarray, k: int) -> dict[str, float]:
