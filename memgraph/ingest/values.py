@@ -224,6 +224,10 @@ class Values:
     periods: frozenset[str]  # parts of the day: morning, afternoon, evening, night
     quantities: frozenset[tuple[str, float]]  # (unit, value); unit "" when none was found
     spans: tuple[tuple[int, int], ...]  # where the values are in the text (for masking)
+    #: the hours said as a number alone, without am/pm or a part of the day ("closes at 4"), read as morning hours in
+    #: `times`: the same hour said with "pm" elsewhere is the same time (`comparison.py`); not "08:00" or "at 7:30",
+    #: which a 24-hour clock writes
+    bare_times: frozenset[int] = EMPTY
 
     @property
     def empty(self) -> bool:
@@ -290,6 +294,7 @@ def _values(text: str, compare: bool = False) -> Values:
     times: set[int] = set()
     slash_years: set[int] = set()
     bare: list[tuple[int, int]] = []  # (end, minutes) of times without am/pm, which a period after them may mark
+    hours: set[int] = set()  # of those, the whole hours said as a number alone ("at 4"; not "08:00", "at 7:30")
     # "2 to 5pm", "9-11am": the first end takes the second's am/pm
     for m in _TIME_RANGE.finditer(text) if am_pm else ():
         ap = m.group("ap").lower().replace(".", "")
@@ -476,6 +481,7 @@ def _values(text: str, compare: bool = False) -> Values:
                 if (not unit and value.is_integer() and 0 < value <= 12 and "." not in m.group("n")
                         and (ranged or _AT_TIME.search(text[max(0, m.start() - 12) : m.start()]))):
                     bare.append((m.end(), int(value) * 60))
+                    hours.add(int(value) * 60)
                     times.add(int(value) * 60)
                     taken.append(m.span())
                     continue
@@ -517,6 +523,7 @@ def _values(text: str, compare: bool = False) -> Values:
         periods=frozen(periods),
         quantities=frozen(quantities),
         spans=tuple(sorted(taken)),
+        bare_times=frozen(hours & times),
     )
 
 
