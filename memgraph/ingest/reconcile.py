@@ -136,6 +136,7 @@ from memgraph.ingest.forms import (
     _same_bound,
     _scoped,
     _unit_noun,
+    changed_thing,
 )
 from memgraph.ingest.hours import hours_conflict
 from memgraph.ingest.marks import found
@@ -452,7 +453,10 @@ class RuleReconciler:
         # of oak." after "Worktops: we picked oak, 40 mm, …"), needs no subject test: the parse's subject there is
         # the new value
         named = c.replaced and bool(c.shared - n.replaced)
-        if not c.shared or (n.subject and not c.identity and not named and not _shares(n.subject, o.stems)):
+        # (or the thing a change told with its agent as the subject acts on: "The hospital has preponed the 20 week
+        # scan to Monday" is about the scan)
+        if not c.shared or (n.subject and not c.identity and not named and not _shares(n.subject, o.stems)
+                            and not _shares(changed_thing(n.text), o.stems)):
             # "Correction: the choir's concert starts at 19:30." beside "Night shifts on Ward 9 start at 19:30.": a
             # correction of something the old statement does not name, though the verb and the time are the
             # same (an identity's subject is its value: "Dana is on call" corrects "Omar is the on-call engineer")
