@@ -79,7 +79,9 @@ _FREQUENCY = re.compile(
     # "two-hourly", "3-monthly": the period multiplied
     r"|\b(?P<mn>\d+|two|three|four|five|six)[\s-](?P<madv>hourly|daily|weekly|monthly|yearly)\b"
     r"|\b(?P<adv>hourly|daily|nightly|weekly|fortnightly|monthly|quarterly|yearly|annually)\b"
-    r"|\b(?:every|each|per|once\s+an?|an?)\s+(?:(?P<other>other)\s+|(?P<n>\d+|two|three|four|five|six)\s+)?"
+    # ("once every four weeks" is every four weeks, as "once a week" is weekly; "every couple of months": two)
+    r"|\b(?:every|each|per|once\s+(?:an?|every|each)|an?)\s+"
+    r"(?:(?P<other>other)\s+|(?P<n>\d+|two|three|four|five|six|couple\s+of)\s+)?"
     # ("a week in advance", "a day ahead", "a week's notice": how long before, not how often; held-out pairs 13)
     r"(?P<unit>hour|day|night|week|fortnight|month|quarter|year)s?\b(?!\s+(?:ago|later|earlier|old|or\s+two|"
     r"in\s+advance|ahead|beforehand)\b)(?!['’]s?\s+notice\b)"
@@ -419,6 +421,10 @@ def _values(text: str, compare: bool = False) -> Values:
             word = (m.group("adv") or m.group("unit") or "").lower()
             every = EVERY_MINUTES[word.removesuffix("ly") if m.group("adv") else word]
             n = m.group("n")
+            if n is not None and n.lower().startswith("couple"):
+                if m.group(0).split()[0].lower() in ("a", "an"):
+                    continue  # "a couple of days": how long, not how often
+                n = "two"
             times_ = 2 if m.group("other") else (int(n) if n.isdigit() else NUMBER_WORDS[n.lower()]) if n else 1
             if n is None and m.group("unit") and m.group(0).lower().endswith("s"):
                 continue  # "every days" is no English; "a months" neither: leave it to the other patterns
