@@ -452,15 +452,17 @@ def _values(text: str, compare: bool = False) -> Values:
             # phrase ("tagged two."), but not as a pronoun ("the one I like")
             before = text[max(0, m.start() - 12) : m.start()].lower().split()
             closing = (not noun or not noun.isalnum()) and not (before and before[-1] in _DETERMINERS)
-            if not (m.group("hy") or (noun and noun.isalnum() and noun not in stops) or closing
+            # (the end of a range of hours: "from two till four on sunday")
+            gap = text[bare[-1][0] : m.start()] if bare else ""
+            ends = bool(bare) and _CLOCK_GAP.fullmatch(gap) is not None
+            if not (m.group("hy") or (noun and noun.isalnum() and noun not in stops) or closing or ends
                     or word in ("twice", "once") or _unit(after) in KNOWN_UNITS):
                 continue
             value = float(NUMBER_WORDS[word])
             unit = "times" if word in ("twice", "once") else _unit(after)
             # an hour said in words, where the words leave no doubt: an end of "from five till six" or "at eight
             # sharp" (not "at eight", which may be an age)
-            gap = text[bare[-1][0] : m.start()] if bare else ""
-            ranged = bool(bare) and _CLOCK_GAP.fullmatch(gap) is not None and unit not in KNOWN_UNITS
+            ranged = ends and unit not in KNOWN_UNITS
             opens = unit == "" and _WORD_RANGE.match(after) is not None and _AT_TIME.search(
                 text[max(0, m.start() - 12) : m.start()]) is not None
             if (ranged or opens or (unit == "" and after.lstrip().lower().startswith("sharp"))) and (
