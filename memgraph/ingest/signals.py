@@ -213,6 +213,13 @@ UPDATE = re.compile(
     # ("till now", "until now", "up to now", "till date": so far, which dates nothing: "450,000 rupees collected till
     # now" repeats "… has collected ₹4.5 lakh so far", held-out pairs 16)
     r"(?i)\b(?:(?<!\btill\s)(?<!\buntil\s)(?<!\bup\sto\s)now|nowadays|these\s+days|anymore|any\s+more|no\s+longer|not\s+anymore|from\s+now\s+on|"
+    # the formal register's "from now on" ("Going forward, the weekly sync will be held on Thursdays")
+    r"going\s+forward|henceforth|hereafter|with\s+immediate\s+effect|effective\s+immediately|"
+    # a date pushed to another ("dentist appt got pushed to fri 2pm"; not "pushed to get it done")
+    r"pushed\s+(?:back\s+|forward\s+)?(?:to|until|till)\s+(?=\d|next\b|tomorrow\b|tmrw\b|(?:mon(?:day)?|"
+    r"tue(?:s|sday)?|wed(?:nesday)?|thu(?:rs?|rsday)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?|jan(?:uary)?|"
+    r"feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|"
+    r"dec(?:ember)?)\.?(?![\w'’]))|"
     r"instead|in\s+(?:his|her|its|their)\s+place|as\s+of|since\s+then|from\s+today|starting\s+today|update[ds]?\s*:|change\s+of\s+plans?|"
     r"(?:switch|chang|mov|migrat|replac|upgrad|downgrad|renam|relocat|transferr|reschedul|postpon|prepon|"
     r"extend|shorten|rais|lower|increas|decreas|reduc|retun|remortgag|re-?register|updat|renew|terminat)(?:e|es|ed|ing)?"

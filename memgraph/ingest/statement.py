@@ -341,7 +341,7 @@ def _pack(s: Statement) -> tuple[Any, ...]:
     v = s.values
     vals = None if v == NO_VALUES else (
         tuple(v.times), tuple(v.dates), tuple(v.weekdays), tuple(v.months), tuple(v.years),
-        _strings(v.periods), tuple(v.quantities), v.spans,
+        _strings(v.periods), tuple(v.quantities), v.spans, tuple(v.bare_times),
     )
     flags = sum(1 << i for i, name in enumerate(_FLAGS) if getattr(s, name))
     return (*(_strings(getattr(s, name)) for name in _SETS), vals, s.preference, flags)
@@ -425,6 +425,7 @@ def _values_of(v: tuple[Any, ...]) -> Values:
         periods=frozen(v[5]),
         quantities=frozen(v[6]),
         spans=v[7],
+        bare_times=frozen(v[8]),
     )
 
 

@@ -234,6 +234,10 @@ class Values:
     periods: frozenset[str]  # parts of the day: morning, afternoon, evening, night
     quantities: frozenset[tuple[str, float]]  # (unit, value); unit "" when none was found
     spans: tuple[tuple[int, int], ...]  # where the values are in the text (for masking)
+    #: the hours said as a number alone, without am/pm or a part of the day ("closes at 4"), read as morning hours in
+    #: `times`: the same hour said with "pm" elsewhere is the same time (`comparison.py`); not "08:00" or "at 7:30",
+    #: which a 24-hour clock writes
+    bare_times: frozenset[int] = EMPTY
 
     @property
     def empty(self) -> bool:
@@ -301,6 +305,7 @@ def _values(text: str, compare: bool = False) -> Values:
     afternoon: list[tuple[int, int]] = []  # ranges of bare hours that end by `_AFTERNOON_END` (minutes, minutes)
     slash_years: set[int] = set()
     bare: list[tuple[int, int]] = []  # (end, minutes) of times without am/pm, which a period after them may mark
+    hours: set[int] = set()  # of those, the whole hours said as a number alone ("at 4"; not "08:00", "at 7:30")
     # "2 to 5pm", "9-11am": the first end takes the second's am/pm
     for m in _TIME_RANGE.finditer(text) if am_pm else ():
         ap = m.group("ap").lower().replace(".", "")
@@ -472,6 +477,8 @@ def _values(text: str, compare: bool = False) -> Values:
                 # ("open from nine till five" wraps past noon, as _WRAP_RANGE reads "10 till 4")
                 wraps = ranged and value * 60 < bare[-1][1]
                 times.add(int(value) * 60 + (720 if wraps else 0))
+                if not wraps:
+                    hours.add(int(value) * 60)  # an hour said alone, as "at 4" is (`Values.bare_times`)
                 bare.append((m.end(), int(value) * 60))
                 taken.append(m.span())
                 continue
@@ -515,6 +522,7 @@ def _values(text: str, compare: bool = False) -> Values:
                     if ranged and compare and bare[-1][1] < value * 60 <= _AFTERNOON_END * 60:
                         afternoon.append((bare[-1][1], int(value) * 60))
                     bare.append((m.end(), int(value) * 60))
+                    hours.add(int(value) * 60)
                     times.add(int(value) * 60)
                     taken.append(m.span())
                     continue
@@ -563,6 +571,7 @@ def _values(text: str, compare: bool = False) -> Values:
         periods=frozen(periods),
         quantities=frozen(quantities),
         spans=tuple(sorted(taken)),
+        bare_times=frozen(hours & times),
     )
 
 
