@@ -58,6 +58,16 @@ MONTHS = {
 WEEKDAYS = {d: i for i, d in enumerate("monday tuesday wednesday thursday friday saturday sunday".split())}
 _WEEKDAY_SHORT = {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "thu": 3, "thur": 3, "thurs": 3, "fri": 4, "sat": 5,
                   "sun": 6}
+#: The weekdays of the languages people mix into English most here (Spanish, Tagalog, German, French: "my abuela's
+#: cita is el martes", "the Kita is closed on Freitag"); not "linggo" (also "week" in Tagalog) nor a name's
+#: "Domingo" (read only in lower case, or after "el").
+_WEEKDAY_ABROAD = {
+    "lunes": 0, "martes": 1, "miercoles": 2, "miércoles": 2, "miyerkules": 2, "jueves": 3, "huwebes": 3,
+    "viernes": 4, "biyernes": 4, "sabado": 5, "sábado": 5, "montag": 0, "dienstag": 1, "mittwoch": 2,
+    "donnerstag": 3, "freitag": 4, "samstag": 5, "sonntag": 6, "lundi": 0, "mardi": 1, "mercredi": 2, "jeudi": 3,
+    "vendredi": 4, "samedi": 5, "dimanche": 6,
+}
+_WEEKDAY_ABROAD_NAME = frozenset({"domingo"})
 #: The short weekdays that are no other English word, read in lower case too (chat: "swimming is tues 5pm").
 _CHAT_WEEKDAYS = frozenset({"tue", "tues", "thu", "thur", "thurs", "fri"})
 #: Where a lower-case short weekday that is also a word ("mon", "wed", "sat", "sun") can only be the day: after a
@@ -165,7 +175,9 @@ _BARE_DEGREES = re.compile(r" ([CF])(?![\w'’&.-]|\.\w)")
 #: What follows a number with a decimal point that makes it a share, never a clock time: "at 4.19 per cent".
 _PERCENT_AFTER = re.compile(r"(?i)\s*(?:%|per\s*cent\b|percent\b)")
 _WEEKDAY = re.compile(
-    r"(?i)\b(?P<d>monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)"
+    r"(?i)\b(?P<d>monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|thu(?:rs?)?|fri|sat|sun|"
+    r"lunes|martes|mi[eé]rcoles|miyerkules|jueves|huwebes|viernes|biyernes|s[aá]bado|domingo|montag|dienstag|"
+    r"mittwoch|donnerstag|freitag|samstag|sonntag|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche)"
     r"s?\b"
 )
 _WEEK_PART = re.compile(r"(?i)\b(?:weekdays?|weekends?)\b")
@@ -185,7 +197,9 @@ _DIGIT = re.compile(r"\d")
 #: Each with the set of its words' first three letters: a text holds one of the words only if it holds one of
 #: those (one set test against the text's three-letter runs instead of a substring search per word, ~0.3 us each).
 _TIME_WORDS = ("noon", "midday", "midnight")
-_WEEKDAY_STEMS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+_WEEKDAY_STEMS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun", "lun", "mar", "mie", "mié", "miy", "jue", "huw",
+                  "vie", "biy", "sab", "sáb", "dom", "die", "mit", "don", "fre", "sam", "son", "mer", "jeu", "ven",
+                  "dim")
 _MONTH_STEMS = tuple(sorted({m[:3] for m in MONTHS}))
 _PERIOD_WORDS = ("morning", "afternoon", "evening", "night", "arvo", "nite", "morn")
 _NUMBER_WORDS = tuple(NUMBER_WORDS)
@@ -383,6 +397,10 @@ def _values(text: str, compare: bool = False) -> Values:
         day: str = m.group("d").lower()
         if day in WEEKDAYS:
             weekdays.add(WEEKDAYS[day])
+        elif day in _WEEKDAY_ABROAD or (day in _WEEKDAY_ABROAD_NAME and (
+            not m.group(0)[:1].isupper() or text[max(0, m.start() - 3) : m.start()].lower() == "el "
+        )):
+            weekdays.add(_WEEKDAY_ABROAD.get(day, 6))
         elif len(day) >= 3 and day in _WEEKDAY_SHORT and (
             m.group(0)[:1].isupper() or day in _CHAT_WEEKDAYS
             or _DAY_BEFORE.search(text[max(0, m.start() - 8) : m.start()])
@@ -392,7 +410,7 @@ def _values(text: str, compare: bool = False) -> Values:
             weekdays.add(_WEEKDAY_SHORT[day])
         else:
             continue
-        days_said.append((m.start(), m.end(), WEEKDAYS.get(day, _WEEKDAY_SHORT.get(day, 0))))
+        days_said.append((m.start(), m.end(), WEEKDAYS.get(day, _WEEKDAY_SHORT.get(day, _WEEKDAY_ABROAD.get(day, 6)))))
         taken.append(m.span())
     for (_, end, first), (start, _, last) in zip(days_said, days_said[1:], strict=False):
         # "Tuesday to Thursday" = Tuesday, Wednesday and Thursday; "Mon-Fri" = the weekdays (two ends read as

@@ -79,3 +79,25 @@ def test_a_change_in_those_voices_supersedes(engine: MemoryEngine, old: str, new
     first = engine.remember(old, user_id=u)
     report = engine.remember_report(new, user_id=u)
     assert report.superseded == [first.id]
+
+
+@pytest.mark.parametrize(
+    ("text", "days"),
+    [
+        ("my abuela's cita is el martes at 10", {1}),
+        ("the Kita is closed on Freitag", {4}),
+        ("Sonntag brunch at 11", {6}),
+        ("physio huwebes and biyernes", {3, 4}),
+        ("we go to misa el domingo", {6}),
+        ("Domingo Ruiz called about the boiler", set()),  # a name
+    ],
+)
+def test_a_weekday_in_a_language_mixed_into_english(text: str, days: set[int]) -> None:
+    assert set(values(text, compare=True).weekdays) == days
+
+
+def test_a_day_moved_in_a_mixed_language_supersedes(engine: MemoryEngine) -> None:
+    u = "abuela"
+    first = engine.remember("abuela's cita is el martes at 10", user_id=u)
+    report = engine.remember_report("abuela's cita got moved to el jueves at 10", user_id=u)
+    assert report.superseded == [first.id]
