@@ -140,6 +140,7 @@ from memgraph.ingest.forms import (
     _same_bound,
     _scoped,
     _unit_noun,
+    changed_thing,
 )
 from memgraph.ingest.hours import hours_conflict
 from memgraph.ingest.marks import found
@@ -473,7 +474,10 @@ class RuleReconciler:
         # of oak." after "Worktops: we picked oak, 40 mm, …"), needs no subject test: the parse's subject there is
         # the new value
         named = c.replaced and bool(c.shared - n.replaced)
-        if not c.shared or (n.subject and not c.identity and not named and not _shares(n.subject, o.stems)):
+        # (or the thing a change told with its agent as the subject acts on: "The hospital has preponed the 20 week
+        # scan to Monday" is about the scan)
+        if not c.shared or (n.subject and not c.identity and not named and not _shares(n.subject, o.stems)
+                            and not _shares(changed_thing(n.text), o.stems)):
             # "Correction: the choir's concert starts at 19:30." beside "Night shifts on Ward 9 start at 19:30.": a
             # correction of something the old statement does not name, though the verb and the time are the
             # same (an identity's subject is its value: "Dana is on call" corrects "Omar is the on-call engineer")
@@ -487,6 +491,9 @@ class RuleReconciler:
         bar = s.reconcile_slot_cosine if correction else s.reconcile_update_cosine
         if c.changed and c.cosine >= bar:
             return _changed(c.changed)
+        restated = _bare_for_named(n, o) if not c.changed and c.cosine >= bar else None
+        if restated is not None:
+            return _changed((restated,)) + " (said as a bare number, the old value named)"
         if c.changed and c.cosine >= s.reconcile_changed_to_cosine and self._changed_to(n, o, c):
             return _changed(c.changed) + " (told as an event)"
         if c.cosine >= s.reconcile_changed_to_cosine and _moved_to(n, o):
@@ -723,6 +730,21 @@ def _say_both(n: Statement, o: Statement, c: Comparison) -> bool:
     rate; storage ashore over the winter is £14 a foot." after "… is £12 per foot."): the text that gives both
     values tells them apart, which no contradiction does."""
     return any(o.kinds.get(k, frozenset()) & n.kinds.get(k, frozenset()) for k in c.changed)
+
+
+def _bare_for_named(n: Statement, o: Statement) -> str | None:
+    """The kind of `o`'s quantity that `n` gives again as a bare number while it names `o`'s value as the old one
+    ("loft budget ~45k (was 40k)" after "The budget for the loft is £40k."; "the fee is 827 not 719" after "The visa
+    fee is £719"): notes and chat leave the unit off both numbers, so the kinds differ ("" and "gbp") and no value
+    reads as changed. Only one unit kind in `o` holds the named value, and `n`'s bare number is another value."""
+    bare = denied_values(n.text).get("q:", frozenset())
+    new = n.kinds.get("q:", frozenset())
+    if not bare or not new:
+        return None
+    kinds = [k for k, v in o.kinds.items() if k.startswith("q:") and k != "q:" and bare & v]
+    if len(kinds) != 1 or new & o.kinds[kinds[0]]:
+        return None
+    return kinds[0]
 
 
 def _measured_kinds(st: Statement, names: frozenset[str]) -> set[str]:

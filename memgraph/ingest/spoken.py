@@ -63,7 +63,9 @@ _CLOCK = re.compile(
 _HALF = re.compile(
     r"(?i)\b(?:an|one)\s+hour\s+and\s+a\s+half\b|\bhalf\s+an\s+hour\b|\b(?P<q>a|three)\s+quarters?\s+of\s+an\s+hour\b"
     r"|\b(?:a\s+)?fortnight\b"
-    r"|\b(?P<n>\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+and\s+a\s+half\s+(?P<u>hours?|days?|weeks?|"
+    # (with its tens: "thirty-eight and a half thousand pounds" is 38,500, not "thirty-" and 8,500)
+    r"|\b(?:(?P<tens>twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[\s-]+)?"
+    r"(?P<n>\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+and\s+a\s+half\s+(?P<u>hours?|days?|weeks?|"
     r"minutes?|years?|months?|thousand|grand|million|lakhs?|k)\b"
 )
 #: A year said as dictation says it: "twenty twenty-seven", "nineteen ninety-eight", "twenty oh five" (`_year`).
@@ -193,6 +195,8 @@ def _half(m: re.Match[str]) -> str:
     if m.group("n"):
         n = m.group("n").lower()
         value = int(n) if n.isdigit() else CARDINALS[n]
+        if m.group("tens") and not n.isdigit():
+            value += CARDINALS[m.group("tens").lower()]
         return f"{value}.5 {m.group('u')}"  # "2.5 hours", "2.5 grand": values.py reads the unit or the scale
     if m.group("q"):
         return "45 minutes" if m.group("q").lower() == "three" else "15 minutes"

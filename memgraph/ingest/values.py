@@ -89,7 +89,9 @@ _FREQUENCY = re.compile(
     # "two-hourly", "3-monthly": the period multiplied
     r"|\b(?P<mn>\d+|two|three|four|five|six)[\s-](?P<madv>hourly|daily|weekly|monthly|yearly)\b"
     r"|\b(?P<adv>hourly|daily|nightly|weekly|fortnightly|monthly|quarterly|yearly|annually)\b"
-    r"|\b(?:every|each|per|once\s+an?|an?)\s+(?:(?P<other>other)\s+|(?P<n>\d+|two|three|four|five|six)\s+)?"
+    # ("once every four weeks" is every four weeks, as "once a week" is weekly; "every couple of months": two)
+    r"|\b(?:every|each|per|once\s+(?:an?|every|each)|an?)\s+"
+    r"(?:(?P<other>other)\s+|(?P<n>\d+|two|three|four|five|six|couple\s+of)\s+)?"
     # ("a week in advance", "a day ahead", "a week's notice": how long before, not how often; held-out pairs 13)
     r"(?P<unit>hour|day|night|week|fortnight|month|quarter|year)s?\b(?!\s+(?:ago|later|earlier|old|or\s+two|"
     r"in\s+advance|ahead|beforehand)\b)(?!['’]s?\s+notice\b)"
@@ -108,6 +110,14 @@ _TIME = re.compile(
     r"|\b(?P<h2>1[0-2]|0?[1-9])\s*(?P<ap2>a\.?m\.?|p\.?m\.?)(?![a-z])"
     r"|\b(?P<word>noon|midday|midnight)\b"
 )
+#: The words that end a range of clock hours (not "to" or "-", which end ranges of counts too: "2 to 4 people").
+_CLOCK_GAP = re.compile(r"(?i)\s*(?:till|til|until)\s*")
+#: What follows the first end of a range of hours said in words: "from two till four".
+_WORD_RANGE = re.compile(r"(?i)\s*(?:till|til|until)\s+(?:\d|one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
+                         r"twelve)\b")
+#: The last bare hour of a range read as afternoon or evening ("from 2 till 4"): from eight a bare hour is as often
+#: morning ("from 8 till 10").
+_AFTERNOON_END = 7
 _AT_TIME = re.compile(r"(?i)\b(?:at|from|until|till|by|before|after|around|about)\s*$")
 _TIME_RANGE = re.compile(
     r"(?i)\b(?P<h1>1[0-2]|0?[1-9])(?::(?P<m1>[0-5]\d))?\s*(?:-|–|to|until|till)\s*"
@@ -306,6 +316,7 @@ def _values(text: str, compare: bool = False) -> Values:
     am_pm = digit and _AM_PM.search(text) is not None
 
     times: set[int] = set()
+    afternoon: list[tuple[int, int]] = []  # ranges of bare hours that end by `_AFTERNOON_END` (minutes, minutes)
     slash_years: set[int] = set()
     bare: list[tuple[int, int]] = []  # (end, minutes) of times without am/pm, which a period after them may mark
     hours: set[int] = set()  # of those, the whole hours said as a number alone ("at 4"; not "08:00", "at 7:30")
@@ -433,6 +444,10 @@ def _values(text: str, compare: bool = False) -> Values:
             word = (m.group("adv") or m.group("unit") or "").lower()
             every = EVERY_MINUTES[word.removesuffix("ly") if m.group("adv") else word]
             n = m.group("n")
+            if n is not None and n.lower().startswith("couple"):
+                if m.group(0).split()[0].lower() in ("a", "an"):
+                    continue  # "a couple of days": how long, not how often
+                n = "two"
             times_ = 2 if m.group("other") else (int(n) if n.isdigit() else NUMBER_WORDS[n.lower()]) if n else 1
             if n is None and m.group("unit") and m.group(0).lower().endswith("s"):
                 continue  # "every days" is no English; "a months" neither: leave it to the other patterns
@@ -460,11 +475,31 @@ def _values(text: str, compare: bool = False) -> Values:
             # phrase ("tagged two."), but not as a pronoun ("the one I like")
             before = text[max(0, m.start() - 12) : m.start()].lower().split()
             closing = (not noun or not noun.isalnum()) and not (before and before[-1] in _DETERMINERS)
-            if not (m.group("hy") or (noun and noun.isalnum() and noun not in stops) or closing
+            # (the end of a range of hours: "from two till four on sunday")
+            gap = text[bare[-1][0] : m.start()] if bare else ""
+            ends = bool(bare) and _CLOCK_GAP.fullmatch(gap) is not None
+            if not (m.group("hy") or (noun and noun.isalnum() and noun not in stops) or closing or ends
                     or word in ("twice", "once") or _unit(after) in KNOWN_UNITS):
                 continue
             value = float(NUMBER_WORDS[word])
             unit = "times" if word in ("twice", "once") else _unit(after)
+            # an hour said in words, where the words leave no doubt: an end of "from five till six" or "at eight
+            # sharp" (not "at eight", which may be an age)
+            ranged = ends and unit not in KNOWN_UNITS
+            opens = unit == "" and _WORD_RANGE.match(after) is not None and _AT_TIME.search(
+                text[max(0, m.start() - 12) : m.start()]) is not None
+            if (ranged or opens or (unit == "" and after.lstrip().lower().startswith("sharp"))) and (
+                    0 < value <= 12 and word not in ("twice", "once")):
+                if ranged and compare and bare[-1][1] < value * 60 <= _AFTERNOON_END * 60:
+                    afternoon.append((bare[-1][1], int(value) * 60))
+                # ("open from nine till five" wraps past noon, as _WRAP_RANGE reads "10 till 4")
+                wraps = ranged and value * 60 < bare[-1][1]
+                times.add(int(value) * 60 + (720 if wraps else 0))
+                if not wraps:
+                    hours.add(int(value) * 60)  # an hour said alone, as "at 4" is (`Values.bare_times`)
+                bare.append((m.end(), int(value) * 60))
+                taken.append(m.span())
+                continue
         else:
             value = float(m.group("n").replace(",", ""))
             if m.group("neg"):
@@ -495,9 +530,15 @@ def _values(text: str, compare: bool = False) -> Values:
                 unit = _unit(after)
                 # "every Monday at 10", "we shut at 4": an hour, as "10 am" is
                 # "from 6 to 9": the second end of a range of hours is one too
-                ranged = bool(bare) and bool(_RANGE_GAP.fullmatch(text[bare[-1][0] : m.start()]))
-                if (not unit and value.is_integer() and 0 < value <= 12 and "." not in m.group("n")
+                gap = text[bare[-1][0] : m.start()] if bare else ""
+                ranged = bool(bare) and bool(_RANGE_GAP.fullmatch(gap))
+                # dictated speech runs on without a comma: "from five till six kiran does his karate" ends a range
+                # of hours at "six" whatever word follows, unless it is a unit ("till 6 weeks")
+                spoken_end = ranged and _CLOCK_GAP.fullmatch(gap) is not None and unit not in KNOWN_UNITS
+                if ((not unit or spoken_end) and value.is_integer() and 0 < value <= 12 and "." not in m.group("n")
                         and (ranged or _AT_TIME.search(text[max(0, m.start() - 12) : m.start()]))):
+                    if ranged and compare and bare[-1][1] < value * 60 <= _AFTERNOON_END * 60:
+                        afternoon.append((bare[-1][1], int(value) * 60))
                     bare.append((m.end(), int(value) * 60))
                     hours.add(int(value) * 60)
                     times.add(int(value) * 60)
@@ -526,6 +567,13 @@ def _values(text: str, compare: bool = False) -> Values:
                 times.update(t + 720 for t in marks)
                 continue
             periods.add(period)
+    # "from 2 till 4", "from five till six": a range of bare hours that ends by seven, no part of the day said, is
+    # in the afternoon or the evening, as "2-4pm" and "5 to 6 in the evening" say (no one books a party or a class
+    # from two till four in the night; held-out pairs 16's dictated speech)
+    for first, last in afternoon:
+        if first in times and last in times and not periods:
+            times.difference_update((first, last))
+            times.update((first + 720, last + 720))
     if weekdays and ("every", 10080.0) in quantities:
         quantities.discard(("every", 10080.0))  # "Mondays and Fridays each week": the weekdays say weekly
     # "afternoons from 14:00 to 18:00": a part of the day the times already say adds no value of its own
@@ -601,7 +649,9 @@ def _unit(after: str) -> str:
     if w in UNIT_ALIASES:
         return UNIT_ALIASES[w]
     # ("12 like he first said", "3 ish": a word of comparison or hedging after a number names no unit)
-    if w in stop_words() or w in ("a", "an", "per", "each", "every", "like", "ish", "just", "instead"):
+    # ("from 2 till 4", "at 8 sharp": the word that ends a range of hours or pins an hour names no unit)
+    if w in stop_words() or w in ("a", "an", "per", "each", "every", "like", "ish", "just", "instead", "till", "til",
+                                  "until", "sharp"):
         return ""
     return w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
 
