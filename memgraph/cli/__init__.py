@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import Annotated
 
 import typer
+import typer.core
 
 from memgraph.cli import cypher, demo, erase, ingest, jobs, mcp, memories, outbox, recall
 from memgraph.cli.common import err_console
@@ -130,6 +131,37 @@ def _command_name(info: typer.models.CommandInfo) -> str:
     return typer.main.get_command_name(callback.__name__) if callback is not None else ""
 
 
+#: Commands whose one positional argument is free text (a memory, a question): `text_last` reads a dash-led text.
+_TEXT_COMMANDS = frozenset({"remember", "recall", "search"})
+
+
+def text_last(args: Sequence[str]) -> list[str]:
+    """The arguments with free text that starts with a dash ("- gym: Mon/Wed/Fri 7am", a pasted bullet list) moved
+    after `--`, where click reads it as the text rather than as an unknown option ("No such option: -").
+
+    A token is such a text when it starts with "-", holds a space or a line break (no option name does) and is not
+    the value of the option before it; the options are read from the command itself, only when such a token is
+    there (building the command costs ~10 ms). Anything else is returned unchanged, `--` already given included."""
+    words = list(args)
+    if len(words) < 2 or words[0] not in _TEXT_COMMANDS or "--" in words:
+        return words
+    dashed = [i for i, w in enumerate(words) if i > 0 and w[:1] == "-" and any(c.isspace() for c in w)]
+    if not dashed:
+        return words
+    group = typer.main.get_command(app_for(words))
+    command = group.commands[words[0]] if isinstance(group, typer.core.TyperGroup) else group
+    takes_value = {
+        name
+        for p in command.params
+        if isinstance(p, typer.core.TyperOption) and not p.is_flag and not p.count
+        for name in (*p.opts, *p.secondary_opts)
+    }
+    texts = [i for i in dashed if words[i - 1] not in takes_value]
+    if not texts:
+        return words
+    return [w for i, w in enumerate(words) if i not in texts] + ["--", *(words[i] for i in texts)]
+
+
 #: Commands whose process ends without Python's finalization once they are done (`main`).
 _ENDS_AT_ONCE = frozenset({"recall", "search", "remember"})
 
@@ -141,9 +173,9 @@ def main() -> None:
     its engine closed: the store, the embedding cache, the maintenance thread), skipping the interpreter's
     teardown of every module and object, the ONNX session's among them: ~0.15 s of CPU of a cold recall on the
     2-core development machine (1.62 -> 1.47 s p50, load 10). Same exit code and output."""
-    args = sys.argv[1:]
+    args = text_last(sys.argv[1:])
     try:
-        app_for(args)()
+        app_for(args)(args)
     except SystemExit as done:
         if args and args[0] in _ENDS_AT_ONCE:
             _end_now(done.code)
@@ -160,4 +192,4 @@ def _end_now(code: object) -> None:
     os._exit(code or 0)
 
 
-__all__ = ["app", "app_for", "main"]
+__all__ = ["app", "app_for", "main", "text_last"]

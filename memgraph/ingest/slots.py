@@ -274,8 +274,23 @@ def _content_stems(text: str) -> list[str]:
     return stem_tokens([w for w in tokenize(text) if w not in stops])
 
 
-#: Where a compound statement's clauses meet: a sentence's end, or a semicolon.
-_SENTENCE_OR_SEMICOLON = re.compile(r"(?<=[.!?;])\s+")
+#: Where a compound statement's clauses meet: a sentence's end or a semicolon (then spaces), or a line break (a list's
+#: items, jotted lines).
+_COMPOUND_BREAK = re.compile(r"(?<=[.!?;])[ \t]+|[ \t]*\n\s*")
+
+
+def _compound_parts(text: str) -> list[tuple[str, bool]]:
+    """`text`'s clauses, each with whether a line break ends it."""
+    text = text.strip()
+    out: list[tuple[str, bool]] = []
+    at = 0
+    for m in _COMPOUND_BREAK.finditer(text):
+        if text[at : m.start()].strip():
+            out.append((text[at : m.start()].strip(), "\n" in m.group()))
+        at = m.end()
+    if text[at:].strip():
+        out.append((text[at:].strip(), False))
+    return out
 
 
 def _untouched_clauses(new: str, old: str) -> str | None:
@@ -283,37 +298,61 @@ def _untouched_clauses(new: str, old: str) -> str | None:
 
     "Maya is on holiday from 3 to 14 March; Tomasz covers code review." then "Actually, Maya's holiday moved: she is
     away from 10 to 21 March.": the correction supersedes the memory, and without this recall would lose who covers
-    code review. Which clauses `new` touches:
+    code review. A clause is a sentence, a semicolon's part or a line (a list's item: "- retro: Fri 4pm"). Which
+    clauses `new` touches:
     - when `new` changes a value (a number, time, date, weekday...) and some clause holds a value of the same kind,
       those clauses, and any clause sharing two content words with `new`: "we moved staging to Postgres 16" touches
-      "uses Postgres 15", not "staging is db-staging.internal", which only names the same thing;
+      "uses Postgres 15", not "staging is db-staging.internal", which only names the same thing; of several clauses
+      holding a value of one kind, only those that also share a word with `new` when some do ("standup's at 9:30 now"
+      touches "The standup is at 9:15.", not "Retro is Friday at 4.", a time too: a newcomer's note lost the retro);
     - else the clauses sharing a content word with `new`.
     Words every clause has (the compound's common subject: "The standup is at 9:15. The standup is in the Blue
-    room.") touch nothing. The untouched clauses are kept when some clause was touched (else `new` replaced the
-    whole), they have two content words and one that `new` does not say: "Deploys go through ArgoCD" stays when
-    "the billing service can be deployed any day" lifts the Friday ban beside it (a newcomer's note lost it).
+    room.") touch nothing. A lead-in line ("Shopping for abuela:") touches nothing either, and stays when an item
+    after it does. The untouched clauses are kept when some clause was touched (else `new` replaced the whole),
+    they have two content words and one that `new` does not say: "Deploys go through ArgoCD" stays when "the
+    billing service can be deployed any day" lifts the Friday ban beside it (a newcomer's note lost it). Lines are
+    kept as lines, sentences as sentences.
     """
-    clauses = [c.strip() for c in _SENTENCE_OR_SEMICOLON.split(old.strip()) if c.strip()]
-    if len(clauses) < 2:
+    parts = _compound_parts(old)
+    if len(parts) < 2:
         return None
+    clauses = [c for c, _ in parts]
     new_words = set(_content_stems(new))
     words = [set(_content_stems(c)) for c in clauses]
     common = set.intersection(*words)
     new_kinds = _value_kinds(new)
     kinds = [_value_kinds(c) for c in clauses]
-    by_value = bool(new_kinds) and any(k & new_kinds for k in kinds)
-    need = 2 if by_value else 1
+    lead = [broken and c.endswith(":") for c, broken in parts]
+    named = [bool((w - common) & new_words) for w in words]
+    valued = [False] * len(clauses)
+    for kind in new_kinds:  # per kind of value: the clauses holding one, those naming what `new` names if some do
+        holding = [i for i, k in enumerate(kinds) if kind in k and not lead[i]]
+        for i in [i for i in holding if named[i]] or holding:
+            valued[i] = True
+    need = 2 if any(valued) else 1
     touched = [
-        bool(k & new_kinds) or len((w - common) & new_words) >= need
-        for w, k in zip(words, kinds, strict=True)
+        not ld and (v or len((w - common) & new_words) >= need)
+        for w, v, ld in zip(words, valued, lead, strict=True)
     ]
-    if not any(touched) or all(touched):
+    if not any(touched) or all(t or ld for t, ld in zip(touched, lead, strict=True)):
         return None
-    kept = [c for c, w, t in zip(clauses, words, touched, strict=True) if not t and len(w) >= 2 and w - new_words]
-    if not kept:
+    keep = [not t and (ld or (len(w) >= 2 and bool(w - new_words)))
+            for w, t, ld in zip(words, touched, lead, strict=True)]
+    for i in range(len(keep)):  # a lead-in stays only over an item kept after it
+        if lead[i] and keep[i]:
+            keep[i] = any(keep[j] for j in range(i + 1, len(keep)) if not lead[j])
+    if not any(k and not ld for k, ld in zip(keep, lead, strict=True)):
         return None
-    rest = " ".join(c if c[-1] in ".!?" else c.rstrip(";") + "." for c in kept)
-    return rest[0].upper() + rest[1:]
+    rest = ""
+    for i, ((c, broken), k) in enumerate(zip(parts, keep, strict=True)):
+        if not k:
+            continue
+        line = broken or (i > 0 and parts[i - 1][1])  # a line is kept as written, a sentence ends in a stop
+        if not line:
+            c = c[0].upper() + c[1:] if not rest else c
+            c = c if c[-1] in ".!?:" else c.rstrip(";") + "."
+        rest += c + ("\n" if broken else " ")
+    return rest.strip()
 
 
 def _value_kinds(text: str) -> set[str]:

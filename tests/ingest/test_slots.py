@@ -125,6 +125,18 @@ def test_newcomer_near_misses_keep_the_old_fact(engine: MemoryEngine) -> None:
         # no value changed: the clause that shares the new statement's words is the one replaced
         ("Deploys go through ArgoCD; never deploy the billing service on Fridays.",
          "The billing service can be deployed any day now that we have canaries.", "Deploys go through ArgoCD."),
+        # a time in each sentence: the one naming what the new statement names changed, the other stays
+        ("The standup is at 9:15 in the Blue room. Retro is Friday at 4.", "standup's at 9:30 now",
+         "Retro is Friday at 4."),
+        ("Pickup from Ms Rowe's class is at 3:15; swimming finishes at 5.", "Actually pickup is at 3:30.",
+         "Swimming finishes at 5."),
+        # a list's items are its clauses, kept as lines, with the lead-in over them
+        ("Shopping for abuela:\n- pan dulce from La Estrella\n- losartan 50 mg, refill due Dec 2",
+         "abuela's losartan went up to 100 mg", "Shopping for abuela:\n- pan dulce from La Estrella"),
+        ("- standup: 9:15, Blue room\n- retro: Fri 4pm\n- 1:1 with Sam: Tue 2pm", "standup's at 9:30 now",
+         "- retro: Fri 4pm\n- 1:1 with Sam: Tue 2pm"),
+        ("car: Mazda 3, rego XPT-442\ninsurance: NRMA, renews 14 Aug\nservice due at 60,000 km",
+         "insurance renews on 2 Sept now", "car: Mazda 3, rego XPT-442\nservice due at 60,000 km"),
     ],
 )
 def test_what_a_replaced_statement_still_says(old: str, new: str, kept: str) -> None:
