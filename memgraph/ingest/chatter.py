@@ -6,7 +6,8 @@ subjects and values), so an abbreviation ("tkt" for "ticket") or a greeting and 
 restatement read as another statement, and a correction cue after a greeting ("hey, actually ...") went unseen.
 Two readings, for the rules' parse only (`statement.py`): the stored text, the full-text terms and the vectors are
 unchanged.
-- `WORDS`: chat abbreviations that are no other English word, read as the word they stand for ("tkt" -> "ticket").
+- `WORDS`: chat abbreviations that are no other English word, read as the word they stand for ("tkt" -> "ticket");
+  `INTERJECTIONS` ("lol", "ngl", "smh"): no content of a statement.
   Forms that are also words or common names ("min", "doc", "apt", "sat", "bc") are left out: a wrong expansion
   would make two statements about different things share a word.
 - `strip_chatter`: the envelope of a pasted message, its greeting ("hi all -", "Hey team,", "@here fyi") and its
@@ -32,7 +33,15 @@ WORDS: dict[str, str] = {
     "nite": "night", "thru": "through", "tho": "though", "sched": "schedule", "hubby": "husband", "meds":
     "medication", "pics": "pictures", "flt": "flight", "hosp": "hospital", "wkly": "weekly", "mthly": "monthly",
     "yrly": "yearly", "diff": "different", "info": "information",
+    # text-speak: pronouns and function words said short are the stop words they stand for (`statement.py`
+    # leaves them out of a frame as it does the written words), and a few family and thing words
+    "u": "you", "ur": "your", "ya": "you", "wat": "what", "bc": "because", "cos": "because",
+    "gonna": "going", "wanna": "want", "bro": "brother", "sis": "sister", "txt": "text", "pic": "picture",
+    "rly": "really", "prolly": "probably",
 }
+#: Chat's interjections: they say how the writer feels about a fact, never the fact ("the sync is on wed now lol"),
+#: so a frame leaves them out as it does stop words.
+INTERJECTIONS = frozenset("lol lmao rofl smh omg ngl tbh btw imo imho haha hahaha hehe ugh meh yay".split())
 
 #: Whom a greeting greets: a name (a capital), a mention, or the group ("all", "team").
 ADDRESSED = r"(?:@[\w.-]+|(?-i:[A-Z])[\w.'’-]*|all|everyone|everybody|team|folks|guys|there|both|mate)"
@@ -82,15 +91,23 @@ def opened(text: str) -> str:
     return GREETING.sub("", GREETING.sub("", body, count=1), count=1)
 
 
+#: A list whose first line is an item: "- car: Mazda 3\n- insurance: NRMA" (its first dash is the list's, not a cut).
+_BULLETED = re.compile(r"\s*([-–—*•])[ \t]+\S[^\n]*\n(?:[^\n]*\n)*?[ \t]*\1[ \t]+\S")
+
+
 def strip_chatter(text: str) -> str:
     """`text` without a pasted message's envelope (its markup, greeting, notice label, sign-off and "Sent from my
     ..."), when three words or more are left; `retrieve.gap_question.unwrap` reads a request out of the same
     envelope."""
     body = FYI.sub("", opened(text), count=1)
+    # a dash the envelope's cut leaves first ("hi Sam - quick one: ...") goes; a list's first bullet stays
+    listed = _BULLETED.match(body) is not None
     m = SIGN_OFF.search(body)
     if m and body[: m.start()].strip():
         body = body[: m.start()]
-    body = body.strip(" \t\n,;-–—")
+    body = body.strip(" \t\n,;").rstrip("-–— \t\n")
+    if not listed:
+        body = body.lstrip("-–— \t\n")
     if body == text or len(body.split()) < 3:
         return text
     return body

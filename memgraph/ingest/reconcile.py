@@ -25,7 +25,9 @@ polarity, cues) and compared. For each neighbour, most similar first, the first 
    "Ficam was withdrawn, so …", "St George's Hall flooded, so …", "Swapped the gas griddle for …", "so no more
    cash on the day"); or a value of the same kind changed (cosine >= `reconcile_update_cosine`); or
    it moves the same holder's home or job ("Lena moved to Lisbon" after "My sister Lena lives in Porto and works
-   as a nurse": `slots.py`, where the frames share too little to compare). The new statement's subject, when
+   as a nurse": `slots.py`, where the frames share too little to compare); or it replaces one part of a compound
+   old statement (a list's item, a jotted line, a sentence: `old_part`; `slots.remainder` keeps the other parts).
+   The new statement's subject, when
    found, must be one the old statement names ("Correction: the choir's concert starts at 19:30." corrects no
    night shift that starts at 19:30).
 4. **contradict** (both kept, flagged) without such a cue, only when the frames are the same word for word
@@ -538,6 +540,30 @@ class RuleReconciler:
                 return why + " in the clause of the change"
         return None
 
+    def old_part(self, n: Statement, o: Statement, c: Comparison) -> str | None:
+        """How an update or a correction `n` replaces one part of a compound `o` (a list's item, a jotted line, a
+        sentence): "insurance switched to AAMI, renews 2 Sept now" after "- car: Mazda 3, rego XPT-442 / -
+        insurance: NRMA, renews 14 Aug / - service due: 60,000 km" (a newcomer's notes). Read whole, the old
+        text's other parts hide the one that changed; each is read alone, at the pair's cosine, as a correction's
+        parts are, and `slots.remainder` then keeps the parts `n` does not touch as a memory of their own. Not a
+        part that `n` denies or the other way round (a flipped polarity read in a part is most often another
+        thing said)."""
+        parts = slots.compound_parts(o.text)
+        if len(parts) < 2:
+            return None
+        for part in parts:
+            p = statement(part)
+            cc = _compare(n, p, c.cosine, c.tolerance)
+            if cc.polarity or (len(p.stems) < 2 and not p.kinds) or len(cc.only_old) > 1 or not cc.shared:
+                continue
+            # the pair's cosine is the whole old text's, which the other parts dilute; a part whose words `n` says
+            # but one (the value it replaces) is read at the bar an update needs
+            cc = _compare(n, p, max(c.cosine, self.s.reconcile_update_cosine), c.tolerance)
+            why = self.conflict(n, p, cc, cue=True) or self.update(n, p, cc)
+            if why is not None:
+                return why + " in one part of the old statement"
+        return None
+
     def decide(self, new: Memory, neighbours: Sequence[Neighbour]) -> ReconcileDecision:
         n = statement(new.content)
         correction = new.kind is MemoryKind.CORRECTION or n.correction
@@ -611,6 +637,8 @@ class RuleReconciler:
                     why = self.changed_part(n, o, c)
                 if why is None and n.update and reasons.withdrawn(n.text, o):
                     why = "a plan withdrawn"
+                if why is None:
+                    why = self.old_part(n, o, c)
                 if why is not None:
                     kind = "correction" if fixes else "newer statement"
                     return ReconcileDecision(

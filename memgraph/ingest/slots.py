@@ -293,6 +293,12 @@ def _compound_parts(text: str) -> list[tuple[str, bool]]:
     return out
 
 
+def compound_parts(text: str) -> list[str]:
+    """The clauses of a compound statement (sentences, semicolons' parts, lines: a list's items, jotted lines), as
+    `remainder` reads them; one item when it is no compound."""
+    return [c for c, _ in _compound_parts(text)]
+
+
 def _untouched_clauses(new: str, old: str) -> str | None:
     """The clauses of a compound `old` that `new` does not touch, when it replaced another of them.
 

@@ -176,6 +176,14 @@ def stem(word: str) -> str:
 
 
 @lru_cache(maxsize=1)
+def _stops() -> frozenset[str]:
+    """The stop words a statement's content leaves out, with chat's short forms of them ("u", "ur": `chatter.WORDS`)
+    and its interjections ("lol", "ngl"): "the sync is on wed now lol" has the frame of "the sync is on wed now"."""
+    stops = stop_words()
+    return frozenset(stops | {k for k, v in chatter.WORDS.items() if v in stops} | chatter.INTERJECTIONS)
+
+
+@lru_cache(maxsize=1)
 def _cue_stems() -> frozenset[str]:
     return frozenset(stem(w) for w in CUE_WORDS)
 
@@ -421,7 +429,7 @@ def _values_of(v: tuple[Any, ...]) -> Values:
 
 
 def _parse(text: str) -> Statement:
-    stops = stop_words()
+    stops = _stops()
     plain = chatter.strip_chatter(strip_code(text))  # a pasted message's greeting and sign-off are no content
     core = _NOT_X.sub(" ", plain)  # "…, not May": May is the old value, not something this text says
     vals = values(core, compare=True)
@@ -562,7 +570,7 @@ def _units_of_values(masked_text: str, toks: list[str]) -> frozenset[str]:
 
 def _verb_index(toks: list[str]) -> int | None:
     """Where the main verb is: the first auxiliary or copula, or the first -s verb after a noun."""
-    stops = stop_words()
+    stops = _stops()
     for i, t in enumerate(toks):
         if t in _AUX:
             return i
@@ -583,7 +591,7 @@ def _verb_index(toks: list[str]) -> int | None:
 def _complement(rest: list[str]) -> set[str]:
     """Content words right after a copula, up to the first stop word ("is O negative", "is called Biscuit");
     none for a verb phrase ("is learning", "is booked") or a prepositional one ("is at 9:15")."""
-    stops = stop_words()
+    stops = _stops()
     if not rest or rest[0] == "#" or "by" in rest[:3]:
         return set()  # "is 44", "is 1,450 euros": a quantity; "is led by": a passive
     words = [t for t in rest if t != "#"]

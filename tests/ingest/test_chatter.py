@@ -91,3 +91,36 @@ def test_a_note_with_its_old_value_or_a_date_brought_forward_supersedes(engine: 
     first = engine.remember(old, user_id="notes")
     engine.remember(new, user_id="notes")
     assert not engine.get(first.id, user_id="notes").active
+
+
+@pytest.mark.parametrize(
+    ("text", "body"),
+    [
+        ("- car: Mazda 3, rego XPT-442\n- insurance: NRMA", "- car: Mazda 3, rego XPT-442\n- insurance: NRMA"),
+        ("Hi team,\n- standup at 9\n- retro at 4\nThanks, Bo", "- standup at 9\n- retro at 4"),
+        ("* swim: Sat 9am\n* gym: Mon 7am", "* swim: Sat 9am\n* gym: Mon 7am"),
+        # a dash the cut leaves, or one that only decorates, still goes
+        ("hi Sam - quick one: the deadline is fri 12/12. thx, Lena", "the deadline is fri 12/12."),
+        ("-- the gate code is 4411 --", "the gate code is 4411"),
+    ],
+)
+def test_a_lists_first_bullet_is_no_envelope(text: str, body: str) -> None:
+    """A list's first item kept its words but lost its dash, so what a superseded list still said was stored as a
+    list whose first line was no item (`slots.remainder` reads the old text through `strip_chatter`)."""
+    assert strip_chatter(text) == body
+
+
+@pytest.mark.parametrize(
+    ("chat", "written"),
+    [
+        ("the design sync is on wed now lol", "the design sync is on wed now"),
+        ("ur dentist appt is at 4 ngl", "your dentist appointment is at 4"),
+        ("my bro Dev wants a Switch game bc his broke", "my brother Dev wants a Switch game because his broke"),
+        ("u said the kids r at swim on sat smh", "you said the kids r at swim on sat"),
+    ],
+)
+def test_text_speak_has_the_frame_of_the_written_words(chat: str, written: str) -> None:
+    """Text-speak's pronouns and function words are the stop words they stand for, its interjections no content:
+    "lol" or "ur" left in a frame made a restatement two words apart from what it restates."""
+    a, b = statement(chat), statement(written)
+    assert a.frame == b.frame and a.subject == b.subject

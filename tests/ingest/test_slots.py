@@ -218,3 +218,37 @@ def test_an_update_keeps_what_it_does_not_change_of_a_note(engine: MemoryEngine)
     assert host.memories and host.memories[0].content == kept[0]
     how = engine.recall("how do we deploy?", user_id=u, top_k=3)
     assert kept[1] in [m.content for m in how.memories]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "kept"),
+    [
+        ("- car: Mazda 3, rego XPT-442\n- insurance: NRMA, renews 14 Aug\n- service due: 60,000 km",
+         "insurance switched to AAMI, renews 2 Sept now", "- car: Mazda 3, rego XPT-442\n- service due: 60,000 km"),
+        ("- gym: Mon/Wed/Fri 7am\n- swim: Sat 9am\n- physio: every other Thurs 4pm",
+         "gym moved to tue/thu mornings now, same time", "- swim: Sat 9am\n- physio: every other Thurs 4pm"),
+        ("Band practice:\n- venue: the Crown's back room\n- night: Wednesdays from 8",
+         "band practice is on thursdays now", "Band practice:\n- venue: the Crown's back room"),
+    ],
+)
+def test_an_update_of_one_item_of_a_list_replaces_that_item_only(
+    engine: MemoryEngine, old: str, new: str, kept: str
+) -> None:
+    """A newcomer's notes as a list: an update of one item left the whole list active and ranked above the update
+    (read whole, the other items hid the one that changed); now the item's update supersedes the list, and its
+    other items stay, as a list, in a memory of their own."""
+    u = f"list-{abs(hash(old)) % 10_000}"
+    first = engine.remember(old, user_id=u)
+    report = engine.remember_report(new, user_id=u)
+    assert report.superseded == [first.id] and len(report.remainders) == 1
+    assert engine.get(report.remainders[0], user_id=u).content == kept
+    assert sorted(m.content for m in engine.list(user_id=u)) == sorted([new, kept])
+
+
+def test_an_update_of_another_thing_leaves_the_list_alone(engine: MemoryEngine) -> None:
+    u = "list-other"
+    first = engine.remember("- gym: Mon/Wed/Fri 7am\n- swim: Sat 9am\n- physio: every other Thurs 4pm", user_id=u)
+    for text in ("the climbing wall moved to tuesdays now", "my piano lesson is at 9am on saturdays now"):
+        report = engine.remember_report(text, user_id=u)
+        assert report.superseded == [] and report.contradicted == []
+    assert engine.get(first.id, user_id=u).active
