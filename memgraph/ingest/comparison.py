@@ -89,6 +89,12 @@ class Comparison:
         if dn and do and dn != do:
             flat = (flat - {("number", v) for v in dn}) | {("number", v) for v in _snapped(dn, do, self.tolerance)}
         other = o.flat_values
+        tn, to = n.values.times, o.values.times
+        if tn and to and (n.values.bare_times or o.values.bare_times) and tn != to:
+            flat = (flat - {("time", t) for t in tn}) | {("time", t) for t in _clock_read(tn, n.values.bare_times, to)}
+            other = (other - {("time", t) for t in to}) | {
+                ("time", t) for t in _clock_read(to, o.values.bare_times, tn)
+            }
         en, eo = n.kinds.get("q:every"), o.kinds.get("q:every")
         if bool(en) != bool(eo):
             # how often, said on one side only, of a value both give: the time, the weekday or the day it recurs
@@ -117,6 +123,9 @@ class Comparison:
         kn, ko = _unit_said(n, o.kinds, n.kinds), _unit_said(o, n.kinds, o.kinds)
         if "q:duration" in kn and "q:duration" in ko:  # "eight weeks" / "2 months" is no changed duration
             kn = {**kn, "q:duration": _snapped(kn["q:duration"], ko["q:duration"], self.tolerance)}
+        if kn.get("time") and ko.get("time"):  # "closes at 4" / "shuts at 4pm": an hour said bare is either
+            kn, ko = ({**kn, "time": _clock_read(kn["time"], n.values.bare_times, ko["time"])},
+                      {**ko, "time": _clock_read(ko["time"], o.values.bare_times, kn["time"])})
         if kn.get("period") and ko.get("period"):  # "evening" / "night": one part of the day said two ways
             kn, ko = {**kn, "period": _periods(kn["period"])}, {**ko, "period": _periods(ko["period"])}
         changed = tuple(k for k in sorted(set(kn) & set(ko)) if not (kn[k] <= ko[k] or ko[k] <= kn[k]))
@@ -197,6 +206,17 @@ class Comparison:
 def _either_reading(a: frozenset[tuple[int, int]], b: frozenset[tuple[int, int]]) -> bool:
     """Whether `a` is the two readings of one slash date ("3/10/2027": 3 October or 10 March) and `b` one of them."""
     return len(a) == 2 and len(b) == 1 and b < a and {(d, m) for m, d in a} == a
+
+
+def _clock_read(mine: frozenset[object], bare: frozenset[int], theirs: frozenset[object]) -> frozenset[object]:
+    """`mine` with each hour said bare (read as a morning hour: `Values.bare_times`) read as the afternoon hour
+    `theirs` gives instead: "the Kita closes at 4" and "it shuts at 4pm" say one time, not two (a newcomer's pair,
+    a false contradiction)."""
+    if not bare:
+        return mine
+    return frozenset(
+        t + 720 if isinstance(t, int) and t in bare and t not in theirs and t + 720 in theirs else t for t in mine
+    )
 
 
 def _snapped(a: frozenset[object], b: frozenset[object], tolerance: float) -> frozenset[object]:

@@ -66,6 +66,7 @@ A `Reconciler` is pluggable (`MemoryEngine(..., reconciler=...)`), e.g. an LLM j
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -75,6 +76,7 @@ from memgraph._deprecated import deprecated_alias
 from memgraph.config import Settings
 from memgraph.ingest import (
     acronyms,
+    jotted,
     names,
     pair_model,
     pairing,
@@ -138,6 +140,7 @@ from memgraph.ingest.forms import (
     _same_bound,
     _scoped,
     _unit_noun,
+    changed_thing,
 )
 from memgraph.ingest.hours import hours_conflict
 from memgraph.ingest.marks import found
@@ -317,7 +320,10 @@ class RuleReconciler:
         named = c.entities_differ and bool(
             (c.only_old & o.opposites - o.complement) or (c.only_new & n.opposites - n.complement)
         )
-        if c.value_swap and not c.polarity and (not c.subject_changed or c.identity) and not (
+        # (an identity's subject is its value, "Lena is my manager" / "Oskar is my manager", while what it is said to
+        # be stays: "Pepper is the oldest cat" / "Biscuit is the youngest cat" name two cats of two slots)
+        identity = c.identity and not ((c.only_old - o.subject) or (c.only_new - n.subject))
+        if c.value_swap and not c.polarity and (not c.subject_changed or identity) and not (
             denials or named or _another_value(n, o, c, cue=cue) or (not cue and (c.shared - n.subject) & _HOLDS_MANY)
         ):
             return f"swapped {', '.join(surface(c.only_old, o.text))} -> {', '.join(surface(c.only_new, n.text))}"
@@ -364,7 +370,7 @@ class RuleReconciler:
             return "allowed / forbidden"
         # "I've never been on the flat rate VAT scheme; I use standard accounting.": the clause that negates the
         # old statement, read alone (the clause added after it is another statement)
-        for part in clauses(n.text):
+        for part in _clause_parts(n.text):
             if not o.negated and not found(NEGATION_SAID, part):
                 continue  # (both rules below want the polarity flipped: the clause negated)
             p = statement(part)
@@ -373,6 +379,20 @@ class RuleReconciler:
                 return "negation in a clause"
             if _negates_what_it_names(n, p, cc, cue=cue):
                 return "negation in a clause (of what the text names)"
+        # and the old statement's clause that the new one negates ("The Street Triple has a quickshifter fitted,
+        # which is why I don't touch the clutch …" / "my street triple doesnt have a quickshifter": the negation in
+        # the old reason made both texts negated, which two denials are; held-out pairs 16). The clause must say
+        # who or what it is about (not "Don't ever quit on what you love." against "I love to read.": chat's advice,
+        # whose cue words leave one frame word) and share two frame words; no cue makes the bar lower.
+        for part in _clause_parts(o.text):
+            if not n.negated and not found(NEGATION_SAID, part):
+                continue
+            q = statement(part)
+            if not (q.subject or _OPENS_WITH_PRONOUN.match(part)):
+                continue
+            cc = _compare(n, q, c.cosine, c.tolerance)
+            if len(cc.shared) > 1 and _negates(cc, cue=False) and not predicates.another_slot(n.text, part):
+                return "negation of a clause"
         return None
 
     def conflict_in_any_voice(self, n: Statement, o: Statement, c: Comparison, *, cue: bool) -> str | None:
@@ -387,7 +407,7 @@ class RuleReconciler:
         why = self.conflict(n, o, c, cue=cue)
         if why is not None:
             return why
-        bn, bo = voice.bare(n.text), voice.bare(o.text)
+        bn, bo = jotted.sentence(voice.bare(n.text)), jotted.sentence(voice.bare(o.text))
         if bn != n.text or bo != o.text:
             p, q = statement(bn), statement(bo)
             why = self.conflict(p, q, _compare(p, q, c.cosine, c.tolerance), cue=cue)
@@ -454,7 +474,10 @@ class RuleReconciler:
         # of oak." after "Worktops: we picked oak, 40 mm, …"), needs no subject test: the parse's subject there is
         # the new value
         named = c.replaced and bool(c.shared - n.replaced)
-        if not c.shared or (n.subject and not c.identity and not named and not _shares(n.subject, o.stems)):
+        # (or the thing a change told with its agent as the subject acts on: "The hospital has preponed the 20 week
+        # scan to Monday" is about the scan)
+        if not c.shared or (n.subject and not c.identity and not named and not _shares(n.subject, o.stems)
+                            and not _shares(changed_thing(n.text), o.stems)):
             # "Correction: the choir's concert starts at 19:30." beside "Night shifts on Ward 9 start at 19:30.": a
             # correction of something the old statement does not name, though the verb and the time are the
             # same (an identity's subject is its value: "Dana is on call" corrects "Omar is the on-call engineer")
@@ -468,6 +491,9 @@ class RuleReconciler:
         bar = s.reconcile_slot_cosine if correction else s.reconcile_update_cosine
         if c.changed and c.cosine >= bar:
             return _changed(c.changed)
+        restated = _bare_for_named(n, o) if not c.changed and c.cosine >= bar else None
+        if restated is not None:
+            return _changed((restated,)) + " (said as a bare number, the old value named)"
         if c.changed and c.cosine >= s.reconcile_changed_to_cosine and self._changed_to(n, o, c):
             return _changed(c.changed) + " (told as an event)"
         if c.cosine >= s.reconcile_changed_to_cosine and _moved_to(n, o):
@@ -680,6 +706,19 @@ class RuleReconciler:
         return None
 
 
+#: A clause that opens with its subject pronoun ("I dont like music too much").
+_OPENS_WITH_PRONOUN = re.compile(r"(?i)\s*(?:i|we|you|he|she|they|it)\b(?!['’]s\b)")
+#: A clause that gives what follows from the one before it: "…, which is why …", "…, which means …", "…, that's why …".
+_FOLLOWS = re.compile(r"(?i)\s*,\s+(?:(?:which|that)(?:['’]s|\s+is)\s+why|which\s+means(?:\s+that)?)\s+")
+
+
+def _clause_parts(text: str) -> tuple[str, ...]:
+    """The clauses of `text` (`statement.clauses`), also cut where a clause says what follows from the one before it
+    (`_FOLLOWS`); empty when it is one clause."""
+    parts = [q for p in (clauses(text) or (text,)) for q in _FOLLOWS.split(p) if q.strip()]
+    return tuple(parts) if len(parts) > 1 else ()
+
+
 def _joined(text: str) -> list[str]:
     """The clauses of `text` joined by a semicolon, when it has two or more."""
     parts = [p.strip() for p in text.split(";") if len(p.split()) > 2]
@@ -691,6 +730,21 @@ def _say_both(n: Statement, o: Statement, c: Comparison) -> bool:
     rate; storage ashore over the winter is £14 a foot." after "… is £12 per foot."): the text that gives both
     values tells them apart, which no contradiction does."""
     return any(o.kinds.get(k, frozenset()) & n.kinds.get(k, frozenset()) for k in c.changed)
+
+
+def _bare_for_named(n: Statement, o: Statement) -> str | None:
+    """The kind of `o`'s quantity that `n` gives again as a bare number while it names `o`'s value as the old one
+    ("loft budget ~45k (was 40k)" after "The budget for the loft is £40k."; "the fee is 827 not 719" after "The visa
+    fee is £719"): notes and chat leave the unit off both numbers, so the kinds differ ("" and "gbp") and no value
+    reads as changed. Only one unit kind in `o` holds the named value, and `n`'s bare number is another value."""
+    bare = denied_values(n.text).get("q:", frozenset())
+    new = n.kinds.get("q:", frozenset())
+    if not bare or not new:
+        return None
+    kinds = [k for k, v in o.kinds.items() if k.startswith("q:") and k != "q:" and bare & v]
+    if len(kinds) != 1 or new & o.kinds[kinds[0]]:
+        return None
+    return kinds[0]
 
 
 def _measured_kinds(st: Statement, names: frozenset[str]) -> set[str]:

@@ -63,7 +63,9 @@ _CLOCK = re.compile(
 _HALF = re.compile(
     r"(?i)\b(?:an|one)\s+hour\s+and\s+a\s+half\b|\bhalf\s+an\s+hour\b|\b(?P<q>a|three)\s+quarters?\s+of\s+an\s+hour\b"
     r"|\b(?:a\s+)?fortnight\b"
-    r"|\b(?P<n>\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+and\s+a\s+half\s+(?P<u>hours?|days?|weeks?|"
+    # (with its tens: "thirty-eight and a half thousand pounds" is 38,500, not "thirty-" and 8,500)
+    r"|\b(?:(?P<tens>twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[\s-]+)?"
+    r"(?P<n>\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+and\s+a\s+half\s+(?P<u>hours?|days?|weeks?|"
     r"minutes?|years?|months?|thousand|grand|million|lakhs?|k)\b"
 )
 #: A year said as dictation says it: "twenty twenty-seven", "nineteen ninety-eight", "twenty oh five" (`_year`).
@@ -193,6 +195,8 @@ def _half(m: re.Match[str]) -> str:
     if m.group("n"):
         n = m.group("n").lower()
         value = int(n) if n.isdigit() else CARDINALS[n]
+        if m.group("tens") and not n.isdigit():
+            value += CARDINALS[m.group("tens").lower()]
         return f"{value}.5 {m.group('u')}"  # "2.5 hours", "2.5 grand": values.py reads the unit or the scale
     if m.group("q"):
         return "45 minutes" if m.group("q").lower() == "three" else "15 minutes"
@@ -280,9 +284,11 @@ _HALF_OF = {"kilo": "500 g", "kilogram": "500 g", "kilogramme": "500 g", "litre"
 
 
 #: "a week in advance", "a day ahead", "a week's notice": one unit of time before, a duration ("7 days' notice")
-#: and not how often, which "a week" otherwise says ("£6 a week") (held-out pairs 13).
+#: and not how often, which "a week" otherwise says ("£6 a week") (held-out pairs 13); so is an age, "a year old" (as
+#: "six years old" is read: "nutmeg is the youngest hen, only a year old", held-out pairs 16).
 _ONE_BEFORE = re.compile(
-    r"(?i)\ban?\s+(?P<u>hour|day|week|fortnight|month|year)(?=\s+(?:in\s+advance|ahead|beforehand)\b|['’]s?\s+notice\b)"
+    r"(?i)\ban?\s+(?P<u>hour|day|week|fortnight|month|year)"
+    r"(?=\s+(?:in\s+advance|ahead|beforehand|old)\b|['’]s?\s+notice\b)"
 )
 
 
@@ -373,7 +379,7 @@ def digitise(text: str) -> str:
         out = _MONEY.sub(_money, out)
     if "hour" in low or "km/h" in low:
         out = _SPEED.sub(_speed, out)
-    if "advance" in low or "ahead" in low or "beforehand" in low or "notice" in low:
+    if "advance" in low or "ahead" in low or "beforehand" in low or "notice" in low or " old" in low:
         out = _ONE_BEFORE.sub(lambda m: "1 " + m.group("u"), out)
     if "half a" in low:
         out = _HALF_UNIT.sub(lambda m: _HALF_OF[m.group("u").lower()], out)

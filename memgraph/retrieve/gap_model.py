@@ -43,7 +43,7 @@ from memgraph.retrieve.gap_focus import (
     subject_names,
     uncovered,
 )
-from memgraph.retrieve.gap_question import asked, information_need, is_question, scene, unwrap
+from memgraph.retrieve.gap_question import asked, information_need, is_question, plain_spelling, scene, unwrap
 from memgraph.retrieve.gap_structure import structure_features
 from memgraph.retrieve.gap_values import expected_answer, holds_answer, holds_asked_values, tense_clash
 from memgraph.retrieve.gap_voice import restore_case
@@ -63,8 +63,9 @@ def gap_features(
     (`gap_answer_cosine`, `gap_weak_cosine`): a memory's focus words are tested from `weak_cosine` up, as `judge`
     tests them. A query with no capital at all is read with the capitals the served memories give its words
     (`gap_voice.restore_case`: chat's lower case must not hide the question's subjects), and a pasted message
-    without its greeting and sign-off (`gap_question.unwrap`: "Hi Sam," and "Thanks, Noor" are no subjects)."""
-    query = restore_case(unwrap(query), served)
+    without its greeting and sign-off (`gap_question.unwrap`: "Hi Sam," and "Thanks, Noor" are no subjects), chat's
+    spellings of question words written out (`gap_question.plain_spelling`: "wats the gate code")."""
+    query = restore_case(plain_spelling(unwrap(query)), served)
     setting, question = scene(query)
     expects = expected_answer(question)
     focus_n = len(focus_words(asked(query)))

@@ -86,12 +86,64 @@ _PROPOSAL_CHECK = re.compile(
 )
 
 
+#: Chat's spellings of the words a question is read by (question words, the auxiliary and the pronoun beside them):
+#: "wats the gate code again", "where r the spare keys", "hw much was the plumber", "can u send me ...". Only these:
+#: the readings below and the kinds of value asked (`gap_values`) are written for the plain words.
+_CHAT_SPELLING = {"wat": "what", "wot": "what", "wut": "what", "wats": "what's", "wots": "what's", "wuts": "what's",
+                  "whts": "what's", "wen": "when", "wens": "when's", "wher": "where", "whr": "where",
+                  "wich": "which", "whch": "which"}
+_CHAT_WORD = re.compile(r"(?i)(?<![\w'’])(?:" + "|".join(_CHAT_SPELLING) + r")(?![\w'’])")
+#: "r" and "u" are "are" and "you" only beside a question word or an auxiliary: "where r the keys", "can u send",
+#: "r u free" (never "plan B", "option u").
+_CHAT_ARE = re.compile(r"(?i)\b(what|when|where|who|which|how|why)\s+r\b|^(\W*)r(?=\s+(?:u|you|we|they)\b)")
+#: "hw" is "how" only before what "how" asks with ("hw much", "hw do i"): alone it is also homework ("hw due fri").
+_CHAT_HOW = re.compile(r"(?i)\bhw(?=\s+(?:much|many|long|often|far|old|do|does|did|can|could|should|is|are|was|were|"
+                       r"to)\b)")
+_CHAT_YOU = re.compile(r"(?i)\b(can|could|would|will|do|did|are|have)\s+u\b")
+
+
+def plain_spelling(text: str) -> str:
+    """`text` with chat's spellings of question words, "r" and "u" written out (`_CHAT_SPELLING`), so that
+    "wats the gate code again" is read as "what's the gate code again" is: a question asking for a code."""
+    text = _CHAT_WORD.sub(lambda m: _cased(m.group(0), _CHAT_SPELLING[m.group(0).lower()]), text)
+    text = _CHAT_HOW.sub(lambda m: _cased(m.group(0), "how"), text)
+    text = _CHAT_ARE.sub(lambda m: f"{m.group(1)} are" if m.group(1) else f"{m.group(2)}are", text)
+    return _CHAT_YOU.sub(lambda m: f"{m.group(1)} you", text)
+
+
+def _cased(said: str, word: str) -> str:
+    return word[:1].upper() + word[1:] if said[:1].isupper() else word
+
+
+#: A question word left where its answer goes, as non-native and spoken English ask ("december meeting is at whose
+#: house", "my english class is which days", "indiranagar deliveries who is doing", "total how many customers we
+#: have", "UPI payment till which date customers must do", "Sunday also delivery is happening or not", "Mrs Rao of
+#: HSR any food restrictions are there"). A relative or embedded clause goes on after its question word ("the
+#: dog which is fine", "the place where we met", "i know how much it was", "pupils use edu-pupils which blocks
+#: youtube") and is read as none.
+_IN_SITU = re.compile(
+    rf"(?i)(?<!\bknow\s)(?<!\bknew\s)(?<!\bmatter\s)(?<!\bsure\s)(?<!\bsee\s)(?<!\btell\s)(?<!\bidea\s)(?:"
+    rf"(?<!\bme\s)(?<!\bus\s)(?<!\bhim\s)(?<!\bher\s)(?<!\bthem\s)(?<!\byou\s)"
+    rf"\b(?:which|whose|what)(?:\s+(?!{_AUX}\b|{_SUBJECT}\b|it\b|\w+n['’]?t\b)[\w'’-]+)?(?:\s+(?:is|are|was|were))?\W*$|"
+    rf"\bwho\s+(?:is|are|was|will\s+be)\s+[a-z]+ing\W*$|"
+    rf"\bhow\s+(?:many|much|long|often|far|old|soon)\b|"
+    rf"\b(?:till|until|since|from|by)\s+(?:which|what|when)\b|"
+    rf"\b{_AUX}\b.*\bor\s+not\W*$|"
+    rf"\bany\b.*\b(?:are|is)\s+there\W*$)"
+)
+
+
+_WH_AUX = re.compile(r"(?i)(?:what|when|where|who|which|how)\s+(?:is|are|was|were|do|does|did)\s+"
+                     r"(?:the|my|our|his|her|their|your|[\w'’-]+['’]s)\b")
+
+
 def inner_question(clause: str) -> int | None:
     """Where a question begins inside `clause` after a scene of two words or more, said with no mark between
     (`_INNER_QUESTION`); None when it holds none."""
     for m in _INNER_QUESTION.finditer(clause):
-        if len(clause[: m.start()].split()) >= 2:
-            return m.start()
+        before = clause[: m.start()].split()
+        if len(before) >= 2 or (len(before) == 1 and _WH_AUX.match(clause[m.start():])):
+            return m.start()  # one word before a question word and its verb: "oye when is mummy's flight"
     return None
 
 
@@ -105,12 +157,29 @@ _REPORTED = re.compile(
 #: keyword query: without a final period the two read alike.
 _REPORT_TIME = re.compile(r"(?i)\b(?:today|yesterday|tonight|this\s+(?:morning|afternoon|evening)|again|later)\b")
 #: A verb that opens a standing instruction on style: "keep answers terse", "use simple language please".
-_INSTRUCTION = re.compile(r"(?i)^\W*(?:keep|use|remember|stop|avoid|write|make|be|always|never)\b")
+_INSTRUCTION = re.compile(
+    r"(?i)^\W*(?:(?:please|pls|kindly)\s+)?(?:keep|use|remember|stop|avoid|write|make|be|always|never|remind\s+me\s+to)\b"
+)
+#: A request about how the assistant itself talks or shows things is an instruction, not a question, whatever its
+#: form: "can you make the writing bigger and not talk so fast", "could you keep your answers shorter".
+_CONDUCT = re.compile(
+    r"(?i)^\W*(?:(?:please|pls|kindly)\s+)?(?:can|could|would|will)\s+(?:you|u)\s+(?:(?:please|pls|kindly|also|just)\s+)?"
+    r"(?:make|keep|stop|talk|speak|slow|avoid|use|be|answer|reply|write|always|never)\b"
+)
 #: A polite word closing a keyword query ("Mr Joyce's phone number please").
 _POLITE_END = re.compile(r"(?i)[\s,]+(?:please|pls|plz|thanks|thx|ta)\W*$")
 _REQUEST = re.compile(
-    r"(?i)^\W*(?:(?:please|pls|kindly|can\s+you|could\s+you|can\s+u|could\s+u|ok(?:ay)?|hey)[,:]?\s+)*"
+    r"(?i)^\W*(?:(?:please|pls|kindly|can\s+you|could\s+you|can\s+u|could\s+u|would\s+you|will\s+you|ok(?:ay)?|"
+    r"hey|i\s+would\s+be\s+grateful\s+if\s+you\s+(?:could|would)|i(?:'d|\s+would)\s+appreciate\s+it\s+if\s+you\s+"
+    r"(?:could|would))[,:]?\s+)*"
     r"(?:tell\s+me|remind\s+me\s+(?:what|when|where|who|which|how|why|of|about|if|whether)|show\s+me|"
+    # "remind me the gate code", "remind me am i meant to ...": what is stored, where "remind me to ring mum" sets
+    # a reminder
+    r"remind\s+me\s+(?:the|my|our|his|her|their|your|[\w'’-]+['’]s|am|is|are|was|were|do|does|did|have|has|can|"
+    r"should|must)\b|"
+    # formal: "Could you confirm the venue", "Kindly advise the account number", "please check when the MOT is due"
+    r"(?:confirm|advise(?:\s+(?:me|us))?(?:\s+(?:of|on))?)\s+(?:the|my|our|his|her|their|your|[\w'’-]+['’]s|what|"
+    r"when|where|who|which|how|whether|if)\b|check\s+(?:what|when|where|who|which|how|whether|if)\b|"
     r"give\s+me|list|find|look\s+up|recall|explain|describe|summari[sz]e|i\s+(?:need|want)\s+to\s+know|"
     r"i\s+(?:forgot|can't\s+remember|don't\s+remember)|do\s+you\s+(?:know|remember)|"
     # the subject dropped, as in chat: "forgot how to get into the hall", "need the ethics number for the samples"
@@ -183,6 +252,8 @@ def is_question(text: str) -> bool:
                 return True
         if inner_question(parts[-1]) is not None or _PROPOSAL_CHECK.search(parts[-1]):
             return True  # "build 3.4.0 is uploaded can we push it out today": no mark between scene and question
+        if len(parts[-1].split()) >= 2 and _IN_SITU.search(parts[-1]):
+            return True  # "december meeting is at whose house": the question word where its answer goes
         if len(parts) > 1 and len(parts[0].split()) >= 3 and len(parts[-1].split()) <= 10 and _CHECK.match(parts[-1]):
             return True
         if len(parts) == 1 and _ANY.match(s):
@@ -245,10 +316,12 @@ def _peel(text: str) -> str:
 
 def information_need(query: str) -> bool:
     """Does the query ask for information (see the module docstring)? A message's greeting and sign-off are not
-    read (`unwrap`)."""
-    text = unwrap(query)
+    read (`unwrap`), and chat's spellings of question words are read as the words (`plain_spelling`)."""
+    text = plain_spelling(unwrap(query))
     if not text or not tokenize(chatter.FILLER.sub("", text)):
         return False  # nothing, or only "um ... uh"
+    if _CONDUCT.match(text):
+        return False
     if is_question(text):
         return True
     if any(_REQUEST.match(s.strip()) and not _STANDING.search(s) and not _GENERIC.match(s.strip())
@@ -261,6 +334,15 @@ def information_need(query: str) -> bool:
     # a bare keyword query: a few words in one phrase, no verb or pronoun, no closing punctuation ("standup
     # time"); one that opens on a social word ("ok running the migrations now", "thanks, that build worked") or
     # holds two phrases is a remark
+    if _keywords(text) or _attribute_of(text):
+        return True
+    # a scene, then the thing asked for as a jotted note names it: "saoirse has high fever, number of the doctor"
+    parts = clauses(text)
+    return len(parts) > 1 and not text.endswith((".", "!")) and _attribute_of(parts[-1], head_words=2)
+
+
+def _keywords(text: str) -> bool:
+    """A few words in one phrase with no verb or pronoun and no closing punctuation: "standup time"."""
     words = tokenize(text)
     content = [w for w in words if w not in stop_words()]
     return (
@@ -276,10 +358,48 @@ def information_need(query: str) -> bool:
     )
 
 
+#: The thing asked for, named as a note names it, then whose it is: "opening hours for the gym in perth i use",
+#: "flight number for the charter back home", "number of the doctor of the family".
+_ATTRIBUTE_OF = re.compile(
+    r"(?i)^\W*(?!(?:in|on|at|by|to|for|of|from|until|till|with|after|before|during|within|under|over|about)\b)"
+    r"(?P<head>(?:[\w'’-]+\s+){1,3}?)(?:for|of)\s+\S"
+)
+
+
+#: The auxiliaries and forms of "be" that make a phrase a statement ("match fees for the under-11s are 3 pounds");
+#: a subject pronoun may follow the attribute ("opening hours for the gym i use").
+_VERB = re.compile(
+    r"(?i)\b(?:is|are|was|were|am|be|been|being|do|does|did|have|has|had|will|would|can|could|should|must|may|might|"
+    r"shall|it's|i'm|i've|i'd|i'll|we're|we've|they're|let's|please|isn't|aren't|don't|doesn't|didn't|won't|can't)\b"
+)
+
+
+def _attribute_of(text: str, head_words: int = 3) -> bool:
+    """A longer keyword query: an attribute and what it belongs to (`_ATTRIBUTE_OF`), with no verb or pronoun in
+    the attribute and no number anywhere, where a note would give one ("interest on the FNB account 6.2%",
+    "cover for the 3rd", "live locusts for year 8 come from ..."); up to 14 words, or `head_words` words before
+    "for" / "of"."""
+    m = _ATTRIBUTE_OF.match(text)
+    words = tokenize(text)
+    return bool(
+        m and 3 <= len(words) <= 14
+        and len(m.group("head").split()) <= head_words
+        and not text.endswith((".", "!"))
+        and "," not in text
+        and not any(ch.isdigit() for ch in text)
+        and _keywords(m.group("head"))
+        and not any(w in _SOCIAL for w in tokenize(m.group("head")))  # "martin says thanks for sorting the flights"
+        and not _VERB.search(text)
+        and not _PAST_VERB.search(text)
+        and not _REPORT_TIME.search(text)
+    )
+
+
 def asked(query: str) -> str:
     """What a query asks: its question and request sentences ("I prefer short answers. How do I deploy?" ->
-    "How do I deploy?"), or the whole query when no sentence is one (a keyword query)."""
-    query = unwrap(query)
+    "How do I deploy?"), or the whole query when no sentence is one (a keyword query); chat's spellings of question
+    words written out (`plain_spelling`)."""
+    query = plain_spelling(unwrap(query))
     said = [s.strip() for s in sentences(query)]
     parts = []
     for i, s in enumerate(said):
@@ -329,11 +449,21 @@ def scene(query: str) -> tuple[str, str]:
         if m:
             return m.group("s").strip(), m.group("q").strip()
         at = None if _QUESTION_START.match(text) or text.rstrip().endswith((".", "!")) else inner_question(text)
-        return (text[:at].strip(), text[at:].strip()) if at else ("", text)
+        return (text[:at].strip(), text[at:].strip()) if at and not _BARE_WH.match(text[at:]) else ("", text)
     last = parts[-1]
-    if not (is_question(last) or _REQUEST.match(last)) or any(is_question(p) for p in parts[:-1]):
+    asks = is_question(last) or _REQUEST.match(last) or _attribute_of(last, head_words=2)
+    if not asks or any(is_question(p) for p in parts[:-1]):
         return "", text
+    if _BARE_WH.match(last):
+        return "", text  # "the dentist of the kids, which one is": what is asked about was said first
     return ", ".join(parts[:-1]), last
+
+
+#: A question of a question word alone, with at most one word and its verb ("which one is", "whose turn", "who is
+#: it"): what it asks about was said before it ("and january, whose turn", "the dentist of the kids, which one is"),
+#: so that is no scene but the question's subject.
+_BARE_WH = re.compile(r"(?i)^\W*(?:(?:and|so|but)\s+)?(?:what|which|who|whose|where|when)(?:\s+(?!(?:do|does|did|can|"
+                      r"could|should|will|would)\b)[\w'’-]+)?(?:\s+(?:is|are|was|were|it))?\W*$")
 
 
 

@@ -43,10 +43,15 @@ _MIXED_CASE = re.compile(r"\b[a-z]+[A-Z][A-Za-z]*\b")
 _ORDINALS = "first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\\d+(?:st|nd|rd|th)"
 _ORDINAL_THING = re.compile(rf"(?i)\b({_ORDINALS})\s+([a-z]{{3,}})\b")
 _ORDINAL_LIST = re.compile(rf"(?i)\b((?:(?:{_ORDINALS})(?:\s*,\s*|\s+and\s+|\s+or\s+|\s+))+)([a-z]{{3,}})\b")
+#: A possessor and the word it owns, in any case: "dad's birthday", "Nomsa's place", "the twins' bedtime".
+_OWNED = re.compile(r"(?i)\b([a-z][\w-]*)(?:['’]s|s['’])\s+(?=([a-z][\w-]{2,})\b)")
+#: Words that take "'s" without owning: "what's the", "it's time", "that's when", "let's".
+_NOT_OWNERS = frozenset("what when where who how it that there here let he she this everyone one".split())
 #: What is read of each served memory, for the most similar one and the most similar one holding the answer.
-_PER_MEMORY = ("names_absent", "sibling_name", "lexical_left")
+_PER_MEMORY = ("names_absent", "sibling_name", "lexical_left", "sibling_owner")
 #: The features `structure_features` gives (bench/gaps_model.py adds them to older checkouts' rows).
-FEATURES = (*(f"{p}_{k}" for p in ("best", "good") for k in _PER_MEMORY), "clean_best_sim", "asked_subjects")
+FEATURES = (*(f"{p}_{k}" for p in ("best", "good") for k in _PER_MEMORY), "clean_best_sim", "whole_best_sim",
+            "asked_subjects")
 
 
 def asked_subjects(query: str) -> list[str]:
@@ -85,13 +90,14 @@ class _Asked:
     stems: set[str]  # the stems of the subjects' words and of the question
     focus: list[str]  # the focus words of what is asked
     question: str  # what is asked (`asked`)
+    owned: list[tuple[str, str]]  # its possessives (`_owned`)
 
     @classmethod
     def of(cls, query: str) -> _Asked:
         subjects = asked_subjects(query)
         stems = {stem(w) for s in subjects for w in tokenize(s)} | _stems(query)
         question = asked(query)
-        return cls(subjects, stems, focus_words(question), question)
+        return cls(subjects, stems, focus_words(question), question, _owned(question))
 
 
 def _said(subject: str, content: str, have: set[str], spelled: set[str]) -> bool:
@@ -139,6 +145,21 @@ def _sibling_name(q: _Asked, content: str, missing: list[str]) -> bool:
     return bool(theirs - q.stems)
 
 
+def _owned(text: str) -> list[tuple[str, str]]:
+    """(owner, stem of the owned word) of each possessive in `text`: "mum's birthday 3 March" -> [("mum",
+    "birthday")]."""
+    return [(m.group(1).lower(), stem(m.group(2).lower())) for m in _OWNED.finditer(text)
+            if m.group(1).lower() not in _NOT_OWNERS]
+
+
+def _sibling_owner(q: _Asked, content: str, have: set[str]) -> bool:
+    """The memory gives the same thing another owner: "when's dad's birthday" / "mum's birthday 3 March". Read in
+    any case (`sibling_name` reads names by their capitals, which chat and dictation drop: "dad", "nomsa")."""
+    theirs = _owned(content)
+    return any(h == head and y != owner and not stem_in(stem(owner), have)
+               for owner, head in q.owned for y, h in theirs)
+
+
 def _lexical_left(q: _Asked, have: set[str]) -> float:
     if not q.focus:
         return 0.0
@@ -159,6 +180,13 @@ def sibling_name(query: str, content: str) -> bool:
     return _sibling_name(q, content, _missing(q, content, _stems(content)))
 
 
+def sibling_owner(query: str, content: str) -> bool:
+    """The memory gives what the question asks of one owner to another ("when's dad's birthday" / "mum's birthday 3
+    March"), in any case."""
+    q = _Asked.of(query)
+    return _sibling_owner(q, content, _stems(content))
+
+
 def lexical_left(query: str, content: str) -> float:
     """The share of the question's focus words `content` does not say by the word, its stem or a prefix (no
     meaning test: a sibling word is near in meaning, "nitrate" / "magnesium")."""
@@ -168,8 +196,9 @@ def lexical_left(query: str, content: str) -> float:
 def structure_features(query: str, served: Sequence[ServedHit], *, weak_cosine: float) -> dict[str, float]:
     """Over the most similar served memory and the most similar one holding the kind of value asked (and the
     values named, of the same time): whether it says the question's subjects, speaks of a sibling, qualifies a
-    shared word differently, how many focus words it lacks by the word; and the best cosine of a memory holding
-    the answer with none of these signs (`clean_best_sim`)."""
+    shared word differently, gives the thing asked another owner, how many focus words it lacks by the word; the
+    best cosine of a memory holding the answer with none of these signs (`clean_best_sim`), and of one that also
+    says every focus word (`whole_best_sim`)."""
     question = asked(query)
     expects = expected_answer(question)
     q = _Asked.of(query)
@@ -181,7 +210,7 @@ def structure_features(query: str, served: Sequence[ServedHit], *, weak_cosine: 
         good = holds_answer(c, expects, query) and holds_asked_values(c, question) and not tense_clash(c, question)
         per.append({"sim": h.similarity or 0.0, "names_absent": _names_absent(q, missing),
                     "sibling_name": float(_sibling_name(q, c, missing)), "lexical_left": _lexical_left(q, have),
-                    "good": good})
+                    "sibling_owner": float(_sibling_owner(q, c, have)), "good": good})
     f: dict[str, float] = {}
     top = max(per, key=lambda p: p["sim"]) if per else None
     goods = [p for p in per if p["good"]]
@@ -189,8 +218,13 @@ def structure_features(query: str, served: Sequence[ServedHit], *, weak_cosine: 
         f[f"best_{k}"] = float(top[k]) if top else (1.0 if k in ("names_absent", "lexical_left") else 0.0)
         # the most favourable memory holding the answer: the answer need not be the most similar one
         f[f"good_{k}"] = min((float(p[k]) for p in goods), default=1.0)
-    clean = [p["sim"] for p in goods if not p["sibling_name"] and not p["names_absent"]
+    clean = [p["sim"] for p in goods if not p["sibling_name"] and not p["names_absent"] and not p["sibling_owner"]
              and p["sim"] >= weak_cosine]
     f["clean_best_sim"] = max(clean, default=0.0)
+    # one memory must both name the question's subjects and say what is asked of them: "where do I send Brandt's
+    # invoices" / "Brandt sends manuals ..." + "Invoices to Halvorsen go to ..." is two halves of no answer
+    whole = [p["sim"] for p in goods if not p["sibling_name"] and not p["names_absent"] and not p["sibling_owner"]
+             and not p["lexical_left"] and p["sim"] >= weak_cosine]
+    f["whole_best_sim"] = max(whole, default=0.0)
     f["asked_subjects"] = float(len(q.subjects))
     return f

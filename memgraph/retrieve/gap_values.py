@@ -18,7 +18,10 @@ _EXPECT: tuple[tuple[str, re.Pattern[str]], ...] = (
         r"(?i)\b(?:phone|telephone)\b|\b(?:mobile|cell)\s+(?:number|phone|no)\b|"
         r"(?:['’]s|\bhis|\bher|\btheir|\bmy|\byour|\bour)\s+(?:mobile|cell)\b(?!\s+\w)"
     )),
-    ("time", re.compile(r"(?i)\bwhat\s+time\b|\bhow\s+(?:late|early)\b|\bwhat\s+hour\b|\bwhich\s+hour\b")),
+    ("time", re.compile(r"(?i)\bwhat\s+time\b|\bhow\s+(?:late|early)\b|\bwhat\s+hour\b|\bwhich\s+hour\b|"
+                        # the times named as a note names them: "opening hours for the gym", "kick-off time"
+                        r"\b(?:opening|closing|visiting|office)\s+(?:hours|times)\b|"
+                        r"\b(?:start|finish|closing|kick-?off|pick-?up|collection)\s+time\b")),
     (
         "money",
         re.compile(
@@ -43,7 +46,9 @@ _EXPECT: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"(?i)\bhow\s+(?:much|many|far|big|fast|old|tall|heavy|large|high|wide)\b|"
             r"\bwhat(?:['’]?s|\s+is|\s+are|\s+was)?\s+(?:the\s+|my\s+|our\s+|his\s+|her\s+|their\s+)?"
             r"(?:[\w.'’-]+\s+){0,3}?(?:size|number|count|rate|limit|percentage|speed|distance|weight|height|temperature|pressure|dose|"
-            r"score|rating|version|age|capacity|amount)\b"
+            r"score|rating|version|age|capacity|amount)\b|"
+            # a number named as a note names it: "flight number for the charter", "number of the doctor"
+            r"(?:^|[,;:–—-]\s)\W*(?:[\w'’-]+\s+){0,2}number\s+(?:of|for)\b"
         ),
     ),
     (

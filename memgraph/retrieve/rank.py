@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from operator import attrgetter
 
-from memgraph.confidence import baseline
+from memgraph.confidence import DECAY_STATE_KEY, baseline
 from memgraph.config import Settings
 from memgraph.models import Memory
 
@@ -84,6 +84,7 @@ def score_many(
     exp = math.exp
     out: list[Scored] = []
     append = out.append
+    one = next(iter(cue_tags)) if cue_tags and len(cue_tags) == 1 else None
     # comparisons instead of max(0.0, x) and no cue-tag work without cue tags: the same values (boost ** 0 is
     # 1.0), ~25% less per memory (a cascade scores ~120)
     for memory, relevance in pairs:
@@ -100,14 +101,18 @@ def score_many(
             half_life = half_lives.get(key)
             if half_life is None:
                 half_life = half_lives[key] = settings.half_life_days(memory.kind.value, memory.provenance.value)
-            base = baseline(memory)
+            # `baseline` only where the decay job left its state: else it is the stored confidence (~0.3 us less)
+            base = baseline(memory) if DECAY_STATE_KEY in memory.metadata else float(memory.confidence)
             conf = base * exp(-days / half_life) if half_life > 0 else base
         hours = since_write / 3600.0
         if hours < 0.0:
             hours = 0.0
         rec = 1.0 + amplitude * exp(-hours / hours_scale)
         imp = (1.0 - w) + w * memory.importance
-        if cue_tags:
+        if one is not None:  # one cue tag (a speaker: most cue-bearing questions): a membership test, no sort
+            matched = [one] if one in memory.tags else []
+            cue = boost if matched else 1.0
+        elif cue_tags:
             matched = sorted(cue_tags.intersection(memory.tags))
             cue = boost ** len(matched)
         else:

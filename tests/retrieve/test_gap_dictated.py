@@ -80,23 +80,32 @@ def test_a_dictated_greeting_and_thanks_are_no_part_of_the_request() -> None:
 def test_dictated_reads_the_written_features(embedder: CachedEmbedder) -> None:
     """The learned decision reads the same question in a dictated message as written: the need, the scene, the
     kind of value asked and the served memories' readings."""
+    texts = ["The dentist is Dr Shah at Fernside, Thursday 3 April at 4.10pm.", "Sam walks the dog on Thursdays."]
+    first, second = read_alike(
+        embedder, ("What time is the dentist on Thursday?", "hi sam what time is the dentist on thursday thanks noor"),
+        texts, ("need", "question", "scene", "expects_time", "best_typed", "good_n", "subject_names", "focus_n"))
+    assert first == second and first["need"] == 1.0 and first["expects_time"] == 1.0
+
+
+def read_alike(embedder: CachedEmbedder, queries: tuple[str, ...], texts: list[str],
+               keys: tuple[str, ...]) -> list[dict[str, float]]:
+    """The learned decision's features `keys` for each of `queries` with `texts` served (one question said in
+    several voices must read alike)."""
     s = Settings(store=":memory:")
     focus = FocusTest(embedder.encode, s.gap_focus_word_cosine, s.gap_focus_drop, s.gap_weak_cosine,
                       s.gap_weak_word_cosine)
-    texts = ["The dentist is Dr Shah at Fernside, Thursday 3 April at 4.10pm.", "Sam walks the dog on Thursdays."]
-    read = {}
-    for q in ("What time is the dentist on Thursday?", "hi sam what time is the dentist on thursday thanks noor"):
+    out = []
+    for q in queries:
         f = gap_model.gap_features(q, _hits(embedder, q, texts), focus=focus, answer_cosine=s.gap_answer_cosine,
                                    weak_cosine=s.gap_weak_cosine)
-        read[q] = {k: v for k, v in f.items() if k in ("need", "question", "scene", "expects_time", "best_typed",
-                                                       "good_n", "subject_names", "focus_n")}
-    first, second = read.values()
-    assert first == second and first["need"] == 1.0 and first["expects_time"] == 1.0
+        out.append({k: v for k, v in f.items() if k in keys})
+    return out
 
 
 #: The read gap parts (a blind part is never opened here).
 READ = ("dev", "dev2", "dev3", "dev4", "heldout", "heldout2", "heldout4", "heldout5", "heldout6", "heldout7",
-        "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13", "heldout14", "heldout15")
+        "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13", "heldout14", "heldout15",
+        "heldout16")
 FORMS = ("{q}", "Hi Sam,\n\n{q}\n\nThanks,\nAlex", "hey team, quick one - {q} cheers",
          "Dear Dr Evans,\n\nI hope you are well. {q}\n\nKind regards,\nJane Smith", "hi sam {q} thanks noor",
          "{q}\n\nSent from my iPhone", "@here {q} ta")
