@@ -24,10 +24,13 @@ from collections import OrderedDict
 
 from memgraph.ingest import signals, statement
 
-#: pattern -> its bit, in the order registered or first asked for (`_PATTERNS` holds them by bit, `_LOWERED` the
+#: id(pattern) -> its bit, in the order registered or first asked for (`_PATTERNS` holds them by bit, `_LOWERED` the
 #: same searched case-sensitively in lower-cased ASCII text where it can be: `signals.Folded`, the same answers 3-5x
-#: faster)
-_BITS: dict[re.Pattern[str], int] = {}
+#: faster). Keyed by identity, not by the pattern: a compiled pattern's hash is computed from its whole program on
+#: every lookup (7 us for the largest registered one; `found` is asked ~130 times per new text in a bulk write, 12% of
+#: the rules' time on a real batch: bench/RESULTS.md, "Bulk writes, eighteenth round"). `_PATTERNS` keeps every
+#: pattern with a bit alive, so no other object takes its id.
+_BITS: dict[int, int] = {}
 _PATTERNS: list[re.Pattern[str]] = []
 _LOWERED: list[re.Pattern[str] | None] = []
 #: text -> (bits of the patterns searched, bits of those found); the first texts marked are dropped first, at the size
@@ -38,9 +41,9 @@ _LOCK = threading.Lock()
 
 def _bit(pattern: re.Pattern[str]) -> int:
     with _LOCK:
-        bit = _BITS.get(pattern)
+        bit = _BITS.get(id(pattern))
         if bit is None:
-            bit = _BITS[pattern] = 1 << len(_PATTERNS)
+            bit = _BITS[id(pattern)] = 1 << len(_PATTERNS)
             _PATTERNS.append(pattern)
             _LOWERED.append(_lowered(pattern))
         return bit
@@ -84,7 +87,7 @@ def mark(text: str) -> None:
 
 def found(pattern: re.Pattern[str], text: str) -> bool:
     """`bool(pattern.search(text))`, searched once per text (see the module docstring)."""
-    bit = _BITS.get(pattern) or _bit(pattern)
+    bit = _BITS.get(id(pattern)) or _bit(pattern)
     entry = _MARKS.get(text)
     if entry is not None and entry[0] & bit:
         return bool(entry[1] & bit)

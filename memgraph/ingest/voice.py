@@ -7,6 +7,7 @@ says visitors dont need to sign in" / "visitors have to sign in at reception").
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from memgraph.ingest import chatter, signals
 from memgraph.ingest.forms import _FIRST_PERSON
@@ -109,12 +110,21 @@ def first_person(text: str) -> str:
     return " ".join(out)
 
 
+#: Texts whose `bare` reading is kept. The conflict chain reads both texts of a pair bare up to six times
+#: (`conflict_in_any_voice`, `denials.never_done` from it and from `decide`), and a new text meets ~5 neighbours:
+#: uncached, the same texts' readings were 11% of `remember_many` on a real batch past 60k memories (bench/RESULTS.md,
+#: "Bulk writes, eighteenth round"). Only speed: the reading is a function of the text.
+BARE_TEXTS = 16_384
+
+
+@lru_cache(maxsize=BARE_TEXTS)
 def bare(text: str) -> str:
     """`text` as the statement it carries: without the reporting frame or note label an agent's note opens with
     ("Customer note: …", "Per Monday's fitting, …", "User mentioned that …"), and without a pasted message's greeting
     and sign-off (`chatter.strip_chatter`, which the parse already drops: "Hi all, per the call on 3/4, the client's
     broker is … Thanks, Ana"). The conflict rules read both texts so: the frame's words are no part of what is said,
-    and a note in one voice meets a statement in another (held-out pairs 14: 10 of 150 pairs in the agents' voice)."""
+    and a note in one voice meets a statement in another (held-out pairs 14: 10 of 150 pairs in the agents' voice).
+    Cached (`BARE_TEXTS`); a text that reads as itself is returned as the same object, which the cache keeps once."""
     out = text.strip()
     while True:
         nxt = chatter.strip_chatter(out)
@@ -122,7 +132,8 @@ def bare(text: str) -> str:
         if m is not None and 0 < m.end() < len(nxt):
             nxt = nxt[m.end():].strip()
         if nxt == out:
-            return first_person(out)
+            said = first_person(out)
+            return text if said == text else said
         out = nxt
 
 
