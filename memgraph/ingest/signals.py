@@ -472,10 +472,22 @@ _ROUTINE = re.compile(
 )
 
 
+#: A change verb denied: "I won't quit", "we never moved", "the plan hasn't changed" (a conversation's
+#: encouragement, "Thanks, Gina! I won't quit, even when it's hard.", superseded the speaker's earlier turns on LoCoMo
+#: dev). The verb is blanked for the update cue only; "no longer" and "not anymore" are cues of their own.
+_DENIED_CHANGE = re.compile(
+    r"(?i)(?:n['’]t|\bnot|\bnever)\s+(?:(?:ever|really|yet|have|has|had|be|been|gonna|going\s+to)\s+)?"
+    r"(?P<v>quit(?:s|ting)?|stop(?:s|ped|ping)?|give\s+up|giving\s+up|chang(?:e|es|ed|ing)|mov(?:e|es|ed|ing)|"
+    r"switch(?:es|ed|ing)?|sell(?:s|ing)?|sold|retir(?:e|es|ed|ing)|cancel(?:s|led|ed|ling|ing)?)\b"
+)
+
+
 def has_update_cue(text: str) -> bool:
     text = punctuated(text)
     if _ROUTINE.search(text):
         text = _ROUTINE.sub(lambda m: " " * len(m.group(0)), text)
+    if "n" in text and _DENIED_CHANGE.search(text):
+        text = _DENIED_CHANGE.sub(lambda m: m.group(0)[: m.start("v") - m.start()] + " " * len(m.group("v")), text)
     return (
         bool(_UPDATE.search(text))
         or (_TO_VALUE.search(text) is not None and bool(_UPDATE_TO_VALUE.search(text)))

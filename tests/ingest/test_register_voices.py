@@ -101,3 +101,20 @@ def test_a_day_moved_in_a_mixed_language_supersedes(engine: MemoryEngine) -> Non
     first = engine.remember("abuela's cita is el martes at 10", user_id=u)
     report = engine.remember_report("abuela's cita got moved to el jueves at 10", user_id=u)
     assert report.superseded == [first.id]
+
+
+@pytest.mark.parametrize(
+    ("text", "cue"),
+    [
+        ("Thanks, Gina! I won't quit, even when it's hard. I'm gonna make it!", False),
+        ("we never moved house, we just redid the loft", False),
+        ("The plan hasn't changed: launch is on the 14th.", False),
+        ("I quit my job at the bakery.", True),
+        ("I no longer drink coffee.", True),  # a denial that is the change
+        ("I won't quit, and we moved to Leeds in May.", True),  # another verb still says a change
+    ],
+)
+def test_a_denied_change_verb_is_no_update(text: str, cue: bool) -> None:
+    """A conversation's encouragement ("I won't quit") read as an update superseded the speaker's earlier turns on
+    LoCoMo dev's ordinary ingest (four false Supersedes between chit-chat turns)."""
+    assert has_update_cue(text) is cue
