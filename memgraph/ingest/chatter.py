@@ -105,9 +105,7 @@ def strip_chatter(text: str) -> str:
     m = SIGN_OFF.search(body)
     if m and body[: m.start()].strip():
         body = body[: m.start()]
-    body = body.strip(" \t\n,;").rstrip("-–— \t\n")
-    if not listed:
-        body = body.lstrip("-–— \t\n")
+    body = body.rstrip(" \t\n,;-–—").lstrip(" \t\n,;" if listed else " \t\n,;-–—")
     if body == text or len(body.split()) < 3:
         return text
     return body

@@ -408,12 +408,11 @@ class RuleReconciler:
         if why is not None:
             return why
         bn, bo = jotted.sentence(voice.bare(n.text)), jotted.sentence(voice.bare(o.text))
+        p, q = statement(bn), statement(bo)
         if bn != n.text or bo != o.text:
-            p, q = statement(bn), statement(bo)
             why = self.conflict(p, q, _compare(p, q, c.cosine, c.tolerance), cue=cue)
             if why is not None:
                 return why
-        p, q = statement(bn), statement(bo)
         for a, b in [(statement(x), q) for x in _joined(bn)] + [(p, statement(x)) for x in _joined(bo)]:
             cc = _compare(a, b, c.cosine, c.tolerance)
             why = self.conflict(a, b, cc, cue=cue)
@@ -577,14 +576,14 @@ class RuleReconciler:
         parts = slots.compound_parts(o.text)
         if len(parts) < 2:
             return None
+        # the pair's cosine is the whole old text's, which the other parts dilute; a part whose words `n` says but
+        # one (the value it replaces) is read at the bar an update needs (the gates below read no cosine)
+        cosine = max(c.cosine, self.s.reconcile_update_cosine)
         for part in parts:
             p = statement(part)
-            cc = _compare(n, p, c.cosine, c.tolerance)
+            cc = _compare(n, p, cosine, c.tolerance)
             if cc.polarity or (len(p.stems) < 2 and not p.kinds) or len(cc.only_old) > 1 or not cc.shared:
                 continue
-            # the pair's cosine is the whole old text's, which the other parts dilute; a part whose words `n` says
-            # but one (the value it replaces) is read at the bar an update needs
-            cc = _compare(n, p, max(c.cosine, self.s.reconcile_update_cosine), c.tolerance)
             why = self.conflict(n, p, cc, cue=True) or self.update(n, p, cc)
             if why is not None:
                 return why + " in one part of the old statement"

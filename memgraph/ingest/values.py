@@ -59,13 +59,13 @@ WEEKDAYS = {d: i for i, d in enumerate("monday tuesday wednesday thursday friday
 _WEEKDAY_SHORT = {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "thu": 3, "thur": 3, "thurs": 3, "fri": 4, "sat": 5,
                   "sun": 6}
 #: The weekdays of the languages people mix into English most here (Spanish, Tagalog, German, French: "my abuela's
-#: cita is el martes", "the Kita is closed on Freitag"); not "linggo" (also "week" in Tagalog) nor a name's
-#: "Domingo" (read only in lower case, or after "el").
+#: cita is el martes", "the Kita is closed on Freitag"); not "linggo" (also "week" in Tagalog). A day that is also a
+#: name (`_WEEKDAY_ABROAD_NAME`: "Domingo") is read only in lower case, or after "el".
 _WEEKDAY_ABROAD = {
     "lunes": 0, "martes": 1, "miercoles": 2, "miércoles": 2, "miyerkules": 2, "jueves": 3, "huwebes": 3,
     "viernes": 4, "biyernes": 4, "sabado": 5, "sábado": 5, "montag": 0, "dienstag": 1, "mittwoch": 2,
     "donnerstag": 3, "freitag": 4, "samstag": 5, "sonntag": 6, "lundi": 0, "mardi": 1, "mercredi": 2, "jeudi": 3,
-    "vendredi": 4, "samedi": 5, "dimanche": 6,
+    "vendredi": 4, "samedi": 5, "dimanche": 6, "domingo": 6,
 }
 _WEEKDAY_ABROAD_NAME = frozenset({"domingo"})
 #: The short weekdays that are no other English word, read in lower case too (chat: "swimming is tues 5pm").
@@ -396,21 +396,23 @@ def _values(text: str, compare: bool = False) -> Values:
     for m in _WEEKDAY.finditer(text) if may(_WEEKDAY_GATE) else ():
         day: str = m.group("d").lower()
         if day in WEEKDAYS:
-            weekdays.add(WEEKDAYS[day])
-        elif day in _WEEKDAY_ABROAD or (day in _WEEKDAY_ABROAD_NAME and (
-            not m.group(0)[:1].isupper() or text[max(0, m.start() - 3) : m.start()].lower() == "el "
-        )):
-            weekdays.add(_WEEKDAY_ABROAD.get(day, 6))
+            num = WEEKDAYS[day]
+        elif day in _WEEKDAY_ABROAD and (
+            day not in _WEEKDAY_ABROAD_NAME or not m.group(0)[:1].isupper()
+            or text[max(0, m.start() - 3) : m.start()].lower() == "el "
+        ):
+            num = _WEEKDAY_ABROAD[day]
         elif len(day) >= 3 and day in _WEEKDAY_SHORT and (
             m.group(0)[:1].isupper() or day in _CHAT_WEEKDAYS
             or _DAY_BEFORE.search(text[max(0, m.start() - 8) : m.start()])
         ):
             # "Fri", not "sat down"; chat's lower-case "tues 5pm" where the short form is no other word, and
             # "every mon" where a word before it names a day
-            weekdays.add(_WEEKDAY_SHORT[day])
+            num = _WEEKDAY_SHORT[day]
         else:
             continue
-        days_said.append((m.start(), m.end(), WEEKDAYS.get(day, _WEEKDAY_SHORT.get(day, _WEEKDAY_ABROAD.get(day, 6)))))
+        weekdays.add(num)
+        days_said.append((m.start(), m.end(), num))
         taken.append(m.span())
     for (_, end, first), (start, _, last) in zip(days_said, days_said[1:], strict=False):
         # "Tuesday to Thursday" = Tuesday, Wednesday and Thursday; "Mon-Fri" = the weekdays (two ends read as
