@@ -12,9 +12,27 @@ import re
 
 from memgraph.config import Settings
 from memgraph.ingest.statement import Statement, statement, stem
+from memgraph.ingest.units import EVERY_MINUTES
 from memgraph.ingest.values import same_duration
 
 _TOLERANCE: float = Settings.model_fields["duration_calendar_tolerance"].default
+
+
+#: The calendar units a recurring time, weekday or day of the month can imply how often of: hourly, daily, weekly,
+#: monthly (in minutes, as "every" quantities are read).
+_RECURRENCE_UNITS = tuple(EVERY_MINUTES[u] for u in ("hour", "day", "week", "month"))
+
+
+def implied_interval(minutes: float) -> bool:
+    """Whether how often `minutes` (an "every" quantity) is one a recurring value can say without it: once or a
+    whole number of times an hour, a day, a week or a month ("every night" beside "at 22:00", "twice a day" beside
+    "at nine and three", "monthly" beside "the last Thursday of the month"), or once a year. An interval of several
+    units ("every three months", "fortnightly", "every other day") is said by no time or day: a fact of its own."""
+    if minutes <= 0:
+        return False
+    if minutes == EVERY_MINUTES["year"]:
+        return True
+    return any(unit >= minutes and abs(unit / minutes - round(unit / minutes)) < 1e-6 for unit in _RECURRENCE_UNITS)
 
 
 class Comparison:
@@ -96,11 +114,13 @@ class Comparison:
                 ("time", t) for t in _clock_read(to, o.values.bare_times, tn)
             }
         en, eo = n.kinds.get("q:every"), o.kinds.get("q:every")
-        if bool(en) != bool(eo):
+        if bool(en) != bool(eo) and all(isinstance(v, float) and implied_interval(v) for v in (en or eo or ())):
             # how often, said on one side only, of a value both give: the time, the weekday or the day it recurs
             # at says it already ("Every night at 22:00 I inject ..." / "... at 10pm", "on the last Thursday of
             # every month" / "of the month", "twice a day, at nine and three" / "at 9 am and 3 pm"); not alone
-            # ("I swim." / "I swim every day." says how often, which the other does not)
+            # ("I swim." / "I swim every day." says how often, which the other does not), nor an interval of
+            # several units, which no time or day implies ("… and she sees the hygienist every three months",
+            # "every other Thursday" beside "on Thursdays": `implied_interval`)
             shared = flat & other
             keep_n = (flat - {("number", v) for v in en or ()}) | shared
             keep_o = (other - {("number", v) for v in eo or ()}) | shared

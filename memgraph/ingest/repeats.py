@@ -101,8 +101,9 @@ def _values_said(part: str, b: str) -> bool:
     return bool(values) and values <= statement(b).flat_values
 
 
-#: A second clause joined inside a sentence: "; …", ", and …", ", but …", ", plus …", ", while …".
-_JOIN = re.compile(r"(?i)\s*;\s+|,\s+(?:and|but|plus|while|whereas|so)\s+")
+#: A second clause joined inside a sentence: "; …", ", and …", ", but …", ", plus …", ", while …", and the plus
+#: written as its sign between spaces, as notes join a second item ("lunch £5.71/day + tube fares paid back").
+_JOIN = re.compile(r"(?i)\s*;\s+|,\s+(?:and|but|plus|while|whereas|so)\s+|\s+\+\s+")
 
 
 def _joined(text: str) -> list[str]:

