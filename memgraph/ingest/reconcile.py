@@ -257,7 +257,8 @@ class RuleReconciler:
         close = c.cosine >= s.dedup_values_cosine and len(c.only_new) <= few and len(c.only_old) <= few
         if not close and not self._measured_paraphrase(n, o, c):
             return False
-        return _same_subject(n, o)
+        # (a holder said by a pronoun or a kinship word: not where each counts another thing)
+        return _same_subject(n, o) or (_same_holder(n, o) and not _counted_word_swapped(n, o, c))
 
     def _measured_paraphrase(self, n: Statement, o: Statement, c: Comparison) -> bool:
         """The values-anchored paraphrase reworded more widely ("Wedding flowers need a £100 deposit to book the
@@ -729,6 +730,35 @@ def _say_both(n: Statement, o: Statement, c: Comparison) -> bool:
     rate; storage ashore over the winter is £14 a foot." after "… is £12 per foot."): the text that gives both
     values tells them apart, which no contradiction does."""
     return any(o.kinds.get(k, frozenset()) & n.kinds.get(k, frozenset()) for k in c.changed)
+
+
+#: A statement that opens with the speaker as its subject: "I use …", "I'm …", "We pay …".
+#: `repeats.PEOPLE` by stem, as a statement's subject and words are stemmed ("grandmother" is "grandmoth").
+_PEOPLE_STEMS = {stem(w): group for w, group in repeats.PEOPLE.items()}
+_FIRST_PERSON = re.compile(r"(?i)^\W*(?:i|we)(?:['’](?:m|ve|re|ll))?\s")
+
+
+def _same_holder(n: Statement, o: Statement) -> bool:
+    """Whether both statements are said of one holder the subject test cannot see (`_anchored`): the speaker, both
+    opening with "I" / "we" (a pronoun is no subject word: "I use Epaderm as my emollient …" / "I moisturise con
+    Epaderm …" had no subject to share), or one relative called by two words of one kinship group ("Mum takes
+    donepezil …" / "Patient (user's mother) is prescribed donepezil …": `repeats.PEOPLE`)."""
+    if _FIRST_PERSON.match(n.text) and _FIRST_PERSON.match(o.text):
+        return True
+
+    def groups(words: frozenset[str]) -> set[str]:
+        return {_PEOPLE_STEMS[w] for w in words if w in _PEOPLE_STEMS}
+
+    return bool(groups(n.subject) & groups(o.stems) or groups(o.subject) & groups(n.stems))
+
+
+def _counted_word_swapped(n: Statement, o: Statement, c: Comparison) -> bool:
+    """Whether each text counts a word the other does not say ("I've three sisters." / "I have 3 siblings.": the same
+    3, of other things): the values are not the same then, whatever their numbers."""
+    def counted(st: Statement) -> set[str]:
+        return {stem(k[2:]) for k in st.kinds if k.startswith("q:") and len(k) > 2}
+
+    return bool(counted(n) & c.only_new and counted(o) & c.only_old)
 
 
 def _bare_for_named(n: Statement, o: Statement) -> str | None:

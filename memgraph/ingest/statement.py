@@ -79,6 +79,8 @@ _ORDINALS = frozenset(
     "first second third fourth fifth sixth seventh eighth ninth tenth last next previous final".split()
 )
 _ORDINAL_NUMBER = re.compile(r"\d+(?:st|nd|rd|th)")
+#: The ordinals said in digits that `_ORDINALS` has in words.
+_ORDINAL_DIGITS = {"1st": "first", "2nd": "second", "3rd": "third", "4th": "fourth", "5th": "fifth"}
 #: Words after which a noun is the old value being replaced: "from X to", "off X", "not X", "instead of X", "(was X)",
 #: "outgrew X", "I said X" (in a correction: "sorry I said 35 for the standard bouquet, it's 38"); or a named
 #: holder or thing that ended: "Rob stood down", "Ficam was withdrawn", "The Keencut has been replaced by …", "The
@@ -483,7 +485,8 @@ def _parse(text: str) -> Statement:
             # "Lena is my manager": the description is the slot, the name before it the value
             complement = set(subject) if identity else _complement(rest)
     opposites = {stem(t) for t in content if t in _OPPOSITES}
-    ordinals = {t for t in toks if t in _ORDINALS or _ORDINAL_NUMBER.fullmatch(t)}  # dates are masked
+    # dates are masked; "1st" is "first" ("the 1st Monday of each month" / "the first Monday of every month")
+    ordinals = {_ORDINAL_DIGITS.get(t, t) for t in toks if t in _ORDINALS or _ORDINAL_NUMBER.fullmatch(t)}
     replaced = {
         stem(w)
         for m in _REPLACED_FOLDED.finditer(plain)  # the words are lower-cased: tokenize does as much

@@ -84,8 +84,10 @@ NUMBER_WORDS = {
 _TIMES_WORDS = {"once": 1, "twice": 2, "thrice": 3, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 _FREQUENCY = re.compile(
     # "twice a year", "three times a week": the period divided ("twice a year" = "every six months")
-    r"(?i)\b(?:(?P<k>once|twice|thrice)|(?P<kn>\d+|two|three|four|five|six)\s+times)\s+(?:a|an|per|each|every)\s+"
-    r"(?P<per>hour|day|night|week|fortnight|month|quarter|year)\b"
+    # ("two times daily", "once nightly": the count before the adverb divides it as it does "a day")
+    r"(?i)\b(?:(?P<k>once|twice|thrice)|(?P<kn>\d+|two|three|four|five|six)\s+times)\s+(?:(?:a|an|per|each|every)\s+"
+    r"(?P<per>hour|day|night|week|fortnight|month|quarter|year)\b|"
+    r"(?P<kadv>hourly|daily|nightly|weekly|fortnightly|monthly|quarterly|yearly|annually)\b)"
     # "two-hourly", "3-monthly": the period multiplied
     r"|\b(?P<mn>\d+|two|three|four|five|six)[\s-](?P<madv>hourly|daily|weekly|monthly|yearly)\b"
     r"|\b(?P<adv>hourly|daily|nightly|weekly|fortnightly|monthly|quarterly|yearly|annually)\b"
@@ -191,6 +193,8 @@ _PERIOD = re.compile(r"(?i)\b(?P<p>morning|afternoon|evening|night|arvo|nite|mor
 #: A part of the day as chat and Australian English say it: "tues arvo", "thurs nite", "sat morn".
 _PERIOD_SAID = {"arvo": "afternoon", "nite": "night", "morn": "morning"}
 _RATE_BEFORE = re.compile(r"(?i)(?:\d[\d.,]*\s*[a-z%]{0,6}|pounds|dollars|euros|quid|pence)\s+$")
+#: "for" right before "a week" / "an hour": how long it lasts, not how often.
+_FOR_BEFORE = re.compile(r"(?i)\bfor\s+$")
 _NOUN_NEXT = re.compile(r"(?:['’]s\b|\s+([a-z]+)\b)", re.I)
 _WEEKDAY_BEFORE = re.compile(r"(?i)(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|tues?|weds?|thurs?|fri)\s+$")
 _DETERMINERS = frozenset("the a an this that which any every no each another other one".split())
@@ -442,12 +446,13 @@ def _values(text: str, compare: bool = False) -> Values:
         if free(*m.span()) and m.group("alt"):
             quantities.add(("every", EVERY_MINUTES["fortnight"]))
             taken.append(m.span())
-        elif free(*m.span()) and (m.group("per") or m.group("madv")):
-            said = (m.group("per") or m.group("madv").lower().removesuffix("ly").replace("dai", "day")).lower()
+        elif free(*m.span()) and (m.group("per") or m.group("kadv") or m.group("madv")):
+            adv = m.group("kadv") or m.group("madv")
+            said = (m.group("per") or adv.lower().removesuffix("ly").replace("dai", "day")).lower()
             per = EVERY_MINUTES[said]
             k = m.group("k") or m.group("kn") or m.group("mn")
             count = int(k) if k.isdigit() else _TIMES_WORDS[k.lower()]
-            quantities.add(("every", per / count if m.group("per") else per * count))
+            quantities.add(("every", per / count if m.group("per") or m.group("kadv") else per * count))
             taken.append(m.span())
         elif free(*m.span()):
             word = (m.group("adv") or m.group("unit") or "").lower()
@@ -466,6 +471,8 @@ def _values(text: str, compare: bool = False) -> Values:
             if (nxt and (nxt.group(1) is None or nxt.group(1).lower() not in stop_words())
                     and not _RATE_BEFORE.search(text[max(0, m.start() - 16) : m.start()])):
                 continue
+            if m.group(0)[:1].lower() == "a" and _FOR_BEFORE.search(text[max(0, m.start() - 8) : m.start()]):
+                continue  # "comes at 5:30 for an hour", "stayed for a week": how long, not how often
             quantities.add(("every", every * times_))
             taken.append(m.span())
     stops = stop_words()
@@ -534,6 +541,8 @@ def _values(text: str, compare: bool = False) -> Values:
             elif m.group("cur"):
                 unit = CURRENCY[m.group("cur")]
             elif m.group("ord"):
+                if _WEEKDAY.match(after.lstrip()):
+                    continue  # "the 1st Monday of each month": which Monday (an ordinal, as "first"), no day
                 unit = "day"  # "the 9th", "on the 25th": a day of the month
             else:
                 unit = _unit(after)

@@ -33,6 +33,19 @@ def test_alternate_weekdays_are_fortnightly() -> None:
     assert not _every("the second Saturday of the month")
 
 
+def test_counts_before_an_adverb_and_other_readings() -> None:
+    """"two times daily" is "twice a day", "once nightly" is "every night"; "for an hour" / "for a week" is how long,
+    not how often; "the 1st Monday" is which Monday (the ordinal "first"), no day of the month; "milligrams" is mg."""
+    assert _every("Dad takes his eye drops three times daily.") == _every("Dad's eye drops: 3 times a day")
+    assert _every("one tablet once nightly") == _every("one tablet every night")
+    assert not _every("the plumber stayed for an hour")
+    assert not _every("we rented the cottage for a week")
+    assert _every("the cleaner charges £15 an hour") == [60.0]  # a rate after its amount
+    assert not values("the 1st Monday of each month", compare=True).quantities & {("day", 1.0)}
+    assert ("day", 3.0) in values("bins go out on the 3rd of each month", compare=True).quantities
+    assert values("5 milligrams at night", compare=True).quantities >= {("mg", 5.0)}
+
+
 def test_implied_interval() -> None:
     """How often a recurring time or day says without the word: once or n times an hour, a day, a week, a month;
     once a year. Not an interval of several units."""
@@ -55,6 +68,13 @@ PAIRS: list[tuple[str, str, ReconcileAction]] = [
     # "every other Saturday" beside "fortnightly on Saturdays" (a note's voice): the same routine
     ("The allotment society works the shared beds fortnightly on Saturdays at 10 am.",
      "allotment society: shared beds every other saturday, 10:00", REINFORCE),
+    # one holder said by a pronoun on both sides, or by two kinship words, with the same measured values
+    ("I use Aveeno cream on my hands, at least twice a day.",
+     "I moisturise my hands con Aveeno, at least two times daily.", REINFORCE),
+    ("Grandma takes 5 mg of amlodipine every morning.",
+     "Patient (user's grandmother) is prescribed amlodipine 5 milligrams, once daily in the morning.", REINFORCE),
+    # near-miss: the same number counting another thing is no repeat
+    ("I've two brothers.", "I have 2 siblings.", CREATE),
     # near-miss: every Saturday is not every other Saturday
     ("The allotment society works the shared beds every Saturday at 10 am.",
      "allotment society: shared beds every other saturday, 10:00", CREATE),
