@@ -148,6 +148,7 @@ class Comparison:
                       {**ko, "time": _clock_read(ko["time"], o.values.bare_times, kn["time"])})
         if kn.get("period") and ko.get("period"):  # "evening" / "night": one part of the day said two ways
             kn, ko = {**kn, "period": _periods(kn["period"])}, {**ko, "period": _periods(ko["period"])}
+        kn, ko = _day_as_date(kn, ko), _day_as_date(ko, kn)
         changed = tuple(k for k in sorted(set(kn) & set(ko)) if not (kn[k] <= ko[k] or ko[k] <= kn[k]))
         if n.ordinals and o.ordinals and _ordinal_changed(n.text, o.text):
             changed += ("ordinal",)  # "on the first Sunday" / "on the last Sunday": which one of several changed
@@ -334,6 +335,22 @@ def _ordinal_changed(new: str, old: str) -> bool:
         head in a and ordinal not in a[head]
         for ordinal, head in ((m.group(1).lower(), m.group(2).lower()) for m in _ORDINAL_OF.finditer(new))
     )
+
+
+def _day_as_date(kinds: dict[str, frozenset[object]],
+                 other: dict[str, frozenset[object]]) -> dict[str, frozenset[object]]:
+    """`kinds` with a day of the month said alone ("moved it to the 21st") read as a date in the month of the one
+    date the other statement gives ("… is Thursday 14 March"): a change of the day is a changed date, which a day
+    and a date, two kinds, never were."""
+    days, dates = kinds.get("q:day"), other.get("date")
+    if not days or "date" in kinds or not dates or len(dates) != 1:
+        return kinds
+    (date,) = dates
+    if not isinstance(date, tuple) or len(date) != 2:
+        return kinds
+    out = {k: v for k, v in kinds.items() if k != "q:day"}
+    out["date"] = frozenset((date[0], int(d)) for d in days if isinstance(d, float) and d.is_integer())
+    return out
 
 
 def _unit_said(st: Statement, other: dict[str, frozenset[object]],

@@ -47,7 +47,7 @@ def _unit_noun(changed: tuple[str, ...], n: Statement, o: Statement) -> bool:
 #: A change verb that brings something to a value: "raise the membership to £75", "moved us to 97.8 FM".
 _CHANGED_TO = re.compile(
     r"(?i)\b(?:rais|lower|increas|decreas|reduc|cut|mov|chang|switch|bump|put|push|extend|shorten|lengthen|"
-    r"drop|hik|up)(?:e|es|ed|ing|s|ped|ping|ting)?\s+(?:[\w'’]+\s+){0,5}?to\s+(?:[£$€¥]\s?)?\d"
+    r"drop|hik|up)(?:e|es|ed|ing|s|ped|ping|ting)?\s+(?:[\w'’]+\s+){0,5}?to\s+(?:the\s+)?(?:[£$€¥]\s?)?\d"
 )
 
 
@@ -132,11 +132,12 @@ _POSSESSIVE = {"i": "my", "we": "our", "you": "your", "he": "his", "she": "her",
 
 #: A change told with its agent as the subject: "The hospital has preponed the 20 week scan to Monday", "The league
 #: has shifted our netball games to court 7", "the physio has cut the heel slides to once a day". The thing changed
-#: is the verb's object (a determiner and up to five words, then the word that brings it somewhere).
+#: is the verb's object (up to five words after a determiner, which chat and notes leave out: "school moved parents'
+#: evening to the 19th"; then the word that brings it somewhere).
 _AGENT_CHANGE = re.compile(
     r"(?i)\b(?:(?:prepone|postpone|reschedule|move|shift|push|drop|raise|lower|increase|decrease|reduce|change|"
     r"switch|bump|extend|shorten|scrap|cancel)(?:d|s|ed|ped|led|ing)?|brought|cut|put)\s+"
-    r"(?P<thing>(?:the|our|my|his|her|their|its|your)\s+(?:[\w'’-]+\s+){0,5}?)"
+    r"(?P<thing>(?:(?:the|our|my|his|her|their|its|your)\s+)?(?:[\w'’-]+\s+){0,5}?)"
     r"(?:to|from|forward|back|up|down|until|till)\b"
 )
 

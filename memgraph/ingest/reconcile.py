@@ -527,6 +527,11 @@ class RuleReconciler:
         event's words being most of the text). Only a change verb that brings something *to* a value, one kind of
         value changed and given with its unit (not a bare number), the old statement giving one value of it, and the
         same attribute: the old subject said again, or the unit's word said by both ("FM")."""
+        if c.changed == ("date",):
+            # "ugh smile studio moved isla's tightening to the 21st, same time" after "isla's next brace tightening
+            # is thurs 14 march 4.10pm": a day brought to another, the old statement giving one date of it
+            return (len(o.kinds.get("date", ())) == 1 and _CHANGED_TO.search(n.text) is not None
+                    and _shares(o.subject, n.stems))
         if len(c.changed) != 1 or not c.changed[0].startswith("q:") or c.changed[0] == "q:":
             return False
         kind = c.changed[0]

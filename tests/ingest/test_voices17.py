@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from memgraph.ingest.comparison import implied_interval
+from memgraph.ingest.comparison import compare, implied_interval
 from memgraph.ingest.reconcile import ReconcileAction
 from memgraph.ingest.values import values
 from tests.ingest.test_reconcile import _decide
@@ -46,6 +46,14 @@ def test_counts_before_an_adverb_and_other_readings() -> None:
     assert values("5 milligrams at night", compare=True).quantities >= {("mg", 5.0)}
 
 
+def test_a_day_said_alone_against_a_date() -> None:
+    """"to the 21st" beside "14 March" is a changed date (a day and a date were two kinds that never met); beside
+    two dates, or with a date of its own, it is left as it was."""
+    assert compare("moved it to the 21st", "The tightening is on 14 March.", 0.6).changed == ("date",)
+    assert not compare("it is on the 14th", "The tightening is on 14 March.", 0.6).changed
+    assert compare("moved it to the 21st", "The tightening is on 14 March or 18 April.", 0.6).changed == ()
+
+
 def test_implied_interval() -> None:
     """How often a recurring time or day says without the word: once or n times an hour, a day, a week, a month;
     once a year. Not an interval of several units."""
@@ -75,6 +83,13 @@ PAIRS: list[tuple[str, str, ReconcileAction]] = [
      "Patient (user's grandmother) is prescribed amlodipine 5 milligrams, once daily in the morning.", REINFORCE),
     # near-miss: the same number counting another thing is no repeat
     ("I've two brothers.", "I have 2 siblings.", CREATE),
+    # a day of the month said alone is a date in the month the old statement gives: a changed date, told as an event
+    # (the verb's object without a determiner, as chat writes it)
+    ("Biscuit's booster jab is on Tuesday 9 April at 11am.", "moved biscuit's booster to the 16th, same time",
+     SUPERSEDE),
+    ("Our parents' evening is on 12 March.", "school moved parents' evening to the 19th", SUPERSEDE),
+    # near-miss: the thing moved is not the old statement's
+    ("Our parents' evening is on 12 March.", "school moved the year 6 disco to the 19th", CREATE),
     # near-miss: every Saturday is not every other Saturday
     ("The allotment society works the shared beds every Saturday at 10 am.",
      "allotment society: shared beds every other saturday, 10:00", CREATE),
