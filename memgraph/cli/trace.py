@@ -42,6 +42,8 @@ def how_found(mem: Memory, tr: RecallTrace, rows: dict[str, int]) -> str:
     section = tr.section
     if section == "weak":
         return f"weak match (cosine {sig(tr.vector_score)})" if tr.vector_score is not None else "weak match"
+    if section == "superseded":  # retrieve/bases.py: shown right after the memory that replaced it
+        return "superseded by the row above, which says its value as a change of this one"
     if tr.seed_rank:
         return f"search hit #{tr.seed_rank}"
     if tr.path:
