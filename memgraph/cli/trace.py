@@ -80,9 +80,10 @@ def trace_line(i: int, tr: RecallTrace) -> str:
 
 
 def score_text(tr: RecallTrace) -> str:
-    """The table's score: '-' for a memory shown for its section alone (pinned, important, triggered) that
-    the query itself did not reach, rather than a 0 that reads like a bad match."""
-    if tr.final_score == 0 and tr.section in ("baseline", "triggered"):
+    """The table's score: '-' for a memory shown for its section alone (pinned, important, triggered, the
+    superseded base of a change) that the query itself did not reach, rather than a 0 that reads like a bad
+    match."""
+    if tr.final_score == 0 and tr.section in ("baseline", "triggered", "superseded"):
         return "-"
     return sig(tr.final_score)
 

@@ -3,9 +3,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from typer.testing import CliRunner
 
 from memgraph import MemoryEngine
+from memgraph.cli import app
 from memgraph.models import Relation
 from memgraph.retrieve.bases import SUPERSEDED, relative
 
@@ -65,3 +69,18 @@ def test_a_base_is_shown_not_credited(mem: MemoryEngine) -> None:
     assert not [lk for lk in mem.store.get_links("noor", [old.id]) if lk.relation is Relation.RELATES_TO]
     after = mem.get(old.id, user_id="noor")
     assert not after.active and after.access_count == before.access_count
+
+
+def test_the_base_on_the_command_line(tmp_path: Path) -> None:
+    store = str(tmp_path / "store")
+    run = CliRunner().invoke
+    env = {"COLUMNS": "200", "HF_HUB_OFFLINE": "1"}
+    for text in ("The allotment fee is 40 pounds a year.", "the allotment fee went up by 5 pounds this year"):
+        assert run(app, ["remember", text, "--user", "noor", "--store", store], env=env).exit_code == 0
+    table = run(app, ["recall", "how much is the allotment fee?", "--user", "noor", "--store", store], env=env)
+    assert table.exit_code == 0, table.output
+    row = next(line for line in table.output.splitlines() if "superseded" in line)
+    assert "40 pounds" in row and "row above" in row and " 0 " not in row  # no score of 0: it was not matched
+    prompt = run(app, ["recall", "how much is the allotment fee?", "--user", "noor", "--prompt", "--store", store],
+                 env=env)
+    assert "[FACT, superseded] The allotment fee is 40 pounds a year." in prompt.output
