@@ -472,7 +472,10 @@ def _values(text: str, compare: bool = False) -> Values:
                     and not _RATE_BEFORE.search(text[max(0, m.start() - 16) : m.start()])):
                 continue
             if m.group(0)[:1].lower() == "a" and _FOR_BEFORE.search(text[max(0, m.start() - 8) : m.start()]):
-                continue  # "comes at 5:30 for an hour", "stayed for a week": how long, not how often
+                # "comes at 5:30 for an hour", "a vegan for a year": how long, not how often
+                quantities.add(("duration", every))
+                taken.append(m.span())
+                continue
             quantities.add(("every", every * times_))
             taken.append(m.span())
     stops = stop_words()
