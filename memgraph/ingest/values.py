@@ -95,7 +95,9 @@ _FREQUENCY = re.compile(
     # "every other Saturday", "every alternate Saturday", "alternate Saturdays": fortnightly, on that weekday (read
     # apart from the weekday, which `_WEEKDAY` reads; held-out pairs 16: "every alternate saturday" beside "meets
     # fortnightly on Saturdays")
-    r"|\b(?P<alt>every\s+(?:other|alternate|second)|alternate)\s+(?=(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b)"
+    # (the weekday whole, so that every match holds the gate's "day": test_parse_gates)
+    r"|\b(?P<alt>every\s+(?:other|alternate|second)|alternate)\s+(?P<altday>(?:mon|tues|wednes|thurs|fri|satur|sun)"
+    r"days?)\b"
     r"|\b(?:every|each|per|once\s+(?:an?|every|each)|an?)\s+"
     r"(?:(?P<other>other|alternate|second)\s+|(?P<n>\d+|two|three|four|five|six|couple\s+of)\s+)?"
     # ("a week in advance", "a day ahead", "a week's notice": how long before, not how often; held-out pairs 13)
@@ -443,9 +445,9 @@ def _values(text: str, compare: bool = False) -> Values:
         taken.append(m.span())
     quantities: set[tuple[str, float]] = set()
     for m in _FREQUENCY.finditer(text) if compare and may(_FREQUENCY_GATE) else ():
-        if free(*m.span()) and m.group("alt"):
+        if m.group("alt") and free(m.start(), m.start("altday")):  # (the weekday is `_WEEKDAY`'s, read already)
             quantities.add(("every", EVERY_MINUTES["fortnight"]))
-            taken.append(m.span())
+            taken.append((m.start(), m.start("altday")))
         elif free(*m.span()) and (m.group("per") or m.group("kadv") or m.group("madv")):
             adv = m.group("kadv") or m.group("madv")
             said = (m.group("per") or adv.lower().removesuffix("ly").replace("dai", "day")).lower()
