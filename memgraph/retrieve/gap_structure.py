@@ -25,7 +25,7 @@ from memgraph.retrieve.gap_focus import (
     stem_in,
     subject_names,
 )
-from memgraph.retrieve.gap_question import asked
+from memgraph.retrieve.gap_question import QUESTION_WORDS, asked
 from memgraph.retrieve.gap_values import expected_answer, holds_answer, holds_asked_values, tense_clash
 from memgraph.text import stop_words, tokenize
 
@@ -164,16 +164,19 @@ def _sibling_owner(q: _Asked, content: str, have: set[str]) -> bool:
 
 
 def _qualified(text: str) -> list[tuple[str, str]]:
-    """(stem of the qualifier, stem of the word it qualifies) of each two content words side by side within a
-    phrase: "the XML importer" -> [("xml", "import")]; "enhanced maternity pay" -> [("enhanc", "matern"), ("matern",
-    "pay")]. A number, a stop word or a word of two letters is no qualifier ("deck 11", "my pay")."""
+    """(stem of the qualifier, the word it qualifies) of each two content words side by side within a phrase: "the
+    XML importer" -> [("xml", "importer")]; "enhanced maternity pay" -> [("enhanc", "maternity"), ("matern", "pay")].
+    A number, a stop word or a word of two letters is no qualifier ("deck 11", "my pay"), nor the word a question
+    word asks for ("which *command* installs ...": the kind of thing asked, not a sibling's name). The qualified word
+    is kept as written: a verb's other form is no shared thing ("command installs" / "npm install")."""
     def content(w: str) -> bool:
         return len(w) > 2 and not w.isdigit() and w not in stop_words()
 
     out = []
     for phrase in _PHRASE_END.split(text):
         words = tokenize(phrase)
-        out += [(stem(a), stem(b)) for a, b in zip(words, words[1:], strict=False) if content(a) and content(b)]
+        out += [(stem(a), b) for i, (a, b) in enumerate(zip(words, words[1:], strict=False))
+                if content(a) and content(b) and not (i and words[i - 1] in QUESTION_WORDS)]
     return out
 
 

@@ -30,6 +30,9 @@ def test_a_memory_qualifying_the_word_asked_otherwise_is_a_sibling() -> None:
     assert not sibling_qualifier("what's the employer pension contribution",
                                  "Pension: employer contribution 5%, employee contribution 3%.")
     assert not sibling_qualifier("when is my next dentist appointment", "Dentist appointment on 3 June at 10:20.")
+    # the word a question word asks for is no qualifier, and a verb's other form no shared thing
+    assert not sibling_qualifier("which command installs the frontend packages?",
+                                 "The frontend uses pnpm; never run npm install there.")
 
 
 RELAYED = {
