@@ -24,7 +24,10 @@ _FRAME = re.compile(
     # reckons …" (a name, a family word, or "my" / "the" and one word; not "nobody" / "everyone", which say whether)
     r"|(?P<c>(?!(?:nobody|noone|everyone|everybody|someone|somebody|no\s+one|i|we|you|it|they)\b)"
     r"(?:(?-i:[A-Z])[a-z]+|mum|mom|dad|mam|nan|gran|grandma|grandpa|(?:my|the|our)\s+[a-z]+))"
-    r"\s+(?:says|said|reckons|reckoned|told\s+(?:me|us)|tells\s+(?:me|us)|mentioned|confirmed)\b(?:\s+that)?\s*[:,-]?"
+    # (not a word said: "my parents said no to dogs" refused them, it relays no fact)
+    r"\s+(?:says|said|reckons|reckoned|told\s+(?:me|us)|tells\s+(?:me|us)|mentioned|confirmed)\b"
+    r"(?!\s+(?:no|yes|hi|hello|goodbye|bye|sorry|thanks|thank|so|nothing|something|it|that\s*[.!?]?$)\b)"
+    r"(?:\s+that)?\s*[:,-]?"
     r"|(?:the\s+|my\s+|our\s+)?(?P<b>user|client|customer|patient|caller|guest|member|owner|tenant|landlord|manager|"
     r"boss|staff|team|agent)(?:(?:['’]s)?\s+(?:note|notes|message)\b(?:\s+[\d/.-]+)?\s*[:,-]?|\s+(?:says|said|mentioned|"
     r"mentions|notes|noted|reports|reported|told\s+me|tells\s+me|told\s+us|tells\s+us|confirmed|confirms|wrote|writes|"
