@@ -8,15 +8,12 @@ from __future__ import annotations
 
 import pytest
 
-from memgraph import Settings
 from memgraph.embed import CachedEmbedder
-from memgraph.retrieve import gap_model
 from memgraph.retrieve.gap_focus import focus_words
 from memgraph.retrieve.gap_question import asked, information_need, unrelayed
 from memgraph.retrieve.gap_structure import sibling_qualifier
 from memgraph.retrieve.gap_values import expected_answer
-from memgraph.retrieve.gaps import FocusTest
-from tests.retrieve.test_gap_model import _hits
+from tests.retrieve.test_gap_dictated import read_alike
 
 
 def test_a_memory_qualifying_the_word_asked_otherwise_is_a_sibling() -> None:
@@ -76,10 +73,7 @@ def test_a_date_asked_as_a_log_asks_it() -> None:
 
 
 def test_the_decision_reads_the_sibling_qualifier(embedder: CachedEmbedder) -> None:
-    s = Settings(store=":memory:")
-    focus = FocusTest(embedder.encode, s.gap_focus_word_cosine, s.gap_focus_drop, s.gap_weak_cosine,
-                      s.gap_weak_word_cosine)
-    q = "what port does the staging database use"
-    f = gap_model.gap_features(q, _hits(embedder, q, ["The production database uses port 5433."]), focus=focus,
-                               answer_cosine=s.gap_answer_cosine, weak_cosine=s.gap_weak_cosine)
-    assert f["best_sibling_qualifier"] == 1.0 and f["good_sibling_qualifier"] == 1.0
+    keys = ("best_sibling_qualifier", "good_sibling_qualifier", "need")
+    (f,) = read_alike(embedder, ("what port does the staging database use",),
+                      ["The production database uses port 5433."], keys)
+    assert f == dict.fromkeys(keys, 1.0)
