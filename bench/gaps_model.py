@@ -67,7 +67,10 @@ read and frozen (eight parts; 7c646df's own feature code, `OWN_EXTRACTOR`), the 
 `gaps13` (2026-11-27): held-out 16 read and frozen (ten parts; 4275d24's own feature code), needs read in more voices
 (a question word where its answer goes, a jotted attribute, text-speak, formal requests), a memory giving the thing
 asked another owner and one memory naming the subject and saying what is asked (`gap_structure`), refitted on
-nineteen parts (bench/RESULTS.md, "Gap detection, held-out 16's causes").
+nineteen parts (bench/RESULTS.md, "Gap detection, held-out 16's causes"). Helper `gaps14` (2026-11-27): held-out 17
+read and frozen (eleven parts; 56710f3's own feature code), a memory qualifying the word asked by another word
+(`gap_structure.sibling_qualifier`), a relayed question read without its relay, refitted on twenty parts
+(bench/RESULTS.md, "Gap detection, held-out 17's causes").
 
     python bench/gaps_model.py                      # leave one part out over the read parts (features cached)
     python bench/gaps_model.py --no-rule-features   # ... the model without the rules' verdicts
