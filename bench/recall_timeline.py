@@ -33,6 +33,9 @@ from typing import Any
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+
+from recall_stages import open_checkout  # noqa: E402
 
 
 def main() -> None:
@@ -41,23 +44,14 @@ def main() -> None:
     ap.add_argument("--queries", type=int, default=100)
     ap.add_argument("--passes", type=int, default=1)
     ap.add_argument("--modes", default="hybrid,cascade")
-    ap.add_argument("--code", default=None, help="a checkout whose memgraph to run (default: this one)")
-    ap.add_argument("--data", default=None, help="folder of locomo_dev.json and msc_personas.json")
-    args = ap.parse_args()
-    if args.code:
-        sys.path.insert(0, str(Path(args.code).resolve()))
-    import memgraph
-
-    sys.path.insert(1, str(ROOT))
+    args = open_checkout(ap)
     import bench.recall_scale as rs
+    import memgraph
     import memgraph.retrieve.pipeline as pl
     from memgraph import MemoryEngine, Settings
     from memgraph.embed import AutoEmbedder
     from memgraph.store import open_store
 
-    rs.CACHE = ROOT / "bench" / ".cache" / "recall_scale"  # this checkout's cache, whichever code runs
-    if args.data:
-        rs.DATA = Path(args.data)
     events: list[tuple[str, float]] = []
 
     def marked(start: str, end: str, fn: Callable[..., Any]) -> Callable[..., Any]:
