@@ -154,6 +154,7 @@ from memgraph.ingest.statement import (
     clauses,
     correction_parts,
     denied_values,
+    frame_bound,
     statement,
     stem,
 )
@@ -373,6 +374,8 @@ class RuleReconciler:
         for part in _clause_parts(n.text):
             if not o.negated and not found(NEGATION_SAID, part):
                 continue  # (both rules below want the polarity flipped: the clause negated)
+            if not o.frame & frame_bound(part):
+                continue  # (and a frame word shared: unparsed, most clauses share none)
             p = statement(part)
             cc = _compare(p, o, c.cosine, c.tolerance)
             if _negates(cc, cue=cue) and not predicates.another_slot(part, o.text):
@@ -385,7 +388,7 @@ class RuleReconciler:
         # who or what it is about (not "Don't ever quit on what you love." against "I love to read.": chat's advice,
         # whose cue words leave one frame word) and share two frame words; no cue makes the bar lower.
         for part in _clause_parts(o.text):
-            if not n.negated and not found(NEGATION_SAID, part):
+            if (not n.negated and not found(NEGATION_SAID, part)) or len(n.frame & frame_bound(part)) < 2:
                 continue
             q = statement(part)
             if not (q.subject or _OPENS_WITH_PRONOUN.match(part)):
