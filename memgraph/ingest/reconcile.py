@@ -70,6 +70,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import lru_cache
 from typing import Protocol, runtime_checkable
 
 from memgraph._deprecated import deprecated_alias
@@ -714,17 +715,20 @@ _OPENS_WITH_PRONOUN = re.compile(r"(?i)\s*(?:i|we|you|he|she|they|it)\b(?!['’]
 _FOLLOWS = re.compile(r"(?i)\s*,\s+(?:(?:which|that)(?:['’]s|\s+is)\s+why|which\s+means(?:\s+that)?)\s+")
 
 
+@lru_cache(maxsize=voice.BARE_TEXTS)
 def _clause_parts(text: str) -> tuple[str, ...]:
     """The clauses of `text` (`statement.clauses`), also cut where a clause says what follows from the one before it
-    (`_FOLLOWS`); empty when it is one clause."""
+    (`_FOLLOWS`); empty when it is one clause. Cached: asked of both texts of every pair the conflict chain reaches,
+    and of its bare readings (as many texts as `voice.BARE_TEXTS`)."""
     parts = [q for p in (clauses(text) or (text,)) for q in _FOLLOWS.split(p) if q.strip()]
     return tuple(parts) if len(parts) > 1 else ()
 
 
-def _joined(text: str) -> list[str]:
-    """The clauses of `text` joined by a semicolon, when it has two or more."""
-    parts = [p.strip() for p in text.split(";") if len(p.split()) > 2]
-    return parts if len(parts) > 1 else []
+@lru_cache(maxsize=voice.BARE_TEXTS)
+def _joined(text: str) -> tuple[str, ...]:
+    """The clauses of `text` joined by a semicolon, when it has two or more (cached as `_clause_parts` is)."""
+    parts = tuple(p.strip() for p in text.split(";") if len(p.split()) > 2)
+    return parts if len(parts) > 1 else ()
 
 
 def _say_both(n: Statement, o: Statement, c: Comparison) -> bool:

@@ -441,12 +441,17 @@ def _read(text: str) -> tuple[str, str, str, tuple[str, ...]]:
     return plain, core, masked_core, tuple(tokenize(masked_core))
 
 
-@lru_cache(maxsize=16384)
+#: Texts whose `frame_bound` is kept: a stored text's clauses are asked again by each later text it neighbours (half
+#: the asks of a real batch past 60k memories: bench/RESULTS.md, "Bulk writes, nineteenth round"). Only speed.
+BOUND_TEXTS = 16_384
+
+
+@lru_cache(maxsize=BOUND_TEXTS)
 def frame_bound(text: str) -> frozenset[str]:
     """Every stem that `statement(text).frame` may hold, from the parse's first stage alone (~40% of a parse: no
     names, cues or marks): the frame is stems of the masked text's tokens, a phrasal noun's verb replaced by the
-    noun (`_parse`). A rule that needs a frame word shared skips a clause whose bound shares none, unparsed. Cached:
-    a stored text's clauses are asked again by each later text it neighbours (half the asks of a real batch)."""
+    noun (`_parse`). A rule that needs a frame word shared skips a clause whose bound shares none, unparsed. Cached
+    (`BOUND_TEXTS`)."""
     _, core, _, toks = _read(text)
     return frozenset({stem(t) for t in toks} | {stem(v + p) for v, p in _phrasal_nouns(core)})
 

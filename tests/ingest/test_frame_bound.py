@@ -60,3 +60,16 @@ def test_an_old_clause_that_shares_one_frame_word_is_not_parsed(monkeypatch: pyt
     parsed = _parsed_while(monkeypatch)
     assert RuleReconciler(Settings(store=":memory:")).conflict(n, o, _compare(n, o, 0.6), cue=False) is None
     assert not set(parsed) & set(reconcile._clause_parts(old))
+
+
+def test_the_chain_reads_each_text_s_parts_once() -> None:
+    # both texts of every pair the chain reaches are cut into clauses and read as notes: once per text, not per pair
+    from memgraph.ingest import jotted
+
+    text = "Kids' week:\n- Mon: swimming\n- Tue: piano"
+    for read in (reconcile._clause_parts, reconcile._joined, jotted.sentence):
+        read.cache_clear()
+        first = read(text)
+        assert read(text) is first and read.cache_info().hits == 1, read
+    assert jotted.sentence(text) == "Kids' week; Mon is swimming; Tue is piano"
+    assert reconcile._joined("a b c; d e f") == ("a b c", "d e f") and reconcile._joined("a b c") == ()
