@@ -350,6 +350,10 @@ class WeakHits(BaseModel):
     passed: int = 0  # memories served before the weak hits (those that passed, triggered and baseline ones)
 
 
+#: How `RecallResult.to_prompt` marks a memory of these sections.
+_PROMPT_MARKS = {"weak": ", weak match", "superseded": ", superseded"}
+
+
 class RecallResult(BaseModel):
     """What `recall` returns: memories in prompt order, the tokens they cost and why each is there."""
 
@@ -366,12 +370,11 @@ class RecallResult(BaseModel):
 
     def to_prompt(self) -> str:
         """Render the `<memory>` prompt block: one `[KIND] content` line per memory; a weak hit (below the
-        similarity threshold) says so, `[KIND, weak match]`, so the model can weigh it."""
-        weak = {t.memory_id for t in self.trace if t.section == "weak"}
+        similarity threshold) says so, `[KIND, weak match]`, and so does a superseded memory shown as the base of
+        the change that replaced it, `[KIND, superseded]`, so the model can weigh them."""
+        marks = {t.memory_id: _PROMPT_MARKS[t.section] for t in self.trace if t.section in _PROMPT_MARKS}
         lines = ["<memory>"]
-        lines += [
-            f"[{m.kind.value.upper()}{', weak match' if m.id in weak else ''}] {m.content}" for m in self.memories
-        ]
+        lines += [f"[{m.kind.value.upper()}{marks.get(m.id, '')}] {m.content}" for m in self.memories]
         lines.append("</memory>")
         return "\n".join(lines)
 

@@ -42,6 +42,8 @@ def how_found(mem: Memory, tr: RecallTrace, rows: dict[str, int]) -> str:
     section = tr.section
     if section == "weak":
         return f"weak match (cosine {sig(tr.vector_score)})" if tr.vector_score is not None else "weak match"
+    if section == "superseded":  # retrieve/bases.py: shown right after the memory that replaced it
+        return "superseded by the row above, which says its value as a change of this one"
     if tr.seed_rank:
         return f"search hit #{tr.seed_rank}"
     if tr.path:
@@ -78,9 +80,10 @@ def trace_line(i: int, tr: RecallTrace) -> str:
 
 
 def score_text(tr: RecallTrace) -> str:
-    """The table's score: '-' for a memory shown for its section alone (pinned, important, triggered) that
-    the query itself did not reach, rather than a 0 that reads like a bad match."""
-    if tr.final_score == 0 and tr.section in ("baseline", "triggered"):
+    """The table's score: '-' for a memory shown for its section alone (pinned, important, triggered, the
+    superseded base of a change) that the query itself did not reach, rather than a 0 that reads like a bad
+    match."""
+    if tr.final_score == 0 and tr.section in ("baseline", "triggered", "superseded"):
         return "-"
     return sig(tr.final_score)
 

@@ -55,6 +55,21 @@ _LABELS = frozenset(
     "note notes update correction todo to-do decision warning important reminder summary tip fyi ps edit re "
     "subject agenda action actions context goal goals status q a answer question example rule policy".split()
 )
+#: A log line's day ("Tue: called the insurer", "Monday: gym"): a stamp, never a speaker's name (read as one, every
+#: Tuesday's note shared a `speaker:tue` tag). Months are left out: "May", "June" and "April" are also names. The
+#: write path's rules still read such a line as a turn (`looks_like_turn`): two days' notes are not compared, since
+#: the stamps would read as a changed weekday ("Mon: swim is at 10 on Saturdays" / "Thu: ..." contradicted).
+_DAY_LABELS = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun today "
+    "tonight yesterday tomorrow".split()
+)
+
+
+def day_label(label: str) -> bool:
+    """Whether a "Label:" that opens a text is a day ("Tue", "Monday"), a log line's stamp rather than a speaker."""
+    return label.strip().lower().rstrip(".") in _DAY_LABELS
+
+
 _LIST_LINE = re.compile(r"^[ \t]*(?:[-*•+▪–][ \t]+|\(?\d{1,3}[.)][ \t]+|\(?[a-zA-Z][.)][ \t]+|\[[ xX]\][ \t]+)\S")
 #: A jotted line's own label: one to four words, then ":" or a spaced dash, then the note ("wifi pw: ...", "car -
 #: MOT due ..."). The lower-case line after another is otherwise read as its continuation (a wrapped sentence).

@@ -30,7 +30,7 @@ from datetime import datetime
 
 from memgraph.config import Settings
 from memgraph.errors import ValidationError
-from memgraph.ingest.chunk import turn_body
+from memgraph.ingest.chunk import day_label, turn_body
 from memgraph.ingest.signals import entities, speaker
 from memgraph.models import Link, LinkSource, Memory, Relation, normalize_tag
 from memgraph.store.base import GraphStore, MemoryFilter
@@ -119,7 +119,7 @@ def speaker_of(text: str) -> str | None:
     if not label:
         return None
     words = label.split()
-    if not 1 <= len(words) <= 3 or not all(w[:1].isupper() for w in words):
+    if not 1 <= len(words) <= 3 or not all(w[:1].isupper() for w in words) or day_label(label):
         return None
     stops = stop_words()
     if any(w.lower().strip(".'’") in _NOT_SPEAKERS or w.lower() in stops for w in words):

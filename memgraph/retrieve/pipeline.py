@@ -21,8 +21,8 @@ from memgraph.config import Settings
 from memgraph.embed import Embedder
 from memgraph.errors import EmbedderUnavailableError
 from memgraph.models import Memory, MemoryKind, RecallResult, RecallTrace, WeakHits, utcnow
+from memgraph.retrieve import bases, window
 from memgraph.retrieve import layers as layer_mod
-from memgraph.retrieve import window
 from memgraph.retrieve.cascade import Activation, combine_relevance, seed_strengths
 from memgraph.retrieve.cues import QueryCues, find_cues
 from memgraph.retrieve.gap_question import unwrap
@@ -323,9 +323,14 @@ class Recaller:
             for t in traces:
                 if t.memory_id == catch_up.id:
                     t.notes.append("catch-up: the latest session summary, on the first recall of this session")
+        served = [p.scored.memory for p in placed]
         total = sum(p.tokens for p in placed)
+        based = bases.bases(self.store, req.user_id, served)
+        if based:
+            served, traces = bases.with_bases(served, traces, based, count_tokens, max(0, req.token_budget) - total)
+            total = sum(t.tokens for t in traces)
         result = RecallResult(
-            memories=handed_out(self.store, [p.scored.memory for p in placed]),
+            memories=handed_out(self.store, served),
             total_tokens=total,
             budget_used=(total / req.token_budget) if req.token_budget > 0 else 0.0,
             trace=traces,
@@ -334,7 +339,10 @@ class Recaller:
             cue_tags=sorted(cue_names),
             weak=weak,
         )
-        self.maintainer.note_served(req.user_id, [m.id for m in result.memories])
+        # a superseded base is shown, never credited (bases.py)
+        self.maintainer.note_served(
+            req.user_id, [m.id for m, t in zip(result.memories, traces, strict=True) if t.section != bases.SUPERSEDED]
+        )
         if s.recall_maintenance:
             self.maintainer.submit(
                 ServedRecall(
@@ -343,7 +351,7 @@ class Recaller:
                     # the gap decision judges what was served but the slots-left weak hits: it was fitted on
                     # recalls without them, and with them its precision on the read gap cases fell 0.892 -> 0.878
                     served=[m.id for m, t in zip(result.memories, traces, strict=True)
-                            if t.section != layer_mod.WEAK or gap],
+                            if (t.section != layer_mod.WEAK or gap) and t.section != bases.SUPERSEDED],
                     ranked=[
                         p.scored.memory.id
                         for p in sorted(placed, key=lambda p: -p.scored.final)

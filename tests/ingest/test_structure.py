@@ -88,6 +88,16 @@ def test_only_name_like_labels_are_speakers(text: str, who: str | None) -> None:
     assert speaker_of(text) == who
 
 
+@pytest.mark.parametrize("text", ["Tue: called the insurer, claim ref 44-812", "Wed: insurer needs photos of the dent",
+                                  "Monday: gym, legs", "Thurs. - long run 18k"])
+def test_a_log_lines_day_is_no_speaker(engine: MemoryEngine, text: str) -> None:
+    """A journal's day stamp read as a speaker gave every Tuesday's note one `speaker:tue` tag: a hub of notes
+    that share nothing but the weekday they were written on."""
+    assert speaker_of(text) is None
+    mem = engine.remember(text, user_id="u")
+    assert not any(t.startswith("speaker:") for t in mem.tags)
+
+
 def test_a_role_label_is_not_a_topic() -> None:
     """"user:" opens every turn of an agent's transcript: as a topic it would join them all."""
     s = Settings(store=":memory:")
