@@ -711,8 +711,14 @@ class RuleReconciler:
 
 #: A clause that opens with its subject pronoun ("I dont like music too much").
 _OPENS_WITH_PRONOUN = re.compile(r"(?i)\s*(?:i|we|you|he|she|they|it)\b(?!['’]s\b)")
-#: A clause that gives what follows from the one before it: "…, which is why …", "…, which means …", "…, that's why …".
-_FOLLOWS = re.compile(r"(?i)\s*,\s+(?:(?:which|that)(?:['’]s|\s+is)\s+why|which\s+means(?:\s+that)?)\s+")
+#: A clause that gives what follows from the one before it: "…, which is why …", "…, which means …", "…, that's why …";
+#: or a clause of its own after a comma, opened by its subject pronoun and a verb ("We didn't get any grant for the
+#: charger, we paid full whack.", "Wool flares my eczema, I can't wear it."): speech and chat join clauses so (a
+#: comma splice), which the parse reads as one (held-out pairs 17).
+_FOLLOWS = re.compile(
+    r"(?i)\s*,\s+(?:(?:which|that)(?:['’]s|\s+is)\s+why|which\s+means(?:\s+that)?)\s+"
+    r"|\s*,\s+(?=(?:i|we|they|he|she|it)(?:['’](?:s|re|m|ve|ll|d))?\s+(?!and\b|or\b)[a-z])"
+)
 
 
 @lru_cache(maxsize=voice.BARE_TEXTS)
@@ -720,8 +726,22 @@ def _clause_parts(text: str) -> tuple[str, ...]:
     """The clauses of `text` (`statement.clauses`), also cut where a clause says what follows from the one before it
     (`_FOLLOWS`); empty when it is one clause. Cached: asked of both texts of every pair the conflict chain reaches,
     and of its bare readings (as many texts as `voice.BARE_TEXTS`)."""
-    parts = [q for p in (clauses(text) or (text,)) for q in _FOLLOWS.split(p) if q.strip()]
+    parts: list[str] = []
+    for p in clauses(text) or (text,):
+        pieces = [q for q in _FOLLOWS.split(p) if q.strip()]
+        for i, q in enumerate(pieces):
+            # a subordinate clause stays with the clause it qualifies ("If it rains, we stay in.")
+            if i and _SUBORDINATE.match(pieces[i - 1]):
+                parts[-1] = f"{parts[-1]}, {q}"
+            else:
+                parts.append(q)
     return tuple(parts) if len(parts) > 1 else ()
+
+
+#: A clause that qualifies the next one: "If it rains, …", "When I was young, …".
+_SUBORDINATE = re.compile(
+    r"(?i)\s*(?:if|unless|when|whenever|while|because|since|as|although|though|once|before|after|until)\b"
+)
 
 
 @lru_cache(maxsize=voice.BARE_TEXTS)

@@ -312,9 +312,10 @@ UPDATE_TO_VALUE = re.compile(
 )
 _TO_VALUE = re.compile(r"(?i)\s" + _TO_A_VALUE)
 # an additional statement, not a replacement: "I also like tea", "Metrics go to Datadog too"
-# ("another look / go / try" is a second attempt at the same thing, not one more of it)
+# ("another look / go / try" is a second attempt at the same thing, not one more of it; "too" before a word is a
+# degree, "it's too heavy", "too late", not one more: "our car can't tow the horsebox, it's too heavy")
 ADDITIVE = re.compile(
-    r"(?i)\b(?:also|too|as\s+well|additionally|in\s+addition|another(?!\s+(?:look|go|try|check|glance)\b)|"
+    r"(?i)\b(?:also|too(?!\s+(?!(?:lol|tbh|haha|now|though|then|x+)\b)[a-z])|as\s+well|additionally|in\s+addition|another(?!\s+(?:look|go|try|check|glance)\b)|"
     r"besides|not\s+(?:only|just|merely))\b"
 )
 # a past event told as a story: events accumulate ("went hiking", "went camping"), they do not conflict

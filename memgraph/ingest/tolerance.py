@@ -21,10 +21,15 @@ from memgraph.ingest.marks import found, register
 from memgraph.ingest.statement import stem
 from memgraph.ingest.voice import bare
 
-#: A thing: up to three words, its head last ("long bus rides", "the night ferry", "spicy food").
-_THING = r"(?:(?:the|a|an|my|any|most|all|some|long|short)\s+)*([a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})"
+#: A thing: up to three words, its head last ("long bus rides", "the night ferry", "spicy food"); no auxiliary of a
+#: denial among them (chat's "wool doesnt bother my skin" says of "wool" that it is fine, not of "wool doesnt").
+_NOT_AUX = r"(?!(?:doesn['’]?t|don['’]?t|didn['’]?t|does|do|did|not|never)\b)"
+_WORD = rf"{_NOT_AUX}[a-z][\w-]*"
+_THING = rf"(?:(?:the|a|an|my|any|most|all|some|long|short)\s+)*({_WORD}(?:\s+{_WORD}){{0,2}})"
 #: Whom it troubles or suits: a personal pronoun (not "my son").
 _WHOM = r"(?:me|him|her|them|us)"
+#: Or the part of them it troubles or spares: "my skin", "her stomach", "my eczema" (a possessive and one word).
+_PART = r"(?:my|his|her|their|our)\s+[a-z]+"
 _BE = r"(?:is|are|r|was|were|['’]s|['’]re|seem|seems|feel|feels)"
 _ILL = (
     r"(?:feel\s+)?(?:sick|ill|nauseous|queasy|dizzy|unwell|travel[\s-]?sick|car[\s-]?sick|sea[\s-]?sick|motion[\s-]?sick"
@@ -36,14 +41,17 @@ _FINE_WORDS = (
 #: A clause that says the thing suits the person.
 _FINE = re.compile(
     rf"(?i)^\s*(?:but\s+|and\s+|though\s+|while\s+)?{_THING}\s+(?:{_BE}\s+(?:\w+ly\s+)?{_FINE_WORDS}(?:\s+for\s+{_WHOM})?"
-    rf"|(?:doesn['’]t|don['’]t|does\s+not|do\s+not|never)\s+(?:bother|affect|upset|trouble)\s+{_WHOM})\b"
+    rf"|(?:doesn['’]?t|don['’]?t|does\s+not|do\s+not|never)\s+(?:bother|affect|upset|trouble)\s+(?:{_WHOM}|{_PART}))\b"
     rf"|\b(?:i['’]m|i\s+am|she['’]s|he['’]s|they['’]re|user\s+is)\s+(?:\w+ly\s+)?(?:fine|ok|okay|alright)\s+(?:with|on|in)\s+"
     rf"{_THING}"
 )
 #: A clause that says it troubles them.
 _ILL_SAID = re.compile(
     rf"(?i)^\s*(?:but\s+|and\s+|though\s+|while\s+)?{_THING}\s+(?:(?:makes?|made|gives?|gave)\s+{_WHOM}\s+{_ILL}"
-    rf"|(?:bothers?|upsets?|disagrees?\s+with)\s+{_WHOM}|(?:doesn['’]t|don['’]t|does\s+not|do\s+not)\s+agree\s+with\s+{_WHOM})\b"
+    rf"|(?:bothers?|upsets?|disagrees?\s+with)\s+(?:{_WHOM}|{_PART})"
+    rf"|(?:doesn['’]?t|don['’]?t|does\s+not|do\s+not)\s+agree\s+with\s+{_WHOM}"
+    # what it sets off in them: "wool flares my eczema", "dust triggers her asthma", "soap irritates my skin"
+    rf"|(?:flares?|flared|triggers?|triggered|irritates?|irritated|aggravates?|aggravated)\s+(?:up\s+)?{_PART})\b"
     rf"|\b(?:i|she|he|they|user)\s+(?:\w+\s+)?(?:get|gets|got|feel|feels|am|is|are|['’]m)\s+{_ILL}\s+(?:on|in|with|from|after)\s+"
     rf"{_THING}"
     rf"|\b(?:i|she|he|they|user)\s+(?:can['’]t|cannot|can\s+not|couldn['’]t)\s+(?:stand|handle|tolerate|take)\s+{_THING}"
@@ -64,7 +72,7 @@ _TAIL = re.compile(r"(?i)(?:\s+(?:too|as\s+well|also|either|though|tbh|honestly|
 #: meets, read ~5% of a real batch past 60k through `sides` (its cache, 8,192 texts, holds few of a store's).
 _CUE = re.compile(
     r"(?i)\b(?:fine|ok|alright|right|problem|bother|issue|affect|upset|trouble|ill|nauseous|queas|dizz|unwell"
-    r"|headache|migraine|rash|hives|disagree|agree|stand|handle|tolerate|take)|sick"
+    r"|headache|migraine|rash|hives|disagree|agree|stand|handle|tolerate|take|flare|trigger|irritat|aggravat)|sick"
 )
 
 

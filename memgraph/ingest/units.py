@@ -25,6 +25,14 @@ UNIT_ALIASES = {
     "miles": "mile", "bucks": "usd", "fortnight": "fortnight", "fortnights": "fortnight", "degree": "degree",
     "degrees": "degree", "t": "tonne", "tonne": "tonne", "tonnes": "tonne", "rupee": "inr", "rupees": "inr",
     "inr": "inr",
+    # a unit's name spelled out reads as its symbol ("seven kilowatts" = "7 kW", "10 milligrams" = "10 mg"): the
+    # name and the symbol were two unit words, read as a value word swapped (held-out pairs 17: a false conflict)
+    "kw": "kw", "kilowatt": "kw", "kilowatts": "kw", "kwh": "kwh", "kilowatt-hour": "kwh", "kilowatt-hours": "kwh",
+    "watt": "w", "watts": "w", "milligram": "mg", "milligrams": "mg", "millilitre": "ml",
+    "millilitres": "ml", "milliliter": "ml", "milliliters": "ml", "cm": "cm", "centimetre": "cm", "centimetres": "cm",
+    "centimeter": "cm", "centimeters": "cm", "mm": "mm", "millimetre": "mm", "millimetres": "mm", "millimeter": "mm",
+    "millimeters": "mm", "gigabyte": "gb", "gigabytes": "gb", "megabyte": "mb", "megabytes": "mb",
+    "terabyte": "tb", "terabytes": "tb",
 }
 #: Units of time read as one kind, in minutes: "48-hour" = "two days", "an hour and a half" = "90 minutes" (a
 #: value of one kind in two units was two kinds that never met: neither the same value nor a changed one).

@@ -17,8 +17,17 @@ from memgraph.ingest.statement import stem
 #: label ("Customer note:", "Intake note 5/11:", "Call notes -"), or where it was said ("Per Monday's fitting,", "As
 #: per the call on 3/4,", "According to the customer,").
 _FRAME = re.compile(
-    r"(?i)^\s*(?:(?:according\s+to|as\s+per|per(?=\s+(?:the|my|our|your|their|his|her|\w+['’]s)\b))\s+"
+    r"(?i)^\s*(?:(?:according\s+to|as\s+per|per(?=\s+(?:(?:the|my|our|your|their|his|her|\w+['’]s)\b"
+    r"|(?-i:[A-Z])[\w'’.-]*(?:\s+(?-i:[A-Z])[\w'’-]*)?\s*,)))\s+"
     r"(?P<a>(?:[\w/'’.-]+\s+){0,3}?[\w/'’.-]+)\s*,"
+    # a fact relayed from someone the user names: "Mum says …", "Raj said that …", "my sister told me …", "the vet
+    # reckons …" (a name, a family word, or "my" / "the" and one word; not "nobody" / "everyone", which say whether)
+    r"|(?P<c>(?!(?:nobody|noone|everyone|everybody|someone|somebody|no\s+one|i|we|you|it|they)\b)"
+    r"(?:(?-i:[A-Z])[a-z]+|mum|mom|dad|mam|nan|gran|grandma|grandpa|(?:my|the|our)\s+[a-z]+))"
+    # (not a word said: "my parents said no to dogs" refused them, it relays no fact)
+    r"\s+(?:says|said|reckons|reckoned|told\s+(?:me|us)|tells\s+(?:me|us)|mentioned|confirmed)\b"
+    r"(?!\s+(?:no|yes|hi|hello|goodbye|bye|sorry|thanks|thank|so|nothing|something|it|that\s*[.!?]?$)\b)"
+    r"(?:\s+that)?\s*[:,-]?"
     r"|(?:the\s+|my\s+|our\s+)?(?P<b>user|client|customer|patient|caller|guest|member|owner|tenant|landlord|manager|"
     r"boss|staff|team|agent)(?:(?:['’]s)?\s+(?:note|notes|message)\b(?:\s+[\d/.-]+)?\s*[:,-]?|\s+(?:says|said|mentioned|"
     r"mentions|notes|noted|reports|reported|told\s+me|tells\s+me|told\s+us|tells\s+us|confirmed|confirms|wrote|writes|"
