@@ -3,6 +3,8 @@ clause loops, which skip a clause whose bound shares no frame word (or one, read
 
 from __future__ import annotations
 
+from unittest import mock
+
 import pytest
 
 from memgraph import Settings
@@ -31,16 +33,11 @@ def test_the_frame_is_within_its_bound(text: str) -> None:
         assert st._parse(part).frame <= st.frame_bound(part), part
 
 
-def _parsed_while(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    parsed: list[str] = []
-    real = st.statement
-
-    def counting(text: str) -> st.Statement:
-        parsed.append(text)
-        return real(text)
-
-    monkeypatch.setattr(reconcile, "statement", counting)
-    return parsed
+def _parsed_while(monkeypatch: pytest.MonkeyPatch) -> mock.Mock:
+    """The texts the conflict chain parses from now on (a spy on `reconcile.statement`, answers unchanged)."""
+    spy = mock.Mock(wraps=st.statement)
+    monkeypatch.setattr(reconcile, "statement", spy)
+    return spy
 
 
 def test_a_negated_clause_that_shares_no_frame_word_is_not_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -50,7 +47,7 @@ def test_a_negated_clause_that_shares_no_frame_word_is_not_parsed(monkeypatch: p
     parsed = _parsed_while(monkeypatch)
     assert "we don't allow dogs." in reconcile._clause_parts(new) and not old.negated
     assert RuleReconciler(Settings(store=":memory:")).conflict(n, old, _compare(n, old, 0.6), cue=False) is None
-    assert not set(parsed) & set(reconcile._clause_parts(new))
+    assert not {c.args[0] for c in parsed.call_args_list} & set(reconcile._clause_parts(new))
 
 
 def test_an_old_clause_that_shares_one_frame_word_is_not_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -59,7 +56,7 @@ def test_an_old_clause_that_shares_one_frame_word_is_not_parsed(monkeypatch: pyt
     o = st.statement(old)
     parsed = _parsed_while(monkeypatch)
     assert RuleReconciler(Settings(store=":memory:")).conflict(n, o, _compare(n, o, 0.6), cue=False) is None
-    assert not set(parsed) & set(reconcile._clause_parts(old))
+    assert not {c.args[0] for c in parsed.call_args_list} & set(reconcile._clause_parts(old))
 
 
 def test_the_chain_reads_each_text_s_parts_once() -> None:
