@@ -67,7 +67,10 @@ read and frozen (eight parts; 7c646df's own feature code, `OWN_EXTRACTOR`), the 
 `gaps13` (2026-11-27): held-out 16 read and frozen (ten parts; 4275d24's own feature code), needs read in more voices
 (a question word where its answer goes, a jotted attribute, text-speak, formal requests), a memory giving the thing
 asked another owner and one memory naming the subject and saying what is asked (`gap_structure`), refitted on
-nineteen parts (bench/RESULTS.md, "Gap detection, held-out 16's causes").
+nineteen parts (bench/RESULTS.md, "Gap detection, held-out 16's causes"). Helper `gaps14` (2026-11-27): held-out 17
+read and frozen (eleven parts; 56710f3's own feature code), a memory qualifying the word asked by another word
+(`gap_structure.sibling_qualifier`), a relayed question read without its relay, refitted on twenty parts
+(bench/RESULTS.md, "Gap detection, held-out 17's causes").
 
     python bench/gaps_model.py                      # leave one part out over the read parts (features cached)
     python bench/gaps_model.py --no-rule-features   # ... the model without the rules' verdicts
@@ -101,11 +104,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import numpy as np  # noqa: E402
 
 #: The gap parts whose cases have been read (errors printed, rules written from them; heldout10 since its blind
-#: score, 2026-11-27; heldout11-heldout16 likewise). A newer part is blind: it is only ever loaded by `--blind`,
+#: score, 2026-11-27; heldout11-heldout17 likewise). A newer part is blind: it is only ever loaded by `--blind`,
 #: which prints the table and no case.
 READ = ("dev", "dev2", "dev3", "dev4", "heldout", "heldout2", "heldout4", "heldout5", "heldout6", "heldout7",
         "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13", "heldout14", "heldout15",
-        "heldout16")
+        "heldout16", "heldout17")
 #: The recalls a full run served (`GAPS_SERVED` names another file: a branch's full run then leaves the shared one,
 #: which the lead's runs fill, alone).
 SERVED = Path(os.environ.get("GAPS_SERVED") or ROOT / "bench" / ".cache" / "decisions" / "served.json")
@@ -153,6 +156,9 @@ FROZEN = (
     ("4275d24", ("dev", "dev2", "dev3", "dev4", "heldout", "heldout2", "heldout4", "heldout5", "heldout6",
                  "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13",
                  "heldout14", "heldout15"), ("heldout16",)),
+    ("56710f3", ("dev", "dev2", "dev3", "dev4", "heldout", "heldout2", "heldout4", "heldout5", "heldout6",
+                 "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13",
+                 "heldout14", "heldout15", "heldout16"), ("heldout17",)),
 )
 #: The commit of this file whose `features` computed every feature itself (reading each rule helper by its name
 #: then or its older private one): `--frozen` runs that copy inside older checkouts, which have no
@@ -165,8 +171,9 @@ EXTRACTOR = "ecc1734"
 #: 7c646df (held-out 14, blind 0.955 / 0.600 with gaps10's export): the row gives the lead's `--blind` refit,
 #: 1.000 / 0.600 (21) at 0.75. 948637a (held-out 15, the lead's `--blind` refit 0.783 / 0.529 (23)): likewise.
 #: 4275d24 (held-out 16, the final commit of the stop in which it was blind; the lead's `--blind` 0.615 / 0.235
-#: (13)): likewise.
-OWN_EXTRACTOR = frozenset({"7c646df", "948637a", "4275d24"})
+#: (13)): likewise. 56710f3 (held-out 17, the final commit of the stop in which it was blind; the lead's `--blind`
+#: 0.800 / 0.375 (15) at 0.8): likewise.
+OWN_EXTRACTOR = frozenset({"7c646df", "948637a", "4275d24", "56710f3"})
 #: Features left out of every fit (`--drop`, an ablation).
 DROP: set[str] = set()
 #: Features never fitted: the labelled parts' share of misses among them says how the parts were written, not what

@@ -395,10 +395,28 @@ def _attribute_of(text: str, head_words: int = 3) -> bool:
     )
 
 
+#: A question relayed from someone else, before its question word: "my wife asks when the car is due for its MOT",
+#: "Sam wants to know what time the match starts", "mum asked me where we parked". Who relays it is no part of
+#: what is asked: its words are no focus words a memory must say, and the kind asked is the embedded question's.
+_RELAY = re.compile(
+    r"(?i)^\W*(?!(?:what|when|where|who|whom|whose|which|why|how|do|does|did|can|could)\b)"
+    r"(?:[\w'’-]+\s+){0,3}?(?:asks|asked(?:\s+(?:me|us))?|(?:is|was|are|were)\s+(?:asking|wondering)|"
+    r"wants?\s+to\s+know|would\s+like\s+to\s+know|wonders|needs?\s+to\s+know)\s+"
+    r"(?=(?:what|when|where|who|whom|whose|which|why|how|if|whether)\b)"
+)
+
+
+def unrelayed(question: str) -> str:
+    """`question` without the frame that relays it ("my wife asks when the car is due" -> "when the car is due");
+    the question itself when it is asked outright."""
+    m = _RELAY.match(question)
+    return question[m.end():] if m and len(tokenize(question[m.end():])) >= 2 else question
+
+
 def asked(query: str) -> str:
     """What a query asks: its question and request sentences ("I prefer short answers. How do I deploy?" ->
     "How do I deploy?"), or the whole query when no sentence is one (a keyword query); chat's spellings of question
-    words written out (`plain_spelling`)."""
+    words written out (`plain_spelling`); a relayed question without who relays it (`unrelayed`)."""
     query = plain_spelling(unwrap(query))
     said = [s.strip() for s in sentences(query)]
     parts = []
@@ -409,8 +427,8 @@ def asked(query: str) -> str:
             # "The printer on floor 3 is jammed again. Who do I call?": a question of function words alone is
             # about the sentence before it, its scene (`scene` reads "..., who do I call?" so)
             s = f"{said[i - 1].rstrip('.!')}, {s[:1].lower()}{s[1:]}"
-        parts.append(s)
-    return " ".join(parts) if parts else query.strip()
+        parts.append(unrelayed(s))
+    return " ".join(parts) if parts else unrelayed(query.strip())
 
 
 def _own_words(sentence: str) -> list[str]:

@@ -25,7 +25,7 @@ from memgraph.retrieve.gap_focus import (
     stem_in,
     subject_names,
 )
-from memgraph.retrieve.gap_question import asked
+from memgraph.retrieve.gap_question import QUESTION_WORDS, asked
 from memgraph.retrieve.gap_values import expected_answer, holds_answer, holds_asked_values, tense_clash
 from memgraph.text import stop_words, tokenize
 
@@ -47,8 +47,10 @@ _ORDINAL_LIST = re.compile(rf"(?i)\b((?:(?:{_ORDINALS})(?:\s*,\s*|\s+and\s+|\s+o
 _OWNED = re.compile(r"(?i)\b([a-z][\w-]*)(?:['’]s|s['’])\s+(?=([a-z][\w-]{2,})\b)")
 #: Words that take "'s" without owning: "what's the", "it's time", "that's when", "let's".
 _NOT_OWNERS = frozenset("what when where who how it that there here let he she this everyone one".split())
+#: Where a phrase ends: a word's qualifier never stands across these ("Wednesdays, Papier", "queues:\n- mailers").
+_PHRASE_END = re.compile(r"[,;:.!?()\[\]\n\u2022]+|\s[-\u2013\u2014]\s")
 #: What is read of each served memory, for the most similar one and the most similar one holding the answer.
-_PER_MEMORY = ("names_absent", "sibling_name", "lexical_left", "sibling_owner")
+_PER_MEMORY = ("names_absent", "sibling_name", "lexical_left", "sibling_owner", "sibling_qualifier")
 #: The features `structure_features` gives (bench/gaps_model.py adds them to older checkouts' rows).
 FEATURES = (*(f"{p}_{k}" for p in ("best", "good") for k in _PER_MEMORY), "clean_best_sim", "whole_best_sim",
             "asked_subjects")
@@ -91,13 +93,14 @@ class _Asked:
     focus: list[str]  # the focus words of what is asked
     question: str  # what is asked (`asked`)
     owned: list[tuple[str, str]]  # its possessives (`_owned`)
+    qualified: list[tuple[str, str]]  # its qualified words (`_qualified`)
 
     @classmethod
     def of(cls, query: str) -> _Asked:
         subjects = asked_subjects(query)
         stems = {stem(w) for s in subjects for w in tokenize(s)} | _stems(query)
         question = asked(query)
-        return cls(subjects, stems, focus_words(question), question, _owned(question))
+        return cls(subjects, stems, focus_words(question), question, _owned(question), _qualified(question))
 
 
 def _said(subject: str, content: str, have: set[str], spelled: set[str]) -> bool:
@@ -160,6 +163,35 @@ def _sibling_owner(q: _Asked, content: str, have: set[str]) -> bool:
                for owner, head in q.owned for y, h in theirs)
 
 
+def _qualified(text: str) -> list[tuple[str, str]]:
+    """(stem of the qualifier, the word it qualifies) of each two content words side by side within a phrase: "the
+    XML importer" -> [("xml", "importer")]; "enhanced maternity pay" -> [("enhanc", "maternity"), ("matern", "pay")].
+    A number, a stop word or a word of two letters is no qualifier ("deck 11", "my pay"), nor the word a question
+    word asks for ("which *command* installs ...": the kind of thing asked, not a sibling's name). The qualified word
+    is kept as written: a verb's other form is no shared thing ("command installs" / "npm install")."""
+    def content(w: str) -> bool:
+        return len(w) > 2 and not w.isdigit() and w not in stop_words()
+
+    out = []
+    for phrase in _PHRASE_END.split(text):
+        words = tokenize(phrase)
+        out += [(stem(a), b) for i, (a, b) in enumerate(zip(words, words[1:], strict=False))
+                if content(a) and content(b) and not (i and words[i - 1] in QUESTION_WORDS)]
+    return out
+
+
+def _sibling_qualifier(q: _Asked, content: str, have: set[str]) -> bool:
+    """The memory qualifies a word of the question by another word: "the XML importer" / "The CSV importer expects
+    UTF-8", "paternity pay" / "maternity pay: 16 weeks", "my SSS contribution" / "Pag-IBIG contribution, 600
+    pesos". The question's qualifier is absent from the memory and the memory's from the question: a sibling of the
+    thing asked, whose value is no answer (the sentence model and the focus test read the two as near)."""
+    if not q.qualified:
+        return False
+    theirs = _qualified(content)
+    return any(h == head and mine != qual and not stem_in(qual, have) and mine not in q.stems
+               for qual, head in q.qualified for mine, h in theirs)
+
+
 def _lexical_left(q: _Asked, have: set[str]) -> float:
     if not q.focus:
         return 0.0
@@ -187,6 +219,11 @@ def sibling_owner(query: str, content: str) -> bool:
     return _sibling_owner(q, content, _stems(content))
 
 
+def sibling_qualifier(query: str, content: str) -> bool:
+    """The memory qualifies a word of the question differently ("the XML importer" / "The CSV importer ...")."""
+    return _sibling_qualifier(_Asked.of(query), content, _stems(content))
+
+
 def lexical_left(query: str, content: str) -> float:
     """The share of the question's focus words `content` does not say by the word, its stem or a prefix (no
     meaning test: a sibling word is near in meaning, "nitrate" / "magnesium")."""
@@ -196,9 +233,9 @@ def lexical_left(query: str, content: str) -> float:
 def structure_features(query: str, served: Sequence[ServedHit], *, weak_cosine: float) -> dict[str, float]:
     """Over the most similar served memory and the most similar one holding the kind of value asked (and the
     values named, of the same time): whether it says the question's subjects, speaks of a sibling, qualifies a
-    shared word differently, gives the thing asked another owner, how many focus words it lacks by the word; the
-    best cosine of a memory holding the answer with none of these signs (`clean_best_sim`), and of one that also
-    says every focus word (`whole_best_sim`)."""
+    shared word differently (`sibling_qualifier`), gives the thing asked another owner, how many focus words it
+    lacks by the word; the best cosine of a memory holding the answer with none of these signs (`clean_best_sim`),
+    and of one that also says every focus word (`whole_best_sim`)."""
     question = asked(query)
     expects = expected_answer(question)
     q = _Asked.of(query)
@@ -210,7 +247,8 @@ def structure_features(query: str, served: Sequence[ServedHit], *, weak_cosine: 
         good = holds_answer(c, expects, query) and holds_asked_values(c, question) and not tense_clash(c, question)
         per.append({"sim": h.similarity or 0.0, "names_absent": _names_absent(q, missing),
                     "sibling_name": float(_sibling_name(q, c, missing)), "lexical_left": _lexical_left(q, have),
-                    "sibling_owner": float(_sibling_owner(q, c, have)), "good": good})
+                    "sibling_owner": float(_sibling_owner(q, c, have)),
+                    "sibling_qualifier": float(_sibling_qualifier(q, c, have)), "good": good})
     f: dict[str, float] = {}
     top = max(per, key=lambda p: p["sim"]) if per else None
     goods = [p for p in per if p["good"]]

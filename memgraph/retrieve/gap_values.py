@@ -57,6 +57,8 @@ _EXPECT: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"(?i)^\W*when\b|\bwhen(?:['’]?s|\s+(?:is|are|was|were|does|do|did|will|should|can|shall))\b|"
             r"\bwhat\s+(?:day|date|month|year|week)\b|\bwhich\s+(?:day|date|month|year|week|weekday)s?\b|"
             r"\bhow\s+(?:often|soon)\b|\bon\s+which\s+day\b|\bdeadline\b|\bdue\s+date\b|\bcut-?off\b"
+            # a date asked as a log or a note asks it: "Q: boiler service date?", "next MOT due?"
+            r"|\b(?:date|due)\s*\?\s*$"
         ),
     ),
     (
