@@ -52,30 +52,41 @@ STAGES = (
 STORE_READS = ("sequence_pairs", "similarities", "get_links", "get_memories", "list_memories", "expand_table")
 
 
+def open_checkout(ap: argparse.ArgumentParser) -> argparse.Namespace:
+    """`ap`'s arguments with `--code` and `--data` added: the `--code` checkout's memgraph goes first on the path,
+    and `bench.recall_scale` (this checkout's) reads this checkout's cached stores and that data folder, whichever
+    code runs (recall_timeline.py parses the same way)."""
+    ap.add_argument("--code", default=None, help="a checkout whose memgraph to run (default: this one)")
+    ap.add_argument("--data", default=None, help="folder of locomo_dev.json and msc_personas.json")
+    args = ap.parse_args()
+    if args.code:
+        sys.path.insert(0, str(Path(args.code).resolve()))
+    import memgraph  # noqa: F401 (from --code, before this checkout joins the path)
+
+    sys.path.insert(1, str(ROOT))
+    import bench.recall_scale as rs
+
+    rs.CACHE = ROOT / "bench" / ".cache" / "recall_scale"
+    if args.data:
+        rs.DATA = Path(args.data)
+    return args
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--size", type=int, default=1000, help="memories in the cached store")
     ap.add_argument("--queries", type=int, default=100)
     ap.add_argument("--passes", type=int, default=3)
     ap.add_argument("--modes", default="hybrid,cascade")
-    ap.add_argument("--code", default=None, help="a checkout whose memgraph to run (default: this one)")
-    ap.add_argument("--data", default=None, help="folder of locomo_dev.json and msc_personas.json")
-    args = ap.parse_args()
-    if args.code:
-        sys.path.insert(0, str(Path(args.code).resolve()))
-    import memgraph
-
-    sys.path.insert(1, str(ROOT))
+    args = open_checkout(ap)
     import bench.recall_scale as rs
+    import memgraph
     import memgraph.retrieve.pipeline as pl
     import memgraph.store.sqlite.store as sqlite_store
     from memgraph import MemoryEngine, Settings
     from memgraph.embed import AutoEmbedder
     from memgraph.store import open_store
 
-    rs.CACHE = ROOT / "bench" / ".cache" / "recall_scale"  # this checkout's cache, whichever code runs
-    if args.data:
-        rs.DATA = Path(args.data)
     recalling = threading.get_ident()
     spent: dict[str, int] = {}
 

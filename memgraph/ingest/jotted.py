@@ -12,9 +12,11 @@ or a speaker's turn ("Caroline: …") opens a clause, which is read as it is.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from memgraph.ingest.chunk import looks_like_turn
 from memgraph.ingest.statement import statement
+from memgraph.ingest.voice import BARE_TEXTS
 
 #: A key (a few words, no digit first), then ":" / "=" / a spaced dash, then the value. The key may not hold a
 #: sentence's end.
@@ -30,12 +32,14 @@ _HEADINGS = frozenset(
 )
 
 
+@lru_cache(maxsize=BARE_TEXTS)
 def sentence(text: str) -> str:
     """`text` with a jotted key-value line said as a copula ("key: value" -> "key is value"); `text` itself when it
     is no such line, when its value is a clause ("Client note: Aarav has to avoid sesame"), or when its key is a
     heading ("Update: …"). A list (lines, bulleted or not) is read line by line, its lines joined by ";" as clauses
     (a lead-in line's colon dropped): the conflict rules read each clause alone, so the one item a new statement
-    changes meets it ("Kids' week:\n- Mon: swimming\n- Tue: piano" against "Piano is on Thursdays.")."""
+    changes meets it ("Kids' week:\n- Mon: swimming\n- Tue: piano" against "Piano is on Thursdays."). Cached as the
+    bare readings it is asked of are (`voice.BARE_TEXTS`: both texts of every pair the conflict chain reaches)."""
     lines = [line for line in text.strip().splitlines() if line.strip()]
     if len(lines) < 2:
         # (a speaker's turn, "John: Thanks! Talk to you later!", is one line and says nothing of John: LoCoMo read so

@@ -70,6 +70,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import lru_cache
 from typing import Protocol, runtime_checkable
 
 from memgraph._deprecated import deprecated_alias
@@ -154,6 +155,7 @@ from memgraph.ingest.statement import (
     clauses,
     correction_parts,
     denied_values,
+    frame_bound,
     statement,
     stem,
 )
@@ -374,6 +376,8 @@ class RuleReconciler:
         for part in _clause_parts(n.text):
             if not o.negated and not found(NEGATION_SAID, part):
                 continue  # (both rules below want the polarity flipped: the clause negated)
+            if not o.frame & frame_bound(part):
+                continue  # (and a frame word shared: unparsed, most clauses share none)
             p = statement(part)
             cc = _compare(p, o, c.cosine, c.tolerance)
             if _negates(cc, cue=cue) and not predicates.another_slot(part, o.text):
@@ -386,7 +390,7 @@ class RuleReconciler:
         # who or what it is about (not "Don't ever quit on what you love." against "I love to read.": chat's advice,
         # whose cue words leave one frame word) and share two frame words; no cue makes the bar lower.
         for part in _clause_parts(o.text):
-            if not n.negated and not found(NEGATION_SAID, part):
+            if (not n.negated and not found(NEGATION_SAID, part)) or len(n.frame & frame_bound(part)) < 2:
                 continue
             q = statement(part)
             if not (q.subject or _OPENS_WITH_PRONOUN.match(part)):
@@ -723,9 +727,11 @@ _FOLLOWS = re.compile(
 )
 
 
+@lru_cache(maxsize=voice.BARE_TEXTS)
 def _clause_parts(text: str) -> tuple[str, ...]:
     """The clauses of `text` (`statement.clauses`), also cut where a clause says what follows from the one before it
-    (`_FOLLOWS`); empty when it is one clause."""
+    (`_FOLLOWS`); empty when it is one clause. Cached: asked of both texts of every pair the conflict chain reaches,
+    and of its bare readings (as many texts as `voice.BARE_TEXTS`)."""
     parts: list[str] = []
     for p in clauses(text) or (text,):
         pieces = [q for q in _FOLLOWS.split(p) if q.strip()]
@@ -744,10 +750,11 @@ _SUBORDINATE = re.compile(
 )
 
 
-def _joined(text: str) -> list[str]:
-    """The clauses of `text` joined by a semicolon, when it has two or more."""
-    parts = [p.strip() for p in text.split(";") if len(p.split()) > 2]
-    return parts if len(parts) > 1 else []
+@lru_cache(maxsize=voice.BARE_TEXTS)
+def _joined(text: str) -> tuple[str, ...]:
+    """The clauses of `text` joined by a semicolon, when it has two or more (cached as `_clause_parts` is)."""
+    parts = tuple(p.strip() for p in text.split(";") if len(p.split()) > 2)
+    return parts if len(parts) > 1 else ()
 
 
 def _say_both(n: Statement, o: Statement, c: Comparison) -> bool:

@@ -433,13 +433,36 @@ def _values_of(v: tuple[Any, ...]) -> Values:
     )
 
 
-def _parse(text: str) -> Statement:
-    stops = _stops()
+@lru_cache(maxsize=1024)
+def _read(text: str) -> tuple[str, str, str, tuple[str, ...]]:
+    """The first stage of the parse: the text without its envelope (`plain`), without the values it names as not so
+    (`core`), with its values masked, and that text's tokens; cached, as `frame_bound` reads it just before a parse."""
     plain = chatter.strip_chatter(strip_code(text))  # a pasted message's greeting and sign-off are no content
     core = _NOT_X.sub(" ", plain)  # "…, not May": May is the old value, not something this text says
-    vals = values(core, compare=True)
     masked_core = masked(core, compare=True)
-    toks = tokenize(masked_core)
+    return plain, core, masked_core, tuple(tokenize(masked_core))
+
+
+#: Texts whose `frame_bound` is kept: a stored text's clauses are asked again by each later text it neighbours (half
+#: the asks of a real batch past 60k memories: bench/RESULTS.md, "Bulk writes, nineteenth round"). Only speed.
+BOUND_TEXTS = 16_384
+
+
+@lru_cache(maxsize=BOUND_TEXTS)
+def frame_bound(text: str) -> frozenset[str]:
+    """Every stem that `statement(text).frame` may hold, from the parse's first stage alone (~40% of a parse: no
+    names, cues or marks): the frame is stems of the masked text's tokens, a phrasal noun's verb replaced by the
+    noun (`_parse`). A rule that needs a frame word shared skips a clause whose bound shares none, unparsed. Cached
+    (`BOUND_TEXTS`)."""
+    _, core, _, toks = _read(text)
+    return frozenset({stem(t) for t in toks} | {stem(v + p) for v, p in _phrasal_nouns(core)})
+
+
+def _parse(text: str) -> Statement:
+    stops = _stops()
+    plain, core, masked_core, read = _read(text)
+    vals = values(core, compare=True)
+    toks = list(read)
     # a heading before a colon ("New protocol: samples now go in …", "Correction: …") and a fronted clause
     # ("After the meter was fitted, the water bill is …") are no part of the subject
     label = _LABEL.match(masked_core) or _FRONTED.match(masked_core)
