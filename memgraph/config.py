@@ -461,7 +461,7 @@ class Settings(BaseModel):
     contradict_reworded_cosine: float = Field(
         0.82,
         description="Without a newer cue, one typed value changed in a frame reworded by a synonym on each side "
-        "('starts on 17 February' / 'begins on 24 February') contradicts from this cosine (reconcile._reworded). "
+        "('starts on 17 February' / 'begins on 24 February') contradicts from this cosine (conflicts._reworded). "
         "Labelled pairs: such contradictions at 0.83-0.92; the same shape with a scope or an end of an interval "
         "swapped ('on weekdays' / 'at weekends', 'start' / 'finish') is held back by the other conditions.",
     )

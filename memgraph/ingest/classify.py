@@ -34,7 +34,7 @@ from memgraph.ingest import signals
 from memgraph.ingest.chunk import turn_body, under_heading
 from memgraph.ingest.clean import strip_code
 from memgraph.ingest.statement import stem
-from memgraph.ingest.values import MONTHS, WEEKDAYS
+from memgraph.ingest.value_words import MONTHS, WEEKDAYS
 from memgraph.models import Layer, MemoryKind, Provenance
 from memgraph.text import stop_words, tokenize
 

@@ -61,5 +61,5 @@ def _line(text: str) -> str:
     if statement(_ITEMS.split(value, 1)[0]).clause:
         return text  # (the first item: "£10 guest passes" later in a list reads "passes" as a verb)
     # a note's items, one after another ("free entry, £50 bar tab for the winners"), are each said of the key: the
-    # conflict rules read the clauses joined by ";" one by one (`reconcile._joined`)
+    # conflict rules read the clauses joined by ";" one by one (`conflicts._joined`)
     return f"{key} is " + _ITEMS.sub("; ", value)

@@ -118,7 +118,7 @@ def only_value_against_other(n: Statement, o: Statement, c: Comparison, most: in
     the same kind: "Blood tests are done on Wednesday mornings." / "We only take blood on Friday mornings.",
     "Overnight guests can stay for up to three nights." / "Guests can only stay over for one night at a time."
     (labelled pairs: held-out 4, 5). "only" excludes every other value, so the frames may be reworded where a
-    plain changed value needs them close (`reconcile._reworded`): the "only" side says no word the other does not
+    plain changed value needs them close (`conflicts._reworded`): the "only" side says no word the other does not
     (besides "only", "ever", "at a time" and a reporting frame), the other at most `most`; one kind of value
     changed, no value shared of it (that is `forms._only_against_list`), the same subject; never a person's own
     ("I only drink coffee in the morning" / "I drink coffee after dinner at weekends")."""

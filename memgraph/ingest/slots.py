@@ -30,7 +30,8 @@ from functools import lru_cache
 
 from memgraph.ingest import signals
 from memgraph.ingest.chatter import strip_chatter
-from memgraph.ingest.values import MONTHS, WEEKDAYS, values
+from memgraph.ingest.value_words import MONTHS, WEEKDAYS
+from memgraph.ingest.values import values
 from memgraph.text import stem as stem_tokens
 from memgraph.text import stop_words, surface, tokenize
 

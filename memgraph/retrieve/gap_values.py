@@ -8,7 +8,8 @@ from __future__ import annotations
 import re
 
 from memgraph.ingest.statement import stem
-from memgraph.ingest.values import MONTHS, WEEKDAYS, Values, values
+from memgraph.ingest.value_words import MONTHS, WEEKDAYS
+from memgraph.ingest.values import Values, values
 from memgraph.text import stop_words, tokenize
 
 #: (expected answer, query pattern), the first match wins.

@@ -1,7 +1,7 @@
 """Contradictions of held-out 15's round read in the voices that part is written in (bench/RESULTS.md, "Write-path
 decisions, held-out 15's contradictions"): an agent's note about the user in the third person ("User's …", "client
 runs …") read as the person's own words (`voice.first_person`), and a clause of a statement joined by a semicolon
-read alone against the other statement (`reconcile._joined`). Sentences of my own in several domains, in plain
+read alone against the other statement (`conflicts._joined`). Sentences of my own in several domains, in plain
 prose, in lower-case chat without a final stop, in third-person notes, in pasted messages and with a condition
 clause, beside the near misses each must leave alone; the real model's cosine, the default rules."""
 

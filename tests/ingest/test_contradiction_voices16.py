@@ -1,6 +1,6 @@
 """Contradictions of held-out 16's round (bench/RESULTS.md, "Write-path decisions, held-out 16's contradictions"): a
 jotted note's key-value line read as the sentence it stands for, and a list line by line (`jotted.sentence`); the old
-statement's clause that the new one negates read alone (`reconcile._clause_parts`, "…, which is why …"); an age said
+statement's clause that the new one negates read alone (`conflicts._clause_parts`, "…, which is why …"); an age said
 with "a" ("a year old"); an assent ("no problem") that is no negation and an obligation to avoid a thing that forbids
 it; and two guards (an identity whose description changed too, a grant and a ban each at its own place). Sentences of
 my own in several domains and voices (jotted notes, bullet lists, dictation without capitals or stops, chat, agents'

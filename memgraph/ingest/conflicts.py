@@ -1,0 +1,315 @@
+"""The conflict chain of the rule reconciler (`reconcile.py`, rules 3 and 4): whether a new statement and a stored
+one cannot both hold, read from their statements and their comparison (frames, typed values, polarity, the forms of
+forms.py, denials.py, hours.py and the voices of voice.py). `RuleReconciler` inherits it and decides what the
+conflict means (a supersede with a cue, a contradiction without); `conflict` is rule 4's test and the one a
+correction or an update reuses on each clause."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+
+from memgraph.config import Settings
+from memgraph.ingest import (
+    jotted,
+    names,
+    predicates,
+    states,
+    tolerance,
+    voice,
+)
+from memgraph.ingest.charges import free_and_charged
+from memgraph.ingest.comparison import (
+    Comparison,
+    _compare,
+    _same_subject,
+)
+from memgraph.ingest.denials import (
+    _denies_old_value,
+    _negates_what_it_names,
+    _unscoped_denial,
+    denied_activity,
+    denied_then_said,
+    never_done,
+    universal_denied,
+)
+from memgraph.ingest.diets import diet_and_excluded_food
+from memgraph.ingest.forms import (
+    _HOLDS_MANY,
+    _INTERVAL_ENDS,
+    _LOOSE_UNITS,
+    _MEASURE,
+    _PRICE_WORDS,
+    _SET_POINT,
+    _aligned_less,
+    _allowed_and_forbidden,
+    _another_value,
+    _changed_code,
+    _count_and_members,
+    _denies_a_part,
+    _favourites_differ,
+    _free_or_priced,
+    _kind_on_one_side,
+    _multiple_swapped,
+    _negated_participle,
+    _negates,
+    _only_against_list,
+    _other_particle,
+    _same_bound,
+    _scoped,
+    _unit_noun,
+)
+from memgraph.ingest.hours import hours_conflict
+from memgraph.ingest.marks import found
+from memgraph.ingest.obligations import obliged_and_not
+from memgraph.ingest.restrictions import only_kind_against_grant, only_value_against_other, only_word_swapped
+from memgraph.ingest.statement import (
+    NEGATION_SAID,
+    Statement,
+    clauses,
+    frame_bound,
+    statement,
+)
+from memgraph.text import surface
+
+
+class ConflictRules:
+    """`conflict` and its readings; `s` is the reconciler's settings."""
+
+    s: Settings
+
+    def conflict(self, n: Statement, o: Statement, c: Comparison, *, cue: bool) -> str | None:
+        """How `n` and `o` say different things about one subject, or None."""
+        if tolerance.opposed(n.text, o.text):
+            # "trains are fine" / "Trains make me sick too.": read clause by clause, before the label test (the
+            # parse finds no verb in "Trains make")
+            return "suits / troubles the person"
+        if not (n.clause and o.clause):
+            return None  # a label ("tagged one" / "tagged two") asserts nothing to conflict with
+        # two denials hold together ("I've never been to Paris." / "I've never been to Milan.", "We don't deliver on
+        # Sundays." / "We don't deliver on Mondays."): without a correction cue, another value denied is no conflict
+        denials = n.negated and o.negated and not cue
+        if c.changed and c.same_frame and not c.entities_differ and not _scoped(c.changed) and not (
+            _kind_on_one_side(n, o) or _count_and_members(n, o, c) or denials
+            or predicates.other_members(n.text, o.text)
+        ):
+            return _changed(c.changed)
+        if c.changed and (self._reworded(n, o, c) or self._measured(n, o, c)) and not _count_and_members(n, o, c):
+            return _changed(c.changed[:1])
+        if _changed_code(n, o, c, self.s.contradict_code_max_extra_terms):
+            return "changed code"
+        hours = hours_conflict(n, o, c)
+        if hours is not None:
+            return "opening hours: " + hours
+        if _free_or_priced(n, o) and not c.entities_differ and _same_subject(n, o) and not (
+            _aligned_less(c, _PRICE_WORDS)
+        ):
+            return "free / priced"
+        if free_and_charged(n, o, c, self.s.contradict_price_max_extra_terms):
+            return "free or included / charged"
+        if _negated_participle(n, o, c) and not c.entities_differ and _same_subject(n, o):
+            return "changed state (un-)"
+        if states.opposed(n.text, o.text) and not c.entities_differ and _same_subject(n, o):
+            return "changed state"
+        if states.exclusive(n.text, o.text) and not c.entities_differ and (
+            _same_subject(n, o) or (not (n.subject or o.subject) and c.cosine >= self.s.reconcile_subject_cosine)
+        ):
+            return "another category"  # (no subject found on either side: "Members pay their subs in cash.")
+        # (not with a verb that offers many: "The shop stocks the R7000 groupset" / "… the R7100 groupset")
+        # (an opposite that qualifies a noun, swapped beside other names, is another thing: "a male cat called Sparky"
+        # / "my female cats are called Ester, Toaster, …", MSC; not one the copula gives: "is O negative" / "is A
+        # positive")
+        named = c.entities_differ and bool(
+            (c.only_old & o.opposites - o.complement) or (c.only_new & n.opposites - n.complement)
+        )
+        # (an identity's subject is its value, "Lena is my manager" / "Oskar is my manager", while what it is said to
+        # be stays: "Pepper is the oldest cat" / "Biscuit is the youngest cat" name two cats of two slots)
+        identity = c.identity and not ((c.only_old - o.subject) or (c.only_new - n.subject))
+        if c.value_swap and not c.polarity and (not c.subject_changed or identity) and not (
+            denials or named or _another_value(n, o, c, cue=cue) or (not cue and (c.shared - n.subject) & _HOLDS_MANY)
+        ):
+            return f"swapped {', '.join(surface(c.only_old, o.text))} -> {', '.join(surface(c.only_new, n.text))}"
+        if names.another_name(n, o, c, self.s.contradict_reworded_max_terms):
+            return "another name in the same slot"
+        # "i went to church as a kid." after "I dont go to church now.": a past episode told after a denial of now is
+        # no conflict with it (MSC, once chat's "dont" reads as a negation)
+        then_and_now = not cue and n.episode and not n.negated and o.negated and o.update
+        if _negates(c, cue=cue) and not (
+            then_and_now or predicates.another_slot(n.text, o.text) or (not cue and _denies_a_part(n, o, c))
+        ):
+            return "negation"
+        if _unscoped_denial(n, o, c, self.s.contradict_denial_max_extra_terms):
+            return "negation of every case"
+        if universal_denied(n, o, c, self.s.contradict_denial_max_extra_terms):
+            return "denied of some of all"
+        if denied_activity(n, o, c, self.s.contradict_denial_max_extra_terms):
+            return "an activity denied / said to be ours"
+        if _denies_old_value(n, o, c):
+            return "denies the old value"
+        if denied_then_said(n, o, c):
+            return "says what the other names as not so"
+        if never_done(n, o):
+            return "never done / done"
+        if _multiple_swapped(n, o) and not c.polarity:
+            return "single / double"
+        if _favourites_differ(n, o, c, self.s.contradict_favourite_max_values):
+            return "another favourite"
+        if _only_against_list(n, o, c):
+            return "only one of a list"
+        if only_kind_against_grant(n, o):
+            return "only one kind / another kind granted"
+        if only_value_against_other(n, o, c, self.s.contradict_denial_max_extra_terms):
+            return "only one value / another value"
+        if only_word_swapped(n, o, c):
+            return "only one thing / another in its place"
+        if obliged_and_not(n, o, c, self.s.contradict_denial_max_extra_terms):
+            return "required / not required"
+        if diet_and_excluded_food(n, o, c):
+            return "a diet / a food it excludes"
+        if _allowed_and_forbidden(
+            n, o, c, self.s.contradict_permission_max_changed_terms, self.s.contradict_permission_place_cosine
+        ):
+            return "allowed / forbidden"
+        # "I've never been on the flat rate VAT scheme; I use standard accounting.": the clause that negates the
+        # old statement, read alone (the clause added after it is another statement)
+        for part in _clause_parts(n.text):
+            if not o.negated and not found(NEGATION_SAID, part):
+                continue  # (both rules below want the polarity flipped: the clause negated)
+            if not o.frame & frame_bound(part):
+                continue  # (and a frame word shared: unparsed, most clauses share none)
+            p = statement(part)
+            cc = _compare(p, o, c.cosine, c.tolerance)
+            if _negates(cc, cue=cue) and not predicates.another_slot(part, o.text):
+                return "negation in a clause"
+            if _negates_what_it_names(n, p, cc, cue=cue):
+                return "negation in a clause (of what the text names)"
+        # and the old statement's clause that the new one negates ("The Street Triple has a quickshifter fitted,
+        # which is why I don't touch the clutch …" / "my street triple doesnt have a quickshifter": the negation in
+        # the old reason made both texts negated, which two denials are; held-out pairs 16). The clause must say
+        # who or what it is about (not "Don't ever quit on what you love." against "I love to read.": chat's advice,
+        # whose cue words leave one frame word) and share two frame words; no cue makes the bar lower.
+        for part in _clause_parts(o.text):
+            if (not n.negated and not found(NEGATION_SAID, part)) or len(n.frame & frame_bound(part)) < 2:
+                continue
+            q = statement(part)
+            if not (q.subject or _OPENS_WITH_PRONOUN.match(part)):
+                continue
+            cc = _compare(n, q, c.cosine, c.tolerance)
+            if len(cc.shared) > 1 and _negates(cc, cue=False) and not predicates.another_slot(n.text, part):
+                return "negation of a clause"
+        return None
+
+    def conflict_in_any_voice(self, n: Statement, o: Statement, c: Comparison, *, cue: bool) -> str | None:
+        """`conflict`, and where it finds none, `conflict` again on the statements the two texts carry without their
+        greetings, reporting frames and sign-offs (`voice.bare`: "Customer note: Mrs Ito's boots are brown suede." /
+        "Mrs Ito's boots are black patent leather."; a note about the user in the third person read as their own
+        words: `voice.first_person`): a frame's words on one side are words the other does not say, which most forms
+        count against a conflict. Then each clause of a text joined by a semicolon, read alone against the other
+        ("My ACL was reconstructed on the right knee; the left knee has never been operated on." / "… was on my left
+        knee.": the clause added is another statement, whose words count against the swap; held-out pairs 12, 15),
+        unless the whole text gives the changed kind's old value too. The pair's cosine is kept."""
+        why = self.conflict(n, o, c, cue=cue)
+        if why is not None:
+            return why
+        bn, bo = jotted.sentence(voice.bare(n.text)), jotted.sentence(voice.bare(o.text))
+        p, q = statement(bn), statement(bo)
+        if bn != n.text or bo != o.text:
+            why = self.conflict(p, q, _compare(p, q, c.cosine, c.tolerance), cue=cue)
+            if why is not None:
+                return why
+        for a, b in [(statement(x), q) for x in _joined(bn)] + [(p, statement(x)) for x in _joined(bo)]:
+            cc = _compare(a, b, c.cosine, c.tolerance)
+            why = self.conflict(a, b, cc, cue=cue)
+            if why is not None and not _say_both(p, q, cc):
+                return why
+        return None
+
+    def _reworded(self, n: Statement, o: Statement, c: Comparison) -> bool:
+        """One typed value changed in a frame reworded by a synonym on each side ("Half term starts on 17
+        February." / "Half term begins on 24 February.", 0.92; "The school day finishes at 3:30." / "School ends at
+        3:05 every day."): the frame rule wants the frames word for word. Only one kind of value changed (a
+        changed scope as well, "at 22:00 on weekdays" / "at 18:00 at weekends", is another slot), the same
+        subject, a word or two swapped on *each* side (one side adding a word adds a scope: "front tyres" / "rear
+        tyres"), no value word among them, and not one end of an interval for the other ("start" / "finish")."""
+        s = self.s
+        # a value given with the same unit noun on both sides ("14 rooms a shift" / "16 rooms per shift", "a 40 hp
+        # outboard" / "a 60 hp engine"): the unit pins the attribute, so the frame may be reworded more
+        bar = s.contradict_unit_cosine if _unit_noun(c.changed, n, o) else s.contradict_reworded_cosine
+        if len(c.changed) != 1 or c.entities_differ or c.polarity or c.cosine < bar:
+            return False
+        few = s.contradict_reworded_max_terms
+        if not (c.only_new and c.only_old) or len(c.only_new) > few or len(c.only_old) > few:
+            return False
+        if c.only_new & n.value_words() or c.only_old & o.value_words() or _kind_on_one_side(n, o):
+            return False
+        ends = {_INTERVAL_ENDS.get(w) for w in c.only_new | c.only_old} - {None}
+        return len(ends) <= 1 and not _other_particle(c) and _same_subject(n, o)
+
+    def _measured(self, n: Statement, o: Statement, c: Comparison) -> bool:
+        """One quantity changed where the frames differ only by a verb or adjective of measure: "Membership is
+        £25 a year." / "Membership costs £30 a year."; "The novel is 320 pages long." / "The novel comes to 288
+        pages."; "The cold room is held at 5 °C." / "The cold room's set point is 3 °C." (held-out pairs 7). A
+        quantity's unit says what is measured, so "costs", "comes to", "weighs", "lasts", "reaches", "is held at"
+        add nothing the copula does not say; they are no other frame. Only one kind of value
+        changed, and it is a quantity, the same subject, no value kind said on one side only (a scope: "Half loaves
+        are £2.50" after "A loaf is £4.50"), and the cosine bar of `_reworded`, or its unit bar when the unit pins
+        the attribute (kilometres, pages; not money, time or a bare number). A bound said in other words on each
+        side is no other frame either ("must weigh at least 55 kg" / "the minimum weight is 50 kg": `_same_bound`)."""
+        if len(c.changed) != 1 or not c.changed[0].startswith("q:") or c.entities_differ or c.polarity:
+            return False
+        differ = c.only_new | c.only_old
+        if not differ or differ - _MEASURE - (_SET_POINT if _SET_POINT <= differ else set()) - _same_bound(n, o):
+            return False
+        pinned = c.changed[0].removeprefix("q:") not in _LOOSE_UNITS
+        bar = self.s.contradict_unit_cosine if pinned else self.s.contradict_reworded_cosine
+        return c.cosine >= bar and not _kind_on_one_side(n, o) and _same_subject(n, o)
+
+
+#: A clause that opens with its subject pronoun ("I dont like music too much").
+_OPENS_WITH_PRONOUN = re.compile(r"(?i)\s*(?:i|we|you|he|she|they|it)\b(?!['’]s\b)")
+#: A clause that gives what follows from the one before it: "…, which is why …", "…, which means …", "…, that's why …";
+#: or a clause of its own after a comma, opened by its subject pronoun and a verb ("We didn't get any grant for the
+#: charger, we paid full whack.", "Wool flares my eczema, I can't wear it."): speech and chat join clauses so (a
+#: comma splice), which the parse reads as one (held-out pairs 17).
+_FOLLOWS = re.compile(
+    r"(?i)\s*,\s+(?:(?:which|that)(?:['’]s|\s+is)\s+why|which\s+means(?:\s+that)?)\s+"
+    r"|\s*,\s+(?=(?:i|we|they|he|she|it)(?:['’](?:s|re|m|ve|ll|d))?\s+(?!and\b|or\b)[a-z])"
+)
+@lru_cache(maxsize=voice.BARE_TEXTS)
+def _clause_parts(text: str) -> tuple[str, ...]:
+    """The clauses of `text` (`statement.clauses`), also cut where a clause says what follows from the one before it
+    (`_FOLLOWS`); empty when it is one clause. Cached: asked of both texts of every pair the conflict chain reaches,
+    and of its bare readings (as many texts as `voice.BARE_TEXTS`)."""
+    parts: list[str] = []
+    for p in clauses(text) or (text,):
+        pieces = [q for q in _FOLLOWS.split(p) if q.strip()]
+        for i, q in enumerate(pieces):
+            # a subordinate clause stays with the clause it qualifies ("If it rains, we stay in.")
+            if i and _SUBORDINATE.match(pieces[i - 1]):
+                parts[-1] = f"{parts[-1]}, {q}"
+            else:
+                parts.append(q)
+    return tuple(parts) if len(parts) > 1 else ()
+#: A clause that qualifies the next one: "If it rains, …", "When I was young, …".
+_SUBORDINATE = re.compile(
+    r"(?i)\s*(?:if|unless|when|whenever|while|because|since|as|although|though|once|before|after|until)\b"
+)
+@lru_cache(maxsize=voice.BARE_TEXTS)
+def _joined(text: str) -> tuple[str, ...]:
+    """The clauses of `text` joined by a semicolon, when it has two or more (cached as `_clause_parts` is)."""
+    parts = tuple(p.strip() for p in text.split(";") if len(p.split()) > 2)
+    return parts if len(parts) > 1 else ()
+
+
+def _say_both(n: Statement, o: Statement, c: Comparison) -> bool:
+    """Whether the two whole texts share a value of a kind that a clause changed ("That £12 a foot was the summer
+    rate; storage ashore over the winter is £14 a foot." after "… is £12 per foot."): the text that gives both
+    values tells them apart, which no contradiction does."""
+    return any(o.kinds.get(k, frozenset()) & n.kinds.get(k, frozenset()) for k in c.changed)
+
+
+def _changed(kinds: Sequence[str]) -> str:
+    """A decision's reason for changed values: their kinds, a unit's name for a quantity ("changed gbp"), "number"
+    for a bare one."""
+    return "changed " + ", ".join(k.removeprefix("q:") or "number" for k in kinds)
