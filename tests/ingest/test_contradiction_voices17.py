@@ -1,7 +1,7 @@
 """Contradictions of held-out 17's round (bench/RESULTS.md, "Write-path decisions, held-out 17's contradictions"): a
 unit's spelled-out name read as its symbol (`units.UNIT_ALIASES`), a run of "twin single" read as one word of its noun
 (`forms._MULTIPLE`), a grant whose place the ban names without a preposition (`forms._allowed_and_forbidden`), what a
-thing sets off in a part of the person (`tolerance`), a comma splice read as two clauses (`reconcile._clause_parts`)
+thing sets off in a part of the person (`tolerance`), a comma splice read as two clauses (`conflicts._clause_parts`)
 with irregular past tenses read as their verb (`predicates._IRREGULAR`), and a relayed fact's frame ("per Raj, …",
 "Mum says …": `voice._FRAME`). Sentences of my own in several domains and voices (chat without capitals or
 apostrophes, relayed speech, plain prose), beside the near misses each must leave alone; the real model's cosine,
@@ -12,7 +12,8 @@ from __future__ import annotations
 import pytest
 
 from memgraph.ingest import predicates, voice
-from memgraph.ingest.reconcile import ReconcileAction, _clause_parts
+from memgraph.ingest.conflicts import _clause_parts
+from memgraph.ingest.reconcile import ReconcileAction
 from memgraph.ingest.statement import statement
 from tests.ingest.test_reconcile import _decide
 

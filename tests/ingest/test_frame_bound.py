@@ -8,7 +8,7 @@ from unittest import mock
 import pytest
 
 from memgraph import Settings
-from memgraph.ingest import reconcile
+from memgraph.ingest import conflicts
 from memgraph.ingest import statement as st
 from memgraph.ingest.comparison import _compare
 from memgraph.ingest.reconcile import RuleReconciler
@@ -29,14 +29,14 @@ TEXTS = [
 
 @pytest.mark.parametrize("text", TEXTS)
 def test_the_frame_is_within_its_bound(text: str) -> None:
-    for part in (text, *reconcile._clause_parts(text)):
+    for part in (text, *conflicts._clause_parts(text)):
         assert st._parse(part).frame <= st.frame_bound(part), part
 
 
 def _parsed_while(monkeypatch: pytest.MonkeyPatch) -> mock.Mock:
-    """The texts the conflict chain parses from now on (a spy on `reconcile.statement`, answers unchanged)."""
+    """The texts the conflict chain parses from now on (a spy on `conflicts.statement`, answers unchanged)."""
     spy = mock.Mock(wraps=st.statement)
-    monkeypatch.setattr(reconcile, "statement", spy)
+    monkeypatch.setattr(conflicts, "statement", spy)
     return spy
 
 
@@ -45,9 +45,9 @@ def test_a_negated_clause_that_shares_no_frame_word_is_not_parsed(monkeypatch: p
     old = st.statement("The office kitchen has a dishwasher.")
     n = st.statement(new)
     parsed = _parsed_while(monkeypatch)
-    assert "we don't allow dogs." in reconcile._clause_parts(new) and not old.negated
+    assert "we don't allow dogs." in conflicts._clause_parts(new) and not old.negated
     assert RuleReconciler(Settings(store=":memory:")).conflict(n, old, _compare(n, old, 0.6), cue=False) is None
-    assert not {c.args[0] for c in parsed.call_args_list} & set(reconcile._clause_parts(new))
+    assert not {c.args[0] for c in parsed.call_args_list} & set(conflicts._clause_parts(new))
 
 
 def test_an_old_clause_that_shares_one_frame_word_is_not_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -56,7 +56,7 @@ def test_an_old_clause_that_shares_one_frame_word_is_not_parsed(monkeypatch: pyt
     o = st.statement(old)
     parsed = _parsed_while(monkeypatch)
     assert RuleReconciler(Settings(store=":memory:")).conflict(n, o, _compare(n, o, 0.6), cue=False) is None
-    assert not {c.args[0] for c in parsed.call_args_list} & set(reconcile._clause_parts(old))
+    assert not {c.args[0] for c in parsed.call_args_list} & set(conflicts._clause_parts(old))
 
 
 def test_the_chain_reads_each_text_s_parts_once() -> None:
@@ -64,9 +64,9 @@ def test_the_chain_reads_each_text_s_parts_once() -> None:
     from memgraph.ingest import jotted
 
     text = "Kids' week:\n- Mon: swimming\n- Tue: piano"
-    for read in (reconcile._clause_parts, reconcile._joined, jotted.sentence):
+    for read in (conflicts._clause_parts, conflicts._joined, jotted.sentence):
         read.cache_clear()
         first = read(text)
         assert read(text) is first and read.cache_info().hits == 1, read
     assert jotted.sentence(text) == "Kids' week; Mon is swimming; Tue is piano"
-    assert reconcile._joined("a b c; d e f") == ("a b c", "d e f") and reconcile._joined("a b c") == ()
+    assert conflicts._joined("a b c; d e f") == ("a b c", "d e f") and conflicts._joined("a b c") == ()

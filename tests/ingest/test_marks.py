@@ -9,7 +9,7 @@ import re
 import pytest
 
 from memgraph import Settings
-from memgraph.ingest import marks, reconcile, signals
+from memgraph.ingest import conflicts, marks, signals
 from memgraph.ingest import statement as st
 from memgraph.ingest.charges import _CHARGED, _INCLUDED
 from memgraph.ingest.classify import classify
@@ -99,7 +99,7 @@ def test_the_clause_loop_parses_no_clause_that_cannot_flip_the_polarity(monkeypa
         parsed.append(text)
         return real(text)
 
-    monkeypatch.setattr(reconcile, "statement", counting)
+    monkeypatch.setattr(conflicts, "statement", counting)
     rules = RuleReconciler(Settings(store=":memory:"))
     new = "We moved into the new office in March; the kitchen is on the second floor. Parking is round the back."
     old = st.statement("The office kitchen has a dishwasher.")
