@@ -17,7 +17,8 @@ from functools import lru_cache
 from memgraph.ingest import predicates
 from memgraph.ingest.comparison import _WHEN, Comparison, _same_subject, _unit_said
 from memgraph.ingest.marks import found, register
-from memgraph.ingest.statement import _OPPOSITES, Statement, stem
+from memgraph.ingest.statement import Statement, stem
+from memgraph.ingest.statement_words import _OPPOSITES
 from memgraph.text import stop_words
 
 #: Units that say what is counted only loosely (money, shares, time, how often): they pin no attribute.

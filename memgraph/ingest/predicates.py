@@ -23,8 +23,9 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from memgraph.ingest.statement import _AUX, _COPULA, stem
-from memgraph.ingest.statement import _DETERMINERS as _STATEMENT_DETERMINERS
+from memgraph.ingest.statement import stem
+from memgraph.ingest.statement_words import _AUX, _COPULA
+from memgraph.ingest.statement_words import _DETERMINERS as _STATEMENT_DETERMINERS
 from memgraph.text import stop_words, tokenize
 
 #: Verbs whose object is one of many values of the subject: liking and disliking, having and keeping, pastimes,

@@ -26,7 +26,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from memgraph.ingest.statement import LIGHT_VERBS, statement, stem
+from memgraph.ingest.statement import statement, stem
+from memgraph.ingest.statement_words import LIGHT_VERBS
 from memgraph.text import stop_words, tokenize
 
 #: A sentence end: ".", "!" or "?" then a space (chat and persona text often starts a sentence lower-case).
