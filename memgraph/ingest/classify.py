@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass, field
 
 from memgraph.errors import ValidationError
-from memgraph.ingest import signals
+from memgraph.ingest import signal_words, signals
 from memgraph.ingest.chunk import turn_body, under_heading
 from memgraph.ingest.clean import strip_code
 from memgraph.ingest.statement import stem
@@ -129,7 +129,7 @@ _RULE_CUE = re.compile(
     r"can't|avoid|always|under\s+no\s+circumstances|at\s+no\s+time|no\s+one\s+may|nobody\s+may|"
     r"(?:is|are)\s+(?:strictly\s+)?(?:not\s+allowed|not\s+permitted|forbidden|prohibited|required|"
     r"mandatory|banned)|required\s+(?:to|for|before))\b"
-    r"|^\s*no\b(?=\s+" + signals.NO_THINGS_TAIL + r")"  # "No bonfires between May and September."
+    r"|^\s*no\b(?=\s+" + signal_words.NO_THINGS_TAIL + r")"  # "No bonfires between May and September."
 )
 _RULE_SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+")
 _VALUE_WORDS = {m: m for m in MONTHS} | {d: d for d in WEEKDAYS}
@@ -240,12 +240,12 @@ def _rules(text: str) -> tuple[MemoryKind, str]:
         return MemoryKind.CONSTRAINT, "constraint cue"
     if signals.has_preference(text):
         return MemoryKind.PREFERENCE, "preference signal"
-    if signals.DECISION.search(text):
+    if signal_words.DECISION.search(text):
         return MemoryKind.DECISION, "decision cue"
-    if signals.PROCEDURE.search(text):
+    if signal_words.PROCEDURE.search(text):
         return MemoryKind.PROCEDURE, "procedure steps"
-    if signals.WORKING.search(text):
+    if signal_words.WORKING.search(text):
         return MemoryKind.EVENT, "working"
-    if signals.FACT.search(body):
+    if signal_words.FACT.search(body):
         return MemoryKind.FACT, "subject-predicate-object"
     return MemoryKind.EVENT, "default"

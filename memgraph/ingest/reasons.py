@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from memgraph.ingest import signals
+from memgraph.ingest import signal_words, signals
 from memgraph.ingest.clean import strip_code
 from memgraph.ingest.statement import Statement, statement
 
@@ -77,7 +77,7 @@ def change_parts(text: str) -> tuple[str, ...]:
     return tuple(p for p in parts if not _REASON.match(p))
 
 
-_WITHDRAWN = re.compile(signals.WITHDRAWN_PLAN, re.IGNORECASE)
+_WITHDRAWN = re.compile(signal_words.WITHDRAWN_PLAN, re.IGNORECASE)
 
 
 def withdrawn(text: str, old: Statement) -> bool:

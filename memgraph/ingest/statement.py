@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Generic, TypeVar
 
-from memgraph.ingest import chatter, signals
+from memgraph.ingest import chatter, signal_words, signals
 from memgraph.ingest.clean import strip_code
 from memgraph.ingest.statement_words import (  # noqa: F401 (re-exported: callers read them here)
     _AFTER_VALUE,
@@ -385,7 +385,7 @@ def _parse(text: str) -> Statement:
     # with its code blanked, which `plain` already is when no fence is left in it (and classifying the new text
     # searched it already)
     fenced = "```" in plain or "~~~" in plain
-    cue = signals.CORRECTION.search(plain) if fenced else signals.correction_cue(plain)
+    cue = signal_words.CORRECTION.search(plain) if fenced else signals.correction_cue(plain)
     correction = bool(cue) if not fenced else signals.has_correction(plain)
     # so is the cue that opens a correction ("My bad - …", "No, sorry, …", "Oops, …")
     opener = plain[: len(plain) - len(_strip_cue(plain, cue))]
@@ -470,7 +470,7 @@ def _phrasal_nouns(text: str) -> set[tuple[str, str]]:
 #: spaces put in, a prefix or a suffix cut), which glues no two parts of it together, so a negation word it finds is
 #: in the text as written. The conflict chain's clause loop skips parsing a clause that cannot flip the polarity of a
 #: statement that is not negated (`reconcile.RuleReconciler.conflict`; tests/ingest/test_marks.py checks every word).
-NEGATION_SAID = re.compile(r"(?i)no|n't|never|neither|without|anymore|(?:" + signals.CHAT_NEGATIONS + r")\b")
+NEGATION_SAID = re.compile(r"(?i)no|n't|never|neither|without|anymore|(?:" + signal_words.CHAT_NEGATIONS + r")\b")
 #: "not only", "not just", "not merely": an addition ("The course is not only taught in Spanish"), no negation; nor
 #: is an assent ("Aarav can eat anything with sesame in it, no problem.", "I can do Tuesdays, no worries": held-out
 #: pairs 16 read the first as a denial).
@@ -558,7 +558,7 @@ def _complement(rest: list[str]) -> set[str]:
 
 def _strip_cue(text: str, m: re.Match[str] | None) -> str:
     """Text without its leading correction cue, so "No, I live in Paris" is not read as a negation (`m`: the
-    first match of `signals.CORRECTION` in `text`, which the caller searched for already)."""
+    first match of `signal_words.CORRECTION` in `text`, which the caller searched for already)."""
     if m and m.start() <= 2:
         return text[m.end() - 1 :] if text[m.end() - 1 : m.end()].isalnum() else text[m.end() :]
     return text
