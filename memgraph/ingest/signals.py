@@ -14,43 +14,23 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from memgraph.ingest.clean import strip_code
-from memgraph.ingest.signal_words import (  # noqa: F401 (re-exported: callers read them here)
-    _ADVERB,
-    _ANNOUNCED,
+from memgraph.ingest.signal_words import (
     _DATE_WORDS,
     _DIGIT,
-    _ENCOURAGED,
-    _EPISODE_VERBS,
-    _I,
-    _INFERRED,
-    _LEAVES,
-    _MISTAKE,
-    _NARRATED,
     _NUMBER,
-    _PAST,
     _REDACTED,
     _SPEAKER,
-    _TAKES,
-    _TO_A_VALUE,
     _TO_VALUE,
-    _WHEN_WORDS,
     ADDITIVE,
-    CHAT_NEGATIONS,
     CONSTRAINT,
     CORRECTION,
-    DECISION,
     EPISODE,
-    FACT,
     MONTHS,
     NEGATION,
-    NO_THINGS_TAIL,
     PREFERENCE,
-    PROCEDURE,
     UPDATE,
     UPDATE_TO_VALUE,
     WEEKDAYS,
-    WITHDRAWN_PLAN,
-    WORKING,
 )
 from memgraph.text import stop_words, tokenize
 

@@ -31,7 +31,7 @@ from typing import Any, Generic, TypeVar
 
 from memgraph.ingest import chatter, signal_words, signals
 from memgraph.ingest.clean import strip_code
-from memgraph.ingest.statement_words import (  # noqa: F401 (re-exported: callers read them here)
+from memgraph.ingest.statement_words import (
     _AFTER_VALUE,
     _AGE,
     _AUX,
@@ -51,7 +51,6 @@ from memgraph.ingest.statement_words import (  # noqa: F401 (re-exported: caller
     _PARTICIPLES,
     _PREFERENCE_ORDER,
     _PRONOUNS,
-    _REPLACED,
     _REPLACED_FOLDED,
     CUE_WORDS,
     LIGHT_VERBS,

@@ -40,7 +40,7 @@ from memgraph.ingest.units import (
     SCALE_WORDS,
     UNIT_ALIASES,
 )
-from memgraph.ingest.value_words import (  # noqa: F401 (re-exported: callers read them here)
+from memgraph.ingest.value_words import (
     _AFTERNOON_END,
     _AT_TIME,
     _BARE_DEGREES,
@@ -58,13 +58,11 @@ from memgraph.ingest.value_words import (  # noqa: F401 (re-exported: callers re
     _HOURS_BEFORE,
     _MARKING,
     _MONTH,
-    _MONTH_RE,
     _MONTH_STEMS,
     _NOUN_NEXT,
     _NUMBER,
     _NUMBER_DIGITS,
     _NUMBER_WORDS,
-    _ORD,
     _PERCENT_AFTER,
     _PERIOD,
     _PERIOD_HOURS,

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from memgraph.ingest import signals, statement, values
+from memgraph.ingest import signals, statement, statement_words, values
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "decisions"
 MADE = [
@@ -90,7 +90,7 @@ def test_update_cue_and_negation_gates(text: str) -> None:
 
 
 FOLDED = [signals.UPDATE, signals.UPDATE_TO_VALUE, signals.ADDITIVE, signals.EPISODE, signals.NEGATION,
-          statement._REPLACED]
+          statement_words._REPLACED]
 
 
 @pytest.mark.parametrize("text", TEXTS + ["Straße: Kelvin’s café closed", "ſtop — İstanbul moved to 9"])
