@@ -16,11 +16,9 @@ import re
 from collections.abc import Callable, Sequence
 
 from memgraph.models import Memory, RecallTrace, Relation
+from memgraph.retrieve.layers import SUPERSEDED
 from memgraph.retrieve.seeds import read_memories
 from memgraph.store.base import GraphStore
-
-#: The section of a base in the trace and the CLI: a superseded memory shown for the change that replaced it.
-SUPERSEDED = "superseded"
 
 #: A value said as a change of another: "up by 50", "increased by 10%", "an hour later than before", "two days
 #: earlier than usual", "half the dose", "twice as much", "double the dose", "50 more than last year".
@@ -43,10 +41,10 @@ def relative(text: str) -> bool:
 def bases(store: GraphStore, user_id: str, served: Sequence[Memory]) -> dict[str, Memory]:
     """Served memory id -> the memory it superseded, for the served ones that say their value as a change. The most
     recent Supersedes edge of each (a statement that replaced several keeps the last); none already served."""
-    changes = [m.id for m in served if m.active and relative(m.content)]
+    changes = {m.id for m in served if m.active and relative(m.content)}
     if not changes:
         return {}
-    links = store.get_links(user_id, changes, relations=[Relation.SUPERSEDES], direction="out")
+    links = store.get_links(user_id, list(changes), relations=[Relation.SUPERSEDES], direction="out")
     older: dict[str, str] = {}
     for link in sorted(links, key=lambda lk: lk.updated_at):
         if link.src in changes:

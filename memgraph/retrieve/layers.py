@@ -31,6 +31,9 @@ BASELINE = "baseline"
 CONTEXTUAL = "contextual"
 PROCEDURAL = "procedural"
 WEAK = "weak"
+#: A superseded memory shown as the base of the change that replaced it (`bases.py`): placed after assembly, right
+#: after that memory, so in no order of its own.
+SUPERSEDED = "superseded"
 SECTION_ORDER = (TRIGGERED, BASELINE, CONTEXTUAL, PROCEDURAL, WEAK)
 #: The old name (sections were called layers).
 LAYER_ORDER = SECTION_ORDER

@@ -340,9 +340,9 @@ class Recaller:
             weak=weak,
         )
         # a superseded base is shown, never credited (bases.py)
-        self.maintainer.note_served(
-            req.user_id, [m.id for m, t in zip(result.memories, traces, strict=True) if t.section != bases.SUPERSEDED]
-        )
+        credited = [(m.id, t.section) for m, t in zip(result.memories, traces, strict=True)
+                    if t.section != layer_mod.SUPERSEDED]
+        self.maintainer.note_served(req.user_id, [mid for mid, _ in credited])
         if s.recall_maintenance:
             self.maintainer.submit(
                 ServedRecall(
@@ -350,8 +350,7 @@ class Recaller:
                     query=req.query,
                     # the gap decision judges what was served but the slots-left weak hits: it was fitted on
                     # recalls without them, and with them its precision on the read gap cases fell 0.892 -> 0.878
-                    served=[m.id for m, t in zip(result.memories, traces, strict=True)
-                            if (t.section != layer_mod.WEAK or gap) and t.section != bases.SUPERSEDED],
+                    served=[mid for mid, section in credited if section != layer_mod.WEAK or gap],
                     ranked=[
                         p.scored.memory.id
                         for p in sorted(placed, key=lambda p: -p.scored.final)

@@ -11,7 +11,8 @@ from typer.testing import CliRunner
 from memgraph import MemoryEngine
 from memgraph.cli import app
 from memgraph.models import Relation
-from memgraph.retrieve.bases import SUPERSEDED, relative
+from memgraph.retrieve.bases import relative
+from memgraph.retrieve.layers import SUPERSEDED
 
 
 @pytest.mark.parametrize(
