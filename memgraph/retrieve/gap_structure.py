@@ -236,9 +236,9 @@ def structure_features(query: str, served: Sequence[ServedHit], *, weak_cosine: 
     shared word differently (`sibling_qualifier`), gives the thing asked another owner, how many focus words it
     lacks by the word; the best cosine of a memory holding the answer with none of these signs (`clean_best_sim`),
     and of one that also says every focus word (`whole_best_sim`)."""
-    question = asked(query)
-    expects = expected_answer(question)
     q = _Asked.of(query)
+    question = q.question  # (`asked(query)`, read once)
+    expects = expected_answer(question)
     per = []
     for h in served:
         c = h.content
