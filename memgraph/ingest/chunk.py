@@ -79,6 +79,9 @@ _HEADING = re.compile(r"^[ \t]*(?:#{1,6}[ \t]+\S.*|\*\*[^*\n]+\*\*:?|[^\n.!?]{1,
 _SPEAKER = re.compile(
     r"^\s*([A-Z][\w.'’ -]{0,40}?|user|assistant|system|human|ai|bot|agent|customer|support|me|you):\s"
 )
+#: A further field of a record after its first ("Supplier: Millers Ltd | Contact: Jo Pike", "Room: B12; Time: 14:00"):
+#: a separator, then a label of one to four words and ":". A speaker's turn names one speaker and then speaks.
+_RECORD_FIELD = re.compile(r"[|;\t][ \t]*[^\W\d][\w'’&/.()%-]*(?:[ \t]+[\w'’&/.()%-]+){0,3}?[ \t]*:[ \t]+\S")
 _ABBREV_BEFORE = re.compile(r"([\w.]+)\.$")
 
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
@@ -104,10 +107,21 @@ def looks_like_turn(text: str) -> bool:
     m = _SPEAKER.match(text)
     if m is None:
         return False
+    if _RECORD_FIELD.search(text, m.end()):
+        return False  # a record of fields, not "Supplier" speaking (`looks_like_record`)
     words = m.group(1).strip().split()
     # a speaker is one name ("Caroline", "user") or a title and a name ("Dr. Chen"); "Nimbus API:" is a header
     named = len(words) == 1 or (len(words) == 2 and words[0].lower().rstrip(".") in _TITLES)
     return named and words[0].lower() not in _LABELS
+
+
+def looks_like_record(text: str) -> bool:
+    """A record of labelled fields ("Supplier: Millers Ltd | Contact: Jo Pike | Phone: 01632 960 123", "Room: B12;
+    Time: 14:00"), not a turn: read as one, its first label was a speaker, so two versions of a record were two
+    turns of "Supplier", never compared (a changed phone number left both served, the older first), and every
+    record opening with that label shared one `speaker:` tag."""
+    m = _SPEAKER.match(text)
+    return m is not None and _RECORD_FIELD.search(text, m.end()) is not None
 
 
 _MARKUP_HEADING = re.compile(r"[ \t]*(?:#{1,6}[ \t]+\S[^\n]*|\*\*[^*\n]+\*\*:?)[ \t]*\n[ \t]*\n")

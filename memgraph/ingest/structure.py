@@ -30,7 +30,7 @@ from datetime import datetime
 
 from memgraph.config import Settings
 from memgraph.errors import ValidationError
-from memgraph.ingest.chunk import day_label, turn_body
+from memgraph.ingest.chunk import day_label, looks_like_record, turn_body
 from memgraph.ingest.signals import entities, speaker
 from memgraph.models import Link, LinkSource, Memory, Relation, normalize_tag
 from memgraph.store.base import GraphStore, MemoryFilter
@@ -116,7 +116,7 @@ def speaker_of(text: str) -> str | None:
     """The speaker of a `"Name: text"` turn, when the label looks like a name (1-3 capitalised words, not a
     heading such as "Note:" or "Quick update:")."""
     label = speaker(text)
-    if not label:
+    if not label or looks_like_record(text):
         return None
     words = label.split()
     if not 1 <= len(words) <= 3 or not all(w[:1].isupper() for w in words) or day_label(label):

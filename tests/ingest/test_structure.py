@@ -121,3 +121,26 @@ def test_a_conversation_appended_in_two_calls_is_one_chain(engine: MemoryEngine)
     b = engine.remember_conversation([{"speaker": "Ada", "text": "I booked the mountain hut for three nights."}],
                                      user_id="u", session_id="trip", session_date=DAY + timedelta(minutes=5))
     assert sequence(engine, "u") == {(a[0].id, a[1].id), (a[1].id, b[0].id)}
+
+
+@pytest.mark.parametrize("text", ["Supplier: Harlow Mills | Contact: Ann Reyes | Phone: 0117 496 0555",
+                                  "Room: C3; Time: 09:00; Tutor: Ms Obi", "Vendor: Acme\tInvoice: 4471\tDue: 12 May"])
+def test_a_records_first_label_is_no_speaker(engine: MemoryEngine, text: str) -> None:
+    """A record of labelled fields read as a turn made its first label a speaker: every record opening with
+    "Supplier:" shared one `speaker:supplier` tag, and two versions of one record were never compared."""
+    assert speaker_of(text) is None
+    mem = engine.remember(text, user_id="u")
+    assert not any(t.startswith("speaker:") for t in mem.tags)
+    assert speaker_of("Caroline: I went to the group; Mel came too, at 9: late") == "Caroline"  # a turn stays one
+
+
+def test_a_record_with_one_field_changed_is_compared(engine: MemoryEngine) -> None:
+    """Two versions of a record are compared like two statements: a field changed without a word of change
+    conflicts (as "Ann's phone is A" / "Ann's phone is B" does), the same record again is a repeat."""
+    old = engine.remember("Supplier: Harlow Mills | Contact: Ann Reyes | Phone: 0117 496 0555", user_id="r")
+    record = "Supplier: Harlow Mills | Contact: Ann Reyes | Phone: 0117 496 0777"
+    report = engine.ingest(record, user_id="r", session_id="s")
+    assert report.contradicted == [old.id]
+    again = engine.ingest("Room: C3; Time: 09:00; Tutor: Ms Obi", user_id="r2", session_id="s")
+    repeat = engine.ingest("Room: C3; Time: 09:00; Tutor: Ms Obi.", user_id="r2", session_id="s")
+    assert again.created and repeat.reinforced
