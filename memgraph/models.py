@@ -11,7 +11,7 @@ import math
 import warnings
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -318,9 +318,13 @@ class RecallTrace(BaseModel):
     cue_boost: float = 1.0  # (1 + cue_boost) per query-named tag this memory carries
     matched_tags: list[str] = Field(default_factory=list)
     final_score: float = 0.0
-    section: str = "contextual"  # triggered | baseline | contextual | procedural | weak
+    section: str = "contextual"  # triggered | baseline | contextual | procedural | weak | superseded
     tokens: int = 0
     notes: list[str] = Field(default_factory=list)
+    #: The served memory this one conflicts with (a `Contradicts` edge between two served memories), or None;
+    #: `conflict` says which of the two was written later: "newer" (placed first) or "older".
+    conflicts_with: str | None = None
+    conflict: Literal["newer", "older"] | None = None
 
     @model_validator(mode="before")
     @classmethod
@@ -371,8 +375,12 @@ class RecallResult(BaseModel):
     def to_prompt(self) -> str:
         """Render the `<memory>` prompt block: one `[KIND] content` line per memory; a weak hit (below the
         similarity threshold) says so, `[KIND, weak match]`, and so does a superseded memory shown as the base of
-        the change that replaced it, `[KIND, superseded]`, so the model can weigh them."""
+        the change that replaced it, `[KIND, superseded]`, and each of two served memories that conflict,
+        `[KIND, conflicting: newer]` / `[KIND, conflicting: older]`, so the model can weigh them."""
         marks = {t.memory_id: _PROMPT_MARKS[t.section] for t in self.trace if t.section in _PROMPT_MARKS}
+        for t in self.trace:
+            if t.conflict:
+                marks[t.memory_id] = marks.get(t.memory_id, "") + f", conflicting: {t.conflict}"
         lines = ["<memory>"]
         lines += [f"[{m.kind.value.upper()}{marks.get(m.id, '')}] {m.content}" for m in self.memories]
         lines.append("</memory>")

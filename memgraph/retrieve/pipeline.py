@@ -21,7 +21,7 @@ from memgraph.config import Settings
 from memgraph.embed import Embedder
 from memgraph.errors import EmbedderUnavailableError
 from memgraph.models import Memory, MemoryKind, RecallResult, RecallTrace, WeakHits, utcnow
-from memgraph.retrieve import bases, window
+from memgraph.retrieve import bases, disputes, window
 from memgraph.retrieve import layers as layer_mod
 from memgraph.retrieve.cascade import Activation, combine_relevance, seed_strengths
 from memgraph.retrieve.cues import QueryCues, find_cues
@@ -325,6 +325,7 @@ class Recaller:
                     t.notes.append("catch-up: the latest session summary, on the first recall of this session")
         served = [p.scored.memory for p in placed]
         total = sum(p.tokens for p in placed)
+        served, traces = disputes.newer_first(served, traces, disputes.disputes(served))
         based = bases.bases(self.store, req.user_id, served)
         if based:
             served, traces = bases.with_bases(served, traces, based, count_tokens, max(0, req.token_budget) - total)
