@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 
+from memgraph.ingest.chunk import looks_like_record
 from memgraph.ingest.clean import strip_code
 from memgraph.ingest.signal_words import (
     _DATE_WORDS,
@@ -61,6 +62,8 @@ _CONTRACTED = frozenset("let here there that what who how where when it he she".
 _WORD = re.compile(r"[^\W\d_][\w'’&.-]*[\w]|[^\W\d_]", re.UNICODE)
 _POSSESSIVE = re.compile(r"['’]s$", re.I)
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*|[\"“(]\s*)$")
+#: Where a record's field value starts ("Contact: Jo Pike"): after the label's colon.
+_FIELD_VALUE = re.compile(r":[ \t]+$")
 
 
 class Folded:
@@ -223,6 +226,7 @@ def _names(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """
     text = _REDACTED.sub(" ", strip_code(text))
     words = [(m.group(0), m.start(), m.end()) for m in _WORD.finditer(text)]
+    record = looks_like_record(text)
     stops = stop_words()
     mid_sentence_caps: set[str] = set()
     marks: list[tuple[bool, bool]] = []  # (capitalised candidate, at sentence start)
@@ -233,6 +237,9 @@ def _names(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
         # where a sentence starts matters only for a candidate (read below only after `cand`): one pattern
         # search per word was a third of this function's time
         initial = cand and (start == 0 or bool(_SENTENCE_START.search(text[max(0, start - 3) : start])))
+        if initial and record and _FIELD_VALUE.search(text[max(0, start - 3) : start]):
+            initial = False  # a record's value ("Contact: Jo Pike"): a name starts here as well as anywhere
+
         marks.append((cand, initial))
         if cand and not initial:
             mid_sentence_caps.add(w)
@@ -261,6 +268,9 @@ def _names(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
         j = i + 1
         while j < len(words) and words[j][1] - words[j - 1][2] <= 1 and _continues_name(words[j][0], marks[j]):
             j += 1
+        if record and text[words[j - 1][2] : words[j - 1][2] + 1] == ":":
+            i = j  # a record's field label ("Contact: Jo Pike | Phone: ..."): "Phone" names no one
+            continue
         # "LeBron's" names LeBron: without the possessive the two share one tag
         out.append(_POSSESSIVE.sub("", " ".join(x[0] for x in words[i:j])).rstrip(".'’"))
         i = j

@@ -8,6 +8,7 @@ import pytest
 
 from memgraph import MemoryEngine
 from memgraph.config import Settings
+from memgraph.ingest.signals import entities
 from memgraph.ingest.structure import dates_named, speaker_of, structure_tags, user_tags
 from memgraph.models import LinkSource, Relation
 
@@ -132,6 +133,15 @@ def test_a_records_first_label_is_no_speaker(engine: MemoryEngine, text: str) ->
     mem = engine.remember(text, user_id="u")
     assert not any(t.startswith("speaker:") for t in mem.tags)
     assert speaker_of("Caroline: I went to the group; Mel came too, at 9: late") == "Caroline"  # a turn stays one
+
+
+def test_a_records_labels_are_no_names_and_its_values_are() -> None:
+    """"Contact", "Phone" as entity tags joined every record with those fields; the name after a label was read
+    as a sentence's first word, so "Jo Pike" gave the tag "pike" alone."""
+    assert entities("Supplier: Harlow Mills | Contact: Ann Reyes | Phone: 0117 496 0555") == ["Harlow Mills",
+                                                                                             "Ann Reyes"]
+    assert entities("Status: Done; Owner: Priya") == ["Priya"]
+    assert entities("Caroline: I met Mel at the Louvre") == ["Caroline", "Mel", "Louvre"]  # a turn's speaker stays
 
 
 def test_a_record_with_one_field_changed_is_compared(engine: MemoryEngine) -> None:
