@@ -67,6 +67,8 @@ _IRREGULAR = {"has": "have", "had": "have", "goes": "go", "went": "go", "made": 
               "heard": "hear", "stood": "stand", "grew": "grow", "grown": "grow", "swam": "swim", "rode": "ride",
               "ridden": "ride", "sat": "sit", "slept": "sleep", "flew": "fly", "flown": "fly", "fell": "fall",
               "fallen": "fall", "felt": "feel", "left": "leave", "broke": "break", "broken": "break"}
+#: The same table for other modules (`intentions.py` reads a reminder's verb said done: "sent", "paid").
+IRREGULAR = _IRREGULAR
 #: "have" as an auxiliary ("have been", "has visited") is skipped; as a verb ("have two sons") it is the predicate.
 _HAVE = frozenset("has have had".split())
 _PREPOSITIONS = frozenset("in at from on near with inside outside by into to of".split())

@@ -76,6 +76,7 @@ from memgraph._deprecated import deprecated_alias
 from memgraph.config import Settings
 from memgraph.ingest import (
     acronyms,
+    intentions,
     pair_model,
     pairing,
     reasons,
@@ -402,6 +403,13 @@ class RuleReconciler(ConflictRules):
             # "Pickup is at 3:25, not 3:15." beside "Pickup time is 3:15.": naming the stored value as not so
             # is a correction of it, whatever words open the sentence
             fixes = correction or _names_denied(denied, o)
+            # "rye flour ordered" after "remind me to order 20kg of rye flour": the reminder is spent, and
+            # "the gate is fixed" after "todo: fix the gate" is no repeat of it (intentions.py)
+            if not (who and other) and intentions.fulfilled(new.content, old.content):
+                return ReconcileDecision(
+                    ReconcileAction.SUPERSEDE, old.id, "newer statement of the same subject (an intention done)",
+                    c.scores(),
+                )
             dup = self.duplicate(n, o, c, turns=bool(who and other))  # two turns of one speaker
             # "I enjoy driving." after "I enjoy driving. I'm a woman." (cosine 0.84): a repeat of one sentence of
             # two, or one with a sentence more, which a reinforcement would lose
