@@ -478,6 +478,13 @@ class Settings(BaseModel):
         "statements say ('cleans 14 rooms a shift' / 'quota is 16 rooms per shift', 0.72; 'a 40 hp outboard' / 'a 60 "
         "hp engine', 0.80): the unit pins the attribute, which the cosine otherwise has to.",
     )
+    contradict_relative_cosine: float = Field(
+        0.6,
+        description="A value said relative to another's ('two years younger than his cousin Zara, who's 10') against "
+        "the one value the stored statement gives ('Ayaan is 9') contradicts from this cosine when the two differ "
+        "(ingest/relative.py). Held-out pairs 18: such contradictions at 0.65-0.86; the comparison carries a second "
+        "person and their value, which the cosine counts against it.",
+    )
     contradict_reworded_max_terms: int = Field(
         2, description="Words that may differ on each side of a reworded contradiction (contradict_reworded_cosine)."
     )

@@ -15,6 +15,7 @@ from memgraph.ingest import (
     jotted,
     names,
     predicates,
+    relative,
     states,
     tolerance,
     voice,
@@ -90,12 +91,22 @@ class ConflictRules:
         # two denials hold together ("I've never been to Paris." / "I've never been to Milan.", "We don't deliver on
         # Sundays." / "We don't deliver on Mondays."): without a correction cue, another value denied is no conflict
         denials = n.negated and o.negated and not cue
-        if c.changed and c.same_frame and not c.entities_differ and not _scoped(c.changed) and not (
+        # a value said relative to another's, or a change by an amount: its numbers are not the subject's value
+        # ("two years younger than his cousin Zara, who's 10"; "upped her feeds by 30 ml"), so no changed value is
+        # read from them; a comparison gives the subject's value itself (`relative.disagrees`)
+        moved = relative.relative_or_change(n.text, o.text)
+        if moved and c.cosine >= self.s.contradict_relative_cosine and _same_subject(n, o) and (
+            relative.disagrees(n.text, o.text)
+        ):
+            return "a value said relative to another's"
+        if c.changed and not moved and c.same_frame and not c.entities_differ and not _scoped(c.changed) and not (
             _kind_on_one_side(n, o) or _count_and_members(n, o, c) or denials
             or predicates.other_members(n.text, o.text)
         ):
             return _changed(c.changed)
-        if c.changed and (self._reworded(n, o, c) or self._measured(n, o, c)) and not _count_and_members(n, o, c):
+        if c.changed and not moved and (self._reworded(n, o, c) or self._measured(n, o, c)) and not (
+            _count_and_members(n, o, c)
+        ):
             return _changed(c.changed[:1])
         if _changed_code(n, o, c, self.s.contradict_code_max_extra_terms):
             return "changed code"
@@ -126,7 +137,7 @@ class ConflictRules:
         # (an identity's subject is its value, "Lena is my manager" / "Oskar is my manager", while what it is said to
         # be stays: "Pepper is the oldest cat" / "Biscuit is the youngest cat" name two cats of two slots)
         identity = c.identity and not ((c.only_old - o.subject) or (c.only_new - n.subject))
-        if c.value_swap and not c.polarity and (not c.subject_changed or identity) and not (
+        if c.value_swap and not c.polarity and not moved and (not c.subject_changed or identity) and not (
             denials or named or _another_value(n, o, c, cue=cue) or (not cue and (c.shared - n.subject) & _HOLDS_MANY)
         ):
             return f"swapped {', '.join(surface(c.only_old, o.text))} -> {', '.join(surface(c.only_new, n.text))}"

@@ -1,0 +1,69 @@
+"""Contradictions of held-out 18's round (bench/RESULTS.md, "Write-path decisions, held-out 18's contradictions"):
+a value said relative to another's, whose numbers are another person's value and a difference, not the subject's
+(`relative`). Sentences of my own in several domains and voices, beside the near misses each must leave alone; the
+real model's cosine, the default rules."""
+
+from __future__ import annotations
+
+import pytest
+
+from memgraph.ingest import relative
+from memgraph.ingest.reconcile import ReconcileAction
+from tests.ingest.test_reconcile import _decide
+
+_C, _N = ReconcileAction.CONTRADICT, ReconcileAction.CREATE
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Priya is three years older than her brother Dev, who's 12.", 15.0),
+        ("Priya is three years younger than her brother Dev, who is 12.", 9.0),
+        # older of a year of birth is earlier
+        ("Grandad was four years older than Nan, who was born in 1932.", 1928.0),
+        ("My 10k time is two minutes faster than Tom's 48:10.", 46 * 60 + 10.0),
+        ("Our rent is twice my sister's, and she pays £600 a month.", 1200.0),
+        ("Sam's bag weighs half as much as the old one, 4 kg.", 2.0),
+        # a share of a group is no other's value
+        ("Half the class is off sick, 12 kids.", None),
+        # a bound has no difference: no comparison with another's value
+        ("Any child younger than 12 needs an adult.", None),
+        ("We raised a lot more than 500 pounds.", None),
+    ],
+)
+def test_a_compared_value_is_derived(text: str, value: float | None) -> None:
+    d = relative.derived(text)
+    assert (d.value if d else None) == value
+
+
+@pytest.mark.parametrize(
+    ("text", "by"),
+    [
+        ("The dentist has cut my appointments by 10 minutes.", True),
+        ("Our gym fee goes up by a fiver next month.", True),
+        # the value it came to is said: the change gives a value
+        ("The gym fee went up by £5 to £40.", False),
+        ("We stood by the door for 10 minutes.", False),
+    ],
+)
+def test_a_change_by_an_amount(text: str, by: bool) -> None:
+    assert relative.changed_by_amount(text) is by
+
+
+_RELATIVE: list[tuple[str, str, ReconcileAction]] = [
+    ("Priya is 14.", "Priya is three years older than her brother Dev, who's 12.", _C),
+    ("Grandad was born in 1930.", "Grandad was four years older than Nan, who was born in 1932.", _C),
+    ("My 10k PB is 47:30.", "My 10k PB is two minutes faster than Tom's 48:10.", _C),
+    ("I get 10 hours of respite care a week.", "My respite care is twice my neighbour's, and she gets 10 hours a week.",
+     _C),
+    # near misses: the comparison gives the stored value; a change by an amount is no value of its own
+    ("Priya is 15.", "Priya is three years older than her brother Dev, who's 12.", _N),
+    ("My 10k PB is 46:10.", "My 10k PB is two minutes faster than Tom's 48:10.", _N),
+    ("The cat gets 60 g of food a day.", "The vet has cut the cat's food by 20 g a day.", _N),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "action"), _RELATIVE)
+def test_forms_of_held_out_18(embedder, old: str, new: str, action: ReconcileAction) -> None:  # type: ignore[no-untyped-def]
+    decision = _decide(embedder, old, new)
+    assert decision.action is action, decision
