@@ -485,6 +485,13 @@ class Settings(BaseModel):
         "(ingest/relative.py). Held-out pairs 18: such contradictions at 0.65-0.86; the comparison carries a second "
         "person and their value, which the cosine counts against it.",
     )
+    contradict_threshold_cosine: float = Field(
+        0.5,
+        description="A grant below the age or wait the other statement sets as a threshold ('Volunteers must be 16 "
+        "or over' / 'Under-16s may volunteer', 'not allowed on social media until he's 13' / 'can have a TikTok "
+        "account at 11') contradicts from this cosine (ingest/thresholds.py). Held-out pairs 18: 0.56-0.71; the "
+        "grant names the thing in other words, which the cosine counts against it, and the forms are narrow.",
+    )
     contradict_reworded_max_terms: int = Field(
         2, description="Words that may differ on each side of a reworded contradiction (contradict_reworded_cosine)."
     )

@@ -17,6 +17,7 @@ from memgraph.ingest import (
     predicates,
     relative,
     states,
+    thresholds,
     tolerance,
     voice,
 )
@@ -25,6 +26,7 @@ from memgraph.ingest.comparison import (
     Comparison,
     _compare,
     _same_subject,
+    _shares,
 )
 from memgraph.ingest.denials import (
     _denies_old_value,
@@ -143,6 +145,12 @@ class ConflictRules:
             return f"swapped {', '.join(surface(c.only_old, o.text))} -> {', '.join(surface(c.only_new, n.text))}"
         if names.another_name(n, o, c, self.s.contradict_reworded_max_terms):
             return "another name in the same slot"
+        # an age or a wait one text sets before a thing is allowed, and the other's grant of it: below the threshold
+        # the two cannot both hold; at or past it they agree, though one is negated ("can't swim for four weeks
+        # after" / "can swim four weeks after")
+        below = thresholds.granted_below(n.text, o.text)
+        if below is not None and c.cosine >= self.s.contradict_threshold_cosine and _shares(n.stems, o.stems):
+            return "allowed below the threshold" if below else None
         # "i went to church as a kid." after "I dont go to church now.": a past episode told after a denial of now is
         # no conflict with it (MSC, once chat's "dont" reads as a negation)
         then_and_now = not cue and n.episode and not n.negated and o.negated and o.update

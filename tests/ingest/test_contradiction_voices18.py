@@ -1,13 +1,13 @@
 """Contradictions of held-out 18's round (bench/RESULTS.md, "Write-path decisions, held-out 18's contradictions"):
 a value said relative to another's, whose numbers are another person's value and a difference, not the subject's
-(`relative`). Sentences of my own in several domains and voices, beside the near misses each must leave alone; the
-real model's cosine, the default rules."""
+(`relative`); a threshold of age or wait against a grant below it (`thresholds`). Sentences of my own in several
+domains and voices, beside the near misses each must leave alone; the real model's cosine, the default rules."""
 
 from __future__ import annotations
 
 import pytest
 
-from memgraph.ingest import relative
+from memgraph.ingest import relative, thresholds
 from memgraph.ingest.reconcile import ReconcileAction
 from tests.ingest.test_reconcile import _decide
 
@@ -50,6 +50,38 @@ def test_a_change_by_an_amount(text: str, by: bool) -> None:
     assert relative.changed_by_amount(text) is by
 
 
+@pytest.mark.parametrize(
+    ("text", "limit", "given"),
+    [
+        ("Riders must be 14 or over.", ("age", 14.0), None),
+        ("Under-14s can ride the quad bikes with a parent.", None, ("age", 13.5)),
+        ("No sleepovers for Ella until she's 10.", ("age", 10.0), None),
+        ("Ella can go to sleepovers from 8.", None, ("age", 8.0)),
+        ("Mum can't lift anything heavy for 3 months after the hip op.", ("wait", 91.2), None),
+        ("mum's allowed to lift the shopping six weeks after the hip op", None, ("wait", 42.0)),
+        # a clock is no age; a grant denied is none
+        ("The library doesn't open until 10.", None, None),
+        ("Ella can't go to sleepovers at 8.", None, None),
+    ],
+)
+def test_thresholds_and_grants(text: str, limit: tuple[str, float] | None, given: tuple[str, float] | None) -> None:
+    assert thresholds.bound(text) == (pytest.approx(limit) if limit else None)
+    assert thresholds.grant(text) == given
+
+
+_THRESHOLDS: list[tuple[str, str, ReconcileAction]] = [
+    ("Quad bike riders must be 14 or over.", "Under-14s can ride the quad bikes with a parent.", _C),
+    ("Kayakers on the lake must be 12 or over.", "under 12s can kayak on the lake with an instructor", _C),
+    ("No sleepovers for Ella until she's 10.", "We said Ella can go to sleepovers from 8.", _C),
+    ("I can't lift anything heavy for 3 months after the hernia op.",
+     "Patient has been told they can lift heavy things six weeks after the hernia op.", _C),
+    # near misses: the grant at the threshold (not the negation it says); another activity's grant
+    ("I can't lift anything heavy for 6 weeks after the hernia op.",
+     "I can lift heavy things six weeks after the hernia op.", _N),
+    ("Quad bike riders must be 14 or over.", "Under-14s can ride the go-karts with a parent.", _N),
+]
+
+
 _RELATIVE: list[tuple[str, str, ReconcileAction]] = [
     ("Priya is 14.", "Priya is three years older than her brother Dev, who's 12.", _C),
     ("Grandad was born in 1930.", "Grandad was four years older than Nan, who was born in 1932.", _C),
@@ -63,7 +95,7 @@ _RELATIVE: list[tuple[str, str, ReconcileAction]] = [
 ]
 
 
-@pytest.mark.parametrize(("old", "new", "action"), _RELATIVE)
+@pytest.mark.parametrize(("old", "new", "action"), _RELATIVE + _THRESHOLDS)
 def test_forms_of_held_out_18(embedder, old: str, new: str, action: ReconcileAction) -> None:  # type: ignore[no-untyped-def]
     decision = _decide(embedder, old, new)
     assert decision.action is action, decision
