@@ -483,7 +483,8 @@ class Settings(BaseModel):
         description="A value said relative to another's ('two years younger than his cousin Zara, who's 10') against "
         "the one value the stored statement gives ('Ayaan is 9') contradicts from this cosine when the two differ "
         "(ingest/relative.py). Held-out pairs 18: such contradictions at 0.65-0.86; the comparison carries a second "
-        "person and their value, which the cosine counts against it.",
+        "person and their value, which the cosine counts against it. Also a span by its ends against its start and "
+        "a length ('is 7 to 9 pm' / 'starts at 7 and runs for three hours', 0.72: hours.span_against_length).",
     )
     contradict_threshold_cosine: float = Field(
         0.5,

@@ -63,7 +63,7 @@ from memgraph.ingest.forms import (
     _scoped,
     _unit_noun,
 )
-from memgraph.ingest.hours import hours_conflict
+from memgraph.ingest.hours import hours_conflict, span_against_length
 from memgraph.ingest.marks import found
 from memgraph.ingest.obligations import obliged_and_not
 from memgraph.ingest.restrictions import only_kind_against_grant, only_value_against_other, only_word_swapped
@@ -115,6 +115,12 @@ class ConflictRules:
         hours = hours_conflict(n, o, c)
         if hours is not None:
             return "opening hours: " + hours
+        # a span by its ends against its start and a length that ends elsewhere ("is 7 to 9 pm" / "starts at 7 and
+        # runs for three hours"): the one start, on the same days
+        if c.cosine >= self.s.contradict_relative_cosine and n.values.weekdays == o.values.weekdays and (
+            _same_subject(n, o) and span_against_length(n, o)
+        ):
+            return "a span's end / its start and length"
         if _free_or_priced(n, o) and not c.entities_differ and _same_subject(n, o) and not (
             _aligned_less(c, _PRICE_WORDS)
         ):

@@ -29,10 +29,16 @@ _NOT = (
     r"isn['’]?t|aren['’]?t|not\s+allowed|banned|forbidden)"
 )
 _WHO = r"(?:(?:he|she|they|i|we|you|it)(?:['’](?:s|re|m)|\s+(?:is|are|am|turns?|reach(?:es)?))\s+)"
+#: A modal that grants, not denied ("can", not "can't" / "cannot"; "allowed", not "not allowed").
+_MAY = r"(?:(?:may|can|could)(?!['’]?t\b|not\b|\s+not\b)|(?<!not\s)(?:allowed|permitted|welcome|ok|okay|fine)\b)"
+#: An age and all above it: "16 or over", "aged 18 and above", "18+", "over-18s or older".
+_OVER = rf"(?:aged\s+)?{_N}\s*(?:\+|s?\s*(?:or|and)\s+(?:over|older|above|upwards?))(?![\w-])"
 #: Bounds: the least age or wait at which the thing is allowed.
 _BOUNDS = [
-    # "must be 16 or over", "aged 18 and above", "18 or older"
-    re.compile(rf"(?i)\b(?:aged\s+)?{_N}\s*(?:\+|(?:or|and)\s+(?:over|older|above|upwards?))(?![\w-])"),
+    # "must be 16 or over", "18+ only" (not "aged 21 and over can …": a grant from 21)
+    re.compile(rf"(?i)\b{_OVER}(?![^.;]*?\b{_MAY})"),
+    # "Members under 25 can't drive the van"
+    re.compile(rf"(?i)\bunder[- ]?{_N}s?\b[^.;]*?\b{_NOT}\b"),
     # "isn't allowed on social media until he's 13", "no phone till she turns 12", "not before the age of 16": an
     # age said as one (a person's "he's", "turns", or "age"), never a bare number ("doesn't open until 10", a clock)
     re.compile(rf"(?i)\b{_NOT}\b[^.;]*?\b(?:until|till|til|before)\s+(?:(?:the\s+age\s+of|age)\s+|{_WHO})"
@@ -43,15 +49,15 @@ _BOUNDS = [
 #: Grants: the age or wait at which the thing is said to be allowed.
 _GRANTS = [
     # "Under-16s may volunteer", "under 12s can ride"
-    re.compile(rf"(?i)\b(?P<under>under)[- ]?{_N}s?\b[^.;]*?\b"
-               r"(?:may|can|are\s+allowed|are\s+welcome|are\s+permitted)\b"),
+    re.compile(rf"(?i)\b(?P<under>under)[- ]?{_N}s?\b[^.;]*?\b{_MAY}"),
+    # "Members aged 21 and over can drive the van"
+    re.compile(rf"(?i)\b{_OVER}[^.;]*?\b{_MAY}"),
     # "can have his own account at 11", "is allowed a phone from age 10"
-    re.compile(rf"(?i)\b(?:can|may|could|allowed|permitted|let)\b[^.;]*?\b(?:at|from)\s+(?:the\s+age\s+of\s+|age\s+)?"
+    re.compile(rf"(?i)\b{_MAY}[^.;]*?\b(?:at|from)\s+(?:the\s+age\s+of\s+|age\s+)?"
                rf"{_N}\b(?!\s*(?::|\.\d|am|pm|o['’]clock|%|[a-z]))"),
     # "may drive two weeks after the operation", "can swim after 10 days"
-    re.compile(rf"(?i)\b(?:can|may|could|allowed|permitted|ok|okay|fine)\b[^.;]*?\b{_N}\s+{_UNIT}\s+"
-               r"(?:after|following|post)\b"),
-    re.compile(rf"(?i)\b(?:can|may|could|allowed|permitted)\b[^.;]*?\bafter\s+{_N}\s+{_UNIT}\b"),
+    re.compile(rf"(?i)\b{_MAY}[^.;]*?\b{_N}\s+{_UNIT}\s+(?:after|following|post)\b"),
+    re.compile(rf"(?i)\b{_MAY}[^.;]*?\bafter\s+{_N}\s+{_UNIT}\b"),
 ]
 #: A grant denied is no grant ("can't … at 11", "may not drive two weeks after").
 _GRANT_DENIED = re.compile(r"(?i)\b(?:can['’]?t|cannot|can\s+not|may\s+not|mustn['’]?t|not\s+allowed|never)\b")

@@ -1,7 +1,8 @@
 """Contradictions of held-out 18's round (bench/RESULTS.md, "Write-path decisions, held-out 18's contradictions"):
 a value said relative to another's, whose numbers are another person's value and a difference, not the subject's
-(`relative`); a threshold of age or wait against a grant below it (`thresholds`). Sentences of my own in several
-domains and voices, beside the near misses each must leave alone; the real model's cosine, the default rules."""
+(`relative`); a threshold of age or wait against a grant below it (`thresholds`); a thing the person must keep off
+against the same thing said to suit them (`tolerance._KEPT_OFF`); a span by its ends against its start and a length
+(`hours.span_against_length`). Sentences of my own in several domains and voices, beside the near misses each must leave alone; the real model's cosine, the default rules."""
 
 from __future__ import annotations
 
@@ -59,6 +60,9 @@ def test_a_change_by_an_amount(text: str, by: bool) -> None:
         ("Ella can go to sleepovers from 8.", None, ("age", 8.0)),
         ("Mum can't lift anything heavy for 3 months after the hip op.", ("wait", 91.2), None),
         ("mum's allowed to lift the shopping six weeks after the hip op", None, ("wait", 42.0)),
+        # an age and all above it: a bound, or with a grant's modal a grant from it; "under" denied is a bound
+        ("Staff aged 18 and over can sell alcohol.", None, ("age", 18.0)),
+        ("Staff under 18 can't sell alcohol.", ("age", 18.0), None),
         # a clock is no age; a grant denied is none
         ("The library doesn't open until 10.", None, None),
         ("Ella can't go to sleepovers at 8.", None, None),
@@ -72,6 +76,7 @@ def test_thresholds_and_grants(text: str, limit: tuple[str, float] | None, given
 _THRESHOLDS: list[tuple[str, str, ReconcileAction]] = [
     ("Quad bike riders must be 14 or over.", "Under-14s can ride the quad bikes with a parent.", _C),
     ("Kayakers on the lake must be 12 or over.", "under 12s can kayak on the lake with an instructor", _C),
+    ("Staff under 20 can't sell alcohol in the shop.", "Staff aged 18 and over can sell alcohol in the shop.", _C),
     ("No sleepovers for Ella until she's 10.", "We said Ella can go to sleepovers from 8.", _C),
     ("I can't lift anything heavy for 3 months after the hernia op.",
      "Patient has been told they can lift heavy things six weeks after the hernia op.", _C),
@@ -79,6 +84,22 @@ _THRESHOLDS: list[tuple[str, str, ReconcileAction]] = [
     ("I can't lift anything heavy for 6 weeks after the hernia op.",
      "I can lift heavy things six weeks after the hernia op.", _N),
     ("Quad bike riders must be 14 or over.", "Under-14s can ride the go-karts with a parent.", _N),
+]
+
+
+_KEPT_OFF: list[tuple[str, str, ReconcileAction]] = [
+    ("Oat milk is no problem for me.", "The oat milk I must not have, I need to use rice milk.", _C),
+    ("Shellfish is fine for her.", "She can't eat shellfish since the reaction in Crete.", _C),
+    # near misses: another thing kept off; a thing kept off said twice
+    ("Oat milk is no problem for me.", "I mustn't have soy milk.", _N),
+]
+_SPANS: list[tuple[str, str, ReconcileAction]] = [
+    ("Choir rehearsal is 6:30 to 8:30 pm on Thursdays.",
+     "Choir rehearsal on Thursdays starts at 6:30 and runs for three hours.", _C),
+    ("My Saturday pottery session is 10am to 12pm.", "My Saturday pottery session starts at 10 and lasts 90 minutes.", _C),
+    # near miss: the length that ends at the other's end
+    ("Choir rehearsal is 6:30 to 8:30 pm on Thursdays.",
+     "Choir rehearsal on Thursdays starts at 6:30 and runs for two hours.", _N),
 ]
 
 
@@ -95,7 +116,7 @@ _RELATIVE: list[tuple[str, str, ReconcileAction]] = [
 ]
 
 
-@pytest.mark.parametrize(("old", "new", "action"), _RELATIVE + _THRESHOLDS)
+@pytest.mark.parametrize(("old", "new", "action"), _RELATIVE + _THRESHOLDS + _KEPT_OFF + _SPANS)
 def test_forms_of_held_out_18(embedder, old: str, new: str, action: ReconcileAction) -> None:  # type: ignore[no-untyped-def]
     decision = _decide(embedder, old, new)
     assert decision.action is action, decision
