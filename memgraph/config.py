@@ -491,7 +491,9 @@ class Settings(BaseModel):
         description="A grant below the age or wait the other statement sets as a threshold ('Volunteers must be 16 "
         "or over' / 'Under-16s may volunteer', 'not allowed on social media until he's 13' / 'can have a TikTok "
         "account at 11') contradicts from this cosine (ingest/thresholds.py). Held-out pairs 18: 0.56-0.71; the "
-        "grant names the thing in other words, which the cosine counts against it, and the forms are narrow.",
+        "grant names the thing in other words, which the cosine counts against it, and the forms are narrow. Also "
+        "a thing kept for one group against a grant of it to another ('The car park is for residents only' / "
+        "'Visitors can use the car park': ingest/groups.py; 0.61 in part 18).",
     )
     contradict_reworded_max_terms: int = Field(
         2, description="Words that may differ on each side of a reworded contradiction (contradict_reworded_cosine)."

@@ -12,6 +12,7 @@ from functools import lru_cache
 
 from memgraph.config import Settings
 from memgraph.ingest import (
+    groups,
     jotted,
     names,
     predicates,
@@ -184,6 +185,8 @@ class ConflictRules:
             return "only one of a list"
         if only_kind_against_grant(n, o):
             return "only one kind / another kind granted"
+        if c.cosine >= self.s.contradict_threshold_cosine and groups.kept_and_granted(n.text, o.text):
+            return "kept for one group / granted to another"
         if only_value_against_other(n, o, c, self.s.contradict_denial_max_extra_terms):
             return "only one value / another value"
         if only_word_swapped(n, o, c):

@@ -1,14 +1,16 @@
-"""Contradictions of held-out 18's round (bench/RESULTS.md, "Write-path decisions, held-out 18's contradictions"):
-a value said relative to another's, whose numbers are another person's value and a difference, not the subject's
+"""Contradictions of held-out 18's round (bench/RESULTS.md, "Write-path decisions, held-out 18's contradictions"): a
+value said relative to another's, whose numbers are another person's value and a difference, not the subject's
 (`relative`); a threshold of age or wait against a grant below it (`thresholds`); a thing the person must keep off
 against the same thing said to suit them (`tolerance._KEPT_OFF`); a span by its ends against its start and a length
-(`hours.span_against_length`). Sentences of my own in several domains and voices, beside the near misses each must leave alone; the real model's cosine, the default rules."""
+(`hours.span_against_length`); a thing kept for one group against a grant of it to another (`groups`). Sentences of
+my own in several domains and voices, beside the near misses each must leave alone; the real model's cosine, the
+default rules."""
 
 from __future__ import annotations
 
 import pytest
 
-from memgraph.ingest import relative, thresholds
+from memgraph.ingest import groups, relative, thresholds
 from memgraph.ingest.reconcile import ReconcileAction
 from tests.ingest.test_reconcile import _decide
 
@@ -96,10 +98,38 @@ _KEPT_OFF: list[tuple[str, str, ReconcileAction]] = [
 _SPANS: list[tuple[str, str, ReconcileAction]] = [
     ("Choir rehearsal is 6:30 to 8:30 pm on Thursdays.",
      "Choir rehearsal on Thursdays starts at 6:30 and runs for three hours.", _C),
-    ("My Saturday pottery session is 10am to 12pm.", "My Saturday pottery session starts at 10 and lasts 90 minutes.", _C),
+    ("My Saturday pottery session is 10am to 12pm.",
+     "My Saturday pottery session starts at 10 and lasts 90 minutes.", _C),
     # near miss: the length that ends at the other's end
     ("Choir rehearsal is 6:30 to 8:30 pm on Thursdays.",
      "Choir rehearsal on Thursdays starts at 6:30 and runs for two hours.", _N),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "kept", "granted"),
+    [
+        ("The staff room is for teachers only.", ({"teacher"}, "room"), None),
+        ("Only season ticket holders can use the lounge.", ({"season", "ticket", "holder"}, "loung"), None),
+        ("The quiet carriage is reserved for commuters.", ({"commut"}, "carriag"), None),
+        ("Parents can use the staff room after 4pm.", None, ({"parent"}, "room")),
+        # a pronoun may be one of the group; a grant denied is none
+        ("You can use the staff room.", None, None),
+        ("Parents can't use the staff room.", None, None),
+    ],
+)
+def test_kept_and_granted_groups(text: str, kept: tuple[set[str], str] | None, granted: tuple[set[str], str] | None
+                                 ) -> None:
+    assert groups.kept(text) == ((frozenset(kept[0]), kept[1]) if kept else None)
+    assert groups.granted(text) == ((frozenset(granted[0]), granted[1]) if granted else None)
+
+
+_GROUPS: list[tuple[str, str, ReconcileAction]] = [
+    ("Parents can use the staff room after 4pm.", "The staff room is for teachers only.", _C),
+    ("Only season ticket holders can use the lounge.", "Away fans can use the lounge before kick-off.", _C),
+    # near misses: a group inside the other (their words shared); another thing
+    ("The staff room is for teachers only.", "Supply teachers can use the staff room.", _N),
+    ("The staff room is for teachers only.", "Parents can use the library after 4pm.", _N),
 ]
 
 
@@ -116,7 +146,7 @@ _RELATIVE: list[tuple[str, str, ReconcileAction]] = [
 ]
 
 
-@pytest.mark.parametrize(("old", "new", "action"), _RELATIVE + _THRESHOLDS + _KEPT_OFF + _SPANS)
+@pytest.mark.parametrize(("old", "new", "action"), _RELATIVE + _THRESHOLDS + _KEPT_OFF + _SPANS + _GROUPS)
 def test_forms_of_held_out_18(embedder, old: str, new: str, action: ReconcileAction) -> None:  # type: ignore[no-untyped-def]
     decision = _decide(embedder, old, new)
     assert decision.action is action, decision
