@@ -107,6 +107,8 @@ class ConflictRules:
             or predicates.other_members(n.text, o.text)
         ):
             return _changed(c.changed)
+        if c.same_frame and not (c.entities_differ or denials) and _date_against_month(n, o) and _same_subject(n, o):
+            return "changed month (a date / a month)"
         if c.changed and not moved and (self._reworded(n, o, c) or self._measured(n, o, c)) and not (
             _count_and_members(n, o, c)
         ):
@@ -328,6 +330,21 @@ def _joined(text: str) -> tuple[str, ...]:
     """The clauses of `text` joined by a semicolon, when it has two or more (cached as `_clause_parts` is)."""
     parts = tuple(p.strip() for p in text.split(";") if len(p.split()) > 2)
     return parts if len(parts) > 1 else ()
+
+
+def _date_against_month(n: Statement, o: Statement) -> bool:
+    """Whether one statement gives a date and the other only a month, another one ("due on 31 March" / "due in
+    April", "per Dan, due end of March" / "Dan reckons it's due in April"), and no other value differs: a date and
+    a month are two kinds of value, which the frame rule never compares. A date in the month agrees with it."""
+    for a, b in ((n, o), (o, n)):
+        dates, months = a.values.dates, b.values.months
+        if len(dates) != 1 or a.values.months or len(months) != 1 or b.values.dates:
+            continue
+        rest = {v for v in a.flat_values if v[0] not in ("date", "month")}
+        if rest != {v for v in b.flat_values if v[0] not in ("date", "month")}:
+            return False
+        return next(iter(dates))[0] != next(iter(months))
+    return False
 
 
 def _say_both(n: Statement, o: Statement, c: Comparison) -> bool:

@@ -2,9 +2,9 @@
 value said relative to another's, whose numbers are another person's value and a difference, not the subject's
 (`relative`); a threshold of age or wait against a grant below it (`thresholds`); a thing the person must keep off
 against the same thing said to suit them (`tolerance._KEPT_OFF`); a span by its ends against its start and a length
-(`hours.span_against_length`); a thing kept for one group against a grant of it to another (`groups`). Sentences of
-my own in several domains and voices, beside the near misses each must leave alone; the real model's cosine, the
-default rules."""
+(`hours.span_against_length`); a thing kept for one group against a grant of it to another (`groups`); a date
+against another month (`conflicts._date_against_month`), relayed or not. Sentences of my own in several domains and
+voices, beside the near misses each must leave alone; the real model's cosine, the default rules."""
 
 from __future__ import annotations
 
@@ -133,6 +133,15 @@ _GROUPS: list[tuple[str, str, ReconcileAction]] = [
 ]
 
 
+_DATE_AND_MONTH: list[tuple[str, str, ReconcileAction]] = [
+    ("The car's MOT is due on 28 February.", "The car's MOT is due in March.", _C),
+    ("per Priya, the boiler warranty runs out end of May", "Priya reckons the boiler warranty runs out in July", _C),
+    # near misses: the date in the month; another value said besides
+    ("The car's MOT is due on 28 February.", "The car's MOT is due in February.", _N),
+    ("The car's MOT is due on 28 February.", "The car's road tax is due in March.", _N),
+]
+
+
 _RELATIVE: list[tuple[str, str, ReconcileAction]] = [
     ("Priya is 14.", "Priya is three years older than her brother Dev, who's 12.", _C),
     ("Grandad was born in 1930.", "Grandad was four years older than Nan, who was born in 1932.", _C),
@@ -146,7 +155,10 @@ _RELATIVE: list[tuple[str, str, ReconcileAction]] = [
 ]
 
 
-@pytest.mark.parametrize(("old", "new", "action"), _RELATIVE + _THRESHOLDS + _KEPT_OFF + _SPANS + _GROUPS)
+_FORMS = _RELATIVE + _THRESHOLDS + _KEPT_OFF + _SPANS + _GROUPS + _DATE_AND_MONTH
+
+
+@pytest.mark.parametrize(("old", "new", "action"), _FORMS)
 def test_forms_of_held_out_18(embedder, old: str, new: str, action: ReconcileAction) -> None:  # type: ignore[no-untyped-def]
     decision = _decide(embedder, old, new)
     assert decision.action is action, decision
