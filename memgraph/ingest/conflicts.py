@@ -2,7 +2,13 @@
 one cannot both hold, read from their statements and their comparison (frames, typed values, polarity, the forms of
 forms.py, denials.py, hours.py and the voices of voice.py). `RuleReconciler` inherits it and decides what the
 conflict means (a supersede with a cue, a contradiction without); `conflict` is rule 4's test and the one a
-correction or an update reuses on each clause."""
+correction or an update reuses on each clause.
+
+Retractions and hedges, by held-out pairs 18's labels: a statement that takes back or settles an earlier one ("scratch
+that, the tiles won't be out till Monday", "checked the order: the doors are navy, not sage", "definitely not the
+3rd, the surgery rang: …") supersedes it, hedged or not (7 of 7 such pairs): the retraction's cue makes the conflict
+found here a supersede. A hedged statement against a firm one without such a cue ("It's my left hip being done." /
+"pretty sure it's the right hip they're doing") contradicts it (2 of 2): a hedge is no newer knowledge."""
 
 from __future__ import annotations
 
@@ -233,16 +239,18 @@ class ConflictRules:
     def conflict_in_any_voice(self, n: Statement, o: Statement, c: Comparison, *, cue: bool) -> str | None:
         """`conflict`, and where it finds none, `conflict` again on the statements the two texts carry without their
         greetings, reporting frames and sign-offs (`voice.bare`: "Customer note: Mrs Ito's boots are brown suede." /
-        "Mrs Ito's boots are black patent leather."; a note about the user in the third person read as their own
-        words: `voice.first_person`): a frame's words on one side are words the other does not say, which most forms
-        count against a conflict. Then each clause of a text joined by a semicolon, read alone against the other
-        ("My ACL was reconstructed on the right knee; the left knee has never been operated on." / "… was on my left
-        knee.": the clause added is another statement, whose words count against the swap; held-out pairs 12, 15),
-        unless the whole text gives the changed kind's old value too. The pair's cosine is kept."""
+        "Mrs Ito's boots are black patent leather."; a note about the user in the third person read as their own words:
+        `voice.first_person`): a frame's words on one side are words the other does not say, which most forms count
+        against a conflict. The new text also without a retraction's opener ("scratch that, the boiler was never
+        booked": `_unretracted`; the caller's cue still makes it a correction). Then each clause of a text joined by a
+        semicolon, read alone against the other ("My ACL was reconstructed on the right knee; the left knee has never
+        been operated on." / "… was on my left knee.": the clause added is another statement, whose words count against
+        the swap; held-out pairs 12, 15), unless the whole text gives the changed kind's old value too. The pair's
+        cosine is kept."""
         why = self.conflict(n, o, c, cue=cue)
         if why is not None:
             return why
-        bn, bo = jotted.sentence(voice.bare(n.text)), jotted.sentence(voice.bare(o.text))
+        bn, bo = jotted.sentence(voice.bare(_unretracted(n.text))), jotted.sentence(voice.bare(o.text))
         p, q = statement(bn), statement(bo)
         if bn != n.text or bo != o.text:
             why = self.conflict(p, q, _compare(p, q, c.cosine, c.tolerance), cue=cue)
@@ -330,6 +338,20 @@ def _joined(text: str) -> tuple[str, ...]:
     """The clauses of `text` joined by a semicolon, when it has two or more (cached as `_clause_parts` is)."""
     parts = tuple(p.strip() for p in text.split(";") if len(p.split()) > 2)
     return parts if len(parts) > 1 else ()
+
+
+#: A retraction's opener: "scratch that,", "ignore what I said,", "no wait,", "forget that PAC -". What follows is the
+#: statement; the opener's words are none of it, and the forms that read a statement from its start (`never_done`)
+#: met the opener instead.
+_RETRACTION = re.compile(
+    r"(?i)^\s*(?:(?:scratch|strike|disregard|scrap|forget|ignore)\s+(?:that|this|what\s+(?:i|we)\s+(?:said|wrote|told"
+    r"\s+you))|no,?\s+wait|wait,?\s+no)\b[^,;:.!?—-]{0,30}?\s*[,;:.!—-]+\s*(?=\S)"
+)
+
+
+def _unretracted(text: str) -> str:
+    """`text` without a retraction's opener (`_RETRACTION`)."""
+    return _RETRACTION.sub("", text, count=1)
 
 
 def _date_against_month(n: Statement, o: Statement) -> bool:

@@ -155,7 +155,13 @@ _RELATIVE: list[tuple[str, str, ReconcileAction]] = [
 ]
 
 
-_FORMS = _RELATIVE + _THRESHOLDS + _KEPT_OFF + _SPANS + _GROUPS + _DATE_AND_MONTH
+_S = ReconcileAction.SUPERSEDE
+_RETRACTIONS: list[tuple[str, str, ReconcileAction]] = [
+    # a retraction's opener read off: the statement under it conflicts, and the cue makes it a supersede
+    ("The van was booked for Friday.", "scratch that, the van was never booked", _S),
+    ("The photographer is booked for the 14th.", "ignore what I said, the photographer isn't booked yet", _S),
+]
+_FORMS = _RETRACTIONS + _RELATIVE + _THRESHOLDS + _KEPT_OFF + _SPANS + _GROUPS + _DATE_AND_MONTH
 
 
 @pytest.mark.parametrize(("old", "new", "action"), _FORMS)
