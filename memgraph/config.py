@@ -478,6 +478,23 @@ class Settings(BaseModel):
         "statements say ('cleans 14 rooms a shift' / 'quota is 16 rooms per shift', 0.72; 'a 40 hp outboard' / 'a 60 "
         "hp engine', 0.80): the unit pins the attribute, which the cosine otherwise has to.",
     )
+    contradict_relative_cosine: float = Field(
+        0.6,
+        description="A value said relative to another's ('two years younger than his cousin Zara, who's 10') against "
+        "the one value the stored statement gives ('Ayaan is 9') contradicts from this cosine when the two differ "
+        "(ingest/relative.py). Held-out pairs 18: such contradictions at 0.65-0.86; the comparison carries a second "
+        "person and their value, which the cosine counts against it. Also a span by its ends against its start and "
+        "a length ('is 7 to 9 pm' / 'starts at 7 and runs for three hours', 0.72: hours.span_against_length).",
+    )
+    contradict_threshold_cosine: float = Field(
+        0.5,
+        description="A grant below the age or wait the other statement sets as a threshold ('Volunteers must be 16 "
+        "or over' / 'Under-16s may volunteer', 'not allowed on social media until he's 13' / 'can have a TikTok "
+        "account at 11') contradicts from this cosine (ingest/thresholds.py). Held-out pairs 18: 0.56-0.71; the "
+        "grant names the thing in other words, which the cosine counts against it, and the forms are narrow. Also "
+        "a thing kept for one group against a grant of it to another ('The car park is for residents only' / "
+        "'Visitors can use the car park': ingest/groups.py; 0.61 in part 18).",
+    )
     contradict_reworded_max_terms: int = Field(
         2, description="Words that may differ on each side of a reworded contradiction (contradict_reworded_cosine)."
     )

@@ -2,7 +2,13 @@
 one cannot both hold, read from their statements and their comparison (frames, typed values, polarity, the forms of
 forms.py, denials.py, hours.py and the voices of voice.py). `RuleReconciler` inherits it and decides what the
 conflict means (a supersede with a cue, a contradiction without); `conflict` is rule 4's test and the one a
-correction or an update reuses on each clause."""
+correction or an update reuses on each clause.
+
+Retractions and hedges, by held-out pairs 18's labels: a statement that takes back or settles an earlier one ("scratch
+that, the tiles won't be out till Monday", "checked the order: the doors are navy, not sage", "definitely not the
+3rd, the surgery rang: …") supersedes it, hedged or not (7 of 7 such pairs): the retraction's cue makes the conflict
+found here a supersede. A hedged statement against a firm one without such a cue ("It's my left hip being done." /
+"pretty sure it's the right hip they're doing") contradicts it (2 of 2): a hedge is no newer knowledge."""
 
 from __future__ import annotations
 
@@ -12,10 +18,13 @@ from functools import lru_cache
 
 from memgraph.config import Settings
 from memgraph.ingest import (
+    groups,
     jotted,
     names,
     predicates,
+    relative,
     states,
+    thresholds,
     tolerance,
     voice,
 )
@@ -24,6 +33,7 @@ from memgraph.ingest.comparison import (
     Comparison,
     _compare,
     _same_subject,
+    _shares,
 )
 from memgraph.ingest.denials import (
     _denies_old_value,
@@ -60,7 +70,7 @@ from memgraph.ingest.forms import (
     _scoped,
     _unit_noun,
 )
-from memgraph.ingest.hours import hours_conflict
+from memgraph.ingest.hours import hours_conflict, span_against_length
 from memgraph.ingest.marks import found
 from memgraph.ingest.obligations import obliged_and_not
 from memgraph.ingest.restrictions import only_kind_against_grant, only_value_against_other, only_word_swapped
@@ -90,18 +100,36 @@ class ConflictRules:
         # two denials hold together ("I've never been to Paris." / "I've never been to Milan.", "We don't deliver on
         # Sundays." / "We don't deliver on Mondays."): without a correction cue, another value denied is no conflict
         denials = n.negated and o.negated and not cue
-        if c.changed and c.same_frame and not c.entities_differ and not _scoped(c.changed) and not (
+        # a value said relative to another's, or a change by an amount: its numbers are not the subject's value
+        # ("two years younger than his cousin Zara, who's 10"; "upped her feeds by 30 ml"), so no changed value is
+        # read from them; a comparison gives the subject's value itself (`relative.disagrees`)
+        moved = relative.relative_or_change(n.text, o.text)
+        if moved and c.cosine >= self.s.contradict_relative_cosine and _same_subject(n, o) and (
+            relative.disagrees(n.text, o.text)
+        ):
+            return "a value said relative to another's"
+        if c.changed and not moved and c.same_frame and not c.entities_differ and not _scoped(c.changed) and not (
             _kind_on_one_side(n, o) or _count_and_members(n, o, c) or denials
             or predicates.other_members(n.text, o.text)
         ):
             return _changed(c.changed)
-        if c.changed and (self._reworded(n, o, c) or self._measured(n, o, c)) and not _count_and_members(n, o, c):
+        if c.same_frame and not (c.entities_differ or denials) and _date_against_month(n, o) and _same_subject(n, o):
+            return "changed month (a date / a month)"
+        if c.changed and not moved and (self._reworded(n, o, c) or self._measured(n, o, c)) and not (
+            _count_and_members(n, o, c)
+        ):
             return _changed(c.changed[:1])
         if _changed_code(n, o, c, self.s.contradict_code_max_extra_terms):
             return "changed code"
         hours = hours_conflict(n, o, c)
         if hours is not None:
             return "opening hours: " + hours
+        # a span by its ends against its start and a length that ends elsewhere ("is 7 to 9 pm" / "starts at 7 and
+        # runs for three hours"): the one start, on the same days
+        if c.cosine >= self.s.contradict_relative_cosine and n.values.weekdays == o.values.weekdays and (
+            _same_subject(n, o) and span_against_length(n, o)
+        ):
+            return "a span's end / its start and length"
         if _free_or_priced(n, o) and not c.entities_differ and _same_subject(n, o) and not (
             _aligned_less(c, _PRICE_WORDS)
         ):
@@ -126,12 +154,18 @@ class ConflictRules:
         # (an identity's subject is its value, "Lena is my manager" / "Oskar is my manager", while what it is said to
         # be stays: "Pepper is the oldest cat" / "Biscuit is the youngest cat" name two cats of two slots)
         identity = c.identity and not ((c.only_old - o.subject) or (c.only_new - n.subject))
-        if c.value_swap and not c.polarity and (not c.subject_changed or identity) and not (
+        if c.value_swap and not c.polarity and not moved and (not c.subject_changed or identity) and not (
             denials or named or _another_value(n, o, c, cue=cue) or (not cue and (c.shared - n.subject) & _HOLDS_MANY)
         ):
             return f"swapped {', '.join(surface(c.only_old, o.text))} -> {', '.join(surface(c.only_new, n.text))}"
         if names.another_name(n, o, c, self.s.contradict_reworded_max_terms):
             return "another name in the same slot"
+        # an age or a wait one text sets before a thing is allowed, and the other's grant of it: below the threshold
+        # the two cannot both hold; at or past it they agree, though one is negated ("can't swim for four weeks
+        # after" / "can swim four weeks after")
+        below = thresholds.granted_below(n.text, o.text)
+        if below is not None and c.cosine >= self.s.contradict_threshold_cosine and _shares(n.stems, o.stems):
+            return "allowed below the threshold" if below else None
         # "i went to church as a kid." after "I dont go to church now.": a past episode told after a denial of now is
         # no conflict with it (MSC, once chat's "dont" reads as a negation)
         then_and_now = not cue and n.episode and not n.negated and o.negated and o.update
@@ -159,6 +193,8 @@ class ConflictRules:
             return "only one of a list"
         if only_kind_against_grant(n, o):
             return "only one kind / another kind granted"
+        if c.cosine >= self.s.contradict_threshold_cosine and groups.kept_and_granted(n.text, o.text):
+            return "kept for one group / granted to another"
         if only_value_against_other(n, o, c, self.s.contradict_denial_max_extra_terms):
             return "only one value / another value"
         if only_word_swapped(n, o, c):
@@ -203,16 +239,18 @@ class ConflictRules:
     def conflict_in_any_voice(self, n: Statement, o: Statement, c: Comparison, *, cue: bool) -> str | None:
         """`conflict`, and where it finds none, `conflict` again on the statements the two texts carry without their
         greetings, reporting frames and sign-offs (`voice.bare`: "Customer note: Mrs Ito's boots are brown suede." /
-        "Mrs Ito's boots are black patent leather."; a note about the user in the third person read as their own
-        words: `voice.first_person`): a frame's words on one side are words the other does not say, which most forms
-        count against a conflict. Then each clause of a text joined by a semicolon, read alone against the other
-        ("My ACL was reconstructed on the right knee; the left knee has never been operated on." / "… was on my left
-        knee.": the clause added is another statement, whose words count against the swap; held-out pairs 12, 15),
-        unless the whole text gives the changed kind's old value too. The pair's cosine is kept."""
+        "Mrs Ito's boots are black patent leather."; a note about the user in the third person read as their own words:
+        `voice.first_person`): a frame's words on one side are words the other does not say, which most forms count
+        against a conflict. The new text also without a retraction's opener ("scratch that, the boiler was never
+        booked": `_unretracted`; the caller's cue still makes it a correction). Then each clause of a text joined by a
+        semicolon, read alone against the other ("My ACL was reconstructed on the right knee; the left knee has never
+        been operated on." / "… was on my left knee.": the clause added is another statement, whose words count against
+        the swap; held-out pairs 12, 15), unless the whole text gives the changed kind's old value too. The pair's
+        cosine is kept."""
         why = self.conflict(n, o, c, cue=cue)
         if why is not None:
             return why
-        bn, bo = jotted.sentence(voice.bare(n.text)), jotted.sentence(voice.bare(o.text))
+        bn, bo = jotted.sentence(voice.bare(_unretracted(n.text))), jotted.sentence(voice.bare(o.text))
         p, q = statement(bn), statement(bo)
         if bn != n.text or bo != o.text:
             why = self.conflict(p, q, _compare(p, q, c.cosine, c.tolerance), cue=cue)
@@ -300,6 +338,35 @@ def _joined(text: str) -> tuple[str, ...]:
     """The clauses of `text` joined by a semicolon, when it has two or more (cached as `_clause_parts` is)."""
     parts = tuple(p.strip() for p in text.split(";") if len(p.split()) > 2)
     return parts if len(parts) > 1 else ()
+
+
+#: A retraction's opener: "scratch that,", "ignore what I said,", "no wait,", "forget that PAC -". What follows is the
+#: statement; the opener's words are none of it, and the forms that read a statement from its start (`never_done`)
+#: met the opener instead.
+_RETRACTION = re.compile(
+    r"(?i)^\s*(?:(?:scratch|strike|disregard|scrap|forget|ignore)\s+(?:that|this|what\s+(?:i|we)\s+(?:said|wrote|told"
+    r"\s+you))|no,?\s+wait|wait,?\s+no)\b[^,;:.!?—-]{0,30}?\s*[,;:.!—-]+\s*(?=\S)"
+)
+
+
+def _unretracted(text: str) -> str:
+    """`text` without a retraction's opener (`_RETRACTION`)."""
+    return _RETRACTION.sub("", text, count=1)
+
+
+def _date_against_month(n: Statement, o: Statement) -> bool:
+    """Whether one statement gives a date and the other only a month, another one ("due on 31 March" / "due in
+    April", "per Dan, due end of March" / "Dan reckons it's due in April"), and no other value differs: a date and
+    a month are two kinds of value, which the frame rule never compares. A date in the month agrees with it."""
+    for a, b in ((n, o), (o, n)):
+        dates, months = a.values.dates, b.values.months
+        if len(dates) != 1 or a.values.months or len(months) != 1 or b.values.dates:
+            continue
+        rest = {v for v in a.flat_values if v[0] not in ("date", "month")}
+        if rest != {v for v in b.flat_values if v[0] not in ("date", "month")}:
+            return False
+        return next(iter(dates))[0] != next(iter(months))
+    return False
 
 
 def _say_both(n: Statement, o: Statement, c: Comparison) -> bool:

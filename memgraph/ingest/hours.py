@@ -81,3 +81,28 @@ def hours_conflict(n: Statement, o: Statement, c: Comparison) -> str | None:
 #: the cues `found` reads of every pair the form is asked about, searched once per text as it is parsed (marks.py;
 #: the others when first asked)
 register(_CLOSES, _OPENS)
+
+
+#: A length said from a start: "starts at 7 and runs for three hours", "from 2, lasting 90 minutes".
+_LASTS = re.compile(
+    r"(?i)\b(?:runs?|lasts?|lasting|goes\s+on|takes?)\s+(?:for\s+)?(?:about\s+)?\S+\s+(?:hours?|minutes?|mins?|hrs?)\b"
+)
+
+
+def span_against_length(n: Statement, o: Statement) -> bool | None:
+    """Whether one text gives a span by its two ends ("is 7 to 9 pm") and the other the same start with a length
+    that ends elsewhere ("starts at 7 and runs for three hours"): True when the lengths differ, False when they
+    agree, None when the two are not so said. The start is compared on the half day (a bare "7" reads as morning)."""
+    for a, b in ((n, o), (o, n)):
+        ta, tb = a.values.times, b.values.times
+        if len(ta) != 2 or len(tb) != 1 or not found(_LASTS, b.text):
+            continue
+        lengths = [v for u, v in b.values.quantities if u == "duration"]
+        if len(lengths) != 1 or any(u == "duration" for u, _ in a.values.quantities):
+            continue
+        start, end = sorted(ta)
+        (begins,) = tb
+        if (begins - start) % _HALF_DAY:
+            continue  # another start: another span, or a changed start the value rules read
+        return abs((end - start) - lengths[0]) > 1e-6
+    return None

@@ -83,6 +83,7 @@ from memgraph.ingest import (
     repeats,
     slots,
     states,
+    thresholds,
     tolerance,
 )
 
@@ -185,6 +186,8 @@ class RuleReconciler(ConflictRules):
             return None  # "deployed in eu-west-1" / "deployed in ap-south-1": another region, not a repeat
         if only_kind_against_grant(n, o):
             return None  # "Dogs are allowed in all our cars." / "Only assistance dogs are allowed …" (cosine 0.83)
+        if thresholds.granted_below(n.text, o.text):
+            return None  # "Kayakers must be 12 or over." / "under 12s can kayak …": one number, a grant below it
         if n.additive and not o.additive:
             return None
         if c.only_new & n.value_words() and c.only_old & o.value_words():

@@ -45,6 +45,11 @@ _FINE = re.compile(
     rf"|\b(?:i['’]m|i\s+am|she['’]s|he['’]s|they['’]re|user\s+is)\s+(?:\w+ly\s+)?(?:fine|ok|okay|alright)\s+(?:with|on|in)\s+"
     rf"{_THING}"
 )
+#: A modal denial of taking a thing in ("must not take", "can't eat", "shouldn't drink"): it troubles the person.
+_KEPT_OFF = (
+    r"(?:must\s+not|mustn['’]?t|can['’]?t|cannot|can\s+not|shouldn['’]?t|should\s+not|am\s+not\s+allowed\s+to|"
+    r"is\s+not\s+allowed\s+to|isn['’]?t\s+allowed\s+to)\s+(?:take|have|eat|drink)"
+)
 #: A clause that says it troubles them.
 _ILL_SAID = re.compile(
     rf"(?i)^\s*(?:but\s+|and\s+|though\s+|while\s+)?{_THING}\s+(?:(?:makes?|made|gives?|gave)\s+{_WHOM}\s+{_ILL}"
@@ -55,6 +60,10 @@ _ILL_SAID = re.compile(
     rf"|\b(?:i|she|he|they|user)\s+(?:\w+\s+)?(?:get|gets|got|feel|feels|am|is|are|['’]m)\s+{_ILL}\s+(?:on|in|with|from|after)\s+"
     rf"{_THING}"
     rf"|\b(?:i|she|he|they|user)\s+(?:can['’]t|cannot|can\s+not|couldn['’]t)\s+(?:stand|handle|tolerate|take)\s+{_THING}"
+    # a thing the person must keep off: "I mustn't have dairy", "she can't eat gluten", "the soy sauce I must not
+    # take" (its object said first, as speech topicalises it)
+    rf"|\b(?:i|she|he|they|user)\s+{_KEPT_OFF}\s+{_THING}"
+    rf"|^\s*{_THING}\s+(?:i|she|he|they)\s+{_KEPT_OFF}\b"
 )
 #: Clauses: split at ";", ",", "but", so each says one thing of one thing.
 _CLAUSES = re.compile(r"(?i)[;,.!?]|\s+but\s+|\s+whereas\s+|\s+while\s+")
@@ -63,16 +72,17 @@ _PERSON = re.compile(r"(?i)\b(?:i|i['’]m|me|my|she|her|he|him|they|them|user)\
 #: Words after a thing that are no part of it ("trains too", "buses as well").
 _TAIL = re.compile(r"(?i)(?:\s+(?:too|as\s+well|also|either|though|tbh|honestly|lol|now))+$")
 #: A word that every clause `_FINE` or `_ILL_SAID` reads holds: a word of `_FINE_WORDS`, of the verbs after "doesn't",
-#: "bothers", "disagrees with", "can't", or of `_ILL`. Each comes after a space in those patterns, and `voice.bare`
-#: only cuts a text at a word's edge (or puts a space for a chat markup) and says a note's verb in the first person
-#: by cutting its ending ("User takes" -> "I take"; "-ies" -> "-y": hence "dizz", "queas"), so a word that begins there
-#: in the bare text begins there in the text; "sick" also inside a word ("seasick"). A cheap necessary condition for
-#: `sides`:
-#: 1,890 of 61,088 real texts say one (81 say a side), and `opposed`, asked of pairs a new additive text ("too")
-#: meets, read ~5% of a real batch past 60k through `sides` (its cache, 8,192 texts, holds few of a store's).
+#: "bothers", "disagrees with", "can't", "must not" (`_KEPT_OFF`), or of `_ILL`. Each comes after a space in those
+#: patterns, and `voice.bare` only cuts a text at a word's edge (or puts a space for a chat markup) and says a note's
+#: verb in the first person by cutting its ending ("User takes" -> "I take"; "-ies" -> "-y": hence "dizz", "queas"), so
+#: a word that begins there in the bare text begins there in the text; "sick" also inside a word ("seasick"). A cheap
+#: necessary condition for `sides`: 1,890 of 61,088 real texts say one (81 say a side), and `opposed`, asked of pairs a
+#: new additive text ("too") meets, read ~5% of a real batch past 60k through `sides` (its cache, 8,192 texts, holds few
+#: of a store's), before "have" after a denial and "eat" and "drink" were added (`_KEPT_OFF`).
 _CUE = re.compile(
     r"(?i)\b(?:fine|ok|alright|right|problem|bother|issue|affect|upset|trouble|ill|nauseous|queas|dizz|unwell"
-    r"|headache|migraine|rash|hives|disagree|agree|stand|handle|tolerate|take|flare|trigger|irritat|aggravat)|sick"
+    r"|headache|migraine|rash|hives|disagree|agree|stand|handle|tolerate|take|flare|trigger|irritat|aggravat"
+    r"|eat|drink)|sick|(?:n['’]?t|not|cannot|to)\s+have\b"
 )
 
 
