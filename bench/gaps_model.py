@@ -70,7 +70,10 @@ asked another owner and one memory naming the subject and saying what is asked (
 nineteen parts (bench/RESULTS.md, "Gap detection, held-out 16's causes"). Helper `gaps14` (2026-11-27): held-out 17
 read and frozen (eleven parts; 56710f3's own feature code), a memory qualifying the word asked by another word
 (`gap_structure.sibling_qualifier`), a relayed question read without its relay, refitted on twenty parts
-(bench/RESULTS.md, "Gap detection, held-out 17's causes").
+(bench/RESULTS.md, "Gap detection, held-out 17's causes"). Helper `gaps15` (2026-11-28): held-out 18 read and frozen
+(twelve parts; eaa5522's own feature code), a lower-case owner read as a focus word and a person's number as a phone,
+relayed questions and requests, a note's "Q:" label, "no. 10", refitted on twenty-one parts (bench/RESULTS.md, "Gap
+detection, held-out 18's causes").
 
     python bench/gaps_model.py                      # leave one part out over the read parts (features cached)
     python bench/gaps_model.py --no-rule-features   # ... the model without the rules' verdicts
