@@ -70,7 +70,10 @@ asked another owner and one memory naming the subject and saying what is asked (
 nineteen parts (bench/RESULTS.md, "Gap detection, held-out 16's causes"). Helper `gaps14` (2026-11-27): held-out 17
 read and frozen (eleven parts; 56710f3's own feature code), a memory qualifying the word asked by another word
 (`gap_structure.sibling_qualifier`), a relayed question read without its relay, refitted on twenty parts
-(bench/RESULTS.md, "Gap detection, held-out 17's causes").
+(bench/RESULTS.md, "Gap detection, held-out 17's causes"). Helper `gaps15` (2026-11-28): held-out 18 read and frozen
+(twelve parts; eaa5522's own feature code), a lower-case owner read as a focus word and a person's number as a phone,
+relayed questions and requests, a note's "Q:" label, "no. 10", refitted on twenty-one parts (bench/RESULTS.md, "Gap
+detection, held-out 18's causes").
 
     python bench/gaps_model.py                      # leave one part out over the read parts (features cached)
     python bench/gaps_model.py --no-rule-features   # ... the model without the rules' verdicts
@@ -104,11 +107,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import numpy as np  # noqa: E402
 
 #: The gap parts whose cases have been read (errors printed, rules written from them; heldout10 since its blind
-#: score, 2026-11-27; heldout11-heldout17 likewise). A newer part is blind: it is only ever loaded by `--blind`,
+#: score, 2026-11-27; heldout11-heldout18 likewise). A newer part is blind: it is only ever loaded by `--blind`,
 #: which prints the table and no case.
 READ = ("dev", "dev2", "dev3", "dev4", "heldout", "heldout2", "heldout4", "heldout5", "heldout6", "heldout7",
         "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13", "heldout14", "heldout15",
-        "heldout16", "heldout17")
+        "heldout16", "heldout17", "heldout18")
 #: The recalls a full run served (`GAPS_SERVED` names another file: a branch's full run then leaves the shared one,
 #: which the lead's runs fill, alone).
 SERVED = Path(os.environ.get("GAPS_SERVED") or ROOT / "bench" / ".cache" / "decisions" / "served.json")
@@ -159,6 +162,9 @@ FROZEN = (
     ("56710f3", ("dev", "dev2", "dev3", "dev4", "heldout", "heldout2", "heldout4", "heldout5", "heldout6",
                  "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13",
                  "heldout14", "heldout15", "heldout16"), ("heldout17",)),
+    ("eaa5522", ("dev", "dev2", "dev3", "dev4", "heldout", "heldout2", "heldout4", "heldout5", "heldout6",
+                 "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13",
+                 "heldout14", "heldout15", "heldout16", "heldout17"), ("heldout18",)),
 )
 #: The commit of this file whose `features` computed every feature itself (reading each rule helper by its name
 #: then or its older private one): `--frozen` runs that copy inside older checkouts, which have no
@@ -172,8 +178,10 @@ EXTRACTOR = "ecc1734"
 #: 1.000 / 0.600 (21) at 0.75. 948637a (held-out 15, the lead's `--blind` refit 0.783 / 0.529 (23)): likewise.
 #: 4275d24 (held-out 16, the final commit of the stop in which it was blind; the lead's `--blind` 0.615 / 0.235
 #: (13)): likewise. 56710f3 (held-out 17, the final commit of the stop in which it was blind; the lead's `--blind`
-#: 0.800 / 0.375 (15) at 0.8): likewise.
-OWN_EXTRACTOR = frozenset({"7c646df", "948637a", "4275d24", "56710f3"})
+#: 0.800 / 0.375 (15) at 0.8): likewise. eaa5522 (held-out 18, the final code commit of the stop in which it was
+#: blind; its gaps_model.py reads the features by `gap_model.gap_features` as 56710f3's does; the lead's `--blind`
+#: 0.800 / 0.250 at 0.8): likewise.
+OWN_EXTRACTOR = frozenset({"7c646df", "948637a", "4275d24", "56710f3", "eaa5522"})
 #: Features left out of every fit (`--drop`, an ablation).
 DROP: set[str] = set()
 #: Features never fitted: the labelled parts' share of misses among them says how the parts were written, not what

@@ -169,13 +169,14 @@ def focus_words(question: str, *, typed: bool = False) -> list[str]:
     # Title-case words are names; an all-capitals word is an acronym, often the very thing asked ("the SLA")
     # a plural possessive is the name too ("the *Oduyas'* papers"); a quoted word is the term asked about ("how
     # does Vossberg want 'Spindel' translated?")
-    names = {re.sub(r"(?<=s)['’]$", "", w).lower() for w in re.findall(r"(?<![‘'\"“])\b[A-Z][a-z][\w'’-]*", question)}
+    names = {_owner(re.sub(r"(?<=s)['’]$", "", w).lower())
+             for w in re.findall(r"(?<![‘'\"“])\b[A-Z][a-z][\w'’-]*", question)}
     for pattern in () if typed else _ANSWER_TYPE:  # typed: the answer's type words count (a question's length)
         for clause in clauses(question):  # after its scene too: "adding a new gpio, *which overlay file* do I …"
             for m in pattern.finditer(clause):
                 skip |= set(tokenize(m.group("t")))
     out: list[str] = []
-    for w in tokenize(question):
+    for w in _owners(tokenize(question)):
         if (
             _function_word(w) or w in QUESTION_WORDS or w in SLOT_WORDS or w in _CHAT or w in skip or w in names
             or w in _HEDGES or w in _REQUEST_VERBS
@@ -184,6 +185,32 @@ def focus_words(question: str, *, typed: bool = False) -> list[str]:
             continue
         out.append(w)
     return out
+
+
+#: Words that take "'s" as a contraction of "is" or "us", never owning: "it's", "that's", "let's" (`_owner`).
+_CONTRACTED = frozenset("it that there here he she let what who where when how why everyone everything one".split())
+
+
+#: Words after "'s" that make it "is" or "has": "the van's *making* a noise", "the boiler's *not* working", "Sam's
+#: *been* told" (a possessive is followed by what is owned).
+_AFTER_IS = frozenset("a an the not been got gone going done just still already always never really very so too no "
+                      "on off in out up down over back here there fine ok okay broken late early due".split())
+
+
+def _owner(word: str, after: str | None = None) -> str:
+    """A possessive token as the word that owns: "plumber's" -> "plumber", so that "i forgot the plumber's number"
+    has a focus word ("plumber") a memory must say; before, the token was not alphabetic and the question had none
+    ("Amy's mum's name", "the association's open day" lost "mum" and "association" the same way). Not "'s" as "is"
+    (`_CONTRACTED`, or `after` an -ing verb or a word of `_AFTER_IS`): "the van's making a weird noise"."""
+    base = re.sub(r"['’]s$", "", word)
+    if after is not None and (after.endswith("ing") or after in _AFTER_IS):
+        return word
+    return base if base != word and base.isalpha() and base not in _CONTRACTED else word
+
+
+def _owners(words: list[str]) -> list[str]:
+    """`_owner` of each token, read with the token after it."""
+    return [_owner(w, words[i + 1] if i + 1 < len(words) else None) for i, w in enumerate(words)]
 
 
 _POSSESSIVE = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z][\w-]*)['’]s\b")

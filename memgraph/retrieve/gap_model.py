@@ -71,7 +71,9 @@ def gap_features(
     focus_n = len(focus_words(asked(query)))
     terms = key_terms(query)
     f: dict[str, float] = {
-        "need": float(information_need(query)), "question": float(is_question(query)), "scene": float(bool(setting)),
+        # a relayed question is a question ("my wife asks when the car insurance renews": `asked` drops the relay)
+        "need": float(information_need(query)), "question": float(is_question(query) or is_question(asked(query))),
+        "scene": float(bool(setting)),
         "focus_n": float(focus_n), "focus_typed_n": float(len(focus_words(asked(query), typed=True))),
         "terms_n": float(len(terms)), "query_words": float(len(query.split())),
         "asks_case": float(asks_case(question)), "possessors": float(len(possessors(query))),

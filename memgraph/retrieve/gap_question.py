@@ -147,11 +147,18 @@ def inner_question(clause: str) -> int | None:
     return None
 
 
+#: A thing named after "wants to know": "Dana wants to know the LaunchDarkly flag for the search page", "my mum wants
+#: to know Amy's surname" (a relayed request for a value, as "tell me the ..." is one).
+_THING = r"(?:the|my|our|his|her|their|your|(?!it['’]s\b|that['’]s\b|what['’]s\b)[\w'’-]+['’]s)\s+\w"
+
+
 #: Someone else's question reported ("a mum asked if she can drop her 9 year old", "builders merchant wants to know
 #: what size the RSJ is", "someone at the stall asked about my hygiene score"): the agent is asked to answer it.
 _REPORTED = re.compile(
     r"(?i)(?<!\bi\s)(?<!\bwe\s)(?<!\bi'll\s)(?<!\bwe'll\s)(?<!\bwill\s)(?<!\bto\s)\b(?:ask(?:s|ed|ing)?|wants?\s+to\s+know|wanting\s+to\s+know|"
-    r"wonder(?:s|ed|ing)?)\s+(?:me\s+|us\s+)?(?:if|whether|what|when|where|who|which|how|why|about)\b"
+    r"wonder(?:s|ed|ing)?)\s+(?:me\s+|us\s+)?(?:if|whether|what|when|where|who|which|how|why|about)\b|"
+    # a value asked for by name: "Dana wants to know the LaunchDarkly flag for the new search page"
+    r"(?<!\bi\s)(?<!\bwe\s)(?<!\bto\s)\b(?:wants?|wanting|would\s+like)\s+to\s+know\s+" + _THING
 )
 #: Words that make a few words a report of the day ("first solo done today", "my knee feels better today"), not a
 #: keyword query: without a final period the two read alike.
@@ -274,6 +281,9 @@ _BARE_GREETING = re.compile(r"(?i)^\W*(?:hi|hey|hiya|heya|yo|hello)\s+")
 _SPOKEN_GREETING = re.compile(r"(?i)^\W*(?:hi|hey|hiya|hello|morning)(?:\s+(?!(?:what|when|where|who|which|how|why|can|"
                               r"could|is|are|do|does|did)\b)[a-z][\w'’-]*)?\s+")
 _SPOKEN_SIGN_OFF = re.compile(r"(?i)\s+(?:thanks|thank\s+you|cheers|ta|thx)(?P<mark>)(?:\s+[a-z][\w'’-]*)?\W*$")
+#: A note's label before a question, as a log or a to-do list writes one: "Q: plumber's number?", "Question - when
+#: is the MOT due?" (read only before a need: "Q: done" stays as it is). Its letter is no word of what is asked.
+_LABEL = re.compile(r"(?i)^\W*(?:q|qn|qu|question|query)\s*(?::|\s[-–—])\s*")
 _CHAT_GREETING = re.compile(r"(?i)^\W*(?:hi|hey|hiya|heya|yo|hello)(?:\s+[a-z][\w.'’-]*)?\s*[,:!–—-]+\s*")
 
 
@@ -296,7 +306,7 @@ def _peel(text: str) -> str:
     """One layer of `unwrap`'s envelope off `text`."""
     # dictation's fillers and greetings first: "um what time is the dentist", "Hey! quick one - what's ..."
     body = chatter.opened(text)
-    for opener in (_CHAT_GREETING, _BARE_GREETING, _ADDRESSEE):
+    for opener in (_CHAT_GREETING, _BARE_GREETING, _ADDRESSEE, _LABEL):
         m = opener.match(body)
         if m and (is_question(body[m.end():]) or _REQUEST.match(body[m.end():])):
             body = body[m.end():]  # "hey can u remind me whats the reg of the van", "Sam - what time is ..."
@@ -401,8 +411,9 @@ def _attribute_of(text: str, head_words: int = 3) -> bool:
 _RELAY = re.compile(
     r"(?i)^\W*(?!(?:what|when|where|who|whom|whose|which|why|how|do|does|did|can|could)\b)"
     r"(?:[\w'’-]+\s+){0,3}?(?:asks|asked(?:\s+(?:me|us))?|(?:is|was|are|were)\s+(?:asking|wondering)|"
+    r"(?<=['’]s\s)(?:asking|wondering)|"  # "Huw's asking what days the speech lady comes"
     r"wants?\s+to\s+know|would\s+like\s+to\s+know|wonders|needs?\s+to\s+know)\s+"
-    r"(?=(?:what|when|where|who|whom|whose|which|why|how|if|whether)\b)"
+    r"(?=(?:what|when|where|who|whom|whose|which|why|how|if|whether)\b|(?<=know\s)" + _THING + r")"
 )
 
 
@@ -485,8 +496,9 @@ _BARE_WH = re.compile(r"(?i)^\W*(?:(?:and|so|but)\s+)?(?:what|which|who|whose|wh
 
 
 
-#: Sentence ends, not after a title ("What's Prof. Adeyemi's office number?" is one question).
-_SPLIT = re.compile(r"(?i)(?<=[.!?])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bProf\.)(?<!\bSt\.)\s+|\n+")
+#: Sentence ends, not after a title ("What's Prof. Adeyemi's office number?" is one question) nor inside "no. 10".
+_SPLIT = re.compile(r"(?i)(?<=[.!?])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bProf\.)(?<!\bSt\.)"
+                    r"(?:(?<!\bno\.)\s+|\s+(?!\d))|\n+")  # "the people at no. 10": a number's "no." too
 
 
 def sentences(text: str) -> list[str]:

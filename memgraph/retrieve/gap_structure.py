@@ -30,7 +30,8 @@ from memgraph.retrieve.gap_values import expected_answer, holds_answer, holds_as
 from memgraph.text import stop_words, tokenize
 
 #: A thing named by a word and a number: "lab 3", "Year 11", "room 4B", "gate 12".
-_NUMBERED = re.compile(r"(?i)\b([a-z]{2,})\s+(\d+[a-z]?)\b")
+#: "no. 10" is "no 10": the house at number 10 ("the people at no. 10" / "the Fosters at no. 14").
+_NUMBERED = re.compile(r"(?i)\b([a-z]{2,})\.?\s+(\d+[a-z]?)\b")
 #: An identifier: "fct_subscriptions", "RAW.STRIPE", "v2", "A100".
 _IDENTIFIER = re.compile(r"\b[A-Za-z]+[_.][A-Za-z_.]*[A-Za-z]\b|\b[A-Za-z]+\d[\w]*\b")
 #: An acronym of the question: "SLA", "MOT".
@@ -56,6 +57,13 @@ FEATURES = (*(f"{p}_{k}" for p in ("best", "good") for k in _PER_MEMORY), "clean
             "asked_subjects")
 
 
+def _counts(word: str) -> bool:
+    """`word` names a numbered thing ("lab 3", "no. 10"), not a function word before a value the question names ("is
+    it *still 3* retries?", "was it 2 *or 3*", "back *to 0*"): those are no subject a memory must say."""
+    w = word.lower()
+    return w == "no" or w not in stop_words()
+
+
 def asked_subjects(query: str) -> list[str]:
     """What the question is about, by its own words: its names (`subject_names`), acronyms, identifiers and
     numbered things, lowercased ("lab 1", "fct_subscriptions", "salesforce")."""
@@ -63,7 +71,7 @@ def asked_subjects(query: str) -> list[str]:
     out = list(subject_names(query))
     out += [m.group(0).lower() for m in _ACRONYM.finditer(q)]
     out += [m.group(0).lower() for m in _IDENTIFIER.finditer(q)]
-    out += [f"{m.group(1).lower()} {m.group(2).lower()}" for m in _NUMBERED.finditer(q)]
+    out += [f"{m.group(1).lower()} {m.group(2).lower()}" for m in _NUMBERED.finditer(q) if _counts(m.group(1))]
     out += [m.group(0).lower() for m in _MIXED_CASE.finditer(q)]
     out += [f"{m.group(1).lower()} {m.group(2).lower()}" for m in _ORDINAL_THING.finditer(q)
             if m.group(2).lower() not in SLOT_WORDS and m.group(2).lower() not in stop_words()]

@@ -17,7 +17,11 @@ _EXPECT: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("email", re.compile(r"(?i)\be-?mail(?:\s+address)?\b")),
     ("phone", re.compile(
         r"(?i)\b(?:phone|telephone)\b|\b(?:mobile|cell)\s+(?:number|phone|no)\b|"
-        r"(?:['’]s|\bhis|\bher|\btheir|\bmy|\byour|\bour)\s+(?:mobile|cell)\b(?!\s+\w)"
+        r"(?:['’]s|\bhis|\bher|\btheir|\bmy|\byour|\bour)\s+(?:mobile|cell)\b(?!\s+\w)|"
+        # a person's number is how to ring them: "i forgot the plumber's number", "Q: Dr Shah's secretary's
+        # number?" ("Piotr's bib number" names another number: a word stands between)
+        r"(?<=\w)(?<!\bit)(?<!\bthat)(?<!\bthere)(?<!\bhere)(?<!\bwhat)(?<!\bwho)(?<!\bwhere)(?<!\bhe)(?<!\bshe)"
+        r"(?:['’]s|s['’])\s+(?:(?:direct|contact|home|work|mobile)\s+)?number\b(?!\s+of\b)"
     )),
     ("time", re.compile(r"(?i)\bwhat\s+time\b|\bhow\s+(?:late|early)\b|\bwhat\s+hour\b|\bwhich\s+hour\b|"
                         # the times named as a note names them: "opening hours for the gym", "kick-off time"
@@ -56,7 +60,7 @@ _EXPECT: tuple[tuple[str, re.Pattern[str]], ...] = (
         "when",
         re.compile(
             r"(?i)^\W*when\b|\bwhen(?:['’]?s|\s+(?:is|are|was|were|does|do|did|will|should|can|shall))\b|"
-            r"\bwhat\s+(?:day|date|month|year|week)\b|\bwhich\s+(?:day|date|month|year|week|weekday)s?\b|"
+            r"\bwhat\s+(?:day|date|month|year|week)s?\b|\bwhich\s+(?:day|date|month|year|week|weekday)s?\b|"
             r"\bhow\s+(?:often|soon)\b|\bon\s+which\s+day\b|\bdeadline\b|\bdue\s+date\b|\bcut-?off\b"
             # a date asked as a log or a note asks it: "Q: boiler service date?", "next MOT due?"
             r"|\b(?:date|due)\s*\?\s*$"
@@ -90,7 +94,10 @@ _FREQUENCY = re.compile(
 _EVENT_TIME = re.compile(
     r"(?i)\bas\s+soon\s+as\b|\bonce\s+(?:the|it|they|we|you|a|an|he|she|his|her|its|their|our|my)\b|\bupon\b|"
     r"\bon\s+(?:arrival|receipt|delivery|completion|request)\b|\b(?:immediately|straight\s+away|right\s+away)\b|"
-    r"\bthe\s+same\s+day\b"
+    r"\bthe\s+same\s+day\b|"
+    # a point of a period: "wants the socket layout *by the end of the month*", "at the start of next term"
+    r"\b(?:end|start|beginning|middle)\s+of\s+(?:the\s+|this\s+|next\s+)?(?:day|week|month|year|term|season|"
+    r"quarter|summer|spring|autumn|winter)\b"
 )
 #: A year before those `values` reads (1900-2099), said as one: "took over the mill *in 1862*".
 _OLD_YEAR = re.compile(r"(?i)\b(?:in|since|from|until|till|by|around|circa|c\.)\s+1[0-8]\d\d\b|\b1[0-8]\d0s\b")

@@ -105,7 +105,7 @@ def read_alike(embedder: CachedEmbedder, queries: tuple[str, ...], texts: list[s
 #: The read gap parts (a blind part is never opened here).
 READ = ("dev", "dev2", "dev3", "dev4", "heldout", "heldout2", "heldout4", "heldout5", "heldout6", "heldout7",
         "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13", "heldout14", "heldout15",
-        "heldout16", "heldout17")
+        "heldout16", "heldout17", "heldout18")
 FORMS = ("{q}", "Hi Sam,\n\n{q}\n\nThanks,\nAlex", "hey team, quick one - {q} cheers",
          "Dear Dr Evans,\n\nI hope you are well. {q}\n\nKind regards,\nJane Smith", "hi sam {q} thanks noor",
          "{q}\n\nSent from my iPhone", "@here {q} ta")
