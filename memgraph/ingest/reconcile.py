@@ -76,9 +76,11 @@ from memgraph._deprecated import deprecated_alias
 from memgraph.config import Settings
 from memgraph.ingest import (
     acronyms,
+    hedges,
     pair_model,
     pairing,
     reasons,
+    relative,
     repeats,
     slots,
     states,
@@ -251,6 +253,9 @@ class RuleReconciler(ConflictRules):
             # (before the subject test: "Heads up, we've rotated the members' Wi-Fi password: it's …" has its
             # heading for a subject; every word of the old subject is said again)
             return "changed code (told as an event)"
+        if c.cosine >= s.reconcile_changed_to_cosine and _relative_change(n, o, c):
+            # (before the subject test: "The midwife has upped Ivy's feeds by 30 ml" has the midwife for a subject)
+            return "changed by a relative amount"
         # the old value named as replaced, with the slot it filled said again ("We went with walnut worktops instead
         # of oak." after "Worktops: we picked oak, 40 mm, …"), needs no subject test: the parse's subject there is
         # the new value
@@ -401,12 +406,16 @@ class RuleReconciler(ConflictRules):
                 compared.append((nb, o, c))
             # "Pickup is at 3:25, not 3:15." beside "Pickup time is 3:15.": naming the stored value as not so
             # is a correction of it, whatever words open the sentence
-            fixes = correction or _names_denied(denied, o)
+            # a firm statement after a hedged one settles the guess ("I think the threshold is £27,295?" /
+            # "checked on gov.uk: the threshold is £28,470 now"): a changed value corrects it, as a cue would say
+            guessed = hedges.hedged(old.content) and not hedges.hedged(new.content)
+            fixes = correction or guessed or _names_denied(denied, o)
             dup = self.duplicate(n, o, c, turns=bool(who and other))  # two turns of one speaker
             # "I enjoy driving." after "I enjoy driving. I'm a woman." (cosine 0.84): a repeat of one sentence of
             # two, or one with a sentence more, which a reinforcement would lose
+            # (a hedge is no sentence more: "I think it's £45? not sure" / "Confirmed: it's £45")
             if dup is not None and not repeats.one_says_more(
-                new.content, old.content, self.s.dedup_sentence_max_covered
+                hedges.unhedged(new.content), hedges.unhedged(old.content), self.s.dedup_sentence_max_covered
             ):
                 return ReconcileDecision(ReconcileAction.REINFORCE, old.id, dup, c.scores())
             # ("Trains make me sick too." after "… bus rides, trains are fine.": "too" adds to the bus rides, and
@@ -442,7 +451,7 @@ class RuleReconciler(ConflictRules):
                 continue
             why = None if under else self.conflict_in_any_voice(n, o, c, cue=cue or fixes)
             if cue or fixes:
-                why = why or self.update(n, o, c)
+                why = why or self.update(n, o, c, correction=guessed)
                 if why is None and fixes:
                     why = self.corrected_part(n, o, c)
                 if why is None and n.update:
@@ -515,6 +524,17 @@ def _counted_word_swapped(n: Statement, o: Statement, c: Comparison) -> bool:
         return {stem(k[2:]) for k in st.kinds if k.startswith("q:") and len(k) > 2}
 
     return bool(counted(n) & c.only_new and counted(o) & c.only_old)
+
+
+def _relative_change(n: Statement, o: Statement, c: Comparison) -> bool:
+    """Whether `n` changes the value of `o`'s frame by an amount or a factor (`relative.py`: "membership goes up by a
+    tenner a month" after "Studio membership is £65 a month."; "I feed the tetras twice as often as before" after "I
+    feed the tetras once a day."): `o` gives a value, and its subject is said again in `n` (or, where `o` has none
+    but "I", a frame word of it). A bare comparative ("I pay £35 more each month now") counts where `n` says a change
+    (an update cue)."""
+    if not o.kinds or not (relative.changes(n.text) or (n.update and relative.relative(n.text))):
+        return False
+    return _shares(o.subject, n.stems) if o.subject else bool(c.shared)
 
 
 def _bare_for_named(n: Statement, o: Statement) -> str | None:

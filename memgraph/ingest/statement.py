@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Generic, TypeVar
 
-from memgraph.ingest import chatter, signal_words, signals
+from memgraph.ingest import chatter, hedges, relative, signal_words, signals
 from memgraph.ingest.clean import strip_code
 from memgraph.ingest.statement_words import (
     _AFTER_VALUE,
@@ -344,6 +344,8 @@ def _read(text: str) -> tuple[str, str, str, tuple[str, ...]]:
     """The first stage of the parse: the text without its envelope (`plain`), without the values it names as not so
     (`core`), with its values masked, and that text's tokens; cached, as `frame_bound` reads it just before a parse."""
     plain = chatter.strip_chatter(strip_code(text))  # a pasted message's greeting and sign-off are no content
+    # nor is a hedge ("I think …?", "…, not sure") or a confirmation's opener ("Checked the order: …"): `hedges.py`
+    plain = hedges.unhedged(plain)
     core = _NOT_X.sub(" ", plain)  # "…, not May": May is the old value, not something this text says
     masked_core = masked(core, compare=True)
     return plain, core, masked_core, tuple(tokenize(masked_core))
@@ -442,7 +444,8 @@ def _parse(text: str) -> Statement:
         preference=(pref.group("a").strip().lower(), pref.group("b").strip().lower()) if pref else None,
         negated=_negated(asserted),
         correction=correction,
-        update=signals.has_update_cue(plain),
+        # (a value changed by an amount or a factor, "goes up by a tenner", "doubled my dose": `relative.py`)
+        update=signals.has_update_cue(plain) or relative.changes(plain),
         additive=signals.is_additive(plain),
         episode=signals.is_episode(plain),
         question="?" in plain or plain.rstrip().endswith("!") and len(content) <= 3,
