@@ -85,6 +85,7 @@ from memgraph.ingest import (
     slots,
     states,
     tolerance,
+    voice,
 )
 
 # `compare` is re-exported: callers and the benches of older checkouts read reconcile.compare
@@ -277,6 +278,12 @@ class RuleReconciler(ConflictRules):
         bar = s.reconcile_slot_cosine if correction else s.reconcile_update_cosine
         if c.changed and c.cosine >= bar:
             return _changed(c.changed)
+        if c.changed and c.cosine >= s.reconcile_changed_to_cosine and voice.relayed(n.text) and o.subject and _shares(
+            o.subject, n.stems
+        ):
+            # "SLC statement says the balance is now £51,200" after "My student loan balance is about £48,000." (0.56):
+            # the source's words weigh in the cosine, not in what is said; the old subject is said again
+            return _changed(c.changed) + " (relayed)"
         restated = _bare_for_named(n, o) if not c.changed and c.cosine >= bar else None
         if restated is not None:
             return _changed((restated,)) + " (said as a bare number, the old value named)"

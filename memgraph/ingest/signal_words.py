@@ -175,7 +175,7 @@ WORKING = re.compile(
 )
 #: Leaving a role, and taking one over (a handover, in UPDATE).
 _LEAVES = (
-    r"(?:left|quit|retired|resigned|moved\s+on|drop(?:ped)?\s+out|stepped\s+(?:down|aside)|stood\s+down|"
+    r"(?:left|quit|retired|resigned|moved\s+on|drop(?:ped)?\s+out|stepped\s+(?:down|aside|back)|stood\s+down|"
     r"(?:started|went\s+on|is\s+on|goes\s+on)\s+(?:\w+\s+)?leave|"
     # gone or moved away to another place: "Kev's gone to the Swindon depot, so Priya …"
     r"(?:has|have|had|'s|’s)\s+(?:gone|moved|transferred)\s+(?:away\s+|over\s+)?to)"

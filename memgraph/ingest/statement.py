@@ -51,6 +51,8 @@ from memgraph.ingest.statement_words import (
     _PARTICIPLES,
     _PREFERENCE_ORDER,
     _PRONOUNS,
+    _RELAYED,
+    _RELAYED_AFTER,
     _REPLACED_FOLDED,
     CUE_WORDS,
     LIGHT_VERBS,
@@ -375,6 +377,13 @@ def _parse(text: str) -> Statement:
     # ("After the meter was fitted, the water bill is …") are no part of the subject
     label = _LABEL.match(masked_core) or _FRONTED.match(masked_core)
     head = len(tokenize(masked_core[: label.end()])) if label else 0
+    # a source the statement is relayed from ("The consultant's letter says …", "…, according to Gav") is no part
+    # of it: not its subject, nor a name it gives
+    relay = _RELAYED.match(masked_core, label.end() if label else 0)
+    after = _RELAYED_AFTER.search(masked_core)
+    source = frozenset(tokenize(relay.group(0)) if relay else ()) | frozenset(tokenize(after.group(0)) if after else ())
+    if relay:
+        head = len(tokenize(masked_core[: relay.end()]))
     verb = _verb_index(toks[head:])
     verb = None if verb is None else verb + head
     units = _units_of_values(masked_core, toks)
@@ -402,6 +411,8 @@ def _parse(text: str) -> Statement:
         stem(t) for t in content
         if t not in CUE_WORDS and t not in LIGHT_VERBS and not t.isdigit() and t not in units and t not in _AUX
     }
+    if source:  # (its words stay in the frame: "Callum says …" and "callum cleared me …" name one person)
+        ents -= {stem(t) for t in source}
     phrasal = _phrasal_nouns(core)
     if phrasal:  # the noun stands for its verb ("pick-up" is "pickup", not "pick" and "pickup")
         frame = frame - {stem(v) for v, _ in phrasal} | {stem(v + p) for v, p in phrasal}
