@@ -97,9 +97,14 @@ def says_more(a: str, b: str, max_covered: float) -> bool:
 
 def _values_said(part: str, b: str) -> bool:
     """Whether the clause `part` gives typed values (times, prices, dates) and `b` gives each of them: "…; it starts
-    running at quarter to nine" says no more than "The gondola opens at 8:45 …" in other words."""
-    values = statement(part).flat_values
-    return bool(values) and values <= statement(b).flat_values
+    running at quarter to nine" says no more than "The gondola opens at 8:45 …" in other words. A number of things
+    `b` does not count is another value: "…, plus six bowls to match" says more than "… a dinner set: six plates"."""
+    p, o = statement(part), statement(b)
+    values = p.flat_values
+    if not values or not values <= o.flat_values:
+        return False
+    said = _content(b)
+    return all(k in o.kinds or stem(k[2:]) in said for k in p.kinds if k.startswith("q:") and len(k) > 2)
 
 
 #: A second clause joined inside a sentence: "; …", ", and …", ", but …", ", plus …", ", while …", and the plus
