@@ -27,7 +27,11 @@ polarity, cues) and compared. For each neighbour, most similar first, the first 
    it moves the same holder's home or job ("Lena moved to Lisbon" after "My sister Lena lives in Porto and works
    as a nurse": `slots.py`, where the frames share too little to compare); or it replaces one part of a compound
    old statement (a list's item, a jotted line, a sentence: `old_part`; `slots.remainder` keeps the other parts).
-   The new statement's subject, when
+   A firm statement after a hedged one ("I think the threshold is £27,295?" / "checked on gov.uk: the threshold is
+   £28,470 now": `hedges.py`) is read as a correction of it; a value changed by an amount or a factor ("membership
+   goes up by a tenner", "twice as often as before": `relative.py`) or an update relayed from a source ("SLC
+   statement says the balance is now £51,200": `voice.relayed`) supersedes from `reconcile_changed_to_cosine`, the
+   old subject said again. The new statement's subject, when
    found, must be one the old statement names ("Correction: the choir's concert starts at 19:30." corrects no
    night shift that starts at 19:30).
 4. **contradict** (both kept, flagged) without such a cue, only when the frames are the same word for word
