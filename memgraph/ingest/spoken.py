@@ -148,6 +148,15 @@ _RANGE_NEXT = re.compile(rf"(?i)\s*(?:to|-|–|or)\s*(?:\d|(?:{'|'.join(CARDINAL
 _RANGE_LAST = re.compile(rf"(?i)(?:\d|\b(?:{'|'.join(CARDINALS)}))\s*(?:to|-|–|or)\s*$")
 
 
+#: An hour said as a word after "at", "until" or "till", with nothing after it that it counts ("handed over at five in
+#: the car park", "open until ten"): read as "at 5" is, a time. Not "one" (mostly a pronoun: "at one point").
+_AT_HOUR = re.compile(
+    r"(?i)\b(at|until|till)\s+(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+    r"(?=\s*(?:[,.;!?]|$)|\s+(?:in|on|at|and|or|to|till|until|tonight|today|tomorrow|sharp|every|each|latest|"
+    r"pm|am|p\.m\.|a\.m\.)\b)"
+)
+
+
 def _run(m: re.Match[str], text: str) -> str:
     """The rewrite of one run of number words."""
     raw = m.group(0)
@@ -380,6 +389,8 @@ def digitise(text: str) -> str:
     if ("nineteen" in low or "twenty" in low) and len(numbers) > 1:
         out = _YEAR_SAID.sub(lambda m: _year(m, out), out)
         numbers = [w for w in _WORDS.findall(out.lower()) if w in _NUMBER_TOKENS]
+    if " at " in low or "until " in low or "till " in low:
+        out = _AT_HOUR.sub(lambda m: f"{m.group(1)} {CARDINALS[m.group(2).lower()]}", out)
     # a single cardinal is left as it is (unless after "minus"): the run pattern is for compounds and ordinals
     if len(numbers) > 1 or any(w in ORDINALS for w in numbers) or (numbers and "minus" in low):
         out = _RUN.sub(lambda m: _run(m, out), out)
