@@ -80,6 +80,7 @@ from memgraph._deprecated import deprecated_alias
 from memgraph.config import Settings
 from memgraph.ingest import (
     acronyms,
+    chatter,
     hedges,
     pair_model,
     pairing,
@@ -424,9 +425,11 @@ class RuleReconciler(ConflictRules):
             dup = self.duplicate(n, o, c, turns=bool(who and other))  # two turns of one speaker
             # "I enjoy driving." after "I enjoy driving. I'm a woman." (cosine 0.84): a repeat of one sentence of
             # two, or one with a sentence more, which a reinforcement would lose
-            # (a hedge is no sentence more: "I think it's £45? not sure" / "Confirmed: it's £45")
+            # (neither a hedge nor a message's greeting or sign-off on one side is a sentence more: "I think it's
+            # £45? not sure" / "Confirmed: it's £45"; "hi all, shifts are 9:30 to 12:30 - thanks! Priya" / "Shifts
+            # run …"; `_said`)
             if dup is not None and not repeats.one_says_more(
-                hedges.unhedged(new.content), hedges.unhedged(old.content), self.s.dedup_sentence_max_covered
+                *_said(new.content, old.content), self.s.dedup_sentence_max_covered
             ):
                 return ReconcileDecision(ReconcileAction.REINFORCE, old.id, dup, c.scores())
             # ("Trains make me sick too." after "… bus rides, trains are fine.": "too" adds to the bus rides, and
@@ -535,6 +538,16 @@ def _counted_word_swapped(n: Statement, o: Statement, c: Comparison) -> bool:
         return {stem(k[2:]) for k in st.kinds if k.startswith("q:") and len(k) > 2}
 
     return bool(counted(n) & c.only_new and counted(o) & c.only_old)
+
+
+def _said(a: str, b: str) -> tuple[str, str]:
+    """Both texts without a hedge (`hedges.unhedged`), and without a message's greeting and sign-off where only one
+    of them has one: two messages each with its own ("Hey Mel! Good to see you!" / "Hey Caroline! Good to see
+    you!") are told to two people, which the envelopes say."""
+    sa, sb = chatter.strip_chatter(a), chatter.strip_chatter(b)
+    if sa != a and sb != b:
+        sa, sb = a, b
+    return hedges.unhedged(sa), hedges.unhedged(sb)
 
 
 def _relative_change(n: Statement, o: Statement, c: Comparison) -> bool:

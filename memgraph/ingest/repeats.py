@@ -109,7 +109,13 @@ def _values_said(part: str, b: str) -> bool:
 
 #: A second clause joined inside a sentence: "; …", ", and …", ", but …", ", plus …", ", while …", and the plus
 #: written as its sign between spaces, as notes join a second item ("lunch £5.71/day + tube fares paid back").
-_JOIN = re.compile(r"(?i)\s*;\s+|,\s+(?:and|but|plus|while|whereas|so)\s+|\s+\+\s+")
+#: Or a clause spliced on with a comma, its own subject and verb after it ("the payroll cut-off is the 20th, any
+#: overtime after that goes into next month's pay"): a determiner or a pronoun, up to four words, then a verb.
+_JOIN = re.compile(
+    r"(?i)\s*;\s+|,\s+(?:and|but|plus|while|whereas|so)\s+|\s+\+\s+"
+    r"|,\s+(?=(?:any|all|every|each|the|a|an|my|our|your|their|this|that|these|those|we|they|it|he|she)\s+"
+    r"(?:[\w'’-]+\s+){0,4}?(?:is|are|was|were|goes|go|went|gets|get|will|can|must|has|have|had|needs|need)\b)"
+)
 
 
 def _joined(text: str) -> list[str]:
