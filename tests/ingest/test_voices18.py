@@ -122,3 +122,39 @@ def test_a_rule_said_in_the_present_passive_is_no_update() -> None:
     """"is written off 25 years after graduation" states a rule; "the van was written off" tells an event."""
     assert not statement("The debt is written off 20 years after the first payment.").update
     assert statement("The van was written off in the crash.").update
+
+
+def test_an_hour_in_words_after_at_is_a_time_and_a_range_keeps_both_ends() -> None:
+    """"at seven" is read as "at 7" is (a time); "at one point", "at five people" are no time. A cardinal that bounds
+    a range ("six to eight weeks", "from nine to five") is read as its digits are."""
+    assert values("we meet at seven in the hall", compare=True).times == values(
+        "we meet at 7 in the hall", compare=True
+    ).times
+    assert not values("at one point we stopped", compare=True).times
+    assert not values("a table at five people", compare=True).times
+    assert values("due in six to eight weeks", compare=True).quantities == values(
+        "due in 6-8 weeks", compare=True
+    ).quantities
+    assert values("from half nine to half twelve", compare=True).times == frozenset({570, 750})
+
+
+def test_a_greeting_and_sign_off_are_no_sentence_more(embedder) -> None:  # type: ignore[no-untyped-def]
+    """A pasted message's greeting and sign-off ("hi all, …, thanks! Sam") say nothing a repeat would lose."""
+    d = _decide(
+        embedder, "hi all, the Sunday car boot opens at 7:30 and closes at 12:30 - thanks! Sam",
+        "The Sunday car boot runs from half seven to half twelve.",
+    )
+    assert d.action is REINFORCE
+    d = _decide(embedder, "The Sunday car boot opens at 7:30.", "The Sunday car boot opens at 7:30. Pitches cost £8.")
+    assert d.action is not REINFORCE
+
+
+def test_a_clause_spliced_on_with_a_comma_says_more() -> None:
+    """A second clause after a comma with its own subject and verb ("…, any late payment gets a £20 fee") says a
+    second thing; a list or an aside after a comma does not split."""
+    from memgraph.ingest import repeats
+
+    text = "rent is due on the 1st, any late payment after that gets a £20 fee"
+    assert repeats._joined(text) == ["any late payment after that gets a £20 fee"]
+    assert repeats.one_says_more(text, "Rent is due on the 1st of each month.", 0.5)
+    assert not repeats._joined("On Fridays, pickup is at the back gate.")
