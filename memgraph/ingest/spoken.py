@@ -146,12 +146,15 @@ def _number(words: list[str]) -> tuple[int, bool] | None:
 #: as its digits are ("6-8 wks", "maths 9-10"), where a single cardinal alone is left to values.py.
 _RANGE_NEXT = re.compile(rf"(?i)\s*(?:to|-|–|or)\s*(?:\d|(?:{'|'.join(CARDINALS)})\b)")
 _RANGE_LAST = re.compile(rf"(?i)(?:\d|\b(?:{'|'.join(CARDINALS)}))\s*(?:to|-|–|or)\s*$")
+#: (not a range of hours, "open from ten to five", which values.py reads in words)
+_FROM_BEFORE = re.compile(r"(?i)\b(?:from|between)\s+$")
 
 
-#: An hour said as a word after "at", "until" or "till", with nothing after it that it counts ("handed over at five in
-#: the car park", "open until ten"): read as "at 5" is, a time. Not "one" (mostly a pronoun: "at one point").
+#: An hour said as a word after "at", with nothing after it that it counts ("handed over at five in the car park"):
+#: read as "at 5" is, a time. Not "one" (mostly a pronoun: "at one point"); not after "until" / "till", which end a
+#: range of hours values.py reads in words ("open from nine till five").
 _AT_HOUR = re.compile(
-    r"(?i)\b(at|until|till)\s+(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+    r"(?i)\b(at)\s+(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
     r"(?=\s*(?:[,.;!?]|$)|\s+(?:in|on|at|and|or|to|till|until|tonight|today|tomorrow|sharp|every|each|latest|"
     r"pm|am|p\.m\.|a\.m\.)\b)"
 )
@@ -162,7 +165,9 @@ def _run(m: re.Match[str], text: str) -> str:
     raw = m.group(0)
     words = [w for w in re.split(r"[\s-]+", raw.lower()) if w]
     if (len(words) == 1 and words[0] not in ORDINALS and not _MINUS_BEFORE.search(text[: m.start()])
-            and not _RANGE_NEXT.match(text[m.end():]) and not _RANGE_LAST.search(text[: m.start()])):
+            and not (_RANGE_NEXT.match(text[m.end():]) and not _FROM_BEFORE.search(text[: m.start()]))
+            and not (_RANGE_LAST.search(text[: m.start()]) and not _FROM_BEFORE.search(
+                _RANGE_LAST.sub("", text[: m.start()])))):
         return raw  # a single cardinal: values.py reads it where it counts (before a noun), or as a range's end
     if len(words) == 1 and words[0] in _IRREGULAR_ORDINALS and words[0] in ("first", "second", "third"):
         # "first", "second", "third" are mostly order ("the first gig", "every second Thursday"), a number only
@@ -389,7 +394,7 @@ def digitise(text: str) -> str:
     if ("nineteen" in low or "twenty" in low) and len(numbers) > 1:
         out = _YEAR_SAID.sub(lambda m: _year(m, out), out)
         numbers = [w for w in _WORDS.findall(out.lower()) if w in _NUMBER_TOKENS]
-    if " at " in low or "until " in low or "till " in low:
+    if " at " in low:
         out = _AT_HOUR.sub(lambda m: f"{m.group(1)} {CARDINALS[m.group(2).lower()]}", out)
     # a single cardinal is left as it is (unless after "minus"): the run pattern is for compounds and ordinals
     if len(numbers) > 1 or any(w in ORDINALS for w in numbers) or (numbers and "minus" in low):
