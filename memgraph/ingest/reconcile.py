@@ -27,7 +27,11 @@ polarity, cues) and compared. For each neighbour, most similar first, the first 
    it moves the same holder's home or job ("Lena moved to Lisbon" after "My sister Lena lives in Porto and works
    as a nurse": `slots.py`, where the frames share too little to compare); or it replaces one part of a compound
    old statement (a list's item, a jotted line, a sentence: `old_part`; `slots.remainder` keeps the other parts).
-   The new statement's subject, when
+   A firm statement after a hedged one ("I think the threshold is £27,295?" / "checked on gov.uk: the threshold is
+   £28,470 now": `hedges.py`) is read as a correction of it; a value changed by an amount or a factor ("membership
+   goes up by a tenner", "twice as often as before": `deltas.py`) or an update relayed from a source ("SLC
+   statement says the balance is now £51,200": `voice.relayed`) supersedes from `reconcile_changed_to_cosine`, the
+   old subject said again. The new statement's subject, when
    found, must be one the old statement names ("Correction: the choir's concert starts at 19:30." corrects no
    night shift that starts at 19:30).
 4. **contradict** (both kept, flagged) without such a cue, only when the frames are the same word for word
@@ -76,6 +80,9 @@ from memgraph._deprecated import deprecated_alias
 from memgraph.config import Settings
 from memgraph.ingest import (
     acronyms,
+    chatter,
+    deltas,
+    hedges,
     intentions,
     pair_model,
     pairing,
@@ -85,6 +92,7 @@ from memgraph.ingest import (
     states,
     thresholds,
     tolerance,
+    voice,
 )
 
 # `compare` is re-exported: callers and the benches of older checkouts read reconcile.compare
@@ -255,6 +263,9 @@ class RuleReconciler(ConflictRules):
             # (before the subject test: "Heads up, we've rotated the members' Wi-Fi password: it's …" has its
             # heading for a subject; every word of the old subject is said again)
             return "changed code (told as an event)"
+        if c.cosine >= s.reconcile_changed_to_cosine and _relative_change(n, o, c):
+            # (before the subject test: "The midwife has upped Ivy's feeds by 30 ml" has the midwife for a subject)
+            return "changed by a relative amount"
         # the old value named as replaced, with the slot it filled said again ("We went with walnut worktops instead
         # of oak." after "Worktops: we picked oak, 40 mm, …"), needs no subject test: the parse's subject there is
         # the new value
@@ -276,6 +287,12 @@ class RuleReconciler(ConflictRules):
         bar = s.reconcile_slot_cosine if correction else s.reconcile_update_cosine
         if c.changed and c.cosine >= bar:
             return _changed(c.changed)
+        if c.changed and c.cosine >= s.reconcile_changed_to_cosine and voice.relayed(n.text) and o.subject and _shares(
+            o.subject, n.stems
+        ):
+            # "SLC statement says the balance is now £51,200" after "My student loan balance is about £48,000." (0.56):
+            # the source's words weigh in the cosine, not in what is said; the old subject is said again
+            return _changed(c.changed) + " (relayed)"
         restated = _bare_for_named(n, o) if not c.changed and c.cosine >= bar else None
         if restated is not None:
             return _changed((restated,)) + " (said as a bare number, the old value named)"
@@ -405,7 +422,10 @@ class RuleReconciler(ConflictRules):
                 compared.append((nb, o, c))
             # "Pickup is at 3:25, not 3:15." beside "Pickup time is 3:15.": naming the stored value as not so
             # is a correction of it, whatever words open the sentence
-            fixes = correction or _names_denied(denied, o)
+            # a firm statement after a hedged one settles the guess ("I think the threshold is £27,295?" /
+            # "checked on gov.uk: the threshold is £28,470 now"): a changed value corrects it, as a cue would say
+            guessed = hedges.hedged(old.content) and not hedges.hedged(new.content)
+            fixes = correction or guessed or _names_denied(denied, o)
             # "rye flour ordered" after "remind me to order 20kg of rye flour": the reminder is spent, and
             # "the gate is fixed" after "todo: fix the gate" is no repeat of it (intentions.py)
             if not (who and other) and intentions.fulfilled(new.content, old.content):
@@ -416,8 +436,11 @@ class RuleReconciler(ConflictRules):
             dup = self.duplicate(n, o, c, turns=bool(who and other))  # two turns of one speaker
             # "I enjoy driving." after "I enjoy driving. I'm a woman." (cosine 0.84): a repeat of one sentence of
             # two, or one with a sentence more, which a reinforcement would lose
+            # (neither a hedge nor a message's greeting or sign-off on one side is a sentence more: "I think it's
+            # £45? not sure" / "Confirmed: it's £45"; "hi all, shifts are 9:30 to 12:30 - thanks! Priya" / "Shifts
+            # run …"; `_said`)
             if dup is not None and not repeats.one_says_more(
-                new.content, old.content, self.s.dedup_sentence_max_covered
+                *_said(new.content, old.content), self.s.dedup_sentence_max_covered
             ):
                 return ReconcileDecision(ReconcileAction.REINFORCE, old.id, dup, c.scores())
             # ("Trains make me sick too." after "… bus rides, trains are fine.": "too" adds to the bus rides, and
@@ -453,7 +476,7 @@ class RuleReconciler(ConflictRules):
                 continue
             why = None if under else self.conflict_in_any_voice(n, o, c, cue=cue or fixes)
             if cue or fixes:
-                why = why or self.update(n, o, c)
+                why = why or self.update(n, o, c, correction=guessed)
                 if why is None and fixes:
                     why = self.corrected_part(n, o, c)
                 if why is None and n.update:
@@ -526,6 +549,27 @@ def _counted_word_swapped(n: Statement, o: Statement, c: Comparison) -> bool:
         return {stem(k[2:]) for k in st.kinds if k.startswith("q:") and len(k) > 2}
 
     return bool(counted(n) & c.only_new and counted(o) & c.only_old)
+
+
+def _said(a: str, b: str) -> tuple[str, str]:
+    """Both texts without a hedge (`hedges.unhedged`), and without a message's greeting and sign-off where only one
+    of them has one: two messages each with its own ("Hey Mel! Good to see you!" / "Hey Caroline! Good to see
+    you!") are told to two people, which the envelopes say."""
+    sa, sb = chatter.strip_chatter(a), chatter.strip_chatter(b)
+    if sa != a and sb != b:
+        sa, sb = a, b
+    return hedges.unhedged(sa), hedges.unhedged(sb)
+
+
+def _relative_change(n: Statement, o: Statement, c: Comparison) -> bool:
+    """Whether `n` changes the value of `o`'s frame by an amount or a factor (`deltas.py`: "membership goes up by a
+    tenner a month" after "Studio membership is £65 a month."; "I feed the tetras twice as often as before" after "I
+    feed the tetras once a day."): `o` gives a value, and its subject is said again in `n` (or, where `o` has none
+    but "I", a frame word of it). A bare comparative ("I pay £35 more each month now") counts where `n` says a change
+    (an update cue)."""
+    if not o.kinds or not (deltas.changes(n.text) or (n.update and deltas.relative(n.text))):
+        return False
+    return _shares(o.subject, n.stems) if o.subject else bool(c.shared)
 
 
 def _bare_for_named(n: Statement, o: Statement) -> str | None:

@@ -97,14 +97,25 @@ def says_more(a: str, b: str, max_covered: float) -> bool:
 
 def _values_said(part: str, b: str) -> bool:
     """Whether the clause `part` gives typed values (times, prices, dates) and `b` gives each of them: "…; it starts
-    running at quarter to nine" says no more than "The gondola opens at 8:45 …" in other words."""
-    values = statement(part).flat_values
-    return bool(values) and values <= statement(b).flat_values
+    running at quarter to nine" says no more than "The gondola opens at 8:45 …" in other words. A number of things
+    `b` does not count is another value: "…, plus six bowls to match" says more than "… a dinner set: six plates"."""
+    p, o = statement(part), statement(b)
+    values = p.flat_values
+    if not values or not values <= o.flat_values:
+        return False
+    said = _content(b)
+    return all(k in o.kinds or stem(k[2:]) in said for k in p.kinds if k.startswith("q:") and len(k) > 2)
 
 
 #: A second clause joined inside a sentence: "; …", ", and …", ", but …", ", plus …", ", while …", and the plus
 #: written as its sign between spaces, as notes join a second item ("lunch £5.71/day + tube fares paid back").
-_JOIN = re.compile(r"(?i)\s*;\s+|,\s+(?:and|but|plus|while|whereas|so)\s+|\s+\+\s+")
+#: Or a clause spliced on with a comma, its own subject and verb after it ("the payroll cut-off is the 20th, any
+#: overtime after that goes into next month's pay"): a determiner or a pronoun, up to four words, then a verb.
+_JOIN = re.compile(
+    r"(?i)\s*;\s+|,\s+(?:and|but|plus|while|whereas|so)\s+|\s+\+\s+"
+    r"|,\s+(?=(?:any|all|every|each|the|a|an|my|our|your|their|this|that|these|those|we|they|it|he|she)\s+"
+    r"(?:[\w'’-]+\s+){0,4}?(?:is|are|was|were|goes|go|went|gets|get|will|can|must|has|have|had|needs|need)\b)"
+)
 
 
 def _joined(text: str) -> list[str]:

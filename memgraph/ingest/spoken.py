@@ -57,8 +57,9 @@ _MINUTES = r"(?:half|(?:a\s+)?quarter|five|ten|twenty|twenty[- ]five|\d{1,2}(?=\
 _CLOCK = re.compile(
     rf"(?i)\b(?P<min>{_MINUTES})(?:\s+minutes)?\s+(?P<rel>past|after|to)\s+(?P<h>{_HOUR})\b(?![:.]\d)"
     rf"|\b(?P<h2>{_HOUR})\s+o['’]?\s?clock\b"
-    # British "at half seven" is half past seven; only after a word that introduces a time
-    rf"|\b(?P<at>at|by|from|until|till|around)\s+half\s+(?P<h3>{_HOUR})\b(?![:.]\d)"
+    # British "at half seven" is half past seven; only after a word that introduces a time, or ends a range of times
+    # ("from half nine to half twelve", "between half six and half seven")
+    rf"|\b(?P<at>at|by|from|until|till|around|between|to|and)\s+half\s+(?P<h3>{_HOUR})\b(?![:.]\d)"
 )
 _HALF = re.compile(
     r"(?i)\b(?:an|one)\s+hour\s+and\s+a\s+half\b|\bhalf\s+an\s+hour\b|\b(?P<q>a|three)\s+quarters?\s+of\s+an\s+hour\b"
@@ -141,12 +142,33 @@ def _number(words: list[str]) -> tuple[int, bool] | None:
     return total + current, ordinal
 
 
+#: A cardinal that bounds a range, before its other end or after it ("six to eight weeks", "maths nine to ten"): read
+#: as its digits are ("6-8 wks", "maths 9-10"), where a single cardinal alone is left to values.py.
+_RANGE_NEXT = re.compile(rf"(?i)\s*(?:to|-|–|or)\s*(?:\d|(?:{'|'.join(CARDINALS)})\b)")
+_RANGE_LAST = re.compile(rf"(?i)(?:\d|\b(?:{'|'.join(CARDINALS)}))\s*(?:to|-|–|or)\s*$")
+#: (not a range of hours, "open from ten to five", which values.py reads in words)
+_FROM_BEFORE = re.compile(r"(?i)\b(?:from|between)\s+$")
+
+
+#: An hour said as a word after "at", with nothing after it that it counts ("handed over at five in the car park"):
+#: read as "at 5" is, a time. Not "one" (mostly a pronoun: "at one point"); not after "until" / "till", which end a
+#: range of hours values.py reads in words ("open from nine till five").
+_AT_HOUR = re.compile(
+    r"(?i)\b(at)\s+(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+    r"(?=\s*(?:[,.;!?]|$)|\s+(?:in|on|at|and|or|to|till|until|tonight|today|tomorrow|sharp|every|each|latest|"
+    r"pm|am|p\.m\.|a\.m\.)\b)"
+)
+
+
 def _run(m: re.Match[str], text: str) -> str:
     """The rewrite of one run of number words."""
     raw = m.group(0)
     words = [w for w in re.split(r"[\s-]+", raw.lower()) if w]
-    if len(words) == 1 and words[0] not in ORDINALS and not _MINUS_BEFORE.search(text[: m.start()]):
-        return raw  # a single cardinal: values.py reads it where it counts (before a noun)
+    if (len(words) == 1 and words[0] not in ORDINALS and not _MINUS_BEFORE.search(text[: m.start()])
+            and not (_RANGE_NEXT.match(text[m.end():]) and not _FROM_BEFORE.search(text[: m.start()]))
+            and not (_RANGE_LAST.search(text[: m.start()]) and not _FROM_BEFORE.search(
+                _RANGE_LAST.sub("", text[: m.start()])))):
+        return raw  # a single cardinal: values.py reads it where it counts (before a noun), or as a range's end
     if len(words) == 1 and words[0] in _IRREGULAR_ORDINALS and words[0] in ("first", "second", "third"):
         # "first", "second", "third" are mostly order ("the first gig", "every second Thursday"), a number only
         # in a date: "the third of May", "May the third"
@@ -372,6 +394,8 @@ def digitise(text: str) -> str:
     if ("nineteen" in low or "twenty" in low) and len(numbers) > 1:
         out = _YEAR_SAID.sub(lambda m: _year(m, out), out)
         numbers = [w for w in _WORDS.findall(out.lower()) if w in _NUMBER_TOKENS]
+    if " at " in low:
+        out = _AT_HOUR.sub(lambda m: f"{m.group(1)} {CARDINALS[m.group(2).lower()]}", out)
     # a single cardinal is left as it is (unless after "minus"): the run pattern is for compounds and ordinals
     if len(numbers) > 1 or any(w in ORDINALS for w in numbers) or (numbers and "minus" in low):
         out = _RUN.sub(lambda m: _run(m, out), out)

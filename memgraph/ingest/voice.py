@@ -12,6 +12,7 @@ from functools import lru_cache
 from memgraph.ingest import chatter, signals
 from memgraph.ingest.forms import _FIRST_PERSON
 from memgraph.ingest.statement import stem
+from memgraph.ingest.statement_words import _RELAYED
 
 #: A reporting frame at the start of a note: who says it and the verb of saying, up to "that" or a colon; a note's
 #: label ("Customer note:", "Intake note 5/11:", "Call notes -"), or where it was said ("Per Monday's fitting,", "As
@@ -153,3 +154,10 @@ def own(text: str) -> bool:
     if who is not None:
         text = text.split(":", 1)[1]
     return _FIRST_PERSON.match(unreported(text)) is not None
+
+
+
+def relayed(text: str) -> bool:
+    """Whether `text` relays its statement from a source (`statement_words._RELAYED`, or a reporting frame:
+    `_FRAME`): the source's words are no part of what is said, yet they weigh in the text's embedding."""
+    return _RELAYED.match(text) is not None or _FRAME.match(text) is not None
