@@ -148,10 +148,11 @@ _RELATIVE: list[tuple[str, str, ReconcileAction]] = [
     ("My 10k PB is 47:30.", "My 10k PB is two minutes faster than Tom's 48:10.", _C),
     ("I get 10 hours of respite care a week.", "My respite care is twice my neighbour's, and she gets 10 hours a week.",
      _C),
-    # near misses: the comparison gives the stored value; a change by an amount is no value of its own
+    # near misses: the comparison gives the stored value; a change by an amount is no value of its own to contradict
+    # with, it changes the stored one (`deltas.py`: a supersede)
     ("Priya is 15.", "Priya is three years older than her brother Dev, who's 12.", _N),
     ("My 10k PB is 46:10.", "My 10k PB is two minutes faster than Tom's 48:10.", _N),
-    ("The cat gets 60 g of food a day.", "The vet has cut the cat's food by 20 g a day.", _N),
+    ("The cat gets 60 g of food a day.", "The vet has cut the cat's food by 20 g a day.", ReconcileAction.SUPERSEDE),
 ]
 
 
