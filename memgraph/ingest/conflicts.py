@@ -76,6 +76,7 @@ from memgraph.ingest.obligations import obliged_and_not
 from memgraph.ingest.restrictions import only_kind_against_grant, only_value_against_other, only_word_swapped
 from memgraph.ingest.statement import (
     NEGATION_SAID,
+    ON_PARSE,
     Statement,
     clauses,
     frame_bound,
@@ -380,3 +381,17 @@ def _changed(kinds: Sequence[str]) -> str:
     """A decision's reason for changed values: their kinds, a unit's name for a quantity ("changed gbp"), "number"
     for a bare one."""
     return "changed " + ", ".join(k.removeprefix("q:") or "number" for k in kinds)
+
+
+def _read_once(text: str) -> None:
+    """The readings the conflict chain takes of each text of a pair (its clauses, its bare reading and that
+    reading's joined clauses), taken once as the text is parsed (`statement.ON_PARSE`) and kept as long as its
+    packed statement (`voice.BARE_TEXTS`). A stored text comes back as a neighbour of later writes from anywhere in
+    the store: read only when first asked and kept for the last 16,384 texts, about two thirds of a real batch's
+    asks past 60k memories missed (~10k of each reading, ~10% of `decide`: bench/RESULTS.md, "Bulk writes,
+    twentieth round"). Only speed: each reading is a function of the text."""
+    _clause_parts(text)
+    _joined(jotted.sentence(voice.bare(text)))
+
+
+ON_PARSE.append(_read_once)

@@ -22,7 +22,7 @@ import re
 import threading
 from collections import OrderedDict
 
-from memgraph.ingest import signals, statement
+from memgraph.ingest import literals, signals, statement
 
 #: id(pattern) -> its bit, in the order registered or first asked for (`_PATTERNS` holds them by bit, `_LOWERED` the
 #: same searched case-sensitively in lower-cased ASCII text where it can be: `signals.Folded`, the same answers 3-5x
@@ -33,6 +33,11 @@ from memgraph.ingest import signals, statement
 _BITS: dict[int, int] = {}
 _PATTERNS: list[re.Pattern[str]] = []
 _LOWERED: list[re.Pattern[str] | None] = []
+#: By bit too: the strings one of which a lower-cased ASCII text must hold for the pattern to match it
+#: (`literals.necessary`); a text without any of them is not searched (most texts for most patterns: "free", a ban,
+#: "only", "single" / "double"). The searches were ~60% of `mark` on a real batch (bench/RESULTS.md, "Bulk writes,
+#: twentieth round").
+_NEEDS: list[literals.Needs] = []
 #: text -> (bits of the patterns searched, bits of those found); the first texts marked are dropped first, at the size
 #: of the packed statement cache (a bulk write reads its stored neighbours from the whole store)
 _MARKS: OrderedDict[str, tuple[int, int]] = OrderedDict()
@@ -43,9 +48,11 @@ def _bit(pattern: re.Pattern[str]) -> int:
     with _LOCK:
         bit = _BITS.get(id(pattern))
         if bit is None:
-            bit = _BITS[id(pattern)] = 1 << len(_PATTERNS)
+            bit = 1 << len(_PATTERNS)
             _PATTERNS.append(pattern)
             _LOWERED.append(_lowered(pattern))
+            _NEEDS.append(literals.necessary(pattern))
+            _BITS[id(pattern)] = bit  # (last: `found` reads the bit without the lock, then the lists by it)
         return bit
 
 
@@ -76,13 +83,15 @@ def _put(text: str, searched: int, hits: int) -> None:
 
 def mark(text: str) -> None:
     """Search `text` for every registered pattern (`statement.ON_PARSE`: once, when it is parsed)."""
-    patterns, lowered = list(_PATTERNS), list(_LOWERED)
+    patterns, lowered, needs = list(_PATTERNS), list(_LOWERED), list(_NEEDS)
     low = text.lower() if text.isascii() else None
     hits = 0
-    for i, (p, lp) in enumerate(zip(patterns, lowered, strict=False)):
+    for i, (p, lp, need) in enumerate(zip(patterns, lowered, needs, strict=False)):
+        if low is not None and not literals.holds(need, low):
+            continue
         if (p.search(text) if lp is None or low is None else lp.search(low)) is not None:
             hits |= 1 << i
-    _put(text, (1 << min(len(patterns), len(lowered))) - 1, hits)
+    _put(text, (1 << min(len(patterns), len(lowered), len(needs))) - 1, hits)
 
 
 def found(pattern: re.Pattern[str], text: str) -> bool:
@@ -91,7 +100,8 @@ def found(pattern: re.Pattern[str], text: str) -> bool:
     entry = _MARKS.get(text)
     if entry is not None and entry[0] & bit:
         return bool(entry[1] & bit)
-    hit = pattern.search(text) is not None
+    need = _NEEDS[bit.bit_length() - 1]
+    hit = (not text.isascii() or literals.holds(need, text.lower())) and pattern.search(text) is not None
     _put(text, bit, bit if hit else 0)
     return hit
 

@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 
+from memgraph.ingest import literals
 from memgraph.ingest.chunk import looks_like_record
 from memgraph.ingest.clean import strip_code
 from memgraph.ingest.signal_words import (
@@ -72,9 +73,12 @@ class Folded:
     `[a-z]`), though their text is lower-cased. Python's engine tries a case-insensitive alternation letter by
     letter at every position; case-sensitive, it skips a branch on its first letter (a short text: UPDATE 19 -> 8 us,
     EPISODE 5 -> 1 us, NEGATION 5 -> 1.5 us). Other text takes the pattern itself (case-insensitive matching folds
-    some non-ASCII letters onto ASCII ones)."""
+    some non-ASCII letters onto ASCII ones). A lower-cased text holding none of the strings every match holds
+    (`literals.necessary`: "actually", "correct", "mistake", ... for CORRECTION) is not searched: the correction
+    and update cues' alternations of ~100 phrases cost 20-60 us a text, the test a few (bench/RESULTS.md, "Bulk
+    writes, twentieth round")."""
 
-    __slots__ = ("lowered", "pattern")
+    __slots__ = ("lowered", "needs", "pattern")
 
     def __init__(self, pattern: re.Pattern[str]) -> None:
         src = pattern.pattern.removeprefix("(?i)").replace("[A-Z]", "[a-z]")
@@ -82,12 +86,19 @@ class Folded:
             raise ValueError(f"not a case-insensitive pattern of lower-case letters: {pattern.pattern[:60]}")
         self.pattern = pattern
         self.lowered = re.compile(src, pattern.flags & ~re.IGNORECASE)
+        self.needs = literals.necessary(self.lowered)
 
     def search(self, text: str) -> re.Match[str] | None:
-        return self.lowered.search(text.lower()) if text.isascii() else self.pattern.search(text)
+        if not text.isascii():
+            return self.pattern.search(text)
+        low = text.lower()
+        return self.lowered.search(low) if literals.holds(self.needs, low) else None
 
     def finditer(self, text: str) -> Iterator[re.Match[str]]:
-        return self.lowered.finditer(text.lower()) if text.isascii() else self.pattern.finditer(text)
+        if not text.isascii():
+            return self.pattern.finditer(text)
+        low = text.lower()
+        return self.lowered.finditer(low) if literals.holds(self.needs, low) else iter(())
 
 
 _UPDATE, _UPDATE_TO_VALUE, _ADDITIVE, _EPISODE, _NEGATION = map(

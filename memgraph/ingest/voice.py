@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from memgraph.ingest import chatter, signals
 from memgraph.ingest.forms import _FIRST_PERSON
-from memgraph.ingest.statement import stem
+from memgraph.ingest.statement import PACKED_STATEMENTS, stem
 from memgraph.ingest.statement_words import _RELAYED
 
 #: A reporting frame at the start of a note: who says it and the verb of saying, up to "that" or a colon; a note's
@@ -123,8 +123,11 @@ def first_person(text: str) -> str:
 #: Texts whose `bare` reading is kept. The conflict chain reads both texts of a pair bare up to six times
 #: (`conflict_in_any_voice`, `denials.never_done` from it and from `decide`), and a new text meets ~5 neighbours:
 #: uncached, the same texts' readings were 11% of `remember_many` on a real batch past 60k memories (bench/RESULTS.md,
-#: "Bulk writes, eighteenth round"). Only speed: the reading is a function of the text.
-BARE_TEXTS = 16_384
+#: "Bulk writes, eighteenth round"). As many as the packed statements (`conflicts._read_once` reads a text as it is
+#: parsed): a stored neighbour comes from anywhere in the store, and 16,384 readings missed two thirds of a batch's
+#: asks past 60k ("Bulk writes, twentieth round"). A text that reads as itself costs one cache entry. Only speed: the
+#: reading is a function of the text.
+BARE_TEXTS = PACKED_STATEMENTS
 
 
 @lru_cache(maxsize=BARE_TEXTS)
