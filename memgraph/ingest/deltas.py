@@ -31,12 +31,12 @@ _COMPARATIVE = (
     r"(?:more|less|fewer|higher|lower|later|earlier|longer|shorter|extra|cheaper|dearer|bigger|smaller|quicker|"
     r"faster|slower|heavier|lighter)"
 )
-#: A change said by its size: a verb of rising or falling and "by" an amount ("goes up by a tenner", "upped Ivy's
-#: feeds by 30 ml", "cut the dose by half"), or a factor ("doubled my amlodipine", "halves in May", "twice as often as
-#: before", "half as many sessions").
+#: A change said by its size (an amount, not a name that opens with a digit: "Keep Ya Head Up by 2pac"): a verb of
+#: rising or falling and "by" an amount ("goes up by a tenner", "upped Ivy's feeds by 30 ml", "cut the dose by half"),
+#: or a factor ("doubled my amlodipine", "halves in May", "twice as often as before", "half as many sessions").
 _CHANGE = re.compile(
     r"(?i)\b(?:up|down|upped|raised|increased|reduced|lowered|cut|dropped|decreased|bumped|rose|risen|fell|fallen)\b"
-    r"[^.;!?]{0,40}?\bby\s+(?:an?\s+|one\s+)?(?:[£$€]?\d|half|third|quarter|tenner|fiver|quid|few|couple|two|three|"
+    r"[^.;!?]{0,40}?\bby\s+(?:an?\s+|one\s+)?(?:[£$€]?\d(?![\d.,]*[a-z]{3})|half|third|quarter|tenner|fiver|quid|few|couple|two|three|"
     r"four|five|six|seven|eight|nine|ten|twenty|thirty|fifty|hundred|hour|minute|day|week|month)"
     r"|\b(?:doubled|tripled|trebled|halved|quadrupled|doubles|triples|halves)\b"
     r"|\b(?:twice|half|three\s+times|double)\s+as\s+(?:many|much|often|long|far|big|high|early|late|\w+ly)\b"

@@ -424,7 +424,13 @@ class RuleReconciler(ConflictRules):
             # is a correction of it, whatever words open the sentence
             # a firm statement after a hedged one settles the guess ("I think the threshold is £27,295?" /
             # "checked on gov.uk: the threshold is £28,470 now"): a changed value corrects it, as a cue would say
-            guessed = hedges.hedged(old.content) and not hedges.hedged(new.content)
+            # (a guess: a firm statement's opener after it, or a value said with doubt in words; "I think food trucks
+            # are awesome." is an opinion, which "I love food truck burgers." does not correct, and "I am not sure I
+            # will learn that language." guesses no value: `hedges.doubtful`)
+            guessed = (
+                hedges.hedged(old.content) and not hedges.hedged(new.content)
+                and (hedges.firm(new.content) or (hedges.doubtful(old.content) and bool(o.kinds)))
+            )
             fixes = correction or guessed or _names_denied(denied, o)
             # "rye flour ordered" after "remind me to order 20kg of rye flour": the reminder is spent, and
             # "the gate is fixed" after "todo: fix the gate" is no repeat of it (intentions.py)
