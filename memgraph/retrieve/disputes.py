@@ -2,22 +2,22 @@
 
 The write path flags a statement that conflicts with a stored one and is not clearly newer ("Mia is 9 years old." /
 "Mia is 11 years old.": a `Contradicts` edge, both kept, each naming the other in its metadata). Served side by side
-without a word, the agent cannot tell that they disagree nor which was said last, and which of the two comes first
-is the search's noise: two versions of a supplier's record that differ in one digit of the phone number scored
-1.34 and 1.15, the older first. When recall serves both sides of a conflict in one section, the later one takes the
-place of the first of the two and the earlier one follows it; both traces name the other (`conflicts_with`), and
-the prompt block writes them `[FACT, conflicting: newer]` / `[FACT, conflicting: older]`.
+without a word, the agent cannot tell that they disagree nor which was said last (two versions of a supplier's
+record that differ in one digit of the phone number scored 1.34 and 1.15, the older first). When recall serves both
+sides of a conflict, both traces name the other (`conflicts_with`) and say which is the newer (`conflict`), and the
+prompt block writes them `[FACT, conflicting: newer]` / `[FACT, conflicting: older]`. Procedures are left out: the
+numbered steps of one procedure say different values of one frame, which the write path can flag as a conflict.
 
 The pair is read from the served memories' own metadata (`contradicts` / `contradicted_by`, written with the edge in
 the same batch), so it costs no store query: a recall that serves no flagged memory does nothing here. Nothing is
-added to or removed from what was served, only its order within one section and the marks.
+added to, removed from or moved in what was served: the marks only.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from memgraph.models import Memory, RecallTrace
+from memgraph.models import Memory, MemoryKind, RecallTrace
 
 #: The metadata keys in which the write path names the other side of a conflict (`ingest/resolve.py`).
 _KEYS = ("contradicts", "contradicted_by")
@@ -25,7 +25,7 @@ _KEYS = ("contradicts", "contradicted_by")
 
 def disputes(served: Sequence[Memory]) -> dict[str, str]:
     """Served id -> the served memory it conflicts with (the first named, when it conflicts with several)."""
-    shown = {m.id for m in served}
+    shown = {m.id for m in served if m.kind is not MemoryKind.PROCEDURE}
     out: dict[str, str] = {}
     for mem in served:
         meta = mem.metadata if isinstance(mem.metadata, dict) else {}
@@ -34,7 +34,7 @@ def disputes(served: Sequence[Memory]) -> dict[str, str]:
             if not isinstance(others, list):
                 continue
             for other in others:
-                if isinstance(other, str) and other != mem.id and other in shown:
+                if isinstance(other, str) and other != mem.id and other in shown and mem.id in shown:
                     out.setdefault(mem.id, other)
     return out
 
@@ -54,27 +54,15 @@ def _names(mem: Memory, key: str, other: str) -> bool:
     return isinstance(value, list) and other in value
 
 
-def newer_first(
+def marked(
     served: list[Memory], traces: list[RecallTrace], pairs: dict[str, str]
 ) -> tuple[list[Memory], list[RecallTrace]]:
-    """`served` with each conflicting pair of one section told newer first, the older right after it, and each
-    trace naming the other side."""
-    if not pairs:
-        return served, traces
-    order = list(range(len(served)))
+    """`served` in its own order, each trace of a conflicting pair naming the other side and which of the two is the
+    newer. The order is left to the scores: moving the newer one up put numbered steps of one procedure, which the
+    write path had flagged as conflicting values, out of their order."""
     at = {m.id: i for i, m in enumerate(served)}
-    done: set[str] = set()
     for mid, other in pairs.items():
-        if mid in done or other in done:
-            continue
-        done.update((mid, other))
         newer, older = ordered(served[at[mid]], served[at[other]])
         traces[at[newer.id]].conflicts_with, traces[at[newer.id]].conflict = older.id, "newer"
         traces[at[older.id]].conflicts_with, traces[at[older.id]].conflict = newer.id, "older"
-        if traces[at[mid]].section != traces[at[other]].section:
-            continue
-        pos_new, pos_old = order.index(at[newer.id]), order.index(at[older.id])
-        if pos_new > pos_old:  # the older one stood first: the newer takes its place, the older follows it
-            order.pop(pos_new)
-            order.insert(pos_old, at[newer.id])
-    return [served[i] for i in order], [traces[i] for i in order]
+    return served, traces
