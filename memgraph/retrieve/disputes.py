@@ -54,15 +54,12 @@ def _names(mem: Memory, key: str, other: str) -> bool:
     return isinstance(value, list) and other in value
 
 
-def marked(
-    served: list[Memory], traces: list[RecallTrace], pairs: dict[str, str]
-) -> tuple[list[Memory], list[RecallTrace]]:
-    """`served` in its own order, each trace of a conflicting pair naming the other side and which of the two is the
-    newer. The order is left to the scores: moving the newer one up put numbered steps of one procedure, which the
-    write path had flagged as conflicting values, out of their order."""
+def mark(served: Sequence[Memory], traces: Sequence[RecallTrace]) -> None:
+    """Each trace of a served conflicting pair names the other side and which of the two is the newer. The order is
+    left to the scores: moving the newer one up put numbered steps of one procedure, which the write path had flagged
+    as conflicting values, out of their order."""
     at = {m.id: i for i, m in enumerate(served)}
-    for mid, other in pairs.items():
+    for mid, other in disputes(served).items():
         newer, older = ordered(served[at[mid]], served[at[other]])
         traces[at[newer.id]].conflicts_with, traces[at[newer.id]].conflict = older.id, "newer"
         traces[at[older.id]].conflicts_with, traces[at[older.id]].conflict = newer.id, "older"
-    return served, traces

@@ -325,7 +325,7 @@ class Recaller:
                     t.notes.append("catch-up: the latest session summary, on the first recall of this session")
         served = [p.scored.memory for p in placed]
         total = sum(p.tokens for p in placed)
-        served, traces = disputes.marked(served, traces, disputes.disputes(served))
+        disputes.mark(served, traces)
         based = bases.bases(self.store, req.user_id, served)
         if based:
             served, traces = bases.with_bases(served, traces, based, count_tokens, max(0, req.token_budget) - total)

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from memgraph import MemoryEngine
 from memgraph.cli import app
 from memgraph.models import Memory, MemoryKind, RecallResult, RecallTrace
-from memgraph.retrieve.disputes import disputes, marked
+from memgraph.retrieve.disputes import disputes, mark
 
 T0 = datetime(2026, 3, 1, tzinfo=UTC)
 
@@ -23,7 +23,8 @@ def _mem(mid: str, day: int, **meta: list[str]) -> Memory:
 
 def test_each_side_is_marked_and_nothing_moves() -> None:
     a, x, b = _mem("a", 0, contradicted_by=["b"]), _mem("x", 1), _mem("b", 2, contradicts=["a"])
-    served, traces = marked([a, x, b], [RecallTrace(memory_id=m.id) for m in (a, x, b)], disputes([a, x, b]))
+    served, traces = [a, x, b], [RecallTrace(memory_id=m.id) for m in (a, x, b)]
+    mark(served, traces)
     assert [m.id for m in served] == ["a", "x", "b"]  # the scores' order stays
     assert [(t.memory_id, t.conflicts_with, t.conflict) for t in traces] == [
         ("a", "b", "older"), ("x", None, None), ("b", "a", "newer")]
@@ -34,7 +35,8 @@ def test_each_side_is_marked_and_nothing_moves() -> None:
 def test_the_side_that_names_the_other_is_the_newer_one_whatever_its_date() -> None:
     """Two memories of one batch share a timestamp: the one whose write flagged the other came second."""
     a, b = _mem("a", 0, contradicts=["b"]), _mem("b", 0, contradicted_by=["a"])
-    _, traces = marked([b, a], [RecallTrace(memory_id="b"), RecallTrace(memory_id="a")], disputes([b, a]))
+    traces = [RecallTrace(memory_id="b"), RecallTrace(memory_id="a")]
+    mark([b, a], traces)
     assert [t.conflict for t in traces] == ["older", "newer"]
 
 
@@ -49,7 +51,8 @@ def test_a_conflict_with_a_memory_not_served_changes_nothing() -> None:
     a, x = _mem("a", 0, contradicted_by=["gone"]), _mem("x", 1)
     assert disputes([a, x]) == {}
     traces = [RecallTrace(memory_id="a"), RecallTrace(memory_id="x")]
-    assert marked([a, x], traces, {}) == ([a, x], traces)
+    mark([a, x], traces)
+    assert [(t.conflicts_with, t.conflict) for t in traces] == [(None, None), (None, None)]
 
 
 def test_a_record_changed_is_marked(quiet: MemoryEngine) -> None:
