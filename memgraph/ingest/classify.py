@@ -8,10 +8,12 @@ routing table):
 | correction cue ("actually X", "no, X", "not X but Y")     | correction  | semantic   | provenance user_corrected
 | constraint ("must X", "required", "don't ever", "Never X")| constraint  | procedural | + trigger patterns
 | preference signal ("I prefer", "always use X", "I hate")  | preference  | procedural |
-| decision ("we decided", "let's go with")                  | decision    | semantic   |
+| decision ("we decided", "let's go with", "Decision:")     | decision    | semantic   |
+| a code block alone, of commands (```bash, "$ ...")        | procedure   | procedural |
+| a code block alone, of other code (a snippet, a config)   | fact        | semantic   |
 | steps: numbered, "first … then …", "To X: a, b, then c"    | procedure   | procedural |
 | about now / this session ("right now", "currently")       | event       | working    |
-| subject-predicate-object statement ("my X is Y", "I use") | fact        | semantic   |
+| subject-predicate-object statement ("my X is Y", "I use") | fact        | semantic   | in any line of a list too
 | default: a conversation turn or event                     | event       | episodic   |
 
 Trigger patterns of a constraint (a triggered constraint is surfaced by recall whatever its
@@ -230,10 +232,36 @@ def classify(text: str, hint: object = None, *, max_triggers: int = 5) -> Classi
     return Classification(kind, layer, prov, rule, triggers)
 
 
+#: A chunk that is one fenced code block, and its language tag.
+_FENCED = re.compile(r"\A\s*(?:```|~~~)[ \t]*([\w+-]*)[^\n]*\n(.*?)\n[ \t]*(?:```|~~~)\s*\Z", re.S)
+#: Fence languages of commands to run: a block of them is how a thing is done.
+_SHELLS = frozenset("bash sh shell zsh fish console terminal powershell ps ps1 pwsh cmd bat batch".split())
+#: A list item's marker at the start of a line ("- ", "* ", "2. "): a bullet's statement opens after it.
+_ITEM_MARK = re.compile(r"(?m)^[ \t]*(?:[-*•+–]|\d{1,3}[.)])[ \t]+")
+
+
+def _code_kind(text: str) -> tuple[MemoryKind, str] | None:
+    """The kind of a chunk that is a code block alone (the chunker keeps a block whole): commands to run are a
+    procedure; other code (a snippet, a config) is a fact about the code. Both were events, the default, which
+    `compress` may fold into a summary of old sessions."""
+    m = _FENCED.match(text)
+    if m is None:
+        return None
+    lang = m.group(1).lower()
+    lines = [ln.strip() for ln in m.group(2).splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
+    if lang in _SHELLS or (not lang and lines and all(ln.startswith(("$ ", "> ", "./")) for ln in lines)):
+        return MemoryKind.PROCEDURE, "commands"
+    return MemoryKind.FACT, "code"
+
+
 def _rules(text: str) -> tuple[MemoryKind, str]:
+    code = _code_kind(text)
+    if code is not None:
+        return code
     # the cues are looked for everywhere, a heading included; a fact's subject is read below its markdown
-    # heading ("# Home lab\n\nThe NAS is a Synology ...": the title is not the subject)
-    body = under_heading(text)
+    # heading ("# Home lab\n\nThe NAS is a Synology ...": the title is not the subject), and each bullet's after
+    # its marker ("- Feature flags live in LaunchDarkly")
+    body = _ITEM_MARK.sub("", under_heading(text))
     if signals.has_correction(text):
         return MemoryKind.CORRECTION, "correction cue"
     if signals.has_constraint(text):
@@ -246,6 +274,6 @@ def _rules(text: str) -> tuple[MemoryKind, str]:
         return MemoryKind.PROCEDURE, "procedure steps"
     if signal_words.WORKING.search(text):
         return MemoryKind.EVENT, "working"
-    if signal_words.FACT.search(body):
+    if any(signal_words.FACT.search(line) for line in body.split("\n") if line.strip()):
         return MemoryKind.FACT, "subject-predicate-object"
     return MemoryKind.EVENT, "default"

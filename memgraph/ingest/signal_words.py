@@ -25,7 +25,13 @@ _MISTAKE = r"(?:mistake|bad|error|typo|mix-?up)"
 _ANNOUNCED = (
     r"(?=[^:.!?\n]{0,60}:\s+\S)(?:[^:.!?\n\s]+\s+){0,8}?"
     r"(?:correct(?:ion|ions|ed|ing)?|errat(?:um|a)|amend(?:s|ed|ing|ment|ments)?|mistak(?:e|es|en)|wrong|errors?|"
-    r"typos?|fix(?:es|ed|ing)?(?!\s+for\b)|mix(?:ed)?\s+(?:\w+\s+){0,2}?up|mix-?up|crossed|(?:record|facts?)\s+straight)\b[^:.!?\n]{0,40}:"
+    r"typos?|fix(?:es|ed|ing)?(?!\s+for\b)|mix(?:ed)?\s+(?:\w+\s+){0,2}?up|mix-?up|crossed|(?:record|facts?)\s+straight)\b"
+    # not the first word of a compound label: "Error budget: 99.9%", "Error code: E42", "Correction factor: 1.05"
+    # name a field, not a slip (a newcomer's notes file read "Error budget: 99.9% monthly" as a correction); one
+    # word and the colon, unless the word points at what was wrong ("Correction below:", "Mistake earlier:")
+    r"(?!\s+(?!(?:to|in|on|of|about|for|from|with|re|regarding|above|below|earlier|before|there|again|here|alert|"
+    r"note|notice|fix|fixes|fixed)\b)[a-z][a-z-]*\s*:)"
+    r"[^:.!?\n]{0,40}:"
 )
 #: The verbs of a past event told as a story (EPISODE).
 _EPISODE_VERBS = (
@@ -154,7 +160,8 @@ CONSTRAINT = re.compile(
 )
 DECISION = re.compile(
     r"(?i)\b(?:we|i)\s+(?:have\s+|'ve\s+)?(?:decided|chose|agreed|opted|settled\s+on|went\s+with|picked)\b"
-    r"|\blet's\s+go\s+with\b|\bdecision\s*:|\bwe'll\s+go\s+with\b|\bthe\s+plan\s+is\s+to\b",
+    # a dated label is a decision's too: "Decision (2026-11-02): we use webhooks"
+    r"|\blet's\s+go\s+with\b|\bdecision(?:\s*\([^()\n]{1,30}\))?\s*:|\bwe'll\s+go\s+with\b|\bthe\s+plan\s+is\s+to\b",
 )
 PROCEDURE = re.compile(
     r"(?im)(?:^\s*(?:\d+[.)]|step\s+\d+[:.)]?)\s+\S.*\n(?:.*\n)*?\s*(?:\d+[.)]|step\s+\d+[:.)]?)\s+\S)"
@@ -322,7 +329,11 @@ FACT = re.compile(
     r"|\b(?:i|we)\s+(?:am|work|live|use|have|own|study|studied|was\s+born|grew\s+up|speak|drive)\b\s+\S"
     r"|\b(?:i|we)['’](?:m|re)\s+(?!\w+ing\b)\S"  # "I'm vegetarian", not "I'm flying" (a plan, an event)
     r"|\b(?:is|are)\s+(?:located|based|called|named|made|written|built)\b"
-    r"|\b(?:i|we|they|he|she)\s+(?:have\s+|'ve\s+)?(?:switched|migrated|moved|changed)\b(?:\s+[\w'-]+){0,5}\s+to\b",
+    r"|\b(?:i|we|they|he|she)\s+(?:have\s+|'ve\s+)?(?:switched|migrated|moved|changed)\b(?:\s+[\w'-]+){0,5}\s+to\b"
+    # a plural subject and a verb of where or how a thing is, in the base form: "Feature flags live in
+    # LaunchDarkly", "Backups run nightly", "The invoices go to finance" (a notes file's bullets were events)
+    r"|^(?:(?:my|our|the|his|her|their|all|[A-Z][\w-]*)\s+(?:[\w'’-]+\s+){0,3}?)?[A-Za-z]*[a-z][^s\W]s\s+"
+    r"(?:live|run|use|go|sit|belong|contain|cost|need|expire|renew|include|stay|require|point|default)\s+\S",
 )
 #: Chat's negative contractions typed without the apostrophe ("we dont service boilers", "visitors cant park here").
 CHAT_NEGATIONS = (

@@ -63,6 +63,8 @@ _CONTRACTED = frozenset("let here there that what who how where when it he she".
 _WORD = re.compile(r"[^\W\d_][\w'’&.-]*[\w]|[^\W\d_]", re.UNICODE)
 _POSSESSIVE = re.compile(r"['’]s$", re.I)
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*|[\"“(]\s*)$")
+#: A list item's marker and the space after it, alone on its line before a word ("- ", "  * ", "2) ").
+_ITEM_MARK = re.compile(r"[ \t]*(?:[-*•+–]|\d{1,3}[.)])[ \t]+")
 #: Where a record's field value starts ("Contact: Jo Pike"): after the label's colon.
 _FIELD_VALUE = re.compile(r":[ \t]+$")
 
@@ -247,7 +249,9 @@ def _names(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
         cand = w[0].isupper() and low not in _NOT_ENTITIES and low.rstrip("s") not in _NOT_ENTITIES and low not in stops
         # where a sentence starts matters only for a candidate (read below only after `cand`): one pattern
         # search per word was a third of this function's time
-        initial = cand and (start == 0 or bool(_SENTENCE_START.search(text[max(0, start - 3) : start])))
+        initial = cand and (
+            start == 0 or bool(_SENTENCE_START.search(text[max(0, start - 3) : start])) or _opens_item(text, start)
+        )
         if initial and record and _FIELD_VALUE.search(text[max(0, start - 3) : start]):
             initial = False  # a record's value ("Contact: Jo Pike"): a name starts here as well as anywhere
 
@@ -287,6 +291,14 @@ def _names(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
         i = j
     found = tuple(dict.fromkeys(out))
     return found, tuple(dict.fromkeys(n for n in weak if n not in found))
+
+
+def _opens_item(text: str, start: int) -> bool:
+    """Whether the word at `start` opens a list item ("- Error budget: ...", "* Feature flags ..."): the start of
+    a sentence, where a capital says nothing of a name (a team's notes tagged "error" and "feature" from their
+    bullets)."""
+    line = text.rfind("\n", 0, start) + 1
+    return _ITEM_MARK.fullmatch(text[line:start]) is not None
 
 
 def _continues_name(word: str, mark: tuple[bool, bool]) -> bool:

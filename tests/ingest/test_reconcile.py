@@ -475,6 +475,13 @@ def test_a_heading_that_announces_a_correction() -> None:
     for text in ("To fix a flat tyre: take the wheel off, then patch the tube.", "Quick fix for the build: pin numpy.",
                  "Note: the wrong key is in the drawer.", "Caroline: I fixed my bike yesterday."):
         assert not has_correction(text), text
+    # the family word opening a compound label names a field ("Error budget: 99.9% monthly" in a team's notes);
+    # a word that points at the slip keeps the announcement
+    for text in ("Error budget: 99.5% a quarter", "- Error rate: 0.2% on Mondays", "Error code: E17 is a jammed door"):
+        assert not has_correction(text), text
+    for text in ("Mistake earlier: the gate code is 4417.", "Correction below: it is 12 chairs.",
+                 "Error in my last note: the hall is booked until 6."):
+        assert has_correction(text), text
 
 
 @pytest.mark.parametrize(

@@ -144,6 +144,15 @@ def test_centroid_is_cached_and_updated_incrementally(embedder) -> None:  # type
         ("# Home lab\n\nThe NAS is a Synology DS920+ in the hall.", MemoryKind.FACT, Layer.SEMANTIC),
         ('The Proxmox host "forge" has 64 GB RAM.', MemoryKind.FACT, Layer.SEMANTIC),
         ("# Rules\n\nNever reboot the router during a backup.", MemoryKind.CONSTRAINT, Layer.PROCEDURAL),
+        # a team's notes: bullets of facts, a dated decision, code blocks of commands and of configuration
+        ("- Nightly backups go to the B2 bucket\n- The VPN config sits in 1Password", MemoryKind.FACT,
+         Layer.SEMANTIC),
+        ("Decision (March 3): the wiki moves to Notion.", MemoryKind.DECISION, Layer.SEMANTIC),
+        ("```sh\n# restart the queue\nsystemctl restart rq-worker\n```", MemoryKind.PROCEDURE, Layer.PROCEDURAL),
+        ("```\n$ pnpm install\n$ pnpm build\n```", MemoryKind.PROCEDURE, Layer.PROCEDURAL),
+        ("```yaml\nretries: 3\ntimeout: 30s\n```", MemoryKind.FACT, Layer.SEMANTIC),
+        ("Invoices need a PO number before they are paid.", MemoryKind.FACT, Layer.SEMANTIC),
+        ("- bought milk\n- walked the dog", MemoryKind.EVENT, Layer.EPISODIC),
     ],
 )
 def test_routing_table(text: str, kind: MemoryKind, layer: Layer) -> None:
@@ -268,6 +277,15 @@ def test_entity_tags_are_names_not_their_forms() -> None:
     # a unit is no name (two memories counting gigabytes are not about one thing); a role word inside a name is
     assert infer_tags("The host has 64 GB RAM and runs Home Assistant.", S).tags == ["ram", "home assistant"]
     assert infer_tags("Each NAS drive holds 8 TB at 7200 RPM.", S).tags == ["nas"]
+
+
+def test_a_list_item_opens_like_a_sentence() -> None:
+    """A bullet's first word is where a sentence starts: "Error" and "Feature" are no names there (a team's notes
+    file tagged every bullet's first word); a name inside the item, or one that looks like a name anyway, is."""
+    notes = "- Feature flags live in LaunchDarkly\n- Error budget: 99.5% a quarter\n  * Backups run nightly"
+    assert infer_tags(notes, S).tags == ["launchdarkly"]
+    assert infer_tags("1) Review the rota with Tomasz\n2) AWS bill is due", S).tags == ["tomasz", "aws"]
+    assert infer_tags("Lunch on Friday - Priya brings the cake", S).tags == ["priya"]  # a dash mid-line opens no item
 
 
 def test_a_sentence_initial_name_is_tagged_once_the_user_names_it(embedder) -> None:  # type: ignore[no-untyped-def]
