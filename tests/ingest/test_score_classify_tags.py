@@ -270,6 +270,18 @@ def test_hashtags_entities_and_switches() -> None:
     assert len(capped.tags) == S.max_inferred_tags
 
 
+def test_lower_case_names_of_hosts_and_services_are_tags() -> None:
+    """A developer's notes name hosts and services in lower case: an identifier with a number or an underscore,
+    or one alone in backticks, is a named thing; English compounds, age bands, times and commands are not."""
+    assert infer_tags("Postgres 15.4 runs on db-pay-01 and kafka-02.", S).tags == ["db-pay-01", "kafka-02"]
+    assert infer_tags("Deploy `ledger-api` with `make release ENV=prod`; the job is nightly_sync.", S).tags == [
+        "nightly_sync", "ledger-api"]
+    assert infer_tags("The on-call rota covers under-14s from 9 am-4 pm.", S).tags == []
+    assert infer_tags("```sh\nssh db-pay-01\n```", S).tags == []  # not from code blocks
+    off = Settings(store=":memory:", tag_infer_entities=False)
+    assert infer_tags("Postgres 15.4 runs on db-pay-01.", off).tags == []
+
+
 def test_entity_tags_are_names_not_their_forms() -> None:
     """A possessive names the same thing ("LeBron's game" is about LeBron); a plural weekday is a time."""
     assert infer_tags("We watched LeBron's game with Priya's team.", S).tags == ["lebron", "priya"]
