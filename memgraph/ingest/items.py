@@ -49,6 +49,9 @@ class IngestItem:
     importance: Any = None
     provenance: Any = None
     embedding: Any = None
+    #: Whether `created_at` dates what the memory says (it gets that day's date facets). None: when it is given.
+    #: False for a superseded memory's remainder whose original was undated (its `created_at` is only kept).
+    dated: bool | None = None
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> IngestItem:
@@ -138,6 +141,7 @@ class Prepared:
     importance: float | None
     provenance: Provenance | None
     embedding: list[float] | None
+    dated: bool = False  # the memory gets date facets from `created_at` (`IngestItem.dated`)
 
 
 @dataclass
@@ -259,6 +263,7 @@ def prepare(
         importance,
         provenance,
         embedding,
+        created_at is not None if item.dated is None else item.dated and created_at is not None,
     )
 
 

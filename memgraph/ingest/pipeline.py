@@ -200,7 +200,7 @@ class IngestPipeline:
         candidates = [c for c in candidates if c.memory is not None]
         structure.add_structure(
             [c.memory for c in candidates if c.memory is not None],
-            [c.item.created_at is not None for c in candidates if c.memory is not None],
+            [c.item.dated for c in candidates if c.memory is not None],
             self.settings,
         )
         return self._reconcile(
@@ -233,6 +233,8 @@ class IngestPipeline:
                     kind=old.kind,
                     scope=old.scope,
                     created_at=old.created_at,
+                    # dated as the original was: its date facets, not ones from a time only kept for order
+                    dated=any(t in old.tags for t in structure.date_facets(old.created_at)),
                     importance=old.importance,
                     # the old memory's own metadata (a turn's speaker and ids: what it still says is still its
                     # turn), not the engine's bookkeeping of it

@@ -187,6 +187,27 @@ def test_a_move_keeps_the_other_facts_of_the_old_statement(engine: MemoryEngine)
     assert engine.store.get_memories(u, [kept.id]) == []
 
 
+def test_a_remainder_is_dated_as_its_original_was(engine: MemoryEngine) -> None:
+    """A newcomer's case: the part of an undated note that an update left became a memory tagged with the day
+    it was first written (its kept `created_at` read as a date the caller gave). A note the caller dated keeps
+    its day's facets."""
+    from datetime import UTC, datetime
+
+    u = "remainder-dates"
+    undated = engine.remember("My sister Lena lives in Porto and works as a nurse.", user_id=u)
+    report = engine.remember_report("Actually Lena moved to Lisbon last month.", user_id=u)
+    kept = engine.get(report.remainders[0], user_id=u)
+    assert kept.created_at == undated.created_at
+    assert not [t for t in kept.tags if t.startswith(("date:", "month:"))], kept.tags
+    when = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+    dated = engine.remember_many([{"content": "My brother Tom lives in Leeds and works as a chef.",
+                                   "created_at": when}], user_id=u)[0]
+    assert "date:2026-03-02" in dated.tags
+    report = engine.remember_report("Actually Tom moved to York last month.", user_id=u)
+    kept = engine.get(report.remainders[0], user_id=u)
+    assert "date:2026-03-02" in kept.tags and "month:2026-03" in kept.tags
+
+
 def test_a_correction_keeps_the_untouched_clause_of_a_compound_memory(engine: MemoryEngine) -> None:
     """A newcomer's case: correcting the dates of a holiday made the whole note inactive, and recall no longer
     knew who covers code review meanwhile."""
