@@ -56,6 +56,17 @@ def test_every_command_explains_itself(command: list[str]) -> None:
     assert "Usage" in res.output
     # Every option has help text.
     assert not re.search(r"^\s+--[\w-]+\s+(TEXT|INTEGER|FLOAT)?\s*$", res.output, re.M), res.output
+    # and shows all of it: the help is rendered as Markdown, where a bare "<memory>" is an HTML tag and vanished
+    # ("Print the  block for a prompt.")
+    import typer.main
+
+    cmd = typer.main.get_command(app)
+    for name in command:
+        cmd = cmd.commands[name]  # type: ignore[attr-defined]
+    flat = " ".join(res.output.replace("│", " ").split())
+    for what, text in [("the command", cmd.help), *((p.name, getattr(p, "help", None)) for p in cmd.params)]:
+        for tag in re.findall(r"<[A-Za-z][\w:-]*>", text or ""):
+            assert tag in flat, f"{what}: {tag} is not shown"
 
 
 #: What the repository's own text must not lean on: files outside it, and the private vocabulary of the

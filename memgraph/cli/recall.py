@@ -51,7 +51,7 @@ def recall(
     include_old: Annotated[
         bool, typer.Option("--include-old", help="Also session summaries older than the episode window.")
     ] = False,
-    prompt: Annotated[bool, typer.Option("--prompt", help="Print the <memory> block for a prompt.")] = False,
+    prompt: Annotated[bool, typer.Option("--prompt", help="Print the `<memory>` block for a prompt.")] = False,
     trace: Annotated[bool, typer.Option("--trace", help="Explain how each memory was found and scored.")] = False,
     store: StoreOpt = None,
     as_json: JsonOpt = False,
