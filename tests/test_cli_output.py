@@ -100,6 +100,16 @@ def test_list_shows_status_only_with_inactive_and_no_empty_score_column(store):
     assert code == 0 and "status" in out and "inactive" in out and "active" in out and "Berlin" in out
 
 
+def test_ids_in_tables_stay_whole_to_be_copied(store):
+    """A newcomer copied an id from `list` into `forget`: the table had folded it over two lines."""
+    code, out, _ = run("remember", "The staging database is pg-stage-02, reachable only over the VPN.", "-u", "ada",
+                       "-s", store, "--json")
+    mid = json.loads(out)["memory"]["id"]
+    for args in (("list",), ("search", "staging database"), ("list", "--inactive")):
+        code, out, _ = run(*args, "-u", "ada", "-s", store)
+        assert code == 0 and mid in out, out  # on one line of the 80-column table
+
+
 def test_forget_twice_says_nothing_changed(store):
     _, out, _ = run("remember", "Temporary note about lunch.", "-u", "ada", "-s", store)
     mid = out.split()[1]

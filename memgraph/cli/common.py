@@ -245,7 +245,11 @@ def memory_table(
     table = Table(title=title, show_lines=False)
     cols = [*(["score"] if scored else []), "id", *(["status"] if status else []), "kind", "content", "tags"]
     for col in cols:
-        table.add_column(col, overflow="fold")
+        if col == "id":
+            # whole on one line, to be copied into `forget`, `erase` or `link` (folded it broke in two)
+            table.add_column(col, no_wrap=True, min_width=max((len(m.id) for _, m in rows), default=2))
+        else:
+            table.add_column(col, overflow="fold")
     for score, mem in rows:
         cells: list[str | Text] = [
             *([("" if score is None else f"{score:.3f}")] if scored else []),
