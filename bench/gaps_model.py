@@ -73,7 +73,10 @@ read and frozen (eleven parts; 56710f3's own feature code), a memory qualifying 
 (bench/RESULTS.md, "Gap detection, held-out 17's causes"). Helper `gaps15` (2026-11-28): held-out 18 read and frozen
 (twelve parts; eaa5522's own feature code), a lower-case owner read as a focus word and a person's number as a phone,
 relayed questions and requests, a note's "Q:" label, "no. 10", refitted on twenty-one parts (bench/RESULTS.md, "Gap
-detection, held-out 18's causes").
+detection, held-out 18's causes"). Helper `gaps16` (2026-11-28): held-out 19 read and frozen (thirteen parts; 87bfee8's
+own feature code), lettered things ("Depot C" / "Depot A"), a day in the plural no subject, one field of a record
+that answers whatever its cosine (`gap_fields`), an identifier asked by its name, a negated name no "who", refitted
+on twenty-two parts (bench/RESULTS.md, "Gap detection, held-out 19's causes").
 
     python bench/gaps_model.py                      # leave one part out over the read parts (features cached)
     python bench/gaps_model.py --no-rule-features   # ... the model without the rules' verdicts
@@ -121,7 +124,7 @@ CACHE_DIR = ROOT / "bench" / ".cache" / "gaps_model"
 FEATURE_CODE = ("memgraph/config.py", "memgraph/retrieve/gaps.py", "memgraph/retrieve/gap_focus.py",
                 "memgraph/retrieve/gap_question.py", "memgraph/retrieve/gap_values.py",
                 "memgraph/retrieve/gap_model.py", "memgraph/retrieve/gap_structure.py",
-                "memgraph/retrieve/gap_voice.py")
+                "memgraph/retrieve/gap_voice.py", "memgraph/retrieve/gap_fields.py")
 MODEL = "gap_model.json"
 #: Issue 15's goal for gap detection; `model>t` keeps precision at it on the training parts.
 GOAL_PRECISION = 0.9
