@@ -34,8 +34,12 @@ def field_answer(query: str, content: str) -> bool:
     *second supervisor Dr Kemi Ade*". A question that asks no kind of value, or names no focus word, has no field
     answer (a field saying its words is only a topic then). Whose value it is, is read apart (`gap_structure`)."""
     question = asked(query)
-    expects = expected_answer(question)
-    words = focus_words(question)
+    return answering_field(content, query, question, expected_answer(question), focus_words(question))
+
+
+def answering_field(content: str, query: str, question: str, expects: str | None, words: list[str]) -> bool:
+    """`field_answer` with what it reads of the question given (`asked`, the kind of value, the focus words): read
+    once per recall, not once per served memory."""
     if expects is None or not words:
         return False
     for field in fields(content):

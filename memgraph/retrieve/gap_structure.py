@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memgraph.ingest.statement import stem
-from memgraph.retrieve.gap_fields import field_answer
+from memgraph.retrieve.gap_fields import answering_field
 from memgraph.retrieve.gap_focus import (
     SLOT_WORDS,
     ServedHit,
@@ -271,7 +271,7 @@ def structure_features(query: str, served: Sequence[ServedHit], *, weak_cosine: 
                     "sibling_name": float(_sibling_name(q, c, missing)), "lexical_left": _lexical_left(q, have),
                     "sibling_owner": float(_sibling_owner(q, c, have)),
                     "sibling_qualifier": float(_sibling_qualifier(q, c, have)), "good": good,
-                    "field": field_answer(query, c)})
+                    "field": good and answering_field(c, query, question, expects, q.focus)})
     f: dict[str, float] = {}
     top = max(per, key=lambda p: p["sim"]) if per else None
     goods = [p for p in per if p["good"]]
