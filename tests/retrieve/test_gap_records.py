@@ -6,12 +6,14 @@ that is the subject of a negated verb ("Marek won't be coaching next season").""
 
 from __future__ import annotations
 
+from memgraph.embed import CachedEmbedder
 from memgraph.retrieve.gap_fields import field_answer, fields
 from memgraph.retrieve.gap_focus import ServedHit, subject_names
 from memgraph.retrieve.gap_structure import asked_subjects, names_absent, sibling_name, structure_features
 from memgraph.retrieve.gap_values import expected_answer, holds_answer
+from tests.retrieve.test_gap_model import _p, _verdicts
 
-PARKING = "Block A has 40 spaces, Block B 25, visitor bays 6"
+PARKING = "Block A has 40 parking spaces, Block B 25, visitor bays 6"
 
 
 def test_a_lettered_thing_is_a_subject_and_another_letter_its_sibling() -> None:
@@ -22,6 +24,17 @@ def test_a_lettered_thing_is_a_subject_and_another_letter_its_sibling() -> None:
     assert names_absent(asked_b, PARKING) == 0.0 and not sibling_name(asked_b, PARKING)
     # in lower case too on the memory's side ("we went with plan A"), and "Plan B" asked
     assert sibling_name("is Plan B still on for the launch?", "we went with plan A for the launch")
+
+
+def test_the_shipped_decision_weighs_a_lettered_sibling(embedder: CachedEmbedder) -> None:
+    """With the real model and the exported weights: the sibling's count served for "Block C" makes a miss far likelier
+    than the same record asked of its own "Block B" (p 0.32 / 0.02; before the lettered reading 0.03 / 0.02). Under
+    the threshold still: one read case (held-out 19 br17) is too few to weigh it more."""
+    served = [PARKING, "the lift in Block A is out until Friday", "bins go out on Tuesday night"]
+    _, sibling = _verdicts(embedder, "how many parking spaces in Block C?", served)
+    _, own = _verdicts(embedder, "how many parking spaces in Block B?", served)
+    assert not own.miss, own.reason
+    assert _p(sibling) >= _p(own) + 0.2, (sibling.reason, own.reason)
 
 
 def test_a_letter_that_names_nothing_is_no_subject() -> None:
