@@ -231,11 +231,13 @@ _NAME_WORD = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z][\w'’-]*")
 
 def subject_names(query: str) -> list[str]:
     """The names the question is about ("the gas safety certificate date for *Mill Lane*", "the *Dragon Ride*"),
-    not the first word of a sentence or a calendar word."""
+    not the first word of a sentence or a calendar word, nor one said in the plural ("on *Mondays*": a record
+    writes the day "Mon/Wed/Fri", and a day is when, not whose)."""
     out: list[str] = []
     for m in _NAME_WORD.finditer(asked(query)):
         w = re.sub(r"['’]s$", "", m.group(0)).lower()
-        if w not in QUESTION_WORDS and w not in CALENDAR and w not in stop_words() and w not in out:
+        calendar = w in CALENDAR or (w.endswith("s") and w[:-1] in CALENDAR)
+        if w not in QUESTION_WORDS and not calendar and w not in stop_words() and w not in out:
             out.append(w)
     return out
 

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memgraph.ingest.statement import stem
+from memgraph.retrieve.gap_fields import answering_field
 from memgraph.retrieve.gap_focus import (
     SLOT_WORDS,
     ServedHit,
@@ -32,6 +33,10 @@ from memgraph.text import stop_words, tokenize
 #: A thing named by a word and a number: "lab 3", "Year 11", "room 4B", "gate 12".
 #: "no. 10" is "no 10": the house at number 10 ("the people at no. 10" / "the Fosters at no. 14").
 _NUMBERED = re.compile(r"(?i)\b([a-z]{2,})\.?\s+(\d+[a-z]?)\b")
+#: A thing named by a word and a capital letter, as a numbered one is by a number: "Depot C", "Block B", "bay C",
+#: "Plan B" (a sibling of "Depot A"). Not "I", not an initial before a name ("Dr K Ade"), not a letter that starts
+#: an abbreviation ("gate A.1").
+_LETTERED = re.compile(r"\b([A-Za-z]{2,})\s+([A-HJ-Z])\b(?![.\-/]\w)(?!\s+[A-Z][a-z])")
 #: An identifier: "fct_subscriptions", "RAW.STRIPE", "v2", "A100".
 _IDENTIFIER = re.compile(r"\b[A-Za-z]+[_.][A-Za-z_.]*[A-Za-z]\b|\b[A-Za-z]+\d[\w]*\b")
 #: An acronym of the question: "SLA", "MOT".
@@ -54,7 +59,7 @@ _PHRASE_END = re.compile(r"[,;:.!?()\[\]\n\u2022]+|\s[-\u2013\u2014]\s")
 _PER_MEMORY = ("names_absent", "sibling_name", "lexical_left", "sibling_owner", "sibling_qualifier")
 #: The features `structure_features` gives (bench/gaps_model.py adds them to older checkouts' rows).
 FEATURES = (*(f"{p}_{k}" for p in ("best", "good") for k in _PER_MEMORY), "clean_best_sim", "whole_best_sim",
-            "asked_subjects")
+            "asked_subjects", "field_answer")
 
 
 def _counts(word: str) -> bool:
@@ -64,14 +69,22 @@ def _counts(word: str) -> bool:
     return w == "no" or w not in stop_words()
 
 
+def _numbered(text: str) -> list[tuple[str, str]]:
+    """(word, number or letter) of each numbered or lettered thing of `text`: "Lab 2, Depot B" -> [("Lab", "2"),
+    ("Depot", "B")]; a stop word numbers nothing ("is it still 3", "is A")."""
+    out = [(h, n) for h, n in _NUMBERED.findall(text)]
+    return out + [(h, n) for h, n in _LETTERED.findall(text) if h.lower() not in stop_words()]
+
+
 def asked_subjects(query: str) -> list[str]:
     """What the question is about, by its own words: its names (`subject_names`), acronyms, identifiers and
-    numbered things, lowercased ("lab 1", "fct_subscriptions", "salesforce")."""
+    numbered or lettered things, lowercased ("lab 1", "depot c", "fct_subscriptions", "salesforce")."""
     q = asked(query)
     out = list(subject_names(query))
     out += [m.group(0).lower() for m in _ACRONYM.finditer(q)]
     out += [m.group(0).lower() for m in _IDENTIFIER.finditer(q)]
     out += [f"{m.group(1).lower()} {m.group(2).lower()}" for m in _NUMBERED.finditer(q) if _counts(m.group(1))]
+    out += [f"{h.lower()} {n.lower()}" for h, n in _LETTERED.findall(q) if h.lower() not in stop_words()]
     out += [m.group(0).lower() for m in _MIXED_CASE.finditer(q)]
     out += [f"{m.group(1).lower()} {m.group(2).lower()}" for m in _ORDINAL_THING.finditer(q)
             if m.group(2).lower() not in SLOT_WORDS and m.group(2).lower() not in stop_words()]
@@ -122,7 +135,7 @@ def _said(subject: str, content: str, have: set[str], spelled: set[str]) -> bool
         return any(ordinal.group(1) in ordinals and n == word for ordinals, n in _ordinal_things(content))
     if " " in subject:
         head, num = subject.split(" ", 1)
-        return any(h.lower().startswith(head[:4]) and n.lower() == num for h, n in _NUMBERED.findall(content))
+        return any(h.lower().startswith(head[:4]) and n.lower() == num for h, n in _numbered(content))
     return all(stem_in(stem(w), have) for w in tokenize(subject))
 
 
@@ -148,7 +161,7 @@ def _sibling_name(q: _Asked, content: str, missing: list[str]) -> bool:
             return True
     if any(" " in s and not _ORDINAL_THING.fullmatch(s) for s in missing):  # a numbered thing: another number
         heads = {s.split(" ", 1)[0][:4] for s in missing if " " in s}
-        if any(h.lower()[:4] in heads for h, _ in _NUMBERED.findall(content)):
+        if any(h.lower()[:4] in heads for h, _ in _numbered(content)):
             return True
     theirs = {stem(w) for n in subject_names(content) for w in tokenize(n)}
     theirs |= {stem(m.group(0).lower()) for m in _MIXED_CASE.finditer(content)}
@@ -243,7 +256,8 @@ def structure_features(query: str, served: Sequence[ServedHit], *, weak_cosine: 
     values named, of the same time): whether it says the question's subjects, speaks of a sibling, qualifies a
     shared word differently (`sibling_qualifier`), gives the thing asked another owner, how many focus words it
     lacks by the word; the best cosine of a memory holding the answer with none of these signs (`clean_best_sim`),
-    and of one that also says every focus word (`whole_best_sim`)."""
+    and of one that also says every focus word (`whole_best_sim`); whether such a memory, at any cosine, has a field
+    that answers by itself (`field_answer`: a record's cosine says little)."""
     q = _Asked.of(query)
     question = q.question  # (`asked(query)`, read once)
     expects = expected_answer(question)
@@ -256,7 +270,8 @@ def structure_features(query: str, served: Sequence[ServedHit], *, weak_cosine: 
         per.append({"sim": h.similarity or 0.0, "names_absent": _names_absent(q, missing),
                     "sibling_name": float(_sibling_name(q, c, missing)), "lexical_left": _lexical_left(q, have),
                     "sibling_owner": float(_sibling_owner(q, c, have)),
-                    "sibling_qualifier": float(_sibling_qualifier(q, c, have)), "good": good})
+                    "sibling_qualifier": float(_sibling_qualifier(q, c, have)), "good": good,
+                    "field": good and answering_field(c, query, question, expects, q.focus)})
     f: dict[str, float] = {}
     top = max(per, key=lambda p: p["sim"]) if per else None
     goods = [p for p in per if p["good"]]
@@ -273,4 +288,8 @@ def structure_features(query: str, served: Sequence[ServedHit], *, weak_cosine: 
              and not p["lexical_left"] and p["sim"] >= weak_cosine]
     f["whole_best_sim"] = max(whole, default=0.0)
     f["asked_subjects"] = float(len(q.subjects))
+    # a record's field that answers, whatever the record's cosine (`gap_fields`), of a memory naming the question's
+    # subjects and no sibling of them
+    f["field_answer"] = float(any(p["field"] and p["good"] and not p["sibling_name"] and not p["names_absent"]
+                                  and not p["sibling_owner"] and not p["sibling_qualifier"] for p in per))
     return f

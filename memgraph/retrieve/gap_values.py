@@ -42,7 +42,11 @@ _EXPECT: tuple[tuple[str, re.Pattern[str]], ...] = (
     # "What's my locker code?": the code itself, not where it is written down ("… on a card in my wallet")
     ("code", re.compile(
         r"(?i)\b(?:lock|locker|door|gate|alarm|safe|wi-?fi|access|entry|zip|area|post|promo|discount|voucher)\s+code\b|"
-        r"\bcombination\b|\bpasscode\b|\bpin\s+(?:number|code)\b|(?-i:\bPIN\b)"
+        r"\bcombination\b|\bpasscode\b|\bpin\s+(?:number|code)\b|(?-i:\bPIN\b)|"
+        # an identifier asked by its name: "what's my submission ID", "what was the order id?" (not "what's the log
+        # key for the request id": the key is asked, the id names whose)
+        r"\bwhat(?:['’]?s|\s+is|\s+was)?\s+(?:the\s+|my\s+|our\s+|his\s+|her\s+|their\s+)?"
+        r"(?:[\w.'’-]+\s+){0,3}?id\b(?!['’])"
     )),
     ("duration", re.compile(r"(?i)\bhow\s+long\b")),
     (
@@ -161,6 +165,12 @@ _POSTAL = re.compile(
 _AT_HOUR = re.compile(rf"(?i)\b(?:at|from|until|till|by|around)\s+(?:about\s+)?({_HOUR})\b(?![:.,]?\d)")
 _WHOEVER = re.compile(r"(?i)\bwhoever\s+(?:is|was|has|holds|runs|leads)\b")
 _WHO = re.compile(r"(?i)\bwho(?:m|se|['’]?s)?\b")
+#: A name that is the subject of a negated verb: "Sandra *isn't standing* again for chair", "Tom *won't be* there",
+#: "Jo *no longer* runs it". Asked who, such a name is the one who is not: no answer ("who's going to be chair?").
+_NEGATED_AFTER = re.compile(
+    r"(?i)\s+(?:(?:is|was|are|were|will|would|does|did|has|have|had|can|could)(?:n['’]?t|\s+not)\b|won['’]?t\b|"
+    r"can['’]?t\b|cannot\b|never\b|no\s+longer\b|not\b)"
+)
 #: Words `values` takes for the unit of a number that are not units: "at 8 tomorrow" is a clock time.
 _NOT_UNITS = frozenset({"", "today", "tomorrow", "tonight", "sharp", "ish"})
 #: A fraction in words, which `values` does not read as a number.
@@ -255,6 +265,7 @@ def holds_answer(content: str, expects: str | None, query: str) -> bool:
         for m in _CAPITAL.finditer(content)
         for w in tokenize(m.group(0))
         if w not in stop_words() and w not in CALENDAR and not (who and "_" in m.group(0))  # no one is STRIPE_KEY
+        and not (who and _NEGATED_AFTER.match(content, m.end()))  # asked who, "Sandra isn't standing" is not who
     }
     if names - asked:
         return True
