@@ -18,10 +18,14 @@ from memgraph.text import stop_words
 
 #: A value denied after the statement that gives another in its place: "The penguins get sprats only, never
 #: herring.", "… fermented in stainless steel, with no oak.", "Under-12s play on Tuesdays, never on Thursdays.", "The
-#: gate will be left bare with a wax finish, no paint." (", not X" names a corrected value: `statement._NOT_X`).
+#: gate will be left bare with a wax finish, no paint." (", not X" names a corrected value: `statement._NOT_X`). After
+#: "no" the thing may be said needed or not and given a scope: "…, no courier for this series", "…, no min skills
+#: needed in our league" deny the courier and the min skills.
 _DENIED_AFTER = re.compile(
-    r"(?i)[,;]\s*(?:but\s+|and\s+)?(?:never|with\s+no|without(?:\s+any)?|no)\s+"
-    r"(?:(?:on|in|at|with|by|for|from|the|a|an|any)\s+)*(?P<x>[\w'’-]+(?:\s+[\w'’-]+){0,2}?)\s*(?=[.;!?]|$)"
+    r"(?i)[,;]\s*(?:but\s+|and\s+)?(?:never|with\s+no|without(?:\s+any)?|(?P<no>no))\s+"
+    r"(?:(?:on|in|at|with|by|for|from|the|a|an|any)\s+)*(?P<x>[\w'’-]+(?:\s+[\w'’-]+){0,2}?)"
+    r"(?(no)(?:\s+(?:needed|required|necessary))?(?:\s+(?:for|in|on|at)\s+(?:this|that|the|our|my|your|their)"
+    r"(?:\s+[\w'’-]+){1,2})?)\s*(?=[.;!?]|$)"
 )
 
 

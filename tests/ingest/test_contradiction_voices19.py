@@ -103,6 +103,14 @@ _PAIRS: list[tuple[str, str, ReconcileAction]] = [
     ("The back fence is to be stained green.", "The back fence will be left natural with an oil finish, no stain.", _C),
     ("The back fence is to be stained green.", "The back fence will be stained green with an oil finish, no varnish.",
      _N),
+    # ... its need denied, or given a scope
+    ("Volunteers must hold a food hygiene certificate before serving.",
+     "Volunteers can serve straight away, no food hygiene certificate needed at our cafe.", _C),
+    ("The exam papers go back to the board by courier on 9 June.",
+     "Exam papers get posted back by recorded post, no courier for this summer.", _C),
+    # a number beside "only" that the other text lists among more
+    ("The appeal was on ground 3 only.", "The appeal covers grounds 2 and 3, both on procedure.", _C),
+    ("The appeal was on ground 3 only.", "The appeal covers ground 3, on procedure.", _N),
     # a denial against an avoidance says one thing
     ("The puppy must never be left alone with the cat.", "Keep the puppy away from the cat when you're out.", _N),
 ]
