@@ -122,7 +122,7 @@ class ConflictRules:
             return "a value said relative to another's"
         if c.changed and not moved and c.same_frame and not c.entities_differ and not _scoped(c.changed) and not (
             _kind_on_one_side(n, o) or _count_and_members(n, o, c) or denials
-            or predicates.other_members(n.text, o.text)
+            or predicates.other_members(n.text, o.text) or _numbered_other(n, o, c)
         ):
             return _changed(c.changed)
         if c.same_frame and not (c.entities_differ or denials) and _date_against_month(n, o) and _same_subject(n, o):
@@ -424,6 +424,30 @@ def _opposite_for_opposite(n: Statement, o: Statement, c: Comparison) -> bool:
     if len(olds) != 1 or len(news) != 1 or _OPPOSITE_STEMS.get(next(iter(olds))) != next(iter(news)):
         return False
     return len(c.only_new) + len(c.only_old) <= 3 and _same_subject(n, o)
+
+
+#: A word of a name and the number after it: "Flat 2", "store 3", "Hive no. 4", "Pen #6".
+_NUMBERED = re.compile(r"(?i)\b([a-z][a-z'’-]*)\s+(?:no\.?\s*|#\s*)?(\d+)\b(?![.,:/]\d)")
+
+
+def _numbered_other(n: Statement, o: Statement, c: Comparison) -> bool:
+    """Whether a bare number that changed names another thing of a numbered kind, a word of both subjects said before
+    it: "Flat 2's rent is £850." / "Flat 3's rent is £900.", "Cold store 3 | temp (°C): 4" / "Cold store 5 | …: 7" are
+    two flats and two stores, each with its own value, not one value changed (a false contradiction on main: the bare
+    number read as one more value of the frame, or as a count of the word after it, "3 temp"). Only with another kind
+    changed beside it."""
+    if len(c.changed) < 2 or not any(k.startswith("q:") for k in c.changed):
+        return False
+    both = n.subject & o.subject
+
+    def numbered(st: Statement) -> dict[str, set[str]]:
+        out: dict[str, set[str]] = {}
+        for word, number in _NUMBERED.findall(st.text):
+            out.setdefault(stem(word.lower()), set()).add(number)
+        return out
+
+    a, b = numbered(n), numbered(o)
+    return any(w in both and a[w] != b[w] for w in a.keys() & b.keys())
 
 
 def _say_both(n: Statement, o: Statement, c: Comparison) -> bool:

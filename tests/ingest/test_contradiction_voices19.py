@@ -2,8 +2,9 @@
 table's row read as clauses (`jotted._row`), "is" contracted before a value (`jotted._CONTRACTED_IS`), a reminder read
 as the statement it keeps (`intentions.plain`), a price said by who pays it and a capacity said in other words
 (`conflicts._measured`), a word swapped for its opposite beside a word more (`conflicts._opposite_for_opposite`), and
-a denial against an avoidance, which is no conflict (`denials.avoidance_for_denial`). Sentences of my own in several
-domains and voices, beside the near misses each must leave alone; the real model's cosine, the default rules."""
+a denial against an avoidance, which is no conflict (`denials.avoidance_for_denial`), nor is another numbered thing's
+value (`conflicts._numbered_other`). Sentences of my own in several domains and voices, beside the near misses each
+must leave alone; the real model's cosine, the default rules."""
 
 from __future__ import annotations
 
@@ -82,6 +83,10 @@ _PAIRS: list[tuple[str, str, ReconcileAction]] = [
     ("Van 2 | fuel: petrol | seats: 3", "Van 2 | fuel: diesel | seats: 3", _C),
     # near misses: another row; other fields of the same row; the same value
     ("Cold store 3 | temp (°C): 4", "Blast chiller 3 | temp (°C): -18", _N),
+    # another numbered thing with its own value: two stores, two flats
+    ("Cold store 3 | temp (°C): 4", "Cold store 5 | temp (°C): 7", _N),
+    ("Flat 2's rent is £850 a month.", "Flat 3's rent is £900 a month.", _N),
+    ("Flat 2's rent is £850 a month.", "Flat 2's rent is £900 a month.", _C),
     ("Van 2 | fuel: petrol | seats: 3", "Van 2 | colour: white | mileage: 41,000", _N),
     # "is" contracted before the value
     ("The shed is 3 metres wide.", "The shed's 4 metres wide.", _C),
