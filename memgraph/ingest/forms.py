@@ -54,10 +54,11 @@ _CHANGED_TO = re.compile(
 
 #: Stems of words that say a quantity is measured, not what is measured: "costs £30", "comes to 288 pages", "is 320
 #: pages long", "weighs 2 tonnes", "lasts 90 minutes", "reaches 32 metres", "runs to 400 pages", "totals £1,200",
-#: "must be at least 16" / "the minimum age is 18" (a bare number bounding a person is an age).
+#: "must be at least 16" / "the minimum age is 18" (a bare number bounding a person is an age); "members pay £12.80
+#: a month" / "subs are £14.20 a month" (a price said by who pays it, held-out pairs 19).
 _MEASURE = frozenset(stem(w) for w in (
     "cost costs come comes came total totals weigh weighs measure measures last lasts reach reaches run runs ran "
-    "take takes took amount amounts long tall wide deep heavy hold holds held keep keeps kept age aged"
+    "take takes took amount amounts long tall wide deep heavy hold holds held keep keeps kept age aged pay pays"
 ).split())
 #: "The set point is 18 °C": the value a controller holds, said as a noun ("is held at 22 °C").
 _SET_POINT = frozenset({"set", "point"})
@@ -491,7 +492,8 @@ def _only_against_list(n: Statement, o: Statement, c: Comparison) -> bool:
     voice acting is English only." / "… will ship with English and French voice acting."; "The clinic only takes
     card." / "The clinic takes cash and card." (held-out pairs 11). The side with "only" says nothing the list side
     does not (no scope of its own: "sells rye only on Saturdays"), the word beside "only" is a member of the list,
-    and a word joined to it there is one the "only" side leaves out. The same subject, the same polarity."""
+    and a word joined to it there is one the "only" side leaves out; or a number beside "only" is one the list gives
+    among more of its kind ("claim 4 only" / "claims 1 and 4", held-out pairs 19). The same subject and polarity."""
     a, b = found(_ONLY, n.text), found(_ONLY, o.text)
     if a == b or c.polarity or not _same_subject(n, o):
         return False
@@ -506,6 +508,10 @@ def _only_against_list(n: Statement, o: Statement, c: Comparison) -> bool:
         around = re.findall(r"[\w'’-]+", only.text[max(0, m.start() - 30) : m.start()].lower())[-1:]
         around += re.findall(r"[\w'’-]+", only.text[m.end() : m.end() + 40].lower())[:3]
         near |= {stem(w) for w in around}
+    if any(w.isdigit() for w in near) and only.flat_values < listed.flat_values and any(
+        len(listed.kinds.get(k, ())) > len(v) for k, v in only.kinds.items()
+    ):
+        return True  # a number beside "only" that the list gives among more: "claim 4 only" / "claims 1 and 4"
     low = listed.text.lower()
     for x in near & listed.stems:
         for y in extra_list:

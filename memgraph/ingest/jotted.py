@@ -32,15 +32,62 @@ _HEADINGS = frozenset(
 )
 
 
+#: "is" said as "'s" before a value: "The boat's 62 feet long.", "The rent's £850 now." (not an ordinal, "Mum's 70th
+#: birthday", a possessive). The parse finds no verb in "boat's", which leaves such a text a label.
+_CONTRACTED_IS = re.compile(
+    r"(?<=[^\W\d])['’]s\s+(?=(?:only\s+|about\s+|around\s+)?[£$€]?\d[\d,]*(?:\.\d+)?(?![\d,.]|st\b|nd\b|rd\b|th\b))"
+)
+#: Where a table's row, written as a line, parts its cells: a bar with a space each side ("Grow room 2 | temp: 18").
+_CELL = re.compile(r"\s+\|\s+")
+#: A unit in brackets at a key's end ("temp (°C)", "weight (kg)", "distance (miles)"): the unit of the key's value.
+_KEY_UNIT = re.compile(r"^(?P<key>.*?)\s*\((?P<unit>[^()\d]{1,12})\)$")
+#: A row's cell with a key: a few words, no digit first (not "09:00"), brackets allowed ("temp (°C)"), then ":" or "=".
+_ROW_CELL = re.compile(r"^(?P<key>[^\W\d][\w'’ &/+.()°%-]{0,40}?)\s*[:=]\s*(?P<value>\S.*)$")
+#: A value that is a bare number ("18", "41,200", "9.5").
+_BARE_NUMBER = re.compile(r"^[-+]?\d[\d,]*(?:\.\d+)?$")
+
+
+def _row(text: str) -> str:
+    """A table's row said as clauses ("Grow room 2 | temp (°C): 18" -> "Grow room 2 temp is 18 °C"): the cells
+    without a key name what the row is about, and each cell with one ("temp (°C): 18") says its value of that thing's
+    key, as a key-value line does (`_line`), the unit in the key's brackets put after a bare number. In a row a key
+    is a column's name, whatever its words ("status", "wrist guards"), so none is read as a heading or a clause. The
+    clauses are joined by ";", which the conflict rules read one by one. A row with no keyed cell ("Peter Wright anvil
+    | 150 kg"), or a keyless cell after a keyed one, is left as it is."""
+    name: list[str] = []
+    fields: list[tuple[str, str]] = []
+    for cell in (c.strip() for c in _CELL.split(text.strip()) if c.strip()):
+        m = _ROW_CELL.match(cell)
+        if m is None:
+            if fields:
+                return text
+            name.append(cell)
+            continue
+        key, value = m.group("key").strip(), m.group("value").strip()
+        unit = _KEY_UNIT.match(key)
+        if unit is not None and _BARE_NUMBER.match(value):
+            key, value = unit.group("key"), f"{value} {unit.group('unit').strip()}"
+        fields.append((key, value))
+    if not fields:
+        return text
+    head = " ".join(name)
+    return "; ".join(f"{head} {key} is {value}".strip() for key, value in fields)
+
+
 @lru_cache(maxsize=BARE_TEXTS)
 def sentence(text: str) -> str:
-    """`text` with a jotted key-value line said as a copula ("key: value" -> "key is value"); `text` itself when it
+    """`text` with a jotted key-value line said as a copula ("key: value" -> "key is value"), and "is" contracted
+    before a value said whole (`_CONTRACTED_IS`); `text` itself when it
     is no such line, when its value is a clause ("Client note: Aarav has to avoid sesame"), or when its key is a
     heading ("Update: …"). A list (lines, bulleted or not) is read line by line, its lines joined by ";" as clauses
     (a lead-in line's colon dropped): the conflict rules read each clause alone, so the one item a new statement
     changes meets it ("Kids' week:\n- Mon: swimming\n- Tue: piano" against "Piano is on Thursdays."). Cached as the
     bare readings it is asked of are (`voice.BARE_TEXTS`: both texts of every pair the conflict chain reaches)."""
+    if _CONTRACTED_IS.search(text):
+        text = _CONTRACTED_IS.sub(" is ", text)
     lines = [line for line in text.strip().splitlines() if line.strip()]
+    if len(lines) == 1 and _CELL.search(text):
+        return _row(text)
     if len(lines) < 2:
         # (a speaker's turn, "John: Thanks! Talk to you later!", is one line and says nothing of John: LoCoMo read so
         # gained 15 false contradictions between one speaker's turns; a list's line "Mon: swimming" is no turn)
