@@ -98,10 +98,13 @@ def fulfilled(new: str, old: str) -> bool:
     verb, thing = wanted
     tokens = tokenize(new)
     said = {stem(_PAST.get(t) or IRREGULAR.get(t, t)) for t in tokens}
-    # the verb said done is a form other than its base: "ordered", "rang"; "I try to find ways to make money" says
-    # "make" still to do
-    done = any(stem(_PAST.get(t) or IRREGULAR.get(t, t)) == stem(verb) and t != verb and not t.endswith("ing")
-               for t in tokens)
+    # the verb said done is its past: "ordered", "rang"; "I try to find ways to make money" says "make" still to
+    # do, and a noun of the verb's stem says nothing done ("the cake collection is at 2 pm")
+    done = any(
+        stem(_PAST.get(t) or IRREGULAR.get(t, t)) == stem(verb) and t != verb
+        and (t in _PAST or t in IRREGULAR or t.endswith("ed"))
+        for t in tokens
+    )
     return (done or bool(_DONE.intersection(tokens))) and thing in said
 
 
