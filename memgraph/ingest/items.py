@@ -28,7 +28,7 @@ from memgraph.ingest.report import Dropped, DropReason, IngestReport
 from memgraph.ingest.secrets import SecretFilter, only_redactions
 from memgraph.ingest.tags import normalise_tags
 from memgraph.models import Layer, Memory, MemoryKind, Provenance, Scope, check_embedding
-from memgraph.validation import check_nesting
+from memgraph.validation import check_nesting, nested_quantifier, utc_datetime
 
 
 @dataclass
@@ -296,6 +296,11 @@ def trigger_list(values: Any) -> list[str]:
                 re.compile(p[3:])
             except re.error as exc:
                 raise ValidationError(f"trigger_patterns[{i}] is not a valid regular expression ({exc})") from None
+            if nested_quantifier(p[3:]):
+                raise ValidationError(
+                    f"trigger_patterns[{i}] repeats a repetition, such as (a+)+: matching it can take exponential "
+                    "time; repeat the inner part once (a+)"
+                )
     return [p for p in out if p]
 
 
@@ -316,6 +321,8 @@ def check_json(meta: dict[str, Any]) -> dict[str, Any]:
 
 
 def _unit(value: Any, what: str) -> float:
+    if isinstance(value, bool):  # float(True) is 1.0: a flag given where a number belongs is a mistake
+        raise ValidationError(f"{what} must be a number between 0 and 1, got bool")
     try:
         v = float(value)
     except (TypeError, ValueError):
@@ -326,11 +333,14 @@ def _unit(value: Any, what: str) -> float:
 
 
 def _datetime(value: Any) -> datetime | None:
-    if value is None or isinstance(value, datetime):
-        return value
+    if value is None:
+        return None
+    if isinstance(value, datetime):
+        return utc_datetime(value, "created_at")
     if isinstance(value, str):
         try:
-            return datetime.fromisoformat(value.replace("Z", "+00:00"))
+            parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
         except ValueError:
-            raise ValidationError(f"created_at {value[:40]!r} is not an ISO 8601 timestamp") from None
+            raise ValidationError("created_at is not an ISO 8601 timestamp") from None
+        return utc_datetime(parsed, "created_at")
     raise ValidationError(f"created_at must be a datetime or an ISO 8601 string, got {type(value).__name__}")
