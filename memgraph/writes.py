@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 
 from memgraph.errors import NotFoundError, QueuedWritesWarning, TransientStoreError, ValidationError
+from memgraph.ingest.clean import clean_text
 from memgraph.ingest.items import IngestItem
 from memgraph.ingest.pipeline import IngestPipeline, IngestResult
 from memgraph.models import MEMORY_RELATIONS, Link, Memory, Relation
@@ -157,10 +158,18 @@ class WritePath:
                     f"{link.relation.value} joins a memory to a tag/cluster; use tag() or the cluster job"
                 )
             if link.reason is not None:
-                reason = self.pipeline.secrets.text(link.reason, what="link reason").text
-                link = link.model_copy(update={"reason": reason})
+                link = link.model_copy(update={"reason": self._reason(link.reason)})
             out.setdefault((link.src, link.dst, link.relation), link)
         return list(out.values())
+
+    def _reason(self, reason: str) -> str | None:
+        """A link's reason under the rules of content (a string no store refuses, at most `max_content_chars`;
+        a blank one is no reason), then through the secret filter."""
+        if isinstance(reason, str) and not reason.strip():
+            return None
+        text = clean_text(reason, what="link reason", max_chars=self.pipeline.settings.max_content_chars,
+                          advice="shorten it")
+        return self.pipeline.secrets.text(text, what="link reason").text
 
     def checked_links(self, owner: str, links: Iterable[Link]) -> list[Link]:
         """`_clean_links`, and both ends memories of this user."""
