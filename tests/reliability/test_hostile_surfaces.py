@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from memgraph import MemoryEngine, Settings
+from memgraph import MemgraphError, MemoryEngine, Settings
 from memgraph.cli import app
 from memgraph.embed import CachedEmbedder
 from memgraph.mcp_server import build_server
@@ -219,3 +219,33 @@ def test_cli_secrets_in_ids_and_options_are_refused(cli_store: Path) -> None:
         code, out = _cli(cli_store, *args)
         assert code == 1
         assert not any(n.lower() in out.lower() for n in NEEDLES)
+
+
+@pytest.mark.parametrize(("variable", "value", "says"), [
+    ("MEMGRAPH_TOKEN_BUDGET", "abc", "MEMGRAPH_TOKEN_BUDGET: expected a valid integer"),
+    ("MEMGRAPH_SIMILARITY_THRESHOLD", "nan", "MEMGRAPH_SIMILARITY_THRESHOLD: expected a finite number"),
+    ("MEMGRAPH_MAX_CONTENT_CHARS", "-5", "MEMGRAPH_MAX_CONTENT_CHARS: must be zero or more"),
+    ("MEMGRAPH_STORE_RETRY_ATTEMPTS", "-5", "MEMGRAPH_STORE_RETRY_ATTEMPTS"),
+    ("MEMGRAPH_TOKEN_BUDGET", "99999999999999999999", "2**53"),
+])
+def test_cli_bad_setting_in_the_environment_is_a_message(cli_store: Path, monkeypatch: pytest.MonkeyPatch,
+                                                         variable: str, value: str, says: str) -> None:
+    """main: a pydantic traceback (and for MEMGRAPH_STORE_RETRY_ATTEMPTS=-5 an AssertionError from the store);
+    NaN, negative sizes and 2**66 were accepted."""
+    monkeypatch.setenv(variable, value)
+    for args in (["list", "-u", "ada"], ["outbox", "status"]):
+        code, out = _cli(cli_store, *args)
+        assert code == 2 and says in " ".join(out.split()), out
+        assert value not in out or value in says  # the value may be a password: not quoted
+
+
+def test_settings_refuse_non_finite_and_out_of_range_numbers() -> None:
+    from pydantic import ValidationError as PydanticValidationError
+
+    for bad in ({"similarity_threshold": math.nan}, {"link_stale_days": math.inf}, {"token_budget": -1},
+                {"knn_probe_cells": 2**63}, {"store_retry_attempts": 0}):
+        with pytest.raises(PydanticValidationError):
+            Settings(**bad)
+    with pytest.raises(MemgraphError):  # the API's own error type at the engine's door
+        MemoryEngine.open(":memory:", similarity_threshold=math.nan)
+    assert Settings(gap_focus_drop=-0.1).gap_focus_drop == -0.1  # a float threshold may be negative
