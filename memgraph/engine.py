@@ -141,6 +141,8 @@ class MemoryEngine:
             settings = Settings(**{**settings.model_dump(), **overrides})
         if target is not None:
             settings = settings.model_copy(update={"store": str(target)})
+        if "\x00" in settings.store:  # os.* would raise a bare ValueError ("embedded null byte")
+            raise ValidationError("open(): the store target contains a NUL character")
         store = open_or_defer(settings)
         return cls(store, settings, embedder, reconciler=reconciler, check_model=check_model)
 

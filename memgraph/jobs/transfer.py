@@ -167,6 +167,8 @@ def _open_out(path: str | Path) -> Iterator[IO[str]]:
         yield sys.stdout
         sys.stdout.flush()
         return
+    if "\x00" in str(path):
+        raise ValidationError("cannot write the export: its path contains a NUL character")
     target = Path(path).expanduser()
     if target.is_dir():
         raise ValidationError(f"cannot write {path}: it is a directory (give a file name)")
@@ -210,7 +212,7 @@ def _read_lines(path: str | Path) -> Generator[tuple[int, dict[str, Any], int], 
     """(line number, record, hash of the line's text) for each non-blank line."""
     try:
         fh = sys.stdin if str(path) == "-" else open(Path(path).expanduser(), encoding="utf-8")
-    except OSError as exc:
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
         raise ValidationError(f"cannot read {path}: {exc}") from None
     try:
         for n, line in enumerate(fh, start=1):
@@ -571,6 +573,8 @@ def export_graphml(ctx: JobContext, users: list[str], path: str | Path) -> Expor
             attrs["type"] = attrs.pop("relation")
             g.add_edge(f"memory:{ln.src}", f"memory:{ln.dst}", key=ln.relation.value, **attrs)
             counts["edge"] += 1
+    if "\x00" in str(path):
+        raise ValidationError("cannot write the export: its path contains a NUL character")
     target = Path(path).expanduser()
     if target.is_dir():
         raise ValidationError(f"cannot write {path}: it is a directory (give a file name)")

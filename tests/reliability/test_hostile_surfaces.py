@@ -139,7 +139,7 @@ def _cli(store: Path, *args: str, stdin: str | None = None) -> tuple[int, str]:
         assert isinstance(res.exception, SystemExit), f"{args[:3]}: {res.exception!r}"
     assert res.exit_code in (0, 1, 2), res.output
     assert "Traceback" not in res.output
-    return res.exit_code, res.output
+    return res.exit_code, " ".join(res.output.split())  # the console wraps long lines
 
 
 @pytest.fixture(scope="module")
@@ -249,3 +249,18 @@ def test_settings_refuse_non_finite_and_out_of_range_numbers() -> None:
     with pytest.raises(MemgraphError):  # the API's own error type at the engine's door
         MemoryEngine.open(":memory:", similarity_threshold=math.nan)
     assert Settings(gap_focus_drop=-0.1).gap_focus_drop == -0.1  # a float threshold may be negative
+
+
+def test_paths_with_a_nul_are_typed_errors(tmp_path: Path, embedder: CachedEmbedder) -> None:
+    """main: ValueError("embedded null byte") from os for export, import and open."""
+    from memgraph.errors import ValidationError
+
+    with pytest.raises(ValidationError, match="NUL"):
+        MemoryEngine.open(str(tmp_path / "a\x00b"), embedder=embedder)
+    with MemoryEngine.open(str(tmp_path / "s"), embedder=embedder) as engine:
+        engine.remember("Ada drinks green tea every morning", user_id="ada")
+        for fmt in ("jsonl", "graphml"):
+            with pytest.raises(ValidationError, match="NUL"):
+                engine.jobs.export(str(tmp_path / "x\x00.jsonl"), user_id="ada", format=fmt)  # type: ignore[arg-type]
+        with pytest.raises(ValidationError, match="cannot read"):
+            engine.jobs.import_(str(tmp_path / "x\x00.jsonl"))
