@@ -165,6 +165,14 @@ def utc_datetime(value: datetime, what: str) -> datetime:
     return out
 
 
+#: Most strings in one list argument (a memory's tags, file globs or trigger patterns; a recall's files): far
+#: above real use, while 50,000 tags took 23 s to write and were carried by every read of the memory.
+MAX_LIST_ITEMS = 1000
+#: Longest file glob or trigger pattern (characters): a path is at most 4,096 bytes on Linux; a 5 MB
+#: "path" was stored and matched against every recall's files.
+MAX_PATTERN_CHARS = 4096
+
+
 def nested_quantifier(pattern: str) -> bool:
     """Whether a regular expression repeats, without bound, something that itself repeats without bound
     (`(a+)+`, `(\\w+\\s*)*`): the shape whose backtracking grows exponentially with the input (ReDoS; Python's `re`

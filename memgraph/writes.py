@@ -114,6 +114,9 @@ class WritePath:
         def given_links(ids: list[str]) -> list[Link]:
             assert links is not None
             given = list(links(ids))
+            for link in given:  # the caller's code: a typed error for what is not a Link
+                if not isinstance(link, Link):
+                    raise ValidationError(f"links must be Link objects, got {type(link).__name__}")
             if any(link.relation is Relation.SUPERSEDES for link in given):
                 raise ValidationError("a Supersedes link also deactivates a memory: write it with link()")
             return self.clean_links([x for x in given if x.src != x.dst])

@@ -28,7 +28,7 @@ from memgraph.ingest.report import Dropped, DropReason, IngestReport
 from memgraph.ingest.secrets import SecretFilter, only_redactions
 from memgraph.ingest.tags import normalise_tags
 from memgraph.models import Layer, Memory, MemoryKind, Provenance, Scope, check_embedding
-from memgraph.validation import check_nesting, nested_quantifier, utc_datetime
+from memgraph.validation import MAX_LIST_ITEMS, MAX_PATTERN_CHARS, check_nesting, nested_quantifier, utc_datetime
 
 
 @dataclass
@@ -276,9 +276,13 @@ def as_str_list(values: Any, what: str, *, controls: bool = True) -> list[str]:
         out = list(values)
     except TypeError:
         raise ValidationError(f"{what} must be a list of strings") from None
+    if len(out) > MAX_LIST_ITEMS:
+        raise ValidationError(f"{what} has {len(out)} entries; the maximum is {MAX_LIST_ITEMS}")
     for i, v in enumerate(out):  # errors name the position, not the value: it may hold a secret
         if not isinstance(v, str):
             raise ValidationError(f"{what} must be strings, got {type(v).__name__}")
+        if not controls and len(v) > MAX_PATTERN_CHARS:
+            raise ValidationError(f"{what}[{i}] is longer than {MAX_PATTERN_CHARS} characters")
         if not encodable(v):
             raise ValidationError(f"{what}[{i}] contains invalid (lone surrogate) characters")
         if "\x00" in v or (not controls and any(unicodedata.category(c) == "Cc" for c in v)):
@@ -291,6 +295,8 @@ def trigger_list(values: Any) -> list[str]:
     every one); a `re:` pattern must compile, so a typo is an error now rather than a rule that never fires."""
     out = [p.strip() for p in as_str_list(values, "trigger_patterns")]
     for i, p in enumerate(out):
+        if len(p) > MAX_PATTERN_CHARS:
+            raise ValidationError(f"trigger_patterns[{i}] is longer than {MAX_PATTERN_CHARS} characters")
         if p.startswith("re:"):
             try:
                 re.compile(p[3:])

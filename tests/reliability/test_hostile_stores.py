@@ -248,6 +248,29 @@ def test_exponential_trigger_pattern_is_refused_and_never_run(hostile: MemoryEng
     assert trigger_matches("re:deploy(ing)? on (fri|satur)day", "deploying on friday?")
 
 
+def test_list_arguments_are_bounded(hostile: MemoryEngine) -> None:
+    """main: 50,000 tags were written (23 s on SQLite) and a 5 MB file glob was stored."""
+    many = [f"t{i}" for i in range(1001)]
+    project, rule = {"scope": "project"}, {"kind": "constraint"}
+    for kw in ({"tags": many}, {"file_paths": many, **project}, {"trigger_patterns": many, **rule},
+               {"file_paths": ["a" * 5000], **project}, {"trigger_patterns": ["a" * 5000], **rule}):
+        with pytest.raises(ValidationError, match="maximum is 1000|longer than 4096"):
+            hostile.remember("a memory with too much around it", user_id="ada", **kw)
+    [mine] = hostile.list(user_id="ada")
+    with pytest.raises(ValidationError, match="maximum is 1000"):
+        hostile.tag(mine.id, many, user_id="ada")
+    with pytest.raises(ValidationError, match="maximum is 1000"):
+        hostile.recall("tea", user_id="ada", files=many)
+    assert len(hostile.remember("a memory with many tags", user_id="ada", tags=many[:1000]).tags) >= 1000
+
+
+def test_links_callable_must_return_links(hostile: MemoryEngine) -> None:
+    """main: AttributeError ('int' object has no attribute 'relation')."""
+    with pytest.raises(ValidationError, match="links must be Link objects"):
+        hostile.remember_linked([{"content": "a linked memory"}], user_id="ada", links=lambda ids: [5])
+    assert len(hostile.list(user_id="ada")) == 1
+
+
 # -- secrets in every field, every store --------------------------------------------------------------------------
 
 
