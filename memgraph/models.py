@@ -238,7 +238,13 @@ class Memory(BaseModel):
     @field_validator("created_at", "updated_at", "last_accessed")
     @classmethod
     def _aware(cls, value: datetime) -> datetime:
-        return value if value.tzinfo else value.replace(tzinfo=UTC)
+        if not value.tzinfo:
+            return value.replace(tzinfo=UTC)
+        try:  # every store keeps UTC: 0001-01-01T00:00+05:00 has no UTC form (an import file may hold it)
+            value.astimezone(UTC)
+        except OverflowError:
+            raise ValueError("a timestamp whose UTC time is outside the calendar") from None
+        return value
 
 
 class Tag(BaseModel):

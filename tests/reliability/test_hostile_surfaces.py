@@ -264,3 +264,16 @@ def test_paths_with_a_nul_are_typed_errors(tmp_path: Path, embedder: CachedEmbed
                 engine.jobs.export(str(tmp_path / "x\x00.jsonl"), user_id="ada", format=fmt)  # type: ignore[arg-type]
         with pytest.raises(ValidationError, match="cannot read"):
             engine.jobs.import_(str(tmp_path / "x\x00.jsonl"))
+
+
+def test_cli_import_of_a_doctored_export_is_refused(cli_store: Path, tmp_path: Path) -> None:
+    """main: a created_at of 0001-01-01T00:00:00+05:00 in an export file was an OverflowError traceback."""
+    exported = tmp_path / "e.jsonl"
+    assert _cli(cli_store, "export", str(exported))[0] == 0
+    text = exported.read_text()
+    stamp = text.split('"created_at":"', 1)[1].split('"', 1)[0]
+    for bad in ('"created_at":"0001-01-01T00:00:00+05:00"', '"created_at":"9999-12-31T23:59:59-10:00"'):
+        doctored = tmp_path / "bad.jsonl"
+        doctored.write_text(text.replace(f'"created_at":"{stamp}"', bad, 1))
+        code, out = _cli(tmp_path / "fresh", "import", str(doctored))
+        assert code == 1 and "invalid memory record" in out
