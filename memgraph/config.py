@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 SecretPolicy = Literal["redact", "reject"]
 
@@ -36,10 +36,25 @@ class Settings(BaseModel):
 
     `Settings(**overrides)`: keyword values over MEMGRAPH_* environment variables over the defaults."""
 
-    model_config = ConfigDict(extra="ignore", validate_assignment=True, validate_default=True)
+    model_config = ConfigDict(extra="ignore", validate_assignment=True, validate_default=True, allow_inf_nan=False)
 
     def __init__(self, **values: Any) -> None:
         super().__init__(**{**_environment(type(self).model_fields), **values})
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _number_in_range(cls, value: Any, info: ValidationInfo) -> Any:
+        """No NaN or infinity (`allow_inf_nan`); integers within +-2**53 (what a store's 64-bit integers hold
+        after the small multipliers applied to them), and not negative where the default is not: a count, size,
+        limit or timeout below zero (MEMGRAPH_STORE_RETRY_ATTEMPTS=-5 ended in an AssertionError)."""
+        if isinstance(value, bool) or not isinstance(value, int):
+            return value
+        if abs(value) > 2**53:
+            raise ValueError("must be between -2**53 and 2**53")
+        default = cls.model_fields[info.field_name].default if info.field_name else None
+        if value < 0 and isinstance(default, int) and not isinstance(default, bool) and default >= 0:
+            raise ValueError("must be zero or more")
+        return value
 
     # --- where the graph lives -------------------------------------------------------------------------
     store: str = Field(
@@ -51,7 +66,7 @@ class Settings(BaseModel):
     neo4j_password: str | None = Field(None, description="Neo4j password (from the environment, never stored).")
     neo4j_database: str = Field("neo4j", description="Neo4j database name.")
     falkordb_graph: str = Field("memgraph", description="FalkorDB graph (key) name.")
-    store_retry_attempts: int = Field(5, description="Attempts for transient store errors before giving up.")
+    store_retry_attempts: int = Field(5, ge=1, description="Attempts for transient store errors before giving up.")
     store_retry_base_delay: float = Field(0.05, description="First retry backoff in seconds (doubles each try).")
     sqlite_busy_timeout_ms: int = Field(5000, description="SQLite busy timeout before 'database is locked'.")
     sqlite_change_log_keep: int = Field(

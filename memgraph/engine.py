@@ -60,7 +60,7 @@ from memgraph.retrieve.fusion import fuse_lists
 from memgraph.retrieve.maintenance import Maintainer
 from memgraph.retrieve.pipeline import Recaller, RecallRequest, check_mode, memory_kinds
 from memgraph.store import GraphStore, MemoryFilter, MemoryUpdate, WriteBatch
-from memgraph.validation import checked
+from memgraph.validation import checked, utc_datetime
 from memgraph.writes import WritePath
 
 if TYPE_CHECKING:
@@ -141,6 +141,8 @@ class MemoryEngine:
             settings = Settings(**{**settings.model_dump(), **overrides})
         if target is not None:
             settings = settings.model_copy(update={"store": str(target)})
+        if "\x00" in settings.store:  # os.* would raise a bare ValueError ("embedded null byte")
+            raise ValidationError("open(): the store target contains a NUL character")
         store = open_or_defer(settings)
         return cls(store, settings, embedder, reconciler=reconciler, check_model=check_model)
 
@@ -374,7 +376,12 @@ class MemoryEngine:
         `RelatesTo {source: sequence}`. One atomic write. Returns the memories in turn order."""
         owner = validate_owner(user_id)
         validate_identifier(session_id, "session_id")
+        if session_date is not None:
+            session_date = utc_datetime(session_date, "session_date")
         for i, turn in enumerate(turns):
+            meta = turn.get("metadata") if isinstance(turn, Mapping) else None
+            if meta is not None and not isinstance(meta, Mapping):
+                raise ValidationError(f"turn {i}: metadata must be a mapping (a dict), got {type(meta).__name__}")
             speaker = turn.get("speaker") if isinstance(turn, Mapping) else None
             # a speaker name becomes a `speaker:` tag (lowercased: a vendor key would no longer be found there)
             if isinstance(speaker, str) and secret_in(speaker):
@@ -567,6 +574,8 @@ class MemoryEngine:
     ) -> list[Memory]:
         """A user's memories, newest first, filtered in the store."""
         owner = validate_owner(user_id)
+        if limit < 0 or offset < 0:
+            raise ValidationError("limit and offset must be zero or more")
         try:
             kinds = [MemoryKind(kind)] if kind is not None else None
         except ValueError as exc:
@@ -579,7 +588,7 @@ class MemoryEngine:
             tag=normalize_tag(tag) if tag is not None else None,
             session_id=None if session_id is None else validate_identifier(session_id, "session_id"),
         )
-        found = self.store.list_memories(owner, flt, limit=max(0, int(limit)), offset=max(0, int(offset)))
+        found = self.store.list_memories(owner, flt, limit=limit, offset=offset)
         self._writes.warn_queued(owner)
         return found
 
@@ -595,11 +604,13 @@ class MemoryEngine:
         """Vector + full-text search fused like recall's seeds (`Settings.fusion`; no graph, see `recall`)."""
         owner = validate_owner(user_id)
         text = self._query(query)
+        if k < 1:
+            raise ValidationError("k must be a positive integer")
         try:
             flt = MemoryFilter(kinds=[MemoryKind(x) for x in kinds] if kinds else None)
         except ValueError as exc:
             raise ValidationError(str(exc)) from None
-        n = max(1, int(k)) * self.settings.candidate_multiplier
+        n = k * self.settings.candidate_multiplier
         text_hits = self.store.text_search(owner, text, n, flt=flt)
         vec_hits: list[tuple[str, float]] = []
         try:
@@ -609,7 +620,7 @@ class MemoryEngine:
             )
         except EmbedderUnavailableError:
             pass
-        fused = fuse_lists({"vector": vec_hits, "text": text_hits}, self.settings)[: max(1, int(k))]
+        fused = fuse_lists({"vector": vec_hits, "text": text_hits}, self.settings)[:k]
         vs, ts = dict(vec_hits), dict(text_hits)
         mems = {m.id: m for m in self.store.get_memories(owner, [mid for mid, _ in fused])}
         self._writes.warn_queued(owner)

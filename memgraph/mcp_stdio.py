@@ -103,6 +103,9 @@ class StdioServer:
         except ValueError as exc:  # JSONDecodeError and UnicodeDecodeError
             self._error(None, PARSE_ERROR, f"parse error: {exc}")
             return
+        except RecursionError:  # "[[[[…" a few thousand deep: json's decoder recurses; the session survives
+            self._error(None, PARSE_ERROR, "parse error: the message nests too deeply")
+            return
         if not isinstance(message, dict):
             what = "batches are not supported" if isinstance(message, list) else "a message must be an object"
             self._error(None, INVALID_REQUEST, what)

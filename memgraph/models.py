@@ -156,6 +156,7 @@ def check_embedding(vector: Any, dim: int) -> list[float]:
             raise EmbeddingDimensionError("embedding holds NaN or infinite values")
         if not vector.any():
             raise EmbeddingDimensionError(_ZERO_VECTOR)
+        _check_float32(vector)
         out: list[float] = vector.astype(np.float64).tolist()
         return out
     try:
@@ -170,7 +171,27 @@ def check_embedding(vector: Any, dim: int) -> list[float]:
         raise EmbeddingDimensionError("embedding holds NaN or infinite values")
     if not any(values):
         raise EmbeddingDimensionError(_ZERO_VECTOR)
+    _check_float32(values)
     return values
+
+
+def _check_float32(vector: Any) -> None:
+    """Stores and the similarity code hold vectors as 32-bit floats: a finite vector whose values or length
+    overflow there (1e39, or 1e20 in every dimension) becomes inf, and NaN in every similarity; one whose length
+    underflows (1e-30 everywhere) becomes all zeros, and one shorter than 1e-12 is below the floor the write
+    path divides by when it normalises. Either is refused rather than stored unfindable."""
+    import numpy as np
+
+    from memgraph.errors import EmbeddingDimensionError
+
+    with np.errstate(over="ignore", under="ignore"):
+        v32 = np.asarray(vector, dtype=np.float32)
+        square = np.dot(v32, v32)
+    if not (np.isfinite(v32).all() and np.isfinite(square) and square >= 1e-24):
+        raise EmbeddingDimensionError(
+            "embedding values are out of range for 32-bit floats (its length overflows or underflows); "
+            "give a normalised vector"
+        )
 
 
 # --- nodes ----------------------------------------------------------------------------------------------
@@ -217,7 +238,13 @@ class Memory(BaseModel):
     @field_validator("created_at", "updated_at", "last_accessed")
     @classmethod
     def _aware(cls, value: datetime) -> datetime:
-        return value if value.tzinfo else value.replace(tzinfo=UTC)
+        if not value.tzinfo:
+            return value.replace(tzinfo=UTC)
+        try:  # every store keeps UTC: 0001-01-01T00:00+05:00 has no UTC form (an import file may hold it)
+            value.astimezone(UTC)
+        except OverflowError:
+            raise ValueError("a timestamp whose UTC time is outside the calendar") from None
+        return value
 
 
 class Tag(BaseModel):

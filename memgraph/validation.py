@@ -34,11 +34,13 @@ import functools
 import inspect
 import math
 import numbers
+import re
 import sys
 import threading
 import types
 import typing
 from collections.abc import Callable, Mapping
+from datetime import UTC, datetime
 from typing import Any, ParamSpec, TypeVar
 
 import numpy as np
@@ -141,6 +143,75 @@ def _mapping(value: Any) -> dict[str, Any]:
     if nesting_depth(value) > MAX_NESTING:
         raise ValueError(f"nests deeper than {MAX_NESTING} levels")
     return dict(value)
+
+
+#: Earliest and latest timestamps accepted (`created_at`, `session_date`): a year inside Python's datetime range
+#: on either side, so that converting a time zone (`0001-01-01T00:00+05:00` is in year 0 in UTC) or the offsets
+#: memgraph adds (a conversation's turn seconds, decay and episodic windows) cannot overflow in a store.
+MIN_DATETIME = datetime(2, 1, 1, tzinfo=UTC)
+MAX_DATETIME = datetime(9998, 12, 31, 23, 59, 59, tzinfo=UTC)
+
+
+def utc_datetime(value: datetime, what: str) -> datetime:
+    """`value` in UTC (a naive datetime is taken as UTC), or `ValidationError` when it is outside
+    MIN_DATETIME..MAX_DATETIME."""
+    aware = value if value.tzinfo else value.replace(tzinfo=UTC)
+    try:
+        out = aware.astimezone(UTC)
+    except OverflowError:
+        out = None
+    if out is None or not MIN_DATETIME <= out <= MAX_DATETIME:
+        raise ValidationError(f"{what} must be between the years {MIN_DATETIME.year} and {MAX_DATETIME.year}")
+    return out
+
+
+#: Most strings in one list argument (a memory's tags, file globs or trigger patterns; a recall's files): far
+#: above real use, while 50,000 tags took 23 s to write and were carried by every read of the memory.
+MAX_LIST_ITEMS = 1000
+#: Longest file glob or trigger pattern (characters): a path is at most 4,096 bytes on Linux; a 5 MB
+#: "path" was stored and matched against every recall's files.
+MAX_PATTERN_CHARS = 4096
+
+
+def nested_quantifier(pattern: str) -> bool:
+    """Whether a regular expression repeats, without bound, something that itself repeats without bound
+    (`(a+)+`, `(\\w+\\s*)*`): the shape whose backtracking grows exponentially with the input (ReDoS; Python's `re`
+    has no time limit), so a trigger pattern of that shape could hang every recall of its owner. Patterns that
+    do not compile count as unsafe too; call `re.compile` first for the error message."""
+    return _nested_quantifier(pattern)
+
+
+@functools.lru_cache(maxsize=4096)
+def _nested_quantifier(pattern: str) -> bool:
+    from re import _constants as c  # type: ignore[attr-defined]
+    from re import _parser  # type: ignore[attr-defined]
+
+    try:
+        tree = _parser.parse(pattern)
+    except (re.error, RecursionError, OverflowError):
+        return True
+    repeats = {c.MAX_REPEAT, c.MIN_REPEAT, getattr(c, "POSSESSIVE_REPEAT", c.MAX_REPEAT)}
+    stack: list[tuple[Any, bool]] = [(tree, False)]  # (a subpattern, inside an unbounded repeat)
+    while stack:
+        node, inside = stack.pop()
+        for op, av in node:
+            if op in repeats:
+                _lo, hi, sub = av
+                unbounded = hi == c.MAXREPEAT
+                if unbounded and inside:
+                    return True
+                stack.append((sub, inside or unbounded))
+            elif op is c.SUBPATTERN:
+                stack.append((av[-1], inside))
+            elif op is c.BRANCH:
+                stack.extend((branch, inside) for branch in av[1])
+            elif op in (c.ASSERT, c.ASSERT_NOT):
+                stack.append((av[1], inside))
+            elif op is c.GROUPREF_EXISTS:
+                stack.extend((branch, inside) for branch in av[1:] if branch is not None)
+            elif op is getattr(c, "ATOMIC_GROUP", None):
+                stack.append((av, inside))
+    return False
 
 
 def _instance_of(kind: type) -> Callable[[Any], Any]:

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 
 from memgraph.errors import NotFoundError, QueuedWritesWarning, TransientStoreError, ValidationError
+from memgraph.ingest.clean import clean_text
 from memgraph.ingest.items import IngestItem
 from memgraph.ingest.pipeline import IngestPipeline, IngestResult
 from memgraph.models import MEMORY_RELATIONS, Link, Memory, Relation
@@ -113,6 +114,9 @@ class WritePath:
         def given_links(ids: list[str]) -> list[Link]:
             assert links is not None
             given = list(links(ids))
+            for link in given:  # the caller's code: a typed error for what is not a Link
+                if not isinstance(link, Link):
+                    raise ValidationError(f"links must be Link objects, got {type(link).__name__}")
             if any(link.relation is Relation.SUPERSEDES for link in given):
                 raise ValidationError("a Supersedes link also deactivates a memory: write it with link()")
             return self.clean_links([x for x in given if x.src != x.dst])
@@ -157,10 +161,18 @@ class WritePath:
                     f"{link.relation.value} joins a memory to a tag/cluster; use tag() or the cluster job"
                 )
             if link.reason is not None:
-                reason = self.pipeline.secrets.text(link.reason, what="link reason").text
-                link = link.model_copy(update={"reason": reason})
+                link = link.model_copy(update={"reason": self._reason(link.reason)})
             out.setdefault((link.src, link.dst, link.relation), link)
         return list(out.values())
+
+    def _reason(self, reason: str) -> str | None:
+        """A link's reason under the rules of content (a string no store refuses, at most `max_content_chars`;
+        a blank one is no reason), then through the secret filter."""
+        if isinstance(reason, str) and not reason.strip():
+            return None
+        text = clean_text(reason, what="link reason", max_chars=self.pipeline.settings.max_content_chars,
+                          advice="shorten it")
+        return self.pipeline.secrets.text(text, what="link reason").text
 
     def checked_links(self, owner: str, links: Iterable[Link]) -> list[Link]:
         """`_clean_links`, and both ends memories of this user."""

@@ -82,6 +82,23 @@ def reported(code: int = 1) -> Iterator[None]:
         fail(exc, code)
 
 
+def settings_or_fail(**overrides: Any) -> Settings:
+    """`Settings` from the MEMGRAPH_* environment and `overrides`; a bad value ends the command with a message
+    naming the setting and what it expects (exit code 2), never a pydantic traceback. The value is not quoted:
+    it may be a password."""
+    from pydantic import ValidationError as PydanticValidationError
+
+    try:
+        return Settings(**overrides)
+    except PydanticValidationError as exc:
+        problems = [
+            f"MEMGRAPH_{'.'.join(str(p) for p in e['loc']).upper() or 'SETTINGS'}: "
+            + str(e["msg"]).removeprefix("Value error, ").replace("Input should be ", "expected ")
+            for e in exc.errors(include_url=False, include_input=False)[:5]
+        ]
+        fail("invalid setting: " + "; ".join(problems), 2)
+
+
 @contextmanager
 def open_engine(
     store: str | None,
@@ -110,7 +127,7 @@ def open_engine(
 
     overrides.setdefault("compiled_walk", False)
     with reported():
-        settings = Settings(**overrides)
+        settings = settings_or_fail(**overrides)
         target = store or settings.store
         if not embeds:
             with MemoryEngine.open(target, settings=settings, check_model=check_model) as engine:

@@ -69,6 +69,8 @@ def ingest(
 
     if fmt not in ("auto", "text", "jsonl"):
         fail("--format must be auto, text or jsonl", 2)
+    if batch is not None and batch < 1:  # a negative step made no batches: nothing ingested, exit code 0
+        fail("--batch must be a positive number of turns", 2)
     try:
         if source == "-":
             raw = sys.stdin.read()

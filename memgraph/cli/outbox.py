@@ -13,8 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.table import Table
 
-from memgraph.cli.common import JsonOpt, StoreOpt, console, fail, open_engine, print_json, reported
-from memgraph.config import Settings
+from memgraph.cli.common import JsonOpt, StoreOpt, console, fail, open_engine, print_json, reported, settings_or_fail
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -31,7 +30,7 @@ app = typer.Typer(
 def _path(store: str | None) -> Path:
     from memgraph.outbox import outbox_path
 
-    settings = Settings()
+    settings = settings_or_fail()
     target = store or settings.store
     path = outbox_path(settings.model_copy(update={"store": target}))
     if path is None:
@@ -47,7 +46,7 @@ def _open(store: str | None) -> Outbox | None:
     path = _path(store)
     if not path.exists():
         return None
-    s = Settings()
+    s = settings_or_fail()
     return Outbox(path, max_entries=s.outbox_max_entries, log_keep=s.outbox_log_keep)
 
 

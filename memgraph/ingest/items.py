@@ -28,7 +28,7 @@ from memgraph.ingest.report import Dropped, DropReason, IngestReport
 from memgraph.ingest.secrets import SecretFilter, only_redactions
 from memgraph.ingest.tags import normalise_tags
 from memgraph.models import Layer, Memory, MemoryKind, Provenance, Scope, check_embedding
-from memgraph.validation import check_nesting
+from memgraph.validation import MAX_LIST_ITEMS, MAX_PATTERN_CHARS, check_nesting, nested_quantifier, utc_datetime
 
 
 @dataclass
@@ -281,9 +281,13 @@ def as_str_list(values: Any, what: str, *, controls: bool = True) -> list[str]:
         out = list(values)
     except TypeError:
         raise ValidationError(f"{what} must be a list of strings") from None
+    if len(out) > MAX_LIST_ITEMS:
+        raise ValidationError(f"{what} has {len(out)} entries; the maximum is {MAX_LIST_ITEMS}")
     for i, v in enumerate(out):  # errors name the position, not the value: it may hold a secret
         if not isinstance(v, str):
             raise ValidationError(f"{what} must be strings, got {type(v).__name__}")
+        if not controls and len(v) > MAX_PATTERN_CHARS:
+            raise ValidationError(f"{what}[{i}] is longer than {MAX_PATTERN_CHARS} characters")
         if not encodable(v):
             raise ValidationError(f"{what}[{i}] contains invalid (lone surrogate) characters")
         if "\x00" in v or (not controls and any(unicodedata.category(c) == "Cc" for c in v)):
@@ -296,11 +300,18 @@ def trigger_list(values: Any) -> list[str]:
     every one); a `re:` pattern must compile, so a typo is an error now rather than a rule that never fires."""
     out = [p.strip() for p in as_str_list(values, "trigger_patterns")]
     for i, p in enumerate(out):
+        if len(p) > MAX_PATTERN_CHARS:
+            raise ValidationError(f"trigger_patterns[{i}] is longer than {MAX_PATTERN_CHARS} characters")
         if p.startswith("re:"):
             try:
                 re.compile(p[3:])
             except re.error as exc:
                 raise ValidationError(f"trigger_patterns[{i}] is not a valid regular expression ({exc})") from None
+            if nested_quantifier(p[3:]):
+                raise ValidationError(
+                    f"trigger_patterns[{i}] repeats a repetition, such as (a+)+: matching it can take exponential "
+                    "time; repeat the inner part once (a+)"
+                )
     return [p for p in out if p]
 
 
@@ -321,6 +332,8 @@ def check_json(meta: dict[str, Any]) -> dict[str, Any]:
 
 
 def _unit(value: Any, what: str) -> float:
+    if isinstance(value, bool):  # float(True) is 1.0: a flag given where a number belongs is a mistake
+        raise ValidationError(f"{what} must be a number between 0 and 1, got bool")
     try:
         v = float(value)
     except (TypeError, ValueError):
@@ -331,11 +344,14 @@ def _unit(value: Any, what: str) -> float:
 
 
 def _datetime(value: Any) -> datetime | None:
-    if value is None or isinstance(value, datetime):
-        return value
+    if value is None:
+        return None
+    if isinstance(value, datetime):
+        return utc_datetime(value, "created_at")
     if isinstance(value, str):
         try:
-            return datetime.fromisoformat(value.replace("Z", "+00:00"))
+            parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
         except ValueError:
-            raise ValidationError(f"created_at {value[:40]!r} is not an ISO 8601 timestamp") from None
+            raise ValidationError("created_at is not an ISO 8601 timestamp") from None
+        return utc_datetime(parsed, "created_at")
     raise ValidationError(f"created_at must be a datetime or an ISO 8601 string, got {type(value).__name__}")

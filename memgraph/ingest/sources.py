@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from memgraph.errors import ValidationError
+from memgraph.validation import utc_datetime
 
 _LOCOMO_TS = re.compile(r"^\s*(\d{1,2}):(\d{2})\s*([ap]m)\s+on\s+(\d{1,2})\s+([A-Za-z]+),?\s+(\d{4})\s*$", re.I)
 
@@ -22,8 +23,15 @@ def parse_timestamp(value: Any) -> datetime | None:
     """ISO 8601 or LoCoMo's "1:56 pm on 8 May, 2023"; naive times are taken as UTC."""
     if value is None or value == "":
         return None
+    if isinstance(value, bool):
+        raise ValidationError("timestamp must be a string or a number, got bool")
     if isinstance(value, int | float):
-        return datetime.fromtimestamp(float(value), tz=UTC)
+        try:  # NaN, inf and 1e300 seconds are no time; the platform's time_t ends somewhere too
+            return utc_datetime(datetime.fromtimestamp(float(value), tz=UTC), "timestamp")
+        except (OverflowError, OSError, ValueError) as exc:
+            if isinstance(exc, ValidationError):
+                raise
+            raise ValidationError("timestamp is not a time (seconds since 1970, finite and in range)") from None
     if not isinstance(value, str):
         raise ValidationError(f"timestamp must be a string or a number, got {type(value).__name__}")
     try:
@@ -40,7 +48,7 @@ def parse_timestamp(value: Any) -> datetime | None:
             )
         except ValueError:
             raise ValidationError(f"timestamp {value[:40]!r} is not a date") from None
-    return ts if ts.tzinfo else ts.replace(tzinfo=UTC)
+    return utc_datetime(ts, "timestamp")
 
 
 def turns_from_jsonl(
@@ -54,6 +62,8 @@ def turns_from_jsonl(
             turn = json.loads(line)
         except json.JSONDecodeError as exc:
             raise ValidationError(f"line {number}: not JSON ({exc.msg})") from None
+        except RecursionError:  # "[[[[…" thousands deep: json's decoder recurses
+            raise ValidationError(f"line {number}: nests too deeply") from None
         if not isinstance(turn, dict):
             raise ValidationError(f"line {number}: a turn must be a JSON object")
         text = turn.get("text", turn.get("content"))

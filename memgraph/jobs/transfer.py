@@ -167,13 +167,23 @@ def _open_out(path: str | Path) -> Iterator[IO[str]]:
         yield sys.stdout
         sys.stdout.flush()
         return
+    if "\x00" in str(path):
+        raise ValidationError("cannot write the export: its path contains a NUL character")
     target = Path(path).expanduser()
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+    if target.is_dir():
+        raise ValidationError(f"cannot write {path}: it is a directory (give a file name)")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+    except OSError as exc:  # a file where a folder should be, no permission, a read-only disk
+        raise ValidationError(f"cannot write {path}: {exc.strerror or exc}") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
             yield fh
-        os.replace(tmp, target)
+        try:
+            os.replace(tmp, target)
+        except OSError as exc:
+            raise ValidationError(f"cannot write {path}: {exc.strerror or exc}") from None
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
@@ -202,7 +212,7 @@ def _read_lines(path: str | Path) -> Generator[tuple[int, dict[str, Any], int], 
     """(line number, record, hash of the line's text) for each non-blank line."""
     try:
         fh = sys.stdin if str(path) == "-" else open(Path(path).expanduser(), encoding="utf-8")
-    except OSError as exc:
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
         raise ValidationError(f"cannot read {path}: {exc}") from None
     try:
         for n, line in enumerate(fh, start=1):
@@ -563,9 +573,16 @@ def export_graphml(ctx: JobContext, users: list[str], path: str | Path) -> Expor
             attrs["type"] = attrs.pop("relation")
             g.add_edge(f"memory:{ln.src}", f"memory:{ln.dst}", key=ln.relation.value, **attrs)
             counts["edge"] += 1
+    if "\x00" in str(path):
+        raise ValidationError("cannot write the export: its path contains a NUL character")
     target = Path(path).expanduser()
-    target.parent.mkdir(parents=True, exist_ok=True)
-    nx.write_graphml(g, target)
+    if target.is_dir():
+        raise ValidationError(f"cannot write {path}: it is a directory (give a file name)")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        nx.write_graphml(g, target)
+    except OSError as exc:
+        raise ValidationError(f"cannot write {path}: {exc.strerror or exc}") from None
     report = ExportReport(path=str(path), format="graphml", users=list(users), records=counts, applied=True)
     report.finished_at = utcnow()
     return report

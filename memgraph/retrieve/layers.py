@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from memgraph.models import Memory, MemoryKind
 from memgraph.retrieve.rank import Scored
+from memgraph.validation import nested_quantifier
 
 TRIGGERED = "triggered"
 BASELINE = "baseline"
@@ -57,6 +58,8 @@ def trigger_matches(pattern: str, query: str) -> bool:
     if not pattern:
         return False
     if pattern.startswith("re:"):
+        if nested_quantifier(pattern[3:]):  # refused on write; one stored before could hang every recall
+            return False
         try:
             return re.search(pattern[3:], query, re.IGNORECASE) is not None
         except re.error:
