@@ -103,7 +103,3 @@ def fulfilled(new: str, old: str) -> bool:
     done = any(stem(_PAST.get(t) or IRREGULAR.get(t, t)) == stem(verb) and t != verb and not t.endswith("ing")
                for t in tokens)
     return (done or bool(_DONE.intersection(tokens))) and thing in said
-
-
-#: (read by reschedules.py: a plan is an intention, a recurring duty none, and these words say when, not what)
-INTENT, RECURRING, WHEN = _INTENT, _RECURRING, _WHEN

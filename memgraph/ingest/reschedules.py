@@ -12,7 +12,7 @@ pairs, none decided). The note supersedes the plan when
 - every content word of that noun phrase is a word of the old text (by stem, or by its first five letters:
   "submission" / "submit", "blacking" / "blacked"); a pronoun or a name of no old word ("My family moved to Leeds")
   names nothing of the plan;
-- the old text is a plan: an intention ("remind me to", "planning to": `intentions.INTENT`) or a statement with a
+- the old text is a plan: an intention ("remind me to", "planning to": `intentions._INTENT`) or a statement with a
   time of its own (a date, a day, a month, a clock time), and no duty that recurs ("every Monday", "on Sundays");
 - a move says where to in time: a date, a day, a time or a word of when after it ("to Wednesday", "to next week"),
   or nothing ("peal moved, now 16/5"): "moved to Leeds" is a home, which `slots.py` reads; and the time it gives
@@ -34,7 +34,9 @@ from functools import lru_cache
 
 from memgraph.ingest import states
 from memgraph.ingest.comparison import Comparison
-from memgraph.ingest.intentions import INTENT, RECURRING, WHEN
+from memgraph.ingest.intentions import _INTENT as INTENT
+from memgraph.ingest.intentions import _RECURRING as RECURRING
+from memgraph.ingest.intentions import _WHEN as WHEN
 from memgraph.ingest.statement import Statement, stem
 from memgraph.ingest.values import values
 from memgraph.text import stop_words, tokenize
