@@ -236,8 +236,10 @@ class RuleReconciler(ConflictRules):
         close = c.cosine >= s.dedup_values_cosine and len(c.only_new) <= few and len(c.only_old) <= few
         if not close and not self._measured_paraphrase(n, o, c):
             return False
-        # (a relative called by another kinship word: not where each counts another thing)
-        return _same_subject(n, o) or (_same_holder(n, o) and not _counted_word_swapped(n, o, c))
+        # (a relative called by another kinship word: not where each counts another thing; a hurried note with no
+        # subject found on either side: anchored by `dedup_unparsed_min_values` values)
+        unparsed = not (n.subject or o.subject) and len(n.flat_values) >= s.dedup_unparsed_min_values
+        return _same_subject(n, o) or unparsed or (_same_holder(n, o) and not _counted_word_swapped(n, o, c))
 
     def _measured_paraphrase(self, n: Statement, o: Statement, c: Comparison) -> bool:
         """The values-anchored paraphrase reworded more widely ("Wedding flowers need a £100 deposit to book the

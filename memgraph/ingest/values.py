@@ -327,8 +327,10 @@ def _values(text: str, compare: bool = False) -> Values:
         word = m.group("m")
         if not free(*m.span()) or (word.lower() in ("may", "mar", "jan", "sep") and not word[0].isupper()):
             continue  # "may" the verb, "mar" the verb
-        if len(word) == 3 and word.lower() not in ("may",) and not word[0].isupper():
-            continue
+        if len(word) == 3 and word.lower() not in ("may",) and not word[0].isupper() and not (
+            word.lower() in _LOWER_MONTHS and _MONTH_BEFORE.search(text[max(0, m.start() - 8) : m.start()])
+        ):
+            continue  # ("jan" a name; but chat's "in the aug harvest", "by oct" is a month)
         months.add(MONTHS[word.lower()])
         taken.append(m.span())
     quantities: set[tuple[str, float]] = set()
@@ -547,7 +549,13 @@ def _prepared(text: str) -> str:
     (`spoken.digitise`), notes' shorthand in words (`shorthand.written_out`). Cached: `masked` reads it again right
     after `values` did."""
     text = written_out(digitise(_REDACTED.sub(lambda m: " " * len(m.group(0)), strip_code(text))))
+    if "o" in text:
+        text = _NUMBER_SIGN.sub(lambda m: " " * len(m.group(0)), text)  # "hive no2", "No.5" are "hive 2", "5"
     return _HEADER_UNIT.sub(_unit_after, text) if "(" in text else text
+
+
+#: "No." glued to the number it precedes ("hive no2", "No.5", "no.12"), as "#" is; not "NO2", a gas.
+_NUMBER_SIGN = re.compile(r"\b[Nn]o\.?(?=\d)")
 
 
 #: A record's field with its unit in the label ("Weight (kg): 68.5", "Temp (°C): 18"): the unit is the value's, as in
@@ -571,8 +579,8 @@ def _unit_after(m: re.Match[str]) -> str:
 def _unit(after: str) -> str:
     """The unit of a number: the next word (plural folded, 'of' skipped), '' when it is not a noun-like word, or
     after a dash set off by spaces, which starts another part ("Invigilators needed: 8 - updated after …")."""
-    if _DASH_AFTER.match(after):
-        return ""
+    if _DASH_AFTER.match(after) or _CONTRACTED_AFTER.match(after):
+        return ""  # ("1142 won't be raced": no 1,142 of "won")
     rest = after.lstrip(" -")
     if rest.lower().startswith("per cent"):
         return "%"
@@ -590,7 +598,24 @@ def _unit(after: str) -> str:
     if w in stop_words() or w in ("a", "an", "per", "each", "every", "like", "ish", "just", "instead", "till", "til",
                                   "until", "sharp"):
         return ""
+    if w in _PAST_VERBS or (len(w) > 4 and w.endswith("ed") and not w.endswith("eed")):
+        return ""  # a verb in the past names no unit: "hive 2 gave 11 kg", "room 4 needed a new lock"
     return w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
+
+
+#: A verb contracted with "not" right after a number ("1142 won't", "No. 5 isn't").
+_CONTRACTED_AFTER = re.compile(r"(?i)\s+[a-z]+n['’]t\b")
+#: Past forms of English's common irregular verbs (`predicates.IRREGULAR` has them with their bases; the value
+#: patterns sit below it), which follow a number that labels its subject ("Hive 2 gave ...", "Car 3 broke down").
+_PAST_VERBS = frozenset(
+    "ate began begun bought broke brought built came caught chose drank drove fell felt flew found gave grew heard "
+    "held kept knew left lent lost made met paid ran rode said sang sat saw sent slept sold spent spoke stood swam "
+    "taught told took went won wore wrote".split()
+)
+#: Lower-case short months that are no other common word, read as months after a word that introduces one ("in the
+#: aug harvest", "by oct"): hurried notes leave the capital off.
+_LOWER_MONTHS = frozenset("feb apr jun jul aug oct nov dec".split())
+_MONTH_BEFORE = re.compile(r"(?i)\b(?:in|the|of|by|since|until|till|from|mid|early|late|last|next|this|end)\s+$")
 
 
 #: A dash set off by spaces after a number: what follows is another part, not the number's unit.

@@ -120,6 +120,12 @@ def test_hurried_and_record_spellings_of_one_value() -> None:
     assert values("Rex is in kennel five until Friday").kinds() == values("Rex is in kennel 5 until Friday").kinds()
     assert values("I got one for Christmas").kinds() == {}  # "one" is most often a pronoun
     assert values("Places left: 6 - updated after two cancellations").kinds()["q:"] == frozenset({6.0})
+    # a verb after a number labels its subject, no unit; "No." glued to a number is "#"; chat's lower-case month
+    assert values("tank 3 gave 40 litres in the oct test").kinds() == values("Tank 3: 40 litres, October test").kinds()
+    assert values("pump 4 won't start").kinds() == values("pump 4 is dead").kinds() == {"q:": frozenset({4.0})}
+    assert values("flat no5 is empty").kinds() == values("Flat No.5 is empty").kinds() == values("flat #5").kinds()
+    assert values("NO2 levels are high").kinds() == {}  # a gas
+    assert values("jan said hi").kinds() == {}  # a name
 
 
 @pytest.mark.parametrize(
@@ -127,6 +133,11 @@ def test_hurried_and_record_spellings_of_one_value() -> None:
     [
         ("the exam is on 2027-03-09", "exam date: 9 March 2027", REINFORCE),
         ("Rex is in kennel five until Friday", "rex stays in kennel 5 till fri", REINFORCE),
+        # a hurried note with no subject found, anchored by three values that agree (a typo and a verb reworded)
+        ("bed 4 took 12 kg potatoes at the sept lift", "recieved 12kg potatoes from bed no4 in the september lift",
+         REINFORCE),
+        ("bed 4 took 12 kg potatoes at the sept lift", "recieved 14kg potatoes from bed no4 in the september lift",
+         CONTRADICT),
         # (another kennel is another thing, no repeat; a bare number is as often part of a name)
         ("Rex is in kennel five until Friday", "rex stays in kennel 6 till fri", CREATE),
     ],
