@@ -476,6 +476,8 @@ def _values(text: str, compare: bool = False) -> Values:
             period = _PERIOD_SAID.get(period, period)
             if period == "night" and _WEEKDAY_BEFORE.search(text[max(0, m.start() - 12) : m.start()]):
                 period = "evening"  # "on Tuesday nights" are its evenings (a night shift is not)
+            elif period == "night" and _event_night(text[max(0, m.start() - 16) : m.start()]):
+                continue  # "Practice night is Wednesday, 7:30 to 9", "quiz night": an event's name, no part of the day
             taken.append(m.span())
             # "half past seven till half past nine in the evening": the period says the times before it are pm
             marks = _marked(bare, text, m.start())
@@ -601,6 +603,16 @@ def _unit(after: str) -> str:
     if w in _PAST_VERBS or (len(w) > 4 and w.endswith("ed") and not w.endswith("eed")):
         return ""  # a verb in the past names no unit: "hive 2 gave 11 kg", "room 4 needed a new lock"
     return w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
+
+
+#: The word before "night" that makes it an event's name ("practice night", "quiz night"), unless it says when.
+_EVENT_NIGHT = re.compile(r"(?i)\b([a-z]+)\s+$")
+_NIGHT_WORDS = frozenset("late early last tomorrow tonight same previous following whole every each one two".split())
+def _event_night(before: str) -> bool:
+    """Whether the word `before` "night" makes it an event's name ("practice night", "quiz night"), not a time
+    ("late night", "last night", "the night")."""
+    m = _EVENT_NIGHT.search(before)
+    return m is not None and m.group(1).lower() not in stop_words() and m.group(1).lower() not in _NIGHT_WORDS
 
 
 #: A verb contracted with "not" right after a number ("1142 won't", "No. 5 isn't").

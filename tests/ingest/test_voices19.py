@@ -126,6 +126,10 @@ def test_hurried_and_record_spellings_of_one_value() -> None:
     assert values("flat no5 is empty").kinds() == values("Flat No.5 is empty").kinds() == values("flat #5").kinds()
     assert values("NO2 levels are high").kinds() == {}  # a gas
     assert values("jan said hi").kinds() == {}  # a name
+    # "night" after a noun names an event ("quiz night"); after a day or "last" it is a time
+    assert "period" not in values("Choir night at the chapel is Tuesday, 7:30 to 9.").kinds()
+    assert values("we went out last night").kinds() == {"period": frozenset({"night"})}
+    assert values("I work at night").kinds() == {"period": frozenset({"night"})}
 
 
 @pytest.mark.parametrize(
@@ -138,6 +142,11 @@ def test_hurried_and_record_spellings_of_one_value() -> None:
          REINFORCE),
         ("bed 4 took 12 kg potatoes at the sept lift", "recieved 14kg potatoes from bed no4 in the september lift",
          CONTRADICT),
+        ("Choir night at the chapel is Tuesday, 7:30 to 9.",
+         "The chapel choir rehearses on Tuesdays from half seven until nine.", REINFORCE),
+        # a place's class word after its name on one side only names no other place
+        ("Our allotment is plot 9 by the Ouse.", "Our allotment's plot nine, down by the River Ouse.", REINFORCE),
+        ("Our allotment is plot 9 by the Ouse.", "Our allotment's plot nine, down by the River Wharfe.", CREATE),
         # (another kennel is another thing, no repeat; a bare number is as often part of a name)
         ("Rex is in kennel five until Friday", "rex stays in kennel 6 till fri", CREATE),
     ],
