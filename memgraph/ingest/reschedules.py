@@ -22,9 +22,10 @@ pairs, none decided). The note supersedes the plan when
 The rule reads the shape of a note about a plan, not a domain's words: a note that names another thing ("Car service
 moved to Friday" after "Remind me to ring the dentist on Monday") or moves a thing to a place is left alone.
 
-`turned` is what the reconciler asks: a plan changed so, or a state reversed and said as a change
-(`states.restored`: "Dryer 3 has been repaired and is taking coins again." after "Dryer 3 is out of action.", which
-without the change said read as two opposite states, a contradiction), of the same subject.
+`turned` is what the reconciler asks: a plan changed so, a habit given up (`ended`: "Gave up continuous cruising:
+we've taken a berth …"), or a state reversed and said as a change (`states.restored`: "Dryer 3 has been repaired and
+is taking coins again." after "Dryer 3 is out of action.", which without the change said read as two opposite states,
+a contradiction), of the same subject.
 """
 
 from __future__ import annotations
@@ -108,12 +109,46 @@ def changed(new: str, old: str) -> bool:
     return not new_when or new_when != old_when
 
 
+#: A habit or an arrangement given up, said of the thing: "Gave up continuous cruising: …", "we've given up the
+#: allotment", "…, so the syrup has stopped", "the Friday deliveries have ended".
+_GIVEN_UP = re.compile(
+    r"(?i)(?:^|[,;:.]\s*(?:so\s+|and\s+)?|\bso\s+)(?:(?:i|we|they|he|she)(?:['’]ve|\s+have|\s+has)?\s+)?"
+    r"(?:gave|given|give)\s+up\s+(?P<thing>[^,;:.!?]{3,60})"
+    r"|(?:^|[,;:.]\s*(?:so\s+|and\s+)?|\bso\s+)(?P<thing2>[^,;:.!?]{3,40}?)\s+(?:has|have)\s+(?:now\s+)?"
+    r"(?:stopped|ended)\b\s*(?:[,;:.!]|$)"
+)
+
+
+def ended(new: str, old: str) -> bool:
+    """Whether `new` says the habit or arrangement `old` states given up or stopped, naming it by words of `old`
+    ("Gave up continuous cruising: we've taken a berth …" after "We're continuous cruisers with no home mooring.";
+    "…, so the syrup has stopped" after "I'm feeding hive 1 sugar syrup every weekend."): every content word of the
+    thing named is a word of `old` (`_same_word`), at least one; no question, no negation."""
+    if "?" in new or _NEGATED.search(new):
+        return False
+    said = tokenize(old)
+    stems, words = {stem(t) for t in said}, set(said)
+    stops = stop_words()
+    for m in _GIVEN_UP.finditer(new):
+        thing: list[str] = []
+        for t in tokenize(m.group("thing") or m.group("thing2") or ""):
+            if t in _CUT and thing:
+                break  # ("gave up smoking in January": the thing is "smoking")
+            if t not in stops and t not in WHEN:
+                thing.append(t)
+        if thing and len(thing) <= 4 and all(_same_word(t, stems, words) for t in thing):
+            return True
+    return False
+
+
 def turned(n: Statement, o: Statement, c: Comparison) -> str | None:
     """Why `n` supersedes `o` as a plan changed (`changed`) or a state reversed (`states.restored`) of `o`'s subject
     (every word of it said again, no value of one kind changed, no other name: "Dryer 3 is working again" reverses
     nothing of "Dryer 4 is out of action"); None when neither."""
     if changed(n.text, o.text):
         return "a plan moved or called off"
+    if ended(n.text, o.text) and o.subject <= n.stems:
+        return "a habit given up"  # (of the old subject: "We gave up the allotment" ends no sister's allotment)
     if states.restored(n.text, o.text) and o.subject and o.subject <= n.stems and not c.changed and not (
         c.entities_differ
     ):

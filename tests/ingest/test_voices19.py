@@ -54,6 +54,25 @@ def test_a_plan_moved_or_called_off_is_superseded(embedder, old: str, new: str, 
     assert _decide(embedder, old, new).action is action
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "action"),
+    [
+        ("I smoke about ten a day.", "I gave up smoking in January, three months clean.", SUPERSEDE),
+        ("We're weekend canoeists with no boat of our own.",
+         "Gave up canoeing: we've bought a share in a yacht at Lymington.", SUPERSEDE),
+        ("I'm giving the tomatoes liquid feed every Sunday.", "The tomatoes have set fruit, so the feed has stopped.",
+         SUPERSEDE),
+        # another thing given up, another holder's, a denial, another thing stopped
+        ("I smoke about ten a day.", "I gave up sugar in January.", CREATE),
+        ("My sister has an allotment on Elm Road.", "We gave up the allotment last spring.", CREATE),
+        ("I play squash on Tuesdays.", "I haven't given up squash, just resting a knee.", CREATE),
+        ("I walk the dog every morning.", "The rain has stopped, off out now.", CREATE),
+    ],
+)
+def test_a_habit_given_up_is_superseded(embedder, old: str, new: str, action: ReconcileAction) -> None:  # type: ignore[no-untyped-def]
+    assert _decide(embedder, old, new).action is action
+
+
 def test_a_reversal_said_as_a_change() -> None:
     """An opposite state with "again", "back", "now" or an event's outcome ("has been fixed") says the change; two
     opposite states said plainly do not say which is newer."""
