@@ -425,6 +425,13 @@ class Settings(BaseModel):
     dedup_values_max_changed_terms: int = Field(
         2, description="Words that may differ on each side of a values-anchored paraphrase (dedup_values_cosine)."
     )
+    dedup_unparsed_min_values: int = Field(
+        3,
+        description="A values-anchored paraphrase needs both texts about the same subject; where neither has a "
+        "subject found (a hurried note: 'hive 2 gave 11 kg honey at the august harvest' / 'recieved 11kg honey off "
+        "hive no2 in the aug harvest', held-out pairs 19) this many typed values, all the same on both sides, "
+        "anchor it instead: three values that agree are seldom two facts.",
+    )
     dedup_measured_cosine: float = Field(
         0.6,
         description="A values-anchored paraphrase whose values measure something (a price, a length, a time, a "

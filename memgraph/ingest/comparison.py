@@ -163,6 +163,15 @@ class Comparison:
         n, o = self._n, self._o
         if not (_unaligned(n.entity_words, o.stems) or _unaligned(o.entity_words, n.stems)):
             return False
+        # a place's class word said after its name by one text only ("on the Grand Union" / "on the Grand Union
+        # Canal", "Victoria" / "Victoria Station"): the other name words said by both, no other place (held-out 19);
+        # not another class word in its place ("Victoria Road" / "Victoria Street")
+        nc, oc = _classless(n.entity_words), _classless(o.entity_words)
+        one_side = not (n.entity_words - nc and o.entity_words - oc)
+        if one_side and (nc != n.entity_words or oc != o.entity_words) and not (
+            _unaligned(nc, o.stems) or _unaligned(oc, n.stems)
+        ):
+            return False
         names = n.entity_words | o.entity_words
         if not any(2 <= len(w) <= 4 for w in names):
             return True  # no name word short enough to abbreviate another: the two alignments again would say so
@@ -297,6 +306,19 @@ def _abbreviates(short: str, full: str) -> bool:
         return False
     rest = iter(full[1:])
     return all(ch in rest for ch in short[1:])
+
+
+#: The words that say what kind of place a name is ("Canal", "Station", "Park"), stemmed as entity words are.
+_NAME_CLASS = frozenset(stem(w) for w in (
+    "canal river road street lane avenue square park station hall bridge lake hill church school hospital centre "
+    "center club pub inn hotel airport stadium museum library theatre marina harbour wharf"
+).split())
+
+
+def _classless(words: frozenset[str]) -> frozenset[str]:
+    """Entity words without a place's class word, where a name word is left."""
+    rest = words - _NAME_CLASS
+    return rest if rest else words
 
 
 def _unaligned(a: frozenset[str], b: frozenset[str]) -> bool:

@@ -82,12 +82,14 @@ from memgraph.ingest import (
     acronyms,
     chatter,
     deltas,
+    fields,
     hedges,
     intentions,
     pair_model,
     pairing,
     reasons,
     repeats,
+    reschedules,
     slots,
     states,
     thresholds,
@@ -234,8 +236,10 @@ class RuleReconciler(ConflictRules):
         close = c.cosine >= s.dedup_values_cosine and len(c.only_new) <= few and len(c.only_old) <= few
         if not close and not self._measured_paraphrase(n, o, c):
             return False
-        # (a relative called by another kinship word: not where each counts another thing)
-        return _same_subject(n, o) or (_same_holder(n, o) and not _counted_word_swapped(n, o, c))
+        # (a relative called by another kinship word: not where each counts another thing; a hurried note with no
+        # subject found on either side: anchored by `dedup_unparsed_min_values` values)
+        unparsed = not (n.subject or o.subject) and len(n.flat_values) >= s.dedup_unparsed_min_values
+        return _same_subject(n, o) or unparsed or (_same_holder(n, o) and not _counted_word_swapped(n, o, c))
 
     def _measured_paraphrase(self, n: Statement, o: Statement, c: Comparison) -> bool:
         """The values-anchored paraphrase reworded more widely ("Wedding flowers need a £100 deposit to book the
@@ -439,6 +443,13 @@ class RuleReconciler(ConflictRules):
                     ReconcileAction.SUPERSEDE, old.id, "newer statement of the same subject (an intention done)",
                     c.scores(),
                 )
+            # "Plumber call moved to Thursday" after "Remind me to ring the plumber on Monday"; "Dryer 3 has been
+            # repaired" after "Dryer 3 is out of action" (reschedules.py)
+            turned = None if (who and other) else reschedules.turned(n, o, c)
+            if turned is not None:
+                return ReconcileDecision(
+                    ReconcileAction.SUPERSEDE, old.id, f"newer statement of the same subject ({turned})", c.scores()
+                )
             dup = self.duplicate(n, o, c, turns=bool(who and other))  # two turns of one speaker
             # "I enjoy driving." after "I enjoy driving. I'm a woman." (cosine 0.84): a repeat of one sentence of
             # two, or one with a sentence more, which a reinforcement would lose
@@ -465,8 +476,9 @@ class RuleReconciler(ConflictRules):
             if moved is not None and not moved[0]:
                 # someone else's move, or a move within the same place: not a change of `old`; but a thing (not a
                 # person's home) taken to another named place is read below ("We switched the practice server over
-                # to Amsterdam" states no home of "our practice server")
-                if not (cue and _moved_to(n, o)):
+                # to Amsterdam" states no home of "our practice server"), and so is a switch from a word of `old`
+                # where `old` states no home or job (`slots.switched_from`)
+                if not (cue and (_moved_to(n, o) or slots.switched_from(n, o, c.replaced, moved[1]))):
                     continue
             elif moved is not None:
                 kind = "correction" if fixes else "newer statement"
@@ -489,6 +501,8 @@ class RuleReconciler(ConflictRules):
                     why = self.changed_part(n, o, c)
                 if why is None and n.update and reasons.withdrawn(n.text, o):
                     why = "a plan withdrawn"
+                if why is None and n.update and fields.changed(new.content, old.content):
+                    why = "a record's field given another value"
                 if why is None:
                     why = self.old_part(n, o, c)
                 if why is not None:

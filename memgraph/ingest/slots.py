@@ -30,6 +30,7 @@ from functools import lru_cache
 
 from memgraph.ingest import signals
 from memgraph.ingest.chatter import strip_chatter
+from memgraph.ingest.statement import Statement
 from memgraph.ingest.value_words import MONTHS, WEEKDAYS
 from memgraph.ingest.values import values
 from memgraph.text import stem as stem_tokens
@@ -365,3 +366,19 @@ def _untouched_clauses(new: str, old: str) -> str | None:
 def _value_kinds(text: str) -> set[str]:
     """The kinds of value `text` states, quantities as one kind whatever their unit ("Postgres 15", "room 4B")."""
     return {"q" if k.startswith("q:") else k for k in values(text).kinds()}
+
+
+#: A switch told with both ends: "switched X from A to B", "changed Mum's physio over from the clinic to home visits".
+_SWITCHED_FROM = re.compile(
+    r"(?i)\b(?:switched|swapped|changed|moved)\b[^.;:!?]{0,60}?\bfrom\b[^.;:!?]{1,60}?\bto\b"
+)
+
+
+def switched_from(n: Statement, o: Statement, replaced: bool, why: str) -> bool:
+    """Whether `n` tells a switch with both its ends ("We've switched Mum's physio from the clinic to home visits")
+    from a word of `o` (`replaced`: the comparison's), of `o`'s subject said again, where `verdict` found no home or
+    job of `o`'s holder in `n` (`why`): the old end names what is replaced, whatever slot `verdict` reads. Not "works
+    from home" (no switch), nor "My brother moved from Porto to Lisbon" after "I live in Porto." (another holder)."""
+    return (replaced and why.startswith("states no ") and _SWITCHED_FROM.search(n.text) is not None
+            and bool(o.subject) and o.subject <= n.stems)
+

@@ -39,6 +39,8 @@ _TABLE: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "power": (("switched off", "turned off", "powered off", "powered down"),
               ("switched on", "turned on", "powered on", "powered up")),
     "activity": (("inactive", "suspended", "paused", "on hold"), ("active", "running", "live")),
+    # a rule, a ban or a restriction in force and the same lifted ("The hosepipe ban is in force." / "… was lifted")
+    "force": (("lifted", "revoked", "rescinded", "repealed"), ("in force", "in effect")),
 }
 _SIDE = {
     phrase: (axis, side) for axis, sides in _TABLE.items() for side, phrases in enumerate(sides) for phrase in phrases
@@ -145,6 +147,51 @@ def exclusive(a: str, b: str) -> bool:
     return False
 
 
+#: A change into a state said as such: "back", "again", "now", "no longer" before the state.
+_CHANGE_SAID = re.compile(r"(?i)\b(?:back|again|now|no\s+longer)\b")
+#: States that are an event's outcome ("has been repaired", "was lifted"): told with "been", "got", "was" or "were",
+#: the event happened, as "is repaired" need not say.
+_EVENTS = frozenset("fixed repaired lifted revoked rescinded repealed unlocked locked".split())
+_EVENT_COPULA = re.compile(r"(?i)\b(?:been|got|gets|was|were)\b")
+_AGAIN = re.compile(r"(?i)^[^.;!?]*?\bagain\b")
+#: Back on a list, a roster, a menu ("is back on the hire list", "'s back in the squad") ...
+_BACK = re.compile(rf"(?i)(?:\b{_COPULA}|['’]s)\s+back\s+(?:on|in)\b")
+#: ... after being taken off it ("is withdrawn from hire", "was benched", "is off the menu").
+_TAKEN_OFF = re.compile(
+    rf"(?i)(?:\b{_COPULA}|['’]s)\s+(?:now\s+|currently\s+|temporarily\s+)?(?:withdrawn|benched|suspended|dropped|"
+    r"removed|pulled|stood\s+down|banned|barred|excluded|grounded|laid\s+up|side-?lined|off\s+the)\b"
+)
+
+
+def restored(new: str, old: str) -> bool:
+    """Whether `new` tells its subject changed into the state opposite `old`'s, said as a change: "Dryer 3 is out of
+    action." / "Dryer 3 has been repaired and is taking coins again."; "The hosepipe ban is in force." / "The hosepipe
+    ban was lifted on Friday."; "The Transit is withdrawn from hire." / "The Transit is back on the hire list." Two
+    opposite states said plainly ("is broken" / "is working") conflict, and which is newer is not said; "again",
+    "back", "now", an event's outcome ("has been repaired") or a return ("back on" after "taken off") say it. The
+    subject test is the caller's."""
+    if found(_BACK, new) and _TAKEN_OFF.search(old) and not _BACK.search(old) and not _TAKEN_OFF.search(new):
+        return True
+    if not opposed(new, old):
+        return False
+    before = states(old)
+    for m in _STATE.finditer(new):
+        phrase = m.group("s").lower()
+        if phrase in _VERBAL and _VERB_NEXT.match(new, m.end()):
+            continue
+        axis, side = _SIDE[phrase]
+        lead = new[m.start() : m.start("s")]
+        if _NO_LONGER.search(lead):
+            side = 1 - side
+        if (axis, 1 - side) not in before:
+            continue
+        if _CHANGE_SAID.search(lead) or _AGAIN.match(new[m.end() :]) or (
+            phrase in _EVENTS and _EVENT_COPULA.search(lead)
+        ):
+            return True
+    return False
+
+
 #: the cues `found` reads of every pair the form is asked about, searched once per text as it is parsed (marks.py;
 #: the others when first asked)
-register(_STATE, _CATEGORY)
+register(_STATE, _CATEGORY, _BACK)

