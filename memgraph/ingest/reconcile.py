@@ -80,8 +80,6 @@ from memgraph._deprecated import deprecated_alias
 from memgraph.config import Settings
 from memgraph.ingest import (
     acronyms,
-    chatter,
-    deltas,
     fields,
     hedges,
     intentions,
@@ -95,6 +93,9 @@ from memgraph.ingest import (
     thresholds,
     tolerance,
     voice,
+)
+from memgraph.ingest import (
+    pair_reads as reads,
 )
 
 # `compare` is re-exported: callers and the benches of older checkouts read reconcile.compare
@@ -239,14 +240,15 @@ class RuleReconciler(ConflictRules):
         # (a relative called by another kinship word: not where each counts another thing; a hurried note with no
         # subject found on either side: anchored by `dedup_unparsed_min_values` values)
         unparsed = not (n.subject or o.subject) and len(n.flat_values) >= s.dedup_unparsed_min_values
-        return _same_subject(n, o) or unparsed or (_same_holder(n, o) and not _counted_word_swapped(n, o, c))
+        return _same_subject(n, o) or unparsed or (reads.same_holder(n, o) and not reads.counted_word_swapped(n, o, c))
 
     def _measured_paraphrase(self, n: Statement, o: Statement, c: Comparison) -> bool:
         """The values-anchored paraphrase reworded more widely ("Wedding flowers need a £100 deposit to book the
         date." / "To hold a wedding date we take a one-hundred-pound deposit.", 0.68, three words on one side;
         "Vehicles over 2.5 metres tall have to book in advance." / "Advance booking is required for any vehicle
         taller than 2.5 m.", 0.69): at `dedup_measured_cosine` with `dedup_measured_max_changed_terms` words on each
-        side, when both give a measured value (a price, a length, a time, a date, a duration: `_measured_kinds`).
+        side, when both give a measured value (a price, a length, a time, a date, a duration:
+        `pair_reads.measured_kinds`).
         A bare number or one counted by a name is no measure but often part of a name ("Screen 3", "14 Elm Road"):
         "Screen 3 is on the ground floor and step-free." / "Screen 3 can only be reached by the stairs." (0.73)
         and "The tenant at 14 Elm Road is Mr. Patel." / "Mr. Patel at 14 Elm Road has a cat, …" (0.77) share it
@@ -256,7 +258,7 @@ class RuleReconciler(ConflictRules):
         if c.cosine < s.dedup_measured_cosine or len(c.only_new) > few or len(c.only_old) > few:
             return False
         names = n.entity_words | o.entity_words
-        return bool(_measured_kinds(n, names)) and bool(_measured_kinds(o, names))
+        return bool(reads.measured_kinds(n, names)) and bool(reads.measured_kinds(o, names))
 
     def update(self, n: Statement, o: Statement, c: Comparison, *, correction: bool = False) -> str | None:
         """How a correction or an update `n` replaces `o` beyond a plain conflict, or None. `correction`: `n` is
@@ -267,7 +269,7 @@ class RuleReconciler(ConflictRules):
             # (before the subject test: "Heads up, we've rotated the members' Wi-Fi password: it's …" has its
             # heading for a subject; every word of the old subject is said again)
             return "changed code (told as an event)"
-        if c.cosine >= s.reconcile_changed_to_cosine and _relative_change(n, o, c):
+        if c.cosine >= s.reconcile_changed_to_cosine and reads.relative_change(n, o, c):
             # (before the subject test: "The midwife has upped Ivy's feeds by 30 ml" has the midwife for a subject)
             return "changed by a relative amount"
         # the old value named as replaced, with the slot it filled said again ("We went with walnut worktops instead
@@ -297,7 +299,7 @@ class RuleReconciler(ConflictRules):
             # "SLC statement says the balance is now £51,200" after "My student loan balance is about £48,000." (0.56):
             # the source's words weigh in the cosine, not in what is said; the old subject is said again
             return _changed(c.changed) + " (relayed)"
-        restated = _bare_for_named(n, o) if not c.changed and c.cosine >= bar else None
+        restated = reads.bare_for_named(n, o) if not c.changed and c.cosine >= bar else None
         if restated is not None:
             return _changed((restated,)) + " (said as a bare number, the old value named)"
         if c.changed and c.cosine >= s.reconcile_changed_to_cosine and self._changed_to(n, o, c):
@@ -457,7 +459,7 @@ class RuleReconciler(ConflictRules):
             # £45? not sure" / "Confirmed: it's £45"; "hi all, shifts are 9:30 to 12:30 - thanks! Priya" / "Shifts
             # run …"; `_said`)
             if dup is not None and not repeats.one_says_more(
-                *_said(new.content, old.content), self.s.dedup_sentence_max_covered
+                *reads.said(new.content, old.content), self.s.dedup_sentence_max_covered
             ):
                 return ReconcileDecision(ReconcileAction.REINFORCE, old.id, dup, c.scores())
             # ("Trains make me sick too." after "… bus rides, trains are fine.": "too" adds to the bus rides, and
@@ -544,78 +546,6 @@ class RuleReconciler(ConflictRules):
                 scores = {**c.scores(), "p_duplicate": round(p, 4)}
                 return ReconcileDecision(ReconcileAction.REINFORCE, old.id, f"learned duplicate (p={p:.2f})", scores)
         return None
-
-
-#: `repeats.PEOPLE` by stem, as a statement's subject and words are stemmed ("grandmother" is "grandmoth").
-_PEOPLE_STEMS = {stem(w): group for w, group in repeats.PEOPLE.items()}
-
-
-def _same_holder(n: Statement, o: Statement) -> bool:
-    """Whether both statements are said of one relative the subject test cannot see (`_anchored`), called by two
-    words of one kinship group ("Mum takes donepezil …" / "Patient (user's mother) is prescribed donepezil …":
-    `repeats.PEOPLE`). Not the speaker's "I" on both sides: in 6,000 Multi-Session Chat personas that joined "I go to
-    church on Sundays." and "I watch football on Sundays." (19 reinforcements, none a repeat)."""
-
-    def groups(words: frozenset[str]) -> set[str]:
-        return {_PEOPLE_STEMS[w] for w in words if w in _PEOPLE_STEMS}
-
-    return bool(groups(n.subject) & groups(o.stems) or groups(o.subject) & groups(n.stems))
-
-
-def _counted_word_swapped(n: Statement, o: Statement, c: Comparison) -> bool:
-    """Whether each text counts a word the other does not say ("I've three sisters." / "I have 3 siblings.": the same
-    3, of other things): the values are not the same then, whatever their numbers."""
-    def counted(st: Statement) -> set[str]:
-        return {stem(k[2:]) for k in st.kinds if k.startswith("q:") and len(k) > 2}
-
-    return bool(counted(n) & c.only_new and counted(o) & c.only_old)
-
-
-def _said(a: str, b: str) -> tuple[str, str]:
-    """Both texts without a hedge (`hedges.unhedged`), and without a message's greeting and sign-off where only one
-    of them has one: two messages each with its own ("Hey Mel! Good to see you!" / "Hey Caroline! Good to see
-    you!") are told to two people, which the envelopes say."""
-    sa, sb = chatter.strip_chatter(a), chatter.strip_chatter(b)
-    if sa != a and sb != b:
-        sa, sb = a, b
-    return hedges.unhedged(sa), hedges.unhedged(sb)
-
-
-def _relative_change(n: Statement, o: Statement, c: Comparison) -> bool:
-    """Whether `n` changes the value of `o`'s frame by an amount or a factor (`deltas.py`: "membership goes up by a
-    tenner a month" after "Studio membership is £65 a month."; "I feed the tetras twice as often as before" after "I
-    feed the tetras once a day."): `o` gives a value, and its subject is said again in `n` (or, where `o` has none
-    but "I", a frame word of it). A bare comparative ("I pay £35 more each month now") counts where `n` says a change
-    (an update cue)."""
-    if not o.kinds or not (deltas.changes(n.text) or (n.update and deltas.relative(n.text))):
-        return False
-    return _shares(o.subject, n.stems) if o.subject else bool(c.shared)
-
-
-def _bare_for_named(n: Statement, o: Statement) -> str | None:
-    """The kind of `o`'s quantity that `n` gives again as a bare number while it names `o`'s value as the old one
-    ("loft budget ~45k (was 40k)" after "The budget for the loft is £40k."; "the fee is 827 not 719" after "The visa
-    fee is £719"): notes and chat leave the unit off both numbers, so the kinds differ ("" and "gbp") and no value
-    reads as changed. Only one unit kind in `o` holds the named value, and `n`'s bare number is another value."""
-    bare = denied_values(n.text).get("q:", frozenset())
-    new = n.kinds.get("q:", frozenset())
-    if not bare or not new:
-        return None
-    kinds = [k for k, v in o.kinds.items() if k.startswith("q:") and k != "q:" and bare & v]
-    if len(kinds) != 1 or new & o.kinds[kinds[0]]:
-        return None
-    return kinds[0]
-
-
-def _measured_kinds(st: Statement, names: frozenset[str]) -> set[str]:
-    """The kinds of `st`'s values that measure something: a clock time, a date or a day, or a quantity with a unit
-    that is not a name's word ("14 Elm Road" reads as 14 of "elm"); a bare number is no measure."""
-    out = set()
-    for kind in st.kinds:
-        unit = kind.removeprefix("q:")
-        if not kind.startswith("q:") or (unit and stem(unit) not in names):
-            out.add(kind)
-    return out
 
 
 def __getattr__(name: str) -> type:
