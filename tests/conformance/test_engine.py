@@ -19,7 +19,12 @@ from .helpers import NASTY
 @pytest.fixture
 def mem_engine(store_factory: Callable[..., GraphStore], embedder: CachedEmbedder) -> Iterator[MemoryEngine]:
     store = store_factory()
-    yield MemoryEngine(store, Settings(), embedder)
+    engine = MemoryEngine(store, Settings(), embedder)
+    yield engine
+    # a recall's maintenance writes through the store from a thread of its own: done before `store_factory` closes
+    # the store (the Neo4j driver, closed under a write, raised BufferError in the teardown). Not `engine.close()`:
+    # that would close the shared embedder too.
+    engine.flush()
 
 
 def test_remember_then_search_finds_it(mem_engine: MemoryEngine) -> None:
