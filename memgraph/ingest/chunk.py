@@ -70,7 +70,12 @@ def day_label(label: str) -> bool:
     return label.strip().lower().rstrip(".") in _DAY_LABELS
 
 
-_LIST_LINE = re.compile(r"^[ \t]*(?:[-*•+▪–][ \t]+|\(?\d{1,3}[.)][ \t]+|\(?[a-zA-Z][.)][ \t]+|\[[ xX]\][ \t]+)\S")
+#: A bullet or a number that opens a list item ("- ", "• ", "2. ", "(3) ") and the space after it.
+_BULLET = r"(?:[-*•+▪–]|\(?\d{1,3}[.)])[ \t]+"
+#: A list item's mark at a line's start: the chunker keeps such lines together, and the readers of a statement read
+#: each item after its mark (`signals` for names, `classify` for kinds).
+ITEM_MARK = re.compile(rf"(?m)^[ \t]*{_BULLET}")
+_LIST_LINE = re.compile(rf"^[ \t]*(?:{_BULLET}|\(?[a-zA-Z][.)][ \t]+|\[[ xX]\][ \t]+)\S")
 #: A jotted line's own label: one to four words, then ":" or a spaced dash, then the note ("wifi pw: ...", "car -
 #: MOT due ..."). The lower-case line after another is otherwise read as its continuation (a wrapped sentence).
 _KEY_LINE = re.compile(r"[^\W\d][\w'’&/.]*(?:[ \t]+[\w'’&/.]+){0,3}?[ \t]*(?::|[ \t][-–—])[ \t]+\S")

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 from memgraph.errors import ValidationError
 from memgraph.ingest import signal_words, signals
-from memgraph.ingest.chunk import turn_body, under_heading
+from memgraph.ingest.chunk import ITEM_MARK, turn_body, under_heading
 from memgraph.ingest.clean import strip_code
 from memgraph.ingest.statement import stem
 from memgraph.ingest.value_words import MONTHS, WEEKDAYS
@@ -236,8 +236,6 @@ def classify(text: str, hint: object = None, *, max_triggers: int = 5) -> Classi
 _FENCED = re.compile(r"\A\s*(?:```|~~~)[ \t]*([\w+-]*)[^\n]*\n(.*?)\n[ \t]*(?:```|~~~)\s*\Z", re.S)
 #: Fence languages of commands to run: a block of them is how a thing is done.
 _SHELLS = frozenset("bash sh shell zsh fish console terminal powershell ps ps1 pwsh cmd bat batch".split())
-#: A list item's marker at the start of a line ("- ", "* ", "2. "): a bullet's statement opens after it.
-_ITEM_MARK = re.compile(r"(?m)^[ \t]*(?:[-*•+–]|\d{1,3}[.)])[ \t]+")
 
 
 def _code_kind(text: str) -> tuple[MemoryKind, str] | None:
@@ -258,10 +256,7 @@ def _rules(text: str) -> tuple[MemoryKind, str]:
     code = _code_kind(text)
     if code is not None:
         return code
-    # the cues are looked for everywhere, a heading included; a fact's subject is read below its markdown
-    # heading ("# Home lab\n\nThe NAS is a Synology ...": the title is not the subject), and each bullet's after
-    # its marker ("- Feature flags live in LaunchDarkly")
-    body = _ITEM_MARK.sub("", under_heading(text))
+    # the cues are looked for everywhere, a heading included
     if signals.has_correction(text):
         return MemoryKind.CORRECTION, "correction cue"
     if signals.has_constraint(text):
@@ -274,6 +269,9 @@ def _rules(text: str) -> tuple[MemoryKind, str]:
         return MemoryKind.PROCEDURE, "procedure steps"
     if signal_words.WORKING.search(text):
         return MemoryKind.EVENT, "working"
+    # a fact's subject is read below its markdown heading ("# Home lab\n\nThe NAS is a Synology ...": the title is
+    # not the subject), and each bullet's after its mark ("- Feature flags live in LaunchDarkly")
+    body = ITEM_MARK.sub("", under_heading(text))
     if any(signal_words.FACT.search(line) for line in body.split("\n") if line.strip()):
         return MemoryKind.FACT, "subject-predicate-object"
     return MemoryKind.EVENT, "default"

@@ -263,7 +263,7 @@ def prepare(
         importance,
         provenance,
         embedding,
-        created_at is not None if item.dated is None else item.dated and created_at is not None,
+        created_at is not None and item.dated is not False,
     )
 
 

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from memgraph.ingest import literals
-from memgraph.ingest.chunk import looks_like_record
+from memgraph.ingest.chunk import ITEM_MARK, looks_like_record
 from memgraph.ingest.clean import strip_code
 from memgraph.ingest.signal_words import (
     _DATE_WORDS,
@@ -63,8 +63,6 @@ _CONTRACTED = frozenset("let here there that what who how where when it he she".
 _WORD = re.compile(r"[^\W\d_][\w'’&.-]*[\w]|[^\W\d_]", re.UNICODE)
 _POSSESSIVE = re.compile(r"['’]s$", re.I)
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*|[\"“(]\s*)$")
-#: A list item's marker and the space after it, alone on its line before a word ("- ", "  * ", "2) ").
-_ITEM_MARK = re.compile(r"[ \t]*(?:[-*•+–]|\d{1,3}[.)])[ \t]+")
 #: Where a record's field value starts ("Contact: Jo Pike"): after the label's colon.
 _FIELD_VALUE = re.compile(r":[ \t]+$")
 
@@ -298,7 +296,7 @@ def _opens_item(text: str, start: int) -> bool:
     a sentence, where a capital says nothing of a name (a team's notes tagged "error" and "feature" from their
     bullets)."""
     line = text.rfind("\n", 0, start) + 1
-    return _ITEM_MARK.fullmatch(text[line:start]) is not None
+    return ITEM_MARK.fullmatch(text[line:start]) is not None
 
 
 def _continues_name(word: str, mark: tuple[bool, bool]) -> bool:
