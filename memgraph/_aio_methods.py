@@ -114,24 +114,25 @@ class AsyncEngineMethods:
 
     async def remember_many(
         self,
-        items: Sequence[Mapping[str, Any] | Memory],
+        items: Sequence[Mapping[str, Any] | Memory | str],
         *,
         user_id: str,
         reconcile: bool = True,
     ) -> list[Memory]:
         """Many memories in one batched embed and one atomic write: all are stored or none is.
 
-        Items are dicts with `content` and optionally kind, layer, tags, scope, session_id, metadata, pinned,
-        file_paths, trigger_patterns, embedding (skips the model), created_at, importance, provenance. Returns
-        the resulting memories in input order, each once (a duplicate resolves to the memory it reinforced).
-        Reconciliation finds every item's `reconcile_neighbours` nearest stored memories in one batched search
-        and decides against those; it costs ~2.5-3x the CPU of `reconcile=False` on a 100k load, which still
-        merges exact duplicates by content id (bench/RESULTS.md, "Bulk writes")."""
+        Items are strings (the content) or dicts with `content` and optionally kind, layer, tags, scope,
+        session_id, metadata, pinned, file_paths, trigger_patterns, embedding (skips the model), created_at,
+        importance, provenance. Returns the resulting memories in input order, each once (a duplicate resolves
+        to the memory it reinforced). Reconciliation finds every item's `reconcile_neighbours` nearest stored
+        memories in one batched search and decides against those; it costs ~2.5-3x the CPU of
+        `reconcile=False` on a 100k load, which still merges exact duplicates by content id (bench/RESULTS.md,
+        "Bulk writes")."""
         return await asyncio.to_thread(self.sync.remember_many, items, user_id=user_id, reconcile=reconcile)
 
     async def remember_linked(
         self,
-        items: Sequence[Mapping[str, Any] | Memory],
+        items: Sequence[Mapping[str, Any] | Memory | str],
         *,
         user_id: str,
         links: Callable[[list[str]], Iterable[Link]] | None = None,
@@ -185,14 +186,15 @@ class AsyncEngineMethods:
 
     async def ingest_many(
         self,
-        items: Sequence[Mapping[str, Any]],
+        items: Sequence[Mapping[str, Any] | str],
         *,
         user_id: str,
         on_secret_reject: Literal['raise', 'drop'] = 'raise',
     ) -> IngestReport:
         """Several texts (e.g. conversation turns, each chunked on its own) in one embed batch and one write.
 
-        Items are dicts with `text` and optionally session_id, kind, tags, scope, files, metadata, created_at.
+        Items are strings (the text) or dicts with `text` and optionally session_id, kind, tags, scope, files,
+        metadata, created_at.
         Under the `reject` secret policy an item holding a secret raises SecretDetectedError (nothing stored),
         or with `on_secret_reject="drop"` is left out and reported."""
         return await asyncio.to_thread(self.sync.ingest_many, items, user_id=user_id, on_secret_reject=on_secret_reject)

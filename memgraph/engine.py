@@ -267,16 +267,17 @@ class MemoryEngine:
 
     @checked
     def remember_many(
-        self, items: Sequence[Mapping[str, Any] | Memory], *, user_id: str, reconcile: bool = True
+        self, items: Sequence[Mapping[str, Any] | Memory | str], *, user_id: str, reconcile: bool = True
     ) -> list[Memory]:
         """Many memories in one batched embed and one atomic write: all are stored or none is.
 
-        Items are dicts with `content` and optionally kind, layer, tags, scope, session_id, metadata, pinned,
-        file_paths, trigger_patterns, embedding (skips the model), created_at, importance, provenance. Returns
-        the resulting memories in input order, each once (a duplicate resolves to the memory it reinforced).
-        Reconciliation finds every item's `reconcile_neighbours` nearest stored memories in one batched search
-        and decides against those; it costs ~2.5-3x the CPU of `reconcile=False` on a 100k load, which still
-        merges exact duplicates by content id (bench/RESULTS.md, "Bulk writes")."""
+        Items are strings (the content) or dicts with `content` and optionally kind, layer, tags, scope,
+        session_id, metadata, pinned, file_paths, trigger_patterns, embedding (skips the model), created_at,
+        importance, provenance. Returns the resulting memories in input order, each once (a duplicate resolves
+        to the memory it reinforced). Reconciliation finds every item's `reconcile_neighbours` nearest stored
+        memories in one batched search and decides against those; it costs ~2.5-3x the CPU of
+        `reconcile=False` on a 100k load, which still merges exact duplicates by content id (bench/RESULTS.md,
+        "Bulk writes")."""
         owner = validate_owner(user_id)
         parsed = memory_items(items, owner, "remember_many")
         if not parsed:
@@ -287,7 +288,7 @@ class MemoryEngine:
     @checked
     def remember_linked(
         self,
-        items: Sequence[Mapping[str, Any] | Memory],
+        items: Sequence[Mapping[str, Any] | Memory | str],
         *,
         user_id: str,
         links: Callable[[list[str]], Iterable[Link]] | None = None,
@@ -332,25 +333,29 @@ class MemoryEngine:
     @checked
     def ingest_many(
         self,
-        items: Sequence[Mapping[str, Any]],
+        items: Sequence[Mapping[str, Any] | str],
         *,
         user_id: str,
         on_secret_reject: Literal["raise", "drop"] = "raise",
     ) -> IngestReport:
         """Several texts (e.g. conversation turns, each chunked on its own) in one embed batch and one write.
 
-        Items are dicts with `text` and optionally session_id, kind, tags, scope, files, metadata, created_at.
+        Items are strings (the text) or dicts with `text` and optionally session_id, kind, tags, scope, files,
+        metadata, created_at.
         Under the `reject` secret policy an item holding a secret raises SecretDetectedError (nothing stored),
         or with `on_secret_reject="drop"` is left out and reported."""
         owner = validate_owner(user_id)
         if on_secret_reject not in ("raise", "drop"):
             raise ValidationError("on_secret_reject must be 'raise' or 'drop'")
         if isinstance(items, str | bytes) or not isinstance(items, Sequence):
-            raise ValidationError("ingest_many takes a list of dicts with a 'text' key")
+            raise ValidationError(f"ingest_many takes a list of texts (dicts with a 'text' key, or strings), "
+                                  f"not a single {type(items).__name__}")
         parsed = []
         for item in items:
-            if not isinstance(item, Mapping):
-                raise ValidationError(f"ingest_many items must be dicts, got {type(item).__name__}")
+            if isinstance(item, str):
+                item = {"text": item}
+            elif not isinstance(item, Mapping):
+                raise ValidationError(f"ingest_many items must be dicts or strings, got {type(item).__name__}")
             parsed.append(IngestItem.from_mapping(item))
         if not parsed:
             return IngestReport(user_id=owner)

@@ -176,6 +176,23 @@ def test_batch_with_one_bad_item_writes_nothing(engine: MemoryEngine) -> None:
     assert engine.stats().memories == 0
 
 
+def test_batch_calls_take_plain_strings_like_the_single_calls(engine: MemoryEngine) -> None:
+    """`remember("text")` takes a string, so a list of strings is what a newcomer passes to `remember_many` and
+    `ingest_many` (both took dicts only and refused a string item)."""
+    made = engine.remember_many(["The boiler is serviced every October.", {"content": "The plumber is Ravi."}],
+                                user_id="u")
+    assert [m.content for m in made] == ["The boiler is serviced every October.", "The plumber is Ravi."]
+    assert made[0].kind == made[1].kind == MemoryKind.FACT
+    report = engine.ingest_many(["The loft hatch sticks in damp weather."], user_id="u")
+    assert report.created and engine.stats().memories == 3
+    for call, one in ((engine.remember_many, "one note"), (engine.ingest_many, "one note")):
+        with pytest.raises(ValidationError, match="str"):
+            call(one, user_id="u")  # a bare string is a list of characters: refused, nothing written
+        with pytest.raises(ValidationError):
+            call([3], user_id="u")
+    assert engine.stats().memories == 3
+
+
 def test_unknown_ids_and_relations(engine: MemoryEngine) -> None:
     a = engine.remember("first", user_id="u")
     with pytest.raises(NotFoundError):

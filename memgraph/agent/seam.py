@@ -34,12 +34,12 @@ class AgentEngine(Protocol):
         ...
 
     def remember_many(
-        self, items: Sequence[Mapping[str, Any] | Memory], *, user_id: str, reconcile: bool = ...
+        self, items: Sequence[Mapping[str, Any] | Memory | str], *, user_id: str, reconcile: bool = ...
     ) -> list[Memory]: ...
 
     def remember_linked(
         self,
-        items: Sequence[Mapping[str, Any] | Memory],
+        items: Sequence[Mapping[str, Any] | Memory | str],
         *,
         user_id: str,
         links: Callable[[list[str]], Iterable[Link]] | None = ...,

@@ -91,11 +91,13 @@ _ITEM_FIELDS = frozenset(
 )
 
 
-def memory_items(items: Sequence[Mapping[str, Any] | Memory], owner: str, what: str) -> list[IngestItem]:
-    """`remember_*` input as write-path items: dicts, or Memory objects of this user (their stored fields);
-    an id or user_id given is ignored, and the kind defaults to fact. `what` names the call in errors."""
+def memory_items(items: Sequence[Mapping[str, Any] | Memory | str], owner: str, what: str) -> list[IngestItem]:
+    """`remember_*` input as write-path items: dicts, Memory objects of this user (their stored fields), or
+    plain strings (the content alone, as `remember(text)` takes it); an id or user_id given is ignored, and the
+    kind defaults to fact. `what` names the call in errors."""
     if isinstance(items, str | bytes) or not isinstance(items, Sequence):
-        raise ValidationError(f"{what} takes a list of memory dicts")
+        kind = type(items).__name__
+        raise ValidationError(f"{what} takes a list of memories (dicts or strings), not a single {kind}")
     parsed: list[IngestItem] = []
     for item in items:
         if isinstance(item, Memory):
@@ -105,8 +107,10 @@ def memory_items(items: Sequence[Mapping[str, Any] | Memory], owner: str, what: 
             data = item.model_dump(include=_MEMORY_FIELDS)
         elif isinstance(item, Mapping):
             data = dict(item)
+        elif isinstance(item, str):
+            data = {"content": item}
         else:
-            raise ValidationError(f"{what} items must be dicts, got {type(item).__name__}")
+            raise ValidationError(f"{what} items must be dicts or strings, got {type(item).__name__}")
         data.pop("id", None)
         data.pop("user_id", None)
         if data.get("kind") is None:
