@@ -67,6 +67,11 @@ def test_every_command_explains_itself(command: list[str]) -> None:
     for what, text in [("the command", cmd.help), *((p.name, getattr(p, "help", None)) for p in cmd.params)]:
         for tag in re.findall(r"<[A-Za-z][\w:-]*>", text or ""):
             assert tag in flat, f"{what}: {tag} is not shown"
+    # and reads in an 80-column terminal: no option name cut short ("--no-speaker-pre…" took the help column's
+    # width, wrapping every help text to a word a line) and no "<list[str]>" for a repeatable option.
+    narrow = CliRunner().invoke(app, [*command, "--help"], env={"COLUMNS": "80"}).output
+    assert not re.search(r"--[\w-]*…", narrow), narrow
+    assert not re.search(r"│\s+(?:\*\s+)?--.*<list\[", narrow), narrow
 
 
 #: What the repository's own text must not lean on: files outside it, and the private vocabulary of the

@@ -20,7 +20,8 @@ def cypher(
         str | None, typer.Option("--query", help="Run a shipped exploration query by name (user_overview, ...).")
     ] = None,
     param: Annotated[
-        list[str] | None, typer.Option("--param", "-p", help="A parameter as name=value (repeatable).")
+        list[str] | None,
+        typer.Option("--param", "-p", metavar="<name=value>", help="A parameter as name=value (repeatable)."),
     ] = None,
     store: StoreOpt = None,
     as_json: JsonOpt = False,

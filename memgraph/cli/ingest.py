@@ -42,7 +42,9 @@ def ingest(
         str | None,
         typer.Option(help="Kind (or layer) for every chunk, e.g. fact, preference, event; default: classified."),
     ] = None,
-    tag: Annotated[list[str] | None, typer.Option("--tag", "-t", help="A tag for every memory (repeatable).")] = None,
+    tag: Annotated[
+        list[str] | None, typer.Option("--tag", "-t", metavar="<tag>", help="A tag for every memory (repeatable).")
+    ] = None,
     fmt: Annotated[
         str, typer.Option("--format", help="auto, text or jsonl. JSON Lines: one turn a line, "
                           '{"text", "speaker"?, "session_id"?, "timestamp"?, "tags"?}.')
@@ -50,9 +52,10 @@ def ingest(
     batch: Annotated[
         int | None, typer.Option(help="Turns per ingest call (one embed batch and one transaction each).")
     ] = None,
-    speaker_prefix: Annotated[
-        bool, typer.Option(help="Prefix a turn's text with its speaker ('Caroline: ...').")
-    ] = True,
+    no_speaker_prefix: Annotated[
+        bool, typer.Option("--no-speaker-prefix", help="Keep a JSON Lines turn's text as written (by default it "
+                           "is prefixed with its speaker: 'Caroline: ...').")
+    ] = False,
     store: StoreOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -82,7 +85,7 @@ def ingest(
     with open_engine(store, embeds=True) as engine:  # a typed error from here on is reported with exit code 1
         settings = engine.settings
         if fmt == "jsonl" or (fmt == "auto" and looks_like_jsonl(raw[:10_000])):
-            items = list(turns_from_jsonl(raw.splitlines(), session_id=session, speaker_prefix=speaker_prefix))
+            items = list(turns_from_jsonl(raw.splitlines(), session_id=session, speaker_prefix=not no_speaker_prefix))
             size = batch or settings.ingest_batch_items
             batches = [items[i : i + size] for i in range(0, len(items), size)]
         else:

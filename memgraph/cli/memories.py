@@ -26,7 +26,7 @@ def remember(
     content: Annotated[str, typer.Argument(help="The text to remember ('-' reads standard input).")],
     user: UserOpt,
     kind: Annotated[str, typer.Option(help="fact, preference, procedure, correction, constraint, ...")] = "fact",
-    tag: Annotated[list[str] | None, typer.Option("--tag", "-t", help="A tag (repeatable).")] = None,
+    tag: Annotated[list[str] | None, typer.Option("--tag", "-t", metavar="<tag>", help="A tag (repeatable).")] = None,
     session: Annotated[str | None, typer.Option(help="Session id the memory came from.")] = None,
     pinned: Annotated[bool, typer.Option(help="Always surface this memory first.")] = False,
     store: StoreOpt = None,

@@ -38,10 +38,14 @@ def recall(
     mode: Annotated[
         str, typer.Option(help="cascade (graph), hybrid (vector+text), semantic (vector) or lexical (text).")
     ] = "cascade",
-    kind: Annotated[list[str] | None, typer.Option("--kind", help="Only these kinds (repeatable).")] = None,
+    kind: Annotated[
+        list[str] | None, typer.Option("--kind", metavar="<kind>", help="Only these kinds (repeatable).")
+    ] = None,
     file: Annotated[
         list[str] | None,
-        typer.Option("--file", "-f", help="A file you work on: project-scoped memories whose globs match it."),
+        typer.Option(
+            "--file", "-f", metavar="<path>", help="A file you work on: project-scoped memories whose globs match it."
+        ),
     ] = None,
     archived: Annotated[bool, typer.Option("--archived", help="Also recall archived memories.")] = False,
     session: Annotated[
