@@ -25,6 +25,15 @@ def same_holder(n: Statement, o: Statement) -> bool:
     return bool(groups(n.subject) & groups(o.stems) or groups(o.subject) & groups(n.stems))
 
 
+def another_person(n: Statement, o: Statement) -> bool:
+    """Whether each text names a person the other does not (`repeats.people`: "My sister's van is a blue Transit." /
+    "My brother's van is a blue Transit.", cosine 0.92; "Her husband's shift starts at 6am." / "Her son's ...",
+    0.89): the same words said of two people are two facts, and a reinforcement would lose one of them. One kinship
+    group called two ways ("grandpa" / "my grandfather") is one person; a person on one side only may be a detail."""
+    a, b = repeats.people(n.text), repeats.people(o.text)
+    return bool(a - b and b - a)
+
+
 def counted_word_swapped(n: Statement, o: Statement, c: Comparison) -> bool:
     """Whether each text counts a word the other does not say ("I've three sisters." / "I have 3 siblings.": the same
     3, of other things): the values are not the same then, whatever their numbers."""

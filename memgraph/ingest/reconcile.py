@@ -189,6 +189,8 @@ class RuleReconciler(ConflictRules):
             return None
         if c.polarity or not c.same_values or c.entities_differ or c.preference_swapped:
             return None
+        if reads.another_person(n, o):
+            return None  # "My sister's van is …" / "My brother's van is …": one fact each
         if states.opposed(n.text, o.text) or states.exclusive(n.text, o.text):
             return None  # "is out of order" / "is back in service", "by post" / "by email": the same values, not so
         if _ordinals_differ(n.ordinals, o.ordinals):

@@ -53,3 +53,28 @@ def test_people_groups_and_sentences() -> None:
     assert repeats.says_more("I like the movie. I drive a truck.", "I like the movie.", MAX_COVERED)
     assert not repeats.says_more("Thanks, Maria! I appreciate your support, it really means a lot.",
                                  "Thanks, Maria. Your support means a lot.", MAX_COVERED)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("My aunt's flat is on the fourth floor.", "My cousin's flat is on the fourth floor."),
+        ("Her husband's train leaves at 7:10.", "Her daughter's train leaves at 7:10."),
+        ("My boss drives a grey Skoda.", "My neighbour drives a grey Skoda."),
+    ],
+)
+def test_the_same_words_of_another_person_are_no_repeat(embedder, tmp_path, old: str, new: str) -> None:  # type: ignore[no-untyped-def]
+    """Each side names a person the other does not: two facts, both kept (a reinforcement lost the new one)."""
+    with MemoryEngine.open(str(tmp_path / "store"), embedder=embedder) as engine:
+        first = engine.remember(old, user_id="u")
+        second = engine.remember(new, user_id="u")
+        assert second.id != first.id and second.content == new
+        assert {m.content for m in engine.list(user_id="u")} == {old, new}
+
+
+def test_one_person_called_two_ways_still_repeats(embedder, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """One kinship group in two words is one person: the repeat still reinforces."""
+    with MemoryEngine.open(str(tmp_path / "store"), embedder=embedder) as engine:
+        first = engine.remember("Grandpa's hearing aid appointment is on 3 March.", user_id="u")
+        second = engine.remember("My grandfather's hearing aid appointment is on 3 March.", user_id="u")
+        assert second.id == first.id
