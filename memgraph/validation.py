@@ -175,10 +175,77 @@ MAX_PATTERN_CHARS = 4096
 
 def nested_quantifier(pattern: str) -> bool:
     """Whether a regular expression repeats, without bound, something that itself repeats without bound
-    (`(a+)+`, `(\\w+\\s*)*`): the shape whose backtracking grows exponentially with the input (ReDoS; Python's `re`
-    has no time limit), so a trigger pattern of that shape could hang every recall of its owner. Patterns that
-    do not compile count as unsafe too; call `re.compile` first for the error message."""
+    (`(a+)+`, `(\\w+\\s*)*`), or alternatives that can start alike (`(a|a)*`, `(\\w|\\d)+`, `(ab|ac)+`): the
+    shapes whose backtracking grows exponentially with the input (ReDoS; Python's `re` has no time limit), so a
+    trigger pattern of that shape could hang every recall of its owner. Alternatives that start alike are refused
+    whether or not they could match one string in two ways (`(ab|ac)+` could not: write it `a(b|c)` and it
+    passes). Patterns that do not compile count as unsafe too; call `re.compile` first for the error message."""
     return _nested_quantifier(pattern)
+
+
+#: The characters the alternatives' first characters are compared over: Latin-1 and a letter of a few other
+#: scripts (a class's overlap is read by testing its members, `_first_chars`).
+_ALPHABET = frozenset(map(chr, range(256))) | frozenset("ąаα中ب")
+
+
+def _in_class(items: list[tuple[Any, Any]], ch: str) -> bool:
+    """Whether `ch` is in a parsed character class (`[...]`, `\\d`, `\\w`, `\\s` and their negations)."""
+    from re import _constants as c  # type: ignore[attr-defined]
+
+    negate, hit = False, False
+    for op, av in items:
+        if op is c.NEGATE:
+            negate = True
+        elif op is c.LITERAL:
+            hit = hit or ord(ch) == av
+        elif op is c.RANGE:
+            hit = hit or av[0] <= ord(ch) <= av[1]
+        elif op is c.CATEGORY:
+            name = str(av).lower()
+            test = ch.isdigit() if "digit" in name else ch.isspace() if "space" in name else ch.isalnum() or ch == "_"
+            hit = hit or (test != ("not" in name))
+        else:  # anything else: taken to match
+            hit = True
+    return hit != negate
+
+
+def _first_chars(seq: Any) -> frozenset[str]:
+    """The characters a parsed (sub)pattern can start with (over `_ALPHABET`; unknown constructs: all of it)."""
+    from re import _constants as c  # type: ignore[attr-defined]
+
+    repeats = {c.MAX_REPEAT, c.MIN_REPEAT, getattr(c, "POSSESSIVE_REPEAT", c.MAX_REPEAT)}
+    out: set[str] = set()
+    for op, av in seq:
+        if op is c.LITERAL:
+            return frozenset(out | {chr(av)})
+        if op is c.NOT_LITERAL:
+            return frozenset(out | (_ALPHABET - {chr(av)}))
+        if op is c.IN:
+            return frozenset(out | {ch for ch in _ALPHABET if _in_class(av, ch)})
+        if op is c.AT:
+            continue  # an anchor takes no character
+        if op is c.SUBPATTERN:
+            return frozenset(out | _first_chars(av[-1]))
+        if op is c.BRANCH:
+            return frozenset(out.union(*(_first_chars(b) for b in av[1])))
+        if op in repeats:
+            out |= _first_chars(av[2])
+            if av[0] > 0:
+                return frozenset(out)
+            continue  # may repeat zero times: what follows can start it too
+        return _ALPHABET
+    return frozenset(out | {""})  # "": it can match nothing
+
+
+def _branches_overlap(branches: list[Any], loop_first: frozenset[str]) -> bool:
+    """Whether two alternatives inside an unbounded repeat can start alike. An alternative that can match nothing
+    starts as the repeat's next round does (`loop_first`): `(a|aa)*` is parsed `(?:a(?:|a))*`, whose empty
+    alternative and "a" both go on with an "a"; two empty ones (`(a|a)*` is parsed `(?:a(?:|))*`) always overlap."""
+    firsts = []
+    for b in branches:
+        f = _first_chars(b)
+        firsts.append(f - {""} | loop_first | {""} if "" in f else f)
+    return any(firsts[i] & firsts[j] for i in range(len(firsts)) for j in range(i + 1, len(firsts)))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -191,26 +258,29 @@ def _nested_quantifier(pattern: str) -> bool:
     except (re.error, RecursionError, OverflowError):
         return True
     repeats = {c.MAX_REPEAT, c.MIN_REPEAT, getattr(c, "POSSESSIVE_REPEAT", c.MAX_REPEAT)}
-    stack: list[tuple[Any, bool]] = [(tree, False)]  # (a subpattern, inside an unbounded repeat)
+    # (a subpattern, inside an unbounded repeat, the first characters of that repeat's body)
+    stack: list[tuple[Any, bool, frozenset[str]]] = [(tree, False, frozenset())]
     while stack:
-        node, inside = stack.pop()
+        node, inside, loop_first = stack.pop()
         for op, av in node:
             if op in repeats:
                 _lo, hi, sub = av
                 unbounded = hi == c.MAXREPEAT
                 if unbounded and inside:
                     return True
-                stack.append((sub, inside or unbounded))
+                stack.append((sub, inside or unbounded, _first_chars(sub) - {""} if unbounded else loop_first))
             elif op is c.SUBPATTERN:
-                stack.append((av[-1], inside))
+                stack.append((av[-1], inside, loop_first))
             elif op is c.BRANCH:
-                stack.extend((branch, inside) for branch in av[1])
+                if inside and _branches_overlap(av[1], loop_first):
+                    return True
+                stack.extend((branch, inside, loop_first) for branch in av[1])
             elif op in (c.ASSERT, c.ASSERT_NOT):
-                stack.append((av[1], inside))
+                stack.append((av[1], inside, loop_first))
             elif op is c.GROUPREF_EXISTS:
-                stack.extend((branch, inside) for branch in av[1:] if branch is not None)
+                stack.extend((branch, inside, loop_first) for branch in av[1:] if branch is not None)
             elif op is getattr(c, "ATOMIC_GROUP", None):
-                stack.append((av, inside))
+                stack.append((av, inside, loop_first))
     return False
 
 

@@ -313,8 +313,9 @@ def trigger_list(values: Any) -> list[str]:
                 raise ValidationError(f"trigger_patterns[{i}] is not a valid regular expression ({exc})") from None
             if nested_quantifier(p[3:]):
                 raise ValidationError(
-                    f"trigger_patterns[{i}] repeats a repetition, such as (a+)+: matching it can take exponential "
-                    "time; repeat the inner part once (a+)"
+                    f"trigger_patterns[{i}] repeats a repetition, such as (a+)+, or alternatives that start alike, "
+                    "such as (a|ab)+: matching it can take exponential time; repeat the inner part once (a+), or "
+                    "take the shared start out of the alternatives (a(b|c))"
                 )
     return [p for p in out if p]
 

@@ -248,6 +248,21 @@ def test_exponential_trigger_pattern_is_refused_and_never_run(hostile: MemoryEng
     assert trigger_matches("re:deploy(ing)? on (fri|satur)day", "deploying on friday?")
 
 
+@pytest.mark.parametrize("pattern", ["re:(a|a)*$", "re:(a|aa)*b", "re:(a?b|b)+$", "re:((ab)|(abc))*d"])
+def test_alternatives_that_start_alike_in_a_repeat_are_refused(hostile: MemoryEngine, pattern: str) -> None:
+    """main stored them: `(a|a)*$` took 19 s on 24 a's and a '!', `(a?b|b)+$` 8 s on 22 b's (each more doubles it)."""
+    with pytest.raises(ValidationError, match="alternatives that start alike"):
+        hostile.remember("Never deploy on fridays", user_id="ada", kind="constraint", trigger_patterns=[pattern])
+
+
+@pytest.mark.parametrize("pattern", ["re:(deploy|release)+ on fri", "re:(\\w|\\d)+-prod", "re:(ab|ac)+",
+                                     "re:(deploy|deploys)+", "re:\\b(prod|staging)(-eu|-us)*\\b"])
+def test_alternatives_that_cannot_start_alike_are_kept(hostile: MemoryEngine, pattern: str) -> None:
+    """What the parser factors into a class or a shared prefix (`(\\w|\\d)`, `(ab|ac)`) backtracks linearly."""
+    kept = hostile.remember("Never deploy on fridays", user_id="ada", kind="constraint", trigger_patterns=[pattern])
+    assert pattern in (kept.trigger_patterns or [])
+
+
 def test_list_arguments_are_bounded(hostile: MemoryEngine) -> None:
     """main: 50,000 tags were written (23 s on SQLite) and a 5 MB file glob was stored."""
     many = [f"t{i}" for i in range(1001)]
