@@ -29,6 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from memgraph.ingest.clean import split_code
+from memgraph.ingest.records import BULLET as _BULLET
 from memgraph.text import stop_words, tokenize
 
 CountTokens = Callable[[str], int]
@@ -70,11 +71,6 @@ def day_label(label: str) -> bool:
     return label.strip().lower().rstrip(".") in _DAY_LABELS
 
 
-#: A bullet or a number that opens a list item ("- ", "• ", "2. ", "(3) ") and the space after it.
-_BULLET = r"(?:[-*•+▪–]|\(?\d{1,3}[.)])[ \t]+"
-#: A list item's mark at a line's start: the chunker keeps such lines together, and the readers of a statement read
-#: each item after its mark (`signals` for names, `classify` for kinds).
-ITEM_MARK = re.compile(rf"(?m)^[ \t]*{_BULLET}")
 _LIST_LINE = re.compile(rf"^[ \t]*(?:{_BULLET}|\(?[a-zA-Z][.)][ \t]+|\[[ xX]\][ \t]+)\S")
 #: A jotted line's own label: one to four words, then ":" or a spaced dash, then the note ("wifi pw: ...", "car -
 #: MOT due ..."). The lower-case line after another is otherwise read as its continuation (a wrapped sentence).
