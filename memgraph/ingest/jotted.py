@@ -15,14 +15,13 @@ import re
 from functools import lru_cache
 
 from memgraph.ingest.chunk import looks_like_turn
+from memgraph.ingest.records import ITEM_MARK
 from memgraph.ingest.statement import statement
 from memgraph.ingest.voice import BARE_TEXTS
 
 #: A key (a few words, no digit first), then ":" / "=" / a spaced dash, then the value. The key may not hold a
 #: sentence's end.
 _KEY_VALUE = re.compile(r"^\s*(?P<key>[^\W\d][\w'’ &/+.-]{0,40}?)\s*(?::|=|\s[-–—]\s)\s*(?P<value>\S.*)$")
-#: A list item's marker: a dash, a star, a bullet, a number ("1." / "2)").
-_BULLET = re.compile(r"^\s*(?:[-*•·–—]|\d{1,2}[.)])\s+")
 #: Where a note's value lists its items: a comma and a space (not "£38,500").
 _ITEMS = re.compile(r"\s*,\s+")
 #: Keys that announce what follows rather than name an attribute.
@@ -92,7 +91,7 @@ def sentence(text: str) -> str:
         # (a speaker's turn, "John: Thanks! Talk to you later!", is one line and says nothing of John: LoCoMo read so
         # gained 15 false contradictions between one speaker's turns; a list's line "Mon: swimming" is no turn)
         return text if looks_like_turn(text) else _line(text)
-    said = [_line(_BULLET.sub("", line)).strip().rstrip(":;,") for line in lines]
+    said = [_line(ITEM_MARK.sub("", line)).strip().rstrip(":;,") for line in lines]
     return "; ".join(line for line in said if line)
 
 
