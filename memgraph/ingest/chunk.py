@@ -29,6 +29,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from memgraph.ingest.clean import split_code
+from memgraph.ingest.records import BULLET as _BULLET
+from memgraph.ingest.records import field, record
 from memgraph.text import stop_words, tokenize
 
 CountTokens = Callable[[str], int]
@@ -70,23 +72,12 @@ def day_label(label: str) -> bool:
     return label.strip().lower().rstrip(".") in _DAY_LABELS
 
 
-#: A bullet or a number that opens a list item ("- ", "• ", "2. ", "(3) ") and the space after it.
-_BULLET = r"(?:[-*•+▪–]|\(?\d{1,3}[.)])[ \t]+"
-#: A list item's mark at a line's start: the chunker keeps such lines together, and the readers of a statement read
-#: each item after its mark (`signals` for names, `classify` for kinds).
-ITEM_MARK = re.compile(rf"(?m)^[ \t]*{_BULLET}")
 _LIST_LINE = re.compile(rf"^[ \t]*(?:{_BULLET}|\(?[a-zA-Z][.)][ \t]+|\[[ xX]\][ \t]+)\S")
-#: A jotted line's own label: one to four words, then ":" or a spaced dash, then the note ("wifi pw: ...", "car -
-#: MOT due ..."). The lower-case line after another is otherwise read as its continuation (a wrapped sentence).
-_KEY_LINE = re.compile(r"[^\W\d][\w'’&/.]*(?:[ \t]+[\w'’&/.]+){0,3}?[ \t]*(?::|[ \t][-–—])[ \t]+\S")
 _TABLE_LINE = re.compile(r"^[ \t]*\|.*\|[ \t]*$")
 _HEADING = re.compile(r"^[ \t]*(?:#{1,6}[ \t]+\S.*|\*\*[^*\n]+\*\*:?|[^\n.!?]{1,80}:)[ \t]*$")
 _SPEAKER = re.compile(
     r"^\s*([A-Z][\w.'’ -]{0,40}?|user|assistant|system|human|ai|bot|agent|customer|support|me|you):\s"
 )
-#: A further field of a record after its first ("Supplier: Millers Ltd | Contact: Jo Pike", "Room: B12; Time: 14:00"):
-#: a separator, then a label of one to four words and ":". A speaker's turn names one speaker and then speaks.
-_RECORD_FIELD = re.compile(r"[|;\t][ \t]*[^\W\d][\w'’&/.()%-]*(?:[ \t]+[\w'’&/.()%-]+){0,3}?[ \t]*:[ \t]+\S")
 _ABBREV_BEFORE = re.compile(r"([\w.]+)\.$")
 
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
@@ -112,7 +103,7 @@ def looks_like_turn(text: str) -> bool:
     m = _SPEAKER.match(text)
     if m is None:
         return False
-    if _RECORD_FIELD.search(text, m.end()):
+    if _further_field(text):
         return False  # a record of fields, not "Supplier" speaking (`looks_like_record`)
     words = m.group(1).strip().split()
     # a speaker is one name ("Caroline", "user") or a title and a name ("Dr. Chen"); "Nimbus API:" is a header
@@ -125,8 +116,20 @@ def looks_like_record(text: str) -> bool:
     Time: 14:00"), not a turn: read as one, its first label was a speaker, so two versions of a record were two
     turns of "Supplier", never compared (a changed phone number left both served, the older first), and every
     record opening with that label shared one `speaker:` tag."""
-    m = _SPEAKER.match(text)
-    return m is not None and _RECORD_FIELD.search(text, m.end()) is not None
+    return _SPEAKER.match(text) is not None and _further_field(text)
+
+
+def _further_field(text: str) -> bool:
+    """A labelled field after the text's first part (`records`: "Supplier: Millers Ltd | Contact: Jo Pike", "Room:
+    B12; Time: 14:00"). A speaker's turn names one speaker and then speaks."""
+    return any(f.labelled and f.value for f in record(text).fields[1:])
+
+
+def _key_line(line: str) -> bool:
+    """A jotted line that opens with its own label ("wifi pw: ...", "car - MOT due ...": `records.field`, a spaced
+    dash allowed). The lower-case line after another is otherwise read as its continuation (a wrapped sentence)."""
+    f = field(line, dash=True)
+    return f is not None and bool(f.value)
 
 
 _MARKUP_HEADING = re.compile(r"[ \t]*(?:#{1,6}[ \t]+\S[^\n]*|\*\*[^*\n]+\*\*:?)[ \t]*\n[ \t]*\n")
@@ -215,7 +218,7 @@ def _paragraph(text: str, start: int, end: int, min_words: int, sentences: bool)
         if not sentence:
             continue
         joins = bool(groups) and (
-            _continues(sentence, jotted=text[a - 1] == "\n" and bool(_KEY_LINE.match(sentence)))
+            _continues(sentence, jotted=text[a - 1] == "\n" and _key_line(sentence))
             or text[groups[-1][0] : groups[-1][1]].rstrip().endswith(":")
             or _words(sentence) < min_words
             or _words(text[groups[-1][0] : groups[-1][1]]) < min_words

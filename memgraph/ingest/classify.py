@@ -33,8 +33,9 @@ from dataclasses import dataclass, field
 
 from memgraph.errors import ValidationError
 from memgraph.ingest import signal_words, signals
-from memgraph.ingest.chunk import ITEM_MARK, turn_body, under_heading
+from memgraph.ingest.chunk import turn_body, under_heading
 from memgraph.ingest.clean import strip_code
+from memgraph.ingest.records import ITEM_MARK
 from memgraph.ingest.statement import stem
 from memgraph.ingest.value_words import MONTHS, WEEKDAYS
 from memgraph.models import Layer, MemoryKind, Provenance

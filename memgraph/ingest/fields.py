@@ -6,11 +6,12 @@ is named again in the reason), no typed value changed and the names differ, so n
 (held-out pairs 19). "Supplier (flour): Millers Ltd" then "Flour supplier | switched to: Grain Co | reason: price"
 puts the field's label in a heading and the change in the field's own label.
 
-A field is a part of the text cut at "|" (or ";", a line break) with "label: value"; a part without a colon is a
-heading, whose words name the field that follows it ("Flour supplier | switched to: …"). A field's label is its
-words' stems without the words that say a change ("switched to", "changed to", "now", "new"); a value is cut at a
-bracket or a dash that starts a note of its own ("Library (changed, …)", "8 - updated after …"). A field's reason
-("reason: price", "why: …") is no field of the record.
+A field is a part of the text with "label: value" (`records`: parts cut at a bar, a semicolon, a line break ...); a
+part without a label is a heading, whose words name the field that follows it ("Flour supplier | switched to: …"). A
+field's label is its words' stems (its bracket's too: "Supplier (flour)") without the words that say a change
+("switched to", "changed to", "now", "new"); a value is cut at a bracket or a dash that starts a note of its own
+("Library (changed, …)", "8 - updated after …"). A field's reason ("reason: price", "why: …") is no field of the
+record.
 
 `changed` is asked only of a new text that says a change (an update cue: the caller's); the old record's field
 must be given again with the same label and a value that shares no word with the old one, and the old record's
@@ -22,11 +23,10 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from memgraph.ingest.records import record
 from memgraph.ingest.statement import stem
 from memgraph.text import stop_words, tokenize
 
-_PARTS = re.compile(r"\s*(?:\||;|\n)\s*")
-_FIELD = re.compile(r"^(?P<label>[^:]{1,40}?)\s*:\s*(?P<value>\S.*)$", re.DOTALL)
 #: Words of a label that say the field changed, not which field it is.
 _CHANGE_WORDS = frozenset("switched switch changed change moved now new updated to".split())
 #: A label that gives a reason or a note, not a field of the record.
@@ -48,15 +48,15 @@ def fields(text: str) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
     when the text is no record."""
     out: list[tuple[frozenset[str], frozenset[str]]] = []
     heading: frozenset[str] = frozenset()
-    for part in _PARTS.split(text.strip()):
-        m = _FIELD.match(part)
-        if m is None:
-            heading = _words(part)
+    for part in record(text).fields:
+        if not part.labelled or not part.value:
+            heading = _words(part.text)
             continue
-        label = _words(m.group("label")) - {stem(w) for w in _CHANGE_WORDS}
+        # (the bracket at a label's end names the field as much as its unit: "Supplier (flour)", "Weight (kg)")
+        label = _words(f"{part.label} {part.unit}") - {stem(w) for w in _CHANGE_WORDS}
         if label & {stem(w) for w in _REASON_LABELS}:
             continue
-        said = _NOTE.split(m.group("value"), maxsplit=1)[0]
+        said = _NOTE.split(part.value, maxsplit=1)[0]
         value = _words(said)
         if value and len(said.split()) <= _MOST_WORDS:
             out.append((label | heading, value))
@@ -66,7 +66,7 @@ def fields(text: str) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
 
 def headings(text: str) -> frozenset[str]:
     """The words of the parts of `text` that are no field ("Open day" in "Open day | date: 9 May")."""
-    return frozenset().union(*(_words(p) for p in _PARTS.split(text.strip()) if p and _FIELD.match(p) is None))
+    return frozenset().union(*(_words(p.text) for p in record(text).fields if not (p.labelled and p.value)))
 
 
 def changed(new: str, old: str) -> bool:

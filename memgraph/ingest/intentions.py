@@ -28,8 +28,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from memgraph.ingest.predicates import IRREGULAR
 from memgraph.ingest.statement import stem
+from memgraph.ingest.verb_forms import IRREGULAR
 from memgraph.text import stop_words, tokenize
 
 #: An intention's opening: a label, a reminder's phrase, or both ("note to self: need to ..."); then the verb.
@@ -41,8 +41,6 @@ _INTENT = re.compile(
     r"|^\s*(?:note\s+to\s+self|reminder|todo|to-?do|to\s+do)\s*[:,-]\s*(?P<verb2>[a-z]+)\s+(?P<what2>\S.*)$",
     re.IGNORECASE,
 )
-#: Past forms a reminder's verbs take that `predicates.IRREGULAR` leaves out ("rang Rosa").
-_PAST = {"rang": "ring", "rung": "ring", "did": "do", "shut": "shut", "put": "put", "set": "set"}
 #: Words that say a thing done whatever its verb.
 _DONE = frozenset("done sorted finished completed cancelled canceled ticked".split())
 #: A negation or a "not yet": the thing is still to do.
@@ -97,12 +95,12 @@ def fulfilled(new: str, old: str) -> bool:
         return False
     verb, thing = wanted
     tokens = tokenize(new)
-    said = {stem(_PAST.get(t) or IRREGULAR.get(t, t)) for t in tokens}
+    said = {stem(IRREGULAR.get(t, t)) for t in tokens}
     # the verb said done is its past: "ordered", "rang"; "I try to find ways to make money" says "make" still to
     # do, and a noun of the verb's stem says nothing done ("the cake collection is at 2 pm")
     done = any(
-        stem(_PAST.get(t) or IRREGULAR.get(t, t)) == stem(verb) and t != verb
-        and (t in _PAST or t in IRREGULAR or t.endswith("ed"))
+        stem(IRREGULAR.get(t, t)) == stem(verb) and t != verb
+        and (t in IRREGULAR or t.endswith("ed"))
         for t in tokens
     )
     return (done or bool(_DONE.intersection(tokens))) and thing in said

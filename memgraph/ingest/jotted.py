@@ -15,14 +15,10 @@ import re
 from functools import lru_cache
 
 from memgraph.ingest.chunk import looks_like_turn
+from memgraph.ingest.records import ITEM_MARK, field, record
 from memgraph.ingest.statement import statement
 from memgraph.ingest.voice import BARE_TEXTS
 
-#: A key (a few words, no digit first), then ":" / "=" / a spaced dash, then the value. The key may not hold a
-#: sentence's end.
-_KEY_VALUE = re.compile(r"^\s*(?P<key>[^\W\d][\w'’ &/+.-]{0,40}?)\s*(?::|=|\s[-–—]\s)\s*(?P<value>\S.*)$")
-#: A list item's marker: a dash, a star, a bullet, a number ("1." / "2)").
-_BULLET = re.compile(r"^\s*(?:[-*•·–—]|\d{1,2}[.)])\s+")
 #: Where a note's value lists its items: a comma and a space (not "£38,500").
 _ITEMS = re.compile(r"\s*,\s+")
 #: Keys that announce what follows rather than name an attribute.
@@ -37,12 +33,8 @@ _HEADINGS = frozenset(
 _CONTRACTED_IS = re.compile(
     r"(?<=[^\W\d])['’]s\s+(?=(?:only\s+|about\s+|around\s+)?[£$€]?\d[\d,]*(?:\.\d+)?(?![\d,.]|st\b|nd\b|rd\b|th\b))"
 )
-#: Where a table's row, written as a line, parts its cells: a bar with a space each side ("Grow room 2 | temp: 18").
+#: A table's row written as a line: its cells parted by a bar with a space each side ("Grow room 2 | temp: 18").
 _CELL = re.compile(r"\s+\|\s+")
-#: A unit in brackets at a key's end ("temp (°C)", "weight (kg)", "distance (miles)"): the unit of the key's value.
-_KEY_UNIT = re.compile(r"^(?P<key>.*?)\s*\((?P<unit>[^()\d]{1,12})\)$")
-#: A row's cell with a key: a few words, no digit first (not "09:00"), brackets allowed ("temp (°C)"), then ":" or "=".
-_ROW_CELL = re.compile(r"^(?P<key>[^\W\d][\w'’ &/+.()°%-]{0,40}?)\s*[:=]\s*(?P<value>\S.*)$")
 #: A value that is a bare number ("18", "41,200", "9.5").
 _BARE_NUMBER = re.compile(r"^[-+]?\d[\d,]*(?:\.\d+)?$")
 
@@ -56,18 +48,16 @@ def _row(text: str) -> str:
     | 150 kg"), or a keyless cell after a keyed one, is left as it is."""
     name: list[str] = []
     fields: list[tuple[str, str]] = []
-    for cell in (c.strip() for c in _CELL.split(text.strip()) if c.strip()):
-        m = _ROW_CELL.match(cell)
-        if m is None:
+    for cell in record(text).fields:
+        if not (cell.labelled and cell.value):
             if fields:
                 return text
-            name.append(cell)
+            name.append(cell.text)
             continue
-        key, value = m.group("key").strip(), m.group("value").strip()
-        unit = _KEY_UNIT.match(key)
-        if unit is not None and _BARE_NUMBER.match(value):
-            key, value = unit.group("key"), f"{value} {unit.group('unit').strip()}"
-        fields.append((key, value))
+        if cell.unit and _BARE_NUMBER.match(cell.value):
+            fields.append((cell.label, f"{cell.value} {cell.unit}"))
+        else:
+            fields.append((cell.name, cell.value))
     if not fields:
         return text
     head = " ".join(name)
@@ -92,16 +82,16 @@ def sentence(text: str) -> str:
         # (a speaker's turn, "John: Thanks! Talk to you later!", is one line and says nothing of John: LoCoMo read so
         # gained 15 false contradictions between one speaker's turns; a list's line "Mon: swimming" is no turn)
         return text if looks_like_turn(text) else _line(text)
-    said = [_line(_BULLET.sub("", line)).strip().rstrip(":;,") for line in lines]
+    said = [_line(ITEM_MARK.sub("", line)).strip().rstrip(":;,") for line in lines]
     return "; ".join(line for line in said if line)
 
 
 def _line(text: str) -> str:
     """One line said as a sentence (see `sentence`)."""
-    m = _KEY_VALUE.match(text)
-    if m is None:
+    f = field(text, dash=True)
+    if f is None or not f.value:
         return text
-    key, value = m.group("key").strip(), m.group("value").strip()
+    key, value = (f.label, f"{f.value} {f.unit}") if f.unit and _BARE_NUMBER.match(f.value) else (f.name, f.value)
     words = key.lower().split()
     if not words or len(words) > 6 or words[0] in _HEADINGS or statement(key).clause:
         return text

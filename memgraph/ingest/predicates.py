@@ -26,6 +26,7 @@ from functools import lru_cache
 from memgraph.ingest.statement import stem
 from memgraph.ingest.statement_words import _AUX, _COPULA
 from memgraph.ingest.statement_words import _DETERMINERS as _STATEMENT_DETERMINERS
+from memgraph.ingest.verb_forms import IRREGULAR
 from memgraph.text import stop_words, tokenize
 
 #: Verbs whose object is one of many values of the subject: liking and disliking, having and keeping, pastimes,
@@ -54,21 +55,6 @@ _OWNERS = frozenset("my our your his her their".split())
 _MODAL_ADJECTIVES = frozenset("allowed permitted able supposed meant required".split())
 _DETERMINERS = _STATEMENT_DETERMINERS | frozenset("all both some any".split())
 _OF = frozenset("for of in at on with from to by about".split())
-#: Irregular forms the stemmer leaves apart from their verb (English's common irregular past tenses: "We got the
-#: grant" / "We didn't get any grant" is one verb; held-out pairs 17).
-_IRREGULAR = {"has": "have", "had": "have", "goes": "go", "went": "go", "made": "make", "knew": "know",
-              "spoke": "speak", "ate": "eat", "drank": "drink", "wrote": "write", "read": "read", "sang": "sing",
-              "got": "get", "gotten": "get", "took": "take", "taken": "take", "gave": "give", "given": "give",
-              "saw": "see", "seen": "see", "came": "come", "paid": "pay", "bought": "buy", "brought": "bring",
-              "kept": "keep", "sold": "sell", "told": "tell", "said": "say", "found": "find", "held": "hold",
-              "ran": "run", "began": "begin", "begun": "begin", "wore": "wear", "worn": "wear", "drove": "drive",
-              "driven": "drive", "chose": "choose", "chosen": "choose", "won": "win", "lost": "lose", "met": "meet",
-              "sent": "send", "spent": "spend", "taught": "teach", "caught": "catch", "built": "build", "lent": "lend",
-              "heard": "hear", "stood": "stand", "grew": "grow", "grown": "grow", "swam": "swim", "rode": "ride",
-              "ridden": "ride", "sat": "sit", "slept": "sleep", "flew": "fly", "flown": "fly", "fell": "fall",
-              "fallen": "fall", "felt": "feel", "left": "leave", "broke": "break", "broken": "break"}
-#: The same table for other modules (`intentions.py` reads a reminder's verb said done: "sent", "paid").
-IRREGULAR = _IRREGULAR
 #: "have" as an auxiliary ("have been", "has visited") is skipped; as a verb ("have two sons") it is the predicate.
 _HAVE = frozenset("has have had".split())
 _PREPOSITIONS = frozenset("in at from on near with inside outside by into to of".split())
@@ -132,7 +118,7 @@ def predicate(text: str) -> Predicate | None:
     word = toks[i]
     if copula and not (word.endswith("ing") and len(word) > 4):
         return Predicate(subject, person, "be", word if word in _PREPOSITIONS else None)
-    verb = stem(_IRREGULAR.get(word, word))
+    verb = stem(IRREGULAR.get(word, word))
     return Predicate(subject, person, f"used to {verb}" if past else verb, None)
 
 

@@ -14,8 +14,9 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from memgraph.ingest import literals
-from memgraph.ingest.chunk import ITEM_MARK, looks_like_record
+from memgraph.ingest.chunk import looks_like_record
 from memgraph.ingest.clean import strip_code
+from memgraph.ingest.records import ITEM_MARK
 from memgraph.ingest.signal_words import (
     _DATE_WORDS,
     _DIGIT,

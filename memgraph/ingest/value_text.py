@@ -13,6 +13,7 @@ from memgraph.ingest.shorthand import written_out
 from memgraph.ingest.spoken import digitise
 from memgraph.ingest.units import KNOWN_UNITS, METRIC, UNIT_ALIASES
 from memgraph.ingest.value_words import _REDACTED
+from memgraph.ingest.verb_forms import PAST_FORMS
 from memgraph.text import stop_words
 
 
@@ -71,20 +72,13 @@ def unit(after: str) -> str:
     if w in stop_words() or w in ("a", "an", "per", "each", "every", "like", "ish", "just", "instead", "till", "til",
                                   "until", "sharp"):
         return ""
-    if w in _PAST_VERBS or (len(w) > 4 and w.endswith("ed") and not w.endswith("eed")):
+    if w in PAST_FORMS or (len(w) > 4 and w.endswith("ed") and not w.endswith("eed")):
         return ""  # a verb in the past names no unit: "hive 2 gave 11 kg", "room 4 needed a new lock"
     return w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
 
 
 #: A verb contracted with "not" right after a number ("1142 won't", "No. 5 isn't").
 _CONTRACTED_AFTER = re.compile(r"(?i)\s+[a-z]+n['’]t\b")
-#: Past forms of English's common irregular verbs (`predicates.IRREGULAR` has them with their bases; the value
-#: patterns sit below it), which follow a number that labels its subject ("Hive 2 gave ...", "Car 3 broke down").
-_PAST_VERBS = frozenset(
-    "ate began begun bought broke brought built came caught chose drank drove fell felt flew found gave grew heard "
-    "held kept knew left lent lost made met paid ran rode said sang sat saw sent slept sold spent spoke stood swam "
-    "taught told took went won wore wrote".split()
-)
 #: A dash set off by spaces after a number: what follows is another part, not the number's unit.
 _DASH_AFTER = re.compile(r"\s+[-–—]\s")
 #: The units a record's label may give its value in (`_HEADER_UNIT`).

@@ -12,20 +12,22 @@ from __future__ import annotations
 
 import re
 
+from memgraph.ingest.records import parts
 from memgraph.ingest.statement import stem
 from memgraph.retrieve.gap_focus import focus_words, stem_in
 from memgraph.retrieve.gap_question import asked
 from memgraph.retrieve.gap_values import expected_answer, holds_answer, tense_clash
 from memgraph.text import tokenize
 
-#: Where a record's field ends: a bar, a semicolon, a line, a bullet, a comma before a space, a dash between
-#: spaces ("H1 14.5 | H2 9", "supervisor Prof. Alun Rees, second supervisor Dr Kemi Ade").
-_FIELD_END = re.compile(r"\s*(?:[|;\n\u2022]|,\s|\s[-\u2013\u2014]\s)\s*")
+#: Where a field's items part inside a record's part (`records.parts`: a bar, a semicolon, a line, a bullet): a comma
+#: before a space, a dash between spaces ("supervisor Prof. Alun Rees, second supervisor Dr Kemi Ade").
+_ITEM_END = re.compile(r"\s*(?:,\s|,$|\s[-\u2013\u2014]\s)\s*")
 
 
 def fields(content: str) -> list[str]:
-    """The fields of `content`, in order; a sentence without separators is one field."""
-    return [f for f in _FIELD_END.split(content) if f.strip()]
+    """The fields of `content`, in order: its record's parts ("H1 14.5 | H2 9"), each cut at its items; a sentence
+    without separators is one field."""
+    return [f for part in parts(content) for f in _ITEM_END.split(part) if f.strip()]
 
 
 def field_answer(query: str, content: str) -> bool:
