@@ -16,7 +16,9 @@ polarity, cues) and compared. For each neighbour, most similar first, the first 
    (a price, a length, a time; not a bare number, often part of a name). Not between two turns of a
    conversation: a turn said again in other words is another turn.
 2. Statements of two different speakers never repeat, supersede or contradict each other ("Caroline: I love
-   pizza" and "Mel: I love pizza" are two facts). Questions and greetings assert nothing; an additive statement
+   pizza" and "Mel: I love pizza" are two facts), but two senders' messages of a group chat about a thing ("Dev:
+   Kira's list is A and B" / "Lou: like Dev said, it's B and A") are read as two notes, without the names
+   (`speakers.py`). Questions and greetings assert nothing; an additive statement
    ("I also like tea") adds, it never replaces.
 3. **supersede** when the new text is a correction ("actually", "no, …", "…, not X") or an update ("now",
    "moved to", "was raised to", "switched from X to Y") of the same subject: the same frame with a changed value,
@@ -89,6 +91,7 @@ from memgraph.ingest import (
     repeats,
     reschedules,
     slots,
+    speakers,
     states,
     thresholds,
     tolerance,
@@ -420,7 +423,18 @@ class RuleReconciler(ConflictRules):
             old = nb.memory
             other = pairing.speaker(old)
             if who and other and who != other:
-                continue  # one person's statement neither repeats, corrects nor contradicts another's
+                # one person's statement neither repeats, corrects nor contradicts another's, but in a group chat's
+                # messages about a thing ("Dev: Kira's list is A and B" / "Lou: like Dev said, it's B and A") one
+                # person repeats or corrects another: read as two notes, without the names (`speakers.py`)
+                told = speakers.one_fact(new, old)
+                if told is not None:
+                    d = self.decide(
+                        new.model_copy(update={"content": told[0]}),
+                        [Neighbour(old.model_copy(update={"content": told[1]}), nb.similarity, nb.in_batch)],
+                    )
+                    if d.action is not ReconcileAction.CREATE:
+                        return d
+                continue
             # "BSL interpreters …" / "… British Sign Language booking": read with the words the other spells out
             n, o = acronyms.spelled_out(read, statement(old.content))
             c = _compare(n, o, nb.similarity, self.s.duration_calendar_tolerance)
