@@ -85,6 +85,7 @@ from memgraph.ingest import (
     fields,
     hedges,
     intentions,
+    notices,
     pair_model,
     pairing,
     reasons,
@@ -151,6 +152,10 @@ class ReconcileAction(StrEnum):
     CONTRADICT = "contradict"
 
 
+#: The reason of a duplicate that is a person's note of a stored notification (`notices.noted`).
+_NOTED = "a person's note of a notification"
+
+
 @dataclass(frozen=True)
 class Neighbour:
     """An existing (or earlier-in-this-batch) memory near the new one."""
@@ -190,6 +195,10 @@ class RuleReconciler(ConflictRules):
         s = self.s
         if (n.correction or n.update) and not (o.correction or o.update):
             return None
+        if notices.noted(n, o):
+            # "I've got two tanks being filled at Deep Blue on Saturday 21 June at 9am" after "Booking confirmed: 2 x
+            # 12L fills, Deep Blue Dive Centre, Sat 21 Jun 09:00": the booking's values, in a person's words
+            return _NOTED
         if c.polarity or not c.same_values or c.entities_differ or c.preference_swapped:
             return None
         if states.opposed(n.text, o.text) or states.exclusive(n.text, o.text):
@@ -472,9 +481,11 @@ class RuleReconciler(ConflictRules):
             # (neither a hedge nor a message's greeting or sign-off on one side is a sentence more: "I think it's
             # £45? not sure" / "Confirmed: it's £45"; "hi all, shifts are 9:30 to 12:30 - thanks! Priya" / "Shifts
             # run …"; `_said`)
-            if dup is not None and not repeats.one_says_more(
+            # (a note of a notification says nothing the notification does not print: `notices.noted`; the stored
+            # notification may say more, and it is the one kept)
+            if dup is not None and (dup == _NOTED or not repeats.one_says_more(
                 *reads.said(new.content, old.content), self.s.dedup_sentence_max_covered
-            ):
+            )):
                 return ReconcileDecision(ReconcileAction.REINFORCE, old.id, dup, c.scores())
             # ("Trains make me sick too." after "… bus rides, trains are fine.": "too" adds to the bus rides, and
             # says the opposite of the trains)

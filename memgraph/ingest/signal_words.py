@@ -339,8 +339,10 @@ FACT = re.compile(
 CHAT_NEGATIONS = (
     r"dont|doesnt|didnt|isnt|arent|wasnt|werent|cant|wont|shouldnt|wouldnt|couldnt|hasnt|havent|mustnt|neednt"
 )
+#: ("no." before a number is the sign for a number: "Candidate no. 0412", "(No. 14)"; read as "no", a notification
+#: and a note of one number disagreed in polarity. Matched on lower-cased text: `signals.Folded`)
 NEGATION = re.compile(
-    r"(?i)\b(?:not|no|never|none|nothing|nobody|neither|nor|without|cannot|can't|won't|don't|doesn't|didn't|"
+    r"(?i)\b(?:not|no(?!\.\s*[\d#])|never|none|nothing|nobody|neither|nor|without|cannot|can't|won't|don't|doesn't|didn't|"
     r"isn't|aren't|wasn't|weren't|shouldn't|wouldn't|couldn't|hasn't|haven't|no\s+longer|anymore|"
     + CHAT_NEGATIONS + r")\b",
 )
