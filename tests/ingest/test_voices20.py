@@ -61,3 +61,27 @@ def test_a_note_of_a_notification() -> None:
 def test_notification_and_note(embedder, old: str, new: str, action: ReconcileAction | None) -> None:  # type: ignore[no-untyped-def]
     decided = _decide(embedder, old, new).action
     assert decided is action if action else decided is not REINFORCE
+
+
+def test_a_part_of_the_day_said_before_the_hour_marks_it() -> None:
+    """"on Monday evenings at 7" is 19:00, as "at 7 in the evening" is; a morning, or an hour past noon that does
+    not fall in the part of the day, stays as said."""
+    from memgraph.ingest.values import values
+
+    assert values("Choir is on Monday evenings at 7.").times == {1140}
+    assert values("The surgery does Friday afternoons from 2 till 4.").times == {840, 960}
+    assert values("I swim on Saturday mornings at 7.").times == {420}
+    assert 1140 not in values("Wednesday evening at 11:30 the bar shuts, then bed at 7.").times
+    assert values("Meet on Friday evening at 2.").times == {120}  # 14:00 is no evening
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "action"),
+    [
+        ("My pottery class is on Mondays at 7pm.", "I do pottery on Monday evenings at seven.", REINFORCE),
+        ("My pottery class is on Mondays at 7pm.", "I do pottery on Monday evenings at eight.", None),
+    ],
+)
+def test_an_hour_marked_by_the_day_part_before_it(embedder, old: str, new: str, action: ReconcileAction | None) -> None:  # type: ignore[no-untyped-def]
+    decided = _decide(embedder, old, new).action
+    assert decided is action if action else decided is not REINFORCE
