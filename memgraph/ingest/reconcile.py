@@ -521,7 +521,8 @@ class RuleReconciler(ConflictRules):
                 continue
             why = None if under else self.conflict_in_any_voice(n, o, c, cue=cue or fixes)
             if cue or fixes:
-                why = why or self.update(n, o, c, correction=guessed)
+                # (a value named as not so, "coming at 11 now not 9", is a correction as a cue is: `_names_denied`)
+                why = why or self.update(n, o, c, correction=fixes)
                 if why is None and fixes:
                     why = self.corrected_part(n, o, c)
                 if why is None and n.update:

@@ -85,3 +85,24 @@ def test_a_part_of_the_day_said_before_the_hour_marks_it() -> None:
 def test_an_hour_marked_by_the_day_part_before_it(embedder, old: str, new: str, action: ReconcileAction | None) -> None:  # type: ignore[no-untyped-def]
     decided = _decide(embedder, old, new).action
     assert decided is action if action else decided is not REINFORCE
+
+
+def test_an_hour_denied_beside_a_clock_time() -> None:
+    """"going at 10 now not 8": the bare 8 is the old hour (am or pm), as "not 8:00" would be; beside a count it
+    stays a count."""
+    from memgraph.ingest.statement import denied_values
+
+    assert {480, 1200} <= denied_values("Ferry's going at 10 now not 8, the harbour office rang.")["time"]
+    assert "time" not in denied_values("We need 10 chairs now not 8.")
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "action"),
+    [
+        # a message that names the old hour as not so corrects it, under the bar an update without one needs
+        ("Lou: the skip lorry is collecting from the yard at 8.",
+         "Kim: skip lorry rang, they're collecting at 2 now not 8.", SUPERSEDE),
+    ],
+)
+def test_an_hour_named_as_not_so_corrects(embedder, old: str, new: str, action: ReconcileAction) -> None:  # type: ignore[no-untyped-def]
+    assert _decide(embedder, old, new).action is action
