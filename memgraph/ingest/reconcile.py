@@ -82,6 +82,7 @@ from memgraph._deprecated import deprecated_alias
 from memgraph.config import Settings
 from memgraph.ingest import (
     acronyms,
+    ellipsis,
     fields,
     hedges,
     intentions,
@@ -524,7 +525,7 @@ class RuleReconciler(ConflictRules):
                 # (a value named as not so, "coming at 11 now not 9", is a correction as a cue is: `_names_denied`)
                 why = why or self.update(n, o, c, correction=fixes)
                 if why is None and fixes:
-                    why = self.corrected_part(n, o, c)
+                    why = self.corrected_part(n, o, c) or ellipsis.corrected_value(new.content, o)
                 if why is None and n.update:
                     why = self.changed_part(n, o, c)
                 if why is None and n.update and reasons.withdrawn(n.text, o):

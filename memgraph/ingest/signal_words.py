@@ -46,7 +46,8 @@ _PAST = (
     r"left|forgot|misheard|mixed|meant|spoke|knew|sent)"
 )
 CORRECTION = re.compile(
-    r"(?i)(?:^|[.!?:]\s+|\n|,\s*)\s*(?:actually|correction|to\s+correct\s+(?:that|myself)|let\s+me\s+correct|"
+    # (after an interjection too: "ok scratch that - Thursdays", "oh wait, no")
+    r"(?i)(?:^|[.!?:]\s+|\n|,\s*)\s*(?:(?:ok|okay|oh|right|hmm|um|erm)\s*,?\s+)?(?:actually|correction|to\s+correct\s+(?:that|myself)|let\s+me\s+correct|"
     r"scratch\s+that|i\s+meant|sorry,\s+i\s+meant|wait,?\s+no|no,?\s+wait)\b"
     # "my bad, …" and "oops, it's …" own a mistake; "My bad day …" and "Oops, I dropped my coffee." do not
     rf"|(?:^|[.!?:]\s+|\n)\s*my\s+{_MISTAKE}\s*[,.:;!—-]"

@@ -106,3 +106,33 @@ def test_an_hour_denied_beside_a_clock_time() -> None:
 )
 def test_an_hour_named_as_not_so_corrects(embedder, old: str, new: str, action: ReconcileAction) -> None:  # type: ignore[no-untyped-def]
     assert _decide(embedder, old, new).action is action
+
+
+def test_a_correction_that_says_only_the_value() -> None:
+    from memgraph.ingest import ellipsis
+
+    assert ellipsis.bare_value("ok scratch that - Fridays, the hall is booked on Tuesday.") == {"weekday": {4}}
+    assert ellipsis.bare_value("Actually, 7:30.") == {"time": {450}}
+    # a statement after the opener, or no opener: no value said alone
+    assert ellipsis.bare_value("Actually, I love Fridays.") == {}
+    assert ellipsis.bare_value("Fridays, the hall is booked on Tuesday.") == {}
+    old = statement("Choir practice is on Tuesdays at 7.")
+    assert ellipsis.corrected_value("ok scratch that - Fridays, the hall is booked on Tuesday.", old)
+    assert ellipsis.corrected_value("Actually, Tuesdays.", old) is None  # the same value
+    assert ellipsis.corrected_value("Actually, the 19th.", old) is None  # a kind the old does not give
+    assert ellipsis.corrected_value(
+        "Actually, Fridays.", statement("Bins go out on Mondays and Thursdays.")) is None  # which of two?
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "action"),
+    [
+        ("Choir practice is on Tuesdays at 7.", "ok scratch that - Fridays, the hall is booked on Tuesday.",
+         SUPERSEDE),
+        # a value of a kind the old statement does not give corrects nothing of it
+        ("Choir practice is on Tuesdays at 7.", "ok scratch that - 40 chairs, the hall is smaller.", None),
+    ],
+)
+def test_a_value_said_alone_corrects(embedder, old: str, new: str, action: ReconcileAction | None) -> None:  # type: ignore[no-untyped-def]
+    decided = _decide(embedder, old, new).action
+    assert decided is action if action else decided is not SUPERSEDE
