@@ -542,8 +542,9 @@ def _marked(bare: list[tuple[int, int]], text: str, at: int) -> list[int]:
     return out
 
 
-#: What stands between a part of the day and the hour it marks, said after it: "afternoons at 5", "evening, from 7".
-_MARKED_AFTER = re.compile(r"(?i)s?\s*,?\s*(?:at|from|around|about|by)\s+")
+#: What stands between a part of the day and the hour it marks, said after it: "afternoons at 5", "evening, from 7",
+#: "monday evening duplicate starts 7:15" (a few words of one clause, no other number).
+_MARKED_AFTER = re.compile(r"(?i)s?(?:\s+[a-z'’]+){0,3}?\s*,?\s*(?:(?:at|from|around|about|by)\s+)?")
 
 
 def _marked_after(bare: list[tuple[int, int]], text: str, at: int, period: str) -> list[int]:
