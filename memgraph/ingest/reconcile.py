@@ -16,7 +16,9 @@ polarity, cues) and compared. For each neighbour, most similar first, the first 
    (a price, a length, a time; not a bare number, often part of a name). Not between two turns of a
    conversation: a turn said again in other words is another turn.
 2. Statements of two different speakers never repeat, supersede or contradict each other ("Caroline: I love
-   pizza" and "Mel: I love pizza" are two facts). Questions and greetings assert nothing; an additive statement
+   pizza" and "Mel: I love pizza" are two facts), but two senders' messages of a group chat about a thing ("Dev:
+   Kira's list is A and B" / "Lou: like Dev said, it's B and A") are read as two notes, without the names
+   (`speakers.py`). Questions and greetings assert nothing; an additive statement
    ("I also like tea") adds, it never replaces.
 3. **supersede** when the new text is a correction ("actually", "no, …", "…, not X") or an update ("now",
    "moved to", "was raised to", "switched from X to Y") of the same subject: the same frame with a changed value,
@@ -80,15 +82,18 @@ from memgraph._deprecated import deprecated_alias
 from memgraph.config import Settings
 from memgraph.ingest import (
     acronyms,
+    ellipsis,
     fields,
     hedges,
     intentions,
+    notices,
     pair_model,
     pairing,
     reasons,
     repeats,
     reschedules,
     slots,
+    speakers,
     states,
     thresholds,
     tolerance,
@@ -148,6 +153,10 @@ class ReconcileAction(StrEnum):
     CONTRADICT = "contradict"
 
 
+#: The reason of a duplicate that is a person's note of a stored notification (`notices.noted`).
+_NOTED = "a person's note of a notification"
+
+
 @dataclass(frozen=True)
 class Neighbour:
     """An existing (or earlier-in-this-batch) memory near the new one."""
@@ -187,6 +196,10 @@ class RuleReconciler(ConflictRules):
         s = self.s
         if (n.correction or n.update) and not (o.correction or o.update):
             return None
+        if notices.noted(n, o):
+            # "I've got two tanks being filled at Deep Blue on Saturday 21 June at 9am" after "Booking confirmed: 2 x
+            # 12L fills, Deep Blue Dive Centre, Sat 21 Jun 09:00": the booking's values, in a person's words
+            return _NOTED
         if c.polarity or not c.same_values or c.entities_differ or c.preference_swapped:
             return None
         if reads.another_person(n, o):
@@ -422,7 +435,18 @@ class RuleReconciler(ConflictRules):
             old = nb.memory
             other = pairing.speaker(old)
             if who and other and who != other:
-                continue  # one person's statement neither repeats, corrects nor contradicts another's
+                # one person's statement neither repeats, corrects nor contradicts another's, but in a group chat's
+                # messages about a thing ("Dev: Kira's list is A and B" / "Lou: like Dev said, it's B and A") one
+                # person repeats or corrects another: read as two notes, without the names (`speakers.py`)
+                told = speakers.one_fact(new, old)
+                if told is not None:
+                    d = self.decide(
+                        new.model_copy(update={"content": told[0]}),
+                        [Neighbour(old.model_copy(update={"content": told[1]}), nb.similarity, nb.in_batch)],
+                    )
+                    if d.action is not ReconcileAction.CREATE:
+                        return d
+                continue
             # "BSL interpreters …" / "… British Sign Language booking": read with the words the other spells out
             n, o = acronyms.spelled_out(read, statement(old.content))
             c = _compare(n, o, nb.similarity, self.s.duration_calendar_tolerance)
@@ -460,9 +484,11 @@ class RuleReconciler(ConflictRules):
             # (neither a hedge nor a message's greeting or sign-off on one side is a sentence more: "I think it's
             # £45? not sure" / "Confirmed: it's £45"; "hi all, shifts are 9:30 to 12:30 - thanks! Priya" / "Shifts
             # run …"; `_said`)
-            if dup is not None and not repeats.one_says_more(
+            # (a note of a notification says nothing the notification does not print: `notices.noted`; the stored
+            # notification may say more, and it is the one kept)
+            if dup is not None and (dup == _NOTED or not repeats.one_says_more(
                 *reads.said(new.content, old.content), self.s.dedup_sentence_max_covered
-            ):
+            )):
                 return ReconcileDecision(ReconcileAction.REINFORCE, old.id, dup, c.scores())
             # ("Trains make me sick too." after "… bus rides, trains are fine.": "too" adds to the bus rides, and
             # says the opposite of the trains)
@@ -498,9 +524,10 @@ class RuleReconciler(ConflictRules):
                 continue
             why = None if under else self.conflict_in_any_voice(n, o, c, cue=cue or fixes)
             if cue or fixes:
-                why = why or self.update(n, o, c, correction=guessed)
+                # (a value named as not so, "coming at 11 now not 9", is a correction as a cue is: `_names_denied`)
+                why = why or self.update(n, o, c, correction=fixes)
                 if why is None and fixes:
-                    why = self.corrected_part(n, o, c)
+                    why = self.corrected_part(n, o, c) or ellipsis.corrected_value(new.content, o)
                 if why is None and n.update:
                     why = self.changed_part(n, o, c)
                 if why is None and n.update and reasons.withdrawn(n.text, o):

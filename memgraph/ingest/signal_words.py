@@ -46,7 +46,8 @@ _PAST = (
     r"left|forgot|misheard|mixed|meant|spoke|knew|sent)"
 )
 CORRECTION = re.compile(
-    r"(?i)(?:^|[.!?:]\s+|\n|,\s*)\s*(?:actually|correction|to\s+correct\s+(?:that|myself)|let\s+me\s+correct|"
+    # (after an interjection too: "ok scratch that - Thursdays", "oh wait, no")
+    r"(?i)(?:^|[.!?:]\s+|\n|,\s*)\s*(?:(?:ok|okay|oh|right|hmm|um|erm)\s*,?\s+)?(?:actually|correction|to\s+correct\s+(?:that|myself)|let\s+me\s+correct|"
     r"scratch\s+that|i\s+meant|sorry,\s+i\s+meant|wait,?\s+no|no,?\s+wait)\b"
     # "my bad, …" and "oops, it's …" own a mistake; "My bad day …" and "Oops, I dropped my coffee." do not
     rf"|(?:^|[.!?:]\s+|\n)\s*my\s+{_MISTAKE}\s*[,.:;!—-]"
@@ -339,8 +340,10 @@ FACT = re.compile(
 CHAT_NEGATIONS = (
     r"dont|doesnt|didnt|isnt|arent|wasnt|werent|cant|wont|shouldnt|wouldnt|couldnt|hasnt|havent|mustnt|neednt"
 )
+#: ("no." before a number is the sign for a number: "Candidate no. 0412", "(No. 14)"; read as "no", a notification
+#: and a note of one number disagreed in polarity. Matched on lower-cased text: `signals.Folded`)
 NEGATION = re.compile(
-    r"(?i)\b(?:not|no|never|none|nothing|nobody|neither|nor|without|cannot|can't|won't|don't|doesn't|didn't|"
+    r"(?i)\b(?:not|no(?!\.\s*[\d#])|never|none|nothing|nobody|neither|nor|without|cannot|can't|won't|don't|doesn't|didn't|"
     r"isn't|aren't|wasn't|weren't|shouldn't|wouldn't|couldn't|hasn't|haven't|no\s+longer|anymore|"
     + CHAT_NEGATIONS + r")\b",
 )

@@ -299,9 +299,15 @@ def denied_values(text: str) -> dict[str, frozenset[object]]:
         # "four nights in Kyoto, not three": a bare number denied beside a counted one is of the same unit (not
         # read yet: a unit that `compare` converts, "three hours, not two" gives two of "duration", not 120 minutes);
         # the counts are the text's own values, which its (cached) parse already read with the denials left out
-        units = [k for k in statement(text).kinds if k.startswith("q:") and k != "q:"]
+        own = statement(text).kinds
+        units = [k for k in own if k.startswith("q:") and k != "q:"]
         key = units[0] if len(units) == 1 else "q:"
         denied[key] = denied.get(key, frozenset()) | bare
+        # "they're coming at 11 now not 9": an hour denied beside a clock time the text gives (am or pm, as the old
+        # text said it)
+        if not units and "time" in own and all(isinstance(b, float) and b.is_integer() and 0 < b <= 12 for b in bare):
+            hours = {int(b) % 12 * 60 for b in bare if isinstance(b, float)}
+            denied["time"] = denied.get("time", frozenset()) | hours | {h + 720 for h in hours}
     return denied
 
 

@@ -86,8 +86,8 @@ _NOT_X = re.compile(
     r"(?:\s+[\w.:/'’-]+){0,3}?(?=\s*(?:[.,;!?]|$)|\s+(?:like|as)\s+(?:i|he|she|we|they|you)\b)"
     r"|\bnot\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+)?[\w.:/'’-]+(?=\s*(?:[.;!?]|$))"
     # a number put against a number with no comma between, as chat and speech say it: "the fee is 827 not 719, i
-    # was looking at the old price list", "its 4 not 3"
-    r"|(?<=\d)\s+not\s+[£$€]?\d[\d.,:]*(?:\s*(?:am|pm|%))?(?![\w.,:]*\d)"
+    # was looking at the old price list", "its 4 not 3", "coming at 11 now not 9"
+    r"|(?<=\d)(?:\s*,?\s*now)?\s+not\s+[£$€]?\d[\d.,:]*(?:\s*(?:am|pm|%))?(?![\w.,:]*\d)"
     r"|\bnot\s+[\w.:/'’ -]+?\s+but\b"
     # a note's old value in brackets: "budget ~45k (was 40k)", "Dr Ray (previously Dr Okafor)"
     r"|\((?:was|previously|prev\.?|formerly|used\s+to\s+be)\s+[^()]{1,30}\)"

@@ -476,7 +476,8 @@ def _values(text: str, compare: bool = False) -> Values:
                 continue  # "Practice night is Wednesday, 7:30 to 9", "quiz night": an event's name, no part of the day
             taken.append(m.span())
             # "half past seven till half past nine in the evening": the period says the times before it are pm
-            marks = _marked(bare, text, m.start())
+            # ("on Tuesday afternoons at five", "Thursday evenings at 8": said before the hour, it marks it too)
+            marks = _marked(bare, text, m.start()) or _marked_after(bare, text, m.end(), period)
             if marks and period != "morning":
                 times.difference_update(marks)
                 times.update(t + 720 for t in marks)
@@ -538,6 +539,28 @@ def _marked(bare: list[tuple[int, int]], text: str, at: int) -> list[int]:
         out.append(t)
         starts = [m.start() for m in _TIME.finditer(text[: end]) if m.end() == end]
         edge = starts[0] if starts else end
+    return out
+
+
+#: What stands between a part of the day and the hour it marks, said after it: "afternoons at 5", "evening, from 7",
+#: "monday evening duplicate starts 7:15" (a few words of one clause, no other number).
+_MARKED_AFTER = re.compile(r"(?i)s?(?:\s+[a-z'’]+){0,3}?\s*,?\s*(?:(?:at|from|around|about|by)\s+)?")
+
+
+def _marked_after(bare: list[tuple[int, int]], text: str, at: int, period: str) -> list[int]:
+    """The times without am/pm that a part of the day said before them marks ("Tuesday afternoons at 5", "on
+    Thursday evenings at 8 till 10"): the hour right after "at" or "from", and those joined to it as a range; only
+    where each, past noon, falls in that part of the day."""
+    out: list[int] = []
+    edge, gap = at, _MARKED_AFTER
+    for end, t in sorted(bare):
+        if end <= edge:
+            continue
+        start = end - len(re.search(r"[\d:.]*$", text[:end]).group(0))  # type: ignore[union-attr]
+        if not gap.fullmatch(text[edge:start]) or t >= 720 or not _PERIOD_HOURS[period]((t + 720) // 60):
+            break
+        out.append(t)
+        edge, gap = end, _RANGE_GAP
     return out
 
 
