@@ -76,7 +76,10 @@ relayed questions and requests, a note's "Q:" label, "no. 10", refitted on twent
 detection, held-out 18's causes"). Helper `gaps16` (2026-11-28): held-out 19 read and frozen (thirteen parts; 87bfee8's
 own feature code), lettered things ("Depot C" / "Depot A"), a day in the plural no subject, one field of a record
 that answers whatever its cosine (`gap_fields`), an identifier asked by its name, a negated name no "who", refitted
-on twenty-two parts (bench/RESULTS.md, "Gap detection, held-out 19's causes").
+on twenty-two parts (bench/RESULTS.md, "Gap detection, held-out 19's causes"). Helper `gaps17` (2026-11-28): held-out
+20 read and frozen (fourteen parts; 45592dc's own feature code), the word a what / which / who question asks for
+absent from the memory (`gap_structure.asked_head`), a past count no answer to when, opening hours as bare hours, a
+code no time or price, refitted on twenty-three parts (bench/RESULTS.md, "Gap detection, held-out 20's causes").
 
     python bench/gaps_model.py                      # leave one part out over the read parts (features cached)
     python bench/gaps_model.py --no-rule-features   # ... the model without the rules' verdicts
