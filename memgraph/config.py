@@ -724,9 +724,10 @@ class Settings(BaseModel):
         "held-out 7-20, each scored with the rules of when it was blind, the model fitted on the parts read then) "
         "by the rule written before held-out 12 was frozen: the highest pooled F0.5 (precision weighs twice "
         "recall: a false miss sends the agent after knowledge it has). With held-out 20 frozen it picks 0.75 "
-        "(F0.5 0.692; 0.682 at 0.8), and so does each of the fourteen picks made with one frozen part left out: "
-        "pooled 0.766 / 0.498 at 0.75, 0.796 / 0.434 at 0.8; no threshold keeps precision 0.9 on unseen parts "
-        "with recall above 0.3 (bench/RESULTS.md, held-out 20's causes). Was 0.8 (held-out 16-19), 0.75 (six "
+        "(F0.5 0.687; 0.679 at 0.8), and so do thirteen of the fourteen picks made with one frozen part left out "
+        "(held-out 20's, made on the other thirteen, says 0.8): pooled 0.759 / 0.498 at 0.75, 0.794 / 0.429 at "
+        "0.8; no threshold keeps precision 0.9 on unseen parts with recall above 0.3 (bench/RESULTS.md, held-out "
+        "20's causes). Was 0.8 (held-out 16-19), 0.75 (six "
         "parts), 0.70 (five).",
     )
     # read path, added by retrieve/: ranking blend, query cues, layers, post-serve maintenance
