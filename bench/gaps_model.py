@@ -76,7 +76,10 @@ relayed questions and requests, a note's "Q:" label, "no. 10", refitted on twent
 detection, held-out 18's causes"). Helper `gaps16` (2026-11-28): held-out 19 read and frozen (thirteen parts; 87bfee8's
 own feature code), lettered things ("Depot C" / "Depot A"), a day in the plural no subject, one field of a record
 that answers whatever its cosine (`gap_fields`), an identifier asked by its name, a negated name no "who", refitted
-on twenty-two parts (bench/RESULTS.md, "Gap detection, held-out 19's causes").
+on twenty-two parts (bench/RESULTS.md, "Gap detection, held-out 19's causes"). Helper `gaps17` (2026-11-28): held-out
+20 read and frozen (fourteen parts; 45592dc's own feature code), the word a what / which / who question asks for
+absent from the memory (`gap_structure.asked_head`), a past count no answer to when, opening hours as bare hours, a
+code no time or price, refitted on twenty-three parts (bench/RESULTS.md, "Gap detection, held-out 20's causes").
 
     python bench/gaps_model.py                      # leave one part out over the read parts (features cached)
     python bench/gaps_model.py --no-rule-features   # ... the model without the rules' verdicts
@@ -110,11 +113,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import numpy as np  # noqa: E402
 
 #: The gap parts whose cases have been read (errors printed, rules written from them; heldout10 since its blind
-#: score, 2026-11-27; heldout11-heldout19 likewise). A newer part is blind: it is only ever loaded by `--blind`,
+#: score, 2026-11-27; heldout11-heldout20 likewise). A newer part is blind: it is only ever loaded by `--blind`,
 #: which prints the table and no case.
 READ = ("dev", "dev2", "dev3", "dev4", "heldout", "heldout2", "heldout4", "heldout5", "heldout6", "heldout7",
         "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13", "heldout14", "heldout15",
-        "heldout16", "heldout17", "heldout18", "heldout19")
+        "heldout16", "heldout17", "heldout18", "heldout19", "heldout20")
 #: The recalls a full run served (`GAPS_SERVED` names another file: a branch's full run then leaves the shared one,
 #: which the lead's runs fill, alone).
 SERVED = Path(os.environ.get("GAPS_SERVED") or ROOT / "bench" / ".cache" / "decisions" / "served.json")
@@ -171,6 +174,9 @@ FROZEN = (
     ("87bfee8", ("dev", "dev2", "dev3", "dev4", "heldout", "heldout2", "heldout4", "heldout5", "heldout6",
                  "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13",
                  "heldout14", "heldout15", "heldout16", "heldout17", "heldout18"), ("heldout19",)),
+    ("45592dc", ("dev", "dev2", "dev3", "dev4", "heldout", "heldout2", "heldout4", "heldout5", "heldout6",
+                 "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13",
+                 "heldout14", "heldout15", "heldout16", "heldout17", "heldout18", "heldout19"), ("heldout20",)),
 )
 #: The commit of this file whose `features` computed every feature itself (reading each rule helper by its name
 #: then or its older private one): `--frozen` runs that copy inside older checkouts, which have no
@@ -188,8 +194,11 @@ EXTRACTOR = "ecc1734"
 #: blind; its gaps_model.py reads the features by `gap_model.gap_features` as 56710f3's does; the lead's `--blind`
 #: 0.800 / 0.250 at 0.8): likewise. 87bfee8 (held-out 19, the final code commit of the stop in which it was
 #: blind; its gaps_model.py differs from eaa5522's only in the read parts and this bookkeeping, so it reads the
-#: features by `gap_model.gap_features` too; the lead's `--blind` 0.696 / 0.471 (23) at 0.8): likewise.
-OWN_EXTRACTOR = frozenset({"7c646df", "948637a", "4275d24", "56710f3", "eaa5522", "87bfee8"})
+#: features by `gap_model.gap_features` too; the lead's `--blind` 0.696 / 0.471 (23) at 0.8): likewise. 45592dc
+#: (held-out 20, the final commit of the stop in which it was blind; its gaps_model.py differs from 87bfee8's in the
+#: read parts, this bookkeeping and FEATURE_CODE's gap_fields.py, and reads the features by `gap_model.gap_features`;
+#: the lead's `--blind` 0.833 / 0.286 (12) at 0.8): likewise.
+OWN_EXTRACTOR = frozenset({"7c646df", "948637a", "4275d24", "56710f3", "eaa5522", "87bfee8", "45592dc"})
 #: Features left out of every fit (`--drop`, an ablation).
 DROP: set[str] = set()
 #: Features never fitted: the labelled parts' share of misses among them says how the parts were written, not what
@@ -421,18 +430,24 @@ def frozen_rows(commit: str, parts: tuple[str, ...]) -> list[dict[str, Any]]:
                                  capture_output=True).stdout
         subprocess.run(["tar", "-x", "-C", str(base)], input=archive, check=True)
     (base / "bench").mkdir(exist_ok=True)
-    extractor = subprocess.run(["git", "-C", str(ROOT), "show", f"{extractor_of}:bench/gaps_model.py"], check=True,
-                               capture_output=True).stdout
-    # the extractor refuses a part outside its own READ (held-out 11 was blind then); here the caller decides
-    call = b'extract(args.extract.split(","), served=args.served)'
-    assert call in extractor, "the extractor's --extract call changed"
-    extractor = extractor.replace(call, b'extract(args.extract.split(","), blind=True, served=args.served)')
-    (base / "bench" / "gaps_model.py").write_bytes(extractor)
+    (base / "bench" / "gaps_model.py").write_bytes(extractor_copy(extractor_of))
     env = {**os.environ, "PYTHONPATH": str(base)}
     subprocess.run([sys.executable, str(base / "bench" / "gaps_model.py"), "--extract", ",".join(parts),
                     "--served", str(SERVED), "--out", str(out)], check=True, env=env)
     rows = json.loads(out.read_text(encoding="utf-8"))
     return rows if own else with_structure(rows)
+
+
+def extractor_copy(commit: str) -> bytes:
+    """`commit`'s bench/gaps_model.py, its `--extract` taking any part: that copy refuses a part outside its own
+    READ (held-out 11 was blind then); here the caller decides."""
+    import subprocess
+
+    extractor = subprocess.run(["git", "-C", str(ROOT), "show", f"{commit}:bench/gaps_model.py"], check=True,
+                               capture_output=True).stdout
+    call = b'extract(args.extract.split(","), served=args.served)'
+    assert call in extractor, "the extractor's --extract call changed"
+    return extractor.replace(call, b'extract(args.extract.split(","), blind=True, served=args.served)')
 
 
 def frozen(kind: str, rule_features: bool, structure: bool = True) -> None:
@@ -613,8 +628,7 @@ def check_extractor() -> None:
 
     base = CACHE_DIR / f"extractor-{os.getpid()}"
     (base / "bench").mkdir(parents=True, exist_ok=True)
-    (base / "bench" / "gaps_model.py").write_bytes(subprocess.run(
-        ["git", "-C", str(ROOT), "show", f"{EXTRACTOR}:bench/gaps_model.py"], check=True, capture_output=True).stdout)
+    (base / "bench" / "gaps_model.py").write_bytes(extractor_copy(EXTRACTOR))  # it refused the parts read after it
     out = base / "features.json"
     subprocess.run([sys.executable, str(base / "bench" / "gaps_model.py"), "--extract", ",".join(READ),
                     "--served", str(SERVED), "--out", str(out)],

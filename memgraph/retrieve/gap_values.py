@@ -33,7 +33,8 @@ _EXPECT: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"(?i)\bhow\s+much\b[^?.!]*\b(?:cost|costs|charge|charges|pay|paid|spend|spent|owe|earn|price)\b|"
             r"\bhow\s+much\s+(?:is|are|was|were|will)\b|"
             r"\bwhat(?:['’]?s|\s+is|\s+are|\s+was)?\s+(?:the\s+|my\s+|our\s+|his\s+|her\s+|their\s+)?"
-            r"(?:[\w'’-]+\s+){0,3}?(?:price|cost|fee|fees|salary|rent|budget|(?:hourly|daily|day)\s+rate)\b|"
+            r"(?:[\w'’-]+\s+){0,3}?(?:price|cost|fee|fees|salary|rent|budget|quote|quotation|(?:hourly|daily|day)\s+rate)"
+            r"\b|"
             r"\bhow\s+expensive\b|"
             # "What does the Pixieset subscription cost?": the verb asks for the amount as "how much" does
             r"\bwhat\s+(?:does|do|did|will|would)\b[^?.!]*\b(?:cost|charge)\b"
@@ -115,6 +116,15 @@ _PER_ADVERB_WORD = re.compile(r"(?i)\b(?:" + "|".join(_PER_ADVERB) + r")\b")
 _NEXT = re.compile(r"(?i)\b(?:next|upcoming|coming)\b")
 _PAST = re.compile(r"(?i)\b(?:last|previous|ago|yesterday)\b")
 _LAST_TIME = re.compile(r"(?i)\b(?:was|were|did)\b[^?.!]*\blast\b")
+#: A question about a time gone by ("when was ...", "when did ...", "last", "ago"): a past time answers it.
+_ASKS_PAST = re.compile(
+    r"(?i)\bwhen\s+(?:was|were|did|had)\b|\bwhen['’]d\b|\b(?:last|previous|ago|yesterday|used\s+to)\b"
+)
+#: A time gone by, said relative to now: "last year", "the previous season", "two weeks ago", "yesterday".
+_PAST_TIME = re.compile(
+    r"(?i)\b(?:last|previous)\s+(?:\w+\s+)?(?:year|month|week|time|season|term|summer|winter|spring|autumn|"
+    r"weekend|night|one)s?\b(?!\s+of\b)|\b(?:\w+\s+)?(?:years?|months?|weeks?|days?)\s+ago\b|\byesterday\b"
+)
 _FREQUENCY_ONLY = re.compile(r"(?i)\b(?:every|each|daily|weekly|monthly|yearly|annually|fortnightly)\b")
 _TIME_UNITS = frozenset({"min", "h", "s", "day", "week", "month", "year", "fortnight", "night", "weekend"})
 _DURATION = re.compile(
@@ -123,6 +133,23 @@ _DURATION = re.compile(
 )
 _PRICE = re.compile(
     r"\b\d+[.,]\d\d\b|(?i:\b(?:costs?|sells?|sold|charges?|priced|fee|fees|pays?|paid|rent|budget)\b)"
+)
+#: Opening hours as a range of bare hours after the word for them or a day: "winter hours 11-4", "Saturday job,
+#: 10-5", "Sunday afternoons, 1-5" (`values` reads no clock time in "11-4").
+_HOURS_RANGE = re.compile(
+    r"(?i)\b(?:hours|open|opens|opening|closed|closes|shuts?|mornings?|afternoons?|evenings?|nights?|daily|"
+    r"weekdays?|weekends?|(?:mon|tues|wednes|thurs|fri|satur|sun)days?)\b[,:]?\s*(?:from\s+)?"
+    r"(?:[01]?\d|2[0-3])(?:[:.][0-5]\d)?\s*[-–]\s*(?:[01]?\d|2[0-3])(?:[:.][0-5]\d)?\b(?![-–/]\d)"
+)
+#: A code: three digits or more in a row, or letters and digits in one token ("4471", "2E0BJW", "C1234X"); not a
+#: clock time, an amount of money, an ordinal or a measure ("6.30", "£120", "7th", "12m").
+_CODE_VALUE = re.compile(r"(?<![\d£$€.,:])\d{3,}(?![\d.,:]\d)|\b(?=[a-z\d]*[a-z])(?=[a-z\d]*\d)[a-z\d]{4,}\b",
+                         re.IGNORECASE)
+#: What looks like a code and is none: an amount of money, a clock time, an ordinal, a measure (a year may be a code:
+#: "code 1906").
+_NOT_CODES = re.compile(
+    r"(?i)[£$€]\s?\d[\d,.]*k?|\b\d{1,2}[:.]\d\d\b|\b\d+(?:st|nd|rd|th|am|pm|km|kg|mm|cm|ml|mph|"
+    r"m|g|h|s|k)\b"
 )
 _UNTIL = re.compile(r"(?i)\b(?:until|till|til|through|to|by|ends?|ending)\b")
 _CODE = re.compile(r"\b[a-z]+\d[a-z\d]*\b", re.IGNORECASE)  # identifiers: Q4, v2, A100, HbA1c
@@ -219,13 +246,18 @@ def holds_answer(content: str, expects: str | None, query: str) -> bool:
     v = values(content)
     if expects == "time":  # "how early should I get in?" / "… ten minutes early": an offset answers it too
         offset = bool(_EARLY_LATE.search(query)) and any(unit in ("min", "h") for unit, _ in v.quantities)
-        return bool(v.times) or spoken_time(content) or offset
+        return bool(v.times) or spoken_time(content) or offset or bool(_HOURS_RANGE.search(content))
     if expects == "when" and _WHICH_YEAR.search(query) and _ORDINAL_YEAR.search(content):
         return True  # "What year am I in?" / "second year", "Year 9"
     if expects == "when" and _LAST_TIME.search(query):  # "When was the oven last serviced?": a past date,
         # not how often it is done ("every six months")
         return bool(v.dates or v.weekdays or v.months or v.years or _PAST.search(content))
     if expects == "when":
+        if _PAST.search(content) and not _ASKS_PAST.search(query):
+            # "when's the fun run this year?" / "fun run: roughly 300 runners last year": when the last one was is no
+            # answer to when this one is; the memory answers only with a time besides its past ones
+            content = _PAST_TIME.sub(" ", content)
+            v = values(content)
         timed = any(unit in _TIME_UNITS for unit, _ in v.quantities)  # "in two weeks"
         return bool(v.times or v.dates or v.weekdays or v.months or v.years or v.periods or timed
                     or _FREQUENCY.search(content) or _EVENT_TIME.search(content) or _OLD_YEAR.search(content))
@@ -251,7 +283,8 @@ def holds_answer(content: str, expects: str | None, query: str) -> bool:
         return expects == "duration" and bool(_UNTIL.search(content)) and bool(v.months or v.dates or v.weekdays
                                                                                 or v.years)
     if expects == "code":  # a code holds a digit, or is quoted: "4471", "`X7-KQ`"
-        return bool(re.search(r"\d", content) or re.search(r"[`'\"][^\s`'\"]+[`'\"]", content))
+        return bool(_CODE_VALUE.search(_NOT_CODES.sub(" ", content))
+                    or re.search(r"[`'\"][^\s`'\"]+[`'\"]", content))
     if expects == "address":  # a street and its number, or a postcode: "14 Elm Road", "Dale Street", "OX9 2AB"
         return bool(_POSTAL.search(content))
     if expects == "email":

@@ -74,21 +74,23 @@ def test_structure_features_summarise_the_served_memories(embedder: CachedEmbedd
     f = structure_features(FORGE, _hits(embedder, FORGE, FORGE_SERVED), weak_cosine=0.3)
     assert set(f) == set(FEATURES)
     assert f["best_sibling_name"] == 1.0 and f["best_names_absent"] == 1.0
-    # "The Old Forge ... (sleeps 6)" holds a digit (a code's kind) and names the Forge, but far below the weak cosine
-    assert f["good_names_absent"] == 0.0 and f["clean_best_sim"] == 0.0
+    # "The Old Forge ... (sleeps 6)" names the Forge, but one digit is no code (`gaps17`: a code has three digits or
+    # more, or letters and digits): no memory holding a code names the Forge
+    assert f["good_names_absent"] == 1.0 and f["clean_best_sim"] == 0.0
     assert set(FEATURES) <= set(gap_model.load_model().features)  # the shipped weights read them
 
 
 def test_a_sibling_subject_is_logged_as_a_miss(embedder: CachedEmbedder) -> None:
     """End to end through the shipped weights: held-out 11 hl17 was read as answered before these features (p 0.73
-    with main's weights); with them p is 0.96 (0.82 with the weights fitted on nineteen parts, `gaps13`). (st19,
+    with main's weights); with them p is 0.96 (0.82 with the weights fitted on nineteen parts, `gaps13`; 0.77 on
+    twenty-three, over the threshold 0.75 `gaps17` chose, so the test asks the miss, not a band of p). (st19,
     "chemistry" / "biology required practicals", flips by the threshold alone: p 0.71 both ways, so it is not
     asserted here.)"""
     s = Settings(store=":memory:")
     verdict = gap_model.judge(FORGE, _hits(embedder, FORGE, FORGE_SERVED), focus=_focus(embedder),
                               answer_cosine=s.gap_answer_cosine, weak_cosine=s.gap_weak_cosine,
                               threshold=s.gap_model_threshold)
-    assert verdict.miss and verdict.reason.startswith(("learned: p=0.8", "learned: p=0.9")), verdict.reason
+    assert verdict.miss and verdict.reason.startswith("learned: p=0."), verdict.reason
 
 
 # held-out 12 (read since the gaps9 stop): forms of its errors the subject reading above missed
