@@ -14,11 +14,13 @@ from memgraph.store import open_store
 from memgraph.store.dialect import (
     FALKORDB,
     NEO4J,
+    Dialect,
     browser_queries,
     browser_query,
     expand_includes,
     render_ints,
     split_statements,
+    without_parts,
 )
 from memgraph.store.read_only import check_read_only
 
@@ -91,7 +93,8 @@ def test_every_statement_the_store_runs_exists_in_both_dialects() -> None:
     source = "".join(
         p.read_text(encoding="utf-8") for p in (STORE_SOURCE, STORE_SOURCE.parent / "cypher_search.py")
     )
-    names = set(re.findall(r'self\._(?:read|write|read_matrix|guarded_write)\(\s*"(\w+)"', source))
+    runs = r'self\.(?:_read|_write|_read_matrix|_guarded_write|dialect\.statement)\(\s*"(\w+)"'
+    names = set(re.findall(runs, source))
     # the graph's migrations run theirs through the store's runners, passed in as `read` / `write`
     migrations = (STORE_SOURCE.parent / "cypher_migrations.py").read_text(encoding="utf-8")
     names |= set(re.findall(r'\b(?:read|write)\(\s*"(\w+)"', migrations))
@@ -104,6 +107,26 @@ def test_every_statement_the_store_runs_exists_in_both_dialects() -> None:
             assert dialect.statement(name).startswith("//")
     overrides = {p.stem for p in (CYPHER_DIR / "falkordb").glob("*.cypher")} - {"schema"}
     assert overrides <= files, "an override replaces a shared statement of the same name"
+
+
+#: The parts of write_batch.cypher that run over one list parameter each.
+BATCH_PARTS = frozenset({"memories", "vectors", "tags", "links", "updates", "sets", "remove_tags", "delete_links"})
+
+
+@pytest.mark.parametrize("dialect", [NEO4J, FALKORDB], ids=["neo4j", "falkordb"])
+def test_a_write_sends_only_the_parts_its_batch_fills(dialect: Dialect) -> None:
+    text = dialect.statement("write_batch")
+    assert set(re.findall(r"^CALL \{\n\s*UNWIND \$(\w+) AS row$", text, re.MULTILINE)) == BATCH_PARTS
+    returned = re.findall(r"\b([a-z_]+)\b", text[text.rindex("\nRETURN ") :].replace(" AS updated", ""))
+    assert "links_deleted" in returned and "relates_to" in returned
+    assert without_parts(text, frozenset()) == text
+    for kept in [*({p} for p in BATCH_PARTS), {"memories", "vectors", "tags"}, set()]:
+        pruned = without_parts(text, BATCH_PARTS - kept)
+        assert {p for p in BATCH_PARTS if f"UNWIND ${p} AS row" in pruned} == kept
+        assert pruned.count("CALL {") == text.count("CALL {")  # each part still gives its one row
+        named = set(re.findall(r"\bAS (\w+)", pruned))
+        assert set(returned) - {"RETURN", "updated"} <= named, set(returned) - named
+        assert "$once" in pruned and "MERGE (marker:Meta {key: $once})" in pruned  # not a list part: always sent
 
 
 def test_dialect_differences() -> None:

@@ -70,7 +70,7 @@ from memgraph.store.cypher_values import (
     parse_ts,
     to_memory,
 )
-from memgraph.store.dialect import FALKORDB, NEO4J, Dialect, render_ints
+from memgraph.store.dialect import FALKORDB, NEO4J, Dialect, render_ints, without_parts
 from memgraph.store.falkordb_executor import FalkorExecutor
 from memgraph.store.neo4j_executor import Neo4jExecutor
 from memgraph.store.read_only import check_read_only
@@ -206,9 +206,12 @@ class CypherStore:
         return {"id": memory_id, "embedding": vec, "packed": pack_vector(vec) if self._packs else None}
 
     def _apply(self, user_id: str, params: dict[str, Any]) -> dict[str, Any]:
-        """Run write_batch; when a guard aborts it (nothing was written), say which input was at fault."""
+        """Run write_batch (without the parts whose list is empty: `without_parts`); when a guard aborts it
+        (nothing was written), say which input was at fault."""
+        empty = frozenset(k for k, v in params.items() if isinstance(v, list) and not v)
+        statement = without_parts(self.dialect.statement("write_batch"), empty)
         try:
-            rows = self._write("write_batch", **params)
+            rows = self._x.run(statement, params, write=True)
         except Exception as exc:
             if not self._x.is_guard_error(exc):
                 raise
