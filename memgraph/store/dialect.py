@@ -182,11 +182,12 @@ def without_parts(statement: str, empty: frozenset[str]) -> str:
     """`statement` with each part over a list parameter named in `empty` (`CALL { UNWIND $list AS row ... }`)
     replaced by `CALL { RETURN 0 AS <its results> }`: the same rows and results, as that part ran over no rows.
 
-    Why: Neo4j plans a statement again when the graph's statistics have moved (by 75 %, at most every 10 s by
-    default), a dozen times while a new graph grows, and every CLI command may be the one that pays. The whole
-    write_batch.cypher took ~1.8-2.0 s of server CPU to plan (the links and updates parts ~0.6 and ~0.5 s of
-    it); the parts a `remember` sends (memories, vectors, tags) ~0.6 s (load 11, 2 cores; bench/RESULTS.md,
-    "A Neo4j user's first minutes"). Each shape is its own entry in the server's plan cache."""
+    Why: Neo4j plans a statement again when the graph's statistics have moved enough since its plan
+    (`dbms.cypher.statistics_divergence_threshold`, checked at most every `dbms.cypher.min_replan_interval`), which
+    a young graph's do with nearly every command. The whole write_batch.cypher took ~1.8-2.0 s of server CPU to
+    plan (its links and updates parts ~0.6 and ~0.5 s of it), the parts a `remember` sends (memories, vectors,
+    tags) ~0.6 s (load 11, 2 cores; bench/RESULTS.md, "A Neo4j user's first minutes"). Each shape is its own
+    entry in the server's plan cache."""
     if not empty:
         return statement
 
