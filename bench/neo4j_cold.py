@@ -173,10 +173,13 @@ def main() -> None:
     ap.add_argument("--code-label", default="other", help="its name in the table")
     ap.add_argument("--label", default="this", help="this checkout's name in the table")
     ap.add_argument("--no-sqlite", action="store_true", help="leave out the SQLite baseline")
+    ap.add_argument("--this-first", action="store_true", help="measure this checkout before --code (the load moves)")
     ap.add_argument("--warmup", type=int, default=1, help="untimed repetitions per code first (0: none)")
     args = ap.parse_args()
     # the other code (the baseline) is measured first, this checkout after it; the warm-up goes the other way
     codes = ([(args.code_label, Path(args.code).resolve())] if args.code else []) + [(args.label, ROOT)]
+    if args.this_first:
+        codes.reverse()
     rows: list[dict[str, Any]] = []
     with (
         tempfile.TemporaryDirectory(prefix="memgraph-neo4j-cold-") as tmp,
