@@ -11,6 +11,7 @@ import pytest
 from memgraph.config import Settings
 from memgraph.errors import ReadOnlyQueryError, ValidationError
 from memgraph.store import open_store
+from memgraph.store.cypher import CypherStore
 from memgraph.store.dialect import (
     FALKORDB,
     NEO4J,
@@ -93,8 +94,7 @@ def test_every_statement_the_store_runs_exists_in_both_dialects() -> None:
     source = "".join(
         p.read_text(encoding="utf-8") for p in (STORE_SOURCE, STORE_SOURCE.parent / "cypher_search.py")
     )
-    runs = r'self\.(?:_read|_write|_read_matrix|_guarded_write|dialect\.statement)\(\s*"(\w+)"'
-    names = set(re.findall(runs, source))
+    names = set(re.findall(r'self\._(?:read|write|read_matrix|guarded_write)\(\s*"(\w+)"', source))
     # the graph's migrations run theirs through the store's runners, passed in as `read` / `write`
     migrations = (STORE_SOURCE.parent / "cypher_migrations.py").read_text(encoding="utf-8")
     names |= set(re.findall(r'\b(?:read|write)\(\s*"(\w+)"', migrations))
@@ -127,6 +127,26 @@ def test_a_write_sends_only_the_parts_its_batch_fills(dialect: Dialect) -> None:
         named = set(re.findall(r"\bAS (\w+)", pruned))
         assert set(returned) - {"RETURN", "updated"} <= named, set(returned) - named
         assert "$once" in pruned and "MERGE (marker:Meta {key: $once})" in pruned  # not a list part: always sent
+
+
+def test_the_store_sends_write_batch_without_its_empty_parts_and_other_writes_whole() -> None:
+    sent: list[str] = []
+
+    class Executor:
+        def run(self, statement: str, params: dict[str, object], *, write: bool) -> list[dict[str, object]]:
+            sent.append(statement)
+            return []
+
+    store = object.__new__(CypherStore)  # the runners only: no server, no schema
+    # named apart from "neo4j": the suite's record of the statements that ran on Neo4j must not count these
+    store._x, store.dialect, store.name = Executor(), NEO4J, "fake"  # type: ignore[assignment]
+    lists = dict.fromkeys(BATCH_PARTS, [])
+    store._write("write_batch", **{**lists, "tags": [{"memory_id": "m", "tag": "t"}], "once": None})
+    assert sent[-1] == without_parts(NEO4J.statement("write_batch"), BATCH_PARTS - {"tags"}) != NEO4J.statement(
+        "write_batch"
+    )
+    store._write("meta_set", key="k", value="v")
+    assert sent[-1] == NEO4J.statement("meta_set")
 
 
 def test_dialect_differences() -> None:
