@@ -11,14 +11,17 @@ import pytest
 from memgraph.config import Settings
 from memgraph.errors import ReadOnlyQueryError, ValidationError
 from memgraph.store import open_store
+from memgraph.store.cypher import CypherStore
 from memgraph.store.dialect import (
     FALKORDB,
     NEO4J,
+    Dialect,
     browser_queries,
     browser_query,
     expand_includes,
     render_ints,
     split_statements,
+    without_parts,
 )
 from memgraph.store.read_only import check_read_only
 
@@ -104,6 +107,46 @@ def test_every_statement_the_store_runs_exists_in_both_dialects() -> None:
             assert dialect.statement(name).startswith("//")
     overrides = {p.stem for p in (CYPHER_DIR / "falkordb").glob("*.cypher")} - {"schema"}
     assert overrides <= files, "an override replaces a shared statement of the same name"
+
+
+#: The parts of write_batch.cypher that run over one list parameter each.
+BATCH_PARTS = frozenset({"memories", "vectors", "tags", "links", "updates", "sets", "remove_tags", "delete_links"})
+
+
+@pytest.mark.parametrize("dialect", [NEO4J, FALKORDB], ids=["neo4j", "falkordb"])
+def test_a_write_sends_only_the_parts_its_batch_fills(dialect: Dialect) -> None:
+    text = dialect.statement("write_batch")
+    assert set(re.findall(r"^CALL \{\n\s*UNWIND \$(\w+) AS row$", text, re.MULTILINE)) == BATCH_PARTS
+    returned = re.findall(r"\b([a-z_]+)\b", text[text.rindex("\nRETURN ") :].replace(" AS updated", ""))
+    assert "links_deleted" in returned and "relates_to" in returned
+    assert without_parts(text, frozenset()) == text
+    for kept in [*({p} for p in BATCH_PARTS), {"memories", "vectors", "tags"}, set()]:
+        pruned = without_parts(text, BATCH_PARTS - kept)
+        assert {p for p in BATCH_PARTS if f"UNWIND ${p} AS row" in pruned} == kept
+        assert pruned.count("CALL {") == text.count("CALL {")  # each part still gives its one row
+        named = set(re.findall(r"\bAS (\w+)", pruned))
+        assert set(returned) - {"RETURN", "updated"} <= named, set(returned) - named
+        assert "$once" in pruned and "MERGE (marker:Meta {key: $once})" in pruned  # not a list part: always sent
+
+
+def test_the_store_sends_write_batch_without_its_empty_parts_and_other_writes_whole() -> None:
+    sent: list[str] = []
+
+    class Executor:
+        def run(self, statement: str, params: dict[str, object], *, write: bool) -> list[dict[str, object]]:
+            sent.append(statement)
+            return []
+
+    store = object.__new__(CypherStore)  # the runners only: no server, no schema
+    # named apart from "neo4j": the suite's record of the statements that ran on Neo4j must not count these
+    store._x, store.dialect, store.name = Executor(), NEO4J, "fake"  # type: ignore[assignment]
+    lists = dict.fromkeys(BATCH_PARTS, [])
+    store._write("write_batch", **{**lists, "tags": [{"memory_id": "m", "tag": "t"}], "once": None})
+    assert sent[-1] == without_parts(NEO4J.statement("write_batch"), BATCH_PARTS - {"tags"}) != NEO4J.statement(
+        "write_batch"
+    )
+    store._write("meta_set", key="k", value="v")
+    assert sent[-1] == NEO4J.statement("meta_set")
 
 
 def test_dialect_differences() -> None:

@@ -70,7 +70,7 @@ from memgraph.store.cypher_values import (
     parse_ts,
     to_memory,
 )
-from memgraph.store.dialect import FALKORDB, NEO4J, Dialect, render_ints
+from memgraph.store.dialect import FALKORDB, NEO4J, Dialect, render_ints, without_parts
 from memgraph.store.falkordb_executor import FalkorExecutor
 from memgraph.store.neo4j_executor import Neo4jExecutor
 from memgraph.store.read_only import check_read_only
@@ -83,6 +83,9 @@ _LOOKALIKE = (
     "(stored before the identifier rule); nothing was written. `memgraph stats` counts such ids"
 )
 T = TypeVar("T")
+#: Writes sent without their parts over an empty list (`dialect.without_parts`): statements each of whose
+#: `CALL { UNWIND $list AS row ... }` parts returns one aggregated row, so a part left out changes no row.
+_SENT_BY_PARTS = frozenset({"write_batch"})
 
 
 class CypherStore:
@@ -146,7 +149,11 @@ class CypherStore:
         return self._x.run_matrix(self.dialect.statement(name), params, self.embedding_dim)
 
     def _write(self, name: str, **params: Any) -> list[dict[str, Any]]:
-        return self._x.run(self.dialect.statement(name), params, write=True)
+        statement = self.dialect.statement(name)
+        if name in _SENT_BY_PARTS:
+            empty = frozenset(k for k, v in params.items() if isinstance(v, list) and not v)
+            statement = without_parts(statement, empty)
+        return self._x.run(statement, params, write=True)
 
     def _guarded_write(self, name: str, **params: Any) -> list[dict[str, Any]]:
         """A write whose MERGE of a Tag is guarded by the owner re-check (include/owner.cypher): when the
@@ -206,7 +213,8 @@ class CypherStore:
         return {"id": memory_id, "embedding": vec, "packed": pack_vector(vec) if self._packs else None}
 
     def _apply(self, user_id: str, params: dict[str, Any]) -> dict[str, Any]:
-        """Run write_batch; when a guard aborts it (nothing was written), say which input was at fault."""
+        """Run write_batch (without the parts whose list is empty: `without_parts`); when a guard aborts it
+        (nothing was written), say which input was at fault."""
         try:
             rows = self._write("write_batch", **params)
         except Exception as exc:

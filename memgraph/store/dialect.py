@@ -48,6 +48,10 @@ _INCLUDE = re.compile(r"^([ \t]*)// include: (\w+)(?:\((\w+)\))?[ \t]*$", re.MUL
 #: How a fragment names the node variable it is given (`// include: owner(m)` turns `x.` into `m.`).
 _FRAGMENT_NODE = re.compile(r"\bx\.")
 _NAME = re.compile(r"[a-z][a-z0-9_]*")
+#: A statement's part that runs over one list parameter: a top-level `CALL {` whose first line is
+#: `UNWIND $list AS row`, up to its closing `}` at the start of a line (write_batch.cypher).
+_LIST_PART = re.compile(r"^CALL \{\n[ \t]*UNWIND \$(\w+) AS row\n.*?^\}[ \t]*\n", re.DOTALL | re.MULTILINE)
+_RESULT_NAME = re.compile(r"\bAS\s+(\w+)")
 
 
 def statements_root() -> Traversable:
@@ -171,6 +175,30 @@ class Dialect:
         stem them). Lucene ORs with `OR`, RediSearch with `|`."""
         quoted = ['"' + t.replace("\\", "\\\\").replace('"', '\\"') + '"' for t in tokens]
         return " | ".join(quoted) if self.name == "falkordb" else " OR ".join(quoted)
+
+
+@cache
+def without_parts(statement: str, empty: frozenset[str]) -> str:
+    """`statement` with each part over a list parameter named in `empty` (`CALL { UNWIND $list AS row ... }`)
+    replaced by `CALL { RETURN 0 AS <its results> }`: the same rows and results, as that part ran over no rows.
+
+    Why: Neo4j plans a statement again when the graph's statistics have moved enough since its plan
+    (`dbms.cypher.statistics_divergence_threshold`, checked at most every `dbms.cypher.min_replan_interval`), which
+    a young graph's do with nearly every command. The whole write_batch.cypher took ~1.8-2.0 s of server CPU to
+    plan (its links and updates parts ~0.6 and ~0.5 s of it), the parts a `remember` sends (memories, vectors,
+    tags) ~0.6 s (load 11, 2 cores; bench/RESULTS.md, "A Neo4j user's first minutes"). Each shape is its own
+    entry in the server's plan cache."""
+    if not empty:
+        return statement
+
+    def replace(part: re.Match[str]) -> str:
+        if part.group(1) not in empty:
+            return part.group(0)
+        body = part.group(0)
+        results = _RESULT_NAME.findall(body[body.rindex("RETURN") :])
+        return "CALL { RETURN " + ", ".join(f"0 AS {name}" for name in results) + " }\n"
+
+    return _LIST_PART.sub(replace, statement)
 
 
 NEO4J = Dialect("neo4j", schema_check="schema_indexes")
