@@ -29,6 +29,7 @@ from memgraph.ingest import (
     intentions,
     jotted,
     names,
+    notices,
     predicates,
     relative,
     states,
@@ -107,6 +108,9 @@ class ConflictRules:
             # "trains are fine" / "Trains make me sick too.": read clause by clause, before the label test (the
             # parse finds no verb in "Trains make")
             return "suits / troubles the person"
+        if notices.other_time(n, o):
+            # (before the label test: a notice's record of fields has no verb, yet says when its booking is)
+            return "a booking's notice / a note of it at another time"
         if not (n.clause and o.clause):
             return None  # a label ("tagged one" / "tagged two") asserts nothing to conflict with
         # two denials hold together ("I've never been to Paris." / "I've never been to Milan.", "We don't deliver on
@@ -266,7 +270,10 @@ class ConflictRules:
         semicolon, read alone against the other ("My ACL was reconstructed on the right knee; the left knee has never
         been operated on." / "… was on my left knee.": the clause added is another statement, whose words count against
         the swap; held-out pairs 12, 15), unless the whole text gives the changed kind's old value too. The pair's
-        cosine is kept."""
+        cosine is kept. Not two notices under one label without a cue ("Court booking confirmed: …" twice: two
+        bookings, `notices.same_kind`)."""
+        if not cue and notices.same_kind(n.text, o.text):
+            return None
         why = self.conflict(n, o, c, cue=cue)
         if why is not None:
             return why
