@@ -168,9 +168,10 @@ def relayed(text: str) -> bool:
 
 #: A statement said before a right-dislocated "that one" that names its subject after it, the subject left out in
 #: front: "runs an hour and a half, that one.", "doesn't take furniture, that one - only clothes and books." (speech
-#: and chat's follow-ups; held-out pairs 20). What follows the tag after a dash or a semicolon is kept.
+#: and chat's follow-ups; held-out pairs 20). What follows the tag after a dash or a semicolon is another statement
+#: ("only clothes and books"), left out as the words a denial's negation does not say.
 _TAGGED = re.compile(
-    r"(?is)^\s*(?P<body>(?:[^,;.!?]|\.(?=\d))+?)\s*,\s*that\s+one\b\s*(?:[.!]\s*$|(?P<rest>[-–—;:,]\s*\S.*)|$)"
+    r"(?is)^\s*(?P<body>(?:[^,;.!?]|\.(?=\d))+?)\s*,\s*that\s+one\b\s*(?:[.!]\s*$|[-–—;:,]\s*\S.*|$)"
 )
 #: A body's first word that gives it a subject of its own ("The Crown does a quiz, … that one"; "I love it, that
 #: one"): no subject is left out.
@@ -190,6 +191,4 @@ def untagged(text: str) -> tuple[str, bool] | None:
     first = body.split(maxsplit=1)[0].lower().strip("'’")
     if first in _OWN_SUBJECT:
         return None
-    rest = m.group("rest")
-    said = f"{body} {rest.strip()}" if rest else body
-    return said.rstrip(".!") + ".", first in _STANDS_FOR
+    return body.rstrip(".!") + ".", first in _STANDS_FOR

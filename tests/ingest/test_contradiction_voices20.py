@@ -38,7 +38,7 @@ def test_a_notice_label(text: str, label: str | None) -> None:
     [
         ("lasts three hours, that one.", ("lasts three hours.", False)),
         ("it leaves at 23:40, that one!", ("it leaves at 23:40.", True)),
-        ("won't take glass, that one - only paper and cans.", ("won't take glass - only paper and cans.", False)),
+        ("won't take glass, that one - only paper and cans.", ("won't take glass.", False)),
         # a statement with its own subject; "that one" as an object
         ("The Crown quiz lasts two hours, that one.", None),
         ("We go to the Crown quiz, that one is better.", None),
@@ -80,6 +80,7 @@ _PAIRS: list[tuple[str, str, ReconcileAction]] = [
     # a "that one" follow-up that leaves its subject out
     ("The guided walk lasts 90 minutes.", "lasts three hours, that one.", _C),
     ("The night bus leaves at 23:10.", "it leaves at 23:40, that one.", _C),
+    ("The recycling centre takes glass bottles.", "won't take glass, that one - only paper and cans.", _C),
     ("The guided walk lasts 90 minutes.", "lasts 90 minutes, that one.", _N),
     ("The guided walk lasts 90 minutes.", "The Crown quiz lasts two hours, we go to that one.", _N),
     # an object pronoun in a later clause, for the phrase an earlier clause shares with the other text
