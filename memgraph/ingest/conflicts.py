@@ -111,6 +111,8 @@ class ConflictRules:
         if notices.other_time(n, o):
             # (before the label test: a notice's record of fields has no verb, yet says when its booking is)
             return "a booking's notice / a note of it at another time"
+        if notices.act_denied(n, o):
+            return "a notification of an act / a note that denies it"
         if not (n.clause and o.clause):
             return None  # a label ("tagged one" / "tagged two") asserts nothing to conflict with
         # two denials hold together ("I've never been to Paris." / "I've never been to Milan.", "We don't deliver on

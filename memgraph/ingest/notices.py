@@ -17,6 +17,10 @@ A notification against a person's note that names what it books, on its date, at
 booking: Organ, Tue 3 Jun, 17:00, …" / "My organ lesson on Tuesday 3 June is at 4pm …") cannot both hold: one
 booking, one time (1 of 1; the 3 notes that gave the notification's time on its date are its repeats). On another
 date a note may be of another booking of the same kind (a weekly lesson), so only the same date says one booking.
+A notification that an act was done against a note that denies that act of the same thing ("Parts order #A-2291
+dispatched: 1 x clutch plate, …" / "I haven't ordered the clutch plate for the Austin yet.") cannot both hold (1 of
+1; a note that denies something else of the order, "never turned up", is left alone: it names no act of the
+header).
 """
 
 from __future__ import annotations
@@ -132,4 +136,28 @@ def other_time(n: Statement, o: Statement) -> bool:
         if len(a.dates) != 1 or a.dates != b.dates or not a.times or not b.times or a.times & b.times:
             return False
         return bool(_booked(notice.text) & note.stems)
+    return False
+
+
+#: The acts a notification's header says were done, by stem: "order", "book", "register", "dispatch", …
+_ACTS = frozenset(stem(w) for w in (
+    "order ordered booking booked book registered register registration reserved reserve reservation dispatched "
+    "dispatch shipped ship delivered deliver enrolled enrol enrolment entered entry paid pay"
+).split())
+#: A negation and the verb it denies, up to two words after it ("haven't ordered", "didn't actually book").
+_DENIED_VERB = re.compile(r"(?i)\b(?:not|never|n['’]t|haven['’]?t|hasn['’]?t|didn['’]?t)\s+(?:\w+\s+){0,2}?(\w+)")
+
+
+def act_denied(n: Statement, o: Statement) -> bool:
+    """Whether one of `n`, `o` is a notification that an act was done (its header's "order", "booked",
+    "registered", …) and the other a note that denies that act (the verb after its negation) of what the
+    notification books (`_booked`): "Parts order #A-2291 dispatched: 1 x clutch plate, …" / "I haven't ordered the
+    clutch plate for the Austin yet."."""
+    for notice, note in ((n, o), (o, n)):
+        if not notification(notice.text) or notification(note.text) or not note.negated:
+            continue
+        m = _HEADER.match(notice.text)
+        acts = {stem(w) for w in tokenize(m.group(0))} & _ACTS if m else set()
+        denied = {stem(v.lower()) for v in _DENIED_VERB.findall(note.text)}
+        return bool(acts & denied) and bool(_booked(notice.text) & note.stems)
     return False
