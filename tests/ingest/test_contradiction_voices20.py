@@ -1,9 +1,10 @@
 """Contradictions of held-out 20's round (bench/RESULTS.md, "Write-path decisions, held-out 20's contradictions"): a
-booking's notice against a person's note of it at another time, and two notices under one label, which are two
-bookings (`notices.py`); an irregular participle after a copula read as a passive, not a value
-(`statement_words._PARTICIPLES`); a "…, that one" follow-up read with the other side's subject (`voice.untagged`,
-`conflicts._subject_given`); an object pronoun in a later clause read as the phrase it stands for
-(`conflicts._resolved`). Sentences of my own in several domains and voices, beside the near misses each must leave
+booking's notification against a person's note of it at another time or a note that denies its act, and two
+notifications under one header, which are two bookings (`notices.py`); an irregular participle after a copula read
+as a passive, not a value (`statement_words._PARTICIPLES`); a "…, that one" follow-up read with the other side's
+subject (`voice.untagged`, `conflicts._subject_given`); an object pronoun in a later clause read as the phrase it
+stands for (`conflicts._resolved`); one measured quantity changed in a frame reworded on each side
+(`conflicts._one_measure`). Sentences of my own in several domains and voices, beside the near misses each must leave
 alone; the real model's cosine, the default rules."""
 
 from __future__ import annotations
@@ -19,18 +20,18 @@ _C, _N = ReconcileAction.CONTRADICT, ReconcileAction.CREATE
 
 
 @pytest.mark.parametrize(
-    ("text", "label"),
+    ("text", "header"),
     [
         ("Table booking confirmed: Table 4, Fri 14 Mar, 19:00.", "table booking confirmed"),
         ("Your order #4471 has shipped: 2 x printer ink.", "your order #4471 has shipped"),
         ("Appointment confirmed: Dental check-up, Mon 9 Jun, 08:45.", "appointment confirmed"),
-        # a speaker's name, a note's label: no notice
+        # a speaker's name, a note's label: no notification
         ("Kit: the van is booked for Friday.", None),
         ("Note: the gate code is 4512.", None),
     ],
 )
-def test_a_notice_label(text: str, label: str | None) -> None:
-    assert notices.label(text) == label
+def test_a_notification_header(text: str, header: str | None) -> None:
+    assert notices.header(text) == header
 
 
 @pytest.mark.parametrize(
@@ -70,10 +71,25 @@ _PAIRS: list[tuple[str, str, ReconcileAction]] = [
      "My dental check-up on Monday 16 June is at 10am at Park Street.", _N),
     ("Appointment confirmed: Dental check-up, Mon 9 Jun, 08:45, Park Street Surgery.",
      "My haircut on Monday 9 June is at 4pm on the high street.", _N),
+    # a notification that an act was done against a note that denies that act of the same thing
+    ("Order dispatched: 1 x bike chain, Raleigh tourer.", "I haven't ordered the bike chain for the Raleigh yet.", _C),
+    ("Booking confirmed: Pottery taster, Sat 12 Apr, 14:00.", "I didn't book the pottery taster in the end.", _C),
+    # near misses: another act denied; another thing denied
+    ("Order dispatched: 1 x bike chain, Raleigh tourer.", "I haven't fitted the bike chain to the Raleigh yet.", _N),
+    ("Order dispatched: 1 x bike chain, Raleigh tourer.", "I haven't ordered the brake pads for the Raleigh yet.", _N),
     # two notices under one label: two bookings, each true
     ("Table booking confirmed: Table 4, Fri 14 Mar, 19:00-21:00.",
      "Table booking confirmed: Table 4, Fri 14 Mar, 21:00-23:00.", _N),
     ("Lane booking confirmed: Lane 3, Sun 2 Mar, 07:00.", "Lane booking confirmed: Lane 3, Sun 2 Mar, 08:00.", _N),
+    # one measured quantity changed, the frame reworded on each side
+    ("The reef tank is kept at 24°C.", "We heat the reef tank to 26°C, the thermostat says so.", _C),
+    ("The garden wall stands 2 metres high.", "Our garden wall has a height of 1.6 metres.", _C),
+    # ... nor another thing of one kind ("reef tank" / "quarantine tank")
+    ("The reef tank is kept at 24°C.", "The quarantine tank is warmed to 26°C by its own heater.", _N),
+    # near misses: a scope added on one side; another subject; money (a scope of a charge); the same value
+    ("The van's front tyres go to 3.1 bar.", "The van's rear tyres go to 3.4 bar.", _N),
+    ("The reef tank is kept at 24°C.", "The hospital incubator is heated to 37°C.", _N),
+    ("The reef tank is kept at 24°C.", "We heat the reef tank to 24°C, the thermostat says so.", _N),
     # a passive with an irregular participle against the active
     ("The chickens are fed once a day.", "We feed the chickens twice a day.", _C),
     ("The chickens are fed once a day.", "We feed the chickens once a day.", _N),
