@@ -111,6 +111,8 @@ class ConflictRules:
         if notices.other_time(n, o):
             # (before the label test: a notice's record of fields has no verb, yet says when its booking is)
             return "a booking's notice / a note of it at another time"
+        if notices.other_place(n, o):
+            return "a booking's notice / a note of it at another place"
         if notices.act_denied(n, o):
             return "a notification of an act / a note that denies it"
         if not (n.clause and o.clause):

@@ -17,6 +17,9 @@ A notification against a person's note that names what it books, on its date, at
 booking: Organ, Tue 3 Jun, 17:00, …" / "My organ lesson on Tuesday 3 June is at 4pm …") cannot both hold: one
 booking, one time (1 of 1; the 3 notes that gave the notification's time on its date are its repeats). On another
 date a note may be of another booking of the same kind (a weekly lesson), so only the same date says one booking.
+The same booking (its date and time) with its place field against another named place in the note ("… Sun 22 Jun,
+09:30. Meeting point: Town Bridge." / "Our River Wey clean-up on 22 June meets at Stoke Lock at 9:30.") cannot both
+hold either (1 of 1; the notes that name its place, or none, are its repeats: "at Deep Blue", "at St Bride's").
 A notification that an act was done against a note that denies that act of the same thing ("Parts order #A-2291
 dispatched: 1 x clutch plate, …" / "I haven't ordered the clutch plate for the Austin yet.") cannot both hold (1 of
 1; a note that denies something else of the order, "never turned up", is left alone: it names no act of the
@@ -160,4 +163,30 @@ def act_denied(n: Statement, o: Statement) -> bool:
         acts = {stem(w) for w in tokenize(m.group(0))} & _ACTS if m else set()
         denied = {stem(v.lower()) for v in _DENIED_VERB.findall(note.text)}
         return bool(acts & denied) and bool(_booked(notice.text) & note.stems)
+    return False
+
+
+#: A notification's field that gives where: "Meeting point: Town Bridge", "Venue: St Anne's Hall", "Location: …".
+_PLACE_FIELD = re.compile(r"(?i)\b(?:meeting\s+point|venue|location|place|address|where)\s*:\s*(?P<place>[^.;,|\n]+)")
+
+
+def other_place(n: Statement, o: Statement) -> bool:
+    """Whether one of `n`, `o` is a notification with a place field and the other a person's note of the same
+    booking (what it books named, the same one date and the note's clock times among the notification's) that names
+    a place the notification does not print, and none of the field's words: "Event confirmed: River Wey clean-up,
+    Sun 22 Jun, 09:30. Meeting point: Town Bridge." / "Our River Wey clean-up on 22 June meets at Stoke Lock at
+    9:30."."""
+    for notice, note in ((n, o), (o, n)):
+        if not notification(notice.text) or notification(note.text):
+            continue
+        m = _PLACE_FIELD.search(notice.text)
+        a, b = notice.values, note.values
+        if m is None or len(a.dates) != 1 or a.dates != b.dates or not b.times or not b.times <= a.times:
+            return False
+        if not _booked(notice.text) & note.stems:
+            return False
+        printed = _code(notice.text)
+        unprinted = [w for w in _names(note.text) if _code(w) not in printed]
+        place = {stem(w) for w in tokenize(m.group("place"))} - stop_words()
+        return bool(unprinted) and bool(place) and not place & note.stems
     return False

@@ -1,5 +1,5 @@
 """Contradictions of held-out 20's round (bench/RESULTS.md, "Write-path decisions, held-out 20's contradictions"): a
-booking's notification against a person's note of it at another time or a note that denies its act, and two
+booking's notification against a person's note of it at another time or place or a note that denies its act, and two
 notifications under one header, which are two bookings (`notices.py`); an irregular participle after a copula read
 as a passive, not a value (`statement_words._PARTICIPLES`); a "…, that one" follow-up read with the other side's
 subject (`voice.untagged`, `conflicts._subject_given`); an object pronoun in a later clause read as the phrase it
@@ -71,6 +71,14 @@ _PAIRS: list[tuple[str, str, ReconcileAction]] = [
      "My dental check-up on Monday 16 June is at 10am at Park Street.", _N),
     ("Appointment confirmed: Dental check-up, Mon 9 Jun, 08:45, Park Street Surgery.",
      "My haircut on Monday 9 June is at 4pm on the high street.", _N),
+    # ... at another place than its place field, on its date and time
+    ("Class confirmed: Beginners' yoga, Tue 8 Apr, 18:30. Venue: Quaker Meeting House.",
+     "My beginners' yoga class on 8 April at 6:30pm is at Elm Street Library.", _C),
+    # near misses: the field's place named; no place named
+    ("Class confirmed: Beginners' yoga, Tue 8 Apr, 18:30. Venue: Quaker Meeting House.",
+     "My beginners' yoga class on 8 April at 6:30pm is at the Quaker Meeting House.", _N),
+    ("Class confirmed: Beginners' yoga, Tue 8 Apr, 18:30. Venue: Quaker Meeting House.",
+     "My beginners' yoga class on 8 April is at 6:30pm.", _N),
     # a notification that an act was done against a note that denies that act of the same thing
     ("Order dispatched: 1 x bike chain, Raleigh tourer.", "I haven't ordered the bike chain for the Raleigh yet.", _C),
     ("Booking confirmed: Pottery taster, Sat 12 Apr, 14:00.", "I didn't book the pottery taster in the end.", _C),
