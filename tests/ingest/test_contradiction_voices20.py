@@ -2,8 +2,8 @@
 booking's notification against a person's note of it at another time or place or a note that denies its act, and two
 notifications under one header, which are two bookings (`notices.py`); an irregular participle after a copula read
 as a passive, not a value (`statement_words._PARTICIPLES`); a "…, that one" follow-up read with the other side's
-subject (`voice.untagged`, `conflicts._subject_given`); an object pronoun in a later clause read as the phrase it
-stands for (`conflicts._resolved`); one measured quantity changed in a frame reworded on each side
+subject (`voice.untagged`, `referents.subject_given`); an object pronoun in a later clause read as the phrase it
+stands for (`referents.resolved`); one measured quantity changed in a frame reworded on each side
 (`conflicts._one_measure`). Sentences of my own in several domains and voices, beside the near misses each must leave
 alone; the real model's cosine, the default rules."""
 
