@@ -507,6 +507,14 @@ class Settings(BaseModel):
         "statements say ('cleans 14 rooms a shift' / 'quota is 16 rooms per shift', 0.72; 'a 40 hp outboard' / 'a 60 "
         "hp engine', 0.80): the unit pins the attribute, which the cosine otherwise has to.",
     )
+    contradict_measure_cosine: float = Field(
+        0.55,
+        description="One quantity in a unit that says what is measured (degrees, metres, lux; not money, time, how "
+        "often or a bare number) changed, one value on each side, the same subject and no other value said, "
+        "contradicts from this cosine in any wording ('The reef tank is kept at 24°C.' / 'We heat the reef tank "
+        "to 26°C.'; conflicts._one_measure). Read parts: such pairs contradict at 0.58-0.86 (a group chat's "
+        "messages, read without their senders' names, keep the cosine of the messages as sent: 0.58).",
+    )
     contradict_relative_cosine: float = Field(
         0.6,
         description="A value said relative to another's ('two years younger than his cousin Zara, who's 10') against "
