@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 
 from memgraph.ingest.statement import Statement, stem
+from memgraph.ingest.value_words import _WEEKDAY_SHORT, MONTHS, WEEKDAYS
 from memgraph.text import stop_words, tokenize
 
 #: How a notification opens: a header of up to four words ending in a verb of its state ("Booking confirmed:",
@@ -49,11 +50,10 @@ _HEADER = re.compile(
 )
 #: A capitalised word, and what comes before it: a sentence's first word is capitalised whatever it names.
 _CAPITAL = re.compile(r"(?P<before>^|[.!?;:(]\s*|\s)(?P<word>[A-Z][\w'’-]*)")
-#: Capitalised words that name no thing: days, months (and their short forms), the first person.
-_NOT_NAMES = frozenset(
-    "i i'm i've i'd i'll monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs "
-    "fri sat sun january february march april may june july august september october november december jan feb mar "
-    "apr jun jul aug sep sept oct nov dec".split()
+#: Capitalised words that name no thing: days, months (and their short forms, as the value reader spells them), the
+#: first person.
+_NOT_NAMES = frozenset(MONTHS) | frozenset(WEEKDAYS) | frozenset(_WEEKDAY_SHORT) | frozenset(
+    "i i'm i've i'd i'll".split()
 )
 
 
@@ -127,19 +127,28 @@ def _booked(text: str) -> frozenset[str]:
     return frozenset(stem(w) for w in words) - _HEADER_STEMS
 
 
+def _notice_and_note(n: Statement, o: Statement) -> tuple[Statement, Statement] | None:
+    """The pair as (a notification, a person's note), in whichever order it came; None unless exactly one of the
+    two opens as a notification."""
+    for notice, note in ((n, o), (o, n)):
+        if notification(notice.text) and not notification(note.text):
+            return notice, note
+    return None
+
+
 def other_time(n: Statement, o: Statement) -> bool:
     """Whether one of `n`, `o` is a notification and the other a person's note of its booking at another time: the
     note names what the notification books (`_booked`), both give the one same date, and each gives clock times,
     none shared ("Your lesson booking: Organ, Tue 3 Jun, 17:00, …" / "My organ lesson on Tuesday 3 June is at 4pm
     …")."""
-    for notice, note in ((n, o), (o, n)):
-        if not notification(notice.text) or notification(note.text):
-            continue
-        a, b = notice.values, note.values
-        if len(a.dates) != 1 or a.dates != b.dates or not a.times or not b.times or a.times & b.times:
-            return False
-        return bool(_booked(notice.text) & note.stems)
-    return False
+    pair = _notice_and_note(n, o)
+    if pair is None:
+        return False
+    notice, note = pair
+    a, b = notice.values, note.values
+    if len(a.dates) != 1 or a.dates != b.dates or not a.times or not b.times or a.times & b.times:
+        return False
+    return bool(_booked(notice.text) & note.stems)
 
 
 #: The acts a notification's header says were done, by stem: "order", "book", "register", "dispatch", …
@@ -156,14 +165,14 @@ def act_denied(n: Statement, o: Statement) -> bool:
     "registered", …) and the other a note that denies that act (the verb after its negation) of what the
     notification books (`_booked`): "Parts order #A-2291 dispatched: 1 x clutch plate, …" / "I haven't ordered the
     clutch plate for the Austin yet."."""
-    for notice, note in ((n, o), (o, n)):
-        if not notification(notice.text) or notification(note.text) or not note.negated:
-            continue
-        m = _HEADER.match(notice.text)
-        acts = {stem(w) for w in tokenize(m.group(0))} & _ACTS if m else set()
-        denied = {stem(v.lower()) for v in _DENIED_VERB.findall(note.text)}
-        return bool(acts & denied) and bool(_booked(notice.text) & note.stems)
-    return False
+    pair = _notice_and_note(n, o)
+    if pair is None or not pair[1].negated:
+        return False
+    notice, note = pair
+    m = _HEADER.match(notice.text)
+    acts = {stem(w) for w in tokenize(m.group(0))} & _ACTS if m else set()
+    denied = {stem(v.lower()) for v in _DENIED_VERB.findall(note.text)}
+    return bool(acts & denied) and bool(_booked(notice.text) & note.stems)
 
 
 #: A notification's field that gives where: "Meeting point: Town Bridge", "Venue: St Anne's Hall", "Location: …".
@@ -176,17 +185,17 @@ def other_place(n: Statement, o: Statement) -> bool:
     a place the notification does not print, and none of the field's words: "Event confirmed: River Wey clean-up,
     Sun 22 Jun, 09:30. Meeting point: Town Bridge." / "Our River Wey clean-up on 22 June meets at Stoke Lock at
     9:30."."""
-    for notice, note in ((n, o), (o, n)):
-        if not notification(notice.text) or notification(note.text):
-            continue
-        m = _PLACE_FIELD.search(notice.text)
-        a, b = notice.values, note.values
-        if m is None or len(a.dates) != 1 or a.dates != b.dates or not b.times or not b.times <= a.times:
-            return False
-        if not _booked(notice.text) & note.stems:
-            return False
-        printed = _code(notice.text)
-        unprinted = [w for w in _names(note.text) if _code(w) not in printed]
-        place = {stem(w) for w in tokenize(m.group("place"))} - stop_words()
-        return bool(unprinted) and bool(place) and not place & note.stems
-    return False
+    pair = _notice_and_note(n, o)
+    if pair is None:
+        return False
+    notice, note = pair
+    m = _PLACE_FIELD.search(notice.text)
+    a, b = notice.values, note.values
+    if m is None or len(a.dates) != 1 or a.dates != b.dates or not b.times or not b.times <= a.times:
+        return False
+    if not _booked(notice.text) & note.stems:
+        return False
+    printed = _code(notice.text)
+    unprinted = [w for w in _names(note.text) if _code(w) not in printed]
+    place = {stem(w) for w in tokenize(m.group("place"))} - stop_words()
+    return bool(unprinted) and bool(place) and not place & note.stems
