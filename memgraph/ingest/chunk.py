@@ -122,7 +122,7 @@ def looks_like_record(text: str) -> bool:
 def _further_field(text: str) -> bool:
     """A labelled field after the text's first part (`records`: "Supplier: Millers Ltd | Contact: Jo Pike", "Room:
     B12; Time: 14:00"). A speaker's turn names one speaker and then speaks."""
-    return any(f.labelled and f.value for f in record(text).fields[1:])
+    return any(f.filled for f in record(text).fields[1:])
 
 
 def _key_line(line: str) -> bool:

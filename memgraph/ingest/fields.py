@@ -49,7 +49,7 @@ def fields(text: str) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
     out: list[tuple[frozenset[str], frozenset[str]]] = []
     heading: frozenset[str] = frozenset()
     for part in record(text).fields:
-        if not part.labelled or not part.value:
+        if not part.filled:
             heading = _words(part.text)
             continue
         # (the bracket at a label's end names the field as much as its unit: "Supplier (flour)", "Weight (kg)")
@@ -66,7 +66,7 @@ def fields(text: str) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
 
 def headings(text: str) -> frozenset[str]:
     """The words of the parts of `text` that are no field ("Open day" in "Open day | date: 9 May")."""
-    return frozenset().union(*(_words(p.text) for p in record(text).fields if not (p.labelled and p.value)))
+    return frozenset().union(*(_words(p.text) for p in record(text).fields if not p.filled))
 
 
 def changed(new: str, old: str) -> bool:

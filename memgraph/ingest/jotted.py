@@ -49,7 +49,7 @@ def _row(text: str) -> str:
     name: list[str] = []
     fields: list[tuple[str, str]] = []
     for cell in record(text).fields:
-        if not (cell.labelled and cell.value):
+        if not cell.filled:
             if fields:
                 return text
             name.append(cell.text)

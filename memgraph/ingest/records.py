@@ -64,6 +64,11 @@ class Field:
         return bool(self.label)
 
     @property
+    def filled(self) -> bool:
+        """A labelled field with a value ("Contact: Jo Pike"; not "Notes:", not a part with no label)."""
+        return bool(self.label and self.value)
+
+    @property
     def name(self) -> str:
         """The label with its unit, as a column's name ("temp (°C)")."""
         return f"{self.label} ({self.unit})" if self.unit else self.label
