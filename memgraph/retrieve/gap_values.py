@@ -116,10 +116,9 @@ _PER_ADVERB_WORD = re.compile(r"(?i)\b(?:" + "|".join(_PER_ADVERB) + r")\b")
 _NEXT = re.compile(r"(?i)\b(?:next|upcoming|coming)\b")
 _PAST = re.compile(r"(?i)\b(?:last|previous|ago|yesterday)\b")
 _LAST_TIME = re.compile(r"(?i)\b(?:was|were|did)\b[^?.!]*\blast\b")
-#: A question about a time gone by ("when was ...", "when did ...", "last", "ago"): a past time answers it.
-_ASKS_PAST = re.compile(
-    r"(?i)\bwhen\s+(?:was|were|did|had)\b|\bwhen['’]d\b|\b(?:last|previous|ago|yesterday|used\s+to)\b"
-)
+#: A question about a time gone by ("when was ...", "when did ...", "used to"; or one saying `_PAST`'s "last", "ago"):
+#: a past time answers it.
+_ASKS_PAST = re.compile(r"(?i)\bwhen\s+(?:was|were|did|had)\b|\bwhen['’]d\b|\bused\s+to\b")
 #: A time gone by, said relative to now: "last year", "the previous season", "two weeks ago", "yesterday".
 _PAST_TIME = re.compile(
     r"(?i)\b(?:last|previous)\s+(?:\w+\s+)?(?:year|month|week|time|season|term|summer|winter|spring|autumn|"
@@ -253,7 +252,7 @@ def holds_answer(content: str, expects: str | None, query: str) -> bool:
         # not how often it is done ("every six months")
         return bool(v.dates or v.weekdays or v.months or v.years or _PAST.search(content))
     if expects == "when":
-        if _PAST.search(content) and not _ASKS_PAST.search(query):
+        if _PAST.search(content) and not (_ASKS_PAST.search(query) or _PAST.search(query)):
             # "when's the fun run this year?" / "fun run: roughly 300 runners last year": when the last one was is no
             # answer to when this one is; the memory answers only with a time besides its past ones
             content = _PAST_TIME.sub(" ", content)
