@@ -32,7 +32,7 @@ from memgraph.agent.policy import is_question
 from memgraph.agent.seam import AgentEngine
 from memgraph.agent.session import VectorCache, candidate_id
 from memgraph.agent.topic import cosine
-from memgraph.ingest import slots
+from memgraph.ingest import remainders
 from memgraph.ingest.reconcile import Neighbour, ReconcileAction, RuleReconciler
 from memgraph.models import Link, LinkSource, Memory, MemoryKind, Provenance, Relation, normalize_tag
 from memgraph.retrieve import gaps
@@ -128,7 +128,7 @@ class SessionFinalizer:
         nodes." held, then "Actually, it has eight nodes now." committed at once). Promoted at session end, the
         held statement would be the newest write and stand active beside its correction. "Lena lives in Porto
         and works as a nurse." updated by "Lena moved to Lisbon." still says "Lena works as a nurse."
-        (`slots.remainder`, what a superseded memory keeps on the write path too)."""
+        (`remainders.remainder`, what a superseded memory keeps on the write path too)."""
         later = [m for m in committed if m.created_at > c.last_seen]
         if not later:
             return None
@@ -139,7 +139,7 @@ class SessionFinalizer:
             verdict = judge.decide(m, [Neighbour(held, cosine(v, vecs[0]))])
             if verdict.action is ReconcileAction.SUPERSEDE:
                 why = f"out of date: {m.id}, committed later in the session, replaces it ({verdict.reason})"
-                return why, slots.remainder(m.content, c.text)
+                return why, remainders.remainder(m.content, c.text)
         return None
 
     def _committed(self, buf: SessionBuffer) -> list[Memory]:

@@ -30,7 +30,7 @@ from memgraph.embed import CachedEmbedder, Embedder
 from memgraph.errors import ValidationError
 from memgraph.ids import normalize_tag
 from memgraph.ingest import importance as imp
-from memgraph.ingest import rules, signals, slots, structure
+from memgraph.ingest import remainders, rules, signals, structure
 from memgraph.ingest.chunk import chunk_text, looks_like_turn
 from memgraph.ingest.classify import KIND_LAYER, classify
 from memgraph.ingest.collector import full_collections_held
@@ -212,7 +212,7 @@ class IngestPipeline:
         self, user_id: str, resolutions: Sequence[Resolution], batch: WriteBatch, report: IngestReport
     ) -> None:
         """Add to `batch` what each superseded memory still says beside the slot a new memory replaced
-        (`slots.remainder`): "My sister Lena lives in Porto and works as a nurse." superseded by "Lena moved to
+        (`remainders.remainder`): "My sister Lena lives in Porto and works as a nurse." superseded by "Lena moved to
         Lisbon." keeps "My sister Lena works as a nurse." as a memory of its own, DerivedFrom the old one, in the
         same write. Without it recall loses every other fact of a compound statement when one of them changes
         (the superseded memory only comes back as its successor)."""
@@ -222,7 +222,7 @@ class IngestPipeline:
             if r.outcome is not Outcome.SUPERSEDED or r.target is None or r.target.in_batch:
                 continue
             old = r.target.memory
-            rest = slots.remainder(r.memory.content, old.content)
+            rest = remainders.remainder(r.memory.content, old.content)
             if rest is None:
                 continue
             olds.append(old)

@@ -28,7 +28,7 @@ polarity, cues) and compared. For each neighbour, most similar first, the first 
    cash on the day"); or a value of the same kind changed (cosine >= `reconcile_update_cosine`); or
    it moves the same holder's home or job ("Lena moved to Lisbon" after "My sister Lena lives in Porto and works
    as a nurse": `slots.py`, where the frames share too little to compare); or it replaces one part of a compound
-   old statement (a list's item, a jotted line, a sentence: `old_part`; `slots.remainder` keeps the other parts).
+   old statement (a list's item, a jotted line, a sentence: `old_part`; `remainders.remainder` keeps the other parts).
    A firm statement after a hedged one ("I think the threshold is £27,295?" / "checked on gov.uk: the threshold is
    £28,470 now": `hedges.py`) is read as a correction of it; a value changed by an amount or a factor ("membership
    goes up by a tenner", "twice as often as before": `deltas.py`) or an update relayed from a source ("SLC
@@ -90,6 +90,7 @@ from memgraph.ingest import (
     pair_model,
     pairing,
     reasons,
+    remainders,
     repeats,
     reschedules,
     slots,
@@ -399,10 +400,10 @@ class RuleReconciler(ConflictRules):
         sentence): "insurance switched to AAMI, renews 2 Sept now" after "- car: Mazda 3, rego XPT-442 / -
         insurance: NRMA, renews 14 Aug / - service due: 60,000 km" (a newcomer's notes). Read whole, the old
         text's other parts hide the one that changed; each is read alone, at the pair's cosine, as a correction's
-        parts are, and `slots.remainder` then keeps the parts `n` does not touch as a memory of their own. Not a
+        parts are, and `remainders.remainder` then keeps the parts `n` does not touch as a memory of their own. Not a
         part that `n` denies or the other way round (a flipped polarity read in a part is most often another
         thing said)."""
-        parts = slots.compound_parts(o.text)
+        parts = remainders.compound_parts(o.text)
         if len(parts) < 2:
             return None
         # the pair's cosine is the whole old text's, which the other parts dilute; a part whose words `n` says but

@@ -29,10 +29,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from memgraph.ingest import signals
-from memgraph.ingest.chatter import strip_chatter
 from memgraph.ingest.statement import Statement
 from memgraph.ingest.value_words import MONTHS, WEEKDAYS
-from memgraph.ingest.values import values
 from memgraph.text import stem as stem_tokens
 from memgraph.text import stop_words, surface, tokenize
 
@@ -69,10 +67,6 @@ _CLAUSE_END = re.compile(r"(?i)[.;!?]|,|\s(?:and|but|so|because|since|after|befo
 #: Where a clause that states a slot ends: a sentence's end, or a comma or "and"/"but" before another clause
 #: (narrower than `_CLAUSE_END`: "lives in Porto for two years" is one clause).
 _STATEMENT_END = re.compile(r"(?i)[.;!?](?:\s|$)|,|\s(?:and|but)\s")
-_TRAILING_JOIN = re.compile(r"(?i)(?:,|\s(?:and|but))\s*$")
-_LEADING_JOIN = re.compile(r"(?i)^\s*(?:[.;!?,]\s*)?(?:(?:and|but)\s+)?")
-#: First words of a clause that names its own subject (no holder is put before it).
-_SUBJECT_WORDS = frozenset("i he she they we you it my our his her their the a an this that there".split())
 #: Words leading a clause or trailing its holder that are not part of who it is about.
 _LEAD = frozenset(
     "actually correction update so then and but also now recently finally just well yes no oh anyway meanwhile "
@@ -98,7 +92,7 @@ class Slot:
     value: frozenset[str]  # stemmed
     ended: bool
     change: bool
-    #: where the clause stating it starts and ends in the text, and where its verb starts (`remainder`)
+    #: where the clause stating it starts and ends in the text, and where its verb starts (`remainders.remainder`)
     span: tuple[int, int, int] = field(default=(0, 0, 0), compare=False)
 
 
@@ -219,6 +213,12 @@ def _verdict(new: str, old: str, cues: tuple[bool, bool] | None = None) -> tuple
     return None if other is None else (False, other, None)
 
 
+def replaced_slot(new: str, old: str) -> Slot | None:
+    """The slot of `old` that `new` replaces (its clause's span: `remainders.remainder` cuts it out), or None."""
+    v = _verdict(new, old)
+    return v[2] if v is not None and v[0] else None
+
+
 def replaces(new: str, old: str) -> str | None:
     """Why `new` replaces a home or job `old` states, or None."""
     v = verdict(new, old)
@@ -232,140 +232,6 @@ def _as_written(words: tuple[str, ...], text: str) -> str:
         m = re.search(rf"(?i)(?<!\w){re.escape(w)}(?!\w)", text)
         out.append(m.group(0) if m else w)
     return " ".join(out)
-
-
-def remainder(new: str, old: str) -> str | None:
-    """What `old` still says once `new` has replaced one of its slots, or None when that slot was all of it.
-
-    "My sister Lena lives in Porto and works as a nurse." then "Lena moved to Lisbon.": the move replaces the home
-    clause, and the write keeps "My sister Lena works as a nurse." as a memory of its own (the superseded memory
-    becomes inactive, and recall would otherwise lose her job with her old address). The clause that states the
-    replaced slot is cut out; its holder ("My sister Lena") leads what follows when that starts with a verb. Kept
-    only when the rest says something `new` does not: two content words or more that `new` lacks. Any other change
-    or correction of a compound statement keeps the sentences and semicolon clauses it does not touch
-    (`_untouched_clauses`). A pasted message's greeting and sign-off are no clause of it: "hi Sam - quick one: the
-    deadline is fri 12/12. thx, Lena" corrected leaves no "Thx, Lena." memory (a newcomer's note did).
-    """
-    old = strip_chatter(old)
-    v = _verdict(new, old)
-    if v is None or not v[0] or v[2] is None:
-        return _untouched_clauses(new, old)
-    start, end, verb = v[2].span
-    before = _TRAILING_JOIN.sub("", old[:start])
-    after = _LEADING_JOIN.sub("", old[end:])
-    holder = old[start:verb].strip(" ,")
-    if after and not before.strip() and holder:
-        first = after.split(maxsplit=1)[0]
-        if first[:1].islower() and first.lower() not in _SUBJECT_WORDS:
-            after = f"{holder} {after}"
-    rest = " ".join(x for x in (before.strip(), after.strip()) if x)
-    rest = re.sub(r"\s+([.,;!?])", r"\1", rest).strip(" ,;")
-    if not rest or rest in ".!?":
-        return None
-    new_words = set(_content_stems(new))
-    own = [w for w in _content_stems(rest) if w not in new_words]
-    if len(set(own)) < 2:
-        return None
-    rest = rest[0].upper() + rest[1:]
-    return rest if rest[-1] in ".!?" else rest + "."
-
-
-def _content_stems(text: str) -> list[str]:
-    """The stems of `text`'s words that are not stop words, in order: what a remainder must say of its own."""
-    stops = stop_words()
-    return stem_tokens([w for w in tokenize(text) if w not in stops])
-
-
-#: Where a compound statement's clauses meet: a sentence's end or a semicolon (then spaces), or a line break (a list's
-#: items, jotted lines).
-_COMPOUND_BREAK = re.compile(r"(?<=[.!?;])[ \t]+|[ \t]*\n\s*")
-
-
-def _compound_parts(text: str) -> list[tuple[str, bool]]:
-    """`text`'s clauses, each with whether a line break ends it."""
-    text = text.strip()
-    out: list[tuple[str, bool]] = []
-    at = 0
-    for m in _COMPOUND_BREAK.finditer(text):
-        if text[at : m.start()].strip():
-            out.append((text[at : m.start()].strip(), "\n" in m.group()))
-        at = m.end()
-    if text[at:].strip():
-        out.append((text[at:].strip(), False))
-    return out
-
-
-def compound_parts(text: str) -> list[str]:
-    """The clauses of a compound statement (sentences, semicolons' parts, lines: a list's items, jotted lines), as
-    `remainder` reads them; one item when it is no compound."""
-    return [c for c, _ in _compound_parts(text)]
-
-
-def _untouched_clauses(new: str, old: str) -> str | None:
-    """The clauses of a compound `old` that `new` does not touch, when it replaced another of them.
-
-    "Maya is on holiday from 3 to 14 March; Tomasz covers code review." then "Actually, Maya's holiday moved: she is
-    away from 10 to 21 March.": the correction supersedes the memory, and without this recall would lose who covers
-    code review. A clause is a sentence, a semicolon's part or a line (a list's item: "- retro: Fri 4pm"). Which
-    clauses `new` touches:
-    - when `new` changes a value (a number, time, date, weekday...) and some clause holds a value of the same kind,
-      those clauses, and any clause sharing two content words with `new`: "we moved staging to Postgres 16" touches
-      "uses Postgres 15", not "staging is db-staging.internal", which only names the same thing; of several clauses
-      holding a value of one kind, only those that also share a word with `new` when some do ("standup's at 9:30 now"
-      touches "The standup is at 9:15.", not "Retro is Friday at 4.", a time too: a newcomer's note lost the retro);
-    - else the clauses sharing a content word with `new`.
-    Words every clause has (the compound's common subject: "The standup is at 9:15. The standup is in the Blue
-    room.") touch nothing. A lead-in line ("Shopping for abuela:") touches nothing either, and stays when an item
-    after it does. The untouched clauses are kept when some clause was touched (else `new` replaced the whole),
-    they have two content words and one that `new` does not say: "Deploys go through ArgoCD" stays when "the
-    billing service can be deployed any day" lifts the Friday ban beside it (a newcomer's note lost it). Lines are
-    kept as lines, sentences as sentences.
-    """
-    parts = _compound_parts(old)
-    if len(parts) < 2:
-        return None
-    clauses = [c for c, _ in parts]
-    new_words = set(_content_stems(new))
-    words = [set(_content_stems(c)) for c in clauses]
-    common = set.intersection(*words)
-    new_kinds = _value_kinds(new)
-    kinds = [_value_kinds(c) for c in clauses]
-    lead = [broken and c.endswith(":") for c, broken in parts]
-    named = [bool((w - common) & new_words) for w in words]
-    valued = [False] * len(clauses)
-    for kind in new_kinds:  # per kind of value: the clauses holding one, those naming what `new` names if some do
-        holding = [i for i, k in enumerate(kinds) if kind in k and not lead[i]]
-        for i in [i for i in holding if named[i]] or holding:
-            valued[i] = True
-    need = 2 if any(valued) else 1
-    touched = [
-        not ld and (v or len((w - common) & new_words) >= need)
-        for w, v, ld in zip(words, valued, lead, strict=True)
-    ]
-    if not any(touched) or all(t or ld for t, ld in zip(touched, lead, strict=True)):
-        return None
-    keep = [not t and (ld or (len(w) >= 2 and bool(w - new_words)))
-            for w, t, ld in zip(words, touched, lead, strict=True)]
-    for i in range(len(keep)):  # a lead-in stays only over an item kept after it
-        if lead[i] and keep[i]:
-            keep[i] = any(keep[j] for j in range(i + 1, len(keep)) if not lead[j])
-    if not any(k and not ld for k, ld in zip(keep, lead, strict=True)):
-        return None
-    rest = ""
-    for i, ((c, broken), k) in enumerate(zip(parts, keep, strict=True)):
-        if not k:
-            continue
-        line = broken or (i > 0 and parts[i - 1][1])  # a line is kept as written, a sentence ends in a stop
-        if not line:
-            c = c[0].upper() + c[1:] if not rest else c
-            c = c if c[-1] in ".!?:" else c.rstrip(";") + "."
-        rest += c + ("\n" if broken else " ")
-    return rest.strip()
-
-
-def _value_kinds(text: str) -> set[str]:
-    """The kinds of value `text` states, quantities as one kind whatever their unit ("Postgres 15", "room 4B")."""
-    return {"q" if k.startswith("q:") else k for k in values(text).kinds()}
 
 
 #: A switch told with both ends: "switched X from A to B", "changed Mum's physio over from the clinic to home visits".

@@ -106,7 +106,7 @@ def test_a_note_with_its_old_value_or_a_date_brought_forward_supersedes(engine: 
 )
 def test_a_lists_first_bullet_is_no_envelope(text: str, body: str) -> None:
     """A list's first item kept its words but lost its dash, so what a superseded list still said was stored as a
-    list whose first line was no item (`slots.remainder` reads the old text through `strip_chatter`)."""
+    list whose first line was no item (`remainders.remainder` reads the old text through `strip_chatter`)."""
     assert strip_chatter(text) == body
 
 

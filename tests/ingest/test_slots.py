@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from memgraph import MemoryEngine, Relation
-from memgraph.ingest.slots import remainder, same_holder, slots, verdict
+from memgraph.ingest.remainders import remainder
+from memgraph.ingest.slots import same_holder, slots, verdict
 
 
 @pytest.mark.parametrize(
