@@ -10,6 +10,7 @@ import pytest
 
 from memgraph import MemoryEngine
 from memgraph.models import Memory, Relation
+from memgraph.tools import recall_json
 
 OLD = "The swimming pool opens at 6am on weekdays."
 NEW = "From next week the swimming pool opens at 6:30 on weekdays."
@@ -50,6 +51,9 @@ def test_before_the_day_the_old_memory_holds_and_both_sides_say_so(eng: MemoryEn
     prompt = res.to_prompt()
     assert f"[FACT, until {day.isoformat()}] {OLD}" in prompt
     assert f"[FACT, from {day.isoformat()}] {NEW}" in prompt
+    items = {m["id"]: m for m in recall_json(res)["memories"]}  # the tools' compact answer says it too
+    assert items[old.id]["holds_until"] == day.isoformat() and "holds_from" not in items[old.id]
+    assert items[new.id]["holds_from"] == day.isoformat() and "holds_until" not in items[new.id]
 
 
 def test_on_the_day_the_old_memory_is_not_served_and_decay_retires_it(
