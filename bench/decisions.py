@@ -129,7 +129,9 @@ def decide_pair(engine: MemoryEngine, user: str, old_text: str, new_text: str) -
     old_now = engine.get(old.id, user_id=user)
     links = engine.store.get_links(user, [old.id])
     sup = [ln for ln in links if ln.relation is Relation.SUPERSEDES and ln.src == new.id and ln.dst == old.id]
-    if sup and not old_now.active:
+    # a change that starts later keeps the old memory active until its day, replaced by the new one from then
+    later = new.id in (old_now.metadata.get("replaced_by") or [])
+    if sup and (not old_now.active or later):
         return "supersedes", sup[0].reason or ""
     con = [ln for ln in links if ln.relation is Relation.CONTRADICTS and ln.src == new.id and ln.dst == old.id]
     if old.id in (new.metadata.get("contradicts") or []) or con:

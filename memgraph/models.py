@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import math
 import warnings
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from enum import StrEnum
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -352,6 +352,10 @@ class RecallTrace(BaseModel):
     #: `conflict` says which of the two was written later: "newer" (placed first) or "older".
     conflicts_with: str | None = None
     conflict: Literal["newer", "older"] | None = None
+    #: A change that starts later (ingest/starts.py), while its day is ahead: the day this memory holds from (the
+    #: new side) or until (the old side, replaced from then on); None otherwise.
+    valid_from: date | None = None
+    valid_until: date | None = None
 
     @model_validator(mode="before")
     @classmethod
@@ -403,11 +407,17 @@ class RecallResult(BaseModel):
         """Render the `<memory>` prompt block: one `[KIND] content` line per memory; a weak hit (below the
         similarity threshold) says so, `[KIND, weak match]`, and so does a superseded memory shown as the base of
         the change that replaced it, `[KIND, superseded]`, and each of two served memories that conflict,
-        `[KIND, conflicting: newer]` / `[KIND, conflicting: older]`, so the model can weigh them."""
+        `[KIND, conflicting: newer]` / `[KIND, conflicting: older]`, so the model can weigh them; the two sides of
+        a change that starts later, while its day is ahead, `[KIND, until 2026-11-30]` (holds now) /
+        `[KIND, from 2026-11-30]` (holds from then)."""
         marks = {t.memory_id: _PROMPT_MARKS[t.section] for t in self.trace if t.section in _PROMPT_MARKS}
         for t in self.trace:
             if t.conflict:
                 marks[t.memory_id] = marks.get(t.memory_id, "") + f", conflicting: {t.conflict}"
+            if t.valid_from:
+                marks[t.memory_id] = marks.get(t.memory_id, "") + f", from {t.valid_from.isoformat()}"
+            if t.valid_until:
+                marks[t.memory_id] = marks.get(t.memory_id, "") + f", until {t.valid_until.isoformat()}"
         lines = ["<memory>"]
         lines += [f"[{m.kind.value.upper()}{marks.get(m.id, '')}] {m.content}" for m in self.memories]
         lines.append("</memory>")

@@ -427,7 +427,8 @@ def why(trace: RecallTrace) -> str:
 
 
 def recall_json(result: RecallResult, *, include_trace: bool = False, full: bool = False) -> dict[str, Any]:
-    """A recall as JSON for a model. Compact: each memory's id, kind, content, score and why, and the warnings;
+    """A recall as JSON for a model. Compact: each memory's id, kind, content, score and why (and `holds_from` /
+    `holds_until` on the two sides of a change that starts later, before its day), and the warnings;
     `full` adds whole memories, the <memory> prompt block, tokens and mode."""
     out: dict[str, Any]
     if full:
@@ -446,6 +447,11 @@ def recall_json(result: RecallResult, *, include_trace: bool = False, full: bool
             item: dict[str, Any] = {"id": m.id, "kind": m.kind.value, "content": m.content}
             if t is not None:
                 item.update(score=round(t.final_score, 4), why=why(t))
+                # a change that starts later, while its day is ahead (retrieve/validity.py): when each side holds
+                if t.valid_from:
+                    item["holds_from"] = t.valid_from.isoformat()
+                if t.valid_until:
+                    item["holds_until"] = t.valid_until.isoformat()
             out["memories"].append(item)
     out["warnings"] = list(result.warnings)
     if include_trace:

@@ -47,6 +47,10 @@ def how_found(mem: Memory, tr: RecallTrace, rows: dict[str, int]) -> str:
     how = _found(mem, tr, rows)
     if tr.conflicts_with and tr.conflicts_with in rows:  # retrieve/disputes.py
         how += f"; conflicts with row {rows[tr.conflicts_with]} ({tr.conflict})"
+    if tr.valid_from:  # retrieve/validity.py: a change that starts later
+        how += f"; holds from {tr.valid_from.isoformat()}"
+    if tr.valid_until:
+        how += f"; holds until {tr.valid_until.isoformat()}, then replaced"
     return how
 
 

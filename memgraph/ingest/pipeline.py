@@ -30,7 +30,7 @@ from memgraph.embed import CachedEmbedder, Embedder
 from memgraph.errors import ValidationError
 from memgraph.ids import normalize_tag
 from memgraph.ingest import importance as imp
-from memgraph.ingest import remainders, rules, signals, structure
+from memgraph.ingest import remainders, rules, signals, starts, structure
 from memgraph.ingest.chunk import chunk_text, looks_like_turn
 from memgraph.ingest.classify import KIND_LAYER, classify
 from memgraph.ingest.collector import full_collections_held
@@ -49,7 +49,7 @@ log = logging.getLogger("memgraph.ingest")
 
 #: Metadata keys the engine keeps about a memory (not the caller's): a remainder does not inherit them.
 _BOOKKEEPING = frozenset(
-    {DECAY_STATE_KEY, "merged_into", "contradicts", "contradicted_by", "reinforcements", "remainder_of"}
+    {DECAY_STATE_KEY, "merged_into", "contradicts", "contradicted_by", "reinforcements", "remainder_of", *starts.KEYS}
 )
 #: The `source` of what a superseded memory still says (`_keep_remainders`).
 REMAINDER_SOURCE = "remainder"

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from enum import StrEnum
 from functools import partial
 from typing import Any
@@ -23,6 +23,7 @@ import numpy as np
 
 from memgraph.config import Settings
 from memgraph.errors import ValidationError
+from memgraph.ingest import starts
 from memgraph.ingest.items import Candidate
 from memgraph.ingest.pairing import neighbour_floor
 from memgraph.ingest.reconcile import Neighbour, ReconcileAction, Reconciler
@@ -36,7 +37,7 @@ class Outcome(StrEnum):
 
     CREATED = "created"
     REINFORCED = "reinforced"
-    SUPERSEDED = "superseded"  # created, and the target became inactive
+    SUPERSEDED = "superseded"  # created, and the target became inactive (on the day the change starts, if later)
     CONTRADICTED = "contradicted"  # created, and both are flagged
     UNCHANGED = "unchanged"
     DROPPED = "dropped"
@@ -339,18 +340,27 @@ def apply(
         if target is None or r.outcome is Outcome.CREATED:
             continue
         relation = Relation.SUPERSEDES if r.outcome is Outcome.SUPERSEDED else Relation.CONTRADICTS
+        # a change that starts later ("from next week ..."): the old memory holds until that day
+        begins = later_start(mem, target.memory, now) if r.outcome is Outcome.SUPERSEDED else None
         batch.links.append(
             Link(
                 src=mem.id,
                 dst=target.memory.id,
                 relation=relation,
                 source=LinkSource.DISCOVERED,
-                reason=r.reason,
+                reason=r.reason if begins is None else f"{r.reason}; holds from {begins.isoformat()}",
                 created_at=now,
                 updated_at=now,
             )
         )
-        if r.outcome is Outcome.SUPERSEDED:
+        if begins is not None:
+            mem.metadata[starts.VALID_FROM] = begins.isoformat()
+            mem.metadata.setdefault(starts.REPLACES, []).append(target.memory.id)
+            if target.in_batch:
+                _replaced(target.memory.metadata, mem.id, begins)
+            else:
+                edit(target.memory).replaced(mem.id, begins)
+        elif r.outcome is Outcome.SUPERSEDED:
             if target.in_batch:
                 target.memory.active = False
             else:
@@ -369,6 +379,20 @@ def apply(
     return batch
 
 
+def later_start(new: Memory, old: Memory, now: datetime) -> date | None:
+    """The day a superseding memory starts to hold (`starts.start`, against its `created_at`), when that is later
+    than `now`; None for a change that holds already (most, and every one whose day has passed)."""
+    begins = starts.start(new.content, new.created_at, old=old.content)
+    return begins if begins is not None and begins > now.date() else None
+
+
+def _replaced(metadata: dict[str, Any], new_id: str, begins: date) -> None:
+    """Record on an old memory's metadata that `new_id` replaces it from `begins` (the earliest such day)."""
+    held = starts.until(metadata)
+    metadata[starts.VALID_UNTIL] = min(begins, held).isoformat() if held else begins.isoformat()
+    metadata[starts.REPLACED_BY] = list(dict.fromkeys([*metadata.get(starts.REPLACED_BY, []), new_id]))
+
+
 @dataclass
 class _Edit:
     """All changes to one stored memory in this call, merged into a single `MemoryUpdate`."""
@@ -380,6 +404,7 @@ class _Edit:
     active: bool | None = None
     pinned: bool = False
     touched: datetime | None = None
+    replaced_by: list[tuple[str, date]] = field(default_factory=list)
 
     def reinforce(self, session_id: str | None, now: datetime, similarity: float, source: str) -> None:
         self.strength += 1
@@ -405,6 +430,10 @@ class _Edit:
     def flag_contradiction(self, new_id: str) -> None:
         self.contradicted_by.append(new_id)
 
+    def replaced(self, new_id: str, begins: date) -> None:
+        """A change that starts later replaces this memory from `begins`: it stays active until then."""
+        self.replaced_by.append((new_id, begins))
+
     def update(self, mid: str, max_crumbs: int) -> MemoryUpdate:
         sets: dict[str, Any] = {}
         inc: dict[str, float] = {}
@@ -412,12 +441,14 @@ class _Edit:
         if self.strength:
             inc["strength"] = self.strength
             sets["last_accessed"] = now
-        if self.crumbs or self.contradicted_by:
+        if self.crumbs or self.contradicted_by or self.replaced_by:
             meta = dict(self.base.metadata or {})
             if self.crumbs:
                 meta["reinforcements"] = [*meta.get("reinforcements", []), *self.crumbs][-max_crumbs:]
             if self.contradicted_by:
                 meta["contradicted_by"] = list(dict.fromkeys([*meta.get("contradicted_by", []), *self.contradicted_by]))
+            for new_id, begins in self.replaced_by:
+                _replaced(meta, new_id, begins)
             sets["metadata"] = meta
         if self.pinned:
             sets["pinned"] = True

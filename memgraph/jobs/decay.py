@@ -20,6 +20,10 @@ to [0, 1], with `half_life = Settings.half_life_days(kind, provenance)` (inferre
   (`memgraph decay --apply --prune`).
 - reads only the fields the formula needs (`store.memory_fields`, `DECAY_FIELDS`): no content, tags or
   embeddings, which were most of a 100k-memory job's read.
+- a memory that a change starting later replaces (`metadata["valid_until"]`, ingest/starts.py: "From next week the
+  bakery opens at 7:30") stays active until that day; from it on the run retires it (inactive, as a supersede
+  makes it at once: `retired`). Recall stops serving it on that day already (retrieve/validity.py); the run makes
+  it so in the store.
 - set-based: `store.update_memories` receives `job_batch_size` updates at a time, which the store turns into
   one statement per batch and update shape (SQLite `UPDATE ... FROM (VALUES ...)`, Cypher `UNWIND`).
 """
@@ -35,6 +39,7 @@ from pydantic import BaseModel, Field
 
 from memgraph.confidence import DECAY_STATE_KEY, baseline
 from memgraph.config import Settings
+from memgraph.ingest import starts
 from memgraph.jobs.base import JobContext, JobReport, age_days, batched, check_user
 from memgraph.models import MemoryKind, Provenance, Relation, trusted, utcnow
 from memgraph.store.base import MemoryFilter, MemoryUpdate
@@ -48,6 +53,7 @@ DECAY_FIELDS = (
     "confidence",
     "trust",
     "pinned",
+    "active",
     "archived",
     "access_count",
     "strength",
@@ -66,6 +72,7 @@ class MemoryState:
     confidence: float
     trust: float
     pinned: bool
+    active: bool
     archived: bool
     access_count: int
     strength: int
@@ -103,6 +110,9 @@ class DecayReport(JobReport):
     rows_planned: int = Field(0, description="Updates the run needs (first runs also record each memory's c0).")
     rows_written: int = Field(0, description="Updates sent: rows_planned when applied, 0 for a plan.")
     archived: int = 0
+    retired: int = Field(
+        0, description="Memories a change that starts later replaced, made inactive now that its day has come."
+    )
     prune_candidates: int = 0
     pruned: int = 0
     batches: int = 0
@@ -129,11 +139,19 @@ def decay_user(
     updates: list[MemoryUpdate] = []
     changes: list[tuple[float, str, MemoryState, float, float, float, float, bool, bool]] = []
     for mem in memories:
+        retire = mem.active and _replaced_by_now(mem, now)
         if mem.pinned:
             report.pinned_skipped += 1
+            if retire:
+                report.retired += 1
+                report.rows_planned += 1
+                updates.append(_retired(mem.id, now))
             continue
         report.evaluated += 1
         c0, half_life, age, new, archive, candidate, update = _plan_one(mem, now, s, evidence)
+        if retire:
+            report.retired += 1
+            update = _retired(mem.id, now, update)
         if candidate:
             report.prune_candidates += 1
             report.prune_ids.append(mem.id)
@@ -174,6 +192,18 @@ def decay_user(
                 report.pruned += store.delete_memories(owner, list(batch))
     report.finished_at = utcnow()
     return report
+
+
+def _replaced_by_now(mem: MemoryState, now: datetime) -> bool:
+    """Whether a change that starts later replaces `mem` by `now` (its `valid_until` day has come)."""
+    until = starts.until(mem.metadata)
+    return until is not None and now.date() >= until
+
+
+def _retired(mid: str, now: datetime, base: MemoryUpdate | None = None) -> MemoryUpdate:
+    """`base` (decay's own update of the memory, if any) that also makes it inactive."""
+    fields = {**(base.set if base is not None else {}), "active": False, "updated_at": now}
+    return trusted(MemoryUpdate, {"id": mid, "set": fields, "inc": dict(base.inc) if base is not None else {}})
 
 
 def _plan_one(

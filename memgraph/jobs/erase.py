@@ -44,6 +44,7 @@ from pydantic import Field
 
 from memgraph.errors import EmbedderUnavailableError
 from memgraph.ids import check_id
+from memgraph.ingest import starts
 from memgraph.jobs.base import JobContext, JobReport, load_all
 from memgraph.models import HasTag, Link, LinkSource, Memory, Relation, utcnow, validate_owner
 from memgraph.store.base import GraphStore, MemoryUpdate, WriteBatch
@@ -59,8 +60,9 @@ ForgetTexts = Callable[[Sequence[str]], int]
 #: Where a derived memory's text is cut into the pieces that may quote an erased memory: sentence ends, the
 #: " | " between quoted turns of a session summary, line breaks.
 _FRAGMENT = re.compile(r"(?<=[.!?…])\s+|\s+\|\s+|\n+")
-#: Metadata lists of memory ids that an erased id is dropped from.
-_ID_LISTS = ("contradicts", "contradicted_by")
+#: Metadata lists of memory ids that an erased id is dropped from (a conflict's sides; a change that starts later
+#: and the memory it replaces, ingest/starts.py).
+_ID_LISTS = ("contradicts", "contradicted_by", starts.REPLACES, starts.REPLACED_BY)
 
 
 class EraseReport(JobReport):
@@ -302,4 +304,8 @@ def _clean_ids(meta: dict[str, Any], doomed: set[str]) -> dict[str, Any] | None:
         if isinstance(value, list) and any(v in doomed for v in value):
             out[key] = [v for v in value if v not in doomed]
             changed = True
+    if changed and starts.REPLACED_BY in out and not out[starts.REPLACED_BY]:
+        # the change that was to replace it is erased: it holds on, with no last day
+        del out[starts.REPLACED_BY]
+        out.pop(starts.VALID_UNTIL, None)
     return out if changed else None

@@ -21,7 +21,7 @@ from memgraph.config import Settings
 from memgraph.embed import Embedder
 from memgraph.errors import EmbedderUnavailableError
 from memgraph.models import Memory, MemoryKind, RecallResult, RecallTrace, WeakHits, utcnow
-from memgraph.retrieve import bases, disputes, window
+from memgraph.retrieve import bases, disputes, validity, window
 from memgraph.retrieve import layers as layer_mod
 from memgraph.retrieve.cascade import Activation, combine_relevance, seed_strengths
 from memgraph.retrieve.cues import QueryCues, find_cues
@@ -243,7 +243,8 @@ class Recaller:
                     del mems[mid]
 
         cue_names = set(cues.tag_names)
-        active = {mid: m for mid, m in mems.items() if m.active}
+        # a memory a change that starts later replaced is served until that day (validity.py)
+        active = {mid: m for mid, m in mems.items() if m.active and not validity.lapsed(m, now)}
         # A question gives way to its answer, which only the cascade reaches (the sequence link to the next turn);
         # the questions are found once, for this and for the reply rule.
         cascading = mode == "cascade"
@@ -326,6 +327,7 @@ class Recaller:
         served = [p.scored.memory for p in placed]
         total = sum(p.tokens for p in placed)
         disputes.mark(served, traces)
+        validity.mark(served, traces, now)
         based = bases.bases(self.store, req.user_id, served)
         if based:
             served, traces = bases.with_bases(served, traces, based, count_tokens, max(0, req.token_budget) - total)
@@ -393,7 +395,8 @@ class Recaller:
         ][:room]
         if not near:
             return placed, None
-        mems = {m.id: m for m in self.store.get_memories(req.user_id, [mid for mid, _ in near])}
+        mems = {m.id: m for m in self.store.get_memories(req.user_id, [mid for mid, _ in near])
+                if not validity.lapsed(m, now)}
         if not req.include_old:  # the episode window holds for weak hits too (an old summary stays out)
             for mid in window.outside_window(self.store, req.user_id, list(mems.values()), req.query, s):
                 del mems[mid]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
 
 import pytest
 
@@ -91,6 +92,22 @@ def test_forget_restore_link_and_errors(mem_engine: MemoryEngine) -> None:
             [{"content": "ok"}, {"content": "bad vector", "embedding": [0.1] * 3}], user_id="ada"
         )
     assert mem_engine.store.count_memories("ada", MemoryFilter.everything()) == 2
+
+
+def test_a_change_that_starts_later_holds_the_old_memory_until_its_day(mem_engine: MemoryEngine) -> None:
+    """ingest/starts.py: the day and which memory replaces which are metadata, which every store keeps; the decay
+    job (`memory_fields` with `active`) retires the old memory on that day."""
+    old = mem_engine.remember("The allotment gate opens at 8am.", user_id="ada")
+    new = mem_engine.remember("From next week the allotment gate opens at 7am.", user_id="ada")
+    kept = mem_engine.get(old.id, user_id="ada")
+    day = kept.metadata["valid_until"]
+    assert kept.active and kept.metadata["replaced_by"] == [new.id]
+    assert mem_engine.get(new.id, user_id="ada").metadata["valid_from"] == day
+    assert f"[FACT, until {day}] The allotment gate opens at 8am." in mem_engine.recall(
+        "when does the allotment gate open?", user_id="ada", top_k=3).to_prompt()
+    on_the_day = datetime.fromisoformat(day).replace(hour=9, tzinfo=UTC)
+    assert mem_engine.jobs.decay("ada", apply=True, now=on_the_day).retired == 1
+    assert not mem_engine.get(old.id, user_id="ada").active
 
 
 def test_two_conflicting_memories_are_marked_newer_and_older(mem_engine: MemoryEngine) -> None:
