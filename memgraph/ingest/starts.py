@@ -237,6 +237,12 @@ def until(metadata: object) -> date | None:
     return _iso(metadata, VALID_UNTIL)
 
 
+def replacers(metadata: object) -> list[str]:
+    """The memories named as replacing this one from a later day (`REPLACED_BY`)."""
+    value = metadata.get(REPLACED_BY) if isinstance(metadata, dict) else None
+    return [x for x in value if isinstance(x, str)] if isinstance(value, list) else []
+
+
 def since(metadata: object) -> date | None:
     """The day a memory holds from (`VALID_FROM`), when it is a change that starts later."""
     return _iso(metadata, VALID_FROM)

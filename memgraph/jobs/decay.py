@@ -138,8 +138,9 @@ def decay_user(
     evidence = {ln.dst for ln in store.get_links(owner, relations=[Relation.DERIVED_FROM])}
     updates: list[MemoryUpdate] = []
     changes: list[tuple[float, str, MemoryState, float, float, float, float, bool, bool]] = []
+    active = {m.id for m in memories if m.active}
     for mem in memories:
-        retire = mem.active and _replaced_by_now(mem, now)
+        retire = mem.active and _replaced_by_now(mem, now, active)
         if mem.pinned:
             report.pinned_skipped += 1
             if retire:
@@ -194,10 +195,11 @@ def decay_user(
     return report
 
 
-def _replaced_by_now(mem: MemoryState, now: datetime) -> bool:
-    """Whether a change that starts later replaces `mem` by `now` (its `valid_until` day has come)."""
+def _replaced_by_now(mem: MemoryState, now: datetime, active: set[str]) -> bool:
+    """Whether a change that starts later replaces `mem` by `now`: its `valid_until` day has come and a memory that
+    replaces it is still active (one forgotten or superseded before its day replaces nothing: retrieve/validity.py)."""
     until = starts.until(mem.metadata)
-    return until is not None and now.date() >= until
+    return until is not None and now.date() >= until and bool(active.intersection(starts.replacers(mem.metadata)))
 
 
 def _retired(mid: str, now: datetime, base: MemoryUpdate | None = None) -> MemoryUpdate:

@@ -244,7 +244,8 @@ class Recaller:
 
         cue_names = set(cues.tag_names)
         # a memory a change that starts later replaced is served until that day (validity.py)
-        active = {mid: m for mid, m in mems.items() if m.active and not validity.lapsed(m, now)}
+        gone = validity.lapsed(self.store, req.user_id, mems.values(), now)
+        active = {mid: m for mid, m in mems.items() if m.active and mid not in gone}
         # A question gives way to its answer, which only the cascade reaches (the sequence link to the next turn);
         # the questions are found once, for this and for the reply rule.
         cascading = mode == "cascade"
@@ -395,8 +396,9 @@ class Recaller:
         ][:room]
         if not near:
             return placed, None
-        mems = {m.id: m for m in self.store.get_memories(req.user_id, [mid for mid, _ in near])
-                if not validity.lapsed(m, now)}
+        mems = {m.id: m for m in self.store.get_memories(req.user_id, [mid for mid, _ in near])}
+        for mid in validity.lapsed(self.store, req.user_id, mems.values(), now):
+            del mems[mid]
         if not req.include_old:  # the episode window holds for weak hits too (an old summary stays out)
             for mid in window.outside_window(self.store, req.user_id, list(mems.values()), req.query, s):
                 del mems[mid]

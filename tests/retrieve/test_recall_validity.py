@@ -103,3 +103,21 @@ def test_erasing_the_old_memory_leaves_the_change_with_its_day(eng: MemoryEngine
     kept = eng.get(new.id, user_id="ola")
     assert kept.metadata["replaces"] == [] and kept.metadata["valid_from"] == new.metadata["valid_from"]
     assert f"[FACT, from {new.metadata['valid_from']}] {NEW}" in eng.recall(QUERY, user_id="ola").to_prompt()
+
+
+def test_a_change_forgotten_before_its_day_replaces_nothing(
+    eng: MemoryEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """"Actually the pool keeps its hours": the change is forgotten before its day, and on the day the old hours are
+    still served and decay leaves them active (the old memory's own metadata still names the day)."""
+    old, new = _written(eng)
+    eng.forget(new.id, user_id="ola")
+    day = _monday_after(datetime.now(UTC).date())
+    on_the_day = datetime(day.year, day.month, day.day, 9, tzinfo=UTC)
+    _step(monkeypatch, on_the_day)
+    assert old.id in [m.id for m in eng.recall(QUERY, user_id="ola", top_k=5).memories]
+    assert eng.jobs.decay("ola", apply=True, now=on_the_day).retired == 0
+    assert eng.get(old.id, user_id="ola").active
+    eng.restore(new.id, user_id="ola")  # the change stands again: on its day it replaces the old hours
+    assert old.id not in [m.id for m in eng.recall(QUERY, user_id="ola", top_k=5).memories]
+    assert eng.jobs.decay("ola", apply=True, now=on_the_day).retired == 1
