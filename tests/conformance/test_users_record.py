@@ -1,7 +1,10 @@
 """`users()` on every store, and what stands behind it on the Cypher stores: the (:User) record write_batch keeps
-(schema version 3; an open reads it instead of scanning every memory) and its migration for a graph of version 2."""
+(schema version 3; an open reads it instead of scanning every memory), its migration for a graph of version 2,
+and the open's one read of its :Meta keys."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import pytest
 
@@ -53,3 +56,34 @@ def test_a_graph_of_schema_2_gets_its_user_records(store: GraphStore) -> None:
     assert reopened.users() == ["ada", "bob"] == _user_nodes(reopened)
     _write(reopened, "ada", 1, 4)
     assert _user_nodes(reopened) == ["ada", "bob"], "a write MERGEs its user's node: never a second one"
+
+
+def test_an_open_reads_its_meta_keys_once(store: GraphStore) -> None:
+    """Schema version, embedding dimension and model: one statement at open; a value is read again once another
+    statement has run (it may have changed it)."""
+    from memgraph.store.cypher import CypherStore
+
+    if not isinstance(store, CypherStore):
+        pytest.skip("a Cypher store's round trips")
+    store.set_meta("embedding_model", "m1")
+    ran: list[str] = []
+    executor = store._x
+
+    class Recording:
+        def __getattr__(self, name: str) -> Any:
+            return getattr(executor, name)
+
+        def run(self, statement: str, params: dict[str, Any], *, write: bool) -> list[dict[str, Any]]:
+            ran.append(statement)
+            return executor.run(statement, params, write=write)
+
+    reopened = CypherStore(Recording(), store.dialect, store.settings)  # type: ignore[arg-type]
+    metas = [s for s in ran if ":Meta {key" in s]
+    assert len(metas) == 1 and "$keys" in metas[0], ran
+    before = len(ran)
+    assert reopened.get_meta("embedding_model") == "m1" and len(ran) == before, "served from the open's read"
+    assert reopened.get_meta("embedding_model") == "m1" and len(ran) == before + 1, "served once"
+    again = CypherStore(Recording(), store.dialect, store.settings)  # type: ignore[arg-type]
+    store.set_meta("embedding_model", "m2")  # another process changes it, then this one runs a statement
+    again.users()
+    assert again.get_meta("embedding_model") == "m2"
