@@ -41,6 +41,7 @@ from memgraph.store.base import (
     JobRun,
     MemoryFilter,
     MemoryUpdate,
+    StoredCentroid,
     WriteBatch,
     chunks,
     field_readers,
@@ -419,6 +420,24 @@ class CypherStore:
 
     def embeddings(self, user_id: str, flt: MemoryFilter | None = None) -> tuple[list[str], np.ndarray]:
         return self._read_matrix("embeddings", **self._filter(user_id, flt))
+
+    def stored_centroid(self, user_id: str) -> StoredCentroid | None:
+        rows = self._read("user_centroid", user_id=user_id)
+        if not rows or rows[0]["total"] is None or len(rows[0]["total"]) != self.embedding_dim:
+            return None
+        r = rows[0]
+        total = np.asarray(r["total"], dtype=np.float64)
+        return StoredCentroid(total, int(r["vectors"] or 0), int(r["memories"] or 0), int(r["read_at"] or 0))
+
+    def store_centroid(self, user_id: str, centroid: StoredCentroid) -> None:
+        self._write(
+            "set_user_centroid",
+            user_id=user_id,
+            total=np.asarray(centroid.total, dtype=np.float64),
+            vectors=centroid.vectors,
+            memories=centroid.memories,
+            read_at=centroid.read_at,
+        )
 
     def vector_search_many(
         self,

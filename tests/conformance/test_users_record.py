@@ -1,16 +1,18 @@
 """`users()` on every store, and what stands behind it on the Cypher stores: the (:User) record write_batch keeps
 (schema version 3; an open reads it instead of scanning every memory), its migration for a graph of version 2,
-and the open's one read of its :Meta keys."""
+the novelty centroid kept on it, and the open's one read of its :Meta keys."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
 
 from memgraph.store import GraphStore, WriteBatch
+from memgraph.store.base import StoredCentroid
 
-from .helpers import mem, unit_vectors
+from .helpers import DIM, mem, unit_vectors
 
 
 def _write(store: GraphStore, user: str, n: int, seed: int) -> list[str]:
@@ -56,6 +58,29 @@ def test_a_graph_of_schema_2_gets_its_user_records(store: GraphStore) -> None:
     assert reopened.users() == ["ada", "bob"] == _user_nodes(reopened)
     _write(reopened, "ada", 1, 4)
     assert _user_nodes(reopened) == ["ada", "bob"], "a write MERGEs its user's node: never a second one"
+
+
+def test_the_kept_novelty_centroid(store: GraphStore) -> None:
+    assert store.stored_centroid("ada") is None
+    total = unit_vectors(3, seed=5).sum(axis=0, dtype=np.float64)
+    kept = StoredCentroid(total, 3, 3, 2)
+    store.store_centroid("ada", kept)  # no :User node yet: nothing is kept
+    assert store.stored_centroid("ada") is None
+    ids = _write(store, "ada", 3, 5)
+    _write(store, "bob", 1, 6)
+    store.store_centroid("ada", kept)
+    got = store.stored_centroid("ada")
+    if store.name == "sqlite":
+        assert got is None, "SQLite keeps none: its vectors are local"
+        return
+    assert got is not None and (got.vectors, got.memories, got.read_at) == (3, 3, 2)
+    assert got.total.shape == (DIM,) and np.allclose(got.total, total, rtol=0, atol=1e-6)
+    assert store.stored_centroid("bob") is None, "another user's node keeps its own"
+    store.set_embeddings("ada", ids[:1], unit_vectors(1, seed=9), "other-model")
+    assert store.stored_centroid("ada") is None, "new vectors: the sum of the old ones is dropped"
+    store.store_centroid("ada", kept)
+    store.erase_user("ada")
+    assert store.stored_centroid("ada") is None
 
 
 def test_an_open_reads_its_meta_keys_once(store: GraphStore) -> None:
