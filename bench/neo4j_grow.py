@@ -77,7 +77,7 @@ def run_code(
     commands = []
     for i in range(reps):
         commands += [
-            ("remember", ["remember", TEXTS[i % len(TEXTS)] + f" ({label} {i})"]),
+            ("remember", ["remember", TEXTS[i % len(TEXTS)] + f" ({i})"]),  # the same text for every code
             ("recall", ["recall", QUESTIONS[i % len(QUESTIONS)]]),
             ("list", ["list"]),
         ]
@@ -122,6 +122,7 @@ def main() -> None:
     ap.add_argument("--code-label", default="other", help="its name in the table")
     ap.add_argument("--label", default="this", help="this checkout's name in the table")
     ap.add_argument("--trace", action="store_true", help="also run each command once with its statements traced")
+    ap.add_argument("--server-pid", type=int, default=None, help="the JVM of MEMGRAPH_NEO4J_URI (its CPU is read)")
     ap.add_argument("--only-code", action="store_true", help="measure --code alone, not this checkout")
     ap.add_argument("--workdir", default=None, help="where the export files are kept between runs (default: temp)")
     args = ap.parse_args()
@@ -135,7 +136,7 @@ def main() -> None:
     ):
         work = Path(args.workdir or tmp)
         work.mkdir(parents=True, exist_ok=True)
-        pid = server.proc.pid if server.proc is not None else None
+        pid = server.proc.pid if server.proc is not None else args.server_pid
         source = export_file(args.size, work) if args.size else None
         print(f"load before: {os.getloadavg()[0]:.1f}", flush=True)
         for label, code in codes:
