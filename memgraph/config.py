@@ -312,13 +312,14 @@ class Settings(BaseModel):
         "('Haha, yeah, that's so true!': importance 0.28 -> 0.32).",
     )
     novelty_centroid_stored_from: int = Field(
-        200,
+        100,
         ge=0,
         description="On Neo4j and FalkorDB the write path keeps each user's novelty centroid (the sum of their unit "
         "embeddings) on the user's :User node once they have this many memories, and a new process (each CLI "
         "command) starts from it instead of reading every vector over the network (3.8 million floats per "
-        "`remember` at 10k memories). Below it the vectors cost less to read than the write that keeps them. 0: "
-        "never kept (every new process reads the vectors, as SQLite always does: its vectors are local).",
+        "`remember` at 10k memories). Neo4j at load 17: a whole read ~1.1 ms per vector, the keeping write ~30 ms "
+        "and the read of the kept sum ~10-30 ms, even at ~50 memories; 100 leaves a margin. 0: never kept (every "
+        "new process reads the vectors, as SQLite always does: its vectors are local).",
     )
     novelty_centroid_refresh: float = Field(
         0.1,
