@@ -311,6 +311,24 @@ class Settings(BaseModel):
         "memory, -> 0.36 beside 100. At 3, chatter after two sessions of a conversation (35 turns) was kept "
         "('Haha, yeah, that's so true!': importance 0.28 -> 0.32).",
     )
+    novelty_centroid_stored_from: int = Field(
+        100,
+        ge=0,
+        description="On Neo4j and FalkorDB the write path keeps each user's novelty centroid (the sum of their unit "
+        "embeddings) on the user's :User node once they have this many memories, and a new process (each CLI "
+        "command) starts from it instead of reading every vector over the network (3.8 million floats per "
+        "`remember` at 10k memories). Neo4j at load 17: a whole read ~1.1 ms per vector, the keeping write ~30 ms "
+        "and the read of the kept sum ~10-30 ms, even at ~50 memories; 100 leaves a margin. 0: never kept (every "
+        "new process reads the vectors, as SQLite always does: its vectors are local).",
+    )
+    novelty_centroid_refresh: float = Field(
+        0.1,
+        gt=0,
+        description="A kept novelty centroid is read whole again once the user has this fraction more memories "
+        "than at the last whole read: what a memory count does not see (an edited memory's new vector, a delete "
+        "and an add by another process) lasts that long at most; the whole reads cost 1/0.1 = 10 vectors per new "
+        "memory on average.",
+    )
     salience_entity: float = Field(0.3, description="Salience for a named entity.")
     salience_number: float = Field(0.2, description="Salience for a number or date.")
     salience_preference: float = Field(0.4, description="Salience for a preference signal.")

@@ -140,6 +140,7 @@ def test_the_store_sends_write_batch_without_its_empty_parts_and_other_writes_wh
     store = object.__new__(CypherStore)  # the runners only: no server, no schema
     # named apart from "neo4j": the suite's record of the statements that ran on Neo4j must not count these
     store._x, store.dialect, store.name = Executor(), NEO4J, "fake"  # type: ignore[assignment]
+    store._opening = {}
     lists = dict.fromkeys(BATCH_PARTS, [])
     store._write("write_batch", **{**lists, "tags": [{"memory_id": "m", "tag": "t"}], "once": None})
     assert sent[-1] == without_parts(NEO4J.statement("write_batch"), BATCH_PARTS - {"tags"}) != NEO4J.statement(

@@ -13,6 +13,7 @@ CREATE CONSTRAINT cluster_id IF NOT EXISTS FOR (c:Cluster) REQUIRE c.id IS UNIQU
 CREATE CONSTRAINT gap_id IF NOT EXISTS FOR (g:Gap) REQUIRE g.id IS UNIQUE;
 CREATE CONSTRAINT job_run_id IF NOT EXISTS FOR (j:JobRun) REQUIRE j.id IS UNIQUE;
 CREATE CONSTRAINT meta_key IF NOT EXISTS FOR (x:Meta) REQUIRE x.key IS UNIQUE;
+CREATE CONSTRAINT user_id IF NOT EXISTS FOR (u:User) REQUIRE u.id IS UNIQUE;
 
 // -- range indexes: every query is scoped by user_id; filters on kind/active; lists sort by created_at -----
 // (user_id, session_id) finds one session's memories (queries/session_memories.cypher)

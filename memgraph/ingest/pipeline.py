@@ -81,7 +81,7 @@ class IngestPipeline:
         self._embedder = embedder
         self.reconciler: Reconciler = reconciler or RuleReconciler(settings)
         self.secrets = SecretFilter.from_settings(settings)
-        self.centroids = imp.CentroidCache()
+        self.centroids = imp.CentroidCache(settings.novelty_centroid_stored_from, settings.novelty_centroid_refresh)
         self._rarity: imp.TokenRarity | None = None
         self._rarity_loaded = False
 
@@ -144,7 +144,7 @@ class IngestPipeline:
         if not batch.is_empty():
             self.store.write(user_id, batch)
             if batch.memories and batch.embeddings is not None:
-                self.centroids.add(user_id, batch.embeddings, len(batch.memories))
+                self.centroids.add(user_id, batch.embeddings, len(batch.memories), self.store)
         log.debug(
             "ingest user=%s items=%d chunks=%d created=%d reinforced=%d superseded=%d dropped=%d redacted=%d",
             user_id,

@@ -268,6 +268,19 @@ class JobRun(BaseModel):
 Direction = Literal["out", "in", "both"]
 
 
+@dataclass(frozen=True)
+class StoredCentroid:
+    """A user's novelty centroid as the write path last stored it (ingest/importance.py, `CentroidCache`): the
+    sum of the unit embeddings of `vectors` memories, consistent with a store of `memories` memories, whose
+    vectors were last read whole when it held `read_at`. A Cypher store keeps it on the user's :User node, so a
+    new process (each CLI command) need not read every vector over the network to score one memory."""
+
+    total: np.ndarray  # float64, the sum of unit embeddings
+    vectors: int
+    memories: int
+    read_at: int
+
+
 @runtime_checkable
 class GraphStore(Protocol):
     """What every backend implements. See tests/conformance for the behaviour each method must have."""
@@ -393,6 +406,15 @@ class GraphStore(Protocol):
 
     def embeddings(self, user_id: str, flt: MemoryFilter | None = None) -> tuple[list[str], np.ndarray]:
         """All (filtered) embeddings of a user as one float32 matrix, for jobs and novelty."""
+        ...
+
+    def stored_centroid(self, user_id: str) -> StoredCentroid | None:
+        """The user's novelty centroid as `store_centroid` last kept it; None when there is none or the store
+        keeps none (SQLite: its vectors are local, a read of them is cheap)."""
+        ...
+
+    def store_centroid(self, user_id: str, centroid: StoredCentroid) -> None:
+        """Keep the user's novelty centroid for the next process (best effort; a no-op on SQLite)."""
         ...
 
     def vector_search(

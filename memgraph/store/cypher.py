@@ -41,6 +41,7 @@ from memgraph.store.base import (
     JobRun,
     MemoryFilter,
     MemoryUpdate,
+    StoredCentroid,
     WriteBatch,
     chunks,
     field_readers,
@@ -86,6 +87,11 @@ T = TypeVar("T")
 #: Writes sent without their parts over an empty list (`dialect.without_parts`): statements each of whose
 #: `CALL { UNWIND $list AS row ... }` parts returns one aggregated row, so a part left out changes no row.
 _SENT_BY_PARTS = frozenset({"write_batch"})
+#: The :Meta keys an open reads (the migration's schema version, the store's embedding dimension, the engine's
+#: model check), read in one statement (meta_get_many.cypher) where each was a round trip of its own.
+_OPEN_KEYS = ("schema_version", "embedding_dim", "embedding_model")
+#: The statements that may run between that read and a use of its values (`CypherStore._opening`).
+_META_STATEMENTS = frozenset({"meta_get", "meta_get_many", "meta_set", "meta_compare_and_set"})
 
 
 class CypherStore:
@@ -101,7 +107,11 @@ class CypherStore:
         self._closed = False
         self._packs = dialect.name == "falkordb" and settings.falkordb_packed_vectors
         self._search = CypherSearch(self._read, self._filter, dialect, settings)
+        #: The open's :Meta values, each served once to `get_meta` while no other statement has run since
+        #: (a value another statement of this process could have changed is read again).
+        self._opening: dict[str, str | None] = {}
         self._apply_schema()
+        self._opening = {r["key"]: r["value"] for r in self._read("meta_get_many", keys=list(_OPEN_KEYS))}
         migrate(
             self.get_meta,
             self.compare_and_set_meta,
@@ -142,13 +152,18 @@ class CypherStore:
             self._x.apply_schema(statements)
 
     def _read(self, name: str, **params: Any) -> list[dict[str, Any]]:
+        if self._opening and name not in _META_STATEMENTS:
+            self._opening = {}
         return self._x.run(self.dialect.statement(name), params, write=False)
 
     def _read_matrix(self, name: str, **params: Any) -> tuple[list[str], np.ndarray]:
         """A read returning (id, embedding) rows, as ids and one float32 matrix."""
+        self._opening = {}
         return self._x.run_matrix(self.dialect.statement(name), params, self.embedding_dim)
 
     def _write(self, name: str, **params: Any) -> list[dict[str, Any]]:
+        if self._opening and name not in _META_STATEMENTS:
+            self._opening = {}
         statement = self.dialect.statement(name)
         if name in _SENT_BY_PARTS:
             empty = frozenset(k for k, v in params.items() if isinstance(v, list) and not v)
@@ -172,13 +187,18 @@ class CypherStore:
                 self._x.close()
 
     def get_meta(self, key: str) -> str | None:
+        if key in self._opening:
+            value = self._opening.pop(key)
+            return None if value is None else str(value)
         rows = self._read("meta_get", key=key)
         return None if not rows or rows[0]["value"] is None else str(rows[0]["value"])
 
     def set_meta(self, key: str, value: str) -> None:
+        self._opening.pop(key, None)
         self._write("meta_set", key=key, value=value)
 
     def compare_and_set_meta(self, key: str, expected: str | None, value: str | None) -> bool:
+        self._opening.pop(key, None)
         rows = self._write("meta_compare_and_set", key=key, expected=expected, value=value)
         return bool(rows and rows[0]["ok"])
 
@@ -400,6 +420,24 @@ class CypherStore:
 
     def embeddings(self, user_id: str, flt: MemoryFilter | None = None) -> tuple[list[str], np.ndarray]:
         return self._read_matrix("embeddings", **self._filter(user_id, flt))
+
+    def stored_centroid(self, user_id: str) -> StoredCentroid | None:
+        rows = self._read("user_centroid", user_id=user_id)
+        if not rows or rows[0]["total"] is None or len(rows[0]["total"]) != self.embedding_dim:
+            return None
+        r = rows[0]
+        total = np.asarray(r["total"], dtype=np.float64)
+        return StoredCentroid(total, int(r["vectors"] or 0), int(r["memories"] or 0), int(r["read_at"] or 0))
+
+    def store_centroid(self, user_id: str, centroid: StoredCentroid) -> None:
+        self._write(
+            "set_user_centroid",
+            user_id=user_id,
+            total=np.asarray(centroid.total, dtype=np.float64),
+            vectors=centroid.vectors,
+            memories=centroid.memories,
+            read_at=centroid.read_at,
+        )
 
     def vector_search_many(
         self,

@@ -52,8 +52,15 @@ def _stemmed_terms(read: Run, write: Run) -> None:
         after = str(rows[-1]["id"])
 
 
+def _user_nodes(read: Run, write: Run) -> None:
+    """Version 3: a (:User {id}) node per user who owns a memory. Every open lists the users (the identifier-rule
+    warning), and that read scanned every memory of the store; write_batch now MERGEs the writer's node and
+    `users.cypher` reads those. One statement over every memory, once."""
+    write("migrate_users")
+
+
 #: MIGRATIONS[n - 1] takes a graph from version n to n + 1. Append only.
-MIGRATIONS: tuple[Step, ...] = (_stemmed_terms,)
+MIGRATIONS: tuple[Step, ...] = (_stemmed_terms, _user_nodes)
 SCHEMA_VERSION = len(MIGRATIONS) + 1
 
 

@@ -74,6 +74,9 @@ def _plant(store: GraphStore, owner: str, n: int, mems: list[Memory], vecs: np.n
         CREATE (m:Memory) SET m = row.props, m.id = row.id, m.user_id = $owner
         CREATE (v:MemoryVector {{id: row.id, user_id: $owner}}) SET v.embedding = {vec}(row.embedding)
         CREATE (m)-[:HasEmbedding]->(v)""", {"rows": rows, "owner": owner}, write=True)
+    # the record of users a store of schema 3 holds for an owner written before the identifier rule (the
+    # migration to version 3 makes one per distinct user_id; cypher_migrations.py)
+    run("CREATE (:User {id: $owner})", {"owner": owner}, write=True)
     run("""CREATE (:Tag {user_id: $owner, name: 'shared'}), (:Tag {user_id: $owner, name: $own})
         WITH 1 AS one
         UNWIND $ids AS id

@@ -38,7 +38,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const VERSION = 'CYPHER 5';
 
 // memgraph's graph model (memgraph/cypher/README.md).
-const LABELS = ['Memory', 'MemoryVector', 'Tag', 'Cluster', 'Gap', 'JobRun', 'Meta'];
+const LABELS = ['Memory', 'MemoryVector', 'Tag', 'Cluster', 'Gap', 'JobRun', 'Meta', 'User'];
 const REL_TYPES = [
   'HasTag',
   'InCluster',

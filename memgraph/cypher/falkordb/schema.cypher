@@ -20,6 +20,10 @@ CREATE INDEX FOR (g:Gap) ON (g.id);
 CREATE INDEX FOR (g:Gap) ON (g.user_id);
 CREATE INDEX FOR (j:JobRun) ON (j.id);
 CREATE INDEX FOR (x:Meta) ON (x.key);
+// No index on (:User {id}) (write_batch MERGEs one per user): FalkorDB's range index trims surrounding whitespace,
+// so a MERGE through it would take 'ada ' (an id stored before the identifier rule) for 'ada' and the users()
+// read would lose it. FalkorDB runs one write at a time, so the MERGE needs no constraint; a store holds one
+// :User node per user, and the label scan compares ids exactly.
 
 // HNSW parameters are explicit: FalkorDB's default efRuntime gives poor recall (tests/conformance checks it).
 // cypher-lint: falkordb-only (Neo4j takes vector options inside indexConfig; see ../schema.cypher)

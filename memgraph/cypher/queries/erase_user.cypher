@@ -1,5 +1,6 @@
 // Erase everything stored under one user (GraphStore.erase_user): memories with their :MemoryVector nodes and
-// every edge, then any vector, tag, cluster, gap and job-run node left with that owner. One statement: all or
+// every edge, then any vector, tag, cluster, gap, job-run and :User node left with that owner (the user's id and
+// its stored novelty centroid). One statement: all or
 // nothing. Returns how many of each were deleted.
 // Parameters: $user_id
 CALL {
@@ -42,6 +43,13 @@ CALL {
   WITH g, g.id AS id
   DETACH DELETE g
   RETURN count(id) AS gaps
+}
+CALL {
+  MATCH (u:User)
+  WHERE u.id = $user_id
+  WITH u, u.id AS id
+  DETACH DELETE u
+  RETURN count(id) AS users
 }
 CALL {
   MATCH (j:JobRun)

@@ -19,6 +19,8 @@
 // instead of two intersected index scans (half the time of a 5000-link batch's lookups).
 // The MERGEd Tag is guarded by the owner re-check (include/owner.cypher): an index that matched a look-alike
 // owner's tag aborts the statement (division by zero) and the store reports it; nothing is written.
+// A batch that writes memories MERGEs the user's (:User {id}) node once (after the part's count, one row): the
+// record of users that `users.cypher` reads instead of a scan of every memory.
 // $once (null for an ordinary write) makes the whole batch idempotent: when (:Meta {key: $once}) exists the
 // batch was applied before and nothing runs (no rows come back); otherwise the batch runs and creates that
 // marker in the same statement. The outbox resends a queued batch with it after a crash (WriteBatch.batch_id).
@@ -39,7 +41,9 @@ CALL {
   WITH m, row
   WHERE 1 / CASE WHEN coalesce(m.user_id, '') = $user_id THEN 1 ELSE 0 END = 1
   SET m += row.props
-  RETURN count(m) AS memories
+  WITH count(m) AS memories
+  MERGE (u:User {id: $user_id})
+  RETURN memories AS memories
 }
 CALL {
   UNWIND $vectors AS row

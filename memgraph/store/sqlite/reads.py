@@ -27,7 +27,7 @@ from memgraph.models import (
     StoreStats,
     Tag,
 )
-from memgraph.store.base import Direction, JobRun, MemoryFilter, chunks, field_readers
+from memgraph.store.base import Direction, JobRun, MemoryFilter, StoredCentroid, chunks, field_readers
 from memgraph.store.sqlite.rows import MEMORY_COLUMNS, json_value, parse_ts, row_to_memory, where
 
 
@@ -195,6 +195,12 @@ class SQLReads:
             return [], np.zeros((0, self.embedding_dim), dtype=np.float32)
         matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1)
         return [r[0] for r in rows], matrix.copy()
+
+    def stored_centroid(self, user_id: str) -> StoredCentroid | None:
+        return None  # the vectors are local: the novelty centroid reads them (ingest/importance.py)
+
+    def store_centroid(self, user_id: str, centroid: StoredCentroid) -> None:
+        return None
 
     # -- clusters, gaps, jobs ----------------------------------------------------------------------------
 
