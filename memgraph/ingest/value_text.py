@@ -1,6 +1,7 @@
 """The text the value patterns of `values.py` read, and the unit the words after a number give it: code and
-redaction markers blanked, values said in words written in digits, a record label's unit moved after its value; a
-number's unit the next noun-like word, not a verb, a dash's next part or a hedge."""
+redaction markers blanked, values said in words written in digits, a height in feet and inches in inches ("5 ft
+10": `measures.py`), a 24-hour time without its colon with one ("at 0500"), a record label's unit moved after its
+value; a number's unit the next noun-like word, not a verb, a dash's next part or a hedge."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from functools import lru_cache
 
 from memgraph.ingest.chatter import WORDS as CHAT_WORDS
 from memgraph.ingest.clean import strip_code
+from memgraph.ingest.measures import compounds_written
 from memgraph.ingest.shorthand import written_out
 from memgraph.ingest.spoken import digitise
 from memgraph.ingest.units import KNOWN_UNITS, METRIC, UNIT_ALIASES
@@ -22,10 +24,32 @@ def prepared(text: str) -> str:
     """The text the value patterns read: code and redaction markers blanked, values said in words in digits
     (`spoken.digitise`), notes' shorthand in words (`shorthand.written_out`). Cached: `masked` reads it again right
     after `values` did."""
-    text = written_out(digitise(_REDACTED.sub(lambda m: " " * len(m.group(0)), strip_code(text))))
+    text = compounds_written(written_out(digitise(_REDACTED.sub(lambda m: " " * len(m.group(0)), strip_code(text)))))
+    if _FOUR_DIGITS.search(text):
+        text = _TWENTY_FOUR.sub(_clock_written, text)
     if "o" in text:
         text = _NUMBER_SIGN.sub(lambda m: " " * len(m.group(0)), text)  # "hive no2", "No.5" are "hive 2", "5"
     return _HEADER_UNIT.sub(_unit_after, text) if "(" in text else text
+
+
+_FOUR_DIGITS = re.compile(r"\b[012]\d[0-5]\d")
+#: A time on the 24-hour clock written without its colon ("at 0500", "from 0630", "1430 hrs", "at 1430 hours",
+#: "0900h"): a leading zero after a word that introduces a time, or hours said after it (not "No. 0412", a year
+#: "2015", a count "1200 people" or a duration "1200 hours"). Written "5:00", "14:30" in as many characters
+#: (held-out pairs 21: "0500 on 14/06" read as 500 of nothing beside "June 14th, 5am").
+_TWENTY_FOUR = re.compile(
+    r"(?i)\b(?P<at>(?:at|from|by|till|until|before|after|around)\s)?(?P<h>[01]\d|2[0-3])(?P<m>[0-5]\d)"
+    r"(?:(?P<hrs>\s?(?:hrs|h)\b)|(?P<hours>\s?hours\b))?(?!\s*(?:am|pm|[ap]\.m))"
+)
+
+
+def _clock_written(m: re.Match[str]) -> str:
+    """`_TWENTY_FOUR`'s time with its colon, padded to the span's length; as it was where it is none."""
+    said_hours = m.group("hrs") or (m.group("hours") and m.group("at"))
+    if not (said_hours or (m.group("at") and m.group("h").startswith("0") and not m.group("hours"))):
+        return m.group(0)
+    said = f"{m.group('at') or ''}{int(m.group('h'))}:{m.group('m')}"
+    return said + " " * (len(m.group(0)) - len(said))
 
 
 #: "No." glued to the number it precedes ("hive no2", "No.5", "no.12"), as "#" is; not "NO2", a gas.
