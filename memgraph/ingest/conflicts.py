@@ -187,6 +187,8 @@ class ConflictRules:
             )
         if names.another_name(n, o, c, self.s.contradict_reworded_max_terms):
             return "another name in the same slot"
+        if names.named_in_one_slot(n, o, c, self.s.contradict_reworded_max_terms):
+            return "another name of one subject"
         # an age or a wait one text sets before a thing is allowed, and the other's grant of it: below the threshold
         # the two cannot both hold; at or past it they agree, though one is negated ("can't swim for four weeks
         # after" / "can swim four weeks after")
