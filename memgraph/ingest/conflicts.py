@@ -30,6 +30,7 @@ from memgraph.ingest import (
     jotted,
     names,
     notices,
+    pictographs,
     predicates,
     referents,
     relative,
@@ -280,9 +281,16 @@ class ConflictRules:
         been operated on." / "… was on my left knee.": the clause added is another statement, whose words count against
         the swap; held-out pairs 12, 15), unless the whole text gives the changed kind's old value too. The pair's
         cosine is kept. Not two notices under one label without a cue ("Court booking confirmed: …" twice: two
-        bookings, `notices.same_kind`)."""
+        bookings, `notices.same_kind`). Both texts with their pictographs read as words, when either has one
+        (`pictographs.said`)."""
         if not cue and notices.same_kind(n.text, o.text):
             return None
+        sn, so = pictographs.said(n.text), pictographs.said(o.text)
+        if sn is not n.text or so is not o.text:
+            # a pictograph read as the words it stands for, in place of the texts ("🚫 plastic bags" is "no plastic
+            # bags", "🚫🐕" is "no dog": `pictographs.py`), for every reading below
+            n, o = statement(sn), statement(so)
+            c = _compare(n, o, c.cosine, c.tolerance)
         why = self.conflict(n, o, c, cue=cue)
         if why is not None:
             return why

@@ -1,0 +1,81 @@
+"""Contradictions of held-out 21's round (bench/RESULTS.md, "Contradictions, held-out 21's causes"): two names of one
+subject in the slot its copula fills, the frame said in other words (`names.named_in_one_slot`); pictographs that say
+a polarity read as words (`pictographs.said`); a sign's verbless line said as a sentence (`jotted._sign`). Sentences
+of my own in several domains and voices, beside the near misses each must leave alone; the real model's cosine, the
+default rules."""
+
+from __future__ import annotations
+
+import pytest
+
+from memgraph.ingest import jotted, pictographs
+from memgraph.ingest.reconcile import ReconcileAction
+from tests.ingest.test_reconcile import _decide
+
+_C, _N = ReconcileAction.CONTRADICT, ReconcileAction.CREATE
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("🚫🐕 in the beer garden", "no dog in the beer garden"),
+        ("tent pitches: 🚫 glass bottles", "tent pitches: no glass bottles"),
+        ("⛔️ entry after 9pm", "no entry after 9pm"),
+        ("🚭 anywhere on the platform", "no smoking anywhere on the platform"),
+        # a negation said already; a cross before a clause (cancelled, not forbidden); a decoration
+        ("❌ no phones in the exam hall", "no phones in the exam hall"),
+        ("❌ Tuesday's ride is off", "Tuesday's ride is off"),
+        ("🎉 party at Jo's on Friday 🍕", "party at Jo's on Friday"),
+        ("no pictographs at all", "no pictographs at all"),
+    ],
+)
+def test_pictographs_said(text: str, said: str) -> None:
+    assert pictographs.said(text) == said
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("no dogs on the beach", "dogs is not allowed on the beach"),
+        ("No ball games after 8pm.", "ball games is not allowed after 8pm."),
+        ("children welcome in the lounge", "children are welcome in the lounge"),
+        ("Cards accepted", "Cards are accepted"),
+        # a clause is read as it is
+        ("No idea where it is", "No idea where it is"),
+        ("No, the ride is on Sunday", "No, the ride is on Sunday"),
+        ("Dogs are welcome", "Dogs are welcome"),
+    ],
+)
+def test_a_sign_said_as_a_sentence(text: str, said: str) -> None:
+    assert jotted.sentence(text) == said
+
+
+_PAIRS: list[tuple[str, str, ReconcileAction]] = [
+    # one subject's name in its copula's slot, the frame said in other words
+    ("My daughter's swimming coach is Hannah.", "My daughter's swimming coach is called Priya.", _C),
+    ("Our dentist is Dr Patel.", "Our dentist is called Dr Okafor.", _C),
+    ("The village hall's caretaker is the Brown lad.", "The village hall's caretaker is the Jenkins woman.", _C),
+    ("The quiz is at the Crown.", "The quiz is held at the Swan.", _C),
+    # near misses: a scope on one side; one name said by both; a kind, not a name; no subject (two dogs); many
+    # named; a scope of time on one side
+    ("My daughter's coach is Hannah.", "My daughter's diving coach is Priya.", _N),
+    ("Our dentist is Dr Patel.", "Our dentist is Dr Patel at the Bridge Street practice.", _N),
+    ("My dog is called Rex.", "My dog is a Labrador.", _N),
+    ("I have a cat named Mittens.", "I have a cat named Socks.", _N),
+    ("My sister's cats are Mittens and Socks.", "My sister's cat is Socks.", _N),
+    ("The book group meets at the Crown.", "The book group meets at the Swan in summer.", _N),
+    # pictographs that forbid, against a grant; the same ban in two scripts
+    ("🐕 dogs welcome in the beer garden", "🚫🐕 in the beer garden", _C),
+    ("Smoking is allowed on the terrace.", "🚭 on the terrace", _C),
+    ("tent pitches: 🚫 glass bottles", "No glass bottles on the tent pitches.", _N),
+    ("🚫🐕 in the beer garden", "Dogs aren't allowed in the beer garden.", _N),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "action"), _PAIRS)
+def test_forms_of_held_out_21(embedder, old: str, new: str, action: ReconcileAction) -> None:  # type: ignore[no-untyped-def]
+    decision = _decide(embedder, old, new)
+    if action is _N:  # (a near miss may be a repeat; it must be no conflict)
+        assert decision.action not in (_C, ReconcileAction.SUPERSEDE), decision
+    else:
+        assert decision.action is action, decision
