@@ -304,8 +304,8 @@ class ConflictRules:
             why = self.conflict(a, b, _compare(a, b, c.cosine, c.tolerance), cue=cue)
             if why is not None:
                 return why
-        for a, b in [(statement(x), q) for x in referents.resolved(_joined(bn), q)] + [
-            (p, statement(x)) for x in referents.resolved(_joined(bo), p)
+        for a, b in [(statement(x), q) for x in referents.completed(referents.resolved(_joined(bn), q), q)] + [
+            (p, statement(x)) for x in referents.completed(referents.resolved(_joined(bo), p), p)
         ]:
             cc = _compare(a, b, c.cosine, c.tolerance)
             why = self.conflict(a, b, cc, cue=cue)

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from memgraph.ingest import jotted, pictographs
+from memgraph.ingest import jotted, pictographs, referents, voice
 from memgraph.ingest.reconcile import ReconcileAction
+from memgraph.ingest.statement import statement
 from tests.ingest.test_reconcile import _decide
 
 _C, _N = ReconcileAction.CONTRADICT, ReconcileAction.CREATE
@@ -50,6 +51,44 @@ def test_a_sign_said_as_a_sentence(text: str, said: str) -> None:
     assert jotted.sentence(text) == said
 
 
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("the ferry goes at nine, apparently.", "the ferry goes at nine."),
+        ("it's in the top drawer, she reckons.", "it's in the top drawer."),
+        ("The pool shuts at 8 on Sundays, the lifeguard said, always has.", "The pool shuts at 8 on Sundays, always has."),
+        ("Apparently, the bins go out on Tuesday.", "the bins go out on Tuesday."),
+        ("The match starts at 3, I'm told.", "The match starts at 3."),
+        # a verb of saying that is the statement itself
+        ("I said no to the extra shift.", "I said no to the extra shift."),
+        ("Clean the brushes, I said, and he did.", "Clean the brushes, I said, and he did."),
+    ],
+)
+def test_a_report_tag_is_no_part_of_what_is_said(text: str, said: str) -> None:
+    assert voice.bare(text) == said
+
+
+@pytest.mark.parametrize(
+    ("parts", "other", "said"),
+    [
+        # a subject shortened in its clause, the rest said in another clause
+        (["Saw the allotment society newsletter", "the autumn show is on the Sunday."],
+         "The allotment society's autumn show is on the Saturday.",
+         "The allotment society's autumn show is on the Sunday."),
+        # a pronoun for the subject an earlier clause names
+        (["Chatted to Jo about the choir concert", "it's at St Mary's this year."],
+         "The choir concert is at the town hall.", "The choir concert is at St Mary's this year."),
+        # the missing words said nowhere; the pronoun's thing not the other's subject
+        (["Saw the newsletter", "the autumn show is on the Sunday."],
+         "The allotment society's autumn show is on the Saturday.", "the autumn show is on the Sunday."),
+        (["Chatted to Jo about the choir rehearsal", "it's at St Mary's this year."],
+         "The choir concert is at the town hall.", "it's at St Mary's this year."),
+    ],
+)
+def test_a_clause_said_with_the_subject_its_text_gives(parts: list[str], other: str, said: str) -> None:
+    assert referents.completed(parts, statement(other))[-1] == said
+
+
 _PAIRS: list[tuple[str, str, ReconcileAction]] = [
     # one subject's name in its copula's slot, the frame said in other words
     ("My daughter's swimming coach is Hannah.", "My daughter's swimming coach is called Priya.", _C),
@@ -69,6 +108,20 @@ _PAIRS: list[tuple[str, str, ReconcileAction]] = [
     ("Smoking is allowed on the terrace.", "🚭 on the terrace", _C),
     ("tent pitches: 🚫 glass bottles", "No glass bottles on the tent pitches.", _N),
     ("🚫🐕 in the beer garden", "Dogs aren't allowed in the beer garden.", _N),
+    # a diary's clause with a report tag, its subject said in full by another clause
+    ("The allotment society's autumn show is on the Saturday.",
+     "Picked up the allotment society newsletter at the shop; the autumn show is on the Sunday, apparently.", _C),
+    ("The choir's summer concert is at the Guildhall.",
+     "Asked Jo about the choir's summer concert; it's at the Corn Exchange, she said.", _C),
+    # near misses: the same day; another show the text names
+    ("The allotment society's autumn show is on the Saturday.",
+     "Picked up the allotment society newsletter at the shop; the autumn show is on the Saturday, apparently.", _N),
+    ("The allotment society's autumn show is on the Saturday.",
+     "Picked up the newsletter at the shop; the dog club's autumn show is on the Sunday, apparently.", _N),
+    ("The choir's summer concert is at the Guildhall.",
+     "Asked Jo about the choir's summer concert; it's at the Guildhall, she said.", _N),
+    ("The choir's summer concert is at the Guildhall.",
+     "Asked Jo about the choir's rehearsals; they're at the Corn Exchange, she said.", _N),
 ]
 
 
