@@ -17,8 +17,8 @@ from functools import lru_cache
 from memgraph.ingest.chunk import looks_like_turn
 from memgraph.ingest.records import ITEM_MARK, field, record
 from memgraph.ingest.statement import _AUX, statement
-from memgraph.text import tokenize
 from memgraph.ingest.voice import BARE_TEXTS
+from memgraph.text import tokenize
 
 #: Where a note's value lists its items: a comma and a space (not "£38,500").
 _ITEMS = re.compile(r"\s*,\s+")

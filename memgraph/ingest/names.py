@@ -72,9 +72,9 @@ def named_in_one_slot(n: Statement, o: Statement, c: Comparison, most: int) -> b
     A definite or possessive subject with one name after its copula (or its venue after "at") is a single slot: the
     same subject on both sides, word for word (one side adding a word adds a scope: "my nephew's teacher" / "my
     nephew's piano teacher"); each side names its own and none of the other's ("my sister's dogs are Rolo and Pip" /
-    "her dog is Pip" share a name); a verb ("is", not "are": many named) and no negation; no typed value changed, nor said on one side only (a scope); at
-    most `most` other words differ in all. No subject, no slot: "I have a dog named Max" / "I have a dog named Bella"
-    (MSC) name two dogs."""
+    "her dog is Pip" share a name); a verb ("is", not "are": many named) and no negation; no typed value changed, nor
+    said on one side only (a scope); at most `most` other words differ in all. No subject, no slot: "I have a dog
+    named Max" / "I have a dog named Bella" (MSC) name two dogs."""
     if c.polarity or n.negated or o.negated or c.changed or not n.subject or n.subject != o.subject:
         return False
     if _kind_on_one_side(n, o):

@@ -147,8 +147,9 @@ def bare(text: str) -> str:
     ("Customer note: …", "Per Monday's fitting, …", "User mentioned that …"), and without a pasted message's greeting
     and sign-off (`chatter.strip_chatter`, which the parse already drops: "Hi all, per the call on 3/4, the client's
     broker is … Thanks, Ana"), and without a report tag after a clause ("…, apparently", "…, she reckons": `_TAG`).
-    The conflict rules read both texts so: the frame's words are no part of what is said, and a note in one voice meets a statement in another (held-out pairs 14: 10 of 150 pairs in the agents' voice).
-    Cached (`BARE_TEXTS`); a text that reads as itself is returned as the same object, which the cache keeps once."""
+    The conflict rules read both texts so: the frame's words are no part of what is said, and a note in one voice
+    meets a statement in another (held-out pairs 14: 10 of 150 pairs in the agents' voice). Cached (`BARE_TEXTS`); a
+    text that reads as itself is returned as the same object, which the cache keeps once."""
     out = text.strip()
     while True:
         nxt = _TAG.sub("", chatter.strip_chatter(out))

@@ -1,8 +1,9 @@
 """Contradictions of held-out 21's round (bench/RESULTS.md, "Contradictions, held-out 21's causes"): two names of one
 subject in the slot its copula fills, the frame said in other words (`names.named_in_one_slot`); pictographs that say
-a polarity read as words (`pictographs.said`); a sign's verbless line said as a sentence (`jotted._sign`). Sentences
-of my own in several domains and voices, beside the near misses each must leave alone; the real model's cosine, the
-default rules."""
+a polarity read as words (`pictographs.said`); a sign's verbless line said as a sentence (`jotted._sign`); a report
+tag after a clause (`voice.bare`) and a clause's subject the rest of its text gives (`referents.completed`); open
+every day against closed on a weekday (`hours.every_day_against_closed`). Sentences of my own in several domains and
+voices, beside the near misses each must leave alone; the real model's cosine, the default rules."""
 
 from __future__ import annotations
 
@@ -56,7 +57,8 @@ def test_a_sign_said_as_a_sentence(text: str, said: str) -> None:
     [
         ("the ferry goes at nine, apparently.", "the ferry goes at nine."),
         ("it's in the top drawer, she reckons.", "it's in the top drawer."),
-        ("The pool shuts at 8 on Sundays, the lifeguard said, always has.", "The pool shuts at 8 on Sundays, always has."),
+        ("The pool shuts at 8 on Sundays, the lifeguard said, always has.",
+         "The pool shuts at 8 on Sundays, always has."),
         ("Apparently, the bins go out on Tuesday.", "the bins go out on Tuesday."),
         ("The match starts at 3, I'm told.", "The match starts at 3."),
         # a verb of saying that is the statement itself
@@ -108,6 +110,12 @@ _PAIRS: list[tuple[str, str, ReconcileAction]] = [
     ("Smoking is allowed on the terrace.", "🚭 on the terrace", _C),
     ("tent pitches: 🚫 glass bottles", "No glass bottles on the tent pitches.", _N),
     ("🚫🐕 in the beer garden", "Dogs aren't allowed in the beer garden.", _N),
+    # open every day against closed on a weekday
+    ("The library is closed on Sundays.", "The library is open seven days a week.", _C),
+    ("The farm shop is open daily.", "The farm shop is shut on Wednesdays.", _C),
+    # near misses: a place in it; another place
+    ("The library is closed on Sundays.", "The library's café is open every day.", _N),
+    ("The library is closed on Sundays.", "The leisure centre is open seven days a week.", _N),
     # a diary's clause with a report tag, its subject said in full by another clause
     ("The allotment society's autumn show is on the Saturday.",
      "Picked up the allotment society newsletter at the shop; the autumn show is on the Sunday, apparently.", _C),
