@@ -215,6 +215,8 @@ class ConflictRules:
             return "an activity denied / said to be ours"
         if _denies_old_value(n, o, c):
             return "denies the old value"
+        if names.name_denied(n, o):
+            return "another name given, the old one denied"
         if denied_then_said(n, o, c):
             return "says what the other names as not so"
         if never_done(n, o):

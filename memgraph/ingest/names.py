@@ -17,7 +17,7 @@ import re
 
 from memgraph.ingest.comparison import Comparison
 from memgraph.ingest.forms import _kind_on_one_side
-from memgraph.ingest.statement import Statement, stem
+from memgraph.ingest.statement import NEGATION_SAID, Statement, stem
 
 #: A make or a model after the copula and an article: "is a Sonifex S2", "'s an Axia Fusion" (not "is called Rex", a
 #: name given, nor "My dog is a Labrador" beside it: a breed and a name are two slots).
@@ -88,3 +88,43 @@ def named_in_one_slot(n: Statement, o: Statement, c: Comparison, most: int) -> b
         if len(rest) <= most:
             return True
     return False
+
+
+#: A clause of a text: parted by a semicolon, a comma or a dash, or a "but".
+_CLAUSE = re.compile(r"\s*(?:[;,]|\s[-–—]\s|\bbut\b)\s*")
+
+
+def name_denied(n: Statement, o: Statement) -> bool:
+    """Whether `n` gives another name and denies the one `o` gives its subject after the copula: "Aunt Marcia plays
+    with Silver Sound; she's never been in Pan Rhythms." after "Aunt Marcia's band is Pan Rhythms." (held-out pairs
+    21). The denial names the old value in a clause of its own, with a verb of its own ("never been in"), which the
+    forms of denials.py (a value denied after a comma: "…, never herring") and the clause rules (the frame word for
+    word) do not read.
+
+    `o` is no denial and names its value after "is" (`_linked_names`); a negated clause of `n` says every word of that
+    name and ends with it (what the clause denies, not a thing it qualifies: "never missed a Rovers game"); `n` names
+    another thing in a clause that is not negated, none of whose words `o` says; and a word of either subject is said
+    by the other."""
+    if o.negated or not n.negated:
+        return False
+    old = _linked_names(o).get("is")
+    if not old:
+        return False
+    parts = [p for p in _CLAUSE.split(n.text) if p.strip()]
+    if len(parts) < 2:
+        return False
+    denied = other = False
+    for part in parts:
+        words = {stem(w.lower()) for w in re.findall(r"[\w'’-]+", part)}
+        if NEGATION_SAID.search(part):
+            # (the name ends the clause, the thing denied: not "never missed a Rovers game", which says he watches)
+            last = re.findall(r"[\w'’-]+", part)[-1].lower()
+            denied = denied or (old <= words and stem(last) in old)
+        else:
+            names = {stem(w.lower()) for m in _NAME.finditer(part) for w in m.group(0).split()}
+            other = other or bool(names - o.stems - n.subject)
+    return denied and other and (bool(n.subject & o.stems) or bool(o.subject & n.stems))
+
+
+#: Capitalised words after a clause's first word (its first word is capitalised as the sentence's).
+_NAME = re.compile(r"(?<=\w\s)(?-i:[A-Z])[\w'’-]*(?:\s+(?-i:[A-Z])[\w'’-]*)*")

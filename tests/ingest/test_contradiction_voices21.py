@@ -2,7 +2,8 @@
 subject in the slot its copula fills, the frame said in other words (`names.named_in_one_slot`); pictographs that say
 a polarity read as words (`pictographs.said`); a sign's verbless line said as a sentence (`jotted._sign`); a report
 tag after a clause (`voice.bare`) and a clause's subject the rest of its text gives (`referents.completed`); open
-every day against closed on a weekday (`hours.every_day_against_closed`). Sentences of my own in several domains and
+every day against closed on a weekday (`hours.every_day_against_closed`); another name given and the old one denied
+(`names.name_denied`). Sentences of my own in several domains and
 voices, beside the near misses each must leave alone; the real model's cosine, the default rules."""
 
 from __future__ import annotations
@@ -110,6 +111,13 @@ _PAIRS: list[tuple[str, str, ReconcileAction]] = [
     ("Smoking is allowed on the terrace.", "🚭 on the terrace", _C),
     ("tent pitches: 🚫 glass bottles", "No glass bottles on the tent pitches.", _N),
     ("🚫🐕 in the beer garden", "Dogs aren't allowed in the beer garden.", _N),
+    # another name given, the old one denied in a clause of its own
+    ("My brother's football team is Rovers.", "My brother plays for Athletic; he's never played for Rovers.", _C),
+    ("Grandad's allotment neighbour is Mr Okoro.",
+     "Grandad's plot is beside Mrs Lewis; he's never been next to Mr Okoro.", _C),
+    # near misses: the other name denied; the old name qualifies what is denied
+    ("My brother's football team is Rovers.", "My brother plays for Rovers; he's never played for Athletic.", _N),
+    ("My brother's football team is Rovers.", "My brother watches Athletic, but he's never missed a Rovers game.", _N),
     # open every day against closed on a weekday
     ("The library is closed on Sundays.", "The library is open seven days a week.", _C),
     ("The farm shop is open daily.", "The farm shop is shut on Wednesdays.", _C),
