@@ -501,6 +501,13 @@ class Settings(BaseModel):
         "weeks' = 'a year'; 'seven weeks' (49 days, 19% apart) is no two months. Durations said in the same kind "
         "of unit are compared exactly ('28 days' / '30 days' stay two).",
     )
+    measure_conversion_tolerance: float = Field(
+        0.02,
+        description="A measure said in two systems (metric / imperial: measures.py) is one value within this share of "
+        "the larger, besides when each rounds to the other at the precision it is said in: '11 st 4' (158 lb, 71.7 "
+        "kg) = '72 kg' (158.7 lb, 0.5% apart, which 158 said to the pound does not round to); '6 ft' (1.83 m) / "
+        "'1.9 m' (4% apart) and '1 mile' / '1 km' stay two. Temperatures by their precision only.",
+    )
     contradict_unit_cosine: float = Field(
         0.7,
         description="contradict_reworded_cosine when the one changed value is counted in a unit noun both "

@@ -11,11 +11,13 @@ from __future__ import annotations
 import re
 
 from memgraph.config import Settings
+from memgraph.ingest.measures import convert, measure, same_measure
 from memgraph.ingest.statement import Statement, statement, stem
 from memgraph.ingest.units import EVERY_MINUTES
 from memgraph.ingest.values import same_duration
 
 _TOLERANCE: float = Settings.model_fields["duration_calendar_tolerance"].default
+_MEASURE_TOLERANCE: float = Settings.model_fields["measure_conversion_tolerance"].default
 
 
 #: The calendar units a recurring time, weekday or day of the month can imply how often of: hourly, daily, weekly,
@@ -126,6 +128,10 @@ class Comparison:
             keep_o = (other - {("number", v) for v in eo or ()}) | shared
             if keep_n and keep_o:
                 flat, other = keep_n, keep_o
+        met = _measures_met(n.kinds, o.kinds)
+        if met is not n.kinds:  # "about 360 ft" / "110 metres": one length in two systems (`measures.py`)
+            flat = (flat - {("number", v) for k in n.kinds.keys() - met.keys() for v in n.kinds[k]}) | {
+                ("number", v) for k in met.keys() - n.kinds.keys() for v in met[k]}
         mine, theirs = n.values.dates, o.values.dates
         if _either_reading(mine, theirs):
             flat = (flat - {("date", d) for d in mine}) | {("date", d) for d in theirs}
@@ -149,6 +155,7 @@ class Comparison:
         if kn.get("period") and ko.get("period"):  # "evening" / "night": one part of the day said two ways
             kn, ko = {**kn, "period": _periods(kn["period"])}, {**ko, "period": _periods(ko["period"])}
         kn, ko = _day_as_date(kn, ko), _day_as_date(ko, kn)
+        kn = _measures_met(kn, ko)  # "1 mile" / "1 km": a length changed in another system
         changed = tuple(k for k in sorted(set(kn) & set(ko)) if not (kn[k] <= ko[k] or ko[k] <= kn[k]))
         if n.ordinals and o.ordinals and _ordinal_changed(n.text, o.text):
             changed += ("ordinal",)  # "on the first Sunday" / "on the last Sunday": which one of several changed
@@ -390,6 +397,30 @@ def _unit_said(st: Statement, other: dict[str, frozenset[object]],
     out = {k: v for k, v in kinds.items() if k != "q:"}
     out[units[0]] = bare
     return out
+
+
+def _measures_met(kinds: dict[str, frozenset[object]],
+                  other: dict[str, frozenset[object]]) -> dict[str, frozenset[object]]:
+    """`kinds` with a measure said in a unit the other statement does not say, of a measure it gives in one other
+    unit ("360 ft" beside "110 metres"), said in that unit: as the other's value where `measures.same_measure` finds
+    them one, else converted (a changed value: "1 mile" / "1 km"). Without it the two were two kinds that never met
+    (held-out pairs 21)."""
+    out: dict[str, frozenset[object]] | None = None
+    for k, values in kinds.items():
+        what = measure(k[2:]) if k.startswith("q:") and k not in other else None
+        into = [j for j in other if j.startswith("q:") and j not in kinds and measure(j[2:]) == what] if what else []
+        if len(into) != 1:
+            continue
+        unit, target, theirs = k[2:], into[0][2:], other[into[0]]
+        said = frozenset(
+            next((y for y in theirs if isinstance(y, float) and same_measure(x, unit, y, target, _MEASURE_TOLERANCE)),
+                 round(convert(x, unit, target), 6)) if isinstance(x, float) else x
+            for x in values
+        )
+        out = dict(kinds) if out is None else out
+        del out[k]
+        out[into[0]] = said
+    return kinds if out is None else out
 
 
 #: Kinds of value that say when (a day, a date, a part of the day) rather than how much or at what time.

@@ -33,6 +33,12 @@ UNIT_ALIASES = {
     "centimeter": "cm", "centimeters": "cm", "mm": "mm", "millimetre": "mm", "millimetres": "mm", "millimeter": "mm",
     "millimeters": "mm", "gigabyte": "gb", "gigabytes": "gb", "megabyte": "mb", "megabytes": "mb",
     "terabyte": "tb", "terabytes": "tb",
+    # imperial measures, met with the metric ones by `measures.py` ("about 360 ft" = "110 metres"; held-out pairs 21:
+    # "14 inches" read as a unit "inche" that met no other); not "in" (a preposition) nor "st" (a street)
+    "ft": "ft", "feet": "ft", "foot": "ft", "inch": "inch", "inches": "inch", "yard": "yd", "yards": "yd",
+    "yd": "yd", "yds": "yd", "lb": "lb", "lbs": "lb", "ounce": "oz", "ounces": "oz", "oz": "oz", "stone": "stone",
+    "stones": "stone", "pint": "pint", "pints": "pint", "gallon": "gallon", "gallons": "gallon",
+    "fahrenheit": "fahrenheit",
 }
 #: Units of time read as one kind, in minutes: "48-hour" = "two days", "an hour and a half" = "90 minutes" (a
 #: value of one kind in two units was two kinds that never met: neither the same value nor a changed one).

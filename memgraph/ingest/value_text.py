@@ -1,6 +1,7 @@
 """The text the value patterns of `values.py` read, and the unit the words after a number give it: code and
-redaction markers blanked, values said in words written in digits, a record label's unit moved after its value; a
-number's unit the next noun-like word, not a verb, a dash's next part or a hedge."""
+redaction markers blanked, values said in words written in digits, a height in feet and inches in inches ("5 ft
+10": `measures.py`), a record label's unit moved after its value; a number's unit the next noun-like word, not a
+verb, a dash's next part or a hedge."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from functools import lru_cache
 
 from memgraph.ingest.chatter import WORDS as CHAT_WORDS
 from memgraph.ingest.clean import strip_code
+from memgraph.ingest.measures import compounds_written
 from memgraph.ingest.shorthand import written_out
 from memgraph.ingest.spoken import digitise
 from memgraph.ingest.units import KNOWN_UNITS, METRIC, UNIT_ALIASES
@@ -22,7 +24,7 @@ def prepared(text: str) -> str:
     """The text the value patterns read: code and redaction markers blanked, values said in words in digits
     (`spoken.digitise`), notes' shorthand in words (`shorthand.written_out`). Cached: `masked` reads it again right
     after `values` did."""
-    text = written_out(digitise(_REDACTED.sub(lambda m: " " * len(m.group(0)), strip_code(text))))
+    text = compounds_written(written_out(digitise(_REDACTED.sub(lambda m: " " * len(m.group(0)), strip_code(text)))))
     if "o" in text:
         text = _NUMBER_SIGN.sub(lambda m: " " * len(m.group(0)), text)  # "hive no2", "No.5" are "hive 2", "5"
     return _HEADER_UNIT.sub(_unit_after, text) if "(" in text else text
