@@ -118,6 +118,13 @@ _PAIRS: list[tuple[str, str, ReconcileAction]] = [
     # near misses: the other name denied; the old name qualifies what is denied
     ("My brother's football team is Rovers.", "My brother plays for Rovers; he's never played for Athletic.", _N),
     ("My brother's football team is Rovers.", "My brother watches Athletic, but he's never missed a Rovers game.", _N),
+    # one measure in two systems, changed: the kinds meet (`forms._kind_on_one_side` with `comparison._measures_met`);
+    # a height said by standing (`forms._MEASURE`)
+    ("The loft ladder is 3 metres long.", "Our loft ladder is about 14 feet long.", _C),
+    ("The pony is 130 cm at the withers.", "The pony stands 60 inches at the withers.", _C),
+    # near misses: the same measure in the other system
+    ("The loft ladder is 3 metres long.", "Our loft ladder is about 10 feet long.", _N),
+    ("The pony is 130 cm at the withers.", "The pony stands 51 inches at the withers.", _N),
     # open every day against closed on a weekday
     ("The library is closed on Sundays.", "The library is open seven days a week.", _C),
     ("The farm shop is open daily.", "The farm shop is shut on Wednesdays.", _C),
