@@ -16,7 +16,8 @@ from functools import lru_cache
 
 from memgraph.ingest.chunk import looks_like_turn
 from memgraph.ingest.records import ITEM_MARK, field, record
-from memgraph.ingest.statement import _AUX, statement
+from memgraph.ingest.statement import statement
+from memgraph.ingest.statement_words import _AUX
 from memgraph.ingest.voice import BARE_TEXTS
 from memgraph.text import tokenize
 
