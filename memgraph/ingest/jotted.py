@@ -122,14 +122,11 @@ def _sign(text: str) -> str:
     """A sign's line said as a sentence: "no dogs on the field" -> "dogs is not allowed on the field", "dogs welcome
     on the field" -> "dogs are welcome on the field" (held-out pairs 21, in notes with pictographs: "🚫🐕 on the kite
     festival field", read "no dog on …" by `pictographs.said`). Such a line has no verb, so the conflict rules read it
-    as a label, which asserts nothing. The line's first part, up to a comma or a semicolon ("no picking on the foray,
-    photos only"), the rest kept as it is; only a line with no auxiliary or copula (the statement parse reads its
-    clause from this reading, so it cannot be asked here); `text` itself otherwise."""
-    cut = re.search(r"[,;]", text)
-    head, tail = (text[: cut.start()], text[cut.start():]) if cut else (text, "")
-    m = _FORBIDDING.match(head) or _GRANTING.match(head)
+    as a label, which asserts nothing. Only a line with no auxiliary or copula that says nothing else (the statement
+parse reads its clause from this reading, so it cannot be asked here); `text` itself otherwise."""
+    m = _FORBIDDING.match(text) or _GRANTING.match(text)
     if m is None or any(t in _AUX for t in tokenize(text)):
         return text  # (a clause: "No idea where it is")
     verb = m.groupdict().get("verb")
     said = "is not allowed" if verb is None else f"are {verb.lower()}"
-    return f"{m.group('thing')} {said}{m.group('rest') or ''}{tail}"
+    return f"{m.group('thing')} {said}{m.group('rest') or ''}"
