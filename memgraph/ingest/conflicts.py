@@ -30,6 +30,7 @@ from memgraph.ingest import (
     jotted,
     names,
     notices,
+    pictographs,
     predicates,
     referents,
     relative,
@@ -187,6 +188,8 @@ class ConflictRules:
             )
         if names.another_name(n, o, c, self.s.contradict_reworded_max_terms):
             return "another name in the same slot"
+        if names.named_in_one_slot(n, o, c, self.s.contradict_reworded_max_terms):
+            return "another name of one subject"
         # an age or a wait one text sets before a thing is allowed, and the other's grant of it: below the threshold
         # the two cannot both hold; at or past it they agree, though one is negated ("can't swim for four weeks
         # after" / "can swim four weeks after")
@@ -212,6 +215,8 @@ class ConflictRules:
             return "an activity denied / said to be ours"
         if _denies_old_value(n, o, c):
             return "denies the old value"
+        if names.name_denied(n, o):
+            return "another name given, the old one denied"
         if denied_then_said(n, o, c):
             return "says what the other names as not so"
         if never_done(n, o):
@@ -278,9 +283,16 @@ class ConflictRules:
         been operated on." / "… was on my left knee.": the clause added is another statement, whose words count against
         the swap; held-out pairs 12, 15), unless the whole text gives the changed kind's old value too. The pair's
         cosine is kept. Not two notices under one label without a cue ("Court booking confirmed: …" twice: two
-        bookings, `notices.same_kind`)."""
+        bookings, `notices.same_kind`). Both texts with their pictographs read as words, when either has one
+        (`pictographs.said`)."""
         if not cue and notices.same_kind(n.text, o.text):
             return None
+        sn, so = pictographs.said(n.text), pictographs.said(o.text)
+        if sn is not n.text or so is not o.text:
+            # a pictograph read as the words it stands for, in place of the texts ("🚫 plastic bags" is "no plastic
+            # bags", "🚫🐕" is "no dog": `pictographs.py`), for every reading below
+            n, o = statement(sn), statement(so)
+            c = _compare(n, o, c.cosine, c.tolerance)
         why = self.conflict(n, o, c, cue=cue)
         if why is not None:
             return why
@@ -294,8 +306,8 @@ class ConflictRules:
             why = self.conflict(a, b, _compare(a, b, c.cosine, c.tolerance), cue=cue)
             if why is not None:
                 return why
-        for a, b in [(statement(x), q) for x in referents.resolved(_joined(bn), q)] + [
-            (p, statement(x)) for x in referents.resolved(_joined(bo), p)
+        for a, b in [(statement(x), q) for x in referents.completed(referents.resolved(_joined(bn), q), q)] + [
+            (p, statement(x)) for x in referents.completed(referents.resolved(_joined(bo), p), p)
         ]:
             cc = _compare(a, b, c.cosine, c.tolerance)
             why = self.conflict(a, b, cc, cue=cue)

@@ -15,7 +15,7 @@ import re
 from functools import lru_cache
 
 from memgraph.ingest import predicates
-from memgraph.ingest.comparison import _WHEN, Comparison, _same_subject, _unit_said
+from memgraph.ingest.comparison import _WHEN, Comparison, _measures_met, _same_subject, _unit_said
 from memgraph.ingest.marks import found, register
 from memgraph.ingest.statement import Statement, stem
 from memgraph.ingest.statement_words import _OPPOSITES
@@ -58,7 +58,9 @@ _CHANGED_TO = re.compile(
 #: a month" / "subs are £14.20 a month" (a price said by who pays it, held-out pairs 19).
 _MEASURE = frozenset(stem(w) for w in (
     "cost costs come comes came total totals weigh weighs measure measures last lasts reach reaches run runs ran "
-    "take takes took amount amounts long tall wide deep heavy hold holds held keep keeps kept age aged pay pays"
+    "take takes took amount amounts long tall wide deep heavy hold holds held keep keeps kept age aged pay pays "
+    # a height said by standing ("stands 14 inches at the shoulder", held-out pairs 21), a price paid
+    "stand stands stood high paid"
 ).split())
 #: "The set point is 18 °C": the value a controller holds, said as a noun ("is held at 22 °C").
 _SET_POINT = frozenset({"set", "point"})
@@ -118,8 +120,10 @@ def _kind_on_one_side(n: Statement, o: Statement) -> bool:
     def counted(kinds: dict[str, frozenset[object]]) -> set[str]:
         return {k for k in kinds if k.startswith("q:") and k.removeprefix("q:") not in _LOOSE_UNITS}
 
-    # (a bare number takes the other's unit when its text says the unit's word: "seats six" / "four seats")
-    return counted(_unit_said(n, o.kinds, n.kinds)) != counted(_unit_said(o, n.kinds, o.kinds))
+    # (a bare number takes the other's unit when its text says the unit's word: "seats six" / "four seats"; a measure
+    # said in another system is said in the other's unit: "40 metres" / "about 60 feet", `comparison._measures_met`)
+    kn, ko = _unit_said(n, o.kinds, n.kinds), _unit_said(o, n.kinds, o.kinds)
+    return counted(_measures_met(kn, ko)) != counted(ko)
 
 
 #: A change verb that takes something to a named place: "We switched the practice server over to Amsterdam", "I

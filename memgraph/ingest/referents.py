@@ -105,3 +105,45 @@ def subject_said(a: Statement, b: Statement) -> bool:
     start."""
     said = re.findall(r"[\w'’-]+", re.sub(r"['’]s\b", "", _subject_words(a).lower()))
     return all(w in _DETERMINERS or w in b.tokens or stem(w) in b.stems for w in said)
+
+
+#: A clause that opens with a pronoun for its subject: "it's always at the Bell", "they're kept in the shed".
+_PRONOUN_SUBJECT = re.compile(
+    r"(?i)\s*(?:it|they)(?:['’](?P<verb>s|re)\b|(?=\s+(?:is|are|was|were|has|have|will)\b))"
+)
+#: A contracted verb after the pronoun, said whole after the subject put in its place ("it's" -> "… is").
+_WHOLE_VERB = {"s": " is", "re": " are"}
+
+
+def completed(parts: list[str], other: Statement) -> list[str]:
+    """Clauses of a told text (`conflicts._joined`) with their subject said as `other` says it, where the text gave
+    the missing words in another clause: "Took the kids to see the kite festival poster at the library; the night
+    flying display is on the Friday evening" read against "The kite festival's night flying display is on the
+    Saturday." says "The kite festival's night flying display is on the Friday evening" in its second clause; "…
+    she was going on about the club dinner; it's always at the Bell" says "The orienteering club's annual dinner is
+    always at the Bell" (held-out pairs 21, diaries and chat). Read alone, the clause's subject was a part of the
+    other's, which the conflict rules read as a scope of its own ("front tyres" / "tyres").
+
+    A clause's subject that is a part of `other`'s, at its start, the rest said in the text's other clauses; or a
+    pronoun ("it", "they") that opens it, where an earlier clause says the last word of `other`'s subject (its head)
+    and at least half of its words. Where `other` has no subject at its start, or nothing fits, the clause is kept."""
+    head = _subject_words(other)
+    if not head or len(parts) < 2:
+        return parts
+    whole = other.subject
+    last = stem(re.findall(r"[\w'’-]+", head)[-1].lower())
+    out = list(parts)
+    for i, part in enumerate(parts):
+        rest = {stem(w.lower()) for j, p in enumerate(parts) if j != i for w in re.findall(r"[\w'’-]+", p)}
+        pronoun = _PRONOUN_SUBJECT.match(part)
+        if pronoun is not None:
+            earlier = {stem(w.lower()) for p in parts[:i] for w in re.findall(r"[\w'’-]+", p)}
+            if last in earlier and 2 * len(whole & earlier) >= len(whole):
+                verb = _WHOLE_VERB.get((pronoun.group("verb") or "").lower(), "")
+                out[i] = f"{head}{verb}{part[pronoun.end():]}"
+            continue
+        st = statement(part)
+        own = _subject_words(st)
+        if own and st.subject < whole and whole - st.subject <= rest:
+            out[i] = f"{head}{part.lstrip()[len(own):]}"
+    return out
