@@ -105,10 +105,6 @@ _EVENT_TIME = re.compile(
     r"\b(?:end|start|beginning|middle)\s+of\s+(?:the\s+|this\s+|next\s+)?(?:day|week|month|year|term|season|"
     r"quarter|summer|spring|autumn|winter)\b"
 )
-#: A day and month written with a slash as notes write them, with no "on" before ("🎂 Priya 14/6", "MOT 3/9"):
-#: `values` reads one only after "on"; a fraction or a score has no day-and-month shape or a unit after it.
-_SLASH_DATE = re.compile(r"(?<![\d/.])(?:0?[1-9]|[12]\d|3[01])/(?:0?[1-9]|1[0-2])(?:/(?:\d{4}|\d{2}))?(?![\d/.])"
-                         r"(?!\s*(?:of|cups?|tsp|tbsp|inch|in|mile|miles|km|kg|g|ml|l|m)\b)")
 #: A year before those `values` reads (1900-2099), said as one: "took over the mill *in 1862*".
 _OLD_YEAR = re.compile(r"(?i)\b(?:in|since|from|until|till|by|around|circa|c\.)\s+1[0-8]\d\d\b|\b1[0-8]\d0s\b")
 _PER = re.compile(
@@ -281,8 +277,7 @@ def holds_answer(content: str, expects: str | None, query: str) -> bool:
             v = values(content)
         timed = any(unit in _TIME_UNITS for unit, _ in v.quantities)  # "in two weeks"
         return bool(v.times or v.dates or v.weekdays or v.months or v.years or v.periods or timed
-                    or _FREQUENCY.search(content) or _EVENT_TIME.search(content) or _OLD_YEAR.search(content)
-                    or _SLASH_DATE.search(content))
+                    or _FREQUENCY.search(content) or _EVENT_TIME.search(content) or _OLD_YEAR.search(content))
     if expects in ("money", "number") and not _same_period(content, query):
         return False  # "How much does the staff parking permit cost per year?" / "… 4 pounds a shift …"
     if expects == "money":  # "12 pounds", "£5", and prices without a currency: "sells for 4.50", "3.20 each"
@@ -386,12 +381,14 @@ def _relative_periods(text: str) -> set[tuple[int, int]]:
 
 
 def _period_clash(content: str, query: str) -> bool:
-    """The question and the memory both name periods relative to now and none of the memory's can be the asked one:
-    "what are Fiona's shifts next month?" / "... on Tuesday, Wednesday and Friday this month", "how much did the
-    station raise last year?" / "... target this year is £7,500", "how many birds ... last year?" / "Ringing this
-    morning: 37 birds". One period may lie inside the other ("this year" / "last week", "tomorrow" / "this
-    week"): a part of this one is no other time."""
-    asked = _relative_periods(query)
+    """The question asks of the next or the last period, the memory names periods relative to now and none of them
+    can be the asked one: "what are Fiona's shifts next month?" / "... on Tuesday, Wednesday and Friday this
+    month", "how much did the station raise last year?" / "... target this year is £7,500", "how many birds ...
+    last year?" / "Ringing this morning: 37 birds". One period may lie inside the other ("next month" / "next
+    week", "tomorrow" / "this week"). A question of this period is not read so: "when do we press the apples
+    this year?" is answered by a date, and a memory of last year's yield beside it is no other answer (as a
+    feature over every served memory it weighed a far, unrelated memory: held-out 20, p 0.11 -> 0.98)."""
+    asked = {(sign, rank) for sign, rank in _relative_periods(query) if sign}
     said = _relative_periods(content)
     if not asked or not said:
         return False
