@@ -80,6 +80,10 @@ on twenty-two parts (bench/RESULTS.md, "Gap detection, held-out 19's causes"). H
 20 read and frozen (fourteen parts; 45592dc's own feature code), the word a what / which / who question asks for
 absent from the memory (`gap_structure.asked_head`), a past count no answer to when, opening hours as bare hours, a
 code no time or price, refitted on twenty-three parts (bench/RESULTS.md, "Gap detection, held-out 20's causes").
+Helper `gaps18` (2026-11-28): held-out 21 read and frozen (fifteen parts; 7ddcd05's own feature code), another
+period asked next / last, "who" asking a person, a clock time no price, money no number named, a relation against a
+name no sibling, pictographs read by their Unicode names, refitted on twenty-four parts, threshold 0.75 kept
+(bench/RESULTS.md, "Gap detection, held-out 21's causes").
 
     python bench/gaps_model.py                      # leave one part out over the read parts (features cached)
     python bench/gaps_model.py --no-rule-features   # ... the model without the rules' verdicts
