@@ -46,7 +46,7 @@ from memgraph.retrieve.gap_focus import (
 from memgraph.retrieve.gap_question import asked, information_need, is_question, plain_spelling, scene, unwrap
 from memgraph.retrieve.gap_structure import structure_features
 from memgraph.retrieve.gap_values import expected_answer, holds_answer, holds_asked_values, tense_clash
-from memgraph.retrieve.gap_voice import restore_case
+from memgraph.retrieve.gap_voice import restore_case, spell_served
 from memgraph.retrieve.gaps import GapVerdict
 
 MODEL_FILE = "gap_model.json"
@@ -64,7 +64,9 @@ def gap_features(
     tests them. A query with no capital at all is read with the capitals the served memories give its words
     (`gap_voice.restore_case`: chat's lower case must not hide the question's subjects), and a pasted message
     without its greeting and sign-off (`gap_question.unwrap`: "Hi Sam," and "Thanks, Noor" are no subjects), chat's
-    spellings of question words written out (`gap_question.plain_spelling`: "wats the gate code")."""
+    spellings of question words written out (`gap_question.plain_spelling`: "wats the gate code"); a memory's
+    pictographs as the things they picture (`gap_voice.spell_pictographs`: "🎂 Priya 14/6" says a birthday)."""
+    served = spell_served(served)
     query = restore_case(plain_spelling(unwrap(query)), served)
     setting, question = scene(query)
     expects = expected_answer(question)

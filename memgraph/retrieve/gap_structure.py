@@ -34,7 +34,7 @@ from memgraph.retrieve.gap_focus import (
     subject_names,
 )
 from memgraph.retrieve.gap_question import QUESTION_WORDS, asked
-from memgraph.retrieve.gap_values import expected_answer, holds_answer, holds_asked_values, tense_clash
+from memgraph.retrieve.gap_values import expected_answer, holds_answer, holds_asked_values, is_role, tense_clash
 from memgraph.text import stop_words, tokenize
 
 #: A thing named by a word and a number: "lab 3", "Year 11", "room 4B", "gate 12".
@@ -67,6 +67,7 @@ _PHRASE_END = re.compile(r"[,;:.!?()\[\]\n\u2022]+|\s[-\u2013\u2014]\s")
 _WHAT_THING = re.compile(r"(?i)^\W*(?:what|which|who)(?:['’]?s|se|m)?\b")
 _PREPOSITIONS = frozenset("of for on in at with to from about down up by over under near into onto between".split())
 _CALLED = re.compile(r"(?i)\bcalled\b")
+_NAMING = frozenset({"called", "named"})
 _COPULAS = frozenset("is are was were".split())
 _AUXILIARIES = frozenset("is are was were does do did will can should has have had would could".split())
 #: What is read of each served memory, for the most similar one and the most similar one holding the answer.
@@ -219,11 +220,25 @@ def _owned(text: str) -> list[tuple[str, str]]:
             if m.group(1).lower() not in _NOT_OWNERS]
 
 
+def _named(content: str) -> set[str]:
+    """The words `content` writes with a capital, lowercased and stemmed: a person named there ("Rory's unicycle")."""
+    words = {m.group(0).lower() for m in re.finditer(r"\b[A-Z][a-z]+\b", content)}
+    return words | {stem(w) for w in words}
+
+
+def _maybe_same(mine: str, theirs: str, named: set[str]) -> bool:
+    """The question's owner or qualifier may be the memory's: one names a person by role or relation, the other by
+    name ("my son's unicycle" / "Rory's unicycle": Rory may be the son; "dad's" / "mum's" are two people)."""
+    return is_role(mine) and theirs in named and not is_role(theirs)
+
+
 def _sibling_owner(q: _Asked, content: str, have: set[str]) -> bool:
     """The memory gives the same thing another owner: "when's dad's birthday" / "mum's birthday 3 March". Read in
-    any case (`sibling_name` reads names by their capitals, which chat and dictation drop: "dad", "nomsa")."""
+    any case (`sibling_name` reads names by their capitals, which chat and dictation drop: "dad", "nomsa"); not
+    when the question's owner is a role and the memory's a name (`_maybe_same`)."""
     theirs = _owned(content)
-    return any(h == head and y != owner and not stem_in(stem(owner), have)
+    named = _named(content)
+    return any(h == head and y != owner and not stem_in(stem(owner), have) and not _maybe_same(owner, y, named)
                for owner, head in q.owned for y, h in theirs)
 
 
@@ -231,8 +246,10 @@ def _qualified(text: str) -> list[tuple[str, str]]:
     """(stem of the qualifier, the word it qualifies) of each two content words side by side within a phrase: "the
     XML importer" -> [("xml", "importer")]; "enhanced maternity pay" -> [("enhanc", "maternity"), ("matern", "pay")].
     A number, a stop word or a word of two letters is no qualifier ("deck 11", "my pay"), nor the word a question
-    word asks for ("which *command* installs ...": the kind of thing asked, not a sibling's name). The qualified word
-    is kept as written: a verb's other form is no shared thing ("command installs" / "npm install")."""
+    word asks for ("which *command* installs ...": the kind of thing asked, not a sibling's name); "called" and
+    "named" qualify nothing ("what's the big lifeboat called?" / "a Shannon class called Elsie Mae": the name is
+    asked and given, no thing shared). The qualified word is kept as written: a verb's other form is no shared thing
+    ("command installs" / "npm install")."""
     def content(w: str) -> bool:
         return len(w) > 2 and not w.isdigit() and w not in stop_words()
 
@@ -240,7 +257,7 @@ def _qualified(text: str) -> list[tuple[str, str]]:
     for phrase in _PHRASE_END.split(text):
         words = tokenize(phrase)
         out += [(stem(a), b) for i, (a, b) in enumerate(zip(words, words[1:], strict=False))
-                if content(a) and content(b) and not (i and words[i - 1] in QUESTION_WORDS)]
+                if content(a) and content(b) and b not in _NAMING and not (i and words[i - 1] in QUESTION_WORDS)]
     return out
 
 
@@ -252,8 +269,9 @@ def _sibling_qualifier(q: _Asked, content: str, have: set[str]) -> bool:
     if not q.qualified:
         return False
     theirs = _qualified(content)
+    named = _named(content)
     return any(h == head and mine != qual and not stem_in(qual, have) and mine not in q.stems
-               for qual, head in q.qualified for mine, h in theirs)
+               and not _maybe_same(qual, mine, named) for qual, head in q.qualified for mine, h in theirs)
 
 
 def _lexical_left(q: _Asked, have: set[str]) -> float:
