@@ -28,6 +28,7 @@ _LEAD = re.compile(
 _ANAPHORA = frozenset("it it's its that that's this".split())
 #: Where a follow-up's clauses end: its change comes first, its reason after ("moved to 3, the neighbours ...").
 _PART_END = re.compile(r"[,;!?(]|[:.](?!\d)|\s[-–—]\s")
+_SENTENCE_END = re.compile(r"[.!?](?:\s+|$)")
 _WORD = re.compile(r"[\w'’]+")
 
 
@@ -61,6 +62,13 @@ def followup(text: str) -> bool:
     return len(_own_subject(text)) <= 1
 
 
+def _first_sentence(text: str) -> str:
+    """A follow-up's change is said first, and said in its first sentence: a later sentence has a subject of its own
+    ("Walked the dog past the shop. It's open till 7 on weekdays, the lady said." is a diary's entry, whose "It"
+    is the shop the first sentence names, not what was said before)."""
+    return _SENTENCE_END.split(text, maxsplit=1)[0]
+
+
 def _own_subject(text: str) -> frozenset[str]:
     """The subject words of the follow-up's first clause: its reason after it has a subject of its own ("postponed
     to the 23rd, the caterer can't do the 16th")."""
@@ -81,15 +89,15 @@ def changes(new: Memory, n: Statement, old: Memory, fixes: bool) -> str | None:
 
 
 def follows(text: str, n: Statement, o: Statement) -> str | None:
-    """How the follow-up `text` (`followup`; `n` its statement) changes `o`, or None: its first clause with a value
-    that `o` has exactly one of ("the 19th" for "12 July", "3" for "2pm", "6" for "20 bottles", "Thursdays" for
-    "Wednesdays") says another one. A subject word of its own must be one `o` says ("Swimming" of "Maya's
-    swimming lessons"). The same value again is no change; a clause whose values `o` has no kind of is passed
-    (its reason, or a shift told before the value: "pushed back a week, to the 19th")."""
+    """How the follow-up `text` (`followup`; `n` its statement) changes `o`, or None: the first clause of its
+    first sentence with a value that `o` has exactly one of ("the 19th" for "12 July", "3" for "2pm", "6" for
+    "20 bottles", "Thursdays" for "Wednesdays") says another one. A subject word of its own must be one `o` says
+    ("Swimming" of "Maya's swimming lessons"). The same value again is no change; a clause whose values `o` has
+    no kind of is passed (its reason, or a shift told before the value: "pushed back a week, to the 19th")."""
     own = _own_subject(text)
     if n.question or o.question or (own and not own <= o.stems):
         return None
-    for part in _PART_END.split(_body(text)):
+    for part in _PART_END.split(_first_sentence(_body(text))):
         for kind, said in values(part, compare=True).kinds().items():
             why = _against(kind, said, o.kinds)
             if why is not None:

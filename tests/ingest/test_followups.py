@@ -3,6 +3,7 @@ resolve._with_recent, pipeline._latest), whatever their cosine."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from datetime import timedelta
 
@@ -123,3 +124,30 @@ def test_an_elliptical_reply_in_a_conversation_replaces_no_turn(store_engine: Me
         session_id="s1",
     )
     assert _superseded(store_engine, "u") == []
+
+
+def test_one_store_read_per_write_and_none_without_a_followup(
+    store_engine: MemoryEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The latest memories are read once per write, whatever the follow-ups and sessions in it; never for a write
+    with none (a bulk write of statements pays nothing)."""
+    calls: list[int] = []
+    read = store_engine.store.list_memories
+
+    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        if sys._getframe(1).f_code.co_name == "_latest":  # (sessions read their own memories too)
+            calls.append(kwargs.get("limit", 0))
+        return read(*args, **kwargs)
+
+    for text in ("We have 12 volunteers for the fun run.", "The quiz starts at 7pm on Fridays."):  # the quiz last
+        store_engine.remember(text, user_id="u", session_id="a")
+    monkeypatch.setattr(store_engine.store, "list_memories", counted)
+    store_engine.remember_many(["Our car is a blue Golf.", "The vet is on Mill Lane."], user_id="u")
+    assert calls == []
+    store_engine.remember_many(
+        [{"content": "moved to 8, the pub wanted it later.", "session_id": "a"},
+         {"content": "up to 14 now, two more signed up.", "session_id": "b"}],
+        user_id="u",
+    )
+    assert calls == [2 * store_engine.settings.reconcile_followup_latest]
+    assert [old for _, old in _superseded(store_engine, "u")] == ["The quiz starts at 7pm on Fridays."]
