@@ -22,7 +22,7 @@ from memgraph.models import Memory
 
 #: Interjections and a note's heading before a follow-up's words ("ok, ", "yeah ", "update: ").
 _LEAD = re.compile(
-    r"(?i)^\s*(?:(?:ok|okay|oh|ah|right|so|yeah|yep|well|hmm|um|erm|sorry|and|but|update|fyi|btw)\b\s*[,!.:;—–-]*\s*)+"
+    r"(?i)^\s*(?:(?:ok|okay|oh|ah|right|so|now|yeah|yep|well|hmm|um|erm|sorry|and|but|update|fyi|btw)\b\s*[,!.:;—–-]*\s*)+"
 )
 #: A pronoun that points back at what was said before ("it's been moved to the 19th"): it names no subject.
 _ANAPHORA = frozenset("it it's its that that's this".split())
@@ -57,7 +57,8 @@ def followup(text: str) -> bool:
         return False
     if words[0] in _ANAPHORA:
         return True
-    if words[0] in _PRONOUNS or words[0] in _DETERMINERS:
+    head = re.split(r"['’]", words[0], maxsplit=1)[0]  # "I'm", "we've": the pronoun before its auxiliary
+    if head in _PRONOUNS or head in _DETERMINERS:
         return False
     return len(_own_subject(text)) <= 1
 

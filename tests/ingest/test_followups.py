@@ -33,6 +33,9 @@ def test_a_change_without_a_subject_is_a_followup() -> None:
 def test_what_names_its_subject_or_changes_nothing_is_no_followup() -> None:
     assert not followup("The bake sale has moved to the 23rd.")  # its own subject: the ordinary neighbours
     assert not followup("I moved to Bristol last spring.")  # a person's own statement
+    assert not followup("I'm earning more now than I used to.")
+    assert not followup("We've swapped to the 8:15 bus now.")
+    assert not followup("Now, we have three cats.")
     assert not followup("moved to 4?")  # a question changes nothing
     assert not followup("sounds good, see you there.")  # no change said
     assert not followup("Dana: haha yes, we loved it.")
