@@ -128,7 +128,7 @@ def decide(
             cands.sort(key=lambda n: -n.similarity)
             cands = cands[:keep]
             if mem.id in near.recent:
-                cands = _with_recent(c, cands, near, [created[j] for j in reversed(made)], deactivated, s)
+                cands = _with_recent(c, cands, near, (created[j] for j in reversed(made)), deactivated, s)
         res = _judge(c, cands, reconciler, settings)
         if res.outcome in (Outcome.CREATED, Outcome.SUPERSEDED, Outcome.CONTRADICTED):
             created[i] = c
@@ -143,7 +143,7 @@ def _with_recent(
     c: Candidate,
     cands: list[Neighbour],
     near: Neighbourhood,
-    earlier: Sequence[Candidate | None],
+    earlier: Iterator[Candidate | None],
     deactivated: set[str],
     settings: Settings,
 ) -> list[Neighbour]:
@@ -153,12 +153,17 @@ def _with_recent(
     cosine, which is not read for them (0 where they are no cosine neighbour)."""
     mem = c.memory
     assert mem is not None
-    pool = [(x.memory, True) for x in earlier if x is not None and x.memory is not None and (
-        mem.session_id is None or x.memory.session_id == mem.session_id)]
+    latest = settings.reconcile_followup_latest
+    pool: list[tuple[Memory, bool]] = []
+    for x in earlier:  # (newest first: stops at the latest few, not at the batch's start)
+        if x is not None and x.memory is not None and mem.session_id in (None, x.memory.session_id):
+            pool.append((x.memory, True))
+            if len(pool) == latest:
+                break
     pool += [(near.neighbours[mid], False) for mid in near.recent.get(mem.id, []) if mid in near.neighbours]
     window = timedelta(minutes=settings.reconcile_followup_window_minutes)
     out = list(cands)
-    for m, in_batch in pool[: settings.reconcile_followup_latest]:
+    for m, in_batch in pool[:latest]:
         age = mem.created_at - m.created_at
         if m.id in deactivated or not timedelta(0) <= age <= window:
             continue
