@@ -422,6 +422,23 @@ class Settings(BaseModel):
         "need veggie options.' / 'Noor has started eating fish, so she's pescatarian now.', 0.38; blind parts 12-14: "
         "5 missed supersedes at 0.18-0.39). The rules keep their own bars; only the candidates widen.",
     )
+    reconcile_followup_latest: int = Field(
+        3,
+        ge=0,
+        description="A change that names no subject of its own ('pushed back a week, to the 19th', 'moved to 3', "
+        "'down to 6 now': ingest/followups.py) is also compared with this many latest memories written before it "
+        "in its session (without a session, of its user), whatever their cosine (0.14-0.29 on held-out pairs 20, "
+        "under every floor). Three: what it changes was said just before, with at most an exchange between (a "
+        "reply, an acknowledgement); further back another statement of that kind of value is as likely its "
+        "subject. 0 switches it off.",
+    )
+    reconcile_followup_window_minutes: float = Field(
+        60.0,
+        ge=0,
+        description="The latest memories a subject-less change is compared with (reconcile_followup_latest) are "
+        "at most this many minutes older than it (created_at): a reader can tell what 'moved to 3' moves only "
+        "right after what it follows; an hour covers a chat's pause, not the next day's note.",
+    )
     reconcile_max_changed_terms: int = Field(
         3, description="Content words that may differ on each side for two statements to share a frame."
     )

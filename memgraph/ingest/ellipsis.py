@@ -25,6 +25,12 @@ _OPENER = re.compile(
 _PART_END = re.compile(r"[,;!?(]|[:.](?!\d)|\s[-–—]\s")
 
 
+def opener_end(text: str) -> int:
+    """Where a correction's opener ("ok scratch that -", "actually,") ends in `text`; 0 without one."""
+    m = _OPENER.match(text)
+    return 0 if m is None else m.end()
+
+
 def bare_value(text: str) -> dict[str, frozenset[object]]:
     """The typed values of the part after a correction's opener, when that part says a value and nothing else
     ("Thursdays", "7:30", "the 19th"); none otherwise."""

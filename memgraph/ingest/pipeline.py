@@ -29,8 +29,8 @@ from memgraph.config import Settings
 from memgraph.embed import CachedEmbedder, Embedder
 from memgraph.errors import ValidationError
 from memgraph.ids import normalize_tag
+from memgraph.ingest import followups, remainders, rules, signals, starts, structure
 from memgraph.ingest import importance as imp
-from memgraph.ingest import remainders, rules, signals, starts, structure
 from memgraph.ingest.chunk import chunk_text, looks_like_turn
 from memgraph.ingest.classify import KIND_LAYER, classify
 from memgraph.ingest.collector import full_collections_held
@@ -513,7 +513,31 @@ class IngestPipeline:
             }
         wanted = {mid for h in hits.values() for mid, _ in h}
         neighbours = {m.id: m for m in self._read_neighbours(user_id, list(wanted))}
-        return Neighbourhood(existing, hits, neighbours)
+        recent = self._latest(user_id, fresh, exclude, neighbours)
+        return Neighbourhood(existing, hits, neighbours, recent)
+
+    def _latest(
+        self, user_id: str, fresh: list[Candidate], exclude: frozenset[str], neighbours: dict[str, Memory]
+    ) -> dict[str, list[str]]:
+        """Each follow-up's (`followups.followup`: a change that names no subject of its own) latest stored
+        memories, newest first, added to `neighbours`: ONE store read per write (`list_memories`, newest first),
+        of the follow-ups' session when they share one (of the user when they have none), else of the user's
+        `reconcile_followup_latest` newest per session, each follow-up keeping its own session's. Which of them
+        it is compared with (and the window) is `resolve._with_recent`'s; the batch's own earlier texts come first
+        there. Nothing is read for a write without a follow-up."""
+        n = self.settings.reconcile_followup_latest
+        follow = [c.memory for c in fresh if c.memory is not None and n and followups.followup(c.memory.content)]
+        if not follow:
+            return {}
+        sessions = {m.session_id for m in follow}
+        only = next(iter(sessions)) if len(sessions) == 1 else None
+        latest = [m for m in self.store.list_memories(user_id, MemoryFilter(session_id=only), limit=n * len(sessions))
+                  if m.id not in exclude]
+        for m in latest:
+            neighbours.setdefault(m.id, m)
+        return {
+            f.id: [m.id for m in latest if f.session_id is None or m.session_id == f.session_id][:n] for f in follow
+        }
 
     def _read_neighbours(self, user_id: str, ids: list[str]) -> list[Memory]:
         """The stored neighbours, as the store's shared row objects where it offers them (`read_memories`, SQLite's

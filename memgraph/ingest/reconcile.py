@@ -84,6 +84,7 @@ from memgraph.ingest import (
     acronyms,
     ellipsis,
     fields,
+    followups,
     hedges,
     intentions,
     notices,
@@ -166,6 +167,8 @@ class Neighbour:
     memory: Memory
     similarity: float
     in_batch: bool = False
+    #: one of the latest memories before a follow-up (`followups.py`), compared whatever its cosine
+    recent: bool = False
 
 
 @dataclass(frozen=True)
@@ -439,6 +442,17 @@ class RuleReconciler(ConflictRules):
         for nb in neighbours:
             old = nb.memory
             other = pairing.speaker(old)
+            if nb.recent and nb.similarity < pairing.neighbour_floor(new, self.s):
+                # a latest memory under every floor, given because `new` names no subject of its own: only the
+                # follow-up's value can tie the two
+                why = followups.changes(new, read, old, correction)
+                if why is not None:
+                    kind = "correction" if correction else "newer statement"
+                    return ReconcileDecision(
+                        ReconcileAction.SUPERSEDE, old.id, f"{kind} of the same subject ({why})",
+                        {"cosine": round(nb.similarity, 4)},
+                    )
+                continue
             if who and other and who != other:
                 # one person's statement neither repeats, corrects nor contradicts another's, but in a group chat's
                 # messages about a thing ("Dev: Kira's list is A and B" / "Lou: like Dev said, it's B and A") one
@@ -541,6 +555,8 @@ class RuleReconciler(ConflictRules):
                     why = "a record's field given another value"
                 if why is None:
                     why = self.old_part(n, o, c)
+                if why is None and nb.recent:
+                    why = followups.changes(new, n, old, fixes)
                 if why is not None:
                     kind = "correction" if fixes else "newer statement"
                     return ReconcileDecision(

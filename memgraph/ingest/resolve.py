@@ -13,8 +13,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
-from datetime import date, datetime
+from dataclasses import dataclass, field, replace
+from datetime import date, datetime, timedelta
 from enum import StrEnum
 from functools import partial
 from typing import Any
@@ -76,6 +76,9 @@ class Neighbourhood:
     existing: dict[str, Memory]
     hits: dict[str, list[tuple[str, float]]] = field(default_factory=dict)
     neighbours: dict[str, Memory] = field(default_factory=dict)
+    #: each follow-up candidate's (`followups.followup`) latest stored memories of its session, newest first (ids
+    #: in `neighbours`)
+    recent: dict[str, list[str]] = field(default_factory=dict)
 
 
 # -- 1. decide ------------------------------------------------------------------------------------------------
@@ -97,6 +100,7 @@ def decide(
     created: list[Candidate | None] = [None] * len(candidates)  # by candidate index, once created in this batch
     deactivated: set[str] = set()  # superseded so far (stored or in this batch)
     keep = max(1, s.reconcile_neighbours)
+    made: list[int] = []  # the candidates created in this batch, in order (a follow-up's latest memories)
     close = _close_earlier(candidates, s.embedding_dim, s, _memory_floor(s)) if reconcile else None
     for c in candidates:
         mem = c.memory
@@ -124,12 +128,51 @@ def decide(
                         break
             cands.sort(key=lambda n: -n.similarity)
             cands = cands[:keep]
+            if mem.id in near.recent:
+                cands = _with_recent(c, cands, near, (created[j] for j in reversed(made)), deactivated, s)
         res = _judge(c, cands, reconciler, settings)
         if res.outcome in (Outcome.CREATED, Outcome.SUPERSEDED, Outcome.CONTRADICTED):
             created[i] = c
+            made.append(i)
             if res.outcome is Outcome.SUPERSEDED and res.target is not None:
                 deactivated.add(res.target.memory.id)
         out.append(res)
+    return out
+
+
+def _with_recent(
+    c: Candidate,
+    cands: list[Neighbour],
+    near: Neighbourhood,
+    earlier: Iterator[Candidate | None],
+    deactivated: set[str],
+    settings: Settings,
+) -> list[Neighbour]:
+    """`cands` and a follow-up's latest memories (`reconcile_followup_latest`, newest first: the ones created
+    earlier in this batch, then the stored ones `near.recent` read), those of its session (any, without one)
+    written at most `reconcile_followup_window_minutes` before it, marked `recent`: compared whatever their
+    cosine, which is not read for them (0 where they are no cosine neighbour)."""
+    mem = c.memory
+    assert mem is not None
+    latest = settings.reconcile_followup_latest
+    pool: list[tuple[Memory, bool]] = []
+    for x in earlier:  # (newest first: stops at the latest few, not at the batch's start)
+        if x is not None and x.memory is not None and mem.session_id in (None, x.memory.session_id):
+            pool.append((x.memory, True))
+            if len(pool) == latest:
+                break
+    pool += [(near.neighbours[mid], False) for mid in near.recent.get(mem.id, []) if mid in near.neighbours]
+    window = timedelta(minutes=settings.reconcile_followup_window_minutes)
+    out = list(cands)
+    for m, in_batch in pool[:latest]:
+        age = mem.created_at - m.created_at
+        if m.id in deactivated or not timedelta(0) <= age <= window:
+            continue
+        at = next((i for i, n in enumerate(out) if n.memory.id == m.id), None)
+        if at is None:
+            out.append(Neighbour(m, 0.0, in_batch=in_batch, recent=True))
+        else:
+            out[at] = replace(out[at], recent=True)
     return out
 
 
