@@ -416,7 +416,8 @@ def why(trace: RecallTrace) -> str:
     if section == "triggered":
         return "a rule whose trigger the query names"
     if section == "superseded":
-        return "superseded by the memory before it, which says its value as a change of this one"
+        return ("superseded by the memory before it, which says its value as a change of this one or leaves its "
+                "subject to it")
     if trace.seed_rank:
         found = [name for name, score in (("meaning", trace.vector_score), ("words", trace.text_score)) if score]
         return f"matches the query's {' and '.join(found) or 'tags'} (rank {trace.seed_rank})"

@@ -43,7 +43,7 @@ def how_found(mem: Memory, tr: RecallTrace, rows: dict[str, int]) -> str:
     if section == "weak":
         return f"weak match (cosine {sig(tr.vector_score)})" if tr.vector_score is not None else "weak match"
     if section == "superseded":  # retrieve/bases.py: shown right after the memory that replaced it
-        return "superseded by the row above, which says its value as a change of this one"
+        return "superseded by the row above, which says its value as a change of this one or leaves its subject to it"
     how = _found(mem, tr, rows)
     if tr.conflicts_with and tr.conflicts_with in rows:  # retrieve/disputes.py
         how += f"; conflicts with row {rows[tr.conflicts_with]} ({tr.conflict})"

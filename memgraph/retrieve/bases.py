@@ -8,6 +8,10 @@ the agent then has both numbers. It is shown, not reinforced: maintenance never 
 
 A relative statement that also gives the new value ("went up by 50 to 1500") brings its base too: one more line
 costs little, and telling the two apart would take the write path's value parse on every recall.
+
+So does a follow-up that names no subject of its own ("pushed back a week, to the 19th" after "The plumber is coming
+on the 12th at 10am.": `ingest/followups.py`, which the write path compares with the latest memories): served alone
+it answered "when is the plumber coming?" with a date and no plumber (a lead's quarter hour of use).
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from memgraph.ingest.followups import followup
 from memgraph.models import Memory, RecallTrace, Relation
 from memgraph.retrieve.layers import SUPERSEDED
 from memgraph.retrieve.seeds import read_memories
@@ -39,9 +44,10 @@ def relative(text: str) -> bool:
 
 
 def bases(store: GraphStore, user_id: str, served: Sequence[Memory]) -> dict[str, Memory]:
-    """Served memory id -> the memory it superseded, for the served ones that say their value as a change. The most
-    recent Supersedes edge of each (a statement that replaced several keeps the last); none already served."""
-    changes = {m.id for m in served if m.active and relative(m.content)}
+    """Served memory id -> the memory it superseded, for the served ones that say their value as a change or name
+    no subject of their own (a follow-up). The most recent Supersedes edge of each (a statement that replaced several
+    keeps the last); none already served."""
+    changes = {m.id for m in served if m.active and (relative(m.content) or followup(m.content))}
     if not changes:
         return {}
     links = store.get_links(user_id, list(changes), relations=[Relation.SUPERSEDES], direction="out")
@@ -85,7 +91,8 @@ def with_bases(
                 importance=base.importance,
                 confidence=base.confidence,
                 tokens=tokens,
-                notes=[f"superseded by {mem.id}, which says its value as a change of this one"],
+                notes=[f"superseded by {mem.id}, which says its value as a change of this one or leaves its "
+                       "subject to it"],
             )
         )
     return memories, out
