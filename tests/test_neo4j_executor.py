@@ -51,7 +51,7 @@ def test_schema_comes_from_the_schema_file_and_reopening_changes_nothing(neo4j_s
     declared = [s.split()[3] if s.split()[1] in ("VECTOR", "FULLTEXT") else s.split()[2] for s in creates]
     assert sorted(n for n in declared if n in constraints) == constraints
     assert set(declared) <= set(indexes) | set(constraints), set(declared) - set(indexes) - set(constraints)
-    assert len(constraints) == 7 and len(declared) == 18
+    assert len(constraints) == 8 and len(declared) == 19  # the :User constraint (schema version 3) is the eighth
     vector = indexes["memory_vector"]
     assert vector["type"] == "VECTOR"
     config = vector["options"]["indexConfig"]
