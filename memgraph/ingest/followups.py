@@ -32,6 +32,10 @@ _SENTENCE_END = re.compile(r"[.!?](?:\s+|$)")
 _WORD = re.compile(r"[\w'’]+")
 
 
+#: What every reason a follow-up decides says (retrieve/bases.py reads it on the Supersedes edge).
+SAID = "said in a follow-up"
+
+
 def _body(text: str) -> str:
     """The text after a speaker's label, interjections and a correction's opener."""
     if signals.speaker(text):
@@ -116,13 +120,13 @@ def _against(kind: str, said: frozenset[object], old: dict[str, frozenset[object
     v = next(iter(said))
     if kind in old:
         had = old[kind]
-        return None if len(had) != 1 else ("" if had == said else f"changed {kind} (said in a follow-up)")
+        return None if len(had) != 1 else ("" if had == said else f"changed {kind} ({SAID})")
     if not isinstance(v, float):
         return None
     if kind == "q:day" and len(old.get("date", ())) == 1:
         day = next(iter(old["date"]))
         if isinstance(day, tuple):
-            return "" if day[1] == v else "changed date (the day said in a follow-up)"
+            return "" if day[1] == v else f"changed date (the day {SAID})"
         return None
     if kind != "q:":
         return None
@@ -130,8 +134,8 @@ def _against(kind: str, said: frozenset[object], old: dict[str, frozenset[object
     if not counts and len(old.get("time", ())) == 1 and v.is_integer() and 1 <= v <= 12:
         hour = next(iter(old["time"]))
         if isinstance(hour, int):
-            return "" if (hour // 60) % 12 == v % 12 else "changed time (the hour said in a follow-up)"
+            return "" if (hour // 60) % 12 == v % 12 else f"changed time (the hour {SAID})"
         return None
     if len(counts) == 1 and len(old[counts[0]]) == 1:
-        return "" if old[counts[0]] == said else "changed count (the number said in a follow-up)"
+        return "" if old[counts[0]] == said else f"changed count (the number {SAID})"
     return None

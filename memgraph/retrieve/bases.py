@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from memgraph.ingest.followups import followup
+from memgraph.ingest.followups import SAID, followup
 from memgraph.models import Memory, RecallTrace, Relation
 from memgraph.retrieve.layers import SUPERSEDED
 from memgraph.retrieve.seeds import read_memories
@@ -47,13 +47,16 @@ def bases(store: GraphStore, user_id: str, served: Sequence[Memory]) -> dict[str
     """Served memory id -> the memory it superseded, for the served ones that say their value as a change or name
     no subject of their own (a follow-up). The most recent Supersedes edge of each (a statement that replaced several
     keeps the last); none already served."""
-    changes = {m.id for m in served if m.active and (relative(m.content) or followup(m.content))}
-    if not changes:
+    rel = {m.id for m in served if m.active and relative(m.content)}
+    # a follow-up only when the write decided it as one (its edge's reason): "Actually Lena moved to Lisbon" has the
+    # shape too, and names its subject
+    follow = {m.id for m in served if m.active and m.id not in rel and followup(m.content)}
+    if not rel and not follow:
         return {}
-    links = store.get_links(user_id, list(changes), relations=[Relation.SUPERSEDES], direction="out")
+    links = store.get_links(user_id, [*rel, *follow], relations=[Relation.SUPERSEDES], direction="out")
     older: dict[str, str] = {}
     for link in sorted(links, key=lambda lk: lk.updated_at):
-        if link.src in changes:
+        if link.src in rel or (link.src in follow and SAID in (link.reason or "")):
             older[link.src] = link.dst
     shown = {m.id for m in served}
     found = {m.id: m for m in read_memories(store, user_id, [d for d in older.values() if d not in shown])}
