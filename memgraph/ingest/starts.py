@@ -23,6 +23,7 @@ school), and a time of day ("from 7am").
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from datetime import date, datetime, timedelta
 from functools import lru_cache
 
@@ -241,6 +242,19 @@ def replacers(metadata: object) -> list[str]:
     """The memories named as replacing this one from a later day (`REPLACED_BY`)."""
     value = metadata.get(REPLACED_BY) if isinstance(metadata, dict) else None
     return [x for x in value if isinstance(x, str)] if isinstance(value, list) else []
+
+
+def due(metadata: object, now: datetime) -> bool:
+    """Whether the day a memory holds until (`VALID_UNTIL`) has come by `now`."""
+    held = until(metadata)
+    return held is not None and now.date() >= held
+
+
+def lapsed(metadata: object, now: datetime, standing: Collection[str]) -> bool:
+    """Whether a change that starts later has replaced the memory by `now`: its day has come and a memory that
+    replaces it is among `standing` (the active ones; a replacement forgotten before its day replaces nothing).
+    Recall (retrieve/validity.py) and the decay job read it alike."""
+    return due(metadata, now) and any(r in standing for r in replacers(metadata))
 
 
 def since(metadata: object) -> date | None:

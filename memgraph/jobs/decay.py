@@ -140,7 +140,7 @@ def decay_user(
     changes: list[tuple[float, str, MemoryState, float, float, float, float, bool, bool]] = []
     active = {m.id for m in memories if m.active}
     for mem in memories:
-        retire = mem.active and _replaced_by_now(mem, now, active)
+        retire = mem.active and starts.lapsed(mem.metadata, now, active)  # a change that starts later
         if mem.pinned:
             report.pinned_skipped += 1
             if retire:
@@ -193,13 +193,6 @@ def decay_user(
                 report.pruned += store.delete_memories(owner, list(batch))
     report.finished_at = utcnow()
     return report
-
-
-def _replaced_by_now(mem: MemoryState, now: datetime, active: set[str]) -> bool:
-    """Whether a change that starts later replaces `mem` by `now`: its `valid_until` day has come and a memory that
-    replaces it is still active (one forgotten or superseded before its day replaces nothing: retrieve/validity.py)."""
-    until = starts.until(mem.metadata)
-    return until is not None and now.date() >= until and bool(active.intersection(starts.replacers(mem.metadata)))
 
 
 def _retired(mid: str, now: datetime, base: MemoryUpdate | None = None) -> MemoryUpdate:

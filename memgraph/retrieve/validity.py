@@ -18,23 +18,17 @@ from memgraph.models import Memory, RecallTrace
 from memgraph.store.base import GraphStore
 
 
-def due(memory: Memory, now: datetime) -> bool:
-    """Whether `memory`'s `valid_until` day has come (a change that starts later names it as replaced)."""
-    until = starts.until(memory.metadata)
-    return until is not None and now.date() >= until
-
-
 def lapsed(store: GraphStore, user_id: str, memories: Iterable[Memory], now: datetime) -> set[str]:
-    """The ids of `memories` that a change that starts later has replaced by `now`: their day has come and a
-    memory that replaces them is still active. A replacement forgotten or superseded before its day ("Actually the
-    bakery keeps its hours") replaces nothing, and the old memory stays current. One store read, and only when some
-    memory's day has come (rare: the metadata is read first)."""
-    due_now = [m for m in memories if due(m, now)]
+    """The ids of `memories` that a change that starts later has replaced by `now` (`starts.lapsed`: their day has
+    come and a memory that replaces them is still active). A replacement forgotten or superseded before its day
+    ("Actually the bakery keeps its hours") replaces nothing, and the old memory stays current. One store read, and
+    only when some memory's day has come (rare: the metadata is read first)."""
+    due_now = [m for m in memories if starts.due(m.metadata, now)]
     if not due_now:
         return set()
     wanted = list(dict.fromkeys(r for m in due_now for r in starts.replacers(m.metadata)))
     standing = {m.id for m in store.get_memories(user_id, wanted) if m.active} if wanted else set()
-    return {m.id for m in due_now if standing.intersection(starts.replacers(m.metadata))}
+    return {m.id for m in due_now if starts.lapsed(m.metadata, now, standing)}
 
 
 def mark(served: Sequence[Memory], traces: Sequence[RecallTrace], now: datetime) -> None:
