@@ -117,11 +117,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import numpy as np  # noqa: E402
 
 #: The gap parts whose cases have been read (errors printed, rules written from them; heldout10 since its blind
-#: score, 2026-11-27; heldout11-heldout21 likewise). A newer part is blind: it is only ever loaded by `--blind`,
+#: score, 2026-11-27; heldout11-heldout22 likewise). A newer part is blind: it is only ever loaded by `--blind`,
 #: which prints the table and no case.
 READ = ("dev", "dev2", "dev3", "dev4", "heldout", "heldout2", "heldout4", "heldout5", "heldout6", "heldout7",
         "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13", "heldout14", "heldout15",
-        "heldout16", "heldout17", "heldout18", "heldout19", "heldout20", "heldout21")
+        "heldout16", "heldout17", "heldout18", "heldout19", "heldout20", "heldout21", "heldout22")
 #: The recalls a full run served (`GAPS_SERVED` names another file: a branch's full run then leaves the shared one,
 #: which the lead's runs fill, alone).
 SERVED = Path(os.environ.get("GAPS_SERVED") or ROOT / "bench" / ".cache" / "decisions" / "served.json")
@@ -185,6 +185,10 @@ FROZEN = (
                  "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13",
                  "heldout14", "heldout15", "heldout16", "heldout17", "heldout18", "heldout19", "heldout20"),
      ("heldout21",)),
+    ("dd83e99", ("dev", "dev2", "dev3", "dev4", "heldout", "heldout2", "heldout4", "heldout5", "heldout6",
+                 "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13",
+                 "heldout14", "heldout15", "heldout16", "heldout17", "heldout18", "heldout19", "heldout20",
+                 "heldout21"), ("heldout22",)),
 )
 #: The commit of this file whose `features` computed every feature itself (reading each rule helper by its name
 #: then or its older private one): `--frozen` runs that copy inside older checkouts, which have no
@@ -211,7 +215,8 @@ EXTRACTOR = "ecc1734"
 #: which it was blind; its gaps_model.py differs from 45592dc's in the read parts, this bookkeeping and
 #: `extractor_copy`, none of it in `features` or `extract`, and FEATURE_CODE is the same, so it reads the features by
 #: `gap_model.gap_features`; the lead's `--blind` 0.737 / 0.389 (19) at 0.75, the shipped threshold then): likewise.
-OWN_EXTRACTOR = frozenset({"7c646df", "948637a", "4275d24", "56710f3", "eaa5522", "87bfee8", "45592dc", "7ddcd05"})
+OWN_EXTRACTOR = frozenset({"7c646df", "948637a", "4275d24", "56710f3", "eaa5522", "87bfee8", "45592dc", "7ddcd05",
+                           "dd83e99"})
 #: Features left out of every fit (`--drop`, an ablation).
 DROP: set[str] = set()
 #: Features never fitted: the labelled parts' share of misses among them says how the parts were written, not what
