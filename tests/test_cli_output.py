@@ -48,6 +48,15 @@ def test_remember_names_what_it_superseded(store):
     assert "(now inactive)" in text and "why:" in text
 
 
+def test_remember_says_a_later_change_leaves_the_old_memory_current(store):
+    code, out, _ = run("remember", "The plot rent is £38 a year.", "-u", "ada", "-s", store)
+    old_id = out.split()[1]
+    code, out, _ = run("remember", "The plot rent goes up to £45 from next April.", "-u", "ada", "-s", store)
+    text = flat(out)
+    assert code == 0 and f"superseded {old_id}" in text
+    assert "(now inactive)" not in text and "(current until 20" in text and "holds from 20" in text
+
+
 def test_remember_says_when_nothing_new_was_stored(store):
     run("remember", "I prefer tabs over spaces in Python", "-u", "ada", "-s", store)
     code, out, _ = run("remember", "I prefer tabs over spaces in Python", "-u", "ada", "-s", store)

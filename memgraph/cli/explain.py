@@ -77,7 +77,8 @@ def _decision(d: IngestDecision, quoted: dict[str, str], *, several: bool) -> li
         what = "replaces" if d.action == "superseded" else "contradicts"
         text = f' "{escape(clip(other))}"' if other else ""
         lines.append(f"{_VERB[d.action] if d.action == 'superseded' else what} {d.target_id}{text}"
-                     + (" (now inactive)" if d.action == "superseded" else " (both kept, flagged)"))
+                     + (" (both kept, flagged)" if d.action != "superseded" else
+                        f" (current until {d.valid_from})" if d.valid_from else " (now inactive)"))
     if d.reason and d.action != "created":
         lines.append(f"why: {escape(d.reason)}")
     return lines

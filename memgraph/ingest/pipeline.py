@@ -470,7 +470,6 @@ class IngestPipeline:
         now = utcnow()
         near = self._neighbourhood(user_id, candidates, reconcile=reconcile, exclude=exclude)
         resolutions = decide(candidates, near, self.reconciler, self.settings, explicit=explicit, reconcile=reconcile)
-        record(resolutions, report, item_ids)
         batch = apply(
             resolutions,
             explicit=explicit,
@@ -478,6 +477,7 @@ class IngestPipeline:
             source=source,
             max_crumbs=self.settings.reinforcement_breadcrumbs_max,
         )
+        record(resolutions, report, item_ids)  # after apply: a change that starts later has its day by then
         return batch, resolutions
 
     def _neighbourhood(

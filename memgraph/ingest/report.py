@@ -50,6 +50,9 @@ class IngestDecision(BaseModel):
     signals: list[str] = Field(default_factory=list)
     scores: dict[str, float] = Field(default_factory=dict)
     tags: list[str] = Field(default_factory=list)
+    #: a change that starts later ("from next April ..."): the day it holds from (ISO date). The memory it
+    #: supersedes stays active until then (`ingest/starts.py`), so a caller must not read it as retired now.
+    valid_from: str | None = None
 
 
 class IngestReport(BaseModel):
@@ -60,7 +63,11 @@ class IngestReport(BaseModel):
     chunks: int = 0
     created: list[str] = Field(default_factory=list)
     reinforced: list[str] = Field(default_factory=list)
-    superseded: list[str] = Field(default_factory=list, description="ids of memories that became inactive")
+    superseded: list[str] = Field(
+        default_factory=list,
+        description="ids of memories that became inactive (or will, on the day a change that starts later holds "
+        "from: its decision's `valid_from`)",
+    )
     contradicted: list[str] = Field(default_factory=list, description="ids of memories flagged by a new one")
     archived: list[str] = Field(
         default_factory=list, description="ids of rules archived to keep the per-user rule cap (ingest/rules.py)"

@@ -538,6 +538,7 @@ def record(resolutions: Sequence[Resolution], report: IngestReport, item_ids: li
             report.created.append(mem.id)
             if target is not None:
                 (report.superseded if r.outcome is Outcome.SUPERSEDED else report.contradicted).append(target.memory.id)
+        begins = mem.metadata.get(starts.VALID_FROM) if r.outcome is Outcome.SUPERSEDED else None
         report.decisions.append(
             IngestDecision(
                 item=idx,
@@ -545,7 +546,7 @@ def record(resolutions: Sequence[Resolution], report: IngestReport, item_ids: li
                 action=r.outcome.value,
                 memory_id=mem.id,
                 target_id=None if target is None else target.memory.id,
-                reason=r.reason,
+                reason=r.reason if begins is None else f"{r.reason}; holds from {begins}",
                 kind=mem.kind.value,
                 rule=c.klass.rule if c.klass else None,
                 importance=mem.importance,
@@ -554,5 +555,6 @@ def record(resolutions: Sequence[Resolution], report: IngestReport, item_ids: li
                 signals=c.salience.signals() if c.salience else [],
                 scores=r.scores,
                 tags=c.inferred,
+                valid_from=begins,
             )
         )

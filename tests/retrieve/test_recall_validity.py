@@ -31,6 +31,10 @@ def _written(eng: MemoryEngine) -> tuple[Memory, Memory]:
     old = eng.remember(OLD, user_id="ola")
     report = eng.remember_report(NEW, user_id="ola")
     assert report.superseded == [old.id]
+    # the report says when: a caller must not read the old memory as retired now
+    (decision,) = report.decisions
+    day = _monday_after(datetime.now(UTC).date()).isoformat()
+    assert decision.valid_from == day and decision.reason.endswith(f"holds from {day}")
     return eng.get(old.id, user_id="ola"), eng.get(report.created[0], user_id="ola")
 
 
