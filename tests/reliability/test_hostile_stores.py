@@ -242,9 +242,9 @@ def test_exponential_trigger_pattern_is_refused_and_never_run(hostile: MemoryEng
                          trigger_patterns=["re:(a+)+$"])
     from memgraph.retrieve.layers import trigger_matches
 
-    start = time.perf_counter()
+    start = time.thread_time()  # CPU, not wall: the backtracking is CPU, and a loaded machine stretches the wall
     assert not trigger_matches("re:(\\w+\\s?)*$", "a" * 40 + "!")  # one stored before the rule
-    assert time.perf_counter() - start < 0.5
+    assert time.thread_time() - start < 0.5
     assert trigger_matches("re:deploy(ing)? on (fri|satur)day", "deploying on friday?")
 
 
