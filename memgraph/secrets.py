@@ -129,6 +129,12 @@ _SENSITIVE_KEY = (
 #: Between an id and its secret in an unlabelled pair: a CSV/TSV delimiter, `:`, `/`, or spaces.
 _PAIR_SEP = r"[ \t]*[,;:|\t/ ][ \t]*"
 _VALUE = r"(?:\"(?P<dq>[^\"\n]{4,200})\"|'(?P<sq>[^'\n]{4,200})'|(?P<bare>[^\s\"',;}{)\]]{4,200}))"
+#: Between a PIN's or a card code's name and its digits: what it is for ("the pin for my card"), then "is", a colon,
+#: an equals sign or a space, and "now" ("the new PIN is now 9931").
+_OWNED_BY = (
+    r"\b(?:\s+(?:for|to|of|on)\s+(?:(?:the|my|our|his|her|their|your)\s+)?[\w'-]+(?:\s+[\w'-]+)?)?"
+    r"(?:\s+(?:is|was|are)\s*:?|\s*[:=]|\s)\s*(?:now\s+)?"
+)
 _CONTEXT_RULES: list[tuple[str, re.Pattern[str], str]] = [
     # (type, pattern, check): check names how the value is judged (see `_value_ok`).
     (
@@ -195,6 +201,43 @@ _CONTEXT_RULES: list[tuple[str, re.Pattern[str], str]] = [
         "password",
         _lazy(rf"(?i)(?<![\w-])[\"']?(?P<key>[\w\-.]*?{_SENSITIVE_KEY})[\"']?\s*(?::=|=>|[:=])\s*{_VALUE}"),
         "assignment",
+    ),
+    # Payment cards: 13-19 digits, in groups of four (Amex 4-6-5) or run together, with an issuer's prefix (Visa 4,
+    # Mastercard 51-55 / 2221-2720, Amex 34 / 37, Discover 6011 / 65, Diners 36 / 38, JCB 35, UnionPay 62), and a
+    # valid Luhn check digit (`_luhn`): an order number or a timestamp of the same length rarely has all three.
+    (
+        "payment_card",
+        _lazy(
+            r"(?<![\d.,/-])(?P<v>(?=4|5[1-5]|2[2-7]|3[4-8]|6[025])\d{4}(?:[ -]?\d{4}){2}[ -]?\d{1,7}"
+            r"|3[47]\d{2}[ -]?\d{6}[ -]?\d{5})(?![\d/-]|[.,]\d)"
+        ),
+        "luhn",
+    ),
+    # A card's security code, a PIN or a device's passcode: digits after the word that names them ("PIN: 4512",
+    # "my phone passcode is 190284", "cvv 737"). Prose's password rule wants letters and digits, so digits alone
+    # passed it. A door, gate or key-safe code is kept: a household shares it, and people keep such notes to share
+    # them (the labelled parts hold several); a PIN or a card code opens an account.
+    (
+        "pin",
+        _lazy(
+            r"(?i)\b(?P<key>pin(?:\s+(?:number|code))?|passcode|pass\s+code|unlock\s+code)"
+            rf"{_OWNED_BY}(?P<v>\d{{4,12}})(?![\d.,:/-]?\d)"
+        ),
+        "digits",
+    ),
+    (
+        "card_security_code",
+        _lazy(rf"(?i)\b(?P<key>cvv2?|cvc2?|cv2|card\s+security\s+code){_OWNED_BY}(?P<v>\d{{3,4}})(?![\d.,:/-]?\d)"),
+        "digits",
+    ),
+    # A US social security number after its name ("SSN 078-05-1120", "social security number: 078051120").
+    (
+        "national_id",
+        _lazy(
+            r"(?i)\b(?:ssn|social\s+security(?:\s+(?:number|no\.?|#))?)\b[^\d\n]{0,12}"
+            r"(?P<v>\d{3}[- ]?\d{2}[- ]?\d{4})(?!\d)"
+        ),
+        "digits",
     ),
     (
         "password",
@@ -286,6 +329,10 @@ def _looks_random(value: str, *, min_len: int, min_entropy: float) -> bool:
 
 def _value_ok(value: str, check: str) -> bool:
     """Is this captured value a real credential (not a placeholder, a code expression or a plain word)?"""
+    if check == "luhn":  # digits are what these are: the placeholder test would take them for a number
+        return _luhn(re.sub(r"[ -]", "", value))
+    if check == "digits":  # the rule's pattern says how many digits
+        return True
     if _is_placeholder(value):
         return False
     if check == "token":
@@ -297,6 +344,17 @@ def _value_ok(value: str, check: str) -> bool:
     if check == "paired":  # random, not a hash or a word: a secret's shape, not just its length
         return not _HEX.match(value) and _char_classes(value) >= 2 and shannon_entropy(value) >= 3.5
     return True
+
+
+def _luhn(digits: str) -> bool:
+    """The Luhn check every payment card number passes (ISO/IEC 7812): 13-19 digits."""
+    if not digits.isdigit() or not 13 <= len(digits) <= 19:
+        return False
+    total = 0
+    for i, ch in enumerate(reversed(digits)):
+        d = int(ch) * (2 if i % 2 else 1)
+        total += d - 9 if d > 9 else d
+    return total % 10 == 0
 
 
 def _looks_like_password(value: str) -> bool:

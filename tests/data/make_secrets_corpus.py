@@ -710,6 +710,65 @@ near += [
     "Client secret: ask the platform team for access, it lives in the shared vault.",
 ]
 
+
+
+# payment cards, their security codes, PINs and passcodes, US social security numbers (appended last: the entries
+# above keep their random draws)
+def luhn_complete(prefix: str, length: int) -> str:
+    body = prefix + "".join(R.choice(DIG) for _ in range(length - len(prefix) - 1))
+    total = 0
+    for i, ch in enumerate(reversed(body)):
+        d = int(ch) * (1 if i % 2 else 2)
+        total += d - 9 if d > 9 else d
+    return body + str((10 - total % 10) % 10)
+
+
+def grouped(number: str, sep: str) -> str:
+    if len(number) == 15:  # Amex: 4-6-5
+        return sep.join((number[:4], number[4:10], number[10:]))
+    return sep.join(number[i:i + 4] for i in range(0, len(number), 4))
+
+
+CARD_CONTEXTS = [
+    "My card number is {s}, expiry 04/29.",
+    "card: {s}",
+    "Use the company Visa {s} for the hotel booking.",
+    "pay with {s} if the other one declines",
+    "Billing card on file ends ... actually it's {s}",
+]
+for prefix, length in (("4", 16), ("51", 16), ("2221", 16), ("37", 15), ("6011", 16)):
+    number = luhn_complete(prefix, length)
+    for ctx, sep in zip(CARD_CONTEXTS, ("", " ", "-", " ", ""), strict=True):
+        add("payment_card", grouped(number, sep) if sep else number, ctx)
+for ctx in ("The CVV is {s}.", "cvv {s}", "card security code: {s}", "CVC2 = {s}"):
+    add("card_security_code", "".join(R.choice("123456789") for _ in range(3)), ctx)
+for ctx in (
+    "My bank PIN is {s}.",
+    "PIN: {s}",
+    "the pin for my debit card is {s}",
+    "phone passcode is {s}",
+    "The new PIN is now {s}, don't forget it.",
+    "unlock code {s} for the tablet",
+):
+    add("pin", "".join(R.choice(DIG) for _ in range(R.choice((4, 6)))), ctx)
+for ctx in ("My SSN is {s}.", "social security number: {s}", "SSN {s} on the tax form"):
+    add("national_id", f"{R.randrange(100, 900)}-{R.randrange(10, 100)}-{R.randrange(1000, 10000)}", ctx)
+near += [
+    "Order 4111111111111112 shipped on Monday.",  # a card's shape and prefix, no valid check digit
+    "The epoch timestamp 1700000000000 is in milliseconds.",
+    "Call 4155552671 after six.",
+    "I scored 4111 1111 points on the arcade machine.",
+    "pin 350 on the map is the trailhead",
+    "my pin is broken, the hinge snapped",
+    "Pin 2 of 12 holds the shelf.",
+    "Ask the bank to reset your PIN if you forget it.",
+    "The gate code is 5839#; the key safe code is 2580.",  # a household's shared code: kept on purpose
+    "Meeting id 845 2291 0034, passcode in the invite.",
+    "Tracking number 9400 1000 0000 0000 0000 00 arrived.",
+    "The SSN field is optional on the form.",
+    "Dress code is smart casual; the postcode is BS1 4DJ.",
+]
+
 corpus = {"secrets": positives, "near_misses": [{"text": t} for t in near]}
 out = Path(__file__).with_name("secrets_corpus.json")
 out.write_text(json.dumps(corpus, indent=1, ensure_ascii=False) + "\n")
