@@ -49,7 +49,8 @@ log = logging.getLogger("memgraph.ingest")
 
 #: Metadata keys the engine keeps about a memory (not the caller's): a remainder does not inherit them.
 _BOOKKEEPING = frozenset(
-    {DECAY_STATE_KEY, "merged_into", "contradicts", "contradicted_by", "reinforcements", "remainder_of", *starts.KEYS}
+    {DECAY_STATE_KEY, "merged_into", "contradicts", "contradicted_by", "reinforcements", "remainder_of",
+     remainders.AMENDS, *starts.KEYS}
 )
 #: The `source` of what a superseded memory still says (`_keep_remainders`).
 REMAINDER_SOURCE = "remainder"
@@ -224,6 +225,10 @@ class IngestPipeline:
             old = r.target.memory
             rest = remainders.remainder(r.memory.content, old.content)
             if rest is None:
+                if r.memory is not None and remainders.leaves_values(r.memory.content, old.content):
+                    # nothing to cut out, but the old one still says values the new one does not: recall serves it
+                    # beside its replacement (retrieve/bases.py)
+                    r.memory.metadata.setdefault(remainders.AMENDS, []).append(old.id)
                 continue
             olds.append(old)
             items.append(

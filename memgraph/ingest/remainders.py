@@ -41,6 +41,19 @@ _PIECE_BREAK = re.compile(
 _REFERRING = frozenset("he she they it his her their its them him this that these those".split())
 
 
+#: Metadata key on a superseding memory: the ids of the memories it replaced that state a kind of value it does not
+#: restate, and that left no remainder to keep it ("meets on the first Wednesday at 7pm" -> "now meets on the second
+#: Wednesday": one clause, so nothing can be cut out, and the 7pm still stands). Recall serves them with it, marked
+#: superseded (`retrieve/bases.py`); erasure drops erased ids from it (`jobs/erase.py`).
+AMENDS = "amends"
+
+
+def leaves_values(new: str, old: str) -> bool:
+    """Whether `old` states a kind of value (a time, a date, a month, an amount ...) that `new`, which replaced it,
+    does not mention at all: what `new` changed, `old` still says the rest of."""
+    return bool(_value_kinds(old) - _value_kinds(new))
+
+
 def remainder(new: str, old: str) -> str | None:
     """What `old` still says once `new` has replaced one of its slots, or None when that slot was all of it.
 

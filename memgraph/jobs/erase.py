@@ -44,7 +44,7 @@ from pydantic import Field
 
 from memgraph.errors import EmbedderUnavailableError
 from memgraph.ids import check_id
-from memgraph.ingest import starts
+from memgraph.ingest import remainders, starts
 from memgraph.jobs.base import JobContext, JobReport, load_all
 from memgraph.models import HasTag, Link, LinkSource, Memory, Relation, utcnow, validate_owner
 from memgraph.store.base import GraphStore, MemoryUpdate, WriteBatch
@@ -62,7 +62,7 @@ ForgetTexts = Callable[[Sequence[str]], int]
 _FRAGMENT = re.compile(r"(?<=[.!?…])\s+|\s+\|\s+|\n+")
 #: Metadata lists of memory ids that an erased id is dropped from (a conflict's sides; a change that starts later
 #: and the memory it replaces, ingest/starts.py).
-_ID_LISTS = ("contradicts", "contradicted_by", starts.REPLACES, starts.REPLACED_BY)
+_ID_LISTS = ("contradicts", "contradicted_by", starts.REPLACES, starts.REPLACED_BY, remainders.AMENDS)
 
 
 class EraseReport(JobReport):

@@ -9,6 +9,11 @@ the agent then has both numbers. It is shown, not reinforced: maintenance never 
 A relative statement that also gives the new value ("went up by 50 to 1500") brings its base too: one more line
 costs little, and telling the two apart would take the write path's value parse on every recall.
 
+So does a change that leaves other values of the memory it replaced standing, when they could not be kept as a
+memory of their own (`ingest/remainders.py`, `AMENDS`: "The committee meets on the first Wednesday of the month at
+7pm." then "Actually the committee now meets on the second Wednesday.": served alone, "what time does the committee
+meet?" lost the 7pm; a lead's quarter hour of allotment notes). The write marks it, so recall reads no edge for it.
+
 So does a follow-up that names no subject of its own ("pushed back a week, to the 19th" after "The plumber is coming
 on the 12th at 10am.": `ingest/followups.py`, which the write path compares with the latest memories): served alone
 it answered "when is the plumber coming?" with a date and no plumber (a lead's quarter hour of use).
@@ -20,6 +25,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from memgraph.ingest.followups import SAID, followup
+from memgraph.ingest.remainders import AMENDS
 from memgraph.models import Memory, RecallTrace, Relation
 from memgraph.retrieve.layers import SUPERSEDED
 from memgraph.retrieve.seeds import read_memories
@@ -51,16 +57,24 @@ def bases(store: GraphStore, user_id: str, served: Sequence[Memory]) -> dict[str
     # a follow-up only when the write decided it as one (its edge's reason): "Actually Lena moved to Lisbon" has the
     # shape too, and names its subject
     follow = {m.id for m in served if m.active and m.id not in rel and followup(m.content)}
-    if not rel and not follow:
-        return {}
-    links = store.get_links(user_id, [*rel, *follow], relations=[Relation.SUPERSEDES], direction="out")
     older: dict[str, str] = {}
-    for link in sorted(links, key=lambda lk: lk.updated_at):
-        if link.src in rel or (link.src in follow and SAID in (link.reason or "")):
-            older[link.src] = link.dst
+    for m in served:  # the write named them: no edge to read
+        amends = m.metadata.get(AMENDS) if m.active and m.id not in rel and m.id not in follow else None
+        if isinstance(amends, list) and amends and isinstance(amends[-1], str):
+            older[m.id] = amends[-1]
+    if rel or follow:
+        links = store.get_links(user_id, [*rel, *follow], relations=[Relation.SUPERSEDES], direction="out")
+        for link in sorted(links, key=lambda lk: lk.updated_at):
+            if link.src in rel or (link.src in follow and SAID in (link.reason or "")):
+                older[link.src] = link.dst
+    if not older:
+        return {}
     shown = {m.id for m in served}
     found = {m.id: m for m in read_memories(store, user_id, [d for d in older.values() if d not in shown])}
-    return {new: found[old] for new, old in older.items() if old in found}
+    # a memory the write marked as amending one that is active again (or still: a change that starts later) leaves
+    # it to be served on its own merits
+    return {new: found[old] for new, old in older.items()
+            if old in found and not (found[old].active and new not in rel and new not in follow)}
 
 
 def with_bases(
@@ -94,8 +108,8 @@ def with_bases(
                 importance=base.importance,
                 confidence=base.confidence,
                 tokens=tokens,
-                notes=[f"superseded by {mem.id}, which says its value as a change of this one or leaves its "
-                       "subject to it"],
+                notes=[f"superseded by {mem.id}, which says its value as a change of this one, leaves its "
+                       "subject to it or leaves its other values standing"],
             )
         )
     return memories, out

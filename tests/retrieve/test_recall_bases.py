@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 
 from memgraph import MemoryEngine
 from memgraph.cli import app
+from memgraph.ingest.remainders import AMENDS, leaves_values
 from memgraph.models import Relation
 from memgraph.retrieve.bases import relative
 from memgraph.retrieve.layers import SUPERSEDED
@@ -113,3 +114,46 @@ def test_a_follow_up_is_served_with_the_memory_it_leaves_its_subject_to(quiet: M
     other = quiet.remember("The window cleaner comes on the 3rd.", user_id="kai")
     quiet.remember("The window cleaner comes on the 10th now.", user_id="kai")
     assert other.id not in [m.id for m in quiet.recall("when does the window cleaner come?", user_id="kai").memories]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "leaves"),
+    [
+        ("The committee meets on the first Wednesday of the month at 7pm.", "The committee now meets on the second "
+         "Wednesday.", True),  # the time still stands
+        ("Rent is £38 a year, due every April.", "Rent is now £45.", True),  # the month it is due
+        ("The dentist is on Friday 3 March at 10am.", "The dentist moved to Monday 6 March at 2pm.", False),
+        ("Lena lives in Porto.", "Lena moved to Lisbon.", False),  # no value at all
+        ("The pool opens at 6am.", "The pool opens at 6:30 now.", False),  # the same kind, changed
+    ],
+)
+def test_a_change_that_leaves_a_kind_of_value_unsaid(old: str, new: str, leaves: bool) -> None:
+    assert leaves_values(new, old) is leaves
+
+
+def test_a_change_of_one_value_is_served_with_the_values_it_left_standing(quiet: MemoryEngine) -> None:
+    """One clause, so no remainder can be cut out of it: the write marks the new memory (`AMENDS`) and recall serves
+    the old one after it, marked superseded, so "what time" still finds the 7pm."""
+    old = quiet.remember("The allotment committee meets on the first Wednesday of the month at 7pm.", user_id="kim")
+    new = quiet.remember("Actually the committee now meets on the second Wednesday.", user_id="kim")
+    assert not quiet.get(old.id, user_id="kim").active
+    assert new.metadata[AMENDS] == [old.id]
+    res = quiet.recall("what time does the committee meet?", user_id="kim", top_k=3)
+    ids = [m.id for m in res.memories]
+    assert ids.index(old.id) == ids.index(new.id) + 1
+    assert res.trace[ids.index(old.id)].section == SUPERSEDED
+    assert "[FACT, superseded] The allotment committee meets" in res.to_prompt()
+    # erasing the old memory takes its id out of the mark, and recall serves the change alone
+    quiet.erase([old.id], user_id="kim")
+    assert AMENDS not in quiet.get(new.id, user_id="kim").metadata or not quiet.get(new.id, user_id="kim").metadata[
+        AMENDS]
+    assert [m.id for m in quiet.recall("what time does the committee meet?", user_id="kim", top_k=3).memories] == [
+        new.id]
+
+
+def test_a_change_that_restates_every_kind_of_value_brings_nothing(quiet: MemoryEngine) -> None:
+    old = quiet.remember("The dentist appointment is on Friday 3 March at 10am.", user_id="kim")
+    new = quiet.remember("The dentist appointment moved to Monday 6 March at 2pm.", user_id="kim")
+    assert not quiet.get(old.id, user_id="kim").active and AMENDS not in new.metadata
+    res = quiet.recall("when is the dentist appointment?", user_id="kim", top_k=3)
+    assert old.id not in [m.id for m in res.memories]
