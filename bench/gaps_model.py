@@ -131,7 +131,7 @@ CACHE_DIR = ROOT / "bench" / ".cache" / "gaps_model"
 FEATURE_CODE = ("memgraph/config.py", "memgraph/retrieve/gaps.py", "memgraph/retrieve/gap_focus.py",
                 "memgraph/retrieve/gap_question.py", "memgraph/retrieve/gap_values.py",
                 "memgraph/retrieve/gap_model.py", "memgraph/retrieve/gap_structure.py",
-                "memgraph/retrieve/gap_voice.py", "memgraph/retrieve/gap_fields.py")
+                "memgraph/retrieve/gap_voice.py", "memgraph/retrieve/gap_fields.py", "memgraph/retrieve/gap_confirm.py")
 MODEL = "gap_model.json"
 #: Issue 15's goal for gap detection; `model>t` keeps precision at it on the training parts.
 GOAL_PRECISION = 0.9
