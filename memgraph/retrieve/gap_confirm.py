@@ -41,6 +41,11 @@ _TAG_END = re.compile(rf"(?i)(?<=\w)\s*(?:,\s*|\s+[-–—]\s+|\s+)(?:{_NEG_AUX}
 _VALUE_CHECK = re.compile(
     rf"(?i)^\W*(?:or\s+)?(?:{_AUX}|{_NEG_AUX})(?:\s+not)?\s+(?:it|that|they)\s+(?P<rest>(?:[\w'’£$€.,:/-]+\s*){{1,4}})\?*\W*$"
 )
+#: The same check closing a question said without a mark or a comma, as dictation writes it: "when's the thatcher
+#: starting wasn't it the 2nd" (a negated auxiliary only: "is it 340" may open a question of its own).
+_VALUE_CHECK_END = re.compile(
+    rf"(?i)\s(?:{_NEG_AUX})\s+(?:it|that|they)\s+(?P<rest>(?:[\w'’£$€.,:/-]+\s*){{1,4}})\?*\W*$"
+)
 #: A negative question before its subject: "Didn't Alfie say ...?", "Isn't the gym shut on Sundays?", "Don't we
 #: have a spare key?" (the mark is asked for: "Don't book anything before 10am" instructs).
 _NEGATED_FIRST = re.compile(
@@ -66,11 +71,14 @@ def tagged(text: str) -> bool:
 
 
 def confirms(question: str) -> bool:
-    """`question` asks to confirm a statement: its last clause is a tag or a checked value (`tag_clause`), it ends
-    with a tag (`tagged`), or it opens with a negated auxiliary before its subject ("Didn't they say ...?")."""
+    """`question` asks to confirm a statement: its last clause is a tag or a checked value (`tag_clause`; dictated,
+    without its comma: "... wasn't it the 2nd"), it ends with a tag (`tagged`), or it opens with a negated auxiliary
+    before its subject ("Didn't they say ...?")."""
     parts = [p for p in _CLAUSE.split(question.strip()) if p.strip()]
+    end = _VALUE_CHECK_END.search(question)
     return bool(parts) and (
         (len(parts) > 1 and tag_clause(parts[-1])) or tagged(question) or bool(_NEGATED_FIRST.match(question))
+        or bool(end and _has_value(end.group("rest")))
     )
 
 

@@ -64,6 +64,10 @@ def test_a_value_checked_after_its_topic_is_one_question() -> None:
     assert tag_clause("was it 340?") and tag_clause("wasn't it the 9th?") and tag_clause("is it at 4pm?")
     assert not tag_clause("is it broken?") and not tag_clause("what do I do?")
     assert scene("the Hendry's order, was it 340?") == ("", "the Hendry's order, was it 340?")
+    # dictated, without the comma or the mark: a negated check closing the question is one too
+    assert confirms("when's the boiler service wasn't it the 9th")
+    assert holds_asked_values("Boiler service moved to 16 May.", "when's the boiler service wasn't it the 9th")
+    assert not confirms("is it 340 or 430")
 
 
 def test_a_progressive_verb_is_no_thing_asked() -> None:
