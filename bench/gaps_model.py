@@ -83,7 +83,11 @@ code no time or price, refitted on twenty-three parts (bench/RESULTS.md, "Gap de
 Helper `gaps18` (2026-11-28): held-out 21 read and frozen (fifteen parts; 7ddcd05's own feature code), another
 period asked next / last, "who" asking a person, a clock time no price, money no number named, a relation against a
 name no sibling, pictographs read by their Unicode names, refitted on twenty-four parts, threshold 0.75 kept
-(bench/RESULTS.md, "Gap detection, held-out 21's causes").
+(bench/RESULTS.md, "Gap detection, held-out 21's causes"). Helper `gaps19` (2026-11-28): held-out 22 read and frozen
+(sixteen parts; dd83e99's own feature code), a question that asks to confirm a statement (`gap_confirm`: a tag, a
+negative question, a value checked after its topic), another month, what happened beside the next one, a progressive
+verb no thing asked, the verb of a price, refitted on twenty-five parts, threshold 0.75 kept (bench/RESULTS.md,
+"Gap detection, held-out 22's causes").
 
     python bench/gaps_model.py                      # leave one part out over the read parts (features cached)
     python bench/gaps_model.py --no-rule-features   # ... the model without the rules' verdicts
@@ -131,7 +135,7 @@ CACHE_DIR = ROOT / "bench" / ".cache" / "gaps_model"
 FEATURE_CODE = ("memgraph/config.py", "memgraph/retrieve/gaps.py", "memgraph/retrieve/gap_focus.py",
                 "memgraph/retrieve/gap_question.py", "memgraph/retrieve/gap_values.py",
                 "memgraph/retrieve/gap_model.py", "memgraph/retrieve/gap_structure.py",
-                "memgraph/retrieve/gap_voice.py", "memgraph/retrieve/gap_fields.py")
+                "memgraph/retrieve/gap_voice.py", "memgraph/retrieve/gap_fields.py", "memgraph/retrieve/gap_confirm.py")
 MODEL = "gap_model.json"
 #: Issue 15's goal for gap detection; `model>t` keeps precision at it on the training parts.
 GOAL_PRECISION = 0.9

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from memgraph.ingest import chatter
+from memgraph.retrieve.gap_confirm import tag_clause, tagged
 from memgraph.text import stop_words, tokenize
 
 _QUESTION_START = re.compile(
@@ -251,6 +252,8 @@ def is_question(text: str) -> bool:
             return True
         if s.endswith((".", "!")):
             continue
+        if tagged(s):
+            return True  # "practice is monday nights isnt it": a statement with its tag asks (`gap_confirm`)
         # "locked out the back - whats the alarm code": a question may follow its scene; without its mark it is the
         # last clause or a question word with its verb ("when you draft emails, keep them short" is no question)
         parts = [c for c in _CLAUSE.split(s) if c.strip()]
@@ -480,6 +483,8 @@ def scene(query: str) -> tuple[str, str]:
         at = None if _QUESTION_START.match(text) or text.rstrip().endswith((".", "!")) else inner_question(text)
         return (text[:at].strip(), text[at:].strip()) if at and not _BARE_WH.match(text[at:]) else ("", text)
     last = parts[-1]
+    if tag_clause(last):
+        return "", text  # "The hut's got electricity, hasn't it?": the statement is asked, no scene (`gap_confirm`)
     asks = is_question(last) or _REQUEST.match(last) or _attribute_of(last, head_words=2)
     if not asks or any(is_question(p) for p in parts[:-1]):
         return "", text

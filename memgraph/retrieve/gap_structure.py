@@ -69,6 +69,16 @@ _PREPOSITIONS = frozenset("of for on in at with to from about down up by over un
 _CALLED = re.compile(r"(?i)\bcalled\b")
 _NAMING = frozenset({"called", "named"})
 _COPULAS = frozenset("is are was were".split())
+#: "what's Angus *playing* off?", "what are the kids *arguing* at the regionals?", "what's the dog eating these
+#: days?": "what", a form of "be", a subject and its verb in -ing, which ends the question or stands before a
+#: preposition, a particle or a time: the thing asked is the verb's object, unnamed ("playing" is no word a memory
+#: must say: "Handicap list: ... Angus 14"). "the team training schedule" goes on with its noun and is no verb.
+_PROGRESSIVE = re.compile(
+    r"(?i)^\W*what(?:['’]?s|\s+(?:is|are|was|were))\s+(?:(?:the|my|our|his|her|their|your|a|an)\s+)?"
+    r"(?!(?:the|my|our|his|her|their|your|a|an)\b)[\w'’-]+(?:\s+[\w'’-]+)?\s+[a-z]{2,}ing"
+    r"(?:\W*$|\s+(?:of|for|on|in|at|with|to|from|about|down|up|by|over|off|out|as|into|these|this|that|now|today|"
+    r"tonight|tomorrow|then|next)\b)"
+)
 _AUXILIARIES = frozenset("is are was were does do did will can should has have had would could".split())
 #: What is read of each served memory, for the most similar one and the most similar one holding the answer.
 _PER_MEMORY = ("names_absent", "sibling_name", "lexical_left", "sibling_owner", "sibling_qualifier", "head_absent")
@@ -116,6 +126,8 @@ def asked_head(query: str) -> str | None:
     q = asked(query)
     if not _WHAT_THING.match(q) or expected_answer(q) not in (None, "name") or _CALLED.search(q):
         return None
+    if _PROGRESSIVE.match(q):
+        return None  # "what's Angus playing off?": what is asked is the verb's object
     focus = set(focus_words(q, typed=True))
     words = tokenize(q)
     # "which command installs frontend packages?": a question word before its noun, and no verb word or preposition

@@ -11,6 +11,7 @@ from memgraph.ingest.statement import stem
 from memgraph.ingest.units import CURRENCY, UNIT_ALIASES
 from memgraph.ingest.value_words import MONTHS, WEEKDAYS
 from memgraph.ingest.values import Values, values
+from memgraph.retrieve.gap_confirm import checked_kind, confirms
 from memgraph.text import stop_words, tokenize
 
 #: (expected answer, query pattern), the first match wins.
@@ -38,7 +39,10 @@ _EXPECT: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"\b|"
             r"\bhow\s+expensive\b|"
             # "What does the Pixieset subscription cost?": the verb asks for the amount as "how much" does
-            r"\bwhat\s+(?:does|do|did|will|would)\b[^?.!]*\b(?:cost|charge)\b"
+            r"\bwhat\s+(?:does|do|did|will|would)\b[^?.!]*\b(?:cost|charge)\b|"
+            # "what's the plumber charging?", "what are eggs going for at the market?": the verb of a price
+            r"\bwhat(?:['’]?s|\s+(?:is|are|was|were))\s+(?:[\w'’-]+\s+){1,4}?(?:charging|costing|going\s+for|"
+            r"selling\s+for)\b"
         ),
     ),
     # "What's my locker code?": the code itself, not where it is written down ("… on a card in my wallet")
@@ -116,6 +120,10 @@ _PER_ADVERB = {"hourly": "hour", "daily": "day", "nightly": "night", "weekly": "
 _PER_ADVERB_WORD = re.compile(r"(?i)\b(?:" + "|".join(_PER_ADVERB) + r")\b")
 _NEXT = re.compile(r"(?i)\b(?:next|upcoming|coming)\b")
 _PAST = re.compile(r"(?i)\b(?:last|previous|ago|yesterday)\b")
+#: A verb that tells what happened, said beside the next one: "The envelope had its 100-hr inspection – passed,
+#: next one TBC" speaks of the last inspection too ("did the balloon get through its last check?"). Only verbs that
+#: cannot be a plan's participle ("booked", "scheduled", "moved" are said of the next one).
+_DONE = re.compile(r"(?i)\b(?:had|did|went|passed|failed|happened|got\s+through)\b")
 _LAST_TIME = re.compile(r"(?i)\b(?:was|were|did)\b[^?.!]*\blast\b")
 #: A question about a time gone by ("when was ...", "when did ...", "used to"; or one saying `_PAST`'s "last", "ago"):
 #: a past time answers it.
@@ -247,13 +255,13 @@ def is_role(word: str) -> bool:
 
 def expected_answer(query: str) -> str | None:
     """The kind of value the query asks for (time, when, duration, number, money, name, place, a postal address,
-    email, phone, code, age)."""
+    email, phone, code, age); a question that asks to confirm a statement asks the kind of value it states."""
     if _WHO_FIRST.match(query) and not _OTHER_QUESTION.search(query):
         return "name"
     for name, pattern in _EXPECT:
         if pattern.search(query):
             return name
-    return None
+    return checked_kind(query)  # "Mum's party is the 16th, isn't it?": the date it checks (`gap_confirm`)
 
 
 def holds_answer(content: str, expects: str | None, query: str) -> bool:
@@ -412,14 +420,16 @@ def tense_clash(content: str, query: str) -> bool:
     if _NEXT.search(query) and not _PAST.search(query):
         return bool(_PAST.search(content)) and not (_NEXT.search(content) or _FREQUENCY_ONLY.search(content))
     if _PAST.search(query) and not _NEXT.search(query):
-        return bool(_NEXT.search(content)) and not _PAST.search(content)
+        return bool(_NEXT.search(content)) and not (_PAST.search(content) or _DONE.search(content))
     return False
 
 
 def holds_asked_values(content: str, query: str) -> bool:
     """A question pinned to values ("which album came out in 1997?", "my best time for 10 km?", "the Q4
     target?") is answered only by a memory that holds one of them."""
-    if _other_weekday(content, query):
+    if confirms(query):  # "wasn't it the 2nd?" / "start pushed back to 16 June": the value checked, no pin
+        return True
+    if _other_weekday(content, query) or _other_month(content, query):
         return False
     asked = _flat(query)
     if not asked or asked & _flat(content):
@@ -444,6 +454,27 @@ def _other_weekday(content: str, query: str) -> bool:
     asked = values(query).weekdays
     said = values(content).weekdays
     return bool(asked and said and not asked & said and not _WEEKDAY_RANGE.search(content))
+
+
+#: Months joined as a range or a season: "Jul–Aug", "from May to September", "April through June".
+_MONTH_RANGE = re.compile(
+    r"(?i)\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s*(?:to|-|–|through|until|till)\s*"
+    r"(?:\d{1,2}\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|"
+    r"\b(?:spring|summer|autumn|winter|season|monthly|every\s+month|each\s+month)\b"
+)
+
+
+def _other_month(content: str, query: str) -> bool:
+    """The question names a month and the memory names only others, as months or in dates: "Who's doing the
+    turning demo in May?" is not answered by "club demo 3 Mar, AGM 7 Apr, guest turner ..." (another occasion of
+    the same thing), as `_other_weekday` reads days. Not in a yes/no question ("Is the demo in May?" / "demo 3 Mar"
+    says no), nor against months joined as a range or a season ("Jul–Aug", "all summer")."""
+    if not _WH_QUESTION.match(query):
+        return False
+    qv, cv = values(query), values(content)
+    asked = set(qv.months) | {m for m, _ in qv.dates}
+    said = set(cv.months) | {m for m, _ in cv.dates}
+    return bool(asked and said and not asked & said and not _MONTH_RANGE.search(content))
 
 
 #: "numbers one to nine in words", "between 5 and 10 people", "ages 3-6": the numbers between two bounds.

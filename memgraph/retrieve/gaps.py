@@ -47,6 +47,10 @@ A miss needs all of this:
    number ("the company number") is not an amount or a date, an age asked needs an age, a wh-question that names a
    weekday is not answered by a memory of other days only, and a memory near the scene but not the question must
    say the question's own words ("honey's off, what do I treat the mites with?" / "My honey goes in 340 g jars").
+8. **a question that asks to confirm** (`gap_confirm`): a statement with a tag ("The hut's got a kettle, hasn't
+   it?"), a negative question ("Didn't they say Tuesday?") or a value checked after its topic ("the order, was it
+   340?") asks what its statement says: the tag is no question of its own, the statement no scene; the value it
+   checks is no pin (another value of its kind answers: "no, the 28th") and its kind is what is asked.
 
 What decided it (measured on hand-labelled cases, tests/data/decisions/gaps_*.json, bench/decisions.py): the
 old rule ("no vector hit above the similarity threshold") logged answered questions as misses (the best memory
