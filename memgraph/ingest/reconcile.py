@@ -86,6 +86,7 @@ from memgraph.ingest import (
     fields,
     followups,
     hedges,
+    idioms,
     intentions,
     notices,
     pair_model,
@@ -195,9 +196,12 @@ class RuleReconciler(ConflictRules):
     def __init__(self, settings: Settings) -> None:
         self.s = settings
 
-    def duplicate(self, n: Statement, o: Statement, c: Comparison, *, turns: bool = False) -> str | None:
+    def duplicate(
+        self, n: Statement, o: Statement, c: Comparison, *, turns: bool = False, figured: bool = False
+    ) -> str | None:
         """Why `n` repeats `o`, or None: every value the same and the texts close. `turns`: both are conversation
-        turns of one speaker, which only a near-identical text repeats (see the paraphrase rule below)."""
+        turns of one speaker, which only a near-identical text repeats (see the paraphrase rule below); `figured`:
+        one of them said a figure of speech, which `n` and `o` read in plain words (`idioms.plain`)."""
         s = self.s
         if (n.correction or n.update) and not (o.correction or o.update):
             return None
@@ -240,7 +244,21 @@ class RuleReconciler(ConflictRules):
             return "paraphrase with the same values"
         if self._anchored(n, o, c):
             return "paraphrase with the same values and subject"
+        if figured and self._figurative(n, o, c):
+            return "paraphrase with the same values and subject (a figure of speech said plainly)"
         return None
+
+    def _figurative(self, n: Statement, o: Statement, c: Comparison) -> bool:
+        """A paraphrase where one text said by a figure of speech what the other says plainly, read in plain words
+        ("The club's mower has given up the ghost for good." / "The croquet club's mower is broken beyond repair.",
+        0.57): the figure's words share nothing with what they mean and pull the cosine down, so the bar is
+        `dedup_figurative_cosine`, with the subject the same and few words differing on each side of the plain
+        reading (`dedup_figurative_max_changed_terms`)."""
+        s = self.s
+        few = s.dedup_figurative_max_changed_terms
+        if c.cosine < s.dedup_figurative_cosine or len(c.only_new) > few or len(c.only_old) > few:
+            return False
+        return _same_subject(n, o) and not owned_things_differ(n, o)
 
     def _anchored(self, n: Statement, o: Statement, c: Comparison) -> bool:
         """A paraphrase anchored by its values: both give typed values and they are the same, both are about
@@ -427,7 +445,8 @@ class RuleReconciler(ConflictRules):
         return None
 
     def decide(self, new: Memory, neighbours: Sequence[Neighbour]) -> ReconcileDecision:
-        n = statement(new.content)
+        # "The mower has given up the ghost." is read as "The mower is broken." (`idioms.py`), each neighbour too
+        n = idioms.plain(statement(new.content))
         correction = new.kind is MemoryKind.CORRECTION or n.correction
         denied = denied_values(new.content)
         cue = correction or n.update
@@ -467,7 +486,8 @@ class RuleReconciler(ConflictRules):
                         return d
                 continue
             # "BSL interpreters …" / "… British Sign Language booking": read with the words the other spells out
-            n, o = acronyms.spelled_out(read, statement(old.content))
+            n, o = acronyms.spelled_out(read, idioms.plain(statement(old.content)))
+            figured = idioms.figured(new.content) or idioms.figured(old.content)
             c = _compare(n, o, nb.similarity, self.s.duration_calendar_tolerance)
             if compared is not None and nb.similarity >= self.s.dedup_model_min_cosine:
                 compared.append((nb, o, c))
@@ -497,7 +517,7 @@ class RuleReconciler(ConflictRules):
                 return ReconcileDecision(
                     ReconcileAction.SUPERSEDE, old.id, f"newer statement of the same subject ({turned})", c.scores()
                 )
-            dup = self.duplicate(n, o, c, turns=bool(who and other))  # two turns of one speaker
+            dup = self.duplicate(n, o, c, turns=bool(who and other), figured=figured)  # (turns: of one speaker)
             # "I enjoy driving." after "I enjoy driving. I'm a woman." (cosine 0.84): a repeat of one sentence of
             # two, or one with a sentence more, which a reinforcement would lose
             # (neither a hedge nor a message's greeting or sign-off on one side is a sentence more: "I think it's
