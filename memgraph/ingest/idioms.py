@@ -15,14 +15,17 @@ verbal idiom brings its copula ("has given up the ghost" -> "is broken"), a pred
 text has ("is in the bag" -> "is secured"). Only figures whose literal sense is rare in notes are listed: "on its
 last legs" of a chimney is never about legs; "bust", "dead" or "sorted" are left alone (a person, money, a verb).
 
-`plain` is what the reconciler asks: each statement of a pair, read again in plain words when it says a figure.
+`plain` is what the reconciler asks: each statement of a pair, read again in plain words when it says a figure;
+`paraphrase` is its duplicate rule for a figure beside its plain statement.
 """
 
 from __future__ import annotations
 
 import re
 
+from memgraph.config import Settings
 from memgraph.ingest import states
+from memgraph.ingest.comparison import Comparison, _same_subject, owned_things_differ
 from memgraph.ingest.marks import found, register
 from memgraph.ingest.statement import Statement, statement
 
@@ -39,6 +42,8 @@ _COP = (
     r"well\s+and\s+truly|very\s+much)\s+)*"
 )
 _COP_SAID = re.compile(rf"(?i){_COP}")
+#: a named side after a figure of a contest ("wiped the floor with St Anne's", "… with the Tigers")
+_NAMED = r"(?=\s+(?:the\s+)?(?-i:[A-Z]))"
 
 #: (plain words, the figures that say them, whether each follows a copula); each figure a regular expression matched
 #: as whole words, any case.
@@ -47,7 +52,6 @@ _TABLE: tuple[tuple[str, tuple[str, ...], bool], ...] = (
     ("is broken", (
         rf"{_AUX}(?:given|gave)\s+up\s+the\s+ghost",
         rf"{_AUX}(?:bitten|bit)\s+the\s+dust",
-        rf"{_AUX}conked\s+out",
         rf"{_AUX}gone\s+(?:kaput|phut)",
         rf"{_AUX}died\s+on\s+(?:me|us|him|her|them)",
     ), False),
@@ -77,8 +81,7 @@ _TABLE: tuple[tuple[str, tuple[str, ...], bool], ...] = (
         r"a\s+done\s+deal",
         r"signed,?\s+sealed(?:,?\s+and\s+delivered)?",
         r"set\s+in\s+stone",
-        r"(?:all\s+)?sewn\s+up",
-        r"nailed\s+(?:on|down)",
+        r"all\s+sewn\s+up",
         r"a\s+(?:foregone\s+conclusion|sure\s+thing|dead\s+cert(?:ainty)?)",
     ), True),
     # not firm: side 0 ("up in the air"), or called off ("has fallen through", "is a no-go")
@@ -99,14 +102,15 @@ _TABLE: tuple[tuple[str, tuple[str, ...], bool], ...] = (
     ("not going to happen", (r"a\s+non-?starter", r"out\s+of\s+the\s+question", r"a\s+pipe\s*dream"), True),
     # on hold: states' "activity" axis, side 0
     ("on hold", (r"on\s+the\s+back\s*burner", r"kicked\s+into\s+the\s+long\s+grass"), True),
-    # a contest won easily or lost narrowly
-    ("easily beat", (
+    # a contest won easily or lost narrowly, against a named side ("walked all over Hartley College"; not "walked
+    # all over town", "wiped the floor with a damp cloth")
+    ("easily beat", tuple(f + _NAMED for f in (
         r"(?:walked|walks|walk)\s+all\s+over",
         r"(?:wiped|wipes|wipe)\s+the\s+floor\s+with",
         r"(?:ran|runs|run)\s+rings\s+(?:a?round)",
         r"(?:made|makes|make)\s+mincemeat\s+(?:out\s+)?of",
         r"(?:made|makes|make)\s+short\s+work\s+of",
-    ), False),
+    )), False),
     ("narrowly beaten", (r"pipped\s+(?:at|to)\s+the\s+post",), False),
     ("narrowly", (
         r"by\s+a\s+(?:whisker|hair['’]?s?\s*breadth|nose)",
@@ -166,6 +170,19 @@ def plain(st: Statement) -> Statement:
 def figured(text: str) -> bool:
     """Whether `text` says a figure of speech of the table."""
     return found(_FIGURE, text)
+
+
+def paraphrase(n: Statement, o: Statement, c: Comparison, s: Settings) -> bool:
+    """Whether `n` repeats `o`, one of them having said by a figure of speech what the other says plainly, both read
+    in plain words (`plain`): "The club's mower has given up the ghost for good." / "The croquet club's mower is
+    broken beyond repair." (0.57). The figure's words share nothing with what they mean and pull the cosine down, so
+    the bar is `dedup_figurative_cosine`, with the subject the same and at most `dedup_figurative_max_changed_terms`
+    words differing on each side of the plain reading. The caller's duplicate rule has checked the values, the
+    polarity and the states."""
+    few = s.dedup_figurative_max_changed_terms
+    if c.cosine < s.dedup_figurative_cosine or len(c.only_new) > few or len(c.only_old) > few:
+        return False
+    return _same_subject(n, o) and not owned_things_differ(n, o)
 
 
 #: searched once per text as it is parsed (marks.py)

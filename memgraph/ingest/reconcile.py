@@ -14,7 +14,8 @@ polarity, cues) and compared. For each neighbour, most similar first, the first 
    at cosine >= `dedup_values_cosine` ("rent is £850" / "let at 850 pounds"), or with up to
    `dedup_measured_max_changed_terms` words reworded from `dedup_measured_cosine` when the values measure something
    (a price, a length, a time; not a bare number, often part of a name). Not between two turns of a
-   conversation: a turn said again in other words is another turn.
+   conversation: a turn said again in other words is another turn. Both texts are read in plain words first: a
+   figure of speech as the state it says ("has given up the ghost" / "is broken": `idioms.py`).
 2. Statements of two different speakers never repeat, supersede or contradict each other ("Caroline: I love
    pizza" and "Mel: I love pizza" are two facts), but two senders' messages of a group chat about a thing ("Dev:
    Kira's list is A and B" / "Lou: like Dev said, it's B and A") are read as two notes, without the names
@@ -244,21 +245,9 @@ class RuleReconciler(ConflictRules):
             return "paraphrase with the same values"
         if self._anchored(n, o, c):
             return "paraphrase with the same values and subject"
-        if figured and self._figurative(n, o, c):
+        if figured and idioms.paraphrase(n, o, c, self.s):
             return "paraphrase with the same values and subject (a figure of speech said plainly)"
         return None
-
-    def _figurative(self, n: Statement, o: Statement, c: Comparison) -> bool:
-        """A paraphrase where one text said by a figure of speech what the other says plainly, read in plain words
-        ("The club's mower has given up the ghost for good." / "The croquet club's mower is broken beyond repair.",
-        0.57): the figure's words share nothing with what they mean and pull the cosine down, so the bar is
-        `dedup_figurative_cosine`, with the subject the same and few words differing on each side of the plain
-        reading (`dedup_figurative_max_changed_terms`)."""
-        s = self.s
-        few = s.dedup_figurative_max_changed_terms
-        if c.cosine < s.dedup_figurative_cosine or len(c.only_new) > few or len(c.only_old) > few:
-            return False
-        return _same_subject(n, o) and not owned_things_differ(n, o)
 
     def _anchored(self, n: Statement, o: Statement, c: Comparison) -> bool:
         """A paraphrase anchored by its values: both give typed values and they are the same, both are about

@@ -27,6 +27,10 @@ def test_a_figure_is_read_as_its_plain_state() -> None:
     assert idioms.literal("The ghost tour starts at the abbey.") is None
     assert idioms.literal("We left the bag in the air-raid shelter.") is None
     assert idioms.literal("Let me have a go at the crossword.") is None
+    assert idioms.literal("We walked all over town looking for the cat.") is None
+    assert idioms.literal("I wiped the floor with a damp cloth.") is None
+    assert idioms.literal("The keys are in the bag by the door.") is None
+    assert idioms.literal("We walked all over Hartley College.") == "We easily beat Hartley College."
 
 
 @pytest.mark.parametrize(
@@ -48,11 +52,11 @@ def test_a_figure_is_read_as_its_plain_state() -> None:
         ("The surveyor said our roof is in good condition.", "The surveyor reckons our roof's on its last legs.",
          CONTRADICT),
         ("The date for the reunion is confirmed.", "The date for the reunion is still up in the air.", CONTRADICT),
-        ("The lift in block B is working.", "The lift in block B has conked out.", CONTRADICT),
+        ("The lift in block B is working.", "The lift in block B has gone kaput.", CONTRADICT),
         ("The sauna at the leisure centre is open this week.", "The sauna's out of action this week.", CONTRADICT),
         ("The sauna is open on Sundays.", "The steam room is out of action this week.", CREATE),
         # ... and said as a change: a supersede
-        ("The club minibus is working fine.", "The club minibus has conked out again, so we're hiring one.",
+        ("The club minibus is working fine.", "The club minibus has given up the ghost again, so we're hiring one.",
          SUPERSEDE),
         ("The piano tuning is booked for Thursday 12 March.",
          "Thursday's piano tuning is a no-go now – he's moved us to the Friday after.", SUPERSEDE),
