@@ -204,6 +204,7 @@ _CONTRACTED = re.compile(
 )
 
 
+@lru_cache(maxsize=16384)
 def uncontracted(text: str) -> str | None:
     """`text` with a "'s" before a state said as "is" ("The foam pit's out of action." -> "The foam pit is out of
     action."), which the statement reader reads as the verb (it cannot tell "'s" from a possessive); None when there
