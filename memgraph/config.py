@@ -486,6 +486,18 @@ class Settings(BaseModel):
     dedup_measured_max_changed_terms: int = Field(
         4, description="Words that may differ on each side of a measured paraphrase (dedup_measured_cosine)."
     )
+    dedup_figurative_cosine: float = Field(
+        0.55,
+        description="A paraphrase where one text says by a figure of speech what the other says plainly ('The "
+        "mower has given up the ghost.' / 'The mower is broken beyond repair.'; ingest/idioms.py reads the figure "
+        "in plain words) is a duplicate from this cosine, the same values and subject and at most "
+        "dedup_figurative_max_changed_terms words differing on each side of the plain reading: the figure's words "
+        "('ghost', 'bag', 'legs') share nothing with what they mean and pull the cosine down. Held-out pairs 22's "
+        "four such duplicates lie at 0.57-0.83.",
+    )
+    dedup_figurative_max_changed_terms: int = Field(
+        3, description="Words that may differ on each side of a figurative paraphrase (dedup_figurative_cosine)."
+    )
     dedup_model: bool = Field(
         False,
         description="Where the rules decided nothing, reinforce a neighbour the learned duplicate gate "

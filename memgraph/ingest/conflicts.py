@@ -162,7 +162,7 @@ class ConflictRules:
             return "free or included / charged"
         if _negated_participle(n, o, c) and not c.entities_differ and _same_subject(n, o):
             return "changed state (un-)"
-        if states.opposed(n.text, o.text) and not c.entities_differ and _same_subject(n, o):
+        if states.contrary(n.text, o.text) and not c.entities_differ and _same_subject(n, o):
             return "changed state"
         if states.exclusive(n.text, o.text) and not c.entities_differ and (
             _same_subject(n, o) or (not (n.subject or o.subject) and c.cosine >= self.s.reconcile_subject_cosine)

@@ -14,7 +14,8 @@ polarity, cues) and compared. For each neighbour, most similar first, the first 
    at cosine >= `dedup_values_cosine` ("rent is £850" / "let at 850 pounds"), or with up to
    `dedup_measured_max_changed_terms` words reworded from `dedup_measured_cosine` when the values measure something
    (a price, a length, a time; not a bare number, often part of a name). Not between two turns of a
-   conversation: a turn said again in other words is another turn.
+   conversation: a turn said again in other words is another turn. Both texts are read in plain words first: a
+   figure of speech as the state it says ("has given up the ghost" / "is broken": `idioms.py`).
 2. Statements of two different speakers never repeat, supersede or contradict each other ("Caroline: I love
    pizza" and "Mel: I love pizza" are two facts), but two senders' messages of a group chat about a thing ("Dev:
    Kira's list is A and B" / "Lou: like Dev said, it's B and A") are read as two notes, without the names
@@ -86,6 +87,7 @@ from memgraph.ingest import (
     fields,
     followups,
     hedges,
+    idioms,
     intentions,
     notices,
     pair_model,
@@ -195,9 +197,12 @@ class RuleReconciler(ConflictRules):
     def __init__(self, settings: Settings) -> None:
         self.s = settings
 
-    def duplicate(self, n: Statement, o: Statement, c: Comparison, *, turns: bool = False) -> str | None:
+    def duplicate(
+        self, n: Statement, o: Statement, c: Comparison, *, turns: bool = False, figured: bool = False
+    ) -> str | None:
         """Why `n` repeats `o`, or None: every value the same and the texts close. `turns`: both are conversation
-        turns of one speaker, which only a near-identical text repeats (see the paraphrase rule below)."""
+        turns of one speaker, which only a near-identical text repeats (see the paraphrase rule below); `figured`:
+        one of them said a figure of speech, which `n` and `o` read in plain words (`idioms.plain`)."""
         s = self.s
         if (n.correction or n.update) and not (o.correction or o.update):
             return None
@@ -240,6 +245,8 @@ class RuleReconciler(ConflictRules):
             return "paraphrase with the same values"
         if self._anchored(n, o, c):
             return "paraphrase with the same values and subject"
+        if figured and idioms.paraphrase(n, o, c, self.s):
+            return "paraphrase with the same values and subject (a figure of speech said plainly)"
         return None
 
     def _anchored(self, n: Statement, o: Statement, c: Comparison) -> bool:
@@ -427,7 +434,8 @@ class RuleReconciler(ConflictRules):
         return None
 
     def decide(self, new: Memory, neighbours: Sequence[Neighbour]) -> ReconcileDecision:
-        n = statement(new.content)
+        # "The mower has given up the ghost." is read as "The mower is broken." (`idioms.py`), each neighbour too
+        n = idioms.plain(statement(new.content))
         correction = new.kind is MemoryKind.CORRECTION or n.correction
         denied = denied_values(new.content)
         cue = correction or n.update
@@ -467,7 +475,8 @@ class RuleReconciler(ConflictRules):
                         return d
                 continue
             # "BSL interpreters …" / "… British Sign Language booking": read with the words the other spells out
-            n, o = acronyms.spelled_out(read, statement(old.content))
+            n, o = acronyms.spelled_out(read, idioms.plain(statement(old.content)))
+            figured = idioms.figured(new.content) or idioms.figured(old.content)
             c = _compare(n, o, nb.similarity, self.s.duration_calendar_tolerance)
             if compared is not None and nb.similarity >= self.s.dedup_model_min_cosine:
                 compared.append((nb, o, c))
@@ -497,7 +506,7 @@ class RuleReconciler(ConflictRules):
                 return ReconcileDecision(
                     ReconcileAction.SUPERSEDE, old.id, f"newer statement of the same subject ({turned})", c.scores()
                 )
-            dup = self.duplicate(n, o, c, turns=bool(who and other))  # two turns of one speaker
+            dup = self.duplicate(n, o, c, turns=bool(who and other), figured=figured)  # (turns: of one speaker)
             # "I enjoy driving." after "I enjoy driving. I'm a woman." (cosine 0.84): a repeat of one sentence of
             # two, or one with a sentence more, which a reinforcement would lose
             # (neither a hedge nor a message's greeting or sign-off on one side is a sentence more: "I think it's

@@ -32,7 +32,29 @@ _TABLE: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ("out of order", "out of service", "out of action", "out of use", "not working", "broken", "offline",
          "down for maintenance", "closed for repairs"),
         ("in service", "working", "operational", "up and running", "online", "in use again", "in action", "fixed",
-         "repaired"),
+         "repaired", "in working order", "in good working order", "in full working order",
+         # open, of a place or a thing one uses ("The foam pit is open this weekend." / "The foam pit's out of action
+         # this weekend."); not "open to", "open on Sundays", "open at 9", which say to whom or when (`_VERBAL`)
+         "open"),
+    ),
+    # the state a thing is in ("in good condition" / "in poor condition"; idioms.py reads "on its last legs", "in
+    # fine fettle" as these)
+    "condition": (
+        tuple(f"in {very}{a} {noun}" for very in ("", "very ", "really ", "pretty ", "quite ", "rather ")
+              for a in ("poor", "bad", "terrible", "awful", "dreadful", "a poor", "a bad", "a terrible")
+              for noun in ("condition", "shape", "state", "repair"))
+        + ("in disrepair", "worn out", "falling apart", "dilapidated"),
+        tuple(f"in {very}{a} {noun}" for very in ("", "very ", "really ", "pretty ", "quite ")
+              for a in ("good", "great", "excellent", "fine", "decent", "perfect", "a good", "mint", "top")
+              for noun in ("condition", "shape", "state", "repair"))
+    ),
+    # an arrangement or a decision, firm or not ("The venue is confirmed." / "The venue is still undecided.", "The
+    # fixture is called off."); idioms.py reads "up in the air", "in the bag", "a done deal", "fallen through" as these
+    "firm": (
+        ("undecided", "not decided", "not yet decided", "yet to be decided", "still to be decided", "to be decided",
+         "unconfirmed", "not confirmed", "not yet confirmed", "yet to be confirmed", "to be confirmed", "unsettled",
+         "not settled", "not finalised", "not finalized", "cancelled", "canceled", "called off", "scrapped"),
+        ("decided", "settled", "confirmed", "finalised", "finalized", "secured", "going ahead", "agreed"),
     ),
     "stock": (("out of stock", "sold out", "unavailable"), ("in stock", "available")),
     "lock": (("unlocked",), ("locked",)),
@@ -53,8 +75,12 @@ _STATE = re.compile(
 )
 #: One-word states that are also verbs or other words: "working on the report", "running late", "fixed at £5",
 #: "live in Leeds" are no states.
-_VERBAL = frozenset("working running live fixed repaired broken paused active available".split())
+_VERBAL = frozenset("working running live fixed repaired broken paused active available open".split())
 _VERB_NEXT = re.compile(r"(?i)\s+(?:on|for|at|with|from|as|in|to|late|out|by|under|into|around|up)\b")
+#: Firm words that are also verbs with an object or a place: "decided to go", "agreed on a date", "settled in
+#: Leeds", "secured to the wall", "confirmed as chair" are no states of an arrangement.
+_FIRM_VERBS = frozenset("decided settled confirmed secured agreed".split())
+_FIRM_NEXT = re.compile(r"(?i)\s+(?:to|on|in|into|down|with|by|as|against|that|upon)\b")
 #: axis -> the phrases of each of its mutually exclusive sides (read anywhere in the text).
 _CATEGORIES: dict[str, tuple[tuple[str, ...], ...]] = {
     "channel": (
@@ -99,13 +125,20 @@ _CATEGORY = re.compile(rf"(?i)\b(?P<c>{'|'.join(_PHRASES)})\b")
 _NO_LONGER = re.compile(r"(?i)\bno\s+longer\s+$")
 
 
+def _verb(phrase: str, text: str, end: int) -> bool:
+    """Whether the state word matched up to `end` is a verb or another word there ("working on", "settled in")."""
+    return (phrase in _VERBAL and _VERB_NEXT.match(text, end) is not None) or (
+        phrase in _FIRM_VERBS and _FIRM_NEXT.match(text, end) is not None
+    )
+
+
 @lru_cache(maxsize=16384)
 def states(text: str) -> frozenset[tuple[str, int]]:
     """The (axis, side) of every state `text` names after a copula; "no longer <state>" is the other side."""
     out: set[tuple[str, int]] = set()
     for m in _STATE.finditer(text):
         phrase = m.group("s").lower()
-        if phrase in _VERBAL and _VERB_NEXT.match(text, m.end()):
+        if _verb(phrase, text, m.end()):
             continue
         axis, side = _SIDE[phrase]
         if _NO_LONGER.search(text[m.start() : m.start("s")]):
@@ -120,6 +153,18 @@ def opposed(a: str, b: str) -> bool:
         return False  # (a state is a match of `_STATE`)
     sa, sb = states(a), states(b)
     return bool(sa and sb) and any((axis, 1 - side) in sb and (axis, side) not in sb for axis, side in sa)
+
+
+def contrary(a: str, b: str) -> bool:
+    """Whether the two texts put their subject in opposite states of one axis (`opposed`), neither naming both sides
+    of it: "The generator is fixed, but its sound system is still broken." names two things, one in each state, and
+    contradicts no "The generator was repaired last week." (a change said as such is `restored`'s)."""
+    if not opposed(a, b):
+        return False
+    sa, sb = states(a), states(b)
+    return any(
+        (axis, 1 - side) in sb and (axis, 1 - side) not in sa and (axis, side) not in sb for axis, side in sa
+    )
 
 
 @lru_cache(maxsize=16384)
@@ -145,6 +190,29 @@ def exclusive(a: str, b: str) -> bool:
         if len(sa) == 1 and len(sb) == 1 and sa != sb:
             return True
     return False
+
+
+#: "'s" before a state: a copula when the state is a phrase ("The lift's out of order.", "The chimney's in poor
+#: condition."), or a word that ends the clause or is followed by a word of when ("The lift's broken again."); before
+#: a noun it is a possessive ("Tom's broken arm", "the club's open day").
+_CONTRACTED = re.compile(
+    rf"(?i)(?<=\w)['’]s\s+(?={_ADVERBS}(?:"
+    rf"(?:{'|'.join(sorted((re.escape(p) for p in _SIDE if ' ' in p), key=len, reverse=True))})\b"
+    rf"|(?:{'|'.join(sorted((re.escape(p) for p in _SIDE if ' ' not in p), key=len, reverse=True))})"
+    r"(?=\s*(?:[.,;:!?–—)]|-\s|$)|\s+(?:again|now|today|tonight|this|for|until|till|since|so|and|but|at|on|from|by|"
+    r"after|before|too|as|though|anyway|already|yet|then)\b)))"
+)
+
+
+@lru_cache(maxsize=16384)
+def uncontracted(text: str) -> str | None:
+    """`text` with a "'s" before a state said as "is" ("The foam pit's out of action." -> "The foam pit is out of
+    action."), which the statement reader reads as the verb (it cannot tell "'s" from a possessive); None when there
+    is none."""
+    if "'s" not in text and "’s" not in text:
+        return None
+    out = _CONTRACTED.sub(" is ", text)
+    return out if out != text else None
 
 
 #: A change into a state said as such: "back", "again", "now", "no longer" before the state.
@@ -177,7 +245,7 @@ def restored(new: str, old: str) -> bool:
     before = states(old)
     for m in _STATE.finditer(new):
         phrase = m.group("s").lower()
-        if phrase in _VERBAL and _VERB_NEXT.match(new, m.end()):
+        if _verb(phrase, new, m.end()):
             continue
         axis, side = _SIDE[phrase]
         lead = new[m.start() : m.start("s")]

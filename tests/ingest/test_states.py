@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memgraph.ingest.states import opposed, states
+from memgraph.ingest.states import opposed, states, uncontracted
 
 
 def test_states_after_a_copula() -> None:
@@ -29,3 +29,23 @@ def test_exclusive_categories() -> None:
     assert exclusive("Subs are paid in cash.", "Subs are paid by standing order.")
     assert not exclusive("Reminders go out by post.", "Reminders go out by post or by email.")  # names both
     assert not exclusive("Reminders go out by post.", "We post them on Mondays.")
+
+
+def test_the_plain_states_oppose() -> None:
+    assert states("The fence is in very poor condition.") == {("condition", 0)}
+    assert states("The fence is in good shape.") == {("condition", 1)}
+    assert opposed("The merger is confirmed.", "The merger is still undecided.")
+    assert opposed("The sauna is open this week.", "The sauna is out of action this week.")
+    # open on a day, open to someone, settled somewhere: no state
+    assert states("The sauna is open on Sundays.") == frozenset()
+    assert states("The pool is open to members only.") == frozenset()
+    assert states("They are settled in Leeds now.") == frozenset()
+    assert states("The date is confirmed for Friday.") == {("firm", 1)}
+
+
+def test_a_contracted_copula_before_a_state() -> None:
+    assert uncontracted("The sauna's out of action this week.") == "The sauna is out of action this week."
+    assert uncontracted("The kettle's broken again.") == "The kettle is broken again."
+    # a possessive before a noun
+    assert uncontracted("The club's open day is in May.") is None
+    assert uncontracted("Tom's broken arm is healing.") is None
