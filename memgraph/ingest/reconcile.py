@@ -81,6 +81,7 @@ from typing import Protocol, runtime_checkable
 from memgraph._deprecated import deprecated_alias
 from memgraph.config import Settings
 from memgraph.ingest import (
+    abbreviations,
     acronyms,
     ellipsis,
     fields,
@@ -466,8 +467,9 @@ class RuleReconciler(ConflictRules):
                     if d.action is not ReconcileAction.CREATE:
                         return d
                 continue
-            # "BSL interpreters …" / "… British Sign Language booking": read with the words the other spells out
-            n, o = acronyms.spelled_out(read, statement(old.content))
+            # "BSL interpreters …" / "… British Sign Language booking": read with the words the other spells out, the
+            # common abbreviations written out ("£14k inc. VAT", "venue now TBC": `abbreviations.py`)
+            n, o = acronyms.spelled_out(*abbreviations.read_out(read, statement(old.content)))
             c = _compare(n, o, nb.similarity, self.s.duration_calendar_tolerance)
             if compared is not None and nb.similarity >= self.s.dedup_model_min_cosine:
                 compared.append((nb, o, c))
@@ -505,8 +507,10 @@ class RuleReconciler(ConflictRules):
             # run …"; `_said`)
             # (a note of a notification says nothing the notification does not print: `notices.noted`; the stored
             # notification may say more, and it is the one kept)
+            # (abbreviations written out: the full stop of "inc." ends no sentence)
             if dup is not None and (dup == _NOTED or not repeats.one_says_more(
-                *reads.said(new.content, old.content), self.s.dedup_sentence_max_covered
+                *reads.said(abbreviations.written_out(new.content), abbreviations.written_out(old.content)),
+                self.s.dedup_sentence_max_covered,
             )):
                 return ReconcileDecision(ReconcileAction.REINFORCE, old.id, dup, c.scores())
             # ("Trains make me sick too." after "… bus rides, trains are fine.": "too" adds to the bus rides, and
@@ -553,6 +557,8 @@ class RuleReconciler(ConflictRules):
                     why = "a plan withdrawn"
                 if why is None and n.update and fields.changed(new.content, old.content):
                     why = "a record's field given another value"
+                if why is None and abbreviations.unsettled(n, o):
+                    why = "a value now to be confirmed or not applicable"  # "venue now TBC", "n/a from now on"
                 if why is None:
                     why = self.old_part(n, o, c)
                 if why is None and nb.recent:

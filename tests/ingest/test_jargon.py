@@ -1,0 +1,57 @@
+"""Pairs said in trade jargon and business shorthand (bench/RESULTS.md, "Write-path decisions, held-out 22's trade
+jargon and acronyms"): common abbreviations written out, an extra included in a price or added on top, a value now
+to be confirmed or not applicable, a note's label that names a thing, who pays. Sentences of my own in other
+domains, each with a near-miss."""
+
+from __future__ import annotations
+
+import pytest
+
+from memgraph.ingest.abbreviations import written_out
+from memgraph.ingest.reconcile import ReconcileAction
+from tests.ingest.test_reconcile import _decide
+
+REINFORCE = ReconcileAction.REINFORCE
+SUPERSEDE = ReconcileAction.SUPERSEDE
+CONTRADICT = ReconcileAction.CONTRADICT
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("Kitchen quote: £8.5k inc. VAT.", "Kitchen quote: £8.5k including VAT."),
+        ("Sofa £800 excl. delivery", "Sofa £800 excluding delivery"),
+        ("Van hire £120 + fuel.", "Van hire £120 plus fuel."),
+        ("Boiler £2,400 ex VAT.", "Boiler £2,400 excluding VAT."),
+        ("Date TBC, venue TBA.", "Date to be confirmed, venue to be announced."),
+        ("Parking: n/a.", "Parking: not applicable."),
+        ("Report to follow by EOD.", "Report to follow by the end of the day."),
+        ("Ferry ETA 0645 at Dover.", "Ferry expected arrival 6:45 at Dover."),
+        ("Dentist appt approx. 40 min.", "Dentist appointment approximately 40 min."),
+        # near-misses: a company's "Inc.", a sum, "my ex", a lower-case word, a phone number after ETA
+        ("Apple Inc. makes phones.", "Apple Inc. makes phones."),
+        ("2 + 2 is four.", "2 + 2 is four."),
+        ("My ex lives in Leeds.", "My ex lives in Leeds."),
+        ("The eta of the fund is high.", "The eta of the fund is high."),
+        ("ETA unknown, call 0800 123 456.", "expected arrival unknown, call 0800 123 456."),
+    ],
+)
+def test_common_abbreviations_written_out(text: str, said: str) -> None:
+    assert written_out(text) == said
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "action"),
+    [
+        # an abbreviation beside its words: a repeat; the same price with the extra added: two totals
+        ("The kitchen refit is quoted at £8,500 including VAT.", "Kitchen quote: £8.5k inc. VAT.", REINFORCE),
+        # a value now to be confirmed, or no longer applicable, with a cue of change; without one, nothing newer
+        ("Pub quiz round 3: 12 March at the Red Lion.", "Round 3 venue now TBC – the Red Lion pulled out.", SUPERSEDE),
+        ("Pub quiz round 3: 12 March at the Red Lion.", "Round 3 venue TBC.", None),
+        ("The boiler's annual service is due every March.",
+         "Boiler service n/a from now on – we've switched to a heat pump.", SUPERSEDE),
+    ],
+)
+def test_jargon_pairs(embedder, old: str, new: str, action: ReconcileAction | None) -> None:  # type: ignore[no-untyped-def]
+    decided = _decide(embedder, old, new).action
+    assert decided is (action or ReconcileAction.CREATE)
