@@ -35,6 +35,7 @@ from memgraph.ingest import (
     referents,
     relative,
     states,
+    surcharges,
     thresholds,
     tolerance,
     voice,
@@ -160,6 +161,10 @@ class ConflictRules:
             return "free / priced"
         if free_and_charged(n, o, c, self.s.contradict_price_max_extra_terms):
             return "free or included / charged"
+        if surcharges.two_totals(n, o, c) and _same_subject(n, o):
+            return "one price, an extra included / added on top"  # "£450 including VAT" / "£450 plus VAT"
+        if surcharges.payers_differ(n, o):
+            return "paid for by another / paid privately"
         if _negated_participle(n, o, c) and not c.entities_differ and _same_subject(n, o):
             return "changed state (un-)"
         if states.opposed(n.text, o.text) and not c.entities_differ and _same_subject(n, o):

@@ -98,6 +98,7 @@ from memgraph.ingest import (
     slots,
     speakers,
     states,
+    surcharges,
     thresholds,
     tolerance,
     voice,
@@ -212,6 +213,8 @@ class RuleReconciler(ConflictRules):
             return None  # "My sister's van is …" / "My brother's van is …": one fact each
         if states.opposed(n.text, o.text) or states.exclusive(n.text, o.text):
             return None  # "is out of order" / "is back in service", "by post" / "by email": the same values, not so
+        if surcharges.included_and_added(n.text, o.text):
+            return None  # "£450 including VAT" / "£450 plus VAT": the same amount, two totals
         if _ordinals_differ(n.ordinals, o.ordinals):
             return None  # "the first note" / "the second note": two of several
         if _codes_differ(n, o):

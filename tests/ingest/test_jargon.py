@@ -9,6 +9,7 @@ import pytest
 
 from memgraph.ingest.abbreviations import written_out
 from memgraph.ingest.reconcile import ReconcileAction
+from memgraph.ingest.surcharges import bases, included_and_added
 from tests.ingest.test_reconcile import _decide
 
 REINFORCE = ReconcileAction.REINFORCE
@@ -40,16 +41,35 @@ def test_common_abbreviations_written_out(text: str, said: str) -> None:
     assert written_out(text) == said
 
 
+def test_an_extra_included_or_added() -> None:
+    assert bases("Dinner is £30 a head with drinks.") == {("drink", True)}
+    assert bases("Dinner is £30 a head, drinks extra.") == {("drink", False)}
+    assert included_and_added("The boiler service is £90 including VAT.", "Boiler service £90 plus VAT.")
+    # the same side both ways, another extra, no price: no conflict
+    assert not included_and_added("£90 including VAT.", "£90 plus VAT, or £108 including VAT.")
+    assert not included_and_added("£90 including VAT.", "£90 plus delivery.")
+    assert not included_and_added("It comes including VAT.", "It comes plus VAT.")
+
+
 @pytest.mark.parametrize(
     ("old", "new", "action"),
     [
         # an abbreviation beside its words: a repeat; the same price with the extra added: two totals
         ("The kitchen refit is quoted at £8,500 including VAT.", "Kitchen quote: £8.5k inc. VAT.", REINFORCE),
+        ("The kitchen refit is quoted at £8,500 including VAT.", "Kitchen quote: £8.5k + VAT.", CONTRADICT),
+        ("Wedding venue hire: £2,000 inc. VAT.", "The wedding venue hire is £2,000 + VAT.", CONTRADICT),
+        ("Wedding venue hire: £2,000 inc. VAT.", "The wedding venue hire is £2,000 incl. VAT.", REINFORCE),
+        ("Roof quote £9k inc. VAT, start TBC.", "Garage conversion quote £9k + VAT, architect TBC.", None),
         # a value now to be confirmed, or no longer applicable, with a cue of change; without one, nothing newer
         ("Pub quiz round 3: 12 March at the Red Lion.", "Round 3 venue now TBC – the Red Lion pulled out.", SUPERSEDE),
         ("Pub quiz round 3: 12 March at the Red Lion.", "Round 3 venue TBC.", None),
         ("The boiler's annual service is due every March.",
          "Boiler service n/a from now on – we've switched to a heat pump.", SUPERSEDE),
+        # who pays: another party / privately; the same payer twice is no conflict
+        ("Mum's physio sessions are funded by the council.", "We pay privately for Mum's physio – £50 a session.",
+         CONTRADICT),
+        ("Mum's physio sessions are funded by the council.", "Mum's physio is paid for by the council – £50 a session.",
+         None),
     ],
 )
 def test_jargon_pairs(embedder, old: str, new: str, action: ReconcileAction | None) -> None:  # type: ignore[no-untyped-def]
