@@ -99,6 +99,7 @@ from memgraph.ingest import (
     speakers,
     states,
     surcharges,
+    thing_labels,
     thresholds,
     tolerance,
     voice,
@@ -446,6 +447,8 @@ class RuleReconciler(ConflictRules):
         for nb in neighbours:
             old = nb.memory
             other = pairing.speaker(old)
+            if other and not who and thing_labels.names_thing(old.content, new.content):
+                other = None  # "Sweep: HETAS-registered, …" beside "Our sweep isn't …": a note, no turn of "Sweep"
             if nb.recent and nb.similarity < pairing.neighbour_floor(new, self.s):
                 # a latest memory under every floor, given because `new` names no subject of its own: only the
                 # follow-up's value can tie the two
@@ -471,8 +474,8 @@ class RuleReconciler(ConflictRules):
                         return d
                 continue
             # "BSL interpreters …" / "… British Sign Language booking": read with the words the other spells out, the
-            # common abbreviations written out ("£14k inc. VAT", "venue now TBC": `abbreviations.py`)
-            n, o = acronyms.spelled_out(*abbreviations.read_out(read, statement(old.content)))
+            # common abbreviations written out ("£14k inc. VAT"), a label the other names as a thing ("Sweep: …")
+            n, o = thing_labels.as_things(*acronyms.spelled_out(*abbreviations.read_out(read, statement(old.content))))
             c = _compare(n, o, nb.similarity, self.s.duration_calendar_tolerance)
             if compared is not None and nb.similarity >= self.s.dedup_model_min_cosine:
                 compared.append((nb, o, c))

@@ -10,6 +10,7 @@ import pytest
 from memgraph.ingest.abbreviations import written_out
 from memgraph.ingest.reconcile import ReconcileAction
 from memgraph.ingest.surcharges import bases, included_and_added
+from memgraph.ingest.thing_labels import _as_thing
 from tests.ingest.test_reconcile import _decide
 
 REINFORCE = ReconcileAction.REINFORCE
@@ -51,6 +52,16 @@ def test_an_extra_included_or_added() -> None:
     assert not included_and_added("It comes including VAT.", "It comes plus VAT.")
 
 
+def test_a_label_named_as_a_thing() -> None:
+    text = "Plumber: Gas Safe registered, invoice on completion."
+    assert _as_thing(text, "Our plumber isn't Gas Safe registered.") == (
+        "The plumber: Gas Safe registered, invoice on completion."
+    )
+    # a name takes no determiner; a label the other text does not name stays a turn
+    assert _as_thing("Caroline: I went hiking.", "I met Caroline at the lake.") is None
+    assert _as_thing(text, "The boiler is Gas Safe certified.") is None
+
+
 @pytest.mark.parametrize(
     ("old", "new", "action"),
     [
@@ -65,6 +76,10 @@ def test_an_extra_included_or_added() -> None:
         ("Pub quiz round 3: 12 March at the Red Lion.", "Round 3 venue TBC.", None),
         ("The boiler's annual service is due every March.",
          "Boiler service n/a from now on – we've switched to a heat pump.", SUPERSEDE),
+        # a note's label the other text names as a thing; the same attribute said, not denied
+        ("Electrician: NICEIC-approved, certificate issued same day.", "Our electrician isn't NICEIC approved.",
+         CONTRADICT),
+        ("Electrician: NICEIC-approved, certificate issued same day.", "Our electrician is NICEIC approved.", None),
         # who pays: another party / privately; the same payer twice is no conflict
         ("Mum's physio sessions are funded by the council.", "We pay privately for Mum's physio – £50 a session.",
          CONTRADICT),
