@@ -261,6 +261,10 @@ class ConflictRules:
                 return "negation in a clause"
             if _negates_what_it_names(n, p, cc, cue=cue):
                 return "negation in a clause (of what the text names)"
+            if _unscoped_denial(p, o, cc, self.s.contradict_denial_max_extra_terms):
+                # "The cottage isn't listed, so no consent is needed …" / "Our cottage is Grade II listed.": the
+                # clause denies every case, the grade said on the other side only
+                return "negation of every case in a clause"
         # and the old statement's clause that the new one negates ("The Street Triple has a quickshifter fitted,
         # which is why I don't touch the clutch …" / "my street triple doesnt have a quickshifter": the negation in
         # the old reason made both texts negated, which two denials are; held-out pairs 16). The clause must say

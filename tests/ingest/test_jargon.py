@@ -80,6 +80,9 @@ def test_a_label_named_as_a_thing() -> None:
         ("Electrician: NICEIC-approved, certificate issued same day.", "Our electrician isn't NICEIC approved.",
          CONTRADICT),
         ("Electrician: NICEIC-approved, certificate issued same day.", "Our electrician is NICEIC approved.", None),
+        # a clause that denies every case, a reason after it
+        ("Our dog is microchipped and registered with Petlog.",
+         "Our dog isn't microchipped, so the vet will do it on Friday.", CONTRADICT),
         # who pays: another party / privately; the same payer twice is no conflict
         ("Mum's physio sessions are funded by the council.", "We pay privately for Mum's physio – £50 a session.",
          CONTRADICT),
