@@ -52,11 +52,13 @@ _TOKEN = re.compile(
 _EX = re.compile(r"(?<![\w'’-])ex[.\s-]\s*(?=[A-Z]{2,5}\b)")
 #: "+" after an amount, before a word: "£450 + VAT", "£12 + postage" ("plus"), not "2 + 2".
 _PLUS = re.compile(r"(?<=[\d%k])\s*\+\s*(?=[A-Za-z])")
+#: "p/w" or "pw" after an amount: "£50 p/w" is "£50 a week" (`shorthand.written_out` reads "pcm", "p/m", "p.a.").
+_PER_WEEK = re.compile(r"(?<=[\dk])\s*p/w\b|(?<=[\dk])\s+pw\b")
 #: A 24-hour clock time with a leading zero after ETA or ETD in its clause ("ETA at the track 0800", "ETD 0645"):
 #: what the initialism gives is a time (`value_text` reads one only after "at", "from", "by", ...).
 _ETA_CLOCK = re.compile(r"\b(?P<a>ET[AD])\b(?P<mid>[^.;,!?\d]{0,30}?)\b(?P<h>[01]\d|2[0-3])(?P<m>[0-5]\d)\b(?!\s*\d)")
 #: Whether a text holds anything written short (a fast test before the substitutions).
-_ANY = re.compile(r"[A-Z]{3}|[Nn]/[Aa]|\binc|\bexc|\bapp|\bcert|\binfo|\bdept|\bgovt|\bex\b|\+")
+_ANY = re.compile(r"[A-Z]{3}|[Nn]/[Aa]|\binc|\bexc|\bapp|\bcert|\binfo|\bdept|\bgovt|\bex\b|\+|\dk?\s*p/?w\b")
 
 
 @lru_cache(maxsize=4096)
@@ -66,6 +68,7 @@ def written_out(text: str) -> str:
         return text
     out = _ETA_CLOCK.sub(lambda m: f"{m.group('a')}{m.group('mid')}{int(m.group('h'))}:{m.group('m')}", text)
     out = _PLUS.sub(" plus ", out)
+    out = _PER_WEEK.sub(" a week", out)
     out = _EX.sub("excluding ", out)
     out = _TOKEN.sub(lambda m: _WORDS[m.group("w") or m.group("i")], out)
     return out

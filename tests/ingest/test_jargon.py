@@ -30,6 +30,8 @@ CONTRADICT = ReconcileAction.CONTRADICT
         ("Report to follow by EOD.", "Report to follow by the end of the day."),
         ("Ferry ETA 0645 at Dover.", "Ferry expected arrival 6:45 at Dover."),
         ("Dentist appt approx. 40 min.", "Dentist appointment approximately 40 min."),
+        ("Room £95 p/w, bills inc.", "Room £95 a week, bills inc."),
+        ("Cleaner £60 pw.", "Cleaner £60 a week."),
         # near-misses: a company's "Inc.", a sum, "my ex", a lower-case word, a phone number after ETA
         ("Apple Inc. makes phones.", "Apple Inc. makes phones."),
         ("2 + 2 is four.", "2 + 2 is four."),
