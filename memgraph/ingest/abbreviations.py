@@ -54,9 +54,11 @@ _EX = re.compile(r"(?<![\w'’-])ex[.\s-]\s*(?=[A-Z]{2,5}\b)")
 _PLUS = re.compile(r"(?<=[\d%k])\s*\+\s*(?=[A-Za-z])")
 #: "p/w" or "pw" after an amount: "£50 p/w" is "£50 a week" (`shorthand.written_out` reads "pcm", "p/m", "p.a.").
 _PER_WEEK = re.compile(r"(?<=[\dk])\s*p/w\b|(?<=[\dk])\s+pw\b")
-#: A 24-hour clock time with a leading zero after ETA or ETD in its clause ("ETA at the track 0800", "ETD 0645"):
+#: A 24-hour clock time after ETA or ETD in its clause ("ETA at the track 0800", "ETD 1645hrs"), hours said or not:
 #: what the initialism gives is a time (`value_text` reads one only after "at", "from", "by", ...).
-_ETA_CLOCK = re.compile(r"\b(?P<a>ET[AD])\b(?P<mid>[^.;,!?\d]{0,30}?)\b(?P<h>[01]\d|2[0-3])(?P<m>[0-5]\d)\b(?!\s*\d)")
+_ETA_CLOCK = re.compile(
+    r"\b(?P<a>ET[AD])\b(?P<mid>[^.;,!?\d]{0,30}?)\b(?P<h>[01]\d|2[0-3])(?P<m>[0-5]\d)(?:\s?(?:hrs|h)\b|\b)(?!\s*\d)"
+)
 #: Whether a text holds anything written short (a fast test before the substitutions).
 _ANY = re.compile(r"[A-Z]{3}|[Nn]/[Aa]|\binc|\bexc|\bapp|\bcert|\binfo|\bdept|\bgovt|\bex\b|\+|\dk?\s*p/?w\b")
 

@@ -29,6 +29,7 @@ CONTRADICT = ReconcileAction.CONTRADICT
         ("Parking: n/a.", "Parking: not applicable."),
         ("Report to follow by EOD.", "Report to follow by the end of the day."),
         ("Ferry ETA 0645 at Dover.", "Ferry expected arrival 6:45 at Dover."),
+        ("Coach ETD 1645hrs from the depot.", "Coach expected departure 16:45 from the depot."),
         ("Dentist appt approx. 40 min.", "Dentist appointment approximately 40 min."),
         ("Room £95 p/w, bills inc.", "Room £95 a week, bills inc."),
         ("Cleaner £60 pw.", "Cleaner £60 a week."),
