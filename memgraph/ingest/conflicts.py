@@ -35,6 +35,7 @@ from memgraph.ingest import (
     referents,
     relative,
     states,
+    surcharges,
     thresholds,
     tolerance,
     voice,
@@ -160,6 +161,10 @@ class ConflictRules:
             return "free / priced"
         if free_and_charged(n, o, c, self.s.contradict_price_max_extra_terms):
             return "free or included / charged"
+        if surcharges.two_totals(n, o, c) and _same_subject(n, o):
+            return "one price, an extra included / added on top"  # "£450 including VAT" / "£450 plus VAT"
+        if surcharges.payers_differ(n, o):
+            return "paid for by another / paid privately"
         if _negated_participle(n, o, c) and not c.entities_differ and _same_subject(n, o):
             return "changed state (un-)"
         if states.contrary(n.text, o.text) and not c.entities_differ and _same_subject(n, o):
@@ -256,6 +261,10 @@ class ConflictRules:
                 return "negation in a clause"
             if _negates_what_it_names(n, p, cc, cue=cue):
                 return "negation in a clause (of what the text names)"
+            if _unscoped_denial(p, o, cc, self.s.contradict_denial_max_extra_terms):
+                # "The cottage isn't listed, so no consent is needed …" / "Our cottage is Grade II listed.": the
+                # clause denies every case, the grade said on the other side only
+                return "negation of every case in a clause"
         # and the old statement's clause that the new one negates ("The Street Triple has a quickshifter fitted,
         # which is why I don't touch the clutch …" / "my street triple doesnt have a quickshifter": the negation in
         # the old reason made both texts negated, which two denials are; held-out pairs 16). The clause must say

@@ -82,6 +82,7 @@ from typing import Protocol, runtime_checkable
 from memgraph._deprecated import deprecated_alias
 from memgraph.config import Settings
 from memgraph.ingest import (
+    abbreviations,
     acronyms,
     ellipsis,
     fields,
@@ -99,6 +100,8 @@ from memgraph.ingest import (
     slots,
     speakers,
     states,
+    surcharges,
+    thing_labels,
     thresholds,
     tolerance,
     voice,
@@ -216,6 +219,8 @@ class RuleReconciler(ConflictRules):
             return None  # "My sister's van is …" / "My brother's van is …": one fact each
         if states.opposed(n.text, o.text) or states.exclusive(n.text, o.text):
             return None  # "is out of order" / "is back in service", "by post" / "by email": the same values, not so
+        if surcharges.included_and_added(n.text, o.text):
+            return None  # "£450 including VAT" / "£450 plus VAT": the same amount, two totals
         if _ordinals_differ(n.ordinals, o.ordinals):
             return None  # "the first note" / "the second note": two of several
         if _codes_differ(n, o):
@@ -450,6 +455,8 @@ class RuleReconciler(ConflictRules):
         for nb in neighbours:
             old = nb.memory
             other = pairing.speaker(old)
+            if other and not who and thing_labels.names_thing(old.content, new.content):
+                other = None  # "Sweep: HETAS-registered, …" beside "Our sweep isn't …": a note, no turn of "Sweep"
             if nb.recent and nb.similarity < pairing.neighbour_floor(new, self.s):
                 # a latest memory under every floor, given because `new` names no subject of its own: only the
                 # follow-up's value can tie the two
@@ -474,8 +481,12 @@ class RuleReconciler(ConflictRules):
                     if d.action is not ReconcileAction.CREATE:
                         return d
                 continue
-            # "BSL interpreters …" / "… British Sign Language booking": read with the words the other spells out
-            n, o = acronyms.spelled_out(read, idioms.plain(statement(old.content)))
+            # "BSL interpreters …" / "… British Sign Language booking": read with the words the other spells out, the
+            # common abbreviations written out ("£14k inc. VAT"), a label the other names as a thing ("Sweep: …"),
+            # a figure of speech in plain words (`idioms.plain`)
+            n, o = thing_labels.as_things(
+                *acronyms.spelled_out(*abbreviations.read_out(read, idioms.plain(statement(old.content))))
+            )
             figured = idioms.figured(new.content) or idioms.figured(old.content)
             c = _compare(n, o, nb.similarity, self.s.duration_calendar_tolerance)
             if compared is not None and nb.similarity >= self.s.dedup_model_min_cosine:
@@ -514,8 +525,10 @@ class RuleReconciler(ConflictRules):
             # run …"; `_said`)
             # (a note of a notification says nothing the notification does not print: `notices.noted`; the stored
             # notification may say more, and it is the one kept)
+            # (abbreviations written out: the full stop of "inc." ends no sentence)
             if dup is not None and (dup == _NOTED or not repeats.one_says_more(
-                *reads.said(new.content, old.content), self.s.dedup_sentence_max_covered
+                *reads.said(abbreviations.written_out(new.content), abbreviations.written_out(old.content)),
+                self.s.dedup_sentence_max_covered,
             )):
                 return ReconcileDecision(ReconcileAction.REINFORCE, old.id, dup, c.scores())
             # ("Trains make me sick too." after "… bus rides, trains are fine.": "too" adds to the bus rides, and
@@ -562,6 +575,8 @@ class RuleReconciler(ConflictRules):
                     why = "a plan withdrawn"
                 if why is None and n.update and fields.changed(new.content, old.content):
                     why = "a record's field given another value"
+                if why is None and abbreviations.unsettled(n, o):
+                    why = "a value now to be confirmed or not applicable"  # "venue now TBC", "n/a from now on"
                 if why is None:
                     why = self.old_part(n, o, c)
                 if why is None and nb.recent:
