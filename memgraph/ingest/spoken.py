@@ -80,6 +80,10 @@ _YEAR_SAID = re.compile(
 )
 _MINUS = re.compile(r"(?i)(?:(?<=\s)|^|(?<=\())minus[\s-]+(?=\d)")
 _RANGE_BEFORE = re.compile(r"(?i)\b(?:from|between)\s+$")
+#: A word that introduces a time before "N o'clock": the hour is then read as "at 2" is, a bare hour (am or pm as the
+#: other text says: `values.Values.bare_times`), not 02:00, which "2pm" never meets ("at 2pm" / "at 2 o'clock" were a
+#: changed time; held-out pairs 22).
+_HOUR_BEFORE = re.compile(r"(?i)\b(?:at|from|until|till|by|before|after|around|about|to|and)\s+$")
 _MINUS_BEFORE = re.compile(r"(?i)\bminus[\s-]+$")
 _END_OF = re.compile(rf"(?i)\b(?:the\s+)?end\s+of\s+(?P<m>{_MONTH})\b")
 _CARDINAL = "|".join(sorted(CARDINALS, key=len, reverse=True))
@@ -196,6 +200,8 @@ def _hour(word: str) -> int:
 def _clock(m: re.Match[str]) -> str:
     if m.group("h2"):
         h, mins = _hour(m.group("h2")), 0
+        if 0 < h <= 12 and _HOUR_BEFORE.search(m.string[: m.start()]):
+            return str(h)  # "at 2 o'clock" says no more than "at 2": am or pm, as the other text says (`_HOUR_BEFORE`)
     elif m.group("h3"):
         return f"{m.group('at')} {_hour(m.group('h3'))}:30"
     elif m.group("h4"):
