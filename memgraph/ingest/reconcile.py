@@ -74,7 +74,7 @@ A `Reconciler` is pluggable (`MemoryEngine(..., reconciler=...)`), e.g. an LLM j
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Protocol, runtime_checkable
 
@@ -90,6 +90,7 @@ from memgraph.ingest import (
     notices,
     pair_model,
     pairing,
+    questions,
     reasons,
     remainders,
     repeats,
@@ -427,6 +428,11 @@ class RuleReconciler(ConflictRules):
         return None
 
     def decide(self, new: Memory, neighbours: Sequence[Neighbour]) -> ReconcileDecision:
+        said = questions.restated(new, [nb.memory for nb in neighbours])
+        if said is not None:
+            # "The final's on the 20th, isn't it?", "Didn't they say it starts at 2?": the statement asked about, not
+            # a question (which asserts nothing) nor a negation (`questions.py`)
+            return self.decide(said[0], [replace(nb, memory=m) for nb, m in zip(neighbours, said[1], strict=True)])
         n = statement(new.content)
         correction = new.kind is MemoryKind.CORRECTION or n.correction
         denied = denied_values(new.content)
