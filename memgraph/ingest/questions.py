@@ -54,12 +54,12 @@ _ASKS = re.compile(
 _VERB = re.compile(
     rf"(?i)\b(?:{_AUX_WORDS}|\w+n['’]t)\b|['’](?:s|re|ve|ll|d|m)\b|\b\w{{3,}}(?:ed|es)\b"
 )
-#: A negative question that expects "yes": a denied auxiliary opening the sentence, its subject and what it says.
+#: A negative question that expects "yes": a denied auxiliary opening the sentence, its subject and what it says. Not
+#: a modal: "Can't we go to Spain instead?", "Shouldn't we leave at 6?" propose, they state nothing.
 _NEGATIVE = re.compile(
-    rf"(?i)^\s*(?:(?:but|so|and|hang\s+on|wait)\s*,?\s+)?(?P<aux>(?:{_AUX_WORDS})n['’]t|won['’]t|can['’]t|shan['’]t)"
+    r"(?i)^\s*(?:(?:but|so|and|hang\s+on|wait)\s*,?\s+)?(?P<aux>(?:is|are|was|were|do|does|did|has|have|had)n['’]t)"
     r"\s+(?P<rest>[^?]+?)\s*\?\s*$"
 )
-_POSITIVE = {"won't": "will", "can't": "can", "shan't": "shall"}
 #: A copula's subject before what it is said to be: a pronoun, a name, or a determiner and its nouns (up to a stop
 #: word: "the croquet tournament | on the 21st", "Sam's party | at 2").
 _SUBJECT = re.compile(
@@ -117,7 +117,7 @@ def _positive(text: str) -> str | None:
     if m is None:
         return None
     aux = m.group("aux").lower().replace("’", "'")
-    positive = _POSITIVE.get(aux, aux.removesuffix("n't"))
+    positive = aux.removesuffix("n't")
     rest = m.group("rest")
     if positive in ("is", "are", "was", "were", "am"):
         s = _SUBJECT.match(rest)

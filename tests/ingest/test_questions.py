@@ -52,6 +52,8 @@ def test_a_question_that_states_says_its_statement(text: str, said: str) -> None
         "Did you hear about the fire at the mill?",
         "When does the gala start?",
         "Is the book fair on the 9th?",  # a positive question asks
+        "Can't we move the quiz to the 16th instead?",  # a modal denied proposes
+        "Shouldn't we leave at 6?",
         "The book fair is on the 9th.",  # no question at all
         "Turn left at the lights, then right, and it's the second door.",
     ],
