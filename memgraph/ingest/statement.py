@@ -564,8 +564,13 @@ def _complement(rest: list[str]) -> set[str]:
         words = words[1:]
     if words and words[0] in _NAMING:
         words = words[1:]
-    elif words and not article and (words[0].endswith(("ed", "ing")) and len(words[0]) > 4 or words[0] in _PARTICIPLES):
-        return set()  # (after an article it qualifies a noun: "is a working cocker spaniel", "is a retired nurse")
+    elif words and (words[0].endswith(("ed", "ing")) and len(words[0]) > 4 or words[0] in _PARTICIPLES) and not (
+        article and words[0].endswith("ing")
+    ):
+        # (an -ing word after an article qualifies a noun: "is a working cocker spaniel"; an -ed word there, "is a
+        # retired teacher", is left as it was: "retired" is a change cue, and with it the complement swapped "truck
+        # driver" -> "veteran" on Multi-Session Chat, a false supersede)
+        return set()
     out: set[str] = set()
     for t in words:
         if t in stops:
