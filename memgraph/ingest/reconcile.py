@@ -99,6 +99,7 @@ from memgraph.ingest import (
     speakers,
     states,
     thresholds,
+    titles,
     tolerance,
     voice,
 )
@@ -330,6 +331,8 @@ class RuleReconciler(ConflictRules):
             return _changed(c.changed) + " (told as an event)"
         if c.cosine >= s.reconcile_changed_to_cosine and _moved_to(n, o):
             return "moved to another named place (told as an event)"
+        if titles.retitled(n, o):  # (from the neighbour floor: the two titles are most of the words that differ)
+            return "another title in quotes (told as an event)"
         if c.cosine >= s.reconcile_update_cosine and _free_or_priced(n, o) and _same_subject(n, o):
             return "free / priced"
         most = s.reconcile_max_changed_terms

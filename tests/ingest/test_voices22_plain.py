@@ -1,6 +1,6 @@
 """Plain misses of held-out 22 (bench/RESULTS.md, "Write-path decisions, held-out 22's facts in questions and plain
 misses"): "one" standing for a noun read as a count, "a couple of years" read as no value, an adjective in -ing
-after an article read as a verb phrase. Sentences of my own, each with a near-miss."""
+after an article read as a verb phrase, a title in quotes changed. Sentences of my own, each with a near-miss."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import pytest
 from memgraph.ingest.reconcile import ReconcileAction
 from memgraph.ingest.spoken import digitise
 from memgraph.ingest.statement import statement
+from memgraph.ingest.titles import retitled
 from memgraph.ingest.values import values
 from tests.ingest.test_reconcile import _decide
 
@@ -39,6 +40,15 @@ def test_an_ing_word_after_an_article_qualifies_a_noun() -> None:
     assert not statement("I am a retired bus driver.").complement  # an -ed word: a change cue, left as it was
 
 
+def test_a_title_in_quotes_changed() -> None:
+    old = statement("Our newsletter is called 'Parish Pump'.")
+    assert retitled(statement("We've renamed the newsletter to 'Village Voice'."), old)
+    # the same title, another thing changed, or no quote: no change of it
+    assert not retitled(statement("We've renamed the newsletter to 'Parish Pump'."), old)
+    assert not retitled(statement("We've changed the quiz theme to 'Movies'."), old)
+    assert not retitled(statement("We've renamed the newsletter."), old)
+
+
 @pytest.mark.parametrize(
     ("old", "new", "action"),
     [
@@ -48,6 +58,8 @@ def test_an_ing_word_after_an_article_qualifies_a_noun() -> None:
         ("I bought a 10-litre pressure washer from Screwfix for £180.",
          "The pressure washer I got from Screwfix is a 10-litre one; it cost £180.", ReconcileAction.REINFORCE),
         ("Mabel is a golden retriever.", "Mabel is a working springer spaniel.", ReconcileAction.CONTRADICT),
+        ("The choir's spring anthem is 'Zadok the Priest'.",
+         "Did you hear they've changed the spring anthem to 'The Lark Ascending'?", ReconcileAction.SUPERSEDE),
     ],
 )
 def test_held_out_22_plain_shapes(embedder, old: str, new: str, action: ReconcileAction) -> None:  # type: ignore[no-untyped-def]
