@@ -18,7 +18,8 @@ polarity, cues) and compared. For each neighbour, most similar first, the first 
 2. Statements of two different speakers never repeat, supersede or contradict each other ("Caroline: I love
    pizza" and "Mel: I love pizza" are two facts), but two senders' messages of a group chat about a thing ("Dev:
    Kira's list is A and B" / "Lou: like Dev said, it's B and A") are read as two notes, without the names
-   (`speakers.py`). Questions and greetings assert nothing; an additive statement
+   (`speakers.py`). Questions and greetings assert nothing, but a tag question, a negative question and a question
+   relaying what was heard are read as the statement they carry (`questions.py`); an additive statement
    ("I also like tea") adds, it never replaces.
 3. **supersede** when the new text is a correction ("actually", "no, …", "…, not X") or an update ("now",
    "moved to", "was raised to", "switched from X to Y") of the same subject: the same frame with a changed value,
