@@ -19,7 +19,8 @@ polarity, cues) and compared. For each neighbour, most similar first, the first 
 2. Statements of two different speakers never repeat, supersede or contradict each other ("Caroline: I love
    pizza" and "Mel: I love pizza" are two facts), but two senders' messages of a group chat about a thing ("Dev:
    Kira's list is A and B" / "Lou: like Dev said, it's B and A") are read as two notes, without the names
-   (`speakers.py`). Questions and greetings assert nothing; an additive statement
+   (`speakers.py`). Questions and greetings assert nothing, but a tag question, a negative question and a question
+   relaying what was heard are read as the statement they carry (`questions.py`); an additive statement
    ("I also like tea") adds, it never replaces.
 3. **supersede** when the new text is a correction ("actually", "no, …", "…, not X") or an update ("now",
    "moved to", "was raised to", "switched from X to Y") of the same subject: the same frame with a changed value,
@@ -75,7 +76,7 @@ A `Reconciler` is pluggable (`MemoryEngine(..., reconciler=...)`), e.g. an LLM j
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Protocol, runtime_checkable
 
@@ -93,6 +94,7 @@ from memgraph.ingest import (
     notices,
     pair_model,
     pairing,
+    questions,
     reasons,
     remainders,
     repeats,
@@ -103,6 +105,7 @@ from memgraph.ingest import (
     surcharges,
     thing_labels,
     thresholds,
+    titles,
     tolerance,
     voice,
 )
@@ -341,6 +344,8 @@ class RuleReconciler(ConflictRules):
             return _changed(c.changed) + " (told as an event)"
         if c.cosine >= s.reconcile_changed_to_cosine and _moved_to(n, o):
             return "moved to another named place (told as an event)"
+        if titles.retitled(n, o):  # (from the neighbour floor: the two titles are most of the words that differ)
+            return "another title in quotes (told as an event)"
         if c.cosine >= s.reconcile_update_cosine and _free_or_priced(n, o) and _same_subject(n, o):
             return "free / priced"
         most = s.reconcile_max_changed_terms
@@ -439,6 +444,11 @@ class RuleReconciler(ConflictRules):
         return None
 
     def decide(self, new: Memory, neighbours: Sequence[Neighbour]) -> ReconcileDecision:
+        said = questions.restated(new, [nb.memory for nb in neighbours])
+        if said is not None:
+            # "The final's on the 20th, isn't it?", "Didn't they say it starts at 2?": the statement asked about, not
+            # a question (which asserts nothing) nor a negation (`questions.py`)
+            return self.decide(said[0], [replace(nb, memory=m) for nb, m in zip(neighbours, said[1], strict=True)])
         # "The mower has given up the ghost." is read as "The mower is broken." (`idioms.py`), each neighbour too
         n = idioms.plain(statement(new.content))
         correction = new.kind is MemoryKind.CORRECTION or n.correction

@@ -80,6 +80,15 @@ _YEAR_SAID = re.compile(
 )
 _MINUS = re.compile(r"(?i)(?:(?<=\s)|^|(?<=\())minus[\s-]+(?=\d)")
 _RANGE_BEFORE = re.compile(r"(?i)\b(?:from|between)\s+$")
+#: "a couple of" before a unit of time is two of it ("in the next couple of years" / "within two years"; "every couple
+#: of months" is every two months, as the frequency pattern reads it); before other nouns it is left as said.
+_COUPLE = re.compile(
+    r"(?i)\b(?:a\s+)?couple\s+of\s+(?=(?:years?|months?|weeks?|days?|hours?|minutes?|nights?|decades?)\b)"
+)
+#: A word that introduces a time before "N o'clock": the hour is then read as "at 2" is, a bare hour (am or pm as the
+#: other text says: `values.Values.bare_times`), not 02:00, which "2pm" never meets ("at 2pm" / "at 2 o'clock" were a
+#: changed time; held-out pairs 22).
+_HOUR_BEFORE = re.compile(r"(?i)\b(?:at|from|until|till|by|before|after|around|about|to|and)\s+$")
 _MINUS_BEFORE = re.compile(r"(?i)\bminus[\s-]+$")
 _END_OF = re.compile(rf"(?i)\b(?:the\s+)?end\s+of\s+(?P<m>{_MONTH})\b")
 _CARDINAL = "|".join(sorted(CARDINALS, key=len, reverse=True))
@@ -196,6 +205,8 @@ def _hour(word: str) -> int:
 def _clock(m: re.Match[str]) -> str:
     if m.group("h2"):
         h, mins = _hour(m.group("h2")), 0
+        if 0 < h <= 12 and _HOUR_BEFORE.search(m.string[: m.start()]):
+            return str(h)  # "at 2 o'clock" says no more than "at 2": am or pm, as the other text says (`_HOUR_BEFORE`)
     elif m.group("h3"):
         return f"{m.group('at')} {_hour(m.group('h3'))}:30"
     elif m.group("h4"):
@@ -411,6 +422,8 @@ def digitise(text: str) -> str:
         out = _SPEED.sub(_speed, out)
     if "advance" in low or "ahead" in low or "beforehand" in low or "notice" in low or " old" in low:
         out = _ONE_BEFORE.sub(lambda m: "1 " + m.group("u"), out)
+    if "couple of" in low:
+        out = _COUPLE.sub("2 ", out)
     if "half a" in low:
         out = _HALF_UNIT.sub(lambda m: _HALF_OF[m.group("u").lower()], out)
     return _MINUS.sub("-", out) if "minus" in low else out

@@ -559,11 +559,17 @@ def _complement(rest: list[str]) -> set[str]:
     if not rest or rest[0] == "#" or "by" in rest[:3]:
         return set()  # "is 44", "is 1,450 euros": a quantity; "is led by": a passive
     words = [t for t in rest if t != "#"]
+    article = bool(words) and words[0] in _DETERMINERS
     while words and words[0] in _DETERMINERS | {"not", "no", "very", "really", "usually", "always", "still"}:
         words = words[1:]
     if words and words[0] in _NAMING:
         words = words[1:]
-    elif words and (words[0].endswith(("ed", "ing")) and len(words[0]) > 4 or words[0] in _PARTICIPLES):
+    elif words and (words[0].endswith(("ed", "ing")) and len(words[0]) > 4 or words[0] in _PARTICIPLES) and not (
+        article and words[0].endswith("ing")
+    ):
+        # (an -ing word after an article qualifies a noun: "is a working cocker spaniel"; an -ed word there, "is a
+        # retired teacher", is left as it was: "retired" is a change cue, and with it the complement swapped "truck
+        # driver" -> "veteran" on Multi-Session Chat, a false supersede)
         return set()
     out: set[str] = set()
     for t in words:

@@ -37,6 +37,8 @@ _OVER = rf"(?:aged\s+)?{_N}\s*(?:\+|s?\s*(?:or|and)\s+(?:over|older|above|upward
 _BOUNDS = [
     # "must be 16 or over", "18+ only" (not "aged 21 and over can …": a grant from 21)
     re.compile(rf"(?i)\b{_OVER}(?![^.;]*?\b{_MAY})"),
+    # "for over-16s only", "over-18s only": the group of ages above a bound, named as a noun (not "over-18s can …")
+    re.compile(rf"(?i)\bover[- ]?{_N}s\b(?![^.;]*?\b{_MAY})"),
     # "Members under 25 can't drive the van"
     re.compile(rf"(?i)\bunder[- ]?{_N}s?\b[^.;]*?\b{_NOT}\b"),
     # "isn't allowed on social media until he's 13", "no phone till she turns 12", "not before the age of 16": an
@@ -52,6 +54,9 @@ _GRANTS = [
     re.compile(rf"(?i)\b(?P<under>under)[- ]?{_N}s?\b[^.;]*?\b{_MAY}"),
     # "Members aged 21 and over can drive the van"
     re.compile(rf"(?i)\b{_OVER}[^.;]*?\b{_MAY}"),
+    # "Kids from 12 can join", "children aged 8 may enter": an age said before the modal that grants
+    re.compile(rf"(?i)\b(?:from|aged)\s+(?:the\s+age\s+of\s+|age\s+)?{_N}\b(?!\s*(?::|\.\d|am|pm|o['’]clock|%))"
+               rf"(?:\s*\+|\s+(?:and|or)\s+(?:up|upwards|over|above|older))?\s+{_MAY}"),
     # "can have his own account at 11", "is allowed a phone from age 10"
     re.compile(rf"(?i)\b{_MAY}[^.;]*?\b(?:at|from)\s+(?:the\s+age\s+of\s+|age\s+)?"
                rf"{_N}\b(?!\s*(?::|\.\d|am|pm|o['’]clock|%|[a-z]))"),

@@ -92,6 +92,13 @@ from memgraph.text import stop_words
 
 T = TypeVar("T")
 
+#: An article and up to three modifiers before "one": the pronoun for a noun said before ("The lathe is a 12-inch one",
+#: "the old blue one"), no count; a preposition among them makes it one ("a table for one", "a hundred and one").
+_PRONOUN_ONE = re.compile(
+    r"(?i)\b(?:a|an|the|this|that|another|my|our|your|his|her|their)\s+"
+    r"(?:(?!(?:for|of|to|and|or|in|on|at|by|with|from|than)\b)[\w'’-]+\s+){0,3}$"
+)
+
 
 def _slash_readings(a: int, b: int) -> set[tuple[int, int]]:
     """The (month, day) readings of a slashed "a/b": day first unless that cannot be, both when either can."""
@@ -382,6 +389,8 @@ def _values(text: str, compare: bool = False) -> Values:
             # phrase ("tagged two."), but not as a pronoun ("the one I like")
             before = text[max(0, m.start() - 12) : m.start()].lower().split()
             closing = (not noun or not noun.isalnum()) and not (before and before[-1] in _DETERMINERS)
+            # (nor "one" standing for a noun after an article and its modifiers: "a 12-inch one", "the old blue one")
+            closing = closing and not (word == "one" and _PRONOUN_ONE.search(text[max(0, m.start() - 40) : m.start()]))
             # (the end of a range of hours: "from two till four on sunday")
             gap = text[bare[-1][0] : m.start()] if bare else ""
             ends = bool(bare) and _CLOCK_GAP.fullmatch(gap) is not None

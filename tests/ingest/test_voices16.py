@@ -43,7 +43,8 @@ def test_numbers_said_in_words() -> None:
     assert _quantities("they quoted twenty-four and a half thousand pounds") == [("gbp", 24500.0)]
     assert _quantities("the boiler is serviced once every six months") == _quantities("serviced every 6 months")
     assert _quantities("I see the hygienist every couple of months") == _quantities("every two months")
-    assert not _quantities("we stayed a couple of days")  # how long, not how often
+    # how long, not how often ("a couple of" a unit of time is two of it: `spoken._COUPLE`)
+    assert _quantities("we stayed a couple of days") == [("duration", 2880.0)]
 
 
 def test_cues() -> None:
