@@ -416,6 +416,7 @@ def apply(
                                             source=LinkSource.DISCOVERED, created_at=now, updated_at=now))
             for mid, op in plan.edits:
                 change(mid, op)
+            mem.metadata.setdefault(starts.REPLACES, []).extend(plan.followed)
         batch.links.append(
             Link(
                 src=mem.id,
@@ -430,12 +431,12 @@ def apply(
         if plan is not None and plan.begins is not None:  # it takes the place of the plan it restates
             mem.metadata.update({starts.VALID_FROM: plan.begins.isoformat(), starts.REPLACES: list(plan.replaces)})
             for old_id in plan.replaces:
-                change(old_id, partial(_replaced, new_id=mem.id, begins=plan.begins))
+                change(old_id, partial(starts.replaced, new_id=mem.id, begins=plan.begins))
         elif begins is not None:
             mem.metadata[starts.VALID_FROM] = begins.isoformat()
             mem.metadata.setdefault(starts.REPLACES, []).append(target.memory.id)
             if target.in_batch:
-                _replaced(target.memory.metadata, mem.id, begins)
+                starts.replaced(target.memory.metadata, mem.id, begins)
             else:
                 edit(target.memory).replaced(mem.id, begins)
         elif r.outcome is Outcome.SUPERSEDED:
@@ -466,13 +467,6 @@ def later_start(new: Memory, old: Memory, now: datetime) -> date | None:
 
 #: The outcomes that write a new memory.
 _WRITTEN = (Outcome.CREATED, Outcome.SUPERSEDED, Outcome.CONTRADICTED)
-
-
-def _replaced(metadata: dict[str, Any], new_id: str, begins: date) -> None:
-    """Record on an old memory's metadata that `new_id` replaces it from `begins` (the earliest such day)."""
-    held = starts.until(metadata)
-    metadata[starts.VALID_UNTIL] = min(begins, held).isoformat() if held else begins.isoformat()
-    metadata[starts.REPLACED_BY] = list(dict.fromkeys([*metadata.get(starts.REPLACED_BY, []), new_id]))
 
 
 @dataclass
@@ -515,7 +509,7 @@ class _Edit:
 
     def replaced(self, new_id: str, begins: date) -> None:
         """A change that starts later replaces this memory from `begins`: it stays active until then."""
-        self.meta_ops.append(partial(_replaced, new_id=new_id, begins=begins))
+        self.meta_ops.append(partial(starts.replaced, new_id=new_id, begins=begins))
 
     def update(self, mid: str, max_crumbs: int) -> MemoryUpdate:
         sets: dict[str, Any] = {}

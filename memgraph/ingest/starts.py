@@ -26,6 +26,7 @@ import re
 from collections.abc import Collection
 from datetime import date, datetime, timedelta
 from functools import lru_cache
+from typing import Any
 
 from memgraph.ingest.value_words import MONTHS, NUMBER_WORDS, WEEKDAYS
 from memgraph.ingest.values import values
@@ -258,6 +259,13 @@ def _day_changed(old: str, new: str) -> bool:
         return False
     o, n = values(old), values(new)
     return bool(o.dates - n.dates or o.weekdays - n.weekdays or o.months - n.months or _BARE.search(old))
+
+
+def replaced(metadata: dict[str, Any], new_id: str, begins: date) -> None:
+    """Record on an old memory's metadata that `new_id` replaces it from `begins` (the earliest such day)."""
+    held = until(metadata)
+    metadata[VALID_UNTIL] = min(begins, held).isoformat() if held else begins.isoformat()
+    metadata[REPLACED_BY] = list(dict.fromkeys([*metadata.get(REPLACED_BY, []), new_id]))
 
 
 def until(metadata: object) -> date | None:

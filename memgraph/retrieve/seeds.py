@@ -14,6 +14,7 @@ from datetime import datetime
 import numpy as np
 
 from memgraph.config import Settings
+from memgraph.ingest import starts
 from memgraph.models import Memory, Relation
 from memgraph.retrieve import validity
 from memgraph.retrieve.fusion import fuse_lists
@@ -152,30 +153,38 @@ def resolve_superseded(
     def holds(mid: str) -> bool:
         return mid in mems and mems[mid].active and mid not in gone
 
-    newer_of: dict[str, str] = {}
+    newer_of: dict[str, list[str]] = {}  # each memory's successors, the most recent supersede first
     frontier = [s.id for s in seeds if s.id in mems and not holds(s.id)]
+    walked = set(frontier)
     for _ in range(MAX_SUPERSEDE_CHAIN):
         if not frontier:
             break
         links = store.get_links(user_id, frontier, relations=[Relation.SUPERSEDES], direction="in")
         nxt = []
         for link in sorted(links, key=lambda lk: lk.updated_at, reverse=True):
-            if link.dst not in newer_of and link.src not in newer_of:  # the most recent supersede wins
-                newer_of[link.dst] = link.src
+            newer_of.setdefault(link.dst, []).append(link.src)
+            if link.src not in walked:
+                walked.add(link.src)
                 nxt.append(link.src)
         frontier = nxt
-    succ_ids = [mid for mid in set(newer_of.values()) if mid not in mems]
+    succ_ids = [mid for mid in walked if mid not in mems]
     succ = read_memories(store, user_id, succ_ids)
     mems.update({m.id: m for m in succ})
     if now is not None and succ:
         gone |= validity.lapsed(store, user_id, succ, now)
 
+    def started(mid: str) -> bool:
+        """Not a change whose day is still ahead (with `now`): "From January ..." is no successor in December."""
+        day = starts.since(mems[mid].metadata) if now is not None and mid in mems else None
+        return day is None or now is None or day <= now.date()
+
     def newest(mid: str) -> str | None:
         cur = mid
         for _ in range(MAX_SUPERSEDE_CHAIN):
-            if cur not in newer_of:
+            options = newer_of.get(cur)
+            if not options:
                 break
-            cur = newer_of[cur]
+            cur = next((o for o in options if started(o)), options[0])  # the most recent that has started
             if holds(cur):
                 break
         m = mems.get(cur)

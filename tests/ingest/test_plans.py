@@ -55,6 +55,8 @@ def test_called_off(text: str) -> None:
         "From January it opens at 8.",  # a later change: a chain
         "Actually it won't be 7:30, it'll be 7:45.",  # a new value: a correction of the plan
         "The bakery won't open at 7:30 until the 14th.",  # a denial that names a day: moved
+        "From January the bakery will open at 8am on weekdays instead of 7am.",  # names the old value, and its own
+        "From January the weekday opening is 8am, not 7am.",
     ],
 )
 def test_not_called_off(text: str) -> None:

@@ -117,11 +117,17 @@ def test_a_plan_called_off_by_restating_the_old_hours_as_news_supersedes_them(en
     assert f"[FACT] {off}" in prompt and PLAN not in prompt
 
 
-def test_a_later_change_after_a_plan_is_a_chain(eng: MemoryEngine) -> None:
+@pytest.mark.parametrize(
+    "later",
+    [
+        f"From {LATER:%B} the bakery opens at 8 on weekdays.",  # said of the plan
+        f"From {LATER:%B} the bakery will open at 8am on weekdays instead of 7am.",  # said of the old hours
+    ],
+)
+def test_a_later_change_after_a_plan_is_a_chain(eng: MemoryEngine, later: str) -> None:
     """Each change holds from its day until the next one's; the seeds worded like a replaced one resolve to the one
     that holds on the day asked."""
     _planned(eng)
-    later = f"From {LATER:%B} the bakery opens at 8 on weekdays."
     _say(eng, later)
     mems = _by_text(eng)
     old, plan = mems[OLD], mems[PLAN]
