@@ -82,10 +82,12 @@ def follow(
         if called_off(target.content, plan.content, new.content, today):
             out.ended.append((plan.id, "calls off the change planned"))
             out.edits.append((target.id, _drop(plan.id, lookup)))
-        elif supersede and out.begins is None and restates(target.content, plan.content, new.content):
-            # a plan said again, with its day or another: the new memory is the plan, the old one holds till then
-            out.begins = begins or starts.named(new.content, new.created_at) or starts.since(plan.metadata)
-            out.replaces = [target.id]
+        elif (
+            supersede and out.begins is None and restates(target.content, plan.content, new.content)
+            and (day := begins or starts.named(new.content, new.created_at) or starts.since(plan.metadata))
+            and day > today
+        ):  # a plan said again, with its day or another: the new memory is the plan, the old one holds till then
+            out.begins, out.replaces = day, [target.id]
             out.ended.append((plan.id, f"moves the change planned to {out.begins}"))
             out.edits.append((target.id, _drop(plan.id, lookup)))
         elif supersede and begins is not None and (since := starts.since(plan.metadata)) and since < begins:

@@ -3,12 +3,13 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
-from memgraph.ingest.plans import called_off, restates
+from memgraph.ingest.plans import called_off, follow, restates
 from memgraph.ingest.starts import named
+from memgraph.models import Memory
 
 SAID = date(2026, 11, 25)  # a Wednesday
 OLD = "The bakery opens at 7am on weekdays."
@@ -71,3 +72,27 @@ def test_restates_reads_what_the_plan_brings_not_its_start_words() -> None:
     assert called_off("I work at Globex.", "From next month I work at Acme.", "Scrap that, I'm staying at Globex.",
                       SAID)
     assert restates("I work at Globex.", "From next month I work at Acme.", "Actually I start at Acme in March.")
+
+
+def _mem(mid: str, content: str, written: datetime, **meta: object) -> Memory:
+    return Memory(id=mid, user_id="u", content=content, created_at=written, metadata=dict(meta))
+
+
+def test_follow_moves_a_plan_only_to_a_day_still_ahead() -> None:
+    """A correction said of the old memory that names a day moves the plan there; one dated in a past
+    conversation, whose day has come by the write, moves nothing (the decision stands as it was)."""
+    now = datetime(2026, 11, 25, 12, tzinfo=UTC)
+    old = _mem("x", OLD, now, valid_until="2026-11-30", replaced_by=["p"])
+    plan = _mem("p", PLAN, now, valid_from="2026-11-30", replaces=["x"])
+    mems = {"x": old, "p": plan}
+    moved = _mem("c", "Actually the 7:30 opening starts on the 14th.", now)
+    got = follow(moved, old, supersede=True, begins=None, now=now, lookup=mems.get)
+    assert got is not None and got.begins == date(2026, 12, 14) and got.replaces == ["x"]
+    assert [mid for mid, _ in got.ended] == ["p"]
+    back = _mem("c", "Actually the 7:30 opening starts on the 14th.", now - timedelta(days=60))
+    assert follow(back, old, supersede=True, begins=None, now=now, lookup=mems.get) is None
+    meta = dict(old.metadata)
+    for mid, edit in got.edits:
+        if mid == "x":
+            edit(meta)
+    assert meta == {}, "the plan moved away leaves the old memory with no day until the new one is recorded"
