@@ -335,6 +335,7 @@ class AsyncEngineMethods:
         include_archived: bool = False,
         session_id: str | None = None,
         include_old: bool = False,
+        now: datetime | None = None,
     ) -> RecallResult:
         """Cascade retrieval: seeds from vector + full-text search (and the tags the query names), spread
         through the graph, ranked by relevance x confidence x recency x importance, then placed by section
@@ -348,7 +349,9 @@ class AsyncEngineMethods:
         (`result.weak`). `session_id`: the caller's session; its first recall also brings the latest session
         summary. Session summaries older than `episodic_window_days` are left out unless the query names their
         period or `include_old` is set. The top hits are credited afterwards in the background (access counts,
-        co-recall links; gaps), `flush()` waits.
+        co-recall links; gaps), `flush()` waits. `now`: the moment the recall is asked at, for an agent replaying a
+        dated conversation and for tests (default: the current time; naive is UTC). It decides which changes that
+        start later have begun ("From next week the bakery opens at 7:30") and how recent each memory is.
         """
         return await asyncio.to_thread(
             self.sync.recall,
@@ -363,6 +366,7 @@ class AsyncEngineMethods:
             include_archived=include_archived,
             session_id=session_id,
             include_old=include_old,
+            now=now,
         )
 
     async def feedback(self, memory_id: str, helpful: bool, *, user_id: str) -> Memory:

@@ -662,6 +662,7 @@ class MemoryEngine:
         include_archived: bool = False,
         session_id: str | None = None,
         include_old: bool = False,
+        now: datetime | None = None,
     ) -> RecallResult:
         """Cascade retrieval: seeds from vector + full-text search (and the tags the query names), spread
         through the graph, ranked by relevance x confidence x recency x importance, then placed by section
@@ -675,7 +676,9 @@ class MemoryEngine:
         (`result.weak`). `session_id`: the caller's session; its first recall also brings the latest session
         summary. Session summaries older than `episodic_window_days` are left out unless the query names their
         period or `include_old` is set. The top hits are credited afterwards in the background (access counts,
-        co-recall links; gaps), `flush()` waits.
+        co-recall links; gaps), `flush()` waits. `now`: the moment the recall is asked at, for an agent replaying a
+        dated conversation and for tests (default: the current time; naive is UTC). It decides which changes that
+        start later have begun ("From next week the bakery opens at 7:30") and how recent each memory is.
         """
         owner = validate_owner(user_id)
         text = self._query(query)
@@ -703,6 +706,7 @@ class MemoryEngine:
                 include_archived=bool(include_archived),
                 session_id=session_id,
                 include_old=bool(include_old),
+                now=None if now is None else utc_datetime(now, "now"),
             )
         )
         note = self._outbox.note(owner) if self._outbox is not None else None

@@ -29,7 +29,7 @@ from memgraph.config import Settings
 from memgraph.embed import CachedEmbedder, Embedder
 from memgraph.errors import ValidationError
 from memgraph.ids import normalize_tag
-from memgraph.ingest import followups, remainders, rules, signals, starts, structure
+from memgraph.ingest import followups, plans, remainders, rules, signals, starts, structure
 from memgraph.ingest import importance as imp
 from memgraph.ingest.chunk import chunk_text, looks_like_turn
 from memgraph.ingest.classify import KIND_LAYER, classify
@@ -49,7 +49,7 @@ log = logging.getLogger("memgraph.ingest")
 
 #: Metadata keys the engine keeps about a memory (not the caller's): a remainder does not inherit them.
 _BOOKKEEPING = frozenset(
-    {DECAY_STATE_KEY, "merged_into", "contradicts", "contradicted_by", "reinforcements", "remainder_of",
+    {DECAY_STATE_KEY, "merged_into", "contradicts", "contradicted_by", "reinforcements", remainders.REMAINDER_OF,
      remainders.AMENDS, *starts.KEYS}
 )
 #: The `source` of what a superseded memory still says (`_keep_remainders`).
@@ -244,7 +244,7 @@ class IngestPipeline:
                     # the old memory's own metadata (a turn's speaker and ids: what it still says is still its
                     # turn), not the engine's bookkeeping of it
                     metadata={**{k: v for k, v in old.metadata.items() if k not in _BOOKKEEPING},
-                              "remainder_of": old.id},
+                              remainders.REMAINDER_OF: old.id},
                 )
             )
         if not items:
@@ -475,12 +475,16 @@ class IngestPipeline:
         now = utcnow()
         near = self._neighbourhood(user_id, candidates, reconcile=reconcile, exclude=exclude)
         resolutions = decide(candidates, near, self.reconciler, self.settings, explicit=explicit, reconcile=reconcile)
+        # the memories of the plans a target takes part in (a change that starts later: plans.py); no read for most
+        changed = (Outcome.SUPERSEDED, Outcome.CONTRADICTED)
+        targets = [r.target.memory for r in resolutions if r.target is not None and r.outcome in changed]
         batch = apply(
             resolutions,
             explicit=explicit,
             now=now,
             source=source,
             max_crumbs=self.settings.reinforcement_breadcrumbs_max,
+            related=plans.related(lambda ids: self.store.get_memories(user_id, list(ids)), targets),
         )
         record(resolutions, report, item_ids)  # after apply: a change that starts later has its day by then
         return batch, resolutions

@@ -20,6 +20,8 @@ from memgraph.ingest.values import values
 from memgraph.text import stem as stem_tokens
 from memgraph.text import stop_words, tokenize
 
+#: The metadata key naming the memory a remainder was cut from (`ingest/pipeline.py` writes it; recall reads it).
+REMAINDER_OF = "remainder_of"
 _TRAILING_JOIN = re.compile(r"(?i)(?:,|\s(?:and|but))\s*$")
 _LEADING_JOIN = re.compile(r"(?i)^\s*(?:[.;!?,]\s*)?(?:(?:and|but)\s+)?")
 #: First words of a clause that names its own subject (no holder is put before it).

@@ -12,7 +12,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 from enum import StrEnum
@@ -23,7 +23,7 @@ import numpy as np
 
 from memgraph.config import Settings
 from memgraph.errors import ValidationError
-from memgraph.ingest import starts
+from memgraph.ingest import plans, starts
 from memgraph.ingest.items import Candidate
 from memgraph.ingest.pairing import neighbour_floor
 from memgraph.ingest.reconcile import Neighbour, ReconcileAction, Reconciler
@@ -354,16 +354,35 @@ def _same_text(c: Candidate, old: Memory, *, explicit: bool) -> Resolution:
 
 
 def apply(
-    resolutions: Sequence[Resolution], *, explicit: bool, now: datetime, source: str, max_crumbs: int
+    resolutions: Sequence[Resolution],
+    *,
+    explicit: bool,
+    now: datetime,
+    source: str,
+    max_crumbs: int,
+    related: Mapping[str, Memory] | None = None,
 ) -> WriteBatch:
     """The rows one atomic write stores for these resolutions. Changes to one stored memory are merged into a
-    single update; a memory created in this batch and superseded or contradicted later in it is written so."""
+    single update; a memory created in this batch and superseded or contradicted later in it is written so.
+    `related`: the stored memories of the plans the targets take part in (`plans.related`)."""
     batch = WriteBatch()
     edits: dict[str, _Edit] = {}
     created: list[Candidate] = []
+    fresh = {r.memory.id: r.memory for r in resolutions if r.outcome in _WRITTEN}
+    stored = {r.target.memory.id: r.target.memory for r in resolutions if r.target and not r.target.in_batch}
+    stored.update(related or {})
 
     def edit(base: Memory) -> _Edit:
         return edits.setdefault(base.id, _Edit(base))
+
+    def change(mid: str, op: Callable[[dict[str, Any]], None] | None) -> None:
+        """`op` on a memory's metadata (None: make it inactive), in this batch or as a stored memory's edit."""
+        if mid in fresh and op:
+            op(fresh[mid].metadata)
+        elif mid in fresh:
+            fresh[mid].active = False
+        elif mid in stored:
+            edit(stored[mid]).meta_ops.append(op) if op else edit(stored[mid]).deactivate()
 
     for r in resolutions:
         mem, target = r.memory, r.target
@@ -377,7 +396,7 @@ def apply(
             batch.tags += [HasTag(memory_id=old.id, tag=t) for t in mem.tags if t not in old.tags]
             if mem.pinned and not old.pinned:
                 edit(old).pin()
-        if r.outcome not in (Outcome.CREATED, Outcome.SUPERSEDED, Outcome.CONTRADICTED):
+        if r.outcome not in _WRITTEN:
             continue
         created.append(r.candidate)
         if target is None or r.outcome is Outcome.CREATED:
@@ -385,6 +404,19 @@ def apply(
         relation = Relation.SUPERSEDES if r.outcome is Outcome.SUPERSEDED else Relation.CONTRADICTS
         # a change that starts later ("from next week ..."): the old memory holds until that day
         begins = later_start(mem, target.memory, now) if r.outcome is Outcome.SUPERSEDED else None
+        # ... or one that follows such a change before its day: moves it, calls it off (plans.py)
+        plan = plans.follow(mem, target.memory, supersede=relation is Relation.SUPERSEDES, begins=begins, now=now,
+                            lookup=lambda mid: fresh.get(mid) or stored.get(mid))
+        if plan is not None:
+            begins = plan.begins or (None if target.memory.id in dict(plan.ended) else begins)
+            for mid, why in plan.ended:
+                change(mid, None)
+                if mid != target.memory.id:
+                    batch.links.append(Link(src=mem.id, dst=mid, relation=Relation.SUPERSEDES, reason=why,
+                                            source=LinkSource.DISCOVERED, created_at=now, updated_at=now))
+            for mid, op in plan.edits:
+                change(mid, op)
+            mem.metadata.setdefault(starts.REPLACES, []).extend(plan.followed)
         batch.links.append(
             Link(
                 src=mem.id,
@@ -396,11 +428,15 @@ def apply(
                 updated_at=now,
             )
         )
-        if begins is not None:
+        if plan is not None and plan.begins is not None:  # it takes the place of the plan it restates
+            mem.metadata.update({starts.VALID_FROM: plan.begins.isoformat(), starts.REPLACES: list(plan.replaces)})
+            for old_id in plan.replaces:
+                change(old_id, partial(starts.replaced, new_id=mem.id, begins=plan.begins))
+        elif begins is not None:
             mem.metadata[starts.VALID_FROM] = begins.isoformat()
             mem.metadata.setdefault(starts.REPLACES, []).append(target.memory.id)
             if target.in_batch:
-                _replaced(target.memory.metadata, mem.id, begins)
+                starts.replaced(target.memory.metadata, mem.id, begins)
             else:
                 edit(target.memory).replaced(mem.id, begins)
         elif r.outcome is Outcome.SUPERSEDED:
@@ -429,11 +465,8 @@ def later_start(new: Memory, old: Memory, now: datetime) -> date | None:
     return begins if begins is not None and begins > now.date() else None
 
 
-def _replaced(metadata: dict[str, Any], new_id: str, begins: date) -> None:
-    """Record on an old memory's metadata that `new_id` replaces it from `begins` (the earliest such day)."""
-    held = starts.until(metadata)
-    metadata[starts.VALID_UNTIL] = min(begins, held).isoformat() if held else begins.isoformat()
-    metadata[starts.REPLACED_BY] = list(dict.fromkeys([*metadata.get(starts.REPLACED_BY, []), new_id]))
+#: The outcomes that write a new memory.
+_WRITTEN = (Outcome.CREATED, Outcome.SUPERSEDED, Outcome.CONTRADICTED)
 
 
 @dataclass
@@ -447,7 +480,8 @@ class _Edit:
     active: bool | None = None
     pinned: bool = False
     touched: datetime | None = None
-    replaced_by: list[tuple[str, date]] = field(default_factory=list)
+    #: Edits of its metadata, in order: a change that starts later replaces it, or no longer does (plans.py).
+    meta_ops: list[Callable[[dict[str, Any]], None]] = field(default_factory=list)
 
     def reinforce(self, session_id: str | None, now: datetime, similarity: float, source: str) -> None:
         self.strength += 1
@@ -475,7 +509,7 @@ class _Edit:
 
     def replaced(self, new_id: str, begins: date) -> None:
         """A change that starts later replaces this memory from `begins`: it stays active until then."""
-        self.replaced_by.append((new_id, begins))
+        self.meta_ops.append(partial(starts.replaced, new_id=new_id, begins=begins))
 
     def update(self, mid: str, max_crumbs: int) -> MemoryUpdate:
         sets: dict[str, Any] = {}
@@ -484,14 +518,14 @@ class _Edit:
         if self.strength:
             inc["strength"] = self.strength
             sets["last_accessed"] = now
-        if self.crumbs or self.contradicted_by or self.replaced_by:
+        if self.crumbs or self.contradicted_by or self.meta_ops:
             meta = dict(self.base.metadata or {})
             if self.crumbs:
                 meta["reinforcements"] = [*meta.get("reinforcements", []), *self.crumbs][-max_crumbs:]
             if self.contradicted_by:
                 meta["contradicted_by"] = list(dict.fromkeys([*meta.get("contradicted_by", []), *self.contradicted_by]))
-            for new_id, begins in self.replaced_by:
-                _replaced(meta, new_id, begins)
+            for op in self.meta_ops:
+                op(meta)
             sets["metadata"] = meta
         if self.pinned:
             sets["pinned"] = True

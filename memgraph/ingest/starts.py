@@ -26,6 +26,7 @@ import re
 from collections.abc import Collection
 from datetime import date, datetime, timedelta
 from functools import lru_cache
+from typing import Any
 
 from memgraph.ingest.value_words import MONTHS, NUMBER_WORDS, WEEKDAYS
 from memgraph.ingest.values import values
@@ -114,6 +115,28 @@ def _start(text: str, day: date, old: str) -> date | None:
     return None
 
 
+def named(text: str, written: datetime | date) -> date | None:
+    """The first day later than `written` that `text` names anywhere, start word or none ("Actually the 7:30
+    opening starts on the 14th", "the new hours begin next week, not tomorrow"). Read only where a day is known to be
+    a start: a correction of a change that has not started yet moves its day to the one it names (`plans.py`);
+    elsewhere "the dentist is on Friday" is the value said, and `start` is the reading."""
+    day = written.date() if isinstance(written, datetime) else written
+    for m in _TOKEN.finditer(text):
+        if m.group(0).lower() in _NOT_LATER or (m.start() and _NOT_BEFORE.search(text[: m.start()])):
+            continue
+        words = _phrase(text[m.start() :])
+        if words is None or all(w.lower() in _FILLER for w in words):
+            continue
+        got = _day(words, day)
+        if got is not None and got > day:
+            return got
+    return start(text, day)  # "in two weeks"
+
+
+#: A word before a day that says it is not the one meant: "on the 14th, not next week".
+_NOT_BEFORE = re.compile(r"(?i)\b(?:not|never|instead\s+of|rather\s+than)\s+$")
+
+
 def _phrase(after: str) -> list[str] | None:
     """The day words at the start of `after` (as written), or None when they are one end of a range or a move."""
     words: list[str] = []
@@ -129,6 +152,11 @@ def _phrase(after: str) -> list[str] | None:
     while words and words[-1].lower() in _FILLER | {","}:
         words.pop()
     return words or None
+
+
+def day_word(word: str) -> bool:
+    """Whether a lower-case word can be part of a day phrase ("next", "week", "monday", "14th"; not "may")."""
+    return _day_word(word, word)
 
 
 def _day_word(w: str, tok: str) -> bool:
@@ -231,6 +259,13 @@ def _day_changed(old: str, new: str) -> bool:
         return False
     o, n = values(old), values(new)
     return bool(o.dates - n.dates or o.weekdays - n.weekdays or o.months - n.months or _BARE.search(old))
+
+
+def replaced(metadata: dict[str, Any], new_id: str, begins: date) -> None:
+    """Record on an old memory's metadata that `new_id` replaces it from `begins` (the earliest such day)."""
+    held = until(metadata)
+    metadata[VALID_UNTIL] = min(begins, held).isoformat() if held else begins.isoformat()
+    metadata[REPLACED_BY] = list(dict.fromkeys([*metadata.get(REPLACED_BY, []), new_id]))
 
 
 def until(metadata: object) -> date | None:

@@ -63,6 +63,7 @@ class RecallRequest:
     include_archived: bool
     session_id: str | None = None  # the caller's session: its first recall catches up on the latest summary
     include_old: bool = False  # also summaries older than the episode window
+    now: datetime | None = None  # the moment the recall is asked at (default: the current time)
 
 
 class Recaller:
@@ -124,7 +125,7 @@ class Recaller:
         s = self.settings
         warnings: list[str] = []
         mode = req.mode
-        now = utcnow()
+        now = req.now or utcnow()
         flt = MemoryFilter(
             kinds=req.kinds,
             include_archived=req.include_archived,
@@ -200,7 +201,7 @@ class Recaller:
             scoped_min_similarity=s.cue_similarity_threshold,
             texts=texts,
         )
-        seeds = resolve_superseded(self.store, req.user_id, fuse(lists, s), flt)
+        seeds = resolve_superseded(self.store, req.user_id, fuse(lists, s), flt, now)
         vector_hits = len(lists.get("vector", []))
         gap = qvec is not None and vector_hits == 0
 
@@ -246,6 +247,8 @@ class Recaller:
         # a memory a change that starts later replaced is served until that day (validity.py)
         gone = validity.lapsed(self.store, req.user_id, mems.values(), now)
         active = {mid: m for mid, m in mems.items() if m.active and mid not in gone}
+        for mid in validity.covered(active.values(), active):  # ... and says its remainders itself till then
+            del active[mid]
         # A question gives way to its answer, which only the cascade reaches (the sequence link to the next turn);
         # the questions are found once, for this and for the reply rule.
         cascading = mode == "cascade"
@@ -292,7 +295,7 @@ class Recaller:
         )
         notes_all: list[str] = []
         if s.reranker_model_path:
-            scored, note = self._rerank(req.query, scored)
+            scored, note = self._rerank(req.query, scored, now)
             notes_all.append(note)
         else:
             notes_all.append("rerank: weighted blend (no cross-encoder configured)")
@@ -328,7 +331,7 @@ class Recaller:
         served = [p.scored.memory for p in placed]
         total = sum(p.tokens for p in placed)
         disputes.mark(served, traces)
-        validity.mark(served, traces, now)
+        validity.mark(self.store, req.user_id, served, traces, now)
         based = bases.bases(self.store, req.user_id, served)
         if based:
             served, traces = bases.with_bases(served, traces, based, count_tokens, max(0, req.token_budget) - total)
@@ -397,7 +400,7 @@ class Recaller:
         if not near:
             return placed, None
         mems = {m.id: m for m in self.store.get_memories(req.user_id, [mid for mid, _ in near])}
-        for mid in validity.lapsed(self.store, req.user_id, mems.values(), now):
+        for mid in validity.lapsed(self.store, req.user_id, mems.values(), now) | validity.covered(mems.values(), have):
             del mems[mid]
         if not req.include_old:  # the episode window holds for weak hits too (an old summary stays out)
             for mid in window.outside_window(self.store, req.user_id, list(mems.values()), req.query, s):
@@ -436,7 +439,7 @@ class Recaller:
             best_score=round(best, 4), threshold=s.similarity_threshold, count=served, hint=hint, passed=len(placed)
         )
 
-    def _rerank(self, query: str, scored: list[Scored]) -> tuple[list[Scored], str]:
+    def _rerank(self, query: str, scored: list[Scored], now: datetime) -> tuple[list[Scored], str]:
         """Replace the relevance of the top candidates by cross-encoder scores, or keep the blend."""
         s = self.settings
         assert s.reranker_model_path is not None
@@ -445,7 +448,6 @@ class Recaller:
             ce = rerank_scores(s.reranker_model_path, query, [x.memory.content for x in top])
         except RerankerUnavailable as exc:
             return scored, f"rerank: weighted blend ({exc})"
-        now = utcnow()
         new = {
             x.memory.id: score(x.memory, c, now, s, set(x.matched_tags) or None)
             for x, c in zip(top, ce, strict=True)

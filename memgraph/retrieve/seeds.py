@@ -9,11 +9,14 @@ memories for "paint". A hit on a superseded memory resolves to the memory that s
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 
 import numpy as np
 
 from memgraph.config import Settings
+from memgraph.ingest import starts
 from memgraph.models import Memory, Relation
+from memgraph.retrieve import validity
 from memgraph.retrieve.fusion import fuse_lists
 from memgraph.store.base import GraphStore, MemoryFilter
 
@@ -132,43 +135,67 @@ def handed_out(store: GraphStore, memories: list[Memory]) -> list[Memory]:
     return copies
 
 
-def resolve_superseded(store: GraphStore, user_id: str, seeds: list[Seed], flt: MemoryFilter) -> list[Seed]:
-    """Replace inactive seeds by their newest active successor (Supersedes: newer -> older); drop the rest.
+def resolve_superseded(
+    store: GraphStore, user_id: str, seeds: list[Seed], flt: MemoryFilter, now: datetime | None = None
+) -> list[Seed]:
+    """Replace seeds that no longer hold by the first successor that does (Supersedes: newer -> older); drop the
+    rest. A seed no longer holds when it is inactive, or (with `now`) when a change that starts later has replaced
+    it by then (`validity.lapsed`): on the day "From next week the bakery opens at 7:30" starts, a query worded
+    like "the bakery opens at 7am" is answered by the 7:30 memory, not by nothing.
 
     The lists were searched over inactive memories too, so a query phrased like an old statement still finds
-    the statement that replaced it. A successor that is already a seed keeps the better rank.
+    the statement that replaced it. A successor that is already a seed keeps the better rank. The walk stops at
+    the first successor that holds: a change planned after it (a later start) is not yet its successor.
     """
     mems = {m.id: m for m in read_memories(store, user_id, [s.id for s in seeds])}
-    newer_of: dict[str, str] = {}
-    frontier = [s.id for s in seeds if s.id in mems and not mems[s.id].active]
+    gone = validity.lapsed(store, user_id, mems.values(), now) if now is not None else set()
+
+    def holds(mid: str) -> bool:
+        return mid in mems and mems[mid].active and mid not in gone
+
+    newer_of: dict[str, list[str]] = {}  # each memory's successors, the most recent supersede first
+    frontier = [s.id for s in seeds if s.id in mems and not holds(s.id)]
+    walked = set(frontier)
     for _ in range(MAX_SUPERSEDE_CHAIN):
         if not frontier:
             break
         links = store.get_links(user_id, frontier, relations=[Relation.SUPERSEDES], direction="in")
         nxt = []
         for link in sorted(links, key=lambda lk: lk.updated_at, reverse=True):
-            if link.dst not in newer_of and link.src not in newer_of:  # the most recent supersede wins
-                newer_of[link.dst] = link.src
+            newer_of.setdefault(link.dst, []).append(link.src)
+            if link.src not in walked:
+                walked.add(link.src)
                 nxt.append(link.src)
         frontier = nxt
-    succ_ids = [mid for mid in set(newer_of.values()) if mid not in mems]
-    mems.update({m.id: m for m in read_memories(store, user_id, succ_ids)})
+    succ_ids = [mid for mid in walked if mid not in mems]
+    succ = read_memories(store, user_id, succ_ids)
+    mems.update({m.id: m for m in succ})
+    if now is not None and succ:
+        gone |= validity.lapsed(store, user_id, succ, now)
+
+    def started(mid: str) -> bool:
+        """Not a change whose day is still ahead (with `now`): "From January ..." is no successor in December."""
+        day = starts.since(mems[mid].metadata) if now is not None and mid in mems else None
+        return day is None or now is None or day <= now.date()
 
     def newest(mid: str) -> str | None:
         cur = mid
         for _ in range(MAX_SUPERSEDE_CHAIN):
-            if cur not in newer_of:
+            options = newer_of.get(cur)
+            if not options:
                 break
-            cur = newer_of[cur]
+            cur = next((o for o in options if started(o)), options[0])  # the most recent that has started
+            if holds(cur):
+                break
         m = mems.get(cur)
-        if cur == mid or m is None or not m.active or (m.archived and not flt.include_archived):
+        if cur == mid or m is None or not holds(cur) or (m.archived and not flt.include_archived):
             return None
         return None if flt.kinds and m.kind not in flt.kinds else cur
 
     out: list[Seed] = []
     seen: set[str] = set()
     for seed in seeds:
-        if seed.id in mems and not mems[seed.id].active:
+        if seed.id in mems and not holds(seed.id):
             new = newest(seed.id)
             if new is None:
                 continue

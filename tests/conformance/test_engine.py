@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
@@ -108,6 +108,29 @@ def test_a_change_that_starts_later_holds_the_old_memory_until_its_day(mem_engin
     on_the_day = datetime.fromisoformat(day).replace(hour=9, tzinfo=UTC)
     assert mem_engine.jobs.decay("ada", apply=True, now=on_the_day).retired == 1
     assert not mem_engine.get(old.id, user_id="ada").active
+
+
+def test_a_plan_moved_or_called_off_before_its_day_rewrites_the_old_memorys_day(mem_engine: MemoryEngine) -> None:
+    """ingest/plans.py: a change that starts later, moved before its day, moves the old memory's day (the keys are
+    rewritten in one metadata update); called off, the keys are removed and the old memory simply holds."""
+    old = mem_engine.remember("The allotment gate opens at 8am.", user_id="ada")
+    plan = mem_engine.remember("From next week the allotment gate opens at 7am.", user_id="ada")
+    week = date.fromisoformat(mem_engine.get(old.id, user_id="ada").metadata["valid_until"])
+    later = week + timedelta(days=7)
+    moved = mem_engine.remember(f"Actually the 7am opening starts on {later.day} {later:%B}.", user_id="ada")
+    kept = mem_engine.get(old.id, user_id="ada")
+    assert not mem_engine.get(plan.id, user_id="ada").active
+    assert kept.active and kept.metadata["valid_until"] == later.isoformat()
+    assert kept.metadata["replaced_by"] == [moved.id]
+    on_the_old_day = datetime(week.year, week.month, week.day, 9, tzinfo=UTC)
+    assert f"[FACT, until {later.isoformat()}] The allotment gate opens at 8am." in mem_engine.recall(
+        "when does the allotment gate open?", user_id="ada", top_k=3, now=on_the_old_day).to_prompt()
+    mem_engine.remember("Scrap that, the allotment gate is keeping its 8am opening.", user_id="ada")
+    kept = mem_engine.get(old.id, user_id="ada")
+    assert kept.active and not {"valid_until", "replaced_by"} & set(kept.metadata)
+    assert not mem_engine.get(moved.id, user_id="ada").active
+    on_the_new_day = datetime(later.year, later.month, later.day, 9, tzinfo=UTC)
+    assert mem_engine.jobs.decay("ada", apply=True, now=on_the_new_day).retired == 0
 
 
 def test_two_conflicting_memories_are_marked_newer_and_older(mem_engine: MemoryEngine) -> None:
