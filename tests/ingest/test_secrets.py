@@ -111,3 +111,17 @@ def test_pw_is_a_password_key(text: str) -> None:
 @pytest.mark.parametrize("text", ["wifi pw: tulip", "the new kpw: 12", "I use a 3pw setup", "upw: fine"])
 def test_pw_alone_is_no_secret(text: str) -> None:
     assert SecretScanner().scan(text) == []
+
+
+def test_opaque_ids_hold_no_card_number() -> None:
+    """A memory id is 32 hex characters: one in a few hundred holds 13+ decimal digits in a row, and a card rule
+    without word boundaries refused such an id as a payment card (the decisions bench met one)."""
+    import random
+
+    rng = random.Random(7)
+    scanner = SecretScanner()
+    ids = [f"m_{rng.getrandbits(128):032x}" for _ in range(20000)]
+    digits = [i for i in ids if any(len(run) >= 13 for run in "".join(c if c.isdigit() else " " for c in i).split())]
+    assert digits, "the sample holds ids with long digit runs"
+    assert not [i for i in ids if scanner.scan(i)]
+    assert scanner.scan("card 4111111111111111") and scanner.scan("4111-1111-1111-1111")
