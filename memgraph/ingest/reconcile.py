@@ -82,6 +82,7 @@ from memgraph._deprecated import deprecated_alias
 from memgraph.config import Settings
 from memgraph.ingest import (
     acronyms,
+    compounds,
     ellipsis,
     fields,
     followups,
@@ -158,6 +159,8 @@ class ReconcileAction(StrEnum):
 
 #: The reason of a duplicate that is a person's note of a stored notification (`notices.noted`).
 _NOTED = "a person's note of a notification"
+#: The reason of a duplicate that says one item of a compound note again (`compounds.repeated`).
+_PART = "one item of a compound note said again"
 
 
 @dataclass(frozen=True)
@@ -505,7 +508,9 @@ class RuleReconciler(ConflictRules):
             # run …"; `_said`)
             # (a note of a notification says nothing the notification does not print: `notices.noted`; the stored
             # notification may say more, and it is the one kept)
-            if dup is not None and (dup == _NOTED or not repeats.one_says_more(
+            if dup is None and not (who and other or cue or fixes) and nb.similarity >= self.s.compound_item_cosine:
+                dup = _PART if compounds.repeated(n, o.text) else None  # one item of a compound note said again
+            if dup is not None and (dup in (_NOTED, _PART) or not repeats.one_says_more(
                 *reads.said(new.content, old.content), self.s.dedup_sentence_max_covered
             )):
                 return ReconcileDecision(ReconcileAction.REINFORCE, old.id, dup, c.scores())
