@@ -117,6 +117,7 @@ from memgraph.ingest.comparison import (  # noqa: F401
     _unit_said,
     compare,
     owned_things_differ,
+    owner_word_only,
 )
 from memgraph.ingest.conflicts import (
     ConflictRules,
@@ -265,7 +266,7 @@ class RuleReconciler(ConflictRules):
         unparsed = not (n.subject or o.subject) and len(n.flat_values) >= s.dedup_unparsed_min_values
         # (not a word of two owners only: "the lifeboat station's open day" / "the lifeboat crew's exercise" are two
         # events on one date)
-        subject = _same_subject(n, o) and not owned_things_differ(n, o)
+        subject = _same_subject(n, o) and not (owned_things_differ(n, o) or owner_word_only(n, o))
         return subject or unparsed or (reads.same_holder(n, o) and not reads.counted_word_swapped(n, o, c))
 
     def _measured_paraphrase(self, n: Statement, o: Statement, c: Comparison) -> bool:

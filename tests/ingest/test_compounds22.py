@@ -7,11 +7,13 @@ from __future__ import annotations
 import pytest
 
 from memgraph.ingest import compounds, remainders
+from memgraph.ingest.comparison import owner_word_only
 from memgraph.ingest.reconcile import ReconcileAction
+from memgraph.ingest.repeats import lists_contents, one_says_more
 from memgraph.ingest.statement import statement
 from tests.ingest.test_reconcile import _decide
 
-REINFORCE = ReconcileAction.REINFORCE
+REINFORCE, CREATE = ReconcileAction.REINFORCE, ReconcileAction.CREATE
 CONTRADICT, SUPERSEDE = ReconcileAction.CONTRADICT, ReconcileAction.SUPERSEDE
 
 GARAGE = "Garage: MOT booked Wednesday, new tyres quoted £240, wiper blades fitted."
@@ -80,3 +82,30 @@ def test_an_item_of_a_sign_or_of_hours(embedder) -> None:  # type: ignore[no-unt
     hours = "Pharmacy hours: Mon-Fri 9-6, Sun 10-2."
     assert _decide(embedder, hours, "The pharmacy is closed on Sundays.").action is CONTRADICT
     assert _decide(embedder, hours, "The pharmacy is closed on Saturdays.").action is not CONTRADICT
+
+
+def test_what_a_price_covers_is_more() -> None:
+    old = "The boiler service costs £95."
+    new = "The £95 for the boiler service includes a flue check and a certificate."
+    assert lists_contents(new, old) and one_says_more(new, old, 0.5)
+    # "cover" is no list of contents: "cloud cover", "statements covering the last year"
+    assert not lists_contents("Trips are off with cloud cover over 60%.", "Trips are off above 60% cloud.")
+    # both say what it includes: no more on either side
+    assert not lists_contents("The room is £80 including breakfast.", "Rooms cost £80 inc. breakfast.")
+    assert not lists_contents("The tour costs £40.", "The tour is £40.")
+
+
+def test_what_a_price_covers_decided(embedder) -> None:  # type: ignore[no-untyped-def]
+    got = _decide(embedder, "The boiler service costs £95.",
+                  "The £95 for the boiler service includes a flue check and a safety certificate.")
+    assert got.action is CREATE, got
+
+
+def test_an_owner_word_said_of_another_thing(embedder) -> None:  # type: ignore[no-untyped-def]
+    old, new = statement("Holly's piano lesson costs £25 a week."), statement("The holly wreath we ordered cost £25.")
+    assert owner_word_only(old, new) and owner_word_only(new, old)
+    assert not owner_word_only(old, statement("Holly's lesson is £25 a week."))
+    assert not owner_word_only(old, statement("The piano lesson for Holly costs £25 a week."))
+    # the name said again, as a name: the same owner
+    assert not owner_word_only(old, statement("Holly pays £25 a week for piano."))
+    assert _decide(embedder, old.text, new.text).action is CREATE
