@@ -10,11 +10,12 @@ under the note's label ("Clock shop"), whose words the new note may say.
 
 What an item is about is its key: its content words that are no value and no name ("barometer quoted" in "barometer
 quoted £85"; "pilot" in "pilot Gareth"). A new note is about the items whose key it says whole.
-- `repeated`: the new note says nothing the compound does not (each content word is the label's or an item's), it is
-  about some item and gives no value another than the items it is about, and it says one item whole (its key, its
-  values and its names): a repeat of what the memory holds already, which a reinforcement keeps. A note that shares a
-  value with one item and names another ("The AGM is on 3 March." beside "demo night 3 March, AGM 7 April") repeats
-  neither.
+- `repeated` (a note with a label): the new note says nothing the compound does not (each content word is the
+  label's, an item's it is about, or the first item's), it is about some item and gives no value another than the
+  items it is about, and it says one item whole (its key, its values and its names): a repeat of what the memory
+  holds already, which a reinforcement keeps. A note that shares a value with one item and names another ("The AGM
+  is on 3 March." beside "demo night 3 March, AGM 7 April") repeats neither.
+- `sharing`: the items a new note may contradict, read alone by the conflict chain (`conflicts.py`).
 - `changed`: the new note is about exactly one item of a note with a label, says a word of the label, and gives
   that item's one value of a kind another value (or another name where the item names someone), with few words of
   its own (`compound_item_max_new_terms`): "Float ETA at the seafront is 4.15pm." after "Float route: 2.5 miles,
@@ -99,7 +100,10 @@ def _about(n: Statement, note: Compound) -> list[Item]:
 def repeated(n: Statement, old: str) -> bool:
     """Whether `n` says one item of the compound note `old` again, and nothing the note does not (module docstring)."""
     note = compound(old)
-    if note is None or n.question:
+    if note is None or not note.label or n.question:
+        # (a sentence's pieces said again, "I have 3 dogs." after "I have 3 dogs and 2 cats.", are left to the
+        # rules that read a sentence said again (`repeats.one_says_more`): MSC personas, 3 such repeats and a
+        # coordinated subject read as two pieces, "My ex boyfriend and I broke up …")
         return False
     about = _about(n, note)
     if not about:
@@ -163,12 +167,13 @@ def changed(n: Statement, old: str, max_new_terms: int) -> str | None:
 def sharing(n: Statement, old: str) -> list[str]:
     """The items of the compound note `old` that share a word of their key with `n` (or, an item of values only, a
     value: "Sat 9-1" of "Clock shop hours: Mon-Fri 9-5, Sat 9-1, closed Sun." beside "… shut on Saturdays"), each
-    under the note's label ("Beach hut: dogs welcome"), when `n` says a word of the label too (or the note has none):
-    the other items
+    under the note's label ("Beach hut: dogs welcome"), when `n` says a word of the label too: the other items
     are no part of what `n` may contradict ("Dogs aren't allowed in the beach huts." against "Beach hut: no overnight
     stays, gas ring allowed, dogs welcome.", whose other items grant and forbid other things)."""
     note = compound(old)
-    if note is None or n.question or compound(n.text) is not None or (note.label and not note.label & n.stems):
+    if note is None or n.question or compound(n.text) is not None or not note.label & n.stems:
+        # (not a sentence's pieces: read alone they slip the guards the whole sentence meets, "I like music but i
+        # love to read." / "I dont like music too much.", one MSC persona's)
         return []
     kinds = n.kinds
     return [
