@@ -25,6 +25,7 @@ from functools import lru_cache
 
 from memgraph.config import Settings
 from memgraph.ingest import (
+    compounds,
     groups,
     intentions,
     jotted,
@@ -322,6 +323,23 @@ class ConflictRules:
             why = self.conflict(a, b, cc, cue=cue)
             if why is not None and not _say_both(p, q, cc):
                 return why
+        return self._in_an_item(n, o, c, cue=cue) if c.cosine >= self.s.compound_item_cosine else None
+
+    def _in_an_item(self, n: Statement, o: Statement, c: Comparison, *, cue: bool) -> str | None:
+        """How `n` changes one item of a compound note `o` (`compounds.py`): another value or name of the one item
+        it is about, or a conflict with an item that shares a word with it, read alone under the note's label (a
+        business's hours too: "Clock shop hours: … Sat 9-1, …" / "The clock shop is shut on Saturdays.")."""
+        why = compounds.changed(n, o.text, self.s.compound_item_max_new_terms)
+        if why is not None:
+            return why
+        for item in compounds.sharing(n, o.text):
+            q = statement(item)
+            cc = _compare(n, q, c.cosine, c.tolerance)
+            # (an item of hours is a note's line, no clause, which the chain reads as a label: "Sat 9-1")
+            hours = hours_conflict(n, q, cc)
+            why = self.conflict_in_any_voice(n, q, cc, cue=cue) or (hours and "opening hours: " + hours)
+            if why is not None:
+                return why + " (one item of a compound note)"
         return None
 
     def _reworded(self, n: Statement, o: Statement, c: Comparison) -> bool:

@@ -98,16 +98,18 @@ def follows(text: str, n: Statement, o: Statement) -> str | None:
     """How the follow-up `text` (`followup`; `n` its statement) changes `o`, or None: the first clause of its
     first sentence with a value that `o` has exactly one of ("the 19th" for "12 July", "3" for "2pm", "6" for
     "20 bottles", "Thursdays" for "Wednesdays") says another one. A subject word of its own must be one `o` says
-    ("Swimming" of "Maya's swimming lessons"). The same value again is no change; a clause whose values `o` has
-    no kind of is passed (its reason, or a shift told before the value: "pushed back a week, to the 19th")."""
+    ("Swimming" of "Maya's swimming lessons"). The same value again is no change, unless a value of another kind in
+    the clause is ("I pay £35 more each month now" after "… £420 a month": the period is the same, the amount not;
+    read in the order of a set of units, which Python's hash seed shuffles per process, the clause was a change in
+    some processes and none in others, held-out pairs 18's s12); a clause whose values `o` has no kind of is passed
+    (its reason, or a shift told before the value: "pushed back a week, to the 19th")."""
     own = _own_subject(text)
     if n.question or o.question or (own and not own <= o.stems):
         return None
     for part in _PART_END.split(_first_sentence(_body(text))):
-        for kind, said in values(part, compare=True).kinds().items():
-            why = _against(kind, said, o.kinds)
-            if why is not None:
-                return why or None
+        said = [_against(kind, v, o.kinds) for kind, v in sorted(values(part, compare=True).kinds().items())]
+        if any(why is not None for why in said):
+            return next((why for why in said if why), None)
     return None
 
 

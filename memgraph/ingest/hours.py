@@ -47,7 +47,17 @@ def _ends(text: str) -> frozenset[str]:
     return frozenset(k for k, rx in (("closing", _CLOSES), ("opening", _OPENS)) if found(rx, text))
 
 
+#: A note of opening hours: days and their times under a label that says so ("Clock shop hours: Sat 9-1", "Opening
+#: times: Tue-Thu 10-4"), which says the place is open on those days; not an item that says closed ("closed Sun"). Also
+#: as the conflict chain reads such a note, with a copula for its colon (`jotted.sentence`: "Clock shop hours is …").
+_HOURS_NOTE = re.compile(
+    r"(?i)^[^:]{0,40}\b(?:hours|opening\s+times)(?:\s*:|\s+(?:is|are)\b)(?![^:]*\b(?:closed|shut)\b)(?=[^:]*\d)"
+)
+
+
 def _states(text: str) -> frozenset[str]:
+    if found(_HOURS_NOTE, text):
+        return frozenset({"open"})
     return frozenset(k for k, rx in (("closed", _CLOSED), ("open", _OPEN)) if found(rx, text))
 
 

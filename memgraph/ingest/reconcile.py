@@ -85,6 +85,7 @@ from memgraph.config import Settings
 from memgraph.ingest import (
     abbreviations,
     acronyms,
+    compounds,
     ellipsis,
     fields,
     followups,
@@ -124,6 +125,7 @@ from memgraph.ingest.comparison import (  # noqa: F401
     _unit_said,
     compare,
     owned_things_differ,
+    owner_word_only,
 )
 from memgraph.ingest.conflicts import (
     ConflictRules,
@@ -166,6 +168,8 @@ class ReconcileAction(StrEnum):
 
 #: The reason of a duplicate that is a person's note of a stored notification (`notices.noted`).
 _NOTED = "a person's note of a notification"
+#: The reason of a duplicate that says one item of a compound note again (`compounds.repeated`).
+_PART = "one item of a compound note said again"
 
 
 @dataclass(frozen=True)
@@ -277,7 +281,7 @@ class RuleReconciler(ConflictRules):
         unparsed = not (n.subject or o.subject) and len(n.flat_values) >= s.dedup_unparsed_min_values
         # (not a word of two owners only: "the lifeboat station's open day" / "the lifeboat crew's exercise" are two
         # events on one date)
-        subject = _same_subject(n, o) and not owned_things_differ(n, o)
+        subject = _same_subject(n, o) and not (owned_things_differ(n, o) or owner_word_only(n, o))
         return subject or unparsed or (reads.same_holder(n, o) and not reads.counted_word_swapped(n, o, c))
 
     def _measured_paraphrase(self, n: Statement, o: Statement, c: Comparison) -> bool:
@@ -536,7 +540,9 @@ class RuleReconciler(ConflictRules):
             # (a note of a notification says nothing the notification does not print: `notices.noted`; the stored
             # notification may say more, and it is the one kept)
             # (abbreviations written out: the full stop of "inc." ends no sentence)
-            if dup is not None and (dup == _NOTED or not repeats.one_says_more(
+            if dup is None and not (who and other or cue or fixes) and nb.similarity >= self.s.compound_item_cosine:
+                dup = _PART if compounds.repeated(n, o.text) else None  # one item of a compound note said again
+            if dup is not None and (dup in (_NOTED, _PART) or not repeats.one_says_more(
                 *reads.said(abbreviations.written_out(new.content), abbreviations.written_out(old.content)),
                 self.s.dedup_sentence_max_covered,
             )):

@@ -16,6 +16,7 @@ import re
 
 from memgraph.ingest import slots
 from memgraph.ingest.chatter import strip_chatter
+from memgraph.ingest.records import field
 from memgraph.ingest.values import values
 from memgraph.text import stem as stem_tokens
 from memgraph.text import stop_words, tokenize
@@ -118,6 +119,15 @@ def compound_parts(text: str) -> list[str]:
     return [c for c, _ in _compound_parts(text)]
 
 
+def items(text: str) -> list[str]:
+    """The items of a compound statement: its clauses (`compound_parts`), or a single clause's pieces (`_pieces`), as
+    `remainder` reads them; one item when it is no compound. `compounds.py` reads a new note against one of them."""
+    parts = compound_parts(text)
+    if len(parts) == 1:
+        return _pieces(parts[0]) or parts
+    return parts
+
+
 def _pieces(sentence: str) -> list[str]:
     """The pieces of one sentence that each state a fact of their own, or [] when it has no such pieces.
 
@@ -166,7 +176,7 @@ def _head(piece: str) -> str:
     """The words of `piece` before its first value ("The bakery opens at " in "The bakery opens at 7am on
     weekdays"), or "" when it opens with one or holds none."""
     for m in re.finditer(r"\S+", piece):
-        if m.start() and _value_kinds(m.group().strip(",.;:")):
+        if _value_kinds(m.group().strip(",.;:")):
             return piece[: m.start()]
     return ""
 
@@ -192,7 +202,11 @@ def _untouched_clauses(new: str, old: str) -> str | None:
     kept as lines, sentences as sentences, a sentence's pieces joined by commas.
     """
     parts = _compound_parts(old)
-    pieces = _pieces(parts[0][0]) if len(parts) == 1 else []
+    # a one-line note's label leads what it keeps, and is no piece ("Choir concert: 12 December, soloist Ruth Baines,
+    # tickets £10." with its tickets changed keeps "Choir concert: soloist Ruth Baines.")
+    f = field(parts[0][0]) if len(parts) == 1 else None
+    label = f.label if f is not None and f.value.strip() else ""
+    pieces = _pieces(f.value if f is not None and label else parts[0][0]) if len(parts) == 1 else []
     if pieces:
         parts = [(p, False) for p in pieces]
     if len(parts) < 2:
@@ -231,7 +245,7 @@ def _untouched_clauses(new: str, old: str) -> str | None:
         if not any(keep):
             return None
         rest = ", ".join(c for c, k in zip(clauses, keep, strict=True) if k)
-        return rest[0].upper() + rest[1:] + "."
+        return f"{label}: {rest}." if label else rest[0].upper() + rest[1:] + "."
     rest = ""
     for i, ((c, broken), k) in enumerate(zip(parts, keep, strict=True)):
         if not k:

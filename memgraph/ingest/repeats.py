@@ -140,9 +140,28 @@ def _continued(a: str, b: str) -> str:
 
 
 def one_says_more(a: str, b: str, max_covered: float) -> bool:
-    """`says_more` or `narrows` either way: the rules' duplicates read it too (a containment reinforced loses a
-    sentence, a restriction reinforced loses the limit)."""
-    return says_more(a, b, max_covered) or says_more(b, a, max_covered) or narrows(a, b) or narrows(b, a)
+    """`says_more`, `narrows` or `lists_contents` either way: the rules' duplicates read it too (a containment
+    reinforced loses a sentence, a restriction reinforced loses the limit, a price's contents what it buys)."""
+    return (
+        says_more(a, b, max_covered) or says_more(b, a, max_covered) or narrows(a, b) or narrows(b, a)
+        or lists_contents(a, b) or lists_contents(b, a)
+    )
+
+
+#: What a thing includes or comes with, said after it: "includes a full clean", "including VAT", "inc. VAT", "comes
+#: with a case" (not "covers": "cloud cover", "statements covering the last half year" say no contents).
+_INCLUDES = re.compile(r"(?i)\b(?:includ(?:e|es|ed|ing)\b|inclusive\s+of\b|incl?\.|comes?\s+with\b)")
+
+
+def lists_contents(a: str, b: str) -> bool:
+    """Whether `a` says what a thing includes or covers and `b` says no such thing: "The £210 for the mantel clock
+    includes a full clean and a year's guarantee." beside "The mantel clock repair costs £210." (held-out pairs 22,
+    cosine 0.73: one price, one subject, and what the price buys, which a reinforcement would lose). Only when what
+    follows the word holds content words `b` lacks ("The tour is £40 including lunch." / "The tour costs £40.")."""
+    m = _INCLUDES.search(a)
+    if m is None or _INCLUDES.search(b):
+        return False
+    return bool(_content(a[m.end():]) - _content(b) - _GENERIC)
 
 
 #: An exclusive "only" (not "not only", "if only", "only just"), the word that makes a statement a restriction.

@@ -49,6 +49,13 @@ def test_the_value_said_replaces_the_old_one_of_its_kind() -> None:
     assert _follows("Tilly's piano lessons are on Thursdays at 5.", "Piano is now on Mondays, same time.")
 
 
+def test_a_changed_value_beside_one_said_again_is_a_change() -> None:
+    # the period said again ("each year") does not hide the amount changed, whatever order a set gives the kinds
+    assert _follows("Our allotment rent is £35 a year.", "council letter came, we pay £6 more each year now")
+    assert _follows("The window cleaner charges £18 a month.", "new rates, £20 a month from now on")
+    assert _follows("Our allotment rent is £35 a year.", "council letter came, still £35 each year") is None
+
+
 def test_no_change_where_the_value_is_the_same_or_of_no_kind_the_old_says() -> None:
     assert _follows("The bake sale is on 16 May.", "still on the 16th, all sorted now.") is None
     assert _follows("The car is a blue Golf.", "moved to 8, the pub wanted it later.") is None
