@@ -36,6 +36,10 @@ from memgraph.text import stem, stop_words, tokenize
 
 #: Words that make a text deny what it says ("won't open at 7:30 after all").
 _DENIES = re.compile(r"(?i)\b(?:not|no|never|cancel(?:l?ed|s)?|off)\b|n['’]t\b")
+#: Words that say a change holds already ("The plot rent is now £50."), and words of a future, which make "now" the
+#: plan's update rather than today's value ("it will now be 7:45").
+_NOW = re.compile(r"(?i)\b(?:now|as\s+of\s+today|from\s+today|already|currently|these\s+days)\b")
+_FUTURE = re.compile(r"(?i)\b(?:will|won['’]t|shall|going\s+to)\b|['’]ll\b")
 #: Words of a start, not of the value a plan brings ("from next week ...").
 _START_WORDS = frozenset(
     "from starting start starts started beginning begin begins as of effective with effect commencing onwards "
@@ -120,6 +124,16 @@ def _after_plan(
         return out
     if not supersede or (begins is not None and not restates(old.content, plan.content, new.content)):
         return None
+    if begins is None and _NOW.search(new.content) and not _FUTURE.search(new.content) and not restates(
+        old.content, plan.content, new.content
+    ):
+        # "The plot rent is now £50." after "... goes up to £45 from next April": a value that holds already, not
+        # the plan said again (it took the plan's day, and the £38 was served "until April" beside it): the plan
+        # and what it was to replace both end now (a lead's allotment notes)
+        out.edits = [(o.id, _drop(plan.id, lookup)) for o in olds]
+        out.ended = [(plan.id, "changed from now on, before the change planned"),
+                     *((o.id, "changed from now on") for o in olds)]
+        return out
     day = begins or starts.named(new.content, new.created_at) or starts.since(plan.metadata)
     if day is None or day <= today:
         return None  # the plan's new day has come already: the new memory supersedes the plan alone, as any

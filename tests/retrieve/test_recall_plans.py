@@ -191,3 +191,18 @@ def test_recall_takes_the_moment_it_is_asked_at(eng: MemoryEngine) -> None:
     naive = datetime(NEXT_WEEK.year, NEXT_WEEK.month, NEXT_WEEK.day, 0, 30)  # 00:30 UTC on the day
     assert OLD not in eng.recall(QUERY, user_id="bea", top_k=5, now=naive).to_prompt()
     assert f"[FACT, until {NEXT_WEEK.isoformat()}] {OLD}" in eng.recall(QUERY, user_id="bea", top_k=5).to_prompt()
+
+
+def test_a_value_that_holds_now_ends_the_plan_and_the_old_value_at_once(eng: MemoryEngine) -> None:
+    """"now" with no day of its own, saying nothing the plan brings: today's value, not the plan moved to its day
+    (a lead's allotment notes: the £50 was marked "from April" and the £38 served "until April" beside it)."""
+    _say(eng, "The plot rent is £38 a year.")
+    _say(eng, "The plot rent goes up to £45 from next April.")
+    _say(eng, "The plot rent is now £50.")
+    mems = _by_text(eng)
+    now = mems["The plot rent is now £50."]
+    assert now.active and "valid_from" not in now.metadata
+    assert not mems["The plot rent is £38 a year."].active
+    assert not mems["The plot rent goes up to £45 from next April."].active
+    prompt = _prompt(eng, TODAY, "How much is the plot rent?")
+    assert "[FACT] The plot rent is now £50." in prompt and "until" not in prompt and "from 20" not in prompt
