@@ -231,8 +231,10 @@ def _untouched_clauses(new: str, old: str) -> str | None:
     ]
     if not any(touched) or all(t or ld for t, ld in zip(touched, lead, strict=True)):
         return None
-    keep = [not t and (ld or (len(w) >= 2 and bool(w - new_words)))
-            for w, t, ld in zip(words, touched, lead, strict=True)]
+    # an item is a fact of its own with two content words, or one and a value ("due April": a stop word and a
+    # month; a newcomer's "Water rates: £12 p/a, due April, payable to the treasurer." lost it to "£15 a year now")
+    keep = [not t and (ld or (len(w) >= (1 if k else 2) and bool(w - new_words)))
+            for w, t, ld, k in zip(words, touched, lead, kinds, strict=True)]
     for i in range(len(keep)):  # a lead-in stays only over an item kept after it
         if lead[i] and keep[i]:
             keep[i] = any(keep[j] for j in range(i + 1, len(keep)) if not lead[j])

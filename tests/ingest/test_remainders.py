@@ -27,6 +27,9 @@ from memgraph.ingest.remainders import _pieces, remainder
         ("Dentist Tue 3pm, vet Fri 10am, MOT the 12th.", "Vet moved to Thursday.", "Dentist Tue 3pm, MOT the 12th."),
         ("The card machine is £29 a month, and the contract ends in June.",
          "The card machine went up to £32 a month.", "The contract ends in June."),
+        # an item of one content word and a value is a fact of its own
+        ("Water rates: £12 p/a, due April, payable to the treasurer.", "Water rates are £15 a year now.",
+         "Water rates: due April, payable to the treasurer."),
     ],
 )
 def test_a_sentence_of_several_facts_keeps_the_ones_left_standing(old: str, new: str, kept: str) -> None:
