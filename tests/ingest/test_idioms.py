@@ -48,6 +48,8 @@ def test_a_figure_is_read_as_its_plain_state() -> None:
         # the same state of another thing, or another statement of the thing: no repeat
         ("The office kettle is broken.", "The office photocopier has given up the ghost.", CREATE),
         ("Our caravan is parked at Ferndown.", "Our caravan is on its last legs.", CREATE),
+        # a figure that only adds to the old statement says more: no repeat (the new text would be lost)
+        ("I drive a Ford.", "I drive a Ford which has seen better days.", CREATE),
         # the opposite state said by a figure: a conflict
         ("The surveyor said our roof is in good condition.", "The surveyor reckons our roof's on its last legs.",
          CONTRADICT),
