@@ -225,8 +225,7 @@ class IngestPipeline:
             old = r.target.memory
             rest = remainders.remainder(r.memory.content, old.content)
             if rest is None:
-                if (r.memory is not None and starts.VALID_FROM not in old.metadata
-                        and remainders.leaves_values(r.memory.content, old.content)):
+                if starts.VALID_FROM not in old.metadata and remainders.leaves_values(r.memory.content, old.content):
                     # nothing to cut out, but the old one still says values the new one does not: recall serves it
                     # beside its replacement (retrieve/bases.py); not a plan that was moved or called off (plans.py),
                     # whose old day is all it would bring back

@@ -423,7 +423,7 @@ def apply(
                 dst=target.memory.id,
                 relation=relation,
                 source=LinkSource.DISCOVERED,
-                reason=r.reason if begins is None else f"{r.reason}; holds from {begins.isoformat()}",
+                reason=_held(r.reason, begins),
                 created_at=now,
                 updated_at=now,
             )
@@ -463,6 +463,12 @@ def later_start(new: Memory, old: Memory, now: datetime) -> date | None:
     than `now`; None for a change that holds already (most, and every one whose day has passed)."""
     begins = starts.start(new.content, new.created_at, old=old.content)
     return begins if begins is not None and begins > now.date() else None
+
+
+def _held(reason: str, begins: date | None) -> str:
+    """A supersede's reason with the day it holds from, when it starts later: the edge and the write report say
+    the same."""
+    return reason if begins is None else f"{reason}; holds from {begins.isoformat()}"
 
 
 #: The outcomes that write a new memory.
@@ -572,7 +578,7 @@ def record(resolutions: Sequence[Resolution], report: IngestReport, item_ids: li
             report.created.append(mem.id)
             if target is not None:
                 (report.superseded if r.outcome is Outcome.SUPERSEDED else report.contradicted).append(target.memory.id)
-        begins = mem.metadata.get(starts.VALID_FROM) if r.outcome is Outcome.SUPERSEDED else None
+        begins = starts.since(mem.metadata) if r.outcome is Outcome.SUPERSEDED else None
         report.decisions.append(
             IngestDecision(
                 item=idx,
@@ -580,7 +586,7 @@ def record(resolutions: Sequence[Resolution], report: IngestReport, item_ids: li
                 action=r.outcome.value,
                 memory_id=mem.id,
                 target_id=None if target is None else target.memory.id,
-                reason=r.reason if begins is None else f"{r.reason}; holds from {begins}",
+                reason=_held(r.reason, begins),
                 kind=mem.kind.value,
                 rule=c.klass.rule if c.klass else None,
                 importance=mem.importance,
@@ -589,6 +595,6 @@ def record(resolutions: Sequence[Resolution], report: IngestReport, item_ids: li
                 signals=c.salience.signals() if c.salience else [],
                 scores=r.scores,
                 tags=c.inferred,
-                valid_from=begins,
+                valid_from=None if begins is None else begins.isoformat(),
             )
         )

@@ -57,11 +57,12 @@ def bases(store: GraphStore, user_id: str, served: Sequence[Memory]) -> dict[str
     # a follow-up only when the write decided it as one (its edge's reason): "Actually Lena moved to Lisbon" has the
     # shape too, and names its subject
     follow = {m.id for m in served if m.active and m.id not in rel and followup(m.content)}
-    older: dict[str, str] = {}
+    amended: dict[str, str] = {}
     for m in served:  # the write named them: no edge to read
         amends = m.metadata.get(AMENDS) if m.active and m.id not in rel and m.id not in follow else None
         if isinstance(amends, list) and amends and isinstance(amends[-1], str):
-            older[m.id] = amends[-1]
+            amended[m.id] = amends[-1]
+    older = dict(amended)
     if rel or follow:
         links = store.get_links(user_id, [*rel, *follow], relations=[Relation.SUPERSEDES], direction="out")
         for link in sorted(links, key=lambda lk: lk.updated_at):
@@ -74,7 +75,7 @@ def bases(store: GraphStore, user_id: str, served: Sequence[Memory]) -> dict[str
     # a memory the write marked as amending one that is active again (or still: a change that starts later) leaves
     # it to be served on its own merits
     return {new: found[old] for new, old in older.items()
-            if old in found and not (found[old].active and new not in rel and new not in follow)}
+            if old in found and not (new in amended and found[old].active)}
 
 
 def with_bases(
